@@ -1,0 +1,50 @@
+/**
+ * The composition root: the one place that reads provider configuration from the environment and
+ * wires adapters to ports. The CDK stack sets these variables on every Lambda; the local runtime
+ * sets them before it loads the handlers.
+ */
+import { makeDocumentClient } from './adapters/dynamodb/client';
+import { DynamoProfileStore } from './adapters/dynamodb/profileStore';
+import { DynamoWaitlistStore } from './adapters/dynamodb/waitlistStore';
+import type { Clock, ProfileStore, WaitlistStore } from './ports';
+
+export interface Deps {
+  profiles: ProfileStore;
+  waitlist: WaitlistStore;
+  clock: Clock;
+}
+
+export interface ServerConfig {
+  tableName: string;
+  region: string;
+  dynamoEndpoint?: string;
+}
+
+export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const tableName = env.TABLE_NAME;
+  if (!tableName) throw new Error('TABLE_NAME is not set');
+  return {
+    tableName,
+    region: env.AWS_REGION ?? 'us-east-1',
+    ...(env.DYNAMODB_ENDPOINT ? { dynamoEndpoint: env.DYNAMODB_ENDPOINT } : {}),
+  };
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function makeDeps(config: ServerConfig): Deps {
+  const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
+  return {
+    profiles: new DynamoProfileStore(db, config.tableName),
+    waitlist: new DynamoWaitlistStore(db, config.tableName),
+    clock: systemClock,
+  };
+}
+
+let cached: Deps | undefined;
+
+/** Lazily built once per Lambda container (or per local server process). */
+export function compose(): Deps {
+  cached ??= makeDeps(readServerConfig());
+  return cached;
+}

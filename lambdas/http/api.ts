@@ -1,0 +1,151 @@
+/**
+ * The thin HTTP layer every API handler shares: route by `event.routeKey`, read the caller from the
+ * verified JWT claims, parse bodies with the schema, map domain errors to statuses, and turn crashes
+ * into a 500 that carries the request id (logged as structured JSON, no stack trace to the client).
+ */
+import middy from '@middy/core';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type {
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import type { z } from 'zod';
+import { ADMIN_GROUP, routes, routeKey as keyOf } from '../../schema/routes';
+import { DomainError, type DomainErrorKind } from '../core/errors';
+import type { Identity } from '../core/profile';
+
+export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+export interface ApiRequest {
+  event: ApiEvent;
+  /** Set on every non-public route: taken from the verified token only, never from the request. */
+  identity: Identity | undefined;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** The parsed JSON body, or undefined when there is none. */
+  body: unknown;
+}
+
+export type RouteHandler = (request: ApiRequest) => Promise<ApiResult>;
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const statusOf: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+};
+
+export const logger = new Logger({ serviceName: 'trackpitch' });
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * API Gateway hands array claims to the Lambda as a string such as "[admins editors]"; the local
+ * server does the same. Accept both forms.
+ */
+export function groupsFromClaim(claim: unknown): string[] {
+  if (Array.isArray(claim)) return claim.map(String);
+  if (typeof claim !== 'string' || claim.trim() === '') return [];
+  return claim
+    .replace(/^\[|\]$/g, '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+}
+
+export function identityFromEvent(event: ApiEvent): Identity | undefined {
+  const claims = event.requestContext.authorizer?.jwt?.claims;
+  const sub = claims?.sub;
+  if (typeof sub !== 'string' || sub === '') return undefined;
+  return {
+    userId: sub,
+    email: typeof claims?.email === 'string' ? claims.email : '',
+    name: typeof claims?.name === 'string' ? claims.name : undefined,
+    groups: groupsFromClaim(claims?.['cognito:groups']),
+  };
+}
+
+function parseJsonBody(event: ApiEvent): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON.');
+  }
+}
+
+/** Parse with a zod schema; a failure becomes a 400 naming each field in plain words. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  if (value === undefined) throw new HttpError(400, 'The request needs a JSON body.');
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const messages = result.error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
+    const field = issue.path.join('.');
+    if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
+    return field ? `${field}: ${issue.message}` : issue.message;
+  });
+  throw new HttpError(400, messages.join('; '));
+}
+
+const accessByRouteKey = new Map(routes.map((route) => [keyOf(route), route.access]));
+
+/** Builds a Lambda handler for one handler group from its route map. */
+export function httpApi(handlers: Record<string, RouteHandler>) {
+  const base = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
+    const handle = handlers[event.routeKey];
+    const access = accessByRouteKey.get(event.routeKey);
+    if (!handle || !access) return json(404, { message: 'Not found.' });
+    try {
+      const identity = identityFromEvent(event);
+      // API Gateway has already checked the token; this guards against a route deployed without it.
+      if (access !== 'public' && !identity) throw new HttpError(401, 'Please sign in again.');
+      if (access === 'admin' && !identity?.groups.includes(ADMIN_GROUP)) {
+        throw new HttpError(403, 'You are not authorised to do this.');
+      }
+      return await handle({
+        event,
+        identity,
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        query: (event.queryStringParameters ?? {}) as Record<string, string>,
+        body: parseJsonBody(event),
+      });
+    } catch (error) {
+      if (error instanceof HttpError) return json(error.statusCode, { message: error.message });
+      if (error instanceof DomainError) return json(statusOf[error.kind], { message: error.message });
+      const requestId = context.awsRequestId || event.requestContext.requestId;
+      logger.error('Unhandled error', { error: error as Error, routeKey: event.routeKey, requestId });
+      return json(500, { message: 'Something went wrong on our side. Please try again.', requestId });
+    }
+  };
+  return middy(base).use(injectLambdaContext(logger, { resetKeys: true }));
+}
+
+/**
+ * Defers building a handler (and so its adapters and config reads) to its first call, so tests can
+ * import `makeHandler` from a handler module without a cloud environment.
+ */
+export function lazyHandler(build: () => (event: ApiEvent, context: Context) => Promise<ApiResult>) {
+  let built: ((event: ApiEvent, context: Context) => Promise<ApiResult>) | undefined;
+  return (event: ApiEvent, context: Context) => (built ??= build())(event, context);
+}

@@ -1,0 +1,10 @@
+import { httpApi, json } from './api';
+
+export const VERSION = process.env.APP_VERSION ?? 'dev';
+
+export const makeHandler = () =>
+  httpApi({
+    'GET /api/health': async () => json(200, { ok: true, version: VERSION }),
+  });
+
+export const handler = makeHandler();

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './profile';
+export * from './waitlist';
+export * from './options';
+export * from './runtimeConfig';

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+export const tiers = ['free', 'pro', 'label'] as const;
+export type Tier = (typeof tiers)[number];
+
+/** What the API returns for a profile. The Gmail refresh token never leaves the server. */
+export const profileSchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  email: z.string(),
+  full_name: z.string(),
+  artist_name: z.string().nullable(),
+  bio: z.string().nullable(),
+  website_url: z.string().nullable(),
+  soundcloud_url: z.string().nullable(),
+  spotify_url: z.string().nullable(),
+  instagram_url: z.string().nullable(),
+  tier: z.enum(tiers),
+  emails_used: z.number().int(),
+  email_limit: z.number().int(),
+  gmail_connected: z.boolean(),
+  gmail_daily_limit: z.number().int(),
+  gmail_account_type: z.enum(['free', 'workspace']),
+  labelfinder_additions_count: z.number().int(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(500, 'Links must be at most 500 characters')
+  .refine((value) => value === '' || /^https?:\/\/[^\s]+\.[^\s]+$/i.test(value), 'Enter a link that starts with http:// or https://')
+  .transform((value) => (value === '' ? null : value))
+  .nullable();
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .transform((value) => (value === '' ? null : value))
+    .nullable();
+
+/** PATCH /api/profile: every field optional, unknown fields refused. */
+export const profileUpdateSchema = z
+  .object({
+    full_name: z.string().trim().min(1, 'Please enter your full name').max(100, 'Must be at most 100 characters'),
+    artist_name: optionalText(100),
+    bio: optionalText(1000),
+    website_url: optionalUrl,
+    soundcloud_url: optionalUrl,
+    spotify_url: optionalUrl,
+    instagram_url: optionalUrl,
+  })
+  .partial()
+  .strict();
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;

@@ -1,0 +1,76 @@
+/**
+ * The API's route list: the single source for the API Gateway routes in CDK (lib/cloud/api.ts) and
+ * for the local server (lib/local/server.ts). A route names its handler group: one Lambda per group,
+ * one module `lambdas/http/<group>.ts` exporting `handler` (and `makeHandler` for tests).
+ */
+
+/** public: no token. user: a valid Cognito ID token. admin: a valid token in the `admins` group. */
+export type Access = 'public' | 'user' | 'admin';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** API Gateway path syntax: `/api/campaigns/{id}`. */
+  path: string;
+  handler: HandlerGroup;
+  access: Access;
+  /** Per-route throttle for public endpoints (requests per second, burst), same value locally. */
+  throttle?: { rate: number; burst: number };
+}
+
+/** What a handler group may do to the table: CDK grants exactly this (least privilege). */
+export type TableAccess = 'none' | 'read' | 'readwrite';
+
+export const handlerGroups = {
+  health: { entry: 'lambdas/http/health.ts', description: 'liveness and version', table: 'none' },
+  profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile", table: 'readwrite' },
+  admin: { entry: 'lambdas/http/admin.ts', description: 'admin-only screens', table: 'readwrite' },
+} as const satisfies Record<string, { entry: string; description: string; table: TableAccess }>;
+
+export type HandlerGroup = keyof typeof handlerGroups;
+
+export const ADMIN_GROUP = 'admins';
+
+export const routes: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/api/health', handler: 'health', access: 'public', throttle: { rate: 20, burst: 40 } },
+  { method: 'GET', path: '/api/profile', handler: 'profile', access: 'user' },
+  { method: 'PATCH', path: '/api/profile', handler: 'profile', access: 'user' },
+  { method: 'GET', path: '/api/admin/waitlist', handler: 'admin', access: 'admin' },
+];
+
+/** The API Gateway route key, as it appears in `event.routeKey`. */
+export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+/** Match a concrete path against a route path; returns the path parameters or undefined. */
+export function matchPath(routePath: string, actualPath: string): Record<string, string> | undefined {
+  const expected = routePath.split('/');
+  const actual = actualPath.split('/');
+  if (expected.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < expected.length; i++) {
+    const part = expected[i]!;
+    const value = actual[i]!;
+    if (part.startsWith('{') && part.endsWith('}')) {
+      if (value === '') return undefined;
+      params[part.slice(1, -1)] = decodeURIComponent(value);
+    } else if (part !== value) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/** The route for a method and path, as API Gateway picks it (most literal segments first), or undefined. */
+export function findRoute(method: string, path: string) {
+  const candidates = routes
+    .map((route) => ({ route, params: matchPath(route.path, path) }))
+    .filter((m): m is { route: RouteDefinition; params: Record<string, string> } => m.params !== undefined);
+  const sameMethod = candidates.filter((c) => c.route.method === method);
+  // API Gateway answers 404 for an unknown path and for a known path with another method.
+  if (sameMethod.length === 0) return undefined;
+  // Prefer the route with the most literal segments, as API Gateway does.
+  const literalCount = (p: string) => p.split('/').filter((s) => !s.startsWith('{')).length;
+  sameMethod.sort((a, b) => literalCount(b.route.path) - literalCount(a.route.path));
+  return sameMethod[0]!;
+}

@@ -1,0 +1,82 @@
+/**
+ * The one DynamoDB table: keys, indexes and TTL. CDK (lib/cloud/data.ts), the local runtime
+ * (lib/local/dynamodb.ts) and the tests all build the table from this definition, so the shapes
+ * cannot drift. Access patterns and example keys: schema/ACCESS_PATTERNS.md.
+ */
+
+export const TABLE_NAME_DEFAULT = 'trackpitch';
+
+export const keys = {
+  partition: 'PK',
+  sort: 'SK',
+} as const;
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  /** Why the index exists: one line, mirrored in ACCESS_PATTERNS.md. */
+  purpose: string;
+}
+
+export const indexes = {
+  /** Secondary lookups by a second key, e.g. an entity by its normalised email. */
+  byLookup: {
+    name: 'GSI1',
+    partitionKey: 'GSI1PK',
+    sortKey: 'GSI1SK',
+    purpose: 'look items up by a second key (email, status, time) within a partition',
+  },
+  /** Sparse: only per-user sending cursors with pending work carry these attributes. */
+  due: {
+    name: 'DUE',
+    partitionKey: 'DuePK',
+    sortKey: 'DueSK',
+    purpose: 'sending cursors due at or before now, sharded, read by the dispatcher every minute',
+  },
+} as const satisfies Record<string, IndexDefinition>;
+
+/** Epoch seconds; DynamoDB deletes the item some time after it passes (OAuth state, Stripe events). */
+export const ttlAttribute = 'expiresAt';
+
+/** Number of DUE shards: spreads the dispatcher's hot partition. */
+export const DUE_SHARDS = 4;
+
+export const allIndexes: IndexDefinition[] = Object.values(indexes);
+
+/** Every key attribute is a string; listed once for CreateTable and CDK. */
+export const keyAttributes: string[] = [
+  keys.partition,
+  keys.sort,
+  ...allIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+];
+
+/** Key builders: the only place key strings are spelled. */
+export const key = {
+  user: (userId: string) => `USER#${userId}`,
+  profile: () => 'PROFILE',
+  waitlistPartition: () => 'WAITLIST',
+  directoryPartition: () => 'DIRECTORY',
+  templatePartition: () => 'TEMPLATE',
+} as const;
+
+/** The CreateTable input used by the local runtime and the integration tests. */
+export function createTableInput(tableName: string) {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: keys.partition, KeyType: 'HASH' as const },
+      { AttributeName: keys.sort, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: allIndexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
