@@ -6,7 +6,10 @@
 import { makeDocumentClient } from './adapters/dynamodb/client';
 import { DynamoProfileStore } from './adapters/dynamodb/profileStore';
 import { DynamoWaitlistStore } from './adapters/dynamodb/waitlistStore';
-import type { Clock, ProfileStore, WaitlistStore } from './ports';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoSendingCursorStore } from './adapters/dynamodb/sendingCursorStore';
+import { SqsQueue } from './adapters/sqs/sqsQueue';
+import type { Clock, ProfileStore, Queue, SendingCursorStore, WaitlistStore } from './ports';
 
 export interface Deps {
   profiles: ProfileStore;
@@ -47,4 +50,21 @@ let cached: Deps | undefined;
 export function compose(): Deps {
   cached ??= makeDeps(readServerConfig());
   return cached;
+}
+
+/** The dispatcher's wiring in AWS: the DUE index and the SQS FIFO queue named by QUEUE_URL. */
+export function composeDispatcher(env: NodeJS.ProcessEnv = process.env): {
+  cursors: SendingCursorStore;
+  queue: Queue;
+  clock: Clock;
+} {
+  const config = readServerConfig(env);
+  const queueUrl = env.QUEUE_URL;
+  if (!queueUrl) throw new Error('QUEUE_URL is not set');
+  const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
+  return {
+    cursors: new DynamoSendingCursorStore(db, config.tableName),
+    queue: new SqsQueue(new SQSClient({ region: config.region }), queueUrl),
+    clock: systemClock,
+  };
 }

@@ -21,3 +21,28 @@ export interface WaitlistStore {
   /** Every entry, newest first, read by partition (no Scan). */
   list(): Promise<WaitlistEntry[]>;
 }
+
+/** A user's sending cursor that is due: the dispatcher turns each into one queue message. */
+export interface DueCursor {
+  userId: string;
+  /** ISO time the user's next email is due. */
+  dueAt: string;
+}
+
+export interface SendingCursorStore {
+  /** Cursors in one DUE shard due at or before `now`, oldest first, at most `limit`. */
+  listDue(shard: number, now: Date, limit: number): Promise<DueCursor[]>;
+}
+
+export interface QueueMessage {
+  /** FIFO message group: messages of one group are delivered one at a time, in order. */
+  groupId: string;
+  /** FIFO deduplication id: a second message with the same id within five minutes is dropped. */
+  deduplicationId: string;
+  body: string;
+}
+
+export interface Queue {
+  /** Sends every message or throws, naming the ones that were not accepted. */
+  send(messages: QueueMessage[]): Promise<void>;
+}

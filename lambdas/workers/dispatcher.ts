@@ -1,0 +1,42 @@
+/**
+ * Runs every minute (EventBridge Scheduler in AWS, the local ticker locally): finds users whose
+ * sending cursor is due and puts one tick per user on the FIFO queue for the sender.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { ticksFor, shardNumbers } from '../core/dispatch';
+import type { Clock, Queue, SendingCursorStore } from '../ports';
+import { composeDispatcher } from '../compose';
+
+export interface DispatcherDeps {
+  cursors: SendingCursorStore;
+  queue: Queue;
+  clock: Clock;
+  logger?: Logger;
+}
+
+/** Per shard and tick: bounds one run's work; anything left is due again next minute. */
+export const MAX_USERS_PER_SHARD = 500;
+
+/** The scheduler's payload carries its scheduled time; a run without one uses the clock. */
+export interface DispatcherEvent {
+  scheduledTime?: string;
+}
+
+export function makeHandler({ cursors, queue, clock, logger }: DispatcherDeps) {
+  return async (event: DispatcherEvent = {}): Promise<{ dispatched: number }> => {
+    const scheduled = event.scheduledTime ? new Date(event.scheduledTime) : undefined;
+    const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : clock.now();
+    const started = Date.now();
+    const perShard = await Promise.all(shardNumbers().map((shard) => cursors.listDue(shard, now, MAX_USERS_PER_SHARD)));
+    const messages = ticksFor(perShard.flat());
+    await queue.send(messages);
+    logger?.info('dispatched', { dispatched: messages.length, tickMs: Date.now() - started, at: now.toISOString() });
+    return { dispatched: messages.length };
+  };
+}
+
+let built: ReturnType<typeof makeHandler> | undefined;
+export const handler = (event: DispatcherEvent) => {
+  built ??= makeHandler({ ...composeDispatcher(), logger: new Logger({ serviceName: 'trackpitch-dispatcher' }) });
+  return built(event);
+};

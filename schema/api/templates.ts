@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { tones } from './options';
+
+/**
+ * The variables a campaign template may use (spec §5). `{{contact_name}}` and `{{label_name}}` are
+ * shown in previews as [Contact Name] and [Label Name]; `{{SOCIAL_LINKS}}` and `{{UNSUBSCRIBE_FOOTER}}`
+ * are replaced when the template is applied.
+ */
+export const templateVariables = [
+  '{{track_name}}',
+  '{{track_url}}',
+  '{{description}}',
+  '{{artist_name}}',
+  '{{contact_name}}',
+  '{{label_name}}',
+  '{{SOCIAL_LINKS}}',
+  '{{UNSUBSCRIBE_FOOTER}}',
+] as const;
+export type TemplateVariable = (typeof templateVariables)[number];
+
+/** A campaign template (spec §3 campaign_templates): system templates are seeded, users may add their own. */
+export const campaignTemplateSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().trim().min(1, 'Please enter a template name.').max(100, 'Must be at most 100 characters'),
+  description: z.string().max(500, 'Must be at most 500 characters'),
+  subject_template: z.string().min(1).max(300, 'Must be at most 300 characters'),
+  body_template: z.string().min(1).max(20_000, 'Must be at most 20000 characters'),
+  ai_tone: z.enum(tones),
+  is_system_template: z.boolean(),
+});
+export type CampaignTemplate = z.infer<typeof campaignTemplateSchema>;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ticksFor, shardNumbers } from '../../lambdas/core/dispatch';
+import { makeHandler } from '../../lambdas/workers/dispatcher';
+import type { DueCursor, Queue, QueueMessage, SendingCursorStore } from '../../lambdas/ports';
+import { DUE_SHARDS } from '../../schema/table';
+
+describe('ticksFor', () => {
+  it('makes one message per due user, grouped by user, deduplicated by user and due time', () => {
+    const messages = ticksFor([
+      { userId: 'a', dueAt: '2026-11-21T10:00:00.000Z' },
+      { userId: 'b', dueAt: '2026-11-21T10:00:30.000Z' },
+      { userId: 'a', dueAt: '2026-11-21T10:00:00.000Z' },
+    ]);
+    expect(messages.map((m) => [m.groupId, m.deduplicationId])).toEqual([
+      ['a', 'a#2026-11-21T10:00:00.000Z'],
+      ['b', 'b#2026-11-21T10:00:30.000Z'],
+    ]);
+    expect(JSON.parse(messages[0]!.body)).toEqual({ userId: 'a', dueAt: '2026-11-21T10:00:00.000Z' });
+  });
+});
+
+describe('dispatcher', () => {
+  const cursorsByShard: Record<number, DueCursor[]> = {
+    0: [{ userId: 'a', dueAt: '2026-11-21T09:59:00.000Z' }],
+    2: [{ userId: 'c', dueAt: '2026-11-21T10:00:00.000Z' }],
+  };
+
+  function fakes() {
+    const asked: { shard: number; now: string }[] = [];
+    const sent: QueueMessage[] = [];
+    const cursors: SendingCursorStore = {
+      listDue: async (shard, now) => {
+        asked.push({ shard, now: now.toISOString() });
+        return cursorsByShard[shard] ?? [];
+      },
+    };
+    const queue: Queue = { send: async (messages) => void sent.push(...messages) };
+    return { asked, sent, cursors, queue };
+  }
+
+  it('reads every shard at the scheduled time and queues one tick per due user', async () => {
+    const { asked, sent, cursors, queue } = fakes();
+    const run = makeHandler({ cursors, queue, clock: { now: () => new Date('2030-01-01T00:00:00.000Z') } });
+    const result = await run({ scheduledTime: '2026-11-21T10:00:00Z' });
+    expect(result).toEqual({ dispatched: 2 });
+    expect(asked.map((a) => a.shard).sort()).toEqual(shardNumbers());
+    expect(shardNumbers()).toHaveLength(DUE_SHARDS);
+    expect(new Set(asked.map((a) => a.now))).toEqual(new Set(['2026-11-21T10:00:00.000Z']));
+    expect(sent.map((m) => m.groupId)).toEqual(['a', 'c']);
+  });
+
+  it('uses the clock when the event carries no valid scheduled time', async () => {
+    const { asked, cursors, queue } = fakes();
+    const run = makeHandler({ cursors, queue, clock: { now: () => new Date('2026-11-21T12:00:00.000Z') } });
+    await run({ scheduledTime: 'not a date' });
+    expect(asked[0]?.now).toBe('2026-11-21T12:00:00.000Z');
+  });
+
+  it('fails the run when the queue refuses, so the next tick retries', async () => {
+    const { cursors } = fakes();
+    const queue: Queue = { send: async () => Promise.reject(new Error('Queue refused 1 message(s)')) };
+    const run = makeHandler({ cursors, queue, clock: { now: () => new Date() } });
+    await expect(run({})).rejects.toThrow('Queue refused');
+  });
+});
