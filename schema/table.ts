@@ -57,6 +57,9 @@ export const key = {
   profile: () => 'PROFILE',
   waitlistPartition: () => 'WAITLIST',
   directoryPartition: () => 'DIRECTORY',
+  directoryEntry: (id: string) => `ENTRY#${id}`,
+  /** GSI1 partition for finding a directory entry by its lower-cased email (upsert on import). */
+  directoryEmailLookup: () => 'DIRECTORY#EMAIL',
   templatePartition: () => 'TEMPLATE',
 } as const;
 

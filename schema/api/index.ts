@@ -3,3 +3,5 @@ export * from './profile';
 export * from './waitlist';
 export * from './options';
 export * from './runtimeConfig';
+export * from './templates';
+export * from './directory';

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { genres, type Genre } from './options';
+
+/** Directory entries are labels or DJs only (spec §3 labelfinder_contacts); Fan is a user-contact type. */
+export const directoryContactTypes = ['Label', 'DJ'] as const;
+export type DirectoryContactType = (typeof directoryContactTypes)[number];
+
+/** Suggested label sizes. Stored as free text: imported data may carry other values. */
+export const labelSizes = ['Independent', 'Boutique', 'Mid-size', 'Major subsidiary'] as const;
+export type LabelSize = (typeof labelSizes)[number];
+
+/** Spec §3: what a directory entry shows when a field is missing. */
+export const directoryDefaults = {
+  name: 'Unnamed Contact',
+  email: 'No email',
+  location: 'Unknown Location',
+  label_size: 'Independent',
+  description: 'No description available',
+  submission_guidelines: 'No guidelines provided',
+  contact_type: 'Label',
+} as const satisfies Record<string, string>;
+
+/** A LabelFinder directory entry as stored and as the API returns it. */
+export const directoryEntrySchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /** A real address, or the 'No email' default for an entry that has none (such an entry cannot be added to contacts). */
+  email: z.string().min(1),
+  genres: z.array(z.enum(genres)),
+  location: z.string(),
+  label_size: z.string().min(1),
+  description: z.string(),
+  website_url: z.string().nullable(),
+  submission_guidelines: z.string(),
+  is_featured: z.boolean(),
+  contact_type: z.enum(directoryContactTypes),
+});
+export type DirectoryEntry = z.infer<typeof directoryEntrySchema>;
+
+/** Loose input (an import row, a hand-written record): every field but the id may be missing or blank. */
+export interface RawDirectoryEntry {
+  id: string;
+  name?: string | null;
+  email?: string | null;
+  /** An array or a comma-separated string (spec §3), in any common spelling. */
+  genres?: readonly string[] | string | null;
+  location?: string | null;
+  label_size?: string | null;
+  description?: string | null;
+  website_url?: string | null;
+  submission_guidelines?: string | null;
+  is_featured?: boolean | string | null;
+  contact_type?: string | null;
+}
+
+const genreAliases: Record<string, Genre> = {
+  'drum & bass': 'drum-bass',
+  'drum and bass': 'drum-bass',
+  'drum n bass': 'drum-bass',
+  "drum 'n' bass": 'drum-bass',
+  'drum&bass': 'drum-bass',
+  'd&b': 'drum-bass',
+  dnb: 'drum-bass',
+  'progressive house': 'progressive',
+  'progressive trance': 'progressive',
+  breakbeat: 'breaks',
+  'uk bass': 'bass',
+};
+
+/**
+ * Maps a genre as written anywhere ('Deep House', 'Drum & Bass', 'tech_house') to the option list;
+ * unknown non-blank values become 'other', blank ones null.
+ */
+export function normalizeGenre(value: string): Genre | null {
+  const lower = value.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (lower === '') return null;
+  const alias = genreAliases[lower];
+  if (alias) return alias;
+  const slug = lower.replace(/[\s_]+/g, '-');
+  return (genres as readonly string[]).includes(slug) ? (slug as Genre) : 'other';
+}
+
+/** Normalised, de-duplicated genres in first-seen order. */
+export function normalizeGenres(value: readonly string[] | string | null | undefined): Genre[] {
+  const parts = typeof value === 'string' ? value.split(',') : (value ?? []);
+  const out: Genre[] = [];
+  for (const part of parts) {
+    const genre = normalizeGenre(part);
+    if (genre && !out.includes(genre)) out.push(genre);
+  }
+  return out;
+}
+
+function text(value: string | null | undefined, fallback: string): string {
+  const trimmed = (value ?? '').trim();
+  return trimmed === '' ? fallback : trimmed;
+}
+
+function flag(value: boolean | string | null | undefined): boolean {
+  if (typeof value === 'boolean') return value;
+  return ['true', 'yes', 'y', '1'].includes((value ?? '').trim().toLowerCase());
+}
+
+/**
+ * Fills the spec's defaults for missing or blank fields and normalises the rest: genres to the option
+ * list, contact type case-insensitively to DJ (else Label), featured flags from 'true'/'yes'/'1'.
+ */
+export function applyDirectoryDefaults(raw: RawDirectoryEntry): DirectoryEntry {
+  const website = (raw.website_url ?? '').trim();
+  return {
+    id: raw.id,
+    name: text(raw.name, directoryDefaults.name),
+    email: text(raw.email, directoryDefaults.email),
+    genres: normalizeGenres(raw.genres),
+    location: text(raw.location, directoryDefaults.location),
+    label_size: text(raw.label_size, directoryDefaults.label_size),
+    description: text(raw.description, directoryDefaults.description),
+    website_url: website === '' ? null : website,
+    submission_guidelines: text(raw.submission_guidelines, directoryDefaults.submission_guidelines),
+    is_featured: flag(raw.is_featured),
+    contact_type: (raw.contact_type ?? '').trim().toLowerCase() === 'dj' ? 'DJ' : 'Label',
+  };
+}
+
+/**
+ * The LabelFinder "only contacts with location info" filter (spec §5): false for a blank location,
+ * 'unknown', and the 'Unknown Location' default.
+ */
+export function hasKnownLocation(location: string | null | undefined): boolean {
+  const lower = (location ?? '').trim().toLowerCase();
+  return lower !== '' && lower !== 'unknown' && lower !== directoryDefaults.location.toLowerCase();
+}
