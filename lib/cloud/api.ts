@@ -1,0 +1,154 @@
+/**
+ * The HTTP API: one Lambda per handler group of schema/routes.ts, one API route per route (JWT
+ * authorizer on the Cognito user pool and web client unless the route is public), table grants
+ * exactly as the handler group declares, a default stage throttle plus per-route throttles, and
+ * JSON access logs.
+ */
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { handlerGroups, routeKey, routes, type HandlerGroup, type RouteDefinition } from '../../schema/routes';
+import type { Auth } from './auth';
+import type { Data } from './data';
+import { AppFunction, commonEnvironment } from './functions';
+import { acknowledge } from './nag';
+
+export interface ApiProps {
+  stage: string;
+  version: string;
+  data: Data;
+  auth: Auth;
+  bedrockModelId: string;
+  throttle: { rate: number; burst: number };
+}
+
+/** `GET /api/profile/{id}` → `GetApiProfileId`: a stable construct id per route. */
+export function routeConstructId(route: Pick<RouteDefinition, 'method' | 'path'>): string {
+  const words = [route.method.toLowerCase(), ...route.path.split(/[^A-Za-z0-9]+/)].filter(Boolean);
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    ip: '$context.identity.sourceIp',
+    userAgent: '$context.identity.userAgent',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationStatus: '$context.integrationStatus',
+    integrationLatencyMs: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+    authorizerError: '$context.authorizer.error',
+    userId: '$context.authorizer.claims.sub',
+  }),
+);
+
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+  readonly functions: Record<HandlerGroup, AppFunction>;
+  readonly routes: Map<string, HttpRoute> = new Map();
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: `trackpitch-${props.stage}`,
+      description: 'Trackpitch API (served under /api by CloudFront)',
+      createDefaultStage: false,
+    });
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttle.rate, burstLimit: props.throttle.burst },
+      accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
+    });
+
+    const environment = {
+      ...commonEnvironment(props.stage, props.version),
+      TABLE_NAME: props.data.table.tableName,
+      BEDROCK_MODEL_ID: props.bedrockModelId,
+    };
+    const functions = {} as Record<HandlerGroup, AppFunction>;
+    const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
+    for (const [group, definition] of Object.entries(handlerGroups) as [HandlerGroup, (typeof handlerGroups)[HandlerGroup]][]) {
+      const name = group[0]!.toUpperCase() + group.slice(1);
+      const fn = new AppFunction(this, `${name}Handler`, {
+        entry: definition.entry,
+        description: `Trackpitch ${props.stage} API: ${definition.description}`,
+        environment,
+        timeout: Duration.seconds(10),
+      });
+      props.data.grantTable(fn.fn, definition.table);
+      functions[group] = fn;
+      integrations[group] = new HttpLambdaIntegration(`${name}Integration`, fn.fn);
+    }
+    this.functions = functions;
+
+    // The web app sends the Cognito ID token: issuer = the user pool, audience = the web client.
+    const jwt = new HttpUserPoolAuthorizer('CognitoJwt', props.auth.userPool, {
+      userPoolClients: [props.auth.client],
+      authorizerName: 'cognito-id-token',
+    });
+    const none = new HttpNoneAuthorizer();
+
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    const cfnStage = this.stage.node.defaultChild as CfnStage;
+    for (const route of routes) {
+      const httpRoute = new HttpRoute(this, routeConstructId(route), {
+        httpApi: this.httpApi,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        integration: integrations[route.handler],
+        authorizer: route.access === 'public' ? none : jwt,
+      });
+      this.routes.set(routeKey(route), httpRoute);
+      if (route.access === 'public') {
+        acknowledge(httpRoute, {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            `${routeKey(route)} is public by design (access 'public' in schema/routes.ts): its callers have no session ` +
+            `(health checks, emailed links, webhooks), and ${route.throttle ? `its route throttle (${route.throttle.rate}/s, burst ${route.throttle.burst})` : 'the stage throttle'} bounds abuse.`,
+        });
+      }
+      if (route.throttle) {
+        // RouteSettings is untyped JSON in CloudFormation: CDK passes it through, so spell the keys as CFN does.
+        routeSettings[routeKey(route)] = {
+          ThrottlingRateLimit: route.throttle.rate,
+          ThrottlingBurstLimit: route.throttle.burst,
+        };
+        // Route settings name the route key: the route must exist before the stage refers to it.
+        cfnStage.node.addDependency(httpRoute);
+      }
+    }
+    if (Object.keys(routeSettings).length > 0) cfnStage.routeSettings = routeSettings;
+  }
+
+  /** The API's execute-api host name, the CloudFront origin for /api/*. */
+  get domainName(): string {
+    return `${this.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * The deployment's typed configuration. Every setting is read from CDK context (`cdk.json` →
+ * `context`, or `-c key=value` on the command line) first, then from a `TRACKPITCH_*` environment
+ * variable, then falls back to its default. All problems are reported at once, each naming the
+ * setting, where it can be set and what is wrong. docs/deploy.md documents every key.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (lib/cloud/../..), so paths work whatever the current directory is. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A committed one-page stand-in for the web build, for synth and tests without `npm run build:web`. */
+export const PLACEHOLDER_WEB_DIST = path.join(REPO_ROOT, 'lib', 'cloud', 'placeholder-web');
+
+export interface GoogleConfig {
+  /** OAuth 2.0 web client id from Google Cloud console (ends with .apps.googleusercontent.com). */
+  clientId: string;
+  /** Name (or ARN) of the Secrets Manager secret whose SecretString is the Google client secret. */
+  clientSecretName: string;
+}
+
+export interface TrackpitchConfig {
+  /** Short environment name: part of the stack name, resource names and the Cognito domain default. */
+  stage: string;
+  /** Prefix of the Cognito domain `<prefix>.auth.<region>.amazoncognito.com` (hosted UI, verification links). */
+  cognitoDomainPrefix: string;
+  /** Sign-in with Google through Cognito; undefined: email and password only. */
+  google: GoogleConfig | undefined;
+  /** Extra OAuth sign-in redirect URLs (the CloudFront URL + /auth is always allowed). */
+  callbackUrls: string[];
+  /** Extra OAuth sign-out redirect URLs (the CloudFront URL + / is always allowed). */
+  logoutUrls: string[];
+  /** Bedrock model (or inference profile) id used by the AI writer. */
+  bedrockModelId: string;
+  /** Contact addresses shown in the footer and the legal pages. */
+  contactEmails: { support: string; privacy: string };
+  /** Address subscribed to the alarm topic (confirm the subscription email once); undefined: no subscription. */
+  alarmEmail: string | undefined;
+  /** Absolute path of the built web app (must contain index.html). */
+  webDistPath: string;
+  /** True when the placeholder page is deployed instead of the real web build. */
+  webIsPlaceholder: boolean;
+  /** Default API stage throttle: steady requests per second and burst. */
+  apiThrottle: { rate: number; burst: number };
+}
+
+/** One setting: its context key, environment variable and meaning (used for errors and the docs). */
+export const SETTINGS = {
+  stage: { env: 'TRACKPITCH_STAGE', help: 'environment name, e.g. dev or prod' },
+  cognitoDomainPrefix: { env: 'TRACKPITCH_COGNITO_DOMAIN_PREFIX', help: 'Cognito hosted-UI domain prefix' },
+  googleClientId: { env: 'TRACKPITCH_GOOGLE_CLIENT_ID', help: 'Google OAuth client id' },
+  googleClientSecretName: { env: 'TRACKPITCH_GOOGLE_CLIENT_SECRET_NAME', help: 'Secrets Manager secret name holding the Google client secret' },
+  callbackUrls: { env: 'TRACKPITCH_CALLBACK_URLS', help: 'extra OAuth sign-in redirect URLs, comma-separated' },
+  logoutUrls: { env: 'TRACKPITCH_LOGOUT_URLS', help: 'extra OAuth sign-out redirect URLs, comma-separated' },
+  bedrockModelId: { env: 'TRACKPITCH_BEDROCK_MODEL_ID', help: 'Bedrock model id for the AI writer' },
+  supportEmail: { env: 'TRACKPITCH_SUPPORT_EMAIL', help: 'support contact email shown in the app' },
+  privacyEmail: { env: 'TRACKPITCH_PRIVACY_EMAIL', help: 'privacy contact email shown in the app' },
+  alarmEmail: { env: 'TRACKPITCH_ALARM_EMAIL', help: 'email subscribed to the alarm topic' },
+  webDist: { env: 'TRACKPITCH_WEB_DIST', help: "path of the built web app, or 'placeholder'" },
+  apiRateLimit: { env: 'TRACKPITCH_API_RATE_LIMIT', help: 'default API requests per second' },
+  apiBurstLimit: { env: 'TRACKPITCH_API_BURST_LIMIT', help: 'default API burst' },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+export const DEFAULTS = {
+  stage: 'dev',
+  bedrockModelId: 'amazon.nova-lite-v1:0',
+  supportEmail: 'support@example.com',
+  privacyEmail: 'privacy@example.com',
+  webDist: 'web/dist',
+  apiRateLimit: 50,
+  apiBurstLimit: 100,
+} as const;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Trackpitch deployment config has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+        problems.map((p) => `  - ${p}`).join('\n') +
+        '\nSet a value with `-c key=value`, in cdk.json "context", or with the environment variable shown. See docs/deploy.md.',
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigSources {
+  /** CDK context lookup, e.g. `(key) => app.node.tryGetContext(key)`. */
+  context: (key: string) => unknown;
+  env?: NodeJS.ProcessEnv;
+  /** Base for relative paths (webDist); default: the repository root. */
+  rootDir?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const STAGE = /^[a-z][a-z0-9-]{0,15}$/;
+/** Cognito: lowercase letters, digits and hyphens, no leading/trailing hyphen, and no reserved words. */
+const DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const RESERVED_IN_DOMAIN = ['aws', 'amazon', 'cognito'];
+const MODEL_ID = /^(arn:aws[a-z-]*:bedrock:[a-z0-9-]*:\d*:[a-z-]+\/)?[a-zA-Z0-9.:_-]+$/;
+
+export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: ConfigSources): TrackpitchConfig {
+  const problems: string[] = [];
+  const where = (key: SettingKey) => `${key} (-c ${key}=…, or ${SETTINGS[key].env})`;
+
+  /** Context first, then the environment; blank counts as unset. */
+  const raw = (key: SettingKey): unknown => {
+    const fromContext = context(key);
+    if (fromContext !== undefined && fromContext !== null && fromContext !== '') return fromContext;
+    const fromEnv = env[SETTINGS[key].env];
+    return fromEnv === undefined || fromEnv.trim() === '' ? undefined : fromEnv;
+  };
+  const text = (key: SettingKey): string | undefined => {
+    const value = raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') return value.trim();
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    problems.push(`${where(key)} must be a string, got ${JSON.stringify(value)}`);
+    return undefined;
+  };
+  const list = (key: SettingKey): string[] => {
+    const value = raw(key);
+    if (value === undefined) return [];
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => v.trim()).filter(Boolean);
+    if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+    problems.push(`${where(key)} must be a comma-separated string or a list of strings`);
+    return [];
+  };
+  const positiveInt = (key: SettingKey, fallback: number): number => {
+    const value = raw(key);
+    if (value === undefined) return fallback;
+    const n = typeof value === 'number' ? value : Number(String(value).trim());
+    if (!Number.isInteger(n) || n <= 0) {
+      problems.push(`${where(key)} must be a whole number above 0, got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return n;
+  };
+  const email = (key: SettingKey, fallback?: string): string | undefined => {
+    const value = text(key) ?? fallback;
+    if (value !== undefined && !EMAIL.test(value)) problems.push(`${where(key)} is not an email address: "${value}"`);
+    return value;
+  };
+
+  const stage = text('stage') ?? DEFAULTS.stage;
+  if (!STAGE.test(stage)) {
+    problems.push(`${where('stage')} must start with a lowercase letter and use only a-z, 0-9 and '-', at most 16 characters; got "${stage}"`);
+  }
+
+  const explicitPrefix = text('cognitoDomainPrefix');
+  const cognitoDomainPrefix = explicitPrefix ?? `trackpitch-${stage}`;
+  if (explicitPrefix === undefined && !STAGE.test(stage)) {
+    // Derived from the stage, already reported above.
+  } else if (!DOMAIN_PREFIX.test(cognitoDomainPrefix)) {
+    problems.push(`${where('cognitoDomainPrefix')} must be 1-63 lowercase letters, digits or '-', not starting or ending with '-'; got "${cognitoDomainPrefix}"`);
+  } else {
+    const reserved = RESERVED_IN_DOMAIN.find((word) => cognitoDomainPrefix.includes(word));
+    if (reserved) problems.push(`${where('cognitoDomainPrefix')} must not contain the reserved word "${reserved}" (Cognito rejects it); got "${cognitoDomainPrefix}"`);
+  }
+
+  const googleClientId = text('googleClientId');
+  const googleClientSecretName = text('googleClientSecretName');
+  let google: GoogleConfig | undefined;
+  if (googleClientId && !googleClientSecretName) {
+    problems.push(`${where('googleClientSecretName')} is required when googleClientId is set (the secret holding the Google client secret)`);
+  } else if (!googleClientId && googleClientSecretName) {
+    problems.push(`${where('googleClientId')} is required when googleClientSecretName is set`);
+  } else if (googleClientId && googleClientSecretName) {
+    if (!googleClientId.endsWith('.apps.googleusercontent.com')) {
+      problems.push(`${where('googleClientId')} should look like "1234-abc.apps.googleusercontent.com"; got "${googleClientId}"`);
+    }
+    if (!/^[A-Za-z0-9/_+=.@:-]+$/.test(googleClientSecretName)) {
+      problems.push(`${where('googleClientSecretName')} is not a valid Secrets Manager name or ARN: "${googleClientSecretName}"`);
+    }
+    google = { clientId: googleClientId, clientSecretName: googleClientSecretName };
+  }
+
+  const checkUrls = (key: SettingKey, urls: string[]) => {
+    for (const url of urls) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = undefined;
+      }
+      const localhost = parsed?.protocol === 'http:' && parsed.hostname === 'localhost';
+      if (!parsed || (parsed.protocol !== 'https:' && !localhost)) {
+        problems.push(`${where(key)}: "${url}" must be an https:// URL (http:// is allowed for localhost only)`);
+      }
+    }
+    return urls;
+  };
+  const callbackUrls = checkUrls('callbackUrls', list('callbackUrls'));
+  const logoutUrls = checkUrls('logoutUrls', list('logoutUrls'));
+
+  const bedrockModelId = text('bedrockModelId') ?? DEFAULTS.bedrockModelId;
+  if (!MODEL_ID.test(bedrockModelId)) problems.push(`${where('bedrockModelId')} is not a Bedrock model id: "${bedrockModelId}"`);
+
+  const support = email('supportEmail', DEFAULTS.supportEmail)!;
+  const privacy = email('privacyEmail', DEFAULTS.privacyEmail)!;
+  if (stage === 'prod') {
+    for (const [key, value] of [['supportEmail', support], ['privacyEmail', privacy]] as const) {
+      if (/@([a-z0-9-]+\.)*example\.(com|org|net)$|\.(example|test|invalid|localhost)$/i.test(value)) {
+        problems.push(`${where(key)} must be a real address for the prod stage (it is shown to users); got "${value}"`);
+      }
+    }
+  }
+  const alarmEmail = email('alarmEmail');
+
+  const webDistSetting = text('webDist') ?? DEFAULTS.webDist;
+  const webIsPlaceholder = webDistSetting === 'placeholder';
+  const webDistPath = webIsPlaceholder ? PLACEHOLDER_WEB_DIST : path.resolve(rootDir, webDistSetting);
+  if (!existsSync(path.join(webDistPath, 'index.html'))) {
+    problems.push(
+      `${where('webDist')}: no web build at ${webDistPath} (index.html missing). ` +
+        'Run `npm run build:web` first, or synthesize with `-c webDist=placeholder` to deploy a placeholder page.',
+    );
+  }
+
+  const apiThrottle = {
+    rate: positiveInt('apiRateLimit', DEFAULTS.apiRateLimit),
+    burst: positiveInt('apiBurstLimit', DEFAULTS.apiBurstLimit),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    stage,
+    cognitoDomainPrefix,
+    google,
+    callbackUrls,
+    logoutUrls,
+    bedrockModelId,
+    contactEmails: { support, privacy },
+    alarmEmail,
+    webDistPath,
+    webIsPlaceholder,
+    apiThrottle,
+  };
+}

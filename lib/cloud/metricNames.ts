@@ -1,0 +1,47 @@
+/**
+ * The application's custom CloudWatch metrics (DESIGN §9): one list shared by the CDK dashboard and
+ * alarms (lib/cloud/monitoring.ts) and the Lambdas that emit them (Powertools Metrics, embedded
+ * metric format). Plain constants, no CDK import, so Lambda code can import this module.
+ *
+ * Emit them with `new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE })` and
+ * no extra dimensions: CloudWatch alarms match dimensions exactly, and the alarms read the metric
+ * with the single dimension `service = METRICS_SERVICE` (the Powertools default dimension).
+ */
+
+export const METRICS_NAMESPACE = 'Trackpitch';
+
+/** Powertools' default `service` dimension; also POWERTOOLS_SERVICE_NAME on every Lambda. */
+export const METRICS_SERVICE = 'trackpitch';
+
+export const MetricNames = {
+  /** Count: an email handed to the mailbox provider and accepted. */
+  EmailsSent: 'EmailsSent',
+  /** Count: a send that ended as failed (permanent provider error or retries exhausted). */
+  EmailsFailed: 'EmailsFailed',
+  /** Count: a send whose outcome is unknown (crash after the provider call); never retried. */
+  EmailsUnknownOutcome: 'EmailsUnknownOutcome',
+  /** Count: the provider answered 429 / daily limit; the item is rescheduled. */
+  ProviderThrottled: 'ProviderThrottled',
+  /** Seconds: now − scheduled_for when an email is sent. */
+  QueueLagSeconds: 'QueueLagSeconds',
+  /** Milliseconds: one dispatcher run, from start to the last queue write. */
+  DispatcherTickMs: 'DispatcherTickMs',
+  /** Count: a Stripe (or other) webhook that could not be applied. */
+  WebhookFailures: 'WebhookFailures',
+} as const;
+
+export type MetricName = (typeof MetricNames)[keyof typeof MetricNames];
+
+/** The CloudWatch unit each metric is emitted with (Powertools `MetricUnit` has the same strings). */
+export const MetricUnits: Record<MetricName, 'Count' | 'Seconds' | 'Milliseconds'> = {
+  EmailsSent: 'Count',
+  EmailsFailed: 'Count',
+  EmailsUnknownOutcome: 'Count',
+  ProviderThrottled: 'Count',
+  QueueLagSeconds: 'Seconds',
+  DispatcherTickMs: 'Milliseconds',
+  WebhookFailures: 'Count',
+};
+
+/** The dimensions every alarm and dashboard widget uses for these metrics. */
+export const METRIC_DIMENSIONS = { service: METRICS_SERVICE } as const;

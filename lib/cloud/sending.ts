@@ -1,0 +1,118 @@
+/**
+ * The paced sending pipeline's AWS half (DESIGN §4): the SQS FIFO queue (per-user message groups,
+ * KMS-encrypted, TLS only) with its dead-letter queue, the dispatcher Lambda, and the EventBridge
+ * Scheduler schedule that runs the dispatcher every minute with its scheduled time in the payload.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { ContextAttribute, type IScheduleTarget, Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { Data } from './data';
+import { AppFunction, commonEnvironment } from './functions';
+
+export const DISPATCHER_ENTRY = 'lambdas/workers/dispatcher.ts';
+
+/** The payload the scheduler sends; the dispatcher reads `scheduledTime` (lambdas/workers/dispatcher.ts). */
+export const DISPATCHER_PAYLOAD = { scheduledTime: ContextAttribute.scheduledTime } as const;
+
+/** Receives before a message moves to the dead-letter queue. */
+export const MAX_RECEIVE_COUNT = 5;
+
+export interface SendingProps {
+  stage: string;
+  version: string;
+  data: Data;
+}
+
+export class Sending extends Construct {
+  readonly key: Key;
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly dispatcher: AppFunction;
+  readonly schedule: Schedule;
+  readonly schedulerRole: Role;
+
+  constructor(scope: Construct, id: string, props: SendingProps) {
+    super(scope, id);
+
+    this.key = new Key(this, 'QueueKey', {
+      description: `Trackpitch ${props.stage}: encryption of the sending queues`,
+      enableKeyRotation: true,
+    });
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      fifo: true,
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.key,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new Queue(this, 'SendQueue', {
+      fifo: true,
+      // The dispatcher sets MessageDeduplicationId = queue item id; content dedup is the fallback.
+      contentBasedDeduplication: true,
+      // High-throughput FIFO: ordering and the in-flight lock are per user (message group).
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.key,
+      enforceSSL: true,
+      // At least six times the sender Lambda's timeout (AWS guidance for SQS event sources).
+      visibilityTimeout: Duration.minutes(6),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+
+    this.dispatcher = new AppFunction(this, 'Dispatcher', {
+      entry: DISPATCHER_ENTRY,
+      description: `Trackpitch ${props.stage}: every minute, queue one tick per user with due sends`,
+      environment: {
+        ...commonEnvironment(props.stage, props.version),
+        TABLE_NAME: props.data.table.tableName,
+        QUEUE_URL: this.queue.queueUrl,
+      },
+      // Must finish well inside the one-minute period.
+      timeout: Duration.seconds(50),
+    });
+    props.data.grantTable(this.dispatcher.fn, 'read');
+    this.dispatcher.role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'SendToQueue', actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
+    this.dispatcher.role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'EncryptQueueMessages', actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [this.key.keyArn] }),
+    );
+
+    // The scheduler's own role: trusted by this account's scheduler only, allowed to invoke only the dispatcher.
+    const stack = Stack.of(this);
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+      description: 'EventBridge Scheduler: invoke the Trackpitch dispatcher',
+    });
+    this.schedulerRole.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'InvokeDispatcher', actions: ['lambda:InvokeFunction'], resources: [this.dispatcher.fn.functionArn] }),
+    );
+
+    const fn = this.dispatcher.fn;
+    const role = this.schedulerRole;
+    const target: IScheduleTarget = {
+      bind: () => ({
+        arn: fn.functionArn,
+        role,
+        input: ScheduleTargetInput.fromObject(DISPATCHER_PAYLOAD),
+        // A missed tick is covered by the next one a minute later: never replay a stale tick.
+        retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 60 },
+      }),
+    };
+    this.schedule = new Schedule(this, 'Tick', {
+      scheduleName: `trackpitch-${props.stage}-dispatcher`,
+      description: 'Run the Trackpitch dispatcher every minute',
+      schedule: ScheduleExpression.rate(Duration.minutes(1)),
+      timeWindow: TimeWindow.off(),
+      target,
+    });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The Trackpitch stack: one construct per concern, wired in dependency order. No account or region
+ * is set and nothing is looked up, so the stack synthesizes offline and deploys to whatever
+ * environment the CLI credentials point at.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Api } from './api';
+import { Auth } from './auth';
+import { REPO_ROOT, type TrackpitchConfig } from './config';
+import { Data } from './data';
+import { Monitoring } from './monitoring';
+import { Sending } from './sending';
+import { OAUTH_SIGN_IN_PATH, OAUTH_SIGN_OUT_PATH, Web } from './web';
+
+export interface TrackpitchStackProps extends StackProps {
+  config: TrackpitchConfig;
+}
+
+export const stackName = (stage: string) => `Trackpitch-${stage}`;
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+export class TrackpitchStack extends Stack {
+  readonly data: Data;
+  readonly auth: Auth;
+  readonly api: Api;
+  readonly sending: Sending;
+  readonly web: Web;
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: TrackpitchStackProps) {
+    super(scope, id, { description: `Trackpitch (${props.config.stage})`, ...props });
+    const { config } = props;
+    const version = packageVersion();
+
+    this.data = new Data(this, 'Data', { stage: config.stage });
+    this.auth = new Auth(this, 'Auth', { stage: config.stage, domainPrefix: config.cognitoDomainPrefix, google: config.google });
+    this.api = new Api(this, 'Api', {
+      stage: config.stage,
+      version,
+      data: this.data,
+      auth: this.auth,
+      bedrockModelId: config.bedrockModelId,
+      throttle: config.apiThrottle,
+    });
+    this.sending = new Sending(this, 'Sending', { stage: config.stage, version, data: this.data });
+    this.web = new Web(this, 'Web', {
+      stage: config.stage,
+      webDistPath: config.webDistPath,
+      api: this.api,
+      auth: this.auth,
+      contactEmails: config.contactEmails,
+    });
+    this.auth.setRedirectUrls(
+      [`${this.web.url}${OAUTH_SIGN_IN_PATH}`, ...config.callbackUrls],
+      [`${this.web.url}${OAUTH_SIGN_OUT_PATH}`, ...config.logoutUrls],
+    );
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stage: config.stage,
+      alarmEmail: config.alarmEmail,
+      functions: {
+        ...Object.fromEntries(Object.entries(this.api.functions).map(([group, fn]) => [group, fn.fn])),
+        dispatcher: this.sending.dispatcher.fn,
+      },
+      dispatcher: this.sending.dispatcher.fn,
+      apiStage: this.api.stage,
+      queue: this.sending.queue,
+      deadLetterQueue: this.sending.deadLetterQueue,
+    });
+
+    new CfnOutput(this, 'SiteUrl', { value: this.web.url, description: 'The web app' });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'The HTTP API, also served under <SiteUrl>/api' });
+    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
+    new CfnOutput(this, 'CognitoDomain', { value: this.auth.domainName, description: 'Hosted UI; Google redirect URI is https://<this>/oauth2/idpresponse' });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
+  }
+}
