@@ -3,6 +3,8 @@
  * sending cursor is due and puts one tick per user on the FIFO queue for the sender.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
 import { ticksFor, shardNumbers } from '../core/dispatch';
 import type { Clock, Queue, SendingCursorStore } from '../ports';
 import { composeDispatcher } from '../compose';
@@ -12,6 +14,14 @@ export interface DispatcherDeps {
   queue: Queue;
   clock: Clock;
   logger?: Logger;
+  /** Emits DispatcherTickMs (the CloudWatch dashboard and alarms read it). */
+  metrics?: TickMetrics;
+}
+
+/** The part of Powertools Metrics the dispatcher uses. */
+export interface TickMetrics {
+  addMetric(name: string, unit: typeof MetricUnit.Milliseconds, value: number): void;
+  publishStoredMetrics(): void;
 }
 
 /** Per shard and tick: bounds one run's work; anything left is due again next minute. */
@@ -22,7 +32,7 @@ export interface DispatcherEvent {
   scheduledTime?: string;
 }
 
-export function makeHandler({ cursors, queue, clock, logger }: DispatcherDeps) {
+export function makeHandler({ cursors, queue, clock, logger, metrics }: DispatcherDeps) {
   return async (event: DispatcherEvent = {}): Promise<{ dispatched: number }> => {
     const scheduled = event.scheduledTime ? new Date(event.scheduledTime) : undefined;
     const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : clock.now();
@@ -30,13 +40,22 @@ export function makeHandler({ cursors, queue, clock, logger }: DispatcherDeps) {
     const perShard = await Promise.all(shardNumbers().map((shard) => cursors.listDue(shard, now, MAX_USERS_PER_SHARD)));
     const messages = ticksFor(perShard.flat());
     await queue.send(messages);
-    logger?.info('dispatched', { dispatched: messages.length, tickMs: Date.now() - started, at: now.toISOString() });
+    const tickMs = Date.now() - started;
+    logger?.info('dispatched', { dispatched: messages.length, tickMs, at: now.toISOString() });
+    if (metrics) {
+      metrics.addMetric(MetricNames.DispatcherTickMs, MetricUnit.Milliseconds, tickMs);
+      metrics.publishStoredMetrics();
+    }
     return { dispatched: messages.length };
   };
 }
 
 let built: ReturnType<typeof makeHandler> | undefined;
 export const handler = (event: DispatcherEvent) => {
-  built ??= makeHandler({ ...composeDispatcher(), logger: new Logger({ serviceName: 'trackpitch-dispatcher' }) });
+  built ??= makeHandler({
+    ...composeDispatcher(),
+    logger: new Logger({ serviceName: 'trackpitch-dispatcher' }),
+    metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
+  });
   return built(event);
 };

@@ -13,7 +13,7 @@ import { Charset, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-no
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { REPO_ROOT } from './config';
-import { METRICS_NAMESPACE, METRICS_SERVICE } from './metricNames';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/metrics';
 import { acknowledge } from './nag';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;

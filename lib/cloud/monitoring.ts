@@ -1,6 +1,6 @@
 /**
  * Operations: an encrypted SNS topic for alarms (with an optional email subscription), alarms on the
- * application metrics of DESIGN §9 (names from lib/cloud/metricNames.ts), the dead-letter queue, the
+ * application metrics of DESIGN §9 (names from schema/metrics.ts), the dead-letter queue, the
  * dispatcher's heartbeat, Lambda errors and API 5xx, and one dashboard that shows them all.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -24,7 +24,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRIC_DIMENSIONS, METRICS_NAMESPACE, MetricNames, MetricUnits, type MetricName } from './metricNames';
+import { METRIC_DIMENSIONS, METRICS_NAMESPACE, MetricNames, MetricUnits, type MetricName } from '../../schema/metrics';
 
 export interface MonitoringProps {
   stage: string;

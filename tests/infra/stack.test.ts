@@ -9,7 +9,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../lib/cloud/config';
-import { MetricNames, METRICS_NAMESPACE, METRICS_SERVICE } from '../../lib/cloud/metricNames';
+import { MetricNames, METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/metrics';
 import { SPA_REWRITE_CODE } from '../../lib/cloud/web';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { ADMIN_GROUP, handlerGroups, routeKey, routes, type HandlerGroup } from '../../schema/routes';

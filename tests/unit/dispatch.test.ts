@@ -3,6 +3,7 @@ import { ticksFor, shardNumbers } from '../../lambdas/core/dispatch';
 import { makeHandler } from '../../lambdas/workers/dispatcher';
 import type { DueCursor, Queue, QueueMessage, SendingCursorStore } from '../../lambdas/ports';
 import { DUE_SHARDS } from '../../schema/table';
+import { MetricNames } from '../../schema/metrics';
 
 describe('ticksFor', () => {
   it('makes one message per due user, grouped by user, deduplicated by user and due time', () => {
@@ -47,6 +48,21 @@ describe('dispatcher', () => {
     expect(shardNumbers()).toHaveLength(DUE_SHARDS);
     expect(new Set(asked.map((a) => a.now))).toEqual(new Set(['2026-11-21T10:00:00.000Z']));
     expect(sent.map((m) => m.groupId)).toEqual(['a', 'c']);
+  });
+
+  it('publishes the tick duration under the metric name the alarms read', async () => {
+    const { cursors, queue } = fakes();
+    const recorded: { name: string; unit: string; value: number }[] = [];
+    let published = 0;
+    const metrics = {
+      addMetric: (name: string, unit: string, value: number) => void recorded.push({ name, unit, value }),
+      publishStoredMetrics: () => void published++,
+    };
+    await makeHandler({ cursors, queue, clock: { now: () => new Date() }, metrics })({});
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ name: MetricNames.DispatcherTickMs, unit: 'Milliseconds' });
+    expect(recorded[0]!.value).toBeGreaterThanOrEqual(0);
+    expect(published).toBe(1);
   });
 
   it('uses the clock when the event carries no valid scheduled time', async () => {

@@ -1,7 +1,7 @@
 /**
  * The application's custom CloudWatch metrics (DESIGN §9): one list shared by the CDK dashboard and
  * alarms (lib/cloud/monitoring.ts) and the Lambdas that emit them (Powertools Metrics, embedded
- * metric format). Plain constants, no CDK import, so Lambda code can import this module.
+ * metric format). Plain constants, no CDK import, so Lambda code imports it too.
  *
  * Emit them with `new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE })` and
  * no extra dimensions: CloudWatch alarms match dimensions exactly, and the alarms read the metric
