@@ -1,0 +1,10 @@
+/**
+ * A problem a person can fix (Java missing, a port taken, ...). `npm start` prints its message as
+ * one line, without a stack trace; every other error is a bug and keeps its stack.
+ */
+export class LocalStackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LocalStackError';
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * The local server (127.0.0.1 only): the web build, `/config.json`, `/api/*` as API Gateway serves
+ * it in AWS (route list from schema/routes.ts, JWT authorizer, route throttling, payload format 2.0
+ * events to the same handler modules the Lambdas run), and one local-only endpoint,
+ * `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1 "Local decisions").
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { findRoute, handlerGroups, type HandlerGroup } from '../../schema/routes';
+import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
+import { buildApiEvent, internalServerError, isTextContentType, makeLambdaContext, toHttpResponse, type ApiGatewayEvent, type HttpResponse } from './event';
+import type { Authorizer } from './jwt';
+import { LOOPBACK } from './net';
+import { fromRoot } from './paths';
+import { makeStaticHandler, SECURITY_HEADERS } from './static';
+import { makeRouteThrottle } from './throttle';
+
+export type LambdaHandler = (event: ApiGatewayEvent, context: Context) => Promise<unknown>;
+
+/** Lambda's synchronous invocation payload limit (6 MB); API Gateway answers 413 above it. */
+export const BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+/** API Gateway HTTP API's integration timeout. */
+export const INTEGRATION_TIMEOUT_MS = 30_000;
+
+export interface LocalServerOptions {
+  /** 0 = any free port. */
+  port: number;
+  webDist: string;
+  runtimeConfig: RuntimeConfig;
+  authorize: Authorizer;
+  /** Confirms an UNCONFIRMED account by email (cognito-local AdminConfirmSignUp). */
+  confirmSignUp: (email: string) => Promise<'confirmed' | 'already-confirmed' | 'not-found'>;
+  region: string;
+  /** Loads a handler group's `handler`; defaults to importing `lambdas/http/<group>.ts`. */
+  loadHandler?: (group: HandlerGroup) => Promise<LambdaHandler>;
+  bodyLimitBytes?: number;
+  integrationTimeoutMs?: number;
+  /** One line per API request; omitted = silent. */
+  accessLog?: (line: string) => void;
+  now?: () => number;
+}
+
+export interface LocalServer {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Imports `lambdas/http/<group>.ts` (the module the Lambda bundles) and returns its `handler`. */
+export async function importHandler(group: HandlerGroup): Promise<LambdaHandler> {
+  const module = (await import(pathToFileURL(fromRoot(handlerGroups[group].entry)).href)) as { handler?: unknown };
+  if (typeof module.handler !== 'function') throw new Error(`${handlerGroups[group].entry} does not export a handler`);
+  return module.handler as LambdaHandler;
+}
+
+const ALLOWED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** API Gateway's request id form, e.g. `JKJaXmPLvHcESHA=`. */
+const newRequestId = () => randomBytes(10).toString('base64');
+
+function writeJson(res: ServerResponse, statusCode: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(statusCode, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/**
+ * Reads the body unless it exceeds `limit` bytes (counted as the event will carry it). A body over
+ * the limit is still received to its end (and dropped), so the client gets the 413 instead of a
+ * connection reset in the middle of its upload.
+ */
+function readBody(req: IncomingMessage, limit: number, base64: boolean): Promise<Buffer | 'too-large'> {
+  const encodedSize = (bytes: number) => (base64 ? Math.ceil(bytes / 3) * 4 : bytes);
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    let tooLarge = Number.isFinite(declared) && encodedSize(declared) > limit;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (encodedSize(size) > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function writeResponse(res: ServerResponse, response: HttpResponse, requestId: string, method: string) {
+  const headers: Record<string, string | string[]> = { ...response.headers, 'apigw-requestid': requestId };
+  if (response.cookies.length > 0) headers['set-cookie'] = response.cookies;
+  delete headers['transfer-encoding'];
+  headers['content-length'] = String(response.body.length);
+  res.writeHead(response.statusCode, headers);
+  res.end(method === 'HEAD' ? undefined : response.body);
+}
+
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const runtimeConfig = runtimeConfigSchema.parse(options.runtimeConfig);
+  const serveStatic = makeStaticHandler(options.webDist);
+  const throttle = makeRouteThrottle(options.now);
+  const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
+  const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
+  const load = options.loadHandler ?? importHandler;
+  const handlers = new Map<HandlerGroup, Promise<LambdaHandler>>();
+  const handlerFor = (group: HandlerGroup) => {
+    let handler = handlers.get(group);
+    if (!handler) {
+      handler = load(group);
+      handler.catch(() => handlers.delete(group));
+      handlers.set(group, handler);
+    }
+    return handler;
+  };
+  let port = options.port;
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, rawUrl: string) {
+    const started = Date.now();
+    const method = req.method ?? 'GET';
+    const requestId = newRequestId();
+    const rawPath = rawUrl.split('?')[0]!;
+    const finish = (response: HttpResponse) => {
+      writeResponse(res, response, requestId, method);
+      options.accessLog?.(`${method} ${rawPath} ${response.statusCode} ${Date.now() - started} ms`);
+    };
+    const api = (statusCode: number, message: string, headers: Record<string, string> = {}): HttpResponse => ({
+      statusCode,
+      headers: { 'content-type': 'application/json', ...headers },
+      cookies: [],
+      body: Buffer.from(JSON.stringify({ message })),
+    });
+
+    const match = findRoute(method, rawPath);
+    if (!match) {
+      req.resume();
+      return finish(api(404, 'Not Found'));
+    }
+    const { route, params } = match;
+    if (!throttle(route)) {
+      req.resume();
+      return finish(api(429, 'Too Many Requests'));
+    }
+    const body = await readBody(req, bodyLimit, !isTextContentType(req.headers['content-type']));
+    if (body === 'too-large') return finish(api(413, 'Request Entity Too Large'));
+    let claims: Record<string, unknown> | undefined;
+    if (route.access !== 'public') {
+      const result = await options.authorize(req.headers.authorization);
+      if (!result.ok) {
+        const challenge =
+          result.reason === 'missing'
+            ? 'Bearer'
+            : `Bearer error="invalid_token" error_description="${result.description.replace(/["\\]/g, '')}"`;
+        return finish(api(401, 'Unauthorized', { 'www-authenticate': challenge }));
+      }
+      claims = result.claims as Record<string, unknown>;
+    }
+    const event = buildApiEvent({
+      method,
+      url: rawUrl,
+      headers: req.headers,
+      body,
+      sourceIp: (req.socket.remoteAddress ?? LOOPBACK).replace(/^::ffff:/, ''),
+      route,
+      pathParameters: params,
+      claims,
+      requestId,
+      now: new Date(options.now?.() ?? Date.now()),
+      port,
+    });
+    const context = makeLambdaContext({
+      functionName: `trackpitch-${route.handler}`,
+      awsRequestId: randomUUID(),
+      region: options.region,
+      timeoutMs,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const handler = await handlerFor(route.handler);
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      const result = await Promise.race([handler(event, context), timeout]);
+      if (result === 'timeout') return finish(api(503, 'Service Unavailable'));
+      finish(toHttpResponse(result));
+    } catch (error) {
+      // What API Gateway answers when the Lambda itself fails; the error goes to the console, as to CloudWatch.
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Lambda invocation failed', routeKey: event.routeKey, requestId, error: String((error as Error)?.stack ?? error) }));
+      finish(internalServerError());
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function handleConfirmSignUp(req: IncomingMessage, res: ServerResponse) {
+    const headers = { 'cache-control': 'no-store' };
+    if (req.method !== 'POST') {
+      req.resume();
+      return writeJson(res, 405, { message: 'Use POST with {"email": "..."}.' }, { ...headers, allow: 'POST' });
+    }
+    const body = await readBody(req, 10 * 1024, false);
+    if (body === 'too-large') return writeJson(res, 413, { message: 'The request is too large.' }, headers);
+    let email: unknown;
+    try {
+      email = (JSON.parse(body.toString('utf8')) as { email?: unknown } | null)?.email;
+    } catch {
+      return writeJson(res, 400, { message: 'The request body is not valid JSON: send {"email": "you@example.com"}.' }, headers);
+    }
+    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
+      return writeJson(res, 400, { message: 'Please send the email address of the new account: {"email": "you@example.com"}.' }, headers);
+    }
+    try {
+      const outcome = await options.confirmSignUp(email.trim());
+      if (outcome === 'not-found') return writeJson(res, 404, { message: 'There is no account with this email address.' }, headers);
+      res.writeHead(204, headers).end();
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Local sign-up confirmation failed', error: String(error) }));
+      writeJson(res, 500, { message: 'The local sign-up confirmation failed. Please try again.' }, headers);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    if (!ALLOWED_HOSTS.has(host)) {
+      // DNS-rebinding guard: only pages served from this machine's own names may call the local server.
+      req.resume();
+      return writeJson(res, 403, { message: `Host "${host}" is not allowed; open http://127.0.0.1:${port}/` });
+    }
+    const rawUrl = req.url ?? '/';
+    let pathname: string;
+    try {
+      pathname = new URL(rawUrl, 'http://127.0.0.1').pathname;
+    } catch {
+      req.resume();
+      return writeJson(res, 400, { message: 'Bad request' });
+    }
+    const work = (async () => {
+      if (pathname === '/api' || pathname.startsWith('/api/')) return handleApi(req, res, rawUrl.startsWith('/') ? rawUrl : pathname);
+      if (pathname === '/config.json') {
+        req.resume();
+        if (req.method !== 'GET' && req.method !== 'HEAD') return writeJson(res, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
+        return writeJson(res, 200, runtimeConfig, { ...SECURITY_HEADERS, 'cache-control': 'no-store' });
+      }
+      if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);
+      req.resume();
+      serveStatic(req, res, pathname);
+    })();
+    work.catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Local server error', error: String((error as Error)?.stack ?? error) }));
+      if (!res.headersSent) writeJson(res, 500, { message: 'Internal Server Error' });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: options.port, host: LOOPBACK, exclusive: true }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the local server has no port');
+  port = address.port;
+  return {
+    url: `http://${LOOPBACK}:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * startLocalStack: DynamoDB Local + cognito-local + the local server, wired as in AWS. Used by
+ * `npm start` (persisted data, fixed ports), the integration tests' global setup and the browser
+ * tests (in memory, random ports).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TABLE_NAME_DEFAULT } from '../../schema/table';
+import { handlerGroups, type HandlerGroup } from '../../schema/routes';
+import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
+import {
+  confirmSignUp,
+  ensureAdminUser,
+  LOCAL_REGION,
+  LOCAL_USER_POOL_ID,
+  makeCognitoClient,
+  seedUserPool,
+  startCognitoLocal,
+  startTriggerServer,
+  type AdminAccount,
+} from './cognito';
+import { ensureTable, makeDynamoClients, startDynamoDbLocal } from './dynamodb';
+import { makeAuthorizer } from './jwt';
+import { assertPortFree } from './net';
+import { defaultWebDist } from './paths';
+import { importHandler, startLocalServer } from './server';
+import { seedSystemData } from './seed/index';
+
+export interface LocalStackOptions {
+  /** Keep data here across restarts (DynamoDB file, cognito-local's `.cognito/`, logs); omitted = in memory. */
+  dataDir?: string;
+  /** 0 = any free port (the default for each). */
+  ports?: { app?: number; dynamodb?: number; cognito?: number };
+  tableName?: string;
+  /** The seeded admin account; defaults from LOCAL_ADMIN_EMAIL / LOCAL_ADMIN_PASSWORD or DEFAULT_ADMIN. */
+  admin?: Partial<AdminAccount>;
+  webDist?: string;
+  /** Where to write the engines' logs; default `<dataDir>/logs` (or the temporary folder). */
+  logDir?: string;
+  /** One line per API request (npm start prints them); omitted = silent. */
+  accessLog?: (line: string) => void;
+  /** Progress messages while starting. */
+  onProgress?: (message: string) => void;
+}
+
+export interface LocalStack {
+  appUrl: string;
+  dynamoEndpoint: string;
+  cognitoEndpoint: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  tableName: string;
+  region: string;
+  admin: AdminAccount;
+  runtimeConfig: RuntimeConfig;
+  /** What the seed wrote (system templates, directory entries). */
+  seeded: { templates: number; directoryEntries: number };
+  /** Child process ids, for leftovers detection (bin/local.ts writes them to a pid file). */
+  pids: { dynamodb: number; cognito: number };
+  logDir: string;
+  /** Resolves if an engine exits while the stack is running (not after stop()). */
+  engineExited: Promise<{ name: string; code: number | null; signal: NodeJS.Signals | null; logFile: string }>;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_ADMIN: AdminAccount = {
+  email: 'admin@example.com',
+  password: 'Trackpitch-admin-1',
+  name: 'Local Admin',
+};
+
+export const LOCAL_CONTACT_EMAILS = { support: 'support@example.com', privacy: 'privacy@example.com' };
+
+/**
+ * Environment the handler modules read through lambdas/compose.ts. Set on this process: the local
+ * server runs the handlers in-process, as many Lambdas as there are handler groups.
+ */
+export function handlerEnvironment(
+  stack: Pick<LocalStack, 'tableName' | 'region' | 'dynamoEndpoint' | 'cognitoEndpoint' | 'userPoolId' | 'userPoolClientId'> & {
+    dataDir?: string;
+  },
+): Record<string, string> {
+  return {
+    TABLE_NAME: stack.tableName,
+    AWS_REGION: stack.region,
+    DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+    COGNITO_ENDPOINT: stack.cognitoEndpoint,
+    USER_POOL_ID: stack.userPoolId,
+    USER_POOL_CLIENT_ID: stack.userPoolClientId,
+    TRACKPITCH_RUNTIME: 'local',
+    ...(stack.dataDir ? { LOCAL_DATA_DIR: stack.dataDir } : {}),
+  };
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const progress = options.onProgress ?? (() => undefined);
+  const ports = { app: options.ports?.app ?? 0, dynamodb: options.ports?.dynamodb ?? 0, cognito: options.ports?.cognito ?? 0 };
+  const tableName = options.tableName ?? TABLE_NAME_DEFAULT;
+  const region = LOCAL_REGION;
+  const admin: AdminAccount = {
+    email: options.admin?.email ?? process.env.LOCAL_ADMIN_EMAIL ?? DEFAULT_ADMIN.email,
+    password: options.admin?.password ?? process.env.LOCAL_ADMIN_PASSWORD ?? DEFAULT_ADMIN.password,
+    name: options.admin?.name ?? DEFAULT_ADMIN.name,
+  };
+
+  // Fail fast, before anything starts, when a fixed port is taken.
+  await assertPortFree(ports.app, 'the app', 'Stop what uses it, or choose another port: PORT=3100 npm start.');
+  await assertPortFree(ports.dynamodb, 'DynamoDB Local', 'Stop what uses it, or choose another port: DYNAMODB_PORT=<port> npm start.');
+  await assertPortFree(ports.cognito, 'cognito-local', 'Stop what uses it, or choose another port: COGNITO_PORT=<port> npm start.');
+
+  const tempDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'trackpitch-local-'));
+  const baseDir = options.dataDir ?? tempDir!;
+  const logDir = options.logDir ?? join(baseDir, 'logs');
+
+  const cleanups: Array<() => Promise<void>> = [];
+  let stopping = false;
+  const stopAll = async () => {
+    stopping = true;
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup().catch(() => undefined);
+    }
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  };
+
+  // Load the handler modules (AWS SDK, Powertools, …) while the engines boot, so the first request
+  // does not pay for it. They read their configuration only when first called.
+  const groups = Object.keys(handlerGroups) as HandlerGroup[];
+  const handlersLoaded = Promise.all(groups.map(async (group) => [group, await importHandler(group)] as const));
+  handlersLoaded.catch(() => undefined);
+
+  try {
+    const trigger = await startTriggerServer();
+    cleanups.push(trigger.close);
+
+    progress('starting DynamoDB Local and cognito-local');
+    const [dynamoStart, cognitoStart] = await Promise.allSettled([
+      startDynamoDbLocal({
+        port: ports.dynamodb,
+        ...(options.dataDir ? { dbPath: join(options.dataDir, 'dynamodb') } : {}),
+        logFile: join(logDir, 'dynamodb-local.log'),
+      }),
+      startCognitoLocal({
+        port: ports.cognito,
+        dir: join(baseDir, 'cognito'),
+        logFile: join(logDir, 'cognito-local.log'),
+        userPoolId: LOCAL_USER_POOL_ID,
+        triggerEndpoint: trigger.endpoint,
+      }),
+    ]);
+    for (const start of [dynamoStart, cognitoStart]) if (start.status === 'fulfilled') cleanups.push(start.value.stop);
+    if (dynamoStart.status === 'rejected') throw dynamoStart.reason;
+    if (cognitoStart.status === 'rejected') throw cognitoStart.reason;
+    const dynamo = dynamoStart.value;
+    const cognito = cognitoStart.value;
+
+    const { client: dynamoClient, documentClient } = makeDynamoClients(dynamo.endpoint, region);
+    const cognitoClient = makeCognitoClient(cognito.endpoint);
+    cleanups.push(async () => {
+      dynamoClient.destroy();
+      cognitoClient.destroy();
+    });
+
+    progress('creating the table, seeding data and accounts');
+    const [seeded, userPoolClientId] = await Promise.all([
+      (async () => {
+        await ensureTable(dynamoClient, tableName);
+        return seedSystemData(documentClient, tableName);
+      })(),
+      (async () => {
+        const clientId = await seedUserPool(cognitoClient, cognito.userPoolId);
+        await ensureAdminUser(cognitoClient, cognito.userPoolId, admin);
+        return clientId;
+      })(),
+    ]);
+
+    const runtimeConfig: RuntimeConfig = {
+      mode: 'local',
+      region,
+      userPoolId: cognito.userPoolId,
+      userPoolClientId,
+      userPoolEndpoint: cognito.endpoint,
+      contactEmails: LOCAL_CONTACT_EMAILS,
+    };
+
+    // The handlers read their configuration when first called; set it before the server starts.
+    const env = handlerEnvironment({
+      tableName,
+      region,
+      dynamoEndpoint: dynamo.endpoint,
+      cognitoEndpoint: cognito.endpoint,
+      userPoolId: cognito.userPoolId,
+      userPoolClientId,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    });
+    Object.assign(process.env, env);
+
+    const handlers = new Map(await handlersLoaded);
+
+    const server = await startLocalServer({
+      port: ports.app,
+      webDist: options.webDist ?? defaultWebDist,
+      runtimeConfig,
+      authorize: makeAuthorizer({ userPoolId: cognito.userPoolId, userPoolClientId, cognitoEndpoint: cognito.endpoint }),
+      confirmSignUp: (email) => confirmSignUp(cognitoClient, cognito.userPoolId, email),
+      region,
+      loadHandler: async (group) => handlers.get(group) ?? importHandler(group),
+      ...(options.accessLog ? { accessLog: options.accessLog } : {}),
+    });
+    cleanups.push(server.close);
+    process.env.APP_URL = server.url; // links the handlers put in emails and redirects
+
+    const engineExited = new Promise<Awaited<LocalStack['engineExited']>>((resolve) => {
+      const watch = (engine: typeof dynamo | typeof cognito, logFile: string) =>
+        void engine.process.exited.then(({ code, signal }) => {
+          if (!stopping) resolve({ name: engine.process.name, code, signal, logFile });
+        });
+      watch(dynamo, join(logDir, 'dynamodb-local.log'));
+      watch(cognito, join(logDir, 'cognito-local.log'));
+    });
+
+    return {
+      appUrl: server.url,
+      dynamoEndpoint: dynamo.endpoint,
+      cognitoEndpoint: cognito.endpoint,
+      userPoolId: cognito.userPoolId,
+      userPoolClientId,
+      tableName,
+      region,
+      admin,
+      runtimeConfig,
+      seeded,
+      pids: { dynamodb: dynamo.process.pid, cognito: cognito.process.pid },
+      logDir,
+      engineExited,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * The local server around the handlers: routing (404), Lambda results and failures (500 with a
+ * request id, never a stack), the event a handler receives, body limit (413), throttling (429),
+ * the local sign-up confirmation, `/config.json`, the static web build and its SPA fallback.
+ */
+import { request } from 'node:http';
+import { AdminGetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
+import type { ProfileStore } from '../../lambdas/ports';
+import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
+import type { ApiGatewayEvent } from '../../lib/local/event';
+import { makeAuthorizer } from '../../lib/local/jwt';
+import { startLocalServer, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import { FIXTURE_FILES } from './globalSetup';
+import { adminTokens, call, cognito, createUser, signUp, stack } from './helpers';
+
+const servers: LocalServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** A second local server on a random port, with the shared stack's authorizer and the given handler. */
+async function serverWith(handler: LambdaHandler, extra: { now?: () => number; webDist?: string } = {}) {
+  const s = stack();
+  const server = await startLocalServer({
+    port: 0,
+    webDist: extra.webDist ?? s.webDist,
+    runtimeConfig: runtimeConfigSchema.parse((await call('/config.json')).json),
+    authorize: makeAuthorizer({ userPoolId: s.userPoolId, userPoolClientId: s.userPoolClientId, cognitoEndpoint: s.cognitoEndpoint }),
+    confirmSignUp: async () => 'confirmed',
+    region: s.region,
+    loadHandler: async () => handler,
+    ...(extra.now ? { now: extra.now } : {}),
+  });
+  servers.push(server);
+  return server;
+}
+
+const noStack = (text: string) => {
+  expect(text).not.toMatch(/\n\s+at /);
+  expect(text).not.toMatch(/\.ts:\d+/);
+  expect(text).not.toContain('store is down');
+};
+
+describe('routing', () => {
+  it('answers 404 {message} to an unknown /api path, as API Gateway', async () => {
+    const response = await call('/api/does-not-exist');
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual({ message: 'Not Found' });
+  });
+
+  it('answers 404 to a known path with another method', async () => {
+    const response = await call('/api/profile', { method: 'DELETE' });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('a handler crash', () => {
+  const brokenStore: ProfileStore = {
+    get: async () => {
+      throw new Error('store is down');
+    },
+    createIfMissing: async () => {
+      throw new Error('store is down');
+    },
+    update: async () => {
+      throw new Error('store is down');
+    },
+  };
+  const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+
+  it('gives 500 with the request id and no stack trace (handler called with the local event)', async () => {
+    const { buildApiEvent, makeLambdaContext } = await import('../../lib/local/event');
+    const user = await createUser();
+    const claims = JSON.parse(Buffer.from(user.idToken.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const event = buildApiEvent({
+      method: 'GET',
+      url: '/api/profile',
+      headers: { host: '127.0.0.1:3000', authorization: `Bearer ${user.idToken}` },
+      sourceIp: '127.0.0.1',
+      route: { method: 'GET', path: '/api/profile' },
+      pathParameters: {},
+      claims,
+      requestId: 'Req1234567890A=',
+      now: new Date(),
+    });
+    const context = makeLambdaContext({ functionName: 'trackpitch-profile', awsRequestId: 'aws-req-1', region: 'us-east-1', timeoutMs: 10_000 });
+    const result = (await makeProfileHandler({ profiles: brokenStore, clock })(event, context)) as { statusCode: number; body: string };
+    expect(result.statusCode).toBe(500);
+    const body = JSON.parse(result.body) as { message: string; requestId: string };
+    expect(body.requestId).toBe('aws-req-1');
+    expect(body.message).toMatch(/went wrong/);
+    noStack(result.body);
+  });
+
+  it('gives 500 with the request id through the local server', async () => {
+    const server = await serverWith(makeProfileHandler({ profiles: brokenStore, clock }) as LambdaHandler);
+    const user = await createUser();
+    const response = await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${user.idToken}` } });
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(JSON.parse(text)).toMatchObject({ requestId: expect.any(String), message: expect.any(String) });
+    expect(response.headers.get('apigw-requestid')).toBeTruthy();
+    noStack(text);
+  });
+
+  it("gives API Gateway's 500 when the Lambda itself throws", async () => {
+    const server = await serverWith(async () => {
+      throw new Error('store is down');
+    });
+    const response = await fetch(`${server.url}/api/health`);
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(JSON.parse(text)).toEqual({ message: 'Internal Server Error' });
+    noStack(text);
+  });
+});
+
+describe('the event a handler receives', () => {
+  it('is an API Gateway payload 2.0 event with the verified claims, and the structured result is written back', async () => {
+    const events: ApiGatewayEvent[] = [];
+    const server = await serverWith(async (event) => {
+      events.push(event);
+      return {
+        statusCode: 201,
+        headers: { 'X-Custom': 'yes', 'content-type': 'text/plain' },
+        cookies: ['a=1; Path=/; HttpOnly', 'b=2; Path=/'],
+        body: Buffer.from('hello').toString('base64'),
+        isBase64Encoded: true,
+      };
+    });
+    const admin = await adminTokens();
+    const response = await fetch(`${server.url}/api/admin/waitlist?status=pending&tag=a&tag=b`, {
+      headers: { authorization: `Bearer ${admin.idToken}`, cookie: 'theme=dark; session=xyz', 'X-Mixed-Case': 'Value' },
+    });
+    expect(response.status).toBe(201);
+    expect(await response.text()).toBe('hello');
+    expect(response.headers.get('x-custom')).toBe('yes');
+    expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly', 'b=2; Path=/']);
+
+    const event = events[0]!;
+    expect(event).toMatchObject({
+      version: '2.0',
+      routeKey: 'GET /api/admin/waitlist',
+      rawPath: '/api/admin/waitlist',
+      rawQueryString: 'status=pending&tag=a&tag=b',
+      cookies: ['theme=dark', 'session=xyz'],
+      queryStringParameters: { status: 'pending', tag: 'a,b' },
+      isBase64Encoded: false,
+    });
+    expect(event.headers['x-mixed-case']).toBe('Value');
+    expect(event.headers.cookie).toBeUndefined();
+    expect(event.requestContext).toMatchObject({
+      routeKey: 'GET /api/admin/waitlist',
+      stage: '$default',
+      http: { method: 'GET', path: '/api/admin/waitlist', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' },
+    });
+    expect(event.requestContext.requestId).toBe(response.headers.get('apigw-requestid'));
+    const claims = event.requestContext.authorizer.jwt.claims;
+    expect(claims['cognito:groups']).toBe('[admins]');
+    expect(claims.email).toBe(stack().admin.email);
+    expect(typeof claims.exp).toBe('string');
+    expect(event.requestContext.authorizer.jwt.scopes).toBeNull();
+  });
+
+  it('has no authorizer on a public route', async () => {
+    const events: ApiGatewayEvent[] = [];
+    const server = await serverWith(async (event) => {
+      events.push(event);
+      return { ok: true };
+    });
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(events[0]!.requestContext.authorizer).toBeUndefined();
+  });
+});
+
+describe('limits', () => {
+  it('answers 413 to a body over the 6 MB Lambda payload limit', async () => {
+    const response = await call('/api/profile', { method: 'PATCH', body: JSON.stringify({ bio: 'x'.repeat(6 * 1024 * 1024) }) });
+    expect(response.status).toBe(413);
+    expect(response.json).toEqual({ message: 'Request Entity Too Large' });
+  });
+
+  it("throttles a route to its burst, then refills at its rate (429 'Too Many Requests')", async () => {
+    let now = 1_000_000;
+    const server = await serverWith(async () => ({ statusCode: 200, body: 'ok' }), { now: () => now });
+    const hit = async () => (await fetch(`${server.url}/api/health`)).status;
+    const statuses: number[] = [];
+    for (let i = 0; i < 45; i++) statuses.push(await hit());
+    expect(statuses.slice(0, 40).every((status) => status === 200)).toBe(true); // burst 40
+    expect(statuses.slice(40).every((status) => status === 429)).toBe(true);
+
+    const refused = await fetch(`${server.url}/api/health`);
+    expect(await refused.json()).toEqual({ message: 'Too Many Requests' });
+
+    now += 1000; // rate 20 per second
+    const after: number[] = [];
+    for (let i = 0; i < 21; i++) after.push(await hit());
+    expect(after.filter((status) => status === 200)).toHaveLength(20);
+    expect(after[20]).toBe(429);
+  });
+});
+
+describe('POST /local/confirm-signup', () => {
+  it('confirms a just-signed-up account (204) so it can sign in, with its email verified', async () => {
+    const user = await signUp({ name: 'New Account' });
+    const before = await cognito()
+      .send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: stack().userPoolClientId,
+          AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
+        }),
+      )
+      .catch((error: Error) => error);
+    expect((before as Error).name).toBe('UserNotConfirmedException');
+
+    const response = await call('/local/confirm-signup', { method: 'POST', body: { email: user.email } });
+    expect(response.status).toBe(204);
+
+    const { UserStatus, UserAttributes } = await cognito().send(new AdminGetUserCommand({ UserPoolId: stack().userPoolId, Username: user.email }));
+    expect(UserStatus).toBe('CONFIRMED');
+    expect(UserAttributes?.find((a) => a.Name === 'email_verified')?.Value).toBe('true');
+
+    const again = await call('/local/confirm-signup', { method: 'POST', body: { email: user.email } });
+    expect(again.status).toBe(204);
+  });
+
+  it('answers 400 to bad input and 404 to an unknown email', async () => {
+    const malformed = await call('/local/confirm-signup', { method: 'POST', body: '{"email":' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json?.message).toMatch(/not valid JSON/);
+    for (const body of [{}, { email: 42 }, { email: 'not-an-email' }]) {
+      const response = await call('/local/confirm-signup', { method: 'POST', body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.json?.message).toMatch(/email address/);
+    }
+    const unknown = await call('/local/confirm-signup', { method: 'POST', body: { email: 'nobody-here@example.com' } });
+    expect(unknown.status).toBe(404);
+    const wrongMethod = await call('/local/confirm-signup');
+    expect(wrongMethod.status).toBe(405);
+  });
+});
+
+describe('/config.json', () => {
+  it('is the local runtime config with the cognito-local endpoint', async () => {
+    const response = await call('/config.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const config = runtimeConfigSchema.parse(response.json);
+    expect(config).toMatchObject({
+      mode: 'local',
+      region: 'us-east-1',
+      userPoolId: stack().userPoolId,
+      userPoolClientId: stack().userPoolClientId,
+      userPoolEndpoint: stack().cognitoEndpoint,
+    });
+    expect(config.userPoolId).toMatch(/^us-east-1_[A-Za-z0-9]+$/);
+  });
+});
+
+describe('the web build', () => {
+  it('serves index.html for client-side routes (SPA fallback), revalidated', async () => {
+    for (const path of ['/', '/auth', '/dashboard/contacts', '/dashboard/campaigns/01HXYZ']) {
+      const response = await call(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/text\/html/);
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.text).toBe(FIXTURE_FILES['index.html']);
+    }
+  });
+
+  it('serves hashed assets cacheable for a year, gzip when asked', async () => {
+    const response = await fetch(`${stack().appUrl}/assets/index-Ab12Cd34.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(await response.text()).toBe(FIXTURE_FILES['assets/index-Ab12Cd34.js']);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers 404, not the app shell, to a missing file and never leaves the build folder', async () => {
+    expect((await call('/assets/missing-123.js')).status).toBe(404);
+    expect((await call('/robots.txt')).status).toBe(404);
+    expect((await call('/..%2f..%2f..%2fetc%2fpasswd')).status).toBe(404);
+    expect((await call('/%2e%2e/%2e%2e/etc/hosts')).text).not.toContain('localhost');
+  });
+
+  it('says how to build the web app when there is no build', async () => {
+    const server = await serverWith(async () => ({}), { webDist: '/nonexistent/web/dist' });
+    const response = await fetch(`${server.url}/dashboard`);
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain('npm run build:web');
+  });
+
+  it('refuses requests for another host name (DNS rebinding)', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${stack().appUrl}/config.json`, { headers: { host: 'attacker.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+});
