@@ -1,0 +1,230 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useAuth } from '../../web/src/auth/AuthContext';
+import { AuthProvider, type AuthServiceLoader } from '../../web/src/auth/AuthProvider';
+import type { AuthEvent, AuthService, AuthSession } from '../../web/src/auth/types';
+import { NotificationsProvider } from '../../web/src/notifications/NotificationsContext';
+import { awsConfigWithGoogle, localConfig, makeProfile, testUser } from './helpers';
+import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
+
+// Flashbar (the toasts) is loaded lazily; load it once before the tests that wait for a toast.
+beforeAll(() => import('../../web/src/notifications/Toasts'), 60_000);
+
+const session: AuthSession = { user: testUser, groups: [] };
+const storedKey = `CognitoIdentityServiceProvider.${localConfig.userPoolClientId}.LastAuthUser`;
+
+function fakeService(overrides: Partial<AuthService> = {}) {
+  const listeners = new Set<(event: AuthEvent) => void>();
+  const service: AuthService & { emit(event: AuthEvent): void } = {
+    getSession: vi.fn(async () => session),
+    getIdToken: vi.fn(async () => 'id-token-123'),
+    signIn: vi.fn(async () => {}),
+    signUp: vi.fn(async () => {}),
+    signInWithGoogle: vi.fn(async () => {}),
+    signOut: vi.fn(async () => {}),
+    onAuthEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit: (event) => listeners.forEach((listener) => listener(event)),
+    ...overrides,
+  };
+  return service;
+}
+
+function jsonResponse(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function Probe() {
+  const auth = useAuth();
+  return (
+    <div>
+      <output data-testid="loading">{String(auth.loading)}</output>
+      <output data-testid="user">{auth.user?.email ?? 'none'}</output>
+      <output data-testid="admin">{String(auth.isAdmin)}</output>
+      <output data-testid="profile">{auth.profile ? `${auth.profile.tier}:${auth.profile.email_limit}` : 'none'}</output>
+      <button onClick={() => void auth.signIn('dj@example.com', 'pw')}>sign in</button>
+      <button
+        onClick={() =>
+          void auth.signUp('new@example.com', 'pw', 'New Person').then((result) => {
+            document.title = result.error ? `error:${result.error.message}` : `confirmed:${result.confirmedLocally}`;
+          })
+        }
+      >
+        sign up
+      </button>
+      <button onClick={() => void auth.signOut()}>sign out</button>
+    </div>
+  );
+}
+
+function renderProvider(service: AuthService, options: { config?: RuntimeConfig; fetchImpl?: typeof fetch } = {}) {
+  const loader = vi.fn<AuthServiceLoader>(async () => service);
+  const fetchImpl = options.fetchImpl ?? vi.fn<typeof fetch>(async () => jsonResponse(makeProfile()));
+  render(
+    <NotificationsProvider>
+      <AuthProvider config={options.config ?? localConfig} loadService={loader} fetchImpl={fetchImpl}>
+        <Probe />
+      </AuthProvider>
+    </NotificationsProvider>,
+  );
+  return { loader, fetchImpl };
+}
+
+const text = (id: string) => screen.getByTestId(id).textContent;
+
+describe('AuthProvider', () => {
+  it('is signed out at once, without loading the sign-in library, when nothing is stored', () => {
+    const { loader } = renderProvider(fakeService());
+    expect(text('loading')).toBe('false');
+    expect(text('user')).toBe('none');
+    expect(loader).not.toHaveBeenCalled();
+  });
+
+  it('restores a stored session, fetches the profile with the ID token and reads the admin group', async () => {
+    window.localStorage.setItem(storedKey, 'user-1');
+    const service = fakeService({ getSession: vi.fn(async () => ({ user: testUser, groups: ['admins'] })) });
+    const { fetchImpl } = renderProvider(service);
+    expect(text('loading')).toBe('true');
+    await waitFor(() => expect(text('loading')).toBe('false'));
+    expect(text('user')).toBe(testUser.email);
+    expect(text('admin')).toBe('true');
+    await waitFor(() => expect(text('profile')).toBe('free:50'));
+    const [url, init] = vi.mocked(fetchImpl).mock.calls[0]!;
+    expect(url).toBe('/api/profile');
+    expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer id-token-123');
+  });
+
+  it('is not an admin without the admins group', async () => {
+    window.localStorage.setItem(storedKey, 'user-1');
+    renderProvider(fakeService());
+    await waitFor(() => expect(text('user')).toBe(testUser.email));
+    expect(text('admin')).toBe('false');
+  });
+
+  it('ends loading after a 2 s session-check time-out and clears the stored auth keys', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    window.localStorage.setItem(storedKey, 'user-1');
+    window.localStorage.setItem('unrelated', 'kept');
+    renderProvider(fakeService({ getSession: () => new Promise(() => {}) }));
+    expect(text('loading')).toBe('true');
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 1500)));
+    expect(text('loading')).toBe('true');
+    await waitFor(() => expect(text('loading')).toBe('false'), { timeout: 2000 });
+    expect(text('user')).toBe('none');
+    expect(window.localStorage.getItem(storedKey)).toBeNull();
+    expect(window.localStorage.getItem('unrelated')).toBe('kept');
+  });
+
+  it('ends loading after the 3 s fallback when the sign-in library never arrives', () => {
+    vi.useFakeTimers();
+    window.localStorage.setItem(storedKey, 'user-1');
+    render(
+      <AuthProvider config={localConfig} loadService={() => new Promise<AuthService>(() => {})}>
+        <Probe />
+      </AuthProvider>,
+    );
+    expect(text('loading')).toBe('true');
+    act(() => vi.advanceTimersByTime(2999));
+    expect(text('loading')).toBe('true');
+    act(() => vi.advanceTimersByTime(1));
+    expect(text('loading')).toBe('false');
+    expect(text('user')).toBe('none');
+  });
+
+  it('ends loading after a failed session check', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    window.localStorage.setItem(storedKey, 'user-1');
+    renderProvider(fakeService({ getSession: vi.fn(async () => Promise.reject(new Error('network'))) }));
+    await waitFor(() => expect(text('loading')).toBe('false'));
+    expect(text('user')).toBe('none');
+  });
+
+  it('ends loading at the first auth event', async () => {
+    window.localStorage.setItem(storedKey, 'user-1');
+    const service = fakeService({ getSession: vi.fn(() => new Promise<AuthSession | null>(() => {})) });
+    renderProvider(service);
+    await waitFor(() => expect(service.getSession).toHaveBeenCalled());
+    expect(text('loading')).toBe('true');
+    act(() => service.emit({ name: 'signedOut' }));
+    expect(text('loading')).toBe('false');
+  });
+
+  it("removes stored auth keys whose value contains 'undefined'", async () => {
+    window.localStorage.setItem('CognitoIdentityServiceProvider.client.undefined.idToken', 'x');
+    window.localStorage.setItem('CognitoIdentityServiceProvider.client.LastAuthUser', 'undefined');
+    window.localStorage.setItem('CognitoIdentityServiceProvider.client.user-1.accessToken', 'good');
+    window.localStorage.setItem('other', 'undefined');
+    renderProvider(fakeService());
+    expect(window.localStorage.getItem('CognitoIdentityServiceProvider.client.undefined.idToken')).toBeNull();
+    expect(window.localStorage.getItem('CognitoIdentityServiceProvider.client.LastAuthUser')).toBeNull();
+    expect(window.localStorage.getItem('CognitoIdentityServiceProvider.client.user-1.accessToken')).toBe('good');
+    expect(window.localStorage.getItem('other')).toBe('undefined');
+    await waitFor(() => expect(text('loading')).toBe('false'));
+  });
+
+  it('signs in, then loads the profile once even though a signedIn event also arrives', async () => {
+    const service = fakeService();
+    service.signIn = vi.fn(async () => service.emit({ name: 'signedIn' }));
+    const { fetchImpl, loader } = renderProvider(service);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'sign in' }));
+    await waitFor(() => expect(text('user')).toBe(testUser.email));
+    await waitFor(() => expect(text('profile')).toBe('free:50'));
+    expect(loader).toHaveBeenCalledTimes(1);
+    expect(service.signIn).toHaveBeenCalledWith('dj@example.com', 'pw');
+    expect(vi.mocked(fetchImpl).mock.calls.filter(([url]) => url === '/api/profile')).toHaveLength(1);
+  });
+
+  it('locally confirms a new account with POST /local/confirm-signup', async () => {
+    const fetchImpl = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }));
+    const service = fakeService();
+    renderProvider(service, { fetchImpl });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
+    await waitFor(() => expect(document.title).toBe('confirmed:true'));
+    expect(service.signUp).toHaveBeenCalledWith('new@example.com', 'pw', 'New Person');
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    expect(url).toBe('/local/confirm-signup');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual({ email: 'new@example.com' });
+    expect((init?.headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+
+  it('in AWS does not call the local confirmation', async () => {
+    const fetchImpl = vi.fn<typeof fetch>();
+    renderProvider(fakeService(), { fetchImpl, config: awsConfigWithGoogle });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
+    await waitFor(() => expect(document.title).toBe('confirmed:false'));
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it('returns the local confirmation error to the caller', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fetchImpl = vi.fn<typeof fetch>(async () => jsonResponse({ message: 'No such user' }, 404));
+    renderProvider(fakeService(), { fetchImpl });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
+    await waitFor(() => expect(document.title).toBe('error:No such user'));
+  });
+
+  it("shows 'Authentication Error' when the Google redirect fails", async () => {
+    window.localStorage.setItem(storedKey, 'user-1');
+    const service = fakeService({ getSession: vi.fn(async () => null) });
+    renderProvider(service, { config: awsConfigWithGoogle });
+    await waitFor(() => expect(text('loading')).toBe('false'));
+    act(() => service.emit({ name: 'signInWithRedirect_failure' }));
+    expect(await screen.findByText('Authentication Error')).toBeInTheDocument();
+    expect(screen.getByText('Failed to authenticate with Google')).toBeInTheDocument();
+  });
+
+  it('clears the user on sign-out', async () => {
+    window.localStorage.setItem(storedKey, 'user-1');
+    const service = fakeService();
+    renderProvider(service);
+    await waitFor(() => expect(text('user')).toBe(testUser.email));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'sign out' }));
+    await waitFor(() => expect(text('user')).toBe('none'));
+    expect(text('profile')).toBe('none');
+    expect(service.signOut).toHaveBeenCalledTimes(1);
+  });
+});

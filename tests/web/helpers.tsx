@@ -1,0 +1,143 @@
+import { render, screen } from '@testing-library/react';
+import { useState, type ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import type { Profile } from '../../schema/api/profile';
+import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
+import { createApiClient } from '../../web/src/api/client';
+import { AuthContext } from '../../web/src/auth/AuthContext';
+import type { AuthContextValue, AuthUser } from '../../web/src/auth/types';
+import { ConfigContext } from '../../web/src/config/ConfigContext';
+import { NotificationsProvider } from '../../web/src/notifications/NotificationsContext';
+import { AppRoutes } from '../../web/src/routes';
+
+export const localConfig: RuntimeConfig = {
+  mode: 'local',
+  region: 'us-east-1',
+  userPoolId: 'us-east-1_localpool',
+  userPoolClientId: 'localclient',
+  userPoolEndpoint: 'http://127.0.0.1:9229',
+  contactEmails: { support: 'support@trackpitch.example', privacy: 'privacy@trackpitch.example' },
+};
+
+export const awsConfigWithGoogle: RuntimeConfig = {
+  ...localConfig,
+  mode: 'aws',
+  userPoolEndpoint: undefined,
+  oauth: {
+    domain: 'auth.trackpitch.example',
+    redirectSignIn: 'https://app.trackpitch.example/',
+    redirectSignOut: 'https://app.trackpitch.example/',
+  },
+};
+
+export const testUser: AuthUser = { userId: 'user-1', email: 'dj@example.com', name: 'Robin Example' };
+
+export function makeProfile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    id: testUser.userId,
+    created_at: new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString(),
+    email: testUser.email,
+    full_name: testUser.name,
+    artist_name: null,
+    bio: null,
+    website_url: null,
+    soundcloud_url: null,
+    spotify_url: null,
+    instagram_url: null,
+    tier: 'free',
+    emails_used: 0,
+    email_limit: 50,
+    gmail_connected: false,
+    gmail_daily_limit: 500,
+    gmail_account_type: 'free',
+    labelfinder_additions_count: 0,
+    ...overrides,
+  };
+}
+
+export type FakeAuth = AuthContextValue;
+
+/** A fake auth context: signIn signs the test user in, signOut signs out. Override anything. */
+export function makeFakeAuth(overrides: Partial<AuthContextValue> = {}): AuthContextValue {
+  return {
+    user: null,
+    profile: null,
+    profileError: null,
+    isAdmin: false,
+    loading: false,
+    signIn: vi.fn(async () => ({ error: null })),
+    signUp: vi.fn(async () => ({ error: null, confirmedLocally: true as const })),
+    signInWithGoogle: vi.fn(async () => ({ error: null })),
+    signOut: vi.fn(async () => {}),
+    refreshProfile: vi.fn(async () => {}),
+    api: createApiClient(async () => 'test-token', vi.fn()),
+    ...overrides,
+  };
+}
+
+/** Holds the fake's user in state so that signIn/signOut change what the guards see. */
+function StatefulFakeAuth({ initial, children }: { initial: AuthContextValue; children: ReactNode }) {
+  const [user, setUser] = useState(initial.user);
+  const value: AuthContextValue = {
+    ...initial,
+    user,
+    profile: user ? initial.profile : null,
+    signIn: async (email, password) => {
+      const result = await initial.signIn(email, password);
+      if (!result.error) setUser(testUser);
+      return result;
+    },
+    signOut: async () => {
+      await initial.signOut();
+      setUser(null);
+    },
+  };
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
+export function currentPath(): string {
+  return screen.getByTestId('location').textContent ?? '';
+}
+
+export function renderApp(path: string, options: { auth?: AuthContextValue; config?: RuntimeConfig } = {}) {
+  const auth = options.auth ?? makeFakeAuth();
+  const result = render(
+    <ConfigContext.Provider value={options.config ?? localConfig}>
+      <MemoryRouter initialEntries={[path]}>
+        <NotificationsProvider>
+          <StatefulFakeAuth initial={auth}>
+            <AppRoutes />
+            <LocationProbe />
+          </StatefulFakeAuth>
+        </NotificationsProvider>
+      </MemoryRouter>
+    </ConfigContext.Provider>,
+  );
+  return { ...result, auth };
+}
+
+/**
+ * Imports every lazily loaded route module once, so the first test that renders a route does not spend
+ * its findBy timeout waiting for vitest to transform the Cloudscape modules behind it.
+ */
+export async function preloadRoutes(): Promise<void> {
+  await Promise.all([
+    import('../../web/src/pages/landing/LandingPage'),
+    import('../../web/src/pages/auth/AuthPage'),
+    import('../../web/src/pages/legal/PrivacyPage'),
+    import('../../web/src/pages/legal/TermsPage'),
+    import('../../web/src/pages/unsubscribe/UnsubscribePage'),
+    import('../../web/src/pages/notfound/NotFoundPage'),
+    import('../../web/src/pages/admin/BetaWaitlistPage'),
+    import('../../web/src/pages/dashboard/DashboardLayout'),
+    import('../../web/src/pages/dashboard/DashboardHome'),
+    import('../../web/src/pages/dashboard/pages'),
+    import('../../web/src/notifications/Toasts'),
+  ]);
+}

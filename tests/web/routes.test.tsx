@@ -1,0 +1,160 @@
+import { screen, waitFor } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { currentPath, localConfig, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+
+beforeAll(preloadRoutes, 60_000);
+
+const signedIn = (overrides = {}) => makeFakeAuth({ user: testUser, profile: makeProfile(), ...overrides });
+
+describe('route guards', () => {
+  it.each(['/dashboard', '/dashboard/contacts', '/dashboard/campaigns/abc', '/admin/beta-waitlist'])(
+    'sends a signed-out visitor from %s to /auth',
+    async (path) => {
+      renderApp(path);
+      expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+      expect(currentPath()).toBe('/auth');
+    },
+  );
+
+  it.each(['/', '/auth'])('sends a signed-in user from %s to /dashboard', async (path) => {
+    renderApp(path, { auth: signedIn() });
+    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
+    expect(currentPath()).toBe('/dashboard');
+  });
+
+  it('shows a full-screen spinner and does not redirect while auth is loading', async () => {
+    renderApp('/dashboard', { auth: makeFakeAuth({ loading: true }) });
+    expect(await screen.findByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/dashboard');
+  });
+
+  it('shows the landing page to a visitor, with Login going to /auth', async () => {
+    renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Get your tracks heard' })).toBeInTheDocument();
+    expect(screen.getByText('Trackpitch')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+    expect(screen.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Login' }));
+    await waitFor(() => expect(currentPath()).toBe('/auth'));
+  });
+
+  it('returns a signed-in user to the page they first asked for', async () => {
+    renderApp('/dashboard/compose');
+    await screen.findByRole('heading', { name: 'Sign In' });
+    // Sign in through the form: the fake signs the test user in.
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('heading', { name: 'Compose Campaign' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/dashboard/compose');
+  });
+});
+
+describe('dashboard routes', () => {
+  it('redirects an unknown dashboard path to /dashboard', async () => {
+    renderApp('/dashboard/does-not-exist', { auth: signedIn() });
+    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
+    expect(currentPath()).toBe('/dashboard');
+  });
+
+  it.each([
+    ['/dashboard/contacts', 'Contacts'],
+    ['/dashboard/compose', 'Compose Campaign'],
+    ['/dashboard/campaigns', 'Campaigns'],
+    ['/dashboard/campaigns/01HXYZ', 'Campaign details'],
+    ['/dashboard/labelfinder', 'LabelFinder'],
+    ['/dashboard/analytics', 'Analytics'],
+    ['/dashboard/settings', 'Settings'],
+    ['/dashboard/subscription', 'Subscription'],
+  ])('%s shows its title and the coming-later state', async (path, title) => {
+    renderApp(path, { auth: signedIn() });
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('This page is coming in a later release.')).toBeInTheDocument();
+    expect(currentPath()).toBe(path);
+  });
+
+  it('shows the real profile facts on the dashboard home, and the limit notice for a free plan at its limit', async () => {
+    renderApp('/dashboard', { auth: signedIn({ profile: makeProfile({ emails_used: 50, email_limit: 50 }) }) });
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    const home = createWrapper().findContentLayout()!.getElement();
+    expect(home).toHaveTextContent('Current Plan');
+    expect(home).toHaveTextContent('Free');
+    expect(home).toHaveTextContent('Emails Remaining0');
+    expect(screen.getByText('Email Limit Reached')).toBeInTheDocument();
+  });
+});
+
+describe('public pages', () => {
+  it('shows the 404 page with a Return to Home link', async () => {
+    renderApp('/no/such/page');
+    expect(await screen.findByText('Oops! Page not found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+  });
+
+  it('says the unsubscribe link is invalid without a token', async () => {
+    renderApp('/unsubscribe');
+    expect(await screen.findByText('Invalid unsubscribe link')).toBeInTheDocument();
+  });
+
+  it('shows the coming-later state for an unsubscribe link with a token', async () => {
+    renderApp('/unsubscribe?token=abc');
+    expect(await screen.findByText('This page is coming in a later release.')).toBeInTheDocument();
+    expect(screen.queryByText('Invalid unsubscribe link')).not.toBeInTheDocument();
+  });
+
+  it('shows the landing page on /landing even to a signed-in user', async () => {
+    renderApp('/landing', { auth: signedIn() });
+    expect(await screen.findByRole('heading', { name: 'Get your tracks heard' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/landing');
+  });
+
+  it('has a Privacy Policy with the legal facts, the contact addresses and Back to Home', async () => {
+    renderApp('/privacy');
+    const heading = await screen.findByRole('heading', { name: 'Privacy Policy', level: 1 });
+    const text = document.body.textContent ?? '';
+    for (const fact of ['13', '18', '2 years', '1 year', 'within 30 days', 'within 72 hours', 'after 6 months']) {
+      expect(text).toContain(fact);
+    }
+    expect(screen.getAllByRole('link', { name: localConfig.contactEmails.privacy }).length).toBeGreaterThan(0);
+    expect(heading).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to Home' }));
+    await waitFor(() => expect(currentPath()).toBe('/'));
+  });
+
+  it('has Terms of Service with the legal facts and Back to Home', async () => {
+    renderApp('/terms');
+    await screen.findByRole('heading', { name: 'Terms of Service', level: 1 });
+    const text = document.body.textContent ?? '';
+    for (const fact of [
+      'at least 13',
+      'under 18',
+      "30 days' notice",
+      '30-day money-back guarantee',
+      'after 6 months',
+      '24-48 hours',
+      '12 months or more',
+      'in the 12 months before the claim',
+    ]) {
+      expect(text).toContain(fact);
+    }
+    expect(screen.getAllByRole('link', { name: localConfig.contactEmails.support }).length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Back to Home' })).toBeInTheDocument();
+  });
+});
+
+describe('admin route', () => {
+  it('refuses a signed-in user who is not an admin', async () => {
+    renderApp('/admin/beta-waitlist', { auth: signedIn({ isAdmin: false }) });
+    expect(await screen.findByRole('heading', { name: 'Not authorised' })).toBeInTheDocument();
+    expect(screen.queryByText('Beta Waitlist Management')).not.toBeInTheDocument();
+  });
+
+  it('shows an admin the waitlist page', async () => {
+    renderApp('/admin/beta-waitlist', { auth: signedIn({ isAdmin: true }) });
+    expect(await screen.findByRole('heading', { name: 'Beta Waitlist Management' })).toBeInTheDocument();
+    expect(screen.getByText('This page is coming in a later release.')).toBeInTheDocument();
+  });
+});

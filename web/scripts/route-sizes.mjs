@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Adds up the gzip size of the JS and CSS each route downloads, from the Vite manifest.
+// Run after `npm run build:web`:  node web/scripts/route-sizes.mjs
+// A route's load = index.html's entry chunk + the lazy chunks the route renders, each with its static
+// imports and CSS. Fonts are separate .woff2 files fetched only for the faces a page uses (not counted).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+
+const routes = {
+  'landing (/), signed out': ['index.html', 'src/pages/landing/LandingPage.tsx'],
+  'auth (/auth), first paint': ['index.html', 'src/pages/auth/AuthPage.tsx'],
+  'auth (/auth) + Amplify (prefetched 300 ms after paint)': [
+    'index.html',
+    'src/pages/auth/AuthPage.tsx',
+    'src/auth/amplifyService.ts',
+  ],
+  'dashboard (/dashboard), signed in': [
+    'index.html',
+    'src/auth/amplifyService.ts',
+    '../schema/api/profile.ts',
+    'src/pages/dashboard/DashboardLayout.tsx',
+    'src/pages/dashboard/DashboardHome.tsx',
+  ],
+};
+
+const gzip = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function closure(keys) {
+  const chunks = new Set();
+  const visit = (key) => {
+    if (chunks.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`No chunk ${key} in the manifest: run npm run build:web first`);
+    chunks.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  const js = new Set();
+  const css = new Set();
+  for (const key of chunks) {
+    const chunk = manifest[key];
+    if (chunk.file.endsWith('.js')) js.add(chunk.file);
+    for (const file of chunk.css ?? []) css.add(file);
+  }
+  return { js: [...js], css: [...css] };
+}
+
+const rows = [];
+for (const [route, keys] of Object.entries(routes)) {
+  const { js, css } = closure(keys);
+  const jsBytes = js.reduce((sum, file) => sum + gzip(file), 0);
+  const cssBytes = css.reduce((sum, file) => sum + gzip(file), 0);
+  rows.push({ route, 'JS gzip': kb(jsBytes), 'CSS gzip': kb(cssBytes), 'JS files': js.length, 'CSS files': css.length });
+}
+console.table(rows);

@@ -1,0 +1,70 @@
+import type { Profile } from '../../../schema/api/profile';
+import type { ApiClient } from '../api/client';
+
+export interface AuthUser {
+  /** Cognito `sub`; also the profile id. */
+  userId: string;
+  email: string;
+  /** The `name` attribute given at sign-up (may be empty for external identity providers). */
+  name: string;
+}
+
+export interface AuthSession {
+  user: AuthUser;
+  /** `cognito:groups` from the ID token. */
+  groups: string[];
+}
+
+export type AuthEventName =
+  | 'signedIn'
+  | 'signedOut'
+  | 'tokenRefresh'
+  | 'tokenRefresh_failure'
+  | 'signInWithRedirect'
+  | 'signInWithRedirect_failure'
+  | 'other';
+
+export interface AuthEvent {
+  name: AuthEventName;
+  /** For failures: the provider's message, when it gave one. */
+  message?: string;
+}
+
+/** What the app needs from the identity provider; the Amplify implementation lives in amplifyService.ts. */
+export interface AuthService {
+  /** The current session, refreshed if needed; null when signed out. */
+  getSession(): Promise<AuthSession | null>;
+  getIdToken(): Promise<string | null>;
+  /** Resolves when signed in; throws an Error whose message can be shown to the user. */
+  signIn(email: string, password: string): Promise<void>;
+  signUp(email: string, password: string, fullName: string): Promise<void>;
+  /** Redirects the browser to the hosted UI; throws when no provider is configured. */
+  signInWithGoogle(): Promise<void>;
+  signOut(): Promise<void>;
+  onAuthEvent(listener: (event: AuthEvent) => void): () => void;
+}
+
+export type AuthResult = { error: Error | null };
+
+export type SignUpResult =
+  | { error: Error; confirmedLocally?: undefined }
+  /** confirmedLocally: the local server confirmed the account (mode 'local'); otherwise Cognito emails a link. */
+  | { error: null; confirmedLocally: boolean };
+
+export interface AuthContextValue {
+  user: AuthUser | null;
+  profile: Profile | null;
+  /** Set when GET /api/profile failed for a signed-in user. */
+  profileError: string | null;
+  isAdmin: boolean;
+  /** True until the stored session has been checked (see spec §4 Auth). */
+  loading: boolean;
+  signIn(email: string, password: string): Promise<AuthResult>;
+  signUp(email: string, password: string, fullName: string): Promise<SignUpResult>;
+  signInWithGoogle(): Promise<AuthResult>;
+  /** Throws when signing out failed. */
+  signOut(): Promise<void>;
+  refreshProfile(): Promise<void>;
+  /** API client that sends the current ID token. */
+  api: ApiClient;
+}

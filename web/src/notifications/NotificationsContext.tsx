@@ -1,0 +1,82 @@
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+
+export type NotificationType = 'success' | 'error' | 'warning' | 'info';
+
+export interface Notification {
+  id: string;
+  type: NotificationType;
+  title: string;
+  message?: string;
+}
+
+export interface NotifyInput {
+  type?: NotificationType;
+  title: string;
+  message?: string;
+  /** Auto-dismiss after this many ms; 0 keeps it until dismissed. Default 6 s, 8 s for errors. */
+  durationMs?: number;
+}
+
+export interface NotificationsValue {
+  notify(input: NotifyInput): string;
+  dismiss(id: string): void;
+  notifications: readonly Notification[];
+}
+
+export const NotificationsContext = createContext<NotificationsValue | null>(null);
+
+export function useNotifications(): NotificationsValue {
+  const value = useContext(NotificationsContext);
+  if (!value) throw new Error('useNotifications must be used inside NotificationsProvider');
+  return value;
+}
+
+// Flashbar is only downloaded once there is something to show, which keeps it out of the landing route.
+const Toasts = lazy(() => import('./Toasts'));
+
+let counter = 0;
+
+export function NotificationsProvider({ children }: { children: ReactNode }) {
+  const [notifications, setNotifications] = useState<Notification[]>([]);
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
+  const dismiss = useCallback((id: string) => {
+    const timer = timers.current.get(id);
+    if (timer) clearTimeout(timer);
+    timers.current.delete(id);
+    setNotifications((current) => current.filter((n) => n.id !== id));
+  }, []);
+
+  const notify = useCallback(
+    ({ type = 'info', title, message, durationMs }: NotifyInput) => {
+      counter += 1;
+      const id = `notification-${counter}`;
+      setNotifications((current) => [...current.slice(-4), { id, type, title, message }]);
+      const duration = durationMs ?? (type === 'error' ? 8000 : 6000);
+      if (duration > 0) timers.current.set(id, setTimeout(() => dismiss(id), duration));
+      return id;
+    },
+    [dismiss],
+  );
+
+  useEffect(() => {
+    const map = timers.current;
+    return () => {
+      map.forEach((timer) => clearTimeout(timer));
+      map.clear();
+    };
+  }, []);
+
+  const value = useMemo(() => ({ notify, dismiss, notifications }), [notify, dismiss, notifications]);
+
+  return (
+    <NotificationsContext.Provider value={value}>
+      {children}
+      {notifications.length > 0 && (
+        <Suspense fallback={null}>
+          <Toasts notifications={notifications} onDismiss={dismiss} />
+        </Suspense>
+      )}
+    </NotificationsContext.Provider>
+  );
+}

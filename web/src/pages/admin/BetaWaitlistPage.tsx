@@ -1,0 +1,63 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAuth } from '../../auth/AuthContext';
+import { ComingSoon } from '../../components/ComingSoon';
+import styles from '../../components/layout.module.css';
+
+function BackToDashboard() {
+  const navigate = useNavigate();
+  return (
+    <Button iconName="arrow-left" onClick={() => navigate('/dashboard')}>
+      Back to Dashboard
+    </Button>
+  );
+}
+
+export function NotAuthorisedPage() {
+  return (
+    <div className={styles.page}>
+      <main className={styles.center}>
+        <Container header={<Header variant="h1">Not authorised</Header>}>
+          <SpaceBetween size="m">
+            <Box variant="p">
+              You are not authorised to view this page. Waitlist management is only available to administrators.
+            </Box>
+            <BackToDashboard />
+          </SpaceBetween>
+        </Container>
+      </main>
+    </div>
+  );
+}
+
+/** /admin/beta-waitlist: signed-in admins only (DESIGN.md §5 adds the role check the spec lacks). */
+export default function BetaWaitlistPage() {
+  const { isAdmin } = useAuth();
+  useEffect(() => {
+    document.title = 'Beta Waitlist Management · Trackpitch';
+    return () => {
+      document.title = 'Trackpitch';
+    };
+  }, []);
+  if (!isAdmin) return <NotAuthorisedPage />;
+  return (
+    <div className={styles.page}>
+      <main className={styles.grow}>
+        <SpaceBetween size="l">
+          <Box>
+            <BackToDashboard />
+          </Box>
+          <Header variant="h1" description="Review and approve beta waitlist entries.">
+            Beta Waitlist Management
+          </Header>
+          <ComingSoon />
+        </SpaceBetween>
+      </main>
+    </div>
+  );
+}

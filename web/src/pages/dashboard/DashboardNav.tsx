@@ -1,0 +1,124 @@
+import Alert from '@cloudscape-design/components/alert';
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ProgressBar from '@cloudscape-design/components/progress-bar';
+import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Spinner from '@cloudscape-design/components/spinner';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../auth/AuthContext';
+import { useNotifications } from '../../notifications/NotificationsContext';
+import { useTour } from '../../tour/TourContext';
+import styles from './dashboard.module.css';
+import { tierLabels, usagePercent, usageText } from './format';
+import { accountNavItems, activeNavHref, mainNavItems } from './navigation';
+
+const navItems: SideNavigationProps.Item[] = [
+  ...mainNavItems.map((item) => ({ type: 'link' as const, text: item.text, href: item.href })),
+  { type: 'divider' },
+  ...accountNavItems.map((item) => ({ type: 'link' as const, text: item.text, href: item.href })),
+];
+
+const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
+
+/** Sidebar content: the section links, plan and mailbox badges, usage, the user, Show Tour and Sign out. */
+export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
+  const { user, profile, profileError, signOut, refreshProfile } = useAuth();
+  const { notify } = useNotifications();
+  const { start } = useTour();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [signingOut, setSigningOut] = useState(false);
+
+  async function handleSignOut() {
+    setSigningOut(true);
+    try {
+      await signOut();
+      navigate('/auth', { replace: true });
+    } catch {
+      notify({ type: 'error', title: 'Error', message: 'Failed to sign out' });
+      setSigningOut(false);
+    }
+  }
+
+  const name = user?.name || profile?.full_name || '';
+  const email = user?.email || profile?.email || '';
+
+  return (
+    <div className={styles.nav}>
+      <SideNavigation
+        header={{ text: 'Trackpitch', href: '/dashboard' }}
+        activeHref={activeNavHref(location.pathname)}
+        items={navItems}
+        onFollow={(event) => {
+          if (event.detail.external) return;
+          event.preventDefault();
+          navigate(event.detail.href);
+          onNavigate?.();
+        }}
+      />
+      <div className={styles.account}>
+        <SpaceBetween size="m">
+          {profile ? (
+            <>
+              <SpaceBetween direction="horizontal" size="xs">
+                <Badge color={tierColors[profile.tier]}>{tierLabels[profile.tier]}</Badge>
+                <Badge color={profile.gmail_connected ? 'green' : 'severity-medium'}>
+                  {profile.gmail_connected ? 'Gmail connected' : 'Gmail not connected'}
+                </Badge>
+              </SpaceBetween>
+              <ProgressBar
+                value={usagePercent(profile)}
+                label="Emails this month"
+                description={usageText(profile)}
+                additionalInfo={
+                  profile.email_limit > 0 && profile.emails_used >= profile.email_limit
+                    ? 'Monthly limit reached. Upgrade to send more.'
+                    : undefined
+                }
+              />
+            </>
+          ) : profileError ? (
+            <Alert
+              type="warning"
+              header="Could not load your plan"
+              action={<Button onClick={() => void refreshProfile()}>Retry</Button>}
+            >
+              {profileError}
+            </Alert>
+          ) : (
+            <Box color="text-body-secondary">
+              <Spinner /> Loading your plan…
+            </Box>
+          )}
+          <div>
+            {name && (
+              <Box fontWeight="bold">
+                <span className={styles.truncate}>{name}</span>
+              </Box>
+            )}
+            <Box variant="small" color="text-body-secondary">
+              <span className={styles.truncate}>{email}</span>
+            </Box>
+          </div>
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button
+              iconName="status-info"
+              onClick={() => {
+                onNavigate?.();
+                start();
+              }}
+            >
+              Show Tour
+            </Button>
+            <Button iconName="undo" onClick={handleSignOut} loading={signingOut}>
+              Sign out
+            </Button>
+          </SpaceBetween>
+        </SpaceBetween>
+      </div>
+    </div>
+  );
+}

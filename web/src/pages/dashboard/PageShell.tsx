@@ -1,0 +1,35 @@
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useEffect, type ReactNode } from 'react';
+import { ComingSoon } from '../../components/ComingSoon';
+
+export function PageShell({
+  title,
+  description,
+  actions,
+  children,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
+  useEffect(() => {
+    document.title = `${title} · Trackpitch`;
+    return () => {
+      document.title = 'Trackpitch';
+    };
+  }, [title]);
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={description} actions={actions}>
+          {title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">{children ?? <ComingSoon />}</SpaceBetween>
+    </ContentLayout>
+  );
+}

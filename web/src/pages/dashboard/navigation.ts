@@ -1,0 +1,29 @@
+export interface NavItem {
+  text: string;
+  href: string;
+}
+
+/** The dashboard sections in sidebar order (spec §2 "Dashboard shell"); a divider comes before Settings. */
+export const mainNavItems: readonly NavItem[] = [
+  { text: 'Dashboard', href: '/dashboard' },
+  { text: 'Contacts', href: '/dashboard/contacts' },
+  { text: 'Compose', href: '/dashboard/compose' },
+  { text: 'Campaigns', href: '/dashboard/campaigns' },
+  { text: 'LabelFinder', href: '/dashboard/labelfinder' },
+  { text: 'Analytics', href: '/dashboard/analytics' },
+];
+
+export const accountNavItems: readonly NavItem[] = [
+  { text: 'Settings', href: '/dashboard/settings' },
+  { text: 'Subscription', href: '/dashboard/subscription' },
+];
+
+/** The item to highlight: the longest item path that is the current path or a prefix of it. */
+export function activeNavHref(pathname: string): string | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  let best: string | undefined;
+  for (const { href } of [...mainNavItems, ...accountNavItems]) {
+    if ((path === href || path.startsWith(`${href}/`)) && (!best || href.length > best.length)) best = href;
+  }
+  return best;
+}

@@ -1,0 +1,92 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { RedirectIfSignedIn, RequireAuth } from './auth/guards';
+import { FullScreenSpinner } from './components/FullScreenSpinner';
+
+// Every route is its own chunk: the landing page downloads neither the dashboard nor Amplify.
+const LandingPage = lazy(() => import('./pages/landing/LandingPage'));
+const AuthPage = lazy(() => import('./pages/auth/AuthPage'));
+const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
+const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
+const UnsubscribePage = lazy(() => import('./pages/unsubscribe/UnsubscribePage'));
+const NotFoundPage = lazy(() => import('./pages/notfound/NotFoundPage'));
+const BetaWaitlistPage = lazy(() => import('./pages/admin/BetaWaitlistPage'));
+const DashboardLayout = lazy(() => import('./pages/dashboard/DashboardLayout'));
+const DashboardHome = lazy(() => import('./pages/dashboard/DashboardHome'));
+
+const dashboardPage = (name: keyof typeof import('./pages/dashboard/pages')) =>
+  lazy(() => import('./pages/dashboard/pages').then((module) => ({ default: module[name] })));
+const ContactsPage = dashboardPage('ContactsPage');
+const ComposePage = dashboardPage('ComposePage');
+const CampaignsPage = dashboardPage('CampaignsPage');
+const CampaignDetailPage = dashboardPage('CampaignDetailPage');
+const LabelFinderPage = dashboardPage('LabelFinderPage');
+const AnalyticsPage = dashboardPage('AnalyticsPage');
+const SettingsPage = dashboardPage('SettingsPage');
+const SubscriptionPage = dashboardPage('SubscriptionPage');
+
+/** The route table of spec §2. */
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<FullScreenSpinner />}>
+      <Routes>
+        <Route
+          path="/"
+          element={
+            <RedirectIfSignedIn>
+              <LandingPage />
+            </RedirectIfSignedIn>
+          }
+        />
+        <Route path="/landing" element={<LandingPage />} />
+        <Route
+          path="/auth"
+          element={
+            <RedirectIfSignedIn>
+              <AuthPage />
+            </RedirectIfSignedIn>
+          }
+        />
+        <Route path="/privacy" element={<PrivacyPage />} />
+        <Route path="/terms" element={<TermsPage />} />
+        <Route path="/unsubscribe" element={<UnsubscribePage />} />
+        <Route
+          path="/dashboard"
+          element={
+            <RequireAuth>
+              <DashboardLayout />
+            </RequireAuth>
+          }
+        >
+          <Route index element={<DashboardHome />} />
+          <Route path="contacts" element={<ContactsPage />} />
+          <Route path="compose" element={<ComposePage />} />
+          <Route path="campaigns" element={<CampaignsPage />} />
+          <Route path="campaigns/:id" element={<CampaignDetailPage />} />
+          <Route path="labelfinder" element={<LabelFinderPage />} />
+          <Route path="analytics" element={<AnalyticsPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="subscription" element={<SubscriptionPage />} />
+          <Route path="*" element={<Navigate to="/dashboard" replace />} />
+        </Route>
+        <Route
+          path="/admin/beta-waitlist"
+          element={
+            <RequireAuth>
+              <BetaWaitlistPage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="/admin/*"
+          element={
+            <RequireAuth>
+              <NotFoundPage />
+            </RequireAuth>
+          }
+        />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}
