@@ -1,0 +1,46 @@
+import { defineConfig, devices } from '@playwright/test';
+import { chromiumPath } from './tests/e2e/chromium';
+
+/**
+ * Browser tests: Debian's Chromium (never a downloaded browser) against a local stack started in
+ * memory on random ports by the global setup, which puts its URL in E2E_BASE_URL for the workers.
+ */
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+const browserUse = {
+  launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
+  reducedMotion: 'reduce' as const,
+  baseURL: process.env.E2E_BASE_URL,
+  trace: 'retain-on-failure' as const,
+  screenshot: 'only-on-failure' as const,
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/globalSetup.ts',
+  outputDir: '.test-output/playwright-artifacts',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: '.test-output/playwright.json' }]],
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], ...browserUse, viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'phone',
+      testMatch: /navigation\.spec\.ts/,
+      use: { ...browserUse, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
+    },
+  ],
+});

@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { startLocalStack } from '../../lib/local/stack';
+import { defaultWebDist } from '../../lib/local/paths';
+
+/** One fresh in-memory stack for the browser run; its URL and admin account reach the workers by env. */
+export default async function globalSetup() {
+  if (!existsSync(defaultWebDist)) throw new Error('web/dist is missing: run `npm run build:web` first (npm test does).');
+  const stack = await startLocalStack({});
+  process.env.E2E_BASE_URL = stack.appUrl;
+  process.env.E2E_ADMIN_EMAIL = stack.admin.email;
+  process.env.E2E_ADMIN_PASSWORD = stack.admin.password;
+  process.env.E2E_COGNITO_ENDPOINT = stack.cognitoEndpoint;
+  process.env.E2E_USER_POOL_CLIENT_ID = stack.userPoolClientId;
+  return async () => stack.stop();
+}
