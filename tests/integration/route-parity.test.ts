@@ -1,0 +1,60 @@
+/**
+ * Route parity: every route the CDK template deploys answers on the local server with the same
+ * authorization (JWT routes refuse a missing token, public ones do not), and a method the template
+ * does not deploy for a path answers 404 locally too, as API Gateway does.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resourcesOfType, synth } from '../infra/synth';
+import { call, createUser, type TestUser } from './helpers';
+
+interface DeployedRoute {
+  method: string;
+  path: string;
+  authorization: string;
+}
+
+const deployed: DeployedRoute[] = resourcesOfType(synth().template, 'AWS::ApiGatewayV2::Route').map(([, route]) => {
+  const [method, path] = String(route.Properties!.RouteKey).split(' ');
+  return { method: method!, path: path!, authorization: String(route.Properties!.AuthorizationType) };
+});
+
+/** A concrete path for a route path: each `{param}` becomes a made-up id. */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'parity-test-id');
+
+describe('route parity between the CDK template and the local server', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser({ name: 'Parity Tester' });
+  });
+
+  it('deploys at least the known routes', () => {
+    expect(deployed.map((r) => `${r.method} ${r.path}`)).toContain('GET /api/profile');
+    expect(deployed.every((r) => r.authorization === 'JWT' || r.authorization === 'NONE')).toBe(true);
+  });
+
+  it.each(deployed.map((r) => [`${r.method} ${r.path}`, r] as const))('%s answers locally with the same authorization', async (_key, route) => {
+    const anonymous = await call(concrete(route.path), { method: route.method, body: route.method === 'GET' ? undefined : {} });
+    if (route.authorization === 'JWT') {
+      expect(anonymous.status).toBe(401);
+      const signedIn = await call(concrete(route.path), {
+        method: route.method,
+        token: user.idToken,
+        body: route.method === 'GET' ? undefined : {},
+      });
+      expect(signedIn.status).not.toBe(401);
+      expect(signedIn.status).not.toBe(404);
+    } else {
+      expect(anonymous.status).not.toBe(401);
+      expect(anonymous.status).not.toBe(404);
+    }
+  });
+
+  it('answers 404 locally for a method the template does not deploy on a deployed path', async () => {
+    for (const route of deployed) {
+      const deployedMethods = new Set(deployed.filter((r) => r.path === route.path).map((r) => r.method));
+      const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((m) => !deployedMethods.has(m))!;
+      const response = await call(concrete(route.path), { method: other, token: user.idToken, body: other === 'GET' ? undefined : {} });
+      expect(response.status, `${other} ${route.path}`).toBe(404);
+    }
+  });
+});
