@@ -1,0 +1,59 @@
+/**
+ * Latency of the local API end to end (HTTP → JWT check → API Gateway event → handler → DynamoDB
+ * Local) for the routes issue 2 ships, on an in-memory stack.
+ *
+ *   npx tsx bench/api.ts [requests per route]
+ */
+import { CognitoIdentityProviderClient, InitiateAuthCommand, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { startLocalStack } from '../lib/local/stack';
+
+const count = Number(process.argv[2] ?? 300);
+const concurrency = 8;
+
+const started = Date.now();
+const stack = await startLocalStack({});
+console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+try {
+  const cognito = new CognitoIdentityProviderClient({
+    region: stack.region,
+    endpoint: stack.cognitoEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const email = `bench-${Date.now()}@example.com`;
+  const password = 'Bench-password-1';
+  await cognito.send(new SignUpCommand({ ClientId: stack.userPoolClientId, Username: email, Password: password, UserAttributes: [{ Name: 'email', Value: email }, { Name: 'name', Value: 'Bench' }] }));
+  await fetch(`${stack.appUrl}/local/confirm-signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const auth = await cognito.send(new InitiateAuthCommand({ ClientId: stack.userPoolClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } }));
+  const token = auth.AuthenticationResult!.IdToken!;
+
+  const cases: [string, RequestInit][] = [
+    ['GET /api/profile', { headers: { authorization: `Bearer ${token}` } }],
+    ['PATCH /api/profile', { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ artist_name: 'Bench Artist' }) }],
+  ];
+  // GET /api/health is left out: it is a public route throttled to 20 requests a second by design.
+  console.log(`${count} requests per route, ${concurrency} in flight:`);
+  for (const [name, init] of cases) {
+    const path = name.split(' ')[1]!;
+    const durations: number[] = [];
+    let next = 0;
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) {
+          next++;
+          const t = performance.now();
+          const response = await fetch(`${stack.appUrl}${path}`, init);
+          await response.arrayBuffer();
+          if (!response.ok) throw new Error(`${name}: ${response.status}`);
+          durations.push(performance.now() - t);
+        }
+      }),
+    );
+    durations.sort((a, b) => a - b);
+    const pct = (p: number) => durations[Math.min(durations.length - 1, Math.floor(durations.length * p))]!.toFixed(1);
+    console.log(`  ${name.padEnd(20)} p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  ${(count / ((Date.now() - t0) / 1000)).toFixed(0)} req/s`);
+  }
+} finally {
+  await stack.stop();
+}
