@@ -22,11 +22,38 @@ export interface RouteDefinition {
 /** What a handler group may do to the table: CDK grants exactly this (least privilege). */
 export type TableAccess = 'none' | 'read' | 'readwrite';
 
+/** One handler group: its module, what it may do to the table, and its Lambda limits (same locally and in AWS). */
+export interface HandlerGroupDefinition {
+  entry: string;
+  description: string;
+  table: TableAccess;
+  /** Lambda timeout in seconds (default DEFAULT_LAMBDA_LIMITS); under the API's 30 s integration timeout. */
+  timeoutSeconds?: number;
+  /** Lambda memory in MB, 128–10240 (default DEFAULT_LAMBDA_LIMITS). */
+  memoryMb?: number;
+}
+
 export const handlerGroups = {
   health: { entry: 'lambdas/http/health.ts', description: 'liveness and version', table: 'none' },
   profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile", table: 'readwrite' },
-  admin: { entry: 'lambdas/http/admin.ts', description: 'admin-only screens', table: 'readwrite' },
-} as const satisfies Record<string, { entry: string; description: string; table: TableAccess }>;
+  admin: { entry: 'lambdas/http/admin.ts', description: 'admin-only screens', table: 'read' },
+} as const satisfies Record<string, HandlerGroupDefinition>;
+
+export interface LambdaLimits {
+  timeoutSeconds: number;
+  memoryMb: number;
+}
+
+export const DEFAULT_LAMBDA_LIMITS: Readonly<LambdaLimits> = { timeoutSeconds: 10, memoryMb: 512 };
+
+/** The effective timeout and memory of a handler group's Lambda: what CDK deploys and the local server applies. */
+export function lambdaLimits(group: keyof typeof handlerGroups): LambdaLimits {
+  const definition: HandlerGroupDefinition = handlerGroups[group];
+  return {
+    timeoutSeconds: definition.timeoutSeconds ?? DEFAULT_LAMBDA_LIMITS.timeoutSeconds,
+    memoryMb: definition.memoryMb ?? DEFAULT_LAMBDA_LIMITS.memoryMb,
+  };
+}
 
 export type HandlerGroup = keyof typeof handlerGroups;
 

@@ -56,6 +56,11 @@ export const key = {
   user: (userId: string) => `USER#${userId}`,
   profile: () => 'PROFILE',
   waitlistPartition: () => 'WAITLIST',
+  /** Waitlist entries sort newest last: `ENTRY#<submitted at ISO>#<id>`. */
+  waitlistEntryPrefix: () => 'ENTRY#',
+  /** The sparse DUE index: one partition per shard, sorted by due time then user. */
+  duePartition: (shard: number) => `DUE#${shard}`,
+  dueSort: (dueAt: string, userId: string) => `${dueAt}#${userId}`,
   directoryPartition: () => 'DIRECTORY',
   directoryEntry: (id: string) => `ENTRY#${id}`,
   /** GSI1 partition for finding a directory entry by its lower-cased email (upsert on import). */

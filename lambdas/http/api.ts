@@ -12,6 +12,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import type { z } from 'zod';
+import type { ApiError } from '../../schema/api/common';
 import { ADMIN_GROUP, routes, routeKey as keyOf } from '../../schema/routes';
 import { DomainError, type DomainErrorKind } from '../core/errors';
 import type { Identity } from '../core/profile';
@@ -97,15 +98,21 @@ function parseJsonBody(event: ApiEvent): unknown {
 /** Parse with a zod schema; a failure becomes a 400 naming each field in plain words. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   if (value === undefined) throw new HttpError(400, 'The request needs a JSON body.');
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const messages = result.error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
-    const field = issue.path.join('.');
-    if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
-    return field ? `${field}: ${issue.message}` : issue.message;
-  });
-  throw new HttpError(400, messages.join('; '));
+  throw new HttpError(400, result.error.issues.map(describeIssue).join('; '));
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_type') {
+    if (field === '') return 'The request body must be a JSON object.';
+    // With reportInput, a missing field is the one issue without an input.
+    if (!('input' in issue) || issue.input === undefined) return `${field} is required`;
+    return `${field} must be a ${issue.expected}`;
+  }
+  return field ? `${field}: ${issue.message}` : issue.message;
 }
 
 const accessByRouteKey = new Map(routes.map((route) => [keyOf(route), route.access]));
@@ -115,7 +122,7 @@ export function httpApi(handlers: Record<string, RouteHandler>) {
   const base = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const handle = handlers[event.routeKey];
     const access = accessByRouteKey.get(event.routeKey);
-    if (!handle || !access) return json(404, { message: 'Not found.' });
+    if (!handle || !access) return json(404, { message: 'Not found.' } satisfies ApiError);
     try {
       const identity = identityFromEvent(event);
       // API Gateway has already checked the token; this guards against a route deployed without it.
@@ -131,11 +138,11 @@ export function httpApi(handlers: Record<string, RouteHandler>) {
         body: parseJsonBody(event),
       });
     } catch (error) {
-      if (error instanceof HttpError) return json(error.statusCode, { message: error.message });
-      if (error instanceof DomainError) return json(statusOf[error.kind], { message: error.message });
+      if (error instanceof HttpError) return json(error.statusCode, { message: error.message } satisfies ApiError);
+      if (error instanceof DomainError) return json(statusOf[error.kind], { message: error.message } satisfies ApiError);
       const requestId = context.awsRequestId || event.requestContext.requestId;
       logger.error('Unhandled error', { error: error as Error, routeKey: event.routeKey, requestId });
-      return json(500, { message: 'Something went wrong on our side. Please try again.', requestId });
+      return json(500, { message: 'Something went wrong on our side. Please try again.', requestId } satisfies ApiError);
     }
   };
   return middy(base).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -1,10 +1,11 @@
+import type { Health } from '../../schema/api/common';
 import { httpApi, json } from './api';
 
 export const VERSION = process.env.APP_VERSION ?? 'dev';
 
 export const makeHandler = () =>
   httpApi({
-    'GET /api/health': async () => json(200, { ok: true, version: VERSION }),
+    'GET /api/health': async () => json(200, { ok: true, version: VERSION } satisfies Health),
   });
 
 export const handler = makeHandler();

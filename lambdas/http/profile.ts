@@ -14,7 +14,10 @@ export const makeHandler = ({ profiles, clock }: ProfileDeps) =>
     /** Creates the profile on first sign-in (spec §3 defaults), then returns it. */
     'GET /api/profile': async ({ identity }) => {
       const existing = await profiles.get(identity!.userId);
-      return json(200, existing ?? (await profiles.createIfMissing(newProfile(identity!, clock.now()))));
+      if (existing) return json(200, existing);
+      // Only an ID token carries the email and name a profile starts from; an access token does not.
+      if (!identity!.email) throw new HttpError(401, 'Please sign in again to finish setting up your account.');
+      return json(200, await profiles.createIfMissing(newProfile(identity!, clock.now())));
     },
     'PATCH /api/profile': async ({ identity, body }) => {
       const update = parse(profileUpdateSchema, body);

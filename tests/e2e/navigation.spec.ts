@@ -37,3 +37,12 @@ test('a campaign detail path highlights Campaigns', async ({ page, baseURL, isMo
   await openNavigationIfDrawer(page, isMobile);
   await expect(page.getByRole('link', { name: 'Campaigns', exact: true }).last()).toHaveAttribute('aria-current', 'page');
 });
+
+test('Sign out from the sidebar (the drawer on a phone) ends the session', async ({ page, baseURL, isMobile }) => {
+  await signedIn(page, baseURL!);
+  await openNavigationIfDrawer(page, isMobile);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.goto('/dashboard/settings');
+  await expect(page).toHaveURL(/\/auth$/);
+});

@@ -1,8 +1,9 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WaitlistEntry } from '../../../schema/api/waitlist';
 import { key } from '../../../schema/table';
 import type { WaitlistStore } from '../../ports';
 import { withoutKeys } from './client';
+import { queryAll } from './query';
 
 export class DynamoWaitlistStore implements WaitlistStore {
   constructor(
@@ -11,21 +12,12 @@ export class DynamoWaitlistStore implements WaitlistStore {
   ) {}
 
   async list(): Promise<WaitlistEntry[]> {
-    const entries: WaitlistEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-          ExpressionAttributeValues: { ':pk': key.waitlistPartition(), ':entry': 'ENTRY#' },
-          ScanIndexForward: false, // SK is ENTRY#<submitted at>#<id>: newest first
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) entries.push(withoutKeys<WaitlistEntry>(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return entries;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
+      ExpressionAttributeValues: { ':pk': key.waitlistPartition(), ':entry': key.waitlistEntryPrefix() },
+      ScanIndexForward: false, // newest first
+    });
+    return items.map((item) => withoutKeys<WaitlistEntry>(item));
   }
 }

@@ -1,0 +1,152 @@
+/**
+ * The shared HTTP layer (lambdas/http/api.ts) as a Lambda sees it: API Gateway v2 events built by
+ * the local runtime's pure event builder, handlers with in-memory stores.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
+import { groupsFromClaim } from '../../lambdas/http/api';
+import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
+import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
+import type { Profile } from '../../schema/api/profile';
+import type { ProfileStore } from '../../lambdas/ports';
+
+const now = new Date('2026-11-21T10:00:00.000Z');
+const claimsOf = (sub: string, extra: Record<string, unknown> = {}) => ({
+  sub,
+  email: `${sub}@example.com`,
+  name: `User ${sub}`,
+  token_use: 'id',
+  ...extra,
+});
+
+function event(method: string, path: string, options: { claims?: Record<string, unknown>; body?: string } = {}) {
+  return buildApiEvent({
+    method,
+    url: path,
+    headers: options.body !== undefined ? { 'content-type': 'application/json' } : {},
+    body: options.body !== undefined ? Buffer.from(options.body) : undefined,
+    sourceIp: '127.0.0.1',
+    route: { method: method as 'GET', path },
+    pathParameters: {},
+    claims: options.claims,
+    requestId: 'req-1',
+    now,
+  }) as Parameters<ReturnType<typeof makeProfileHandler>>[0];
+}
+
+const context = () => makeLambdaContext({ functionName: 'test', awsRequestId: 'req-1', region: 'us-east-1', timeoutMs: 10_000 });
+
+function memoryProfiles(): ProfileStore & { stored: Map<string, Profile> } {
+  const stored = new Map<string, Profile>();
+  return {
+    stored,
+    get: async (id) => stored.get(id),
+    createIfMissing: async (profile) => {
+      if (!stored.has(profile.id)) stored.set(profile.id, profile);
+      return stored.get(profile.id)!;
+    },
+    update: async (id, update) => {
+      const current = stored.get(id);
+      if (!current) return undefined;
+      const next = { ...current, ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) };
+      stored.set(id, next);
+      return next;
+    },
+  };
+}
+
+const clock = { now: () => now };
+
+async function callProfile(store: ProfileStore, method: string, claims: Record<string, unknown> | undefined, body?: string) {
+  const result = await makeProfileHandler({ profiles: store, clock })(event(method, '/api/profile', { claims, body }), context());
+  return { status: result.statusCode, body: JSON.parse(String(result.body)) as Record<string, unknown> };
+}
+
+describe('groupsFromClaim', () => {
+  it("reads API Gateway's string form and a real array", () => {
+    expect(groupsFromClaim('[admins editors]')).toEqual(['admins', 'editors']);
+    expect(groupsFromClaim(['admins'])).toEqual(['admins']);
+    expect(groupsFromClaim(undefined)).toEqual([]);
+    expect(groupsFromClaim('')).toEqual([]);
+  });
+});
+
+describe('the signed-in user comes from the verified claims only', () => {
+  it('answers 401 when a signed-in route arrives without claims', async () => {
+    expect((await callProfile(memoryProfiles(), 'GET', undefined)).status).toBe(401);
+  });
+
+  it("ignores a user id in the body: PATCH changes the token's user only", async () => {
+    const store = memoryProfiles();
+    await callProfile(store, 'GET', claimsOf('alice'));
+    await callProfile(store, 'GET', claimsOf('bob'));
+    const response = await callProfile(store, 'PATCH', claimsOf('alice'), JSON.stringify({ artist_name: 'Nova' }));
+    expect(response.status).toBe(200);
+    expect(store.stored.get('alice')?.artist_name).toBe('Nova');
+    expect(store.stored.get('bob')?.artist_name).toBeNull();
+  });
+
+  it('does not create a profile from a token without an email (an access token)', async () => {
+    const store = memoryProfiles();
+    const response = await callProfile(store, 'GET', { sub: 'carol', token_use: 'access', client_id: 'x' });
+    expect(response.status).toBe(401);
+    expect(store.stored.size).toBe(0);
+  });
+});
+
+describe('bad input gets a 400 a person understands and changes nothing', () => {
+  const cases: [string, string, string][] = [
+    ['malformed JSON', '{"full_name": ', 'The request body is not valid JSON.'],
+    ['an array', '[1,2]', 'The request body must be a JSON object.'],
+    ['null', 'null', 'The request body must be a JSON object.'],
+    ['a wrong type', '{"full_name": 5}', 'full_name must be a string'],
+    ['an unknown field', '{"tier": "label"}', 'Unknown field: tier'],
+    ['a blank name', '{"full_name": "  "}', 'full_name: Please enter your full name'],
+    ['a bad link', '{"website_url": "ftp://x"}', 'website_url: Enter a link that starts with http:// or https://'],
+  ];
+  it.each(cases)('%s', async (_name, body, message) => {
+    const store = memoryProfiles();
+    await callProfile(store, 'GET', claimsOf('dave'));
+    const before = structuredClone(store.stored.get('dave'));
+    const response = await callProfile(store, 'PATCH', claimsOf('dave'), body);
+    expect(response).toEqual({ status: 400, body: { message } });
+    expect(store.stored.get('dave')).toEqual(before);
+  });
+
+  it('a PATCH without a body', async () => {
+    const store = memoryProfiles();
+    await callProfile(store, 'GET', claimsOf('erin'));
+    expect(await callProfile(store, 'PATCH', claimsOf('erin'))).toEqual({ status: 400, body: { message: 'The request needs a JSON body.' } });
+  });
+});
+
+describe('admin routes', () => {
+  const waitlist = { list: async () => [] };
+  const callAdmin = async (claims: Record<string, unknown>) =>
+    (await makeAdminHandler({ waitlist })(event('GET', '/api/admin/waitlist', { claims }), context())).statusCode;
+
+  it('refuse a signed-in user outside the admins group with 403', async () => {
+    expect(await callAdmin(claimsOf('frank'))).toBe(403);
+    expect(await callAdmin(claimsOf('frank', { 'cognito:groups': '[editors]' }))).toBe(403);
+  });
+
+  it('let a member of admins in', async () => {
+    expect(await callAdmin(claimsOf('grace', { 'cognito:groups': '[admins]' }))).toBe(200);
+  });
+});
+
+describe('a crash', () => {
+  it('gives 500 with the request id and no stack trace', async () => {
+    const broken: ProfileStore = {
+      get: async () => {
+        throw new Error('table is on fire at /var/task/index.js:1');
+      },
+      createIfMissing: async (p) => p,
+      update: async () => undefined,
+    };
+    const response = await callProfile(broken, 'GET', claimsOf('heidi'));
+    expect(response.status).toBe(500);
+    expect(response.body.requestId).toBe('req-1');
+    expect(JSON.stringify(response.body)).not.toMatch(/fire|index\.js/);
+  });
+});
