@@ -55,6 +55,8 @@ export const keyAttributes: string[] = [
 export const key = {
   user: (userId: string) => `USER#${userId}`,
   profile: () => 'PROFILE',
+  /** The user's sending cursor (in the DUE index while work is pending). */
+  sender: () => 'SENDER',
   waitlistPartition: () => 'WAITLIST',
   /** Waitlist entries sort newest last: `ENTRY#<submitted at ISO>#<id>`. */
   waitlistEntryPrefix: () => 'ENTRY#',

@@ -1,0 +1,57 @@
+/**
+ * The dispatcher on DynamoDB Local: it reads due sending cursors from the sparse DUE index across
+ * every shard and puts one tick per due user on the queue (the in-process FIFO, SQS's local twin).
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
+import { makeHandler } from '../../lambdas/workers/dispatcher';
+import { DUE_SHARDS, indexes, key } from '../../schema/table';
+import { stack } from './helpers';
+
+const db = () => makeDocumentClient({ tableName: stack().tableName, region: stack().region, endpoint: stack().dynamoEndpoint });
+
+/** A sending cursor as the sending feature stores it: in the DUE index only while work is pending. */
+async function putCursor(userId: string, dueAt: string | undefined, shard: number) {
+  await db().send(
+    new PutCommand({
+      TableName: stack().tableName,
+      Item: {
+        PK: key.user(userId),
+        SK: key.sender(),
+        ...(dueAt ? { [indexes.due.partitionKey]: key.duePartition(shard), [indexes.due.sortKey]: key.dueSort(dueAt, userId) } : {}),
+      },
+    }),
+  );
+}
+
+describe('dispatcher on DynamoDB Local', () => {
+  it('queues one tick per user due by the scheduled time, from every shard, and none for later or idle users', async () => {
+    // A far-future tick time keeps cursors written by other tests out of the picture.
+    const tick = '2099-01-01T00:00:00.000Z';
+    const run = randomUUID().slice(0, 8);
+    const due = Array.from({ length: DUE_SHARDS * 2 }, (_, i) => ({ userId: `due-${run}-${i}`, shard: i % DUE_SHARDS }));
+    for (const [i, user] of due.entries()) await putCursor(user.userId, `2098-12-31T23:${String(50 + (i % 10)).padStart(2, '0')}:00.000Z`, user.shard);
+    await putCursor(`exact-${run}`, tick, 1);
+    await putCursor(`later-${run}`, '2099-01-01T00:00:01.000Z', 2);
+    await putCursor(`idle-${run}`, undefined, 0);
+
+    const queue = new MemoryFifoQueue({ clock: { now: () => new Date(tick) }, visibilityTimeoutMs: 60_000, maxReceiveCount: 3 });
+    const dispatch = makeHandler({
+      cursors: new DynamoSendingCursorStore(db(), stack().tableName),
+      queue,
+      clock: { now: () => new Date('2000-01-01T00:00:00.000Z') },
+    });
+    await dispatch({ scheduledTime: tick });
+
+    const ticked = queue.receive(1000).map((m) => m.groupId).filter((id) => id.includes(run));
+    expect(new Set(ticked)).toEqual(new Set([...due.map((u) => u.userId), `exact-${run}`]));
+
+    // The scheduler firing twice for the same minute adds nothing: FIFO deduplication by user and due time.
+    await dispatch({ scheduledTime: tick });
+    expect(queue.depth).toBe(ticked.length);
+  });
+});
