@@ -47,7 +47,7 @@ export interface LambdaLimits {
 export const DEFAULT_LAMBDA_LIMITS: Readonly<LambdaLimits> = { timeoutSeconds: 10, memoryMb: 512 };
 
 /** The effective timeout and memory of a handler group's Lambda: what CDK deploys and the local server applies. */
-export function lambdaLimits(group: keyof typeof handlerGroups): LambdaLimits {
+export function lambdaLimits(group: HandlerGroup): LambdaLimits {
   const definition: HandlerGroupDefinition = handlerGroups[group];
   return {
     timeoutSeconds: definition.timeoutSeconds ?? DEFAULT_LAMBDA_LIMITS.timeoutSeconds,
@@ -80,7 +80,11 @@ export function matchPath(routePath: string, actualPath: string): Record<string,
     const value = actual[i]!;
     if (part.startsWith('{') && part.endsWith('}')) {
       if (value === '') return undefined;
-      params[part.slice(1, -1)] = decodeURIComponent(value);
+      try {
+        params[part.slice(1, -1)] = decodeURIComponent(value);
+      } catch {
+        return undefined; // a malformed %-escape matches no route: 404, not a crash
+      }
     } else if (part !== value) {
       return undefined;
     }

@@ -1,8 +1,8 @@
 /**
- * The HTTP API: one Lambda per handler group of schema/routes.ts, one API route per route (JWT
- * authorizer on the Cognito user pool and web client unless the route is public), table grants
- * exactly as the handler group declares, a default stage throttle plus per-route throttles, and
- * JSON access logs.
+ * The HTTP API: one Lambda per handler group of schema/routes.ts (timeout and memory from
+ * lambdaLimits(), as locally), one API route per route (JWT authorizer on the Cognito user pool and
+ * web client unless the route is public), table grants exactly as the handler group declares, a
+ * default stage throttle plus per-route throttles, and JSON access logs.
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -20,7 +20,7 @@ import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { handlerGroups, routeKey, routes, type HandlerGroup, type RouteDefinition } from '../../schema/routes';
+import { handlerGroups, lambdaLimits, routeKey, routes, type HandlerGroup, type RouteDefinition } from '../../schema/routes';
 import type { Auth } from './auth';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
@@ -97,11 +97,18 @@ export class Api extends Construct {
     const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
     for (const [group, definition] of Object.entries(handlerGroups) as [HandlerGroup, (typeof handlerGroups)[HandlerGroup]][]) {
       const name = group[0]!.toUpperCase() + group.slice(1);
+      // The same limits the local server applies (schema/routes.ts).
+      const limits = lambdaLimits(group);
+      // API Gateway gives up after 30 s: a longer Lambda timeout would only hide slow handlers.
+      if (!(limits.timeoutSeconds >= 1 && limits.timeoutSeconds <= 29)) {
+        throw new Error(`schema/routes.ts: handler group ${group} timeoutSeconds must be 1–29 (the HTTP API waits at most 30 s), got ${limits.timeoutSeconds}`);
+      }
       const fn = new AppFunction(this, `${name}Handler`, {
         entry: definition.entry,
         description: `Trackpitch ${props.stage} API: ${definition.description}`,
         environment,
-        timeout: Duration.seconds(10),
+        timeout: Duration.seconds(limits.timeoutSeconds),
+        memorySize: limits.memoryMb,
       });
       props.data.grantTable(fn.fn, definition.table);
       functions[group] = fn;

@@ -24,7 +24,7 @@ export interface GoogleConfig {
 export interface TrackpitchConfig {
   /** Short environment name: part of the stack name, resource names and the Cognito domain default. */
   stage: string;
-  /** Prefix of the Cognito domain `<prefix>.auth.<region>.amazoncognito.com` (hosted UI, verification links). */
+  /** Prefix of the Cognito domain `<prefix>.auth.<region>.amazoncognito.com` (hosted UI: the OAuth endpoints for Google sign-in). */
   cognitoDomainPrefix: string;
   /** Sign-in with Google through Cognito; undefined: email and password only. */
   google: GoogleConfig | undefined;

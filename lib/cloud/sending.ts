@@ -51,9 +51,11 @@ export class Sending extends Construct {
     });
     this.queue = new Queue(this, 'SendQueue', {
       fifo: true,
-      // The dispatcher sets MessageDeduplicationId = queue item id; content dedup is the fallback.
-      contentBasedDeduplication: true,
-      // High-throughput FIFO: ordering and the in-flight lock are per user (message group).
+      // Every message carries an explicit MessageDeduplicationId: the dispatcher's `<user id>#<due at>`
+      // (lambdas/core/dispatch.ts), so a scheduler firing twice or two overlapping runs queue one tick.
+      // No content-based deduplication: it would never apply, and without it a send that forgot the id
+      // is refused by SQS instead of being deduplicated on its body.
+      // High-throughput FIFO: ordering, the in-flight lock and deduplication are per user (message group).
       deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
       fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
       encryption: QueueEncryption.KMS,

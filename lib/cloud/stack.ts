@@ -57,6 +57,8 @@ export class TrackpitchStack extends Stack {
       auth: this.auth,
       contactEmails: config.contactEmails,
     });
+    // After the web: the confirmation email links to the site (see Auth.domainName for why this is no cycle).
+    this.auth.addConfirmationEmail({ siteUrl: this.web.url, version });
     this.auth.setRedirectUrls(
       [`${this.web.url}${OAUTH_SIGN_IN_PATH}`, ...config.callbackUrls],
       [`${this.web.url}${OAUTH_SIGN_OUT_PATH}`, ...config.logoutUrls],
@@ -67,6 +69,7 @@ export class TrackpitchStack extends Stack {
       functions: {
         ...Object.fromEntries(Object.entries(this.api.functions).map(([group, fn]) => [group, fn.fn])),
         dispatcher: this.sending.dispatcher.fn,
+        customMessage: this.auth.customMessage!.fn,
       },
       dispatcher: this.sending.dispatcher.fn,
       apiStage: this.api.stage,

@@ -47,7 +47,8 @@ describe('with Google configured', () => {
     const config = stack.resolve(stack.web.runtimeConfig) as Record<string, any>;
     expect(runtimeConfigSchema.safeParse(stack.web.runtimeConfig).success).toBe(true);
     expect(config.oauth).toEqual({
-      domain: { 'Fn::Join': ['', [{ Ref: logicalId(stack.auth.domain) }, '.auth.', { Ref: 'AWS::Region' }, '.amazoncognito.com']] },
+      // Spelled from the configured prefix (no reference to the domain resource: see Auth.domainName).
+      domain: { 'Fn::Join': ['', [`${onlyResource(template, 'AWS::Cognito::UserPoolDomain').Properties.Domain}.auth.`, { Ref: 'AWS::Region' }, '.amazoncognito.com']] },
       redirectSignIn: siteUrl('/auth'),
       redirectSignOut: siteUrl('/'),
     });

@@ -8,12 +8,14 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
+import { CUSTOM_MESSAGE_ENTRY } from '../../lib/cloud/auth';
 import { DEFAULTS } from '../../lib/cloud/config';
+import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
 import { MetricNames, METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/metrics';
 import { SPA_REWRITE_CODE } from '../../lib/cloud/web';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
-import { ADMIN_GROUP, handlerGroups, routeKey, routes, type HandlerGroup } from '../../schema/routes';
-import { createTableInput } from '../../schema/table';
+import { ADMIN_GROUP, handlerGroups, lambdaLimits, routeKey, routes, type HandlerGroup } from '../../schema/routes';
+import { allIndexes, createTableInput } from '../../schema/table';
 import { actionsOf, onlyResource, resourcesOfType, statementsOfRole, synth } from './synth';
 
 const { stack, template } = synth();
@@ -45,19 +47,85 @@ describe('data', () => {
 });
 
 describe('auth', () => {
-  it('signs in by email, requires the name attribute, allows self sign-up and verifies email by link', () => {
+  it('signs in by email, requires the name attribute, allows self sign-up and verifies email by code', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', {
       UsernameAttributes: ['email'],
       AutoVerifiedAttributes: ['email'],
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
       Schema: Match.arrayWith([Match.objectLike({ Name: 'email', Required: true }), Match.objectLike({ Name: 'name', Required: true })]),
-      VerificationMessageTemplate: Match.objectLike({ DefaultEmailOption: 'CONFIRM_WITH_LINK' }),
+      // A code (no link to Cognito's own confirmation page): the custom message trigger links it to the site.
+      VerificationMessageTemplate: Match.objectLike({ DefaultEmailOption: 'CONFIRM_WITH_CODE', EmailSubject: 'Confirm your Trackpitch account' }),
       Policies: {
         PasswordPolicy: Match.objectLike({ RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }),
       },
       DeletionProtection: 'ACTIVE',
     });
     template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'trackpitch-dev' });
+  });
+
+  describe('confirmation email (custom message trigger)', () => {
+    const customMessage = stack.auth.customMessage!;
+    const fnId = logicalId(customMessage.fn);
+    const poolId = logicalId(stack.auth.userPool);
+
+    it('is the user pool\'s custom message trigger, and the only trigger', () => {
+      const pool = onlyResource(template, 'AWS::Cognito::UserPool');
+      expect(pool.Properties.LambdaConfig).toEqual({ CustomMessage: { 'Fn::GetAtt': [fnId, 'Arn'] } });
+    });
+
+    it('runs lambdas/workers/cognitoCustomMessage.ts with SITE_URL = the CloudFront site URL, inside Cognito\'s 5 s', () => {
+      expect(CUSTOM_MESSAGE_ENTRY).toBe('lambdas/workers/cognitoCustomMessage.ts');
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Role: { 'Fn::GetAtt': [stack.getLogicalId(customMessage.role.node.defaultChild as CfnRole), 'Arn'] },
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Timeout: 5,
+        Environment: {
+          Variables: Match.objectLike({
+            STAGE: 'dev',
+            APP_VERSION: Match.stringLikeRegexp('^\\d+\\.\\d+\\.\\d+'),
+            SITE_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack.web.distribution), 'DomainName'] }]] },
+          }),
+        },
+      });
+      const variables = JSON.stringify(
+        resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === fnId)![1].Properties!.Environment,
+      );
+      expect(variables).not.toContain('TABLE_NAME');
+    });
+
+    it('may be invoked by Cognito for this pool only, and can do nothing but write its logs', () => {
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+        Principal: 'cognito-idp.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] },
+      });
+      const statements = statementsOfRole(template, stack.getLogicalId(customMessage.role.node.defaultChild as CfnRole));
+      expect(actionsOf(statements).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    });
+
+    it('breaks the pool → trigger → distribution → pool cycle: nothing on the web edge refers to Cognito resources', () => {
+      // The trigger's SITE_URL needs the distribution; the distribution (via its CSP) must then not need the pool or its domain.
+      const cognitoIds = [
+        ...resourcesOfType(template, 'AWS::Cognito::UserPool'),
+        ...resourcesOfType(template, 'AWS::Cognito::UserPoolDomain'),
+        ...resourcesOfType(template, 'AWS::Cognito::UserPoolClient'),
+      ].map(([id]) => id);
+      const edge = [
+        ...resourcesOfType(template, 'AWS::CloudFront::Distribution'),
+        ...resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy'),
+        ...resourcesOfType(template, 'AWS::ApiGatewayV2::Api'),
+      ];
+      for (const [id, resource] of edge) {
+        const text = JSON.stringify(resource);
+        for (const cognitoId of cognitoIds) expect(text, `${id} refers to ${cognitoId}`).not.toContain(`"${cognitoId}"`);
+      }
+      // The CSP still names the hosted-UI domain, spelled from the configured prefix.
+      const csp = JSON.stringify(onlyResource(template, 'AWS::CloudFront::ResponseHeadersPolicy').Properties);
+      expect(csp).toContain('https://trackpitch-dev.auth.');
+    });
   });
 
   it('has the admins group named as in schema/routes.ts', () => {
@@ -73,6 +141,11 @@ describe('auth', () => {
       AllowedOAuthFlowsUserPoolClient: false,
     });
     template.resourceCountIs('AWS::Cognito::UserPoolIdentityProvider', 0);
+  });
+
+  it('signs the web client in with SRP only: no USER_PASSWORD_AUTH (that is for cognito-local\'s own client)', () => {
+    const client = onlyResource(template, 'AWS::Cognito::UserPoolClient');
+    expect([...(client.Properties.ExplicitAuthFlows as string[])].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_SRP_AUTH']);
   });
 });
 
@@ -143,27 +216,48 @@ describe('api', () => {
     }
   });
 
-  it('grants the table exactly as handlerGroups says: none → no DynamoDB, readwrite → table and its indexes only, never Scan', () => {
+  it('grants the table exactly as handlerGroups says: none → nothing, read → read actions, readwrite → read and write; table and its indexes only, never Scan', () => {
     const tableArn = { 'Fn::GetAtt': [logicalId(stack.data.table), 'Arn'] };
-    for (const [group, definition] of Object.entries(handlerGroups) as [HandlerGroup, (typeof handlerGroups)[HandlerGroup]][]) {
+    const expected = { read: [...TABLE_READ_ACTIONS].sort(), readwrite: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort() };
+    // The statement names each index (no `index/*` wildcard): `…:table/<table>/index/<name>`.
+    const indexName = (arn: unknown) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(arn))?.[1];
+    for (const [group, definition] of Object.entries(handlerGroups) as [HandlerGroup, { table: string }][]) {
       const role = stack.api.functions[group].role;
       const statements = statementsOfRole(template, stack.getLogicalId(role.node.defaultChild as CfnRole));
       const dynamo = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
+      // Nothing else in the role but its logs.
+      const other = actionsOf(statements.filter((s) => !dynamo.includes(s)));
+      expect(other.every((a) => a.startsWith('logs:')), `${group}: ${other.join(', ')}`).toBe(true);
       if (definition.table === 'none') {
         expect(dynamo, group).toEqual([]);
         continue;
       }
+      expect(definition.table === 'read' || definition.table === 'readwrite', group).toBe(true);
       expect(dynamo, group).toHaveLength(1);
-      const actions = actionsOf(dynamo);
+      const actions = actionsOf(dynamo).sort();
+      expect(actions, group).toEqual(expected[definition.table as 'read' | 'readwrite']);
       expect(actions).not.toContain('dynamodb:Scan');
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      expect(actions.includes('dynamodb:PutItem')).toBe(definition.table === 'readwrite');
+      if (definition.table === 'read') {
+        for (const write of TABLE_WRITE_ACTIONS) expect(actions, `${group} must not ${write}`).not.toContain(write);
+        expect(actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|PartiQL)/.test(a)), group).toEqual([]);
+      }
       const resources = dynamo[0]!.Resource as unknown[];
-      expect(resources).toContainEqual(tableArn);
+      expect(resources, group).toHaveLength(1 + allIndexes.length);
+      expect(resources[0]).toEqual(tableArn);
       expect(JSON.stringify(resources)).not.toContain('*');
-      // Nothing else in the role but its logs.
-      const other = actionsOf(statements.filter((s) => !dynamo.includes(s)));
-      expect(other.every((a) => a.startsWith('logs:')), `${group}: ${other.join(', ')}`).toBe(true);
+      expect(resources.slice(1).map(indexName).sort(), group).toEqual(allIndexes.map((index) => index.name).sort());
+    }
+  });
+
+
+  it("gives each group's Lambda the timeout and memory of lambdaLimits(), as the local server does", () => {
+    for (const group of Object.keys(handlerGroups) as HandlerGroup[]) {
+      const limits = lambdaLimits(group);
+      const [, fn] = resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === logicalId(stack.api.functions[group].fn))!;
+      expect({ Timeout: fn.Properties!.Timeout, MemorySize: fn.Properties!.MemorySize }, group).toEqual({
+        Timeout: limits.timeoutSeconds,
+        MemorySize: limits.memoryMb,
+      });
     }
   });
 
@@ -175,7 +269,7 @@ describe('api', () => {
   });
 
   it('no Trackpitch Lambda role uses an AWS managed policy', () => {
-    const roles = [...Object.values(stack.api.functions), stack.sending.dispatcher].map((f) => f.role);
+    const roles = [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.auth.customMessage!].map((f) => f.role);
     for (const role of roles) {
       const [, resource] = resourcesOfType(template, 'AWS::IAM::Role').find(([id]) => id === stack.getLogicalId(role.node.defaultChild as CfnRole))!;
       expect(resource.Properties!.ManagedPolicyArns).toBeUndefined();
@@ -208,6 +302,13 @@ describe('sending', () => {
     const dlq = Object.fromEntries(queues)[dlqId]!.Properties!;
     expect(queue).toMatchObject({ FifoQueue: true, KmsMasterKeyId: keyArn, RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 } });
     expect(dlq).toMatchObject({ FifoQueue: true, KmsMasterKeyId: keyArn });
+  });
+
+  it('deduplicates on the explicit MessageDeduplicationId per user (message group), never on content', () => {
+    const queue = Object.fromEntries(queues)[queueId]!.Properties!;
+    expect(queue).toMatchObject({ DeduplicationScope: 'messageGroup', FifoThroughputLimit: 'perMessageGroupId' });
+    expect(queue.ContentBasedDeduplication).toBeUndefined();
+    expect(Object.fromEntries(queues)[dlqId]!.Properties!.ContentBasedDeduplication).toBeUndefined();
   });
 
   it('refuses non-TLS access to both queues', () => {
@@ -375,7 +476,7 @@ describe('monitoring', () => {
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     expect(alarms.find((a) => a.MetricName === 'Invocations')).toMatchObject({ ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching' });
-    for (const fn of [...Object.values(stack.api.functions), stack.sending.dispatcher]) {
+    for (const fn of [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.auth.customMessage!]) {
       expect(alarms.some((a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"${logicalId(fn.fn)}"`)), fn.node.path).toBe(true);
     }
     expect(alarms.find((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toBeDefined();

@@ -1,0 +1,136 @@
+/**
+ * Two small contracts that schema/routes.ts hands to lib/cloud, checked on bare stacks (no full app):
+ * - Data.grantTable: 'read' gives read actions only, 'readwrite' adds writes, on the table and its named
+ *   indexes only; 'none' gives nothing. Independent of which handler group uses which level today.
+ * - lambdaLimits(): defaults 10 s / 512 MB, per-group overrides, and the API Lambdas deploy exactly those.
+ */
+import { App, type CfnResource, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Api } from '../../lib/cloud/api';
+import { Auth } from '../../lib/cloud/auth';
+import { Data, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
+import {
+  DEFAULT_LAMBDA_LIMITS,
+  handlerGroups,
+  lambdaLimits,
+  type HandlerGroup,
+  type HandlerGroupDefinition,
+  type TableAccess,
+} from '../../schema/routes';
+import { allIndexes } from '../../schema/table';
+import { actionsOf, resourcesOfType } from './synth';
+
+function bareStack() {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'Bare');
+  const data = new Data(stack, 'Data', { stage: 'test' });
+  return { stack, data };
+}
+
+function grantedStatements(access: TableAccess) {
+  const { stack, data } = bareStack();
+  const role = new Role(stack, 'Grantee', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  data.grantTable(role, access);
+  const template = Template.fromStack(stack);
+  const statements = resourcesOfType(template, 'AWS::IAM::Policy').flatMap(
+    ([, policy]) => (policy.Properties!.PolicyDocument as { Statement: Array<{ Action: string | string[]; Resource: unknown[] }> }).Statement,
+  );
+  return { statements, tableId: stack.getLogicalId(data.table.node.defaultChild as CfnResource) };
+}
+
+describe('Data.grantTable', () => {
+  it("'none' grants nothing", () => {
+    expect(grantedStatements('none').statements).toEqual([]);
+  });
+
+  it("'read' grants the read actions only: no write, no Scan, no PartiQL, on the table and each named index", () => {
+    const { statements, tableId } = grantedStatements('read');
+    expect(statements).toHaveLength(1);
+    const actions = actionsOf(statements).sort();
+    expect(actions).toEqual([...TABLE_READ_ACTIONS].sort());
+    for (const write of TABLE_WRITE_ACTIONS) expect(actions).not.toContain(write);
+    expect(actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|Scan|PartiQL|\*)/.test(a))).toEqual([]);
+    const resources = statements[0]!.Resource;
+    expect(resources[0]).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+    expect(resources.slice(1).map((r) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(r))?.[1]).sort()).toEqual(allIndexes.map((i) => i.name).sort());
+    expect(JSON.stringify(resources)).not.toContain('*');
+  });
+
+  it("'readwrite' adds the write actions, still without Scan", () => {
+    const { statements } = grantedStatements('readwrite');
+    expect(statements).toHaveLength(1);
+    const actions = actionsOf(statements).sort();
+    expect(actions).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+    expect(actions).not.toContain('dynamodb:Scan');
+  });
+});
+
+describe('lambdaLimits', () => {
+  const mutable = (group: HandlerGroup) => handlerGroups[group] as unknown as HandlerGroupDefinition;
+  const saved = Object.fromEntries(
+    (Object.keys(handlerGroups) as HandlerGroup[]).map((g) => [g, { timeoutSeconds: mutable(g).timeoutSeconds, memoryMb: mutable(g).memoryMb }]),
+  );
+  afterEach(() => {
+    for (const [group, limits] of Object.entries(saved)) {
+      const definition = mutable(group as HandlerGroup);
+      if (limits.timeoutSeconds === undefined) delete definition.timeoutSeconds;
+      else definition.timeoutSeconds = limits.timeoutSeconds;
+      if (limits.memoryMb === undefined) delete definition.memoryMb;
+      else definition.memoryMb = limits.memoryMb;
+    }
+  });
+
+  it('defaults to 10 s and 512 MB', () => {
+    expect(DEFAULT_LAMBDA_LIMITS).toEqual({ timeoutSeconds: 10, memoryMb: 512 });
+    const group = 'health' satisfies HandlerGroup;
+    delete mutable(group).timeoutSeconds;
+    delete mutable(group).memoryMb;
+    expect(lambdaLimits(group)).toEqual({ timeoutSeconds: 10, memoryMb: 512 });
+  });
+
+  it('uses a group\'s own timeoutSeconds and memoryMb, each independently', () => {
+    mutable('admin').timeoutSeconds = 20;
+    expect(lambdaLimits('admin')).toEqual({ timeoutSeconds: 20, memoryMb: 512 });
+    mutable('admin').memoryMb = 1024;
+    expect(lambdaLimits('admin')).toEqual({ timeoutSeconds: 20, memoryMb: 1024 });
+  });
+
+  it('every group declares limits Lambda and the HTTP API accept (1–29 s, 128–10240 MB)', () => {
+    for (const group of Object.keys(handlerGroups) as HandlerGroup[]) {
+      const { timeoutSeconds, memoryMb } = lambdaLimits(group);
+      expect(timeoutSeconds, group).toBeGreaterThanOrEqual(1);
+      expect(timeoutSeconds, group).toBeLessThanOrEqual(29);
+      expect(Number.isInteger(timeoutSeconds), group).toBe(true);
+      expect(memoryMb, group).toBeGreaterThanOrEqual(128);
+      expect(memoryMb, group).toBeLessThanOrEqual(10240);
+    }
+  });
+
+  function buildApi() {
+    const { stack, data } = bareStack();
+    const auth = new Auth(stack, 'Auth', { stage: 'test', domainPrefix: 'trackpitch-test', google: undefined });
+    return new Api(stack, 'Api', { stage: 'test', version: '0.0.0', data, auth, bedrockModelId: 'model', throttle: { rate: 1, burst: 1 } });
+  }
+
+  it('lib/cloud deploys each API Lambda with exactly lambdaLimits() (an override included)', () => {
+    mutable('admin').timeoutSeconds = 20;
+    mutable('admin').memoryMb = 1024;
+    const api = buildApi();
+    const template = Template.fromStack(Stack.of(api));
+    for (const group of Object.keys(handlerGroups) as HandlerGroup[]) {
+      const id = Stack.of(api).getLogicalId(api.functions[group].fn.node.defaultChild as CfnFunction);
+      const [, fn] = resourcesOfType(template, 'AWS::Lambda::Function').find(([logicalId]) => logicalId === id)!;
+      const limits = lambdaLimits(group);
+      expect([fn.Properties!.Timeout, fn.Properties!.MemorySize], group).toEqual([limits.timeoutSeconds, limits.memoryMb]);
+    }
+    expect(api.functions.admin.fn.timeout?.toSeconds()).toBe(Duration.seconds(20).toSeconds());
+  });
+
+  it('refuses a timeout the HTTP API would cut short', () => {
+    mutable('admin').timeoutSeconds = 60;
+    expect(() => buildApi()).toThrow(/admin timeoutSeconds must be 1–29/);
+  });
+});
