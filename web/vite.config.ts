@@ -50,7 +50,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The manifest lets web/scripts/route-sizes.mjs add up what each route loads.
+    // The manifest lets bench/web-sizes.mjs add up what each route loads.
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 800,

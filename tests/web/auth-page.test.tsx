@@ -1,7 +1,13 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { AuthProvider } from '../../web/src/auth/AuthProvider';
+import type { AuthService } from '../../web/src/auth/types';
+import { ConfigContext } from '../../web/src/config/ConfigContext';
 import { browser } from '../../web/src/lib/browser';
+import { NotificationsProvider } from '../../web/src/notifications/NotificationsContext';
+import { AppRoutes } from '../../web/src/routes';
 import { awsConfigWithGoogle, currentPath, makeFakeAuth, preloadRoutes, renderApp } from './helpers';
 
 beforeAll(preloadRoutes, 60_000);
@@ -156,5 +162,142 @@ describe('/auth page', () => {
     await user.type(screen.getByLabelText('Password'), 'x');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('Something went wrong. Please try again.')).toBeInTheDocument();
+  });
+});
+
+describe('/auth confirmation link (/auth?username=…&code=…)', () => {
+  const link = '/auth?username=new%40example.com&code=123456';
+
+  it("confirms the account, says 'Account confirmed', removes the parameters and keeps the email on Sign In", async () => {
+    const auth = makeFakeAuth();
+    renderApp(`${link}&utm_source=email`, { auth, config: awsConfigWithGoogle });
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(screen.getByText('Your email address is confirmed. Sign in with your email and password.')).toBeInTheDocument();
+    expect(auth.confirmSignUp).toHaveBeenCalledTimes(1);
+    expect(auth.confirmSignUp).toHaveBeenCalledWith('new@example.com', '123456');
+    expect(currentPath()).toBe('/auth?utm_source=email');
+    expect(screen.getByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+    expect(auth.signIn).not.toHaveBeenCalled();
+  });
+
+  it("shows 'Error' with the server's message when the code is wrong or expired, and still cleans the URL", async () => {
+    const auth = makeFakeAuth({
+      confirmSignUp: vi.fn(async () => ({ error: new Error('Invalid code provided, please request a code again.') })),
+    });
+    renderApp(link, { auth, config: awsConfigWithGoogle });
+    expect(await screen.findByText('Invalid code provided, please request a code again.')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.queryByText('Account confirmed')).not.toBeInTheDocument();
+    expect(currentPath()).toBe('/auth');
+    expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+  });
+
+  it('shows that it is confirming and holds the form until the server answers', async () => {
+    let answer: (value: { error: null }) => void = () => {};
+    const auth = makeFakeAuth({ confirmSignUp: vi.fn(() => new Promise<{ error: null }>((resolve) => (answer = resolve))) });
+    renderApp(link, { auth, config: awsConfigWithGoogle });
+    expect(await screen.findByText('Confirming your account…')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    answer({ error: null });
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(screen.queryByText('Confirming your account…')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toBeEnabled();
+  });
+
+  it('confirms once under StrictMode (effects run twice in development)', async () => {
+    const auth = makeFakeAuth();
+    renderApp(link, { auth, config: awsConfigWithGoogle, strict: true });
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(auth.confirmSignUp).toHaveBeenCalledTimes(1);
+    expect(screen.getAllByText('Account confirmed')).toHaveLength(1);
+  });
+
+  it('confirms with a user name that is not an email address, and then prefills nothing', async () => {
+    // With email sign-in Cognito may put its generated user id in the link: confirm with it, prefill nothing.
+    const auth = makeFakeAuth();
+    renderApp('/auth?username=7d1c6a8e-0b7e-4c59-9a55-3f0f2b1e9c11&code=654321', { auth, config: awsConfigWithGoogle });
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(auth.confirmSignUp).toHaveBeenCalledWith('7d1c6a8e-0b7e-4c59-9a55-3f0f2b1e9c11', '654321');
+    expect(screen.getByLabelText('Email')).toHaveValue('');
+    expect(currentPath()).toBe('/auth');
+  });
+
+  it('prefills the email from an email parameter when the user name is an id', async () => {
+    const auth = makeFakeAuth();
+    renderApp('/auth?username=7d1c6a8e&code=654321&email=new%2Btag%40example.com', { auth, config: awsConfigWithGoogle });
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('new+tag@example.com');
+    expect(currentPath()).toBe('/auth');
+  });
+
+  it('does the same locally (cognito-local confirms too)', async () => {
+    const auth = makeFakeAuth();
+    renderApp(link, { auth });
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(auth.confirmSignUp).toHaveBeenCalledWith('new@example.com', '123456');
+  });
+
+  it.each(['/auth?username=new%40example.com', '/auth?code=123456', '/auth?username=&code=123456'])(
+    'does nothing without both parameters (%s)',
+    async (path) => {
+      const auth = makeFakeAuth();
+      renderApp(path, { auth, config: awsConfigWithGoogle });
+      await screen.findByRole('heading', { name: 'Sign In' });
+      expect(auth.confirmSignUp).not.toHaveBeenCalled();
+      expect(currentPath()).toBe(path);
+      expect(screen.queryByText('Confirming your account…')).not.toBeInTheDocument();
+    },
+  );
+});
+
+describe('/auth confirmation link with the real AuthProvider and a faked auth service', () => {
+  function service(overrides: Partial<AuthService> = {}): AuthService {
+    return {
+      getSession: vi.fn(async () => null),
+      getIdToken: vi.fn(async () => null),
+      signIn: vi.fn(async () => {}),
+      signUp: vi.fn(async () => {}),
+      confirmSignUp: vi.fn(async () => {}),
+      signInWithGoogle: vi.fn(async () => {}),
+      signOut: vi.fn(async () => {}),
+      onAuthEvent: () => () => {},
+      ...overrides,
+    };
+  }
+
+  function renderWithProvider(path: string, fake: AuthService) {
+    render(
+      <ConfigContext.Provider value={awsConfigWithGoogle}>
+        <MemoryRouter initialEntries={[path]}>
+          <NotificationsProvider>
+            <AuthProvider config={awsConfigWithGoogle} loadService={async () => fake} fetchImpl={vi.fn<typeof fetch>()}>
+              <AppRoutes />
+            </AuthProvider>
+          </NotificationsProvider>
+        </MemoryRouter>
+      </ConfigContext.Provider>,
+    );
+  }
+
+  it('passes the user name and code to the service and reports success', async () => {
+    const fake = service();
+    renderWithProvider('/auth?username=new%40example.com&code=123456', fake);
+    expect(await screen.findByText('Account confirmed')).toBeInTheDocument();
+    expect(fake.confirmSignUp).toHaveBeenCalledWith('new@example.com', '123456');
+    expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+  });
+
+  it("reports the service's error message (e.g. an expired code)", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fake = service({
+      confirmSignUp: vi.fn(async () => {
+        throw new Error('Invalid code provided, please request a code again.');
+      }),
+    });
+    renderWithProvider('/auth?username=new%40example.com&code=000000', fake);
+    expect(await screen.findByText('Invalid code provided, please request a code again.')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
   });
 });

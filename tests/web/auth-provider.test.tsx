@@ -21,6 +21,7 @@ function fakeService(overrides: Partial<AuthService> = {}) {
     getIdToken: vi.fn(async () => 'id-token-123'),
     signIn: vi.fn(async () => {}),
     signUp: vi.fn(async () => {}),
+    confirmSignUp: vi.fn(async () => {}),
     signInWithGoogle: vi.fn(async () => {}),
     signOut: vi.fn(async () => {}),
     onAuthEvent: (listener) => {
@@ -54,6 +55,15 @@ function Probe() {
         }
       >
         sign up
+      </button>
+      <button
+        onClick={() =>
+          void auth.confirmSignUp('new@example.com', '123456').then((result) => {
+            document.title = `confirm:${result.error ? result.error.message : 'ok'}`;
+          })
+        }
+      >
+        confirm
       </button>
       <button onClick={() => void auth.signOut()}>sign out</button>
     </div>
@@ -205,6 +215,21 @@ describe('AuthProvider', () => {
     renderProvider(fakeService(), { fetchImpl });
     await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
     await waitFor(() => expect(document.title).toBe('error:No such user'));
+  });
+
+  it('confirms a sign-up through the service and returns its error to the caller', async () => {
+    const service = fakeService();
+    renderProvider(service, { config: awsConfigWithGoogle });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'confirm' }));
+    await waitFor(() => expect(document.title).toBe('confirm:ok'));
+    expect(service.confirmSignUp).toHaveBeenCalledWith('new@example.com', '123456');
+
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    service.confirmSignUp = vi.fn(async () => {
+      throw new Error('Invalid code provided, please request a code again.');
+    });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'confirm' }));
+    await waitFor(() => expect(document.title).toBe('confirm:Invalid code provided, please request a code again.'));
   });
 
   it("shows 'Authentication Error' when the Google redirect fails", async () => {

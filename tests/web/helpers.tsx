@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import type { Profile } from '../../schema/api/profile';
@@ -68,6 +68,7 @@ export function makeFakeAuth(overrides: Partial<AuthContextValue> = {}): AuthCon
     loading: false,
     signIn: vi.fn(async () => ({ error: null })),
     signUp: vi.fn(async () => ({ error: null, confirmedLocally: true as const })),
+    confirmSignUp: vi.fn(async () => ({ error: null })),
     signInWithGoogle: vi.fn(async () => ({ error: null })),
     signOut: vi.fn(async () => {}),
     refreshProfile: vi.fn(async () => {}),
@@ -96,8 +97,15 @@ function StatefulFakeAuth({ initial, children }: { initial: AuthContextValue; ch
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
+/** Every location the router has been at since the last renderApp, in order. */
+const visited: string[] = [];
+
 function LocationProbe() {
   const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  useEffect(() => {
+    if (visited[visited.length - 1] !== here) visited.push(here);
+  }, [here]);
   return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
 }
 
@@ -105,19 +113,40 @@ export function currentPath(): string {
   return screen.getByTestId('location').textContent ?? '';
 }
 
-export function renderApp(path: string, options: { auth?: AuthContextValue; config?: RuntimeConfig } = {}) {
+export function visitedPaths(): readonly string[] {
+  return [...visited];
+}
+
+/**
+ * Renders the app's routes at `path` with a fake auth context. By default signIn/signOut change the
+ * fake's user; `stateful: false` keeps the context exactly as given (e.g. to see that a page does not
+ * navigate by itself after signing in).
+ */
+export function renderApp(
+  path: string,
+  options: { auth?: AuthContextValue; config?: RuntimeConfig; stateful?: boolean; strict?: boolean } = {},
+) {
   const auth = options.auth ?? makeFakeAuth();
+  visited.length = 0;
+  const routes = (
+    <>
+      <AppRoutes />
+      <LocationProbe />
+    </>
+  );
   const result = render(
     <ConfigContext.Provider value={options.config ?? localConfig}>
       <MemoryRouter initialEntries={[path]}>
         <NotificationsProvider>
-          <StatefulFakeAuth initial={auth}>
-            <AppRoutes />
-            <LocationProbe />
-          </StatefulFakeAuth>
+          {options.stateful === false ? (
+            <AuthContext.Provider value={auth}>{routes}</AuthContext.Provider>
+          ) : (
+            <StatefulFakeAuth initial={auth}>{routes}</StatefulFakeAuth>
+          )}
         </NotificationsProvider>
       </MemoryRouter>
     </ConfigContext.Provider>,
+    { reactStrictMode: options.strict ?? false },
   );
   return { ...result, auth };
 }

@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { currentPath, localConfig, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { afterSignInPath } from '../../web/src/auth/guards';
+import { currentPath, visitedPaths, localConfig, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
 
 beforeAll(preloadRoutes, 60_000);
 
@@ -40,6 +41,32 @@ describe('route guards', () => {
     await waitFor(() => expect(currentPath()).toBe('/auth'));
   });
 
+  it('returns a signed-in user to the admin page they first asked for', async () => {
+    renderApp('/admin/beta-waitlist', { auth: makeFakeAuth({ isAdmin: true }) });
+    await screen.findByRole('heading', { name: 'Sign In' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('heading', { name: 'Beta Waitlist Management' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/admin/beta-waitlist');
+  });
+
+  it('leaves /auth only through the guard: the page itself does not navigate after signing in', async () => {
+    // A context whose signIn succeeds but whose user never changes: the guard sees no user, so /auth stays.
+    const auth = makeFakeAuth();
+    renderApp('/auth', { auth, stateful: false });
+    await screen.findByRole('heading', { name: 'Sign In' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(auth.signIn).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign In' })).not.toHaveAttribute('aria-disabled'));
+    expect(visitedPaths()).toEqual(['/auth']);
+    expect(screen.getByLabelText('Email')).toHaveValue('dj@example.com');
+  });
+
   it('returns a signed-in user to the page they first asked for', async () => {
     renderApp('/dashboard/compose');
     await screen.findByRole('heading', { name: 'Sign In' });
@@ -50,6 +77,24 @@ describe('route guards', () => {
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByRole('heading', { name: 'Compose Campaign' })).toBeInTheDocument();
     expect(currentPath()).toBe('/dashboard/compose');
+  });
+});
+
+describe('post-sign-in target', () => {
+  it.each([
+    [{ from: '/dashboard/compose' }, '/dashboard/compose'],
+    [{ from: '/dashboard' }, '/dashboard'],
+    [{ from: '/dashboard/campaigns/01H?tab=sent#top' }, '/dashboard/campaigns/01H?tab=sent#top'],
+    [{ from: '/admin/beta-waitlist' }, '/admin/beta-waitlist'],
+    [{ from: '/admin/other' }, '/dashboard'],
+    [{ from: '/dashboardx' }, '/dashboard'],
+    [{ from: 'https://evil.example/dashboard' }, '/dashboard'],
+    [{ from: '//evil.example/dashboard' }, '/dashboard'],
+    [{ from: 42 }, '/dashboard'],
+    [null, '/dashboard'],
+    [undefined, '/dashboard'],
+  ])('state %j goes to %s', (state, target) => {
+    expect(afterSignInPath(state)).toBe(target);
   });
 });
 
@@ -146,6 +191,21 @@ describe('public pages', () => {
 });
 
 describe('admin route', () => {
+  it.each(['/admin', '/admin/', '/admin/users', '/admin/beta-waitlist/extra'])(
+    'shows the 404 page on %s to a signed-out visitor, without asking to sign in',
+    async (path) => {
+      renderApp(path);
+      expect(await screen.findByText('Oops! Page not found')).toBeInTheDocument();
+      expect(currentPath()).toBe(path);
+    },
+  );
+
+  it('shows the 404 page on an unknown /admin path to a signed-in admin too', async () => {
+    renderApp('/admin/users', { auth: signedIn({ isAdmin: true }) });
+    expect(await screen.findByText('Oops! Page not found')).toBeInTheDocument();
+    expect(currentPath()).toBe('/admin/users');
+  });
+
   it('refuses a signed-in user who is not an admin', async () => {
     renderApp('/admin/beta-waitlist', { auth: signedIn({ isAdmin: false }) });
     expect(await screen.findByRole('heading', { name: 'Not authorised' })).toBeInTheDocument();
@@ -156,5 +216,32 @@ describe('admin route', () => {
     renderApp('/admin/beta-waitlist', { auth: signedIn({ isAdmin: true }) });
     expect(await screen.findByRole('heading', { name: 'Beta Waitlist Management' })).toBeInTheDocument();
     expect(screen.getByText('This page is coming in a later release.')).toBeInTheDocument();
+  });
+});
+
+describe('document titles', () => {
+  it.each([
+    ['/privacy', {}, 'Privacy Policy · Trackpitch'],
+    ['/terms', {}, 'Terms of Service · Trackpitch'],
+    ['/auth', {}, 'Sign In · Trackpitch'],
+    ['/unsubscribe?token=abc', {}, 'Unsubscribe · Trackpitch'],
+    ['/no/such/page', {}, 'Page not found · Trackpitch'],
+    ['/dashboard', { signedIn: true }, 'Dashboard · Trackpitch'],
+    ['/dashboard/contacts', { signedIn: true }, 'Contacts · Trackpitch'],
+    ['/admin/beta-waitlist', { signedIn: true, admin: true }, 'Beta Waitlist Management · Trackpitch'],
+    ['/admin/beta-waitlist', { signedIn: true }, 'Not authorised · Trackpitch'],
+  ] as const)('%s sets the tab title (%j)', async (path, who, title) => {
+    const options = 'signedIn' in who ? { auth: signedIn({ isAdmin: 'admin' in who }) } : {};
+    const { unmount } = renderApp(path, options);
+    await waitFor(() => expect(document.title).toBe(title));
+    unmount();
+    expect(document.title).toBe('Trackpitch');
+  });
+
+  it('follows the auth page mode: Create Account', async () => {
+    renderApp('/auth');
+    await screen.findByRole('heading', { name: 'Sign In' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(document.title).toBe('Create Account · Trackpitch');
   });
 });

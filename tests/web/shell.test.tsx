@@ -55,6 +55,22 @@ describe('dashboard shell', () => {
     expect(screen.getByRole('link', { name: 'Campaigns' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it("describes Campaigns as 'Save and reuse email templates', next to the link and outside its name", async () => {
+    openDashboard('/dashboard');
+    const nav = await sideNav();
+    const campaigns = screen.getByRole('link', { name: 'Campaigns' });
+    expect(campaigns).toHaveAccessibleName('Campaigns');
+    expect(campaigns).toHaveAttribute('href', '/dashboard/campaigns');
+    const description = within(screen.getByRole('navigation', { name: 'Dashboard navigation' })).getByText(
+      'Save and reuse email templates',
+    );
+    expect(campaigns).not.toContainElement(description);
+    // Shown beside the Campaigns link (the SideNavigation item's info slot), for no other item.
+    expect(campaigns.parentElement).toContainElement(description);
+    const infos = Array.from({ length: 9 }, (_, index) => nav.findItemByIndex(index + 1)?.findInfo()?.getElement().textContent ?? null);
+    expect(infos).toEqual([null, null, null, 'Save and reuse email templates', null, null, null, null, null]);
+  });
+
   it('moves between sections through the sidebar links', async () => {
     openDashboard('/dashboard');
     await sideNav();

@@ -77,14 +77,7 @@ export function AppRoutes() {
             </RequireAuth>
           }
         />
-        <Route
-          path="/admin/*"
-          element={
-            <RequireAuth>
-              <NotFoundPage />
-            </RequireAuth>
-          }
-        />
+        {/* Any other path, /admin/* included: the 404 page for everyone (spec §2). */}
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>

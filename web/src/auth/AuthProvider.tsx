@@ -6,7 +6,7 @@ import { createApiClient, errorMessage } from '../api/client';
 import { NotificationsContext } from '../notifications/NotificationsContext';
 import { AuthContext } from './AuthContext';
 import { clearStoredAuthKeys, hasStoredAuthState, isOAuthCallback, removeCorruptedAuthKeys } from './storage';
-import type { AuthContextValue, AuthEvent, AuthService, AuthSession, AuthUser, SignUpResult } from './types';
+import type { AuthContextValue, AuthEvent, AuthResult, AuthService, AuthSession, AuthUser, SignUpResult } from './types';
 
 /** Spec §9 auth timing. */
 export const SESSION_CHECK_TIMEOUT_MS = 2000;
@@ -249,6 +249,19 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
     [getService, config.mode, api],
   );
 
+  const confirmSignUp = useCallback(
+    async (username: string, code: string): Promise<AuthResult> => {
+      try {
+        await (await getService()).confirmSignUp(username, code);
+        return { error: null };
+      } catch (error) {
+        console.error('Sign-up confirmation failed', error);
+        return { error: asError(error) };
+      }
+    },
+    [getService],
+  );
+
   const signInWithGoogle = useCallback(async () => {
     try {
       await (await getService()).signInWithGoogle();
@@ -282,12 +295,13 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
       loading,
       signIn,
       signUp,
+      confirmSignUp,
       signInWithGoogle,
       signOut,
       refreshProfile,
       api,
     }),
-    [user, profile, profileError, groups, loading, signIn, signUp, signInWithGoogle, signOut, refreshProfile, api],
+    [user, profile, profileError, groups, loading, signIn, signUp, confirmSignUp, signInWithGoogle, signOut, refreshProfile, api],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -4,6 +4,7 @@
  */
 import { Amplify } from 'aws-amplify';
 import {
+  confirmSignUp as amplifyConfirmSignUp,
   fetchAuthSession,
   signIn as amplifySignIn,
   signInWithRedirect,
@@ -121,6 +122,15 @@ export function createAmplifyAuthService(config: RuntimeConfig): AuthService {
           password,
           options: { userAttributes: { email, name: fullName } },
         });
+      } catch (error) {
+        throw userMessage(error);
+      }
+    },
+
+    async confirmSignUp(username, code) {
+      try {
+        // In AWS the link comes from the Cognito custom message trigger; cognito-local supports it too.
+        await amplifyConfirmSignUp({ username, confirmationCode: code });
       } catch (error) {
         throw userMessage(error);
       }

@@ -38,6 +38,8 @@ export interface AuthService {
   /** Resolves when signed in; throws an Error whose message can be shown to the user. */
   signIn(email: string, password: string): Promise<void>;
   signUp(email: string, password: string, fullName: string): Promise<void>;
+  /** Confirms a new account with the code from the confirmation email; throws an Error with the server's message. */
+  confirmSignUp(username: string, code: string): Promise<void>;
   /** Redirects the browser to the hosted UI; throws when no provider is configured. */
   signInWithGoogle(): Promise<void>;
   signOut(): Promise<void>;
@@ -61,6 +63,8 @@ export interface AuthContextValue {
   loading: boolean;
   signIn(email: string, password: string): Promise<AuthResult>;
   signUp(email: string, password: string, fullName: string): Promise<SignUpResult>;
+  /** Confirms a new account from the emailed link (/auth?username=…&code=…). */
+  confirmSignUp(username: string, code: string): Promise<AuthResult>;
   signInWithGoogle(): Promise<AuthResult>;
   /** Throws when signing out failed. */
   signOut(): Promise<void>;

@@ -3,11 +3,11 @@ import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { ComingSoon } from '../../components/ComingSoon';
 import styles from '../../components/layout.module.css';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 function BackToDashboard() {
   const navigate = useNavigate();
@@ -38,12 +38,7 @@ export function NotAuthorisedPage() {
 /** /admin/beta-waitlist: signed-in admins only (DESIGN.md §5 adds the role check the spec lacks). */
 export default function BetaWaitlistPage() {
   const { isAdmin } = useAuth();
-  useEffect(() => {
-    document.title = 'Beta Waitlist Management · Trackpitch';
-    return () => {
-      document.title = 'Trackpitch';
-    };
-  }, []);
+  useDocumentTitle(isAdmin ? 'Beta Waitlist Management' : 'Not authorised');
   if (!isAdmin) return <NotAuthorisedPage />;
   return (
     <div className={styles.page}>

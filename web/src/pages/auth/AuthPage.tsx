@@ -7,10 +7,12 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useEffect, useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import Spinner from '@cloudscape-design/components/spinner';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import styles from '../../components/layout.module.css';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useFollow } from '../../components/useFollow';
 import { useConfig } from '../../config/ConfigContext';
 import { browser } from '../../lib/browser';
@@ -20,12 +22,19 @@ type Mode = 'signin' | 'signup';
 
 export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not configured for this environment.';
 
+/** The query parameters of the confirmation email's link (lambdas/workers/cognitoCustomMessage.ts). */
+const CONFIRMATION_PARAMS = ['username', 'code', 'email'] as const;
+
+/**
+ * /auth (spec §2). Signing in only sets the user: RedirectIfSignedIn (auth/guards.tsx) then leaves
+ * this page for the dashboard, or for the signed-in page that sent the visitor here.
+ */
 export default function AuthPage() {
   const config = useConfig();
-  const { signIn, signUp, signInWithGoogle } = useAuth();
+  const { signIn, signUp, confirmSignUp, signInWithGoogle } = useAuth();
   const { notify } = useNotifications();
-  const navigate = useNavigate();
   const location = useLocation();
+  const [searchParams, setSearchParams] = useSearchParams();
   const follow = useFollow();
 
   const [mode, setMode] = useState<Mode>('signin');
@@ -35,6 +44,8 @@ export default function AuthPage() {
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
   const [googleBusy, setGoogleBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const confirmationStarted = useRef<string | null>(null);
 
   // Fetch the sign-in library while the visitor types, so pressing the button does not wait for it.
   useEffect(() => {
@@ -43,9 +54,45 @@ export default function AuthPage() {
     return () => clearTimeout(timer);
   }, []);
 
+  // The confirmation email links to /auth?username=…&code=… (spec §2: the sign-up confirmation email
+  // leads back to the site). Confirm the account, take the code out of the address bar, and leave the
+  // visitor on Sign In with their email filled in.
+  const confirmUsername = searchParams.get('username')?.trim() ?? '';
+  const confirmCode = searchParams.get('code')?.trim() ?? '';
+  const confirmEmail = searchParams.get('email')?.trim() ?? '';
+  useEffect(() => {
+    if (!confirmUsername || !confirmCode) return;
+    const key = `${confirmUsername}\n${confirmCode}`;
+    if (confirmationStarted.current === key) return; // StrictMode runs effects twice; confirm once
+    confirmationStarted.current = key;
+
+    // With email sign-in Cognito's user name may be a generated id: prefill only an email address.
+    const prefill = confirmEmail || (confirmUsername.includes('@') ? confirmUsername : '');
+    if (prefill) setEmail(prefill);
+    setMode('signin');
+    const rest = new URLSearchParams(searchParams);
+    for (const name of CONFIRMATION_PARAMS) rest.delete(name);
+    setSearchParams(rest, { replace: true, state: location.state });
+
+    setConfirming(true);
+    void confirmSignUp(confirmUsername, confirmCode)
+      .then((result) => {
+        if (result.error) {
+          notify({ type: 'error', title: 'Error', message: result.error.message || 'Something went wrong. Please try again.' });
+        } else {
+          notify({
+            type: 'success',
+            title: 'Account confirmed',
+            message: 'Your email address is confirmed. Sign in with your email and password.',
+          });
+        }
+      })
+      .finally(() => setConfirming(false));
+  }, [confirmUsername, confirmCode, confirmEmail, searchParams, setSearchParams, location.state, confirmSignUp, notify]);
+
   const signingUp = mode === 'signup';
-  const from = (location.state as { from?: string } | null)?.from;
-  const afterSignIn = from && (from.startsWith('/dashboard') || from.startsWith('/admin')) ? from : '/dashboard';
+  useDocumentTitle(signingUp ? 'Create Account' : 'Sign In');
+  const formDisabled = busy || confirming;
 
   function toggleMode() {
     setMode(signingUp ? 'signin' : 'signup');
@@ -54,7 +101,7 @@ export default function AuthPage() {
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
+    if (formDisabled) return;
     const trimmedEmail = email.trim();
     const nextErrors: typeof errors = {};
     if (!trimmedEmail) nextErrors.email = 'Enter your email address';
@@ -85,21 +132,17 @@ export default function AuthPage() {
           title: 'Account confirmed',
           message: 'Your local account was confirmed right away (no email is sent locally). Signing you in…',
         });
+        // Once signed in, RedirectIfSignedIn opens the dashboard.
         const signedIn = await signIn(trimmedEmail, password);
         if (signedIn.error) {
           notify({ type: 'error', title: 'Login Failed', message: signedIn.error.message });
           setMode('signin');
-          return;
         }
-        navigate('/dashboard', { replace: true });
         return;
       }
+      // Once signed in, RedirectIfSignedIn opens the dashboard (or the page that sent the visitor here).
       const result = await signIn(trimmedEmail, password);
-      if (result.error) {
-        notify({ type: 'error', title: 'Login Failed', message: result.error.message });
-        return;
-      }
-      navigate(afterSignIn, { replace: true });
+      if (result.error) notify({ type: 'error', title: 'Login Failed', message: result.error.message });
     } catch (error) {
       console.error('Authentication failed', error);
       notify({ type: 'error', title: 'Error', message: 'Something went wrong. Please try again.' });
@@ -156,10 +199,17 @@ export default function AuthPage() {
             }
           >
             <SpaceBetween size="l">
+              {confirming && (
+                <Box color="text-status-info" textAlign="center">
+                  <span role="status">
+                    <Spinner /> Confirming your account…
+                  </span>
+                </Box>
+              )}
               <form onSubmit={handleSubmit} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
                 <Form
                   actions={
-                    <Button variant="primary" formAction="submit" loading={busy} loadingText={signingUp ? 'Creating account' : 'Signing in'}>
+                    <Button variant="primary" formAction="submit" loading={busy} disabled={confirming} loadingText={signingUp ? 'Creating account' : 'Signing in'}>
                       {signingUp ? 'Create Account' : 'Sign In'}
                     </Button>
                   }
@@ -172,7 +222,7 @@ export default function AuthPage() {
                           value={fullName}
                           onChange={({ detail }) => setFullName(detail.value)}
                           autoComplete="name"
-                          disabled={busy}
+                          disabled={formDisabled}
                         />
                       </FormField>
                     )}
@@ -184,7 +234,7 @@ export default function AuthPage() {
                         value={email}
                         onChange={({ detail }) => setEmail(detail.value)}
                         autoComplete="username"
-                        disabled={busy}
+                        disabled={formDisabled}
                       />
                     </FormField>
                     <FormField label="Password" controlId="auth-password" errorText={errors.password}>
@@ -194,7 +244,7 @@ export default function AuthPage() {
                         value={password}
                         onChange={({ detail }) => setPassword(detail.value)}
                         autoComplete={signingUp ? 'new-password' : 'current-password'}
-                        disabled={busy}
+                        disabled={formDisabled}
                       />
                     </FormField>
                   </SpaceBetween>
@@ -202,7 +252,7 @@ export default function AuthPage() {
               </form>
               <Box textAlign="center">
                 {signingUp ? 'Already have an account? ' : "Don't have an account? "}
-                <Button variant="inline-link" onClick={toggleMode} disabled={busy}>
+                <Button variant="inline-link" onClick={toggleMode} disabled={formDisabled}>
                   {signingUp ? 'Sign In' : 'Create Account'}
                 </Button>
               </Box>

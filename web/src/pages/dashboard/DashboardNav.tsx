@@ -13,12 +13,32 @@ import { useNotifications } from '../../notifications/NotificationsContext';
 import { useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
 import { tierLabels, usagePercent, usageText } from './format';
-import { accountNavItems, activeNavHref, mainNavItems } from './navigation';
+import { accountNavItems, activeNavHref, mainNavItems, type NavItem } from './navigation';
+
+/** A sidebar link; a description goes in `info`, next to the link rather than inside it. */
+function navLink(item: NavItem): SideNavigationProps.Link {
+  return {
+    type: 'link',
+    text: item.text,
+    href: item.href,
+    ...(item.description
+      ? {
+          info: (
+            <span className={styles.navDescription}>
+              <Box variant="small" color="text-body-secondary">
+                {item.description}
+              </Box>
+            </span>
+          ),
+        }
+      : {}),
+  };
+}
 
 const navItems: SideNavigationProps.Item[] = [
-  ...mainNavItems.map((item) => ({ type: 'link' as const, text: item.text, href: item.href })),
+  ...mainNavItems.map(navLink),
   { type: 'divider' },
-  ...accountNavItems.map((item) => ({ type: 'link' as const, text: item.text, href: item.href })),
+  ...accountNavItems.map(navLink),
 ];
 
 const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;

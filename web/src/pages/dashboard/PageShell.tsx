@@ -1,8 +1,9 @@
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ComingSoon } from '../../components/ComingSoon';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 export function PageShell({
   title,
@@ -15,12 +16,7 @@ export function PageShell({
   actions?: ReactNode;
   children?: ReactNode;
 }) {
-  useEffect(() => {
-    document.title = `${title} · Trackpitch`;
-    return () => {
-      document.title = 'Trackpitch';
-    };
-  }, [title]);
+  useDocumentTitle(title);
   return (
     <ContentLayout
       header={

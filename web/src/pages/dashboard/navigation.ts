@@ -1,6 +1,8 @@
 export interface NavItem {
   text: string;
   href: string;
+  /** Short secondary text shown next to the link (outside it, so the link's accessible name stays `text`). */
+  description?: string;
 }
 
 /** The dashboard sections in sidebar order (spec §2 "Dashboard shell"); a divider comes before Settings. */
@@ -8,7 +10,7 @@ export const mainNavItems: readonly NavItem[] = [
   { text: 'Dashboard', href: '/dashboard' },
   { text: 'Contacts', href: '/dashboard/contacts' },
   { text: 'Compose', href: '/dashboard/compose' },
-  { text: 'Campaigns', href: '/dashboard/campaigns' },
+  { text: 'Campaigns', href: '/dashboard/campaigns', description: 'Save and reuse email templates' },
   { text: 'LabelFinder', href: '/dashboard/labelfinder' },
   { text: 'Analytics', href: '/dashboard/analytics' },
 ];

@@ -4,19 +4,15 @@ import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TextContent from '@cloudscape-design/components/text-content';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styles from '../../components/layout.module.css';
 import { PublicFooter } from '../../components/PublicFooter';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 export function LegalPage({ title, summary, children }: { title: string; summary: string; children: ReactNode }) {
   const navigate = useNavigate();
-  useEffect(() => {
-    document.title = `${title} · Trackpitch`;
-    return () => {
-      document.title = 'Trackpitch';
-    };
-  }, [title]);
+  useDocumentTitle(title);
   return (
     <div className={styles.page}>
       <main className={styles.grow}>

@@ -2,10 +2,12 @@ import Box from '@cloudscape-design/components/box';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import styles from '../../components/layout.module.css';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useFollow } from '../../components/useFollow';
 
 export default function NotFoundPage() {
   const follow = useFollow();
+  useDocumentTitle('Page not found');
   return (
     <div className={styles.page}>
       <main className={styles.center}>

@@ -6,11 +6,13 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useSearchParams } from 'react-router-dom';
 import styles from '../../components/layout.module.css';
 import { COMING_SOON } from '../../components/ComingSoon';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /** Public page for email recipients. The confirm form arrives with the sending pipeline (later issue). */
 export default function UnsubscribePage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim();
+  useDocumentTitle('Unsubscribe');
   return (
     <div className={`${styles.page} ${styles.narrow}`}>
       <main className={styles.center}>

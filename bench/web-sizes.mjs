@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 // Adds up the gzip size of the JS and CSS each route downloads, from the Vite manifest.
-// Run after `npm run build:web`:  node web/scripts/route-sizes.mjs
+// Run after `npm run build:web`:  node bench/web-sizes.mjs
 // A route's load = index.html's entry chunk + the lazy chunks the route renders, each with its static
 // imports and CSS. Fonts are separate .woff2 files fetched only for the faces a page uses (not counted).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+// The built web app, wherever this is run from (the repository root or bench/).
+const dist = fileURLToPath(new URL('../web/dist/', import.meta.url));
+const manifestPath = join(dist, '.vite/manifest.json');
+if (!existsSync(manifestPath)) {
+  console.error(`No ${manifestPath}: run npm run build:web first.`);
+  process.exit(1);
+}
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 
 const routes = {
   'landing (/), signed out': ['index.html', 'src/pages/landing/LandingPage.tsx'],
