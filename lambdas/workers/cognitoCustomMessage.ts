@@ -1,7 +1,7 @@
 /**
  * Cognito custom message trigger (spec §2: "The sign-up confirmation email redirects to the site
  * root"). For a sign-up and a resent sign-up code it replaces Cognito's email with one that links to
- * the web app: `<SITE_URL>/auth?username=<user name>&code=<code>`; the /auth page confirms the
+ * the web app: `<SITE_URL>/auth?username=<user name>&email=<email>&code=<code>`; the /auth page confirms the
  * account with those parameters and continues from there. Every other message (forgotten password,
  * attribute verification, admin invitation, MFA) is returned untouched, so Cognito sends the pool's
  * own template.
@@ -54,13 +54,16 @@ export interface ConfirmationEmailInput {
   codeParameter: string;
   /** The `name` attribute, for the greeting. */
   name?: string | undefined;
+  /** The `email` attribute: lets the sign-in form be prefilled after confirming. */
+  email?: string | undefined;
 }
 
 /** The confirmation email's subject and HTML body; the body contains `codeParameter` exactly once. */
-export function confirmationEmail({ siteUrl, userName, codeParameter, name }: ConfirmationEmailInput): { subject: string; html: string } {
+export function confirmationEmail({ siteUrl, userName, codeParameter, name, email }: ConfirmationEmailInput): { subject: string; html: string } {
   // The placeholder is appended after escaping: Cognito looks for it character for character. The code
   // it stands for is digits, so the final URL needs no further encoding.
-  const href = `${escapeHtml(`${siteUrl}${CONFIRMATION_PATH}?username=${encodeURIComponent(userName)}&code=`)}${codeParameter}`;
+  const emailParam = email ? `&email=${encodeURIComponent(email)}` : '';
+  const href = `${escapeHtml(`${siteUrl}${CONFIRMATION_PATH}?username=${encodeURIComponent(userName)}${emailParam}&code=`)}${codeParameter}`;
   const shortName = Array.from(name?.trim() ?? '').slice(0, MAX_NAME_CHARACTERS).join('');
   const greeting = shortName ? `Hi ${escapeHtml(shortName)},` : 'Hi,';
   const html = [
@@ -87,6 +90,7 @@ export function customMessage(event: CustomMessageTriggerEvent, siteUrl: string)
     userName: event.userName,
     codeParameter: event.request.codeParameter,
     name: event.request.userAttributes.name,
+    email: event.request.userAttributes.email,
   });
   return { ...event, response: { ...event.response, emailSubject: subject, emailMessage: html } };
 }

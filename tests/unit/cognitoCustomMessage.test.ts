@@ -44,7 +44,7 @@ describe('confirmation email for sign-up and resent codes', () => {
       const result = customMessage(event(trigger), SITE);
       expect(result.response.emailSubject).toBe('Confirm your Trackpitch account');
       const html = result.response.emailMessage!;
-      expect(hrefs(html)).toEqual([`${SITE}/auth?username=${USER}&code={####}`]);
+      expect(hrefs(html)).toEqual([`${SITE}/auth?username=${USER}&email=artist%40example.com&code={####}`]);
       expect(result.response.smsMessage).toBeNull();
     });
   }
@@ -64,8 +64,9 @@ describe('confirmation email for sign-up and resent codes', () => {
     expect(url.origin + url.pathname).toBe(`${SITE}/auth`);
     expect(url.searchParams.get('username')).toBe(userName);
     expect(url.searchParams.get('code')).toBe('123456');
-    expect([...url.searchParams.keys()]).toEqual(['username', 'code']);
-    expect(link).toContain(`username=${encodeURIComponent(userName)}&code=`);
+    expect(url.searchParams.get('email')).toBe('artist@example.com');
+    expect([...url.searchParams.keys()]).toEqual(['username', 'email', 'code']);
+    expect(link).toContain(`username=${encodeURIComponent(userName)}&`);
     // Nothing from the user name breaks out of the attribute.
     expect(html).not.toContain('<x>');
     expect(html).not.toContain(`"<`);
@@ -132,7 +133,7 @@ describe('makeHandler', () => {
     const handler = makeHandler({ siteUrl: `${SITE}/` });
     const result = await handler(event('CustomMessage_ResendCode'));
     expect(result.response.emailSubject).toBe(CONFIRMATION_SUBJECT);
-    expect(hrefs(result.response.emailMessage!)).toEqual([`${SITE}/auth?username=${USER}&code={####}`]);
+    expect(hrefs(result.response.emailMessage!)).toEqual([`${SITE}/auth?username=${USER}&email=artist%40example.com&code={####}`]);
   });
 
   it('refuses a missing or malformed SITE_URL instead of emailing a broken link', () => {
