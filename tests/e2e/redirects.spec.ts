@@ -10,7 +10,9 @@ test.describe('signed out', () => {
     });
   }
 
-  test('an unknown path shows the 404 page with Return to Home', async ({ page }) => {
+  test('an unknown path, under /admin too, shows the 404 page with Return to Home', async ({ page }) => {
+    await page.goto('/admin/no-such-screen');
+    await expect(page.getByText('Oops! Page not found')).toBeVisible();
     await page.goto('/no/such/page');
     await expect(page.getByText('Oops! Page not found')).toBeVisible();
     await page.getByRole('link', { name: 'Return to Home' }).click();
