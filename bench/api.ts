@@ -4,8 +4,8 @@
  *
  *   npx tsx bench/api.ts [requests per route]
  */
-import { CognitoIdentityProviderClient, InitiateAuthCommand, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { startLocalStack } from '../lib/local/stack';
+import { accounts } from '../tests/support/accounts';
 
 const count = Number(process.argv[2] ?? 300);
 const concurrency = 8;
@@ -14,18 +14,13 @@ const started = Date.now();
 const stack = await startLocalStack({});
 console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
+const users = accounts({
+  cognitoEndpoint: stack.cognitoEndpoint,
+  userPoolClientId: stack.userPoolClientId,
+  confirm: { via: 'local-server', appUrl: stack.appUrl },
+});
 try {
-  const cognito = new CognitoIdentityProviderClient({
-    region: stack.region,
-    endpoint: stack.cognitoEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'Bench-password-1';
-  await cognito.send(new SignUpCommand({ ClientId: stack.userPoolClientId, Username: email, Password: password, UserAttributes: [{ Name: 'email', Value: email }, { Name: 'name', Value: 'Bench' }] }));
-  await fetch(`${stack.appUrl}/local/confirm-signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
-  const auth = await cognito.send(new InitiateAuthCommand({ ClientId: stack.userPoolClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } }));
-  const token = auth.AuthenticationResult!.IdToken!;
+  const { idToken: token } = await users.create({ email: `bench-${Date.now()}@example.com`, name: 'Bench', password: 'Bench-password-1' });
 
   const cases: [string, RequestInit][] = [
     ['GET /api/profile', { headers: { authorization: `Bearer ${token}` } }],
@@ -55,5 +50,6 @@ try {
     console.log(`  ${name.padEnd(20)} p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  ${(count / ((Date.now() - t0) / 1000)).toFixed(0)} req/s`);
   }
 } finally {
+  users.close();
   await stack.stop();
 }

@@ -16,7 +16,6 @@ import { removePidFile, runningInstance, stopLeftovers, writePidFile } from '../
 import { startLocalStack, type LocalStack } from '../lib/local/stack';
 
 const DEFAULT_PORTS = { app: 3000, dynamodb: 8741, cognito: 8742 };
-const MAIN_MARKER = 'bin/local.ts';
 
 // tsx runs this file in a child process; if that parent is killed (kill -9), stop with it.
 const parentPid = process.ppid;
@@ -58,7 +57,7 @@ async function main() {
     cognito: portFromEnv('COGNITO_PORT', DEFAULT_PORTS.cognito),
   };
 
-  const running = runningInstance(dataDir, MAIN_MARKER);
+  const running = runningInstance(dataDir);
   if (running) {
     fail(`Trackpitch is already running (pid ${running.pid}) at ${running.appUrl}: stop it with Ctrl-C in its terminal (or kill ${running.pid}), then run npm start again.`);
   }
@@ -92,8 +91,8 @@ async function main() {
     pid: process.pid,
     appUrl: stack.appUrl,
     children: [
-      { name: 'DynamoDB Local', pid: stack.pids.dynamodb, marker: 'LoopbackDynamoDBLocal' },
-      { name: 'cognito-local', pid: stack.pids.cognito, marker: 'cognito-child.mjs' },
+      { name: 'DynamoDB Local', pid: stack.pids.dynamodb, kind: 'dynamodb' },
+      { name: 'cognito-local', pid: stack.pids.cognito, kind: 'cognito' },
     ],
     startedAt: new Date().toISOString(),
   });

@@ -10,6 +10,9 @@
  * - cognito-local puts only `email` and custom attributes in the ID token, where Cognito also puts
  *   standard attributes such as `name`. A PreTokenGeneration "Lambda" served here, on a loopback
  *   port cognito-local calls through its LambdaClient endpoint, adds them back.
+ * - cognito-local answers any origin and checks no credentials, so it runs behind
+ *   lib/local/cognito-guard.mjs (installed by lib/local/cognito-child.mjs): browsers may call it
+ *   only from the web app's origin, and never the Admin* or management actions.
  */
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -28,10 +31,11 @@ import {
   ListUserPoolClientsCommand,
   type UserStatusType,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { LOCAL_CREDENTIALS, localCredentials } from '../../lambdas/adapters/dynamodb/client';
 import { ADMIN_GROUP } from '../../schema/routes';
-import { LocalStackError } from './errors';
+import { isNamed, LocalStackError } from './errors';
 import { LOOPBACK } from './net';
-import { fromRoot } from './paths';
+import { cognitoChildScript } from './paths';
 import { spawnEngine, type EngineProcess } from './processes';
 
 export const LOCAL_REGION = 'us-east-1';
@@ -52,6 +56,11 @@ export interface CognitoLocalOptions {
   logFile: string;
   userPoolId?: string;
   timeoutMs?: number;
+  /**
+   * The web app's origins (http://127.0.0.1:<port>, http://localhost:<port>): the only pages that
+   * may call cognito-local from a browser (lib/local/cognito-guard.mjs).
+   */
+  appOrigins: string[];
 }
 
 export interface CognitoLocal {
@@ -148,7 +157,7 @@ export function writeCognitoFiles(dir: string, options: { port: number; userPool
     LambdaClient: {
       endpoint: options.triggerEndpoint,
       region: LOCAL_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: LOCAL_CREDENTIALS,
       maxRetries: 0,
     },
   };
@@ -163,16 +172,17 @@ export function writeCognitoFiles(dir: string, options: { port: number; userPool
 export async function startCognitoLocal(options: CognitoLocalOptions & { triggerEndpoint: string }): Promise<CognitoLocal> {
   const userPoolId = options.userPoolId ?? LOCAL_USER_POOL_ID;
   writeCognitoFiles(options.dir, { port: options.port, userPoolId, triggerEndpoint: options.triggerEndpoint });
-  const engine = spawnEngine('cognito-local', process.execPath, [fromRoot('lib', 'local', 'cognito-child.mjs')], {
+  const engine = spawnEngine('cognito-local', process.execPath, [cognitoChildScript], {
     cwd: options.dir,
     env: {
       ...process.env,
       HOST: LOOPBACK,
       PORT: String(options.port),
       NO_COLOR: '1',
+      TRACKPITCH_APP_ORIGIN: options.appOrigins.join(','),
       // Its AWS SDK v2 must never reach a real AWS account from here.
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1',
     },
     logFile: options.logFile,
@@ -203,12 +213,10 @@ export function makeCognitoClient(endpoint: string) {
   return new CognitoIdentityProviderClient({
     region: LOCAL_REGION,
     endpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: localCredentials(),
     maxAttempts: 2,
   });
 }
-
-const isNamed = (error: unknown, ...names: string[]) => names.includes((error as { name?: string } | undefined)?.name ?? '');
 
 /** The web app client (created once) and the `admins` group; returns the client id. */
 export async function seedUserPool(client: CognitoIdentityProviderClient, userPoolId: string): Promise<string> {

@@ -16,21 +16,26 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  DynamoDBClient,
   ListTablesCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type CreateTableCommandInput,
+  type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeDocumentClient, makeDynamoDbClient } from '../../lambdas/adapters/dynamodb/client';
 import { createTableInput, ttlAttribute } from '../../schema/table';
-import { LocalStackError } from './errors';
+import { isNamed, LocalStackError } from './errors';
 import { LOOPBACK } from './net';
 import { cacheDir, fromRoot } from './paths';
 import { spawnEngine, type EngineProcess } from './processes';
 
-/** DynamoDB Local accepts any key made only of letters and digits. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+/**
+ * DynamoDB Local's `-cors` allow-list (its documented default is `*`). No browser page ever calls
+ * DynamoDB Local (the browser talks to the local server, which runs the handlers), so the list holds
+ * one entry that is not a serialized origin (no scheme): no browser sends it as its Origin, and no
+ * web page the developer visits is let read a DynamoDB Local answer.
+ */
+export const NO_BROWSER_ORIGIN = 'no-browser-origin';
 
 export const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx256m', '-Djava.net.preferIPv4Stack=true'];
 
@@ -45,6 +50,8 @@ export interface DynamoDbLocalOptions {
   logFile: string;
   /** How long to wait for the server; default 20 s. */
   timeoutMs?: number;
+  /** Origins let read its answers from a browser (`-cors`); default none (NO_BROWSER_ORIGIN). */
+  corsOrigins?: string[];
 }
 
 export interface DynamoDbLocal {
@@ -140,6 +147,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
     '-sharedDb',
     '-disableTelemetry',
+    '-cors',
+    (options.corsOrigins?.length ? options.corsOrigins : [NO_BROWSER_ORIGIN]).join(','),
   ];
   const engine = spawnEngine('DynamoDB Local', javaBin('java'), args, { cwd: home, logFile: options.logFile });
   let port: number;
@@ -169,10 +178,10 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   return { endpoint, port, process: engine, stop: () => engine.stop() };
 }
 
+/** A raw client and a document client sharing its connections, for DynamoDB Local at `endpoint`. */
 export function makeDynamoClients(endpoint: string, region: string) {
-  const client = new DynamoDBClient({ region, endpoint, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 });
-  const documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  return { client, documentClient };
+  const client = makeDynamoDbClient({ region, endpoint, maxAttempts: 2 });
+  return { client, documentClient: makeDocumentClient(client) };
 }
 
 /** True once DynamoDB Local answers a request. */
@@ -180,8 +189,6 @@ export async function isDynamoReady(client: DynamoDBClient): Promise<boolean> {
   await client.send(new ListTablesCommand({ Limit: 1 }));
   return true;
 }
-
-const isNamed = (error: unknown, name: string) => (error as { name?: string } | undefined)?.name === name;
 
 /**
  * Creates the table from schema/table.ts when it is missing, adds indexes the schema gained since

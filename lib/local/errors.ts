@@ -8,3 +8,7 @@ export class LocalStackError extends Error {
     this.name = 'LocalStackError';
   }
 }
+
+/** True when an AWS SDK error (or any error) has one of these names, e.g. 'ResourceNotFoundException'. */
+export const isNamed = (error: unknown, ...names: string[]): boolean =>
+  names.includes((error as { name?: unknown } | undefined)?.name as string);

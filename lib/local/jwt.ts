@@ -1,8 +1,10 @@
 /**
  * The local stand-in for API Gateway's JWT authorizer (issuer = the user pool, audience = the app
  * client): signature against the pool's JWKS, issuer, audience (`aud` of ID tokens, `client_id` of
- * access tokens), expiry and not-before. Groups are not checked here, exactly as in AWS: admin routes
- * are refused by the handler (lambdas/http/api.ts) with 403.
+ * access tokens), expiry, not-before, and an issue time (`iat`) not in the future, as API Gateway
+ * refuses such tokens too (aws-jwt-verify checks exp and nbf but not iat, so iat is checked here).
+ * Groups are not checked here, exactly as in AWS: admin routes are refused by the handler
+ * (lambdas/http/api.ts) with 403.
  *
  * Tokens carry the issuer real Cognito uses, so aws-jwt-verify's CognitoJwtVerifier is used as is;
  * only the JWKS download is redirected from cognito-idp.<region>.amazonaws.com to cognito-local.
@@ -18,6 +20,9 @@ export interface AuthorizerConfig {
   /** cognito-local's base URL, where `/<pool id>/.well-known/jwks.json` is served. */
   cognitoEndpoint: string;
 }
+
+/** How far in the future a token's `iat` may be (clock skew between issuer and verifier). */
+export const IAT_SKEW_SECONDS = 5;
 
 export type AuthorizerResult =
   | { ok: true; claims: JwtPayload }
@@ -55,10 +60,14 @@ export function makeAuthorizer(config: AuthorizerConfig) {
     if (!token) return { ok: false, reason: 'missing', description: 'no bearer token' };
     try {
       const claims = (await verifier.verify(token)) as JwtPayload;
+      if (claims.iat !== undefined && !(claims.iat <= Date.now() / 1000 + IAT_SKEW_SECONDS)) {
+        return { ok: false, reason: 'invalid', description: 'the token is issued in the future' };
+      }
       return { ok: true, claims };
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'JwtExpiredError') return { ok: false, reason: 'expired', description: 'the token has expired' };
+      if (name === 'JwtNotBeforeError') return { ok: false, reason: 'invalid', description: 'the token is not valid yet' };
       return { ok: false, reason: 'invalid', description: (error as Error).message };
     }
   };

@@ -2,7 +2,9 @@
  * The local server (127.0.0.1 only): the web build, `/config.json`, `/api/*` as API Gateway serves
  * it in AWS (route list from schema/routes.ts, JWT authorizer, route throttling, payload format 2.0
  * events to the same handler modules the Lambdas run), and one local-only endpoint,
- * `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1 "Local decisions").
+ * `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1 "Local decisions"):
+ * JSON only (a cross-site page cannot send that without a preflight, which is not answered) and
+ * refused to any Origin but the app's own.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +13,7 @@ import type { Context } from 'aws-lambda';
 import { findRoute, handlerGroups, type HandlerGroup } from '../../schema/routes';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { buildApiEvent, internalServerError, isTextContentType, makeLambdaContext, toHttpResponse, type ApiGatewayEvent, type HttpResponse } from './event';
+import { LocalStackError } from './errors';
 import type { Authorizer } from './jwt';
 import { LOOPBACK } from './net';
 import { fromRoot } from './paths';
@@ -25,8 +28,10 @@ export const BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 export const INTEGRATION_TIMEOUT_MS = 30_000;
 
 export interface LocalServerOptions {
-  /** 0 = any free port. */
+  /** 0 = any free port; ignored when `reserved` is given. */
   port: number;
+  /** A port already bound by reserveLocalServer (its origin had to be known before the engines started). */
+  reserved?: ReservedServer;
   webDist: string;
   runtimeConfig: RuntimeConfig;
   authorize: Authorizer;
@@ -57,6 +62,58 @@ export async function importHandler(group: HandlerGroup): Promise<LambdaHandler>
 }
 
 const ALLOWED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The origins of the web app served on `port`: the only pages allowed to call the local-only endpoints and cognito-local. */
+export const appOrigins = (port: number) => [`http://${LOOPBACK}:${port}`, `http://localhost:${port}`];
+
+/** The media type of a Content-Type header, lower case, without parameters. */
+const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
+
+export interface ReservedServer {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+async function listenLoopback(server: Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new LocalStackError(`Port ${port} (the app) is already in use. Stop what uses it, or choose another port: PORT=3100 npm start.`));
+      } else reject(error);
+    };
+    server.once('error', onError);
+    server.listen({ port, host: LOOPBACK, exclusive: true }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the local server has no port');
+  return address.port;
+}
+
+/**
+ * Binds the app's port on 127.0.0.1 before the engines start, so the app's origin is known to
+ * cognito-local (which refuses every other browser origin). Answers 503 until startLocalServer
+ * takes the server over.
+ */
+export async function reserveLocalServer(port: number): Promise<ReservedServer> {
+  const server = createServer((req, res) => {
+    req.resume();
+    writeJson(res, 503, { message: 'Trackpitch is starting; try again in a moment.' }, { 'retry-after': '1' });
+  });
+  const bound = await listenLoopback(server, port);
+  return { server, port: bound, url: `http://${LOOPBACK}:${bound}`, close: () => closeServer(server) };
+}
 
 /** API Gateway's request id form, e.g. `JKJaXmPLvHcESHA=`. */
 const newRequestId = () => randomBytes(10).toString('base64');
@@ -124,7 +181,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
     return handler;
   };
-  let port = options.port;
+  let port = options.reserved?.port ?? options.port;
+  const ownOrigins = () => new Set(appOrigins(port));
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, rawUrl: string) {
     const started = Date.now();
@@ -209,6 +267,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       req.resume();
       return writeJson(res, 405, { message: 'Use POST with {"email": "..."}.' }, { ...headers, allow: 'POST' });
     }
+    // Only the app itself (or a tool on this machine, which sends no Origin) may confirm accounts.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !ownOrigins().has(origin)) {
+      req.resume();
+      return writeJson(res, 403, { message: 'Only the Trackpitch app may confirm a local account.' }, headers);
+    }
+    // JSON only: a cross-site page cannot send it without a CORS preflight, which is not answered.
+    if (mediaType(req.headers['content-type']) !== 'application/json') {
+      req.resume();
+      return writeJson(res, 415, { message: 'Send {"email": "you@example.com"} with Content-Type: application/json.' }, headers);
+    }
     const body = await readBody(req, 10 * 1024, false);
     if (body === 'too-large') return writeJson(res, 413, { message: 'The request is too large.' }, headers);
     let email: unknown;
@@ -230,7 +299,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
   }
 
-  const server = createServer((req, res) => {
+  const handleRequest = (req: IncomingMessage, res: ServerResponse) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     if (!ALLOWED_HOSTS.has(host)) {
       // DNS-rebinding guard: only pages served from this machine's own names may call the local server.
@@ -261,27 +330,22 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       if (!res.headersSent) writeJson(res, 500, { message: 'Internal Server Error' });
       else res.destroy();
     });
-  });
-  server.keepAliveTimeout = 5000;
+  };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: options.port, host: LOOPBACK, exclusive: true }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('the local server has no port');
-  port = address.port;
+  let server: Server;
+  if (options.reserved) {
+    server = options.reserved.server;
+    server.removeAllListeners('request');
+    server.on('request', handleRequest);
+  } else {
+    server = createServer(handleRequest);
+    port = await listenLoopback(server, options.port);
+  }
+  server.keepAliveTimeout = 5000;
   return {
     url: `http://${LOOPBACK}:${port}`,
     port,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }

@@ -23,8 +23,8 @@ import {
 import { ensureTable, makeDynamoClients, startDynamoDbLocal } from './dynamodb';
 import { makeAuthorizer } from './jwt';
 import { assertPortFree } from './net';
-import { defaultWebDist } from './paths';
-import { importHandler, startLocalServer } from './server';
+import { defaultWebDist, engineDataPaths } from './paths';
+import { appOrigins, importHandler, reserveLocalServer, startLocalServer } from './server';
 import { seedSystemData } from './seed/index';
 
 export interface LocalStackOptions {
@@ -130,6 +130,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   handlersLoaded.catch(() => undefined);
 
   try {
+    // The app's port first: cognito-local must know the app's origin (the only browser origin it answers).
+    const reserved = await reserveLocalServer(ports.app);
+    cleanups.push(reserved.close);
     const trigger = await startTriggerServer();
     cleanups.push(trigger.close);
 
@@ -137,15 +140,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const [dynamoStart, cognitoStart] = await Promise.allSettled([
       startDynamoDbLocal({
         port: ports.dynamodb,
-        ...(options.dataDir ? { dbPath: join(options.dataDir, 'dynamodb') } : {}),
+        ...(options.dataDir ? { dbPath: engineDataPaths(options.dataDir).dynamodb } : {}),
         logFile: join(logDir, 'dynamodb-local.log'),
       }),
       startCognitoLocal({
         port: ports.cognito,
-        dir: join(baseDir, 'cognito'),
+        dir: engineDataPaths(baseDir).cognito,
         logFile: join(logDir, 'cognito-local.log'),
         userPoolId: LOCAL_USER_POOL_ID,
         triggerEndpoint: trigger.endpoint,
+        appOrigins: appOrigins(reserved.port),
       }),
     ]);
     for (const start of [dynamoStart, cognitoStart]) if (start.status === 'fulfilled') cleanups.push(start.value.stop);
@@ -199,6 +203,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     const server = await startLocalServer({
       port: ports.app,
+      reserved,
       webDist: options.webDist ?? defaultWebDist,
       runtimeConfig,
       authorize: makeAuthorizer({ userPoolId: cognito.userPoolId, userPoolClientId, cognitoEndpoint: cognito.endpoint }),

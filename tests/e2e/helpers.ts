@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
+import { accounts } from '../support/accounts';
 
 export const PASSWORD = 'Pitch-test-1234';
 
@@ -21,44 +22,33 @@ export const admin = (): TestUser => ({
   password: process.env.E2E_ADMIN_PASSWORD!,
 });
 
-/** Calls cognito-local's API as the Cognito SDK would (JSON over POST with an X-Amz-Target). */
-async function cognito<T>(action: string, body: unknown): Promise<T> {
-  const response = await fetch(process.env.E2E_COGNITO_ENDPOINT!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` },
-    body: JSON.stringify(body),
+/** Accounts on the browser run's stack, confirmed by the local server as the web app does. */
+const accountsAt = (baseURL: string) =>
+  accounts({
+    cognitoEndpoint: process.env.E2E_COGNITO_ENDPOINT!,
+    userPoolClientId: process.env.E2E_USER_POOL_CLIENT_ID!,
+    confirm: { via: 'local-server', appUrl: baseURL },
   });
-  if (!response.ok) throw new Error(`${action} failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** Creates a confirmed account without the UI (for tests about something else than sign-up). */
 export async function createAccount(baseURL: string, user: TestUser): Promise<void> {
-  await cognito('SignUp', {
-    ClientId: process.env.E2E_USER_POOL_CLIENT_ID,
-    Username: user.email,
-    Password: user.password,
-    UserAttributes: [
-      { Name: 'email', Value: user.email },
-      { Name: 'name', Value: user.name },
-    ],
-  });
-  const confirmed = await fetch(`${baseURL}/local/confirm-signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email }),
-  });
-  expect(confirmed.status).toBe(204);
+  const users = accountsAt(baseURL);
+  try {
+    await users.signUp(user);
+    await users.confirm(user.email); // throws unless POST /local/confirm-signup answers 204
+  } finally {
+    users.close();
+  }
 }
 
 /** The ID token the web app sends as its bearer token. */
 export async function idTokenFor(user: TestUser): Promise<string> {
-  const result = await cognito<{ AuthenticationResult: { IdToken: string } }>('InitiateAuth', {
-    AuthFlow: 'USER_PASSWORD_AUTH',
-    ClientId: process.env.E2E_USER_POOL_CLIENT_ID,
-    AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
-  });
-  return result.AuthenticationResult.IdToken;
+  const users = accountsAt(process.env.E2E_BASE_URL!);
+  try {
+    return (await users.signIn(user.email, user.password)).idToken;
+  } finally {
+    users.close();
+  }
 }
 
 /** A new profile starts the tour (spec §4); tests about other things skip it. */

@@ -1,7 +1,7 @@
 /**
  * Forged and altered JWTs for the authorizer tests. Tokens are re-signed with cognito-local's own
  * signing key (the one its JWKS publishes), so a token made here is refused only for the one
- * property a test changes: expiry, issuer, audience, or the signature itself.
+ * property a test changes: expiry, issue time, not-before, issuer, audience, or the signature itself.
  */
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -58,6 +58,13 @@ export const expiredCopy = (token: string) => resign(token, { iat: now() - 7200,
 
 /** Valid for another hour: the control for expiredCopy (re-signing alone must not break a token). */
 export const freshCopy = (token: string) => resign(token, { iat: now(), exp: now() + 3600 });
+
+/** Issued `seconds` from now (and valid for an hour after that), otherwise identical and validly signed. */
+export const issuedInFutureCopy = (token: string, seconds = 600) =>
+  resign(token, { iat: now() + seconds, auth_time: now() + seconds, exp: now() + seconds + 3600 });
+
+/** Not valid before `seconds` from now (`nbf`), otherwise identical and validly signed. */
+export const notYetValidCopy = (token: string, seconds = 600) => resign(token, { iat: now(), nbf: now() + seconds, exp: now() + 3600 });
 
 /** The payload changed (another `sub`) but the original signature kept. */
 export function tampered(token: string, changes: Claims = { sub: '00000000-0000-4000-8000-000000000000' }): string {

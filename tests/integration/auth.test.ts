@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { decodeJwt, expiredCopy, freshCopy, resign, strangerKey, tampered } from '../fakes/jwt';
+import { IAT_SKEW_SECONDS } from '../../lib/local/jwt';
+import { decodeJwt, expiredCopy, freshCopy, issuedInFutureCopy, notYetValidCopy, resign, strangerKey, tampered } from '../fakes/jwt';
 import { adminTokens, call, cognito, createUser, otherClientTokens, stack, type TestUser } from './helpers';
 
 const UNAUTHORIZED = { message: 'Unauthorized' };
@@ -45,6 +46,26 @@ describe('JWT authorizer on signed-in routes', () => {
 
     const control = await call('/api/profile', { token: freshCopy(user.idToken) });
     expect(control.status).toBe(200);
+  });
+
+  it('refuses a token issued in the future (iat), as API Gateway does, within a small clock skew', async () => {
+    const future = await call('/api/profile', { token: issuedInFutureCopy(user.idToken, 600) });
+    expect(future.status).toBe(401);
+    expect(future.json).toEqual(UNAUTHORIZED);
+    expect(future.headers.get('www-authenticate')).toMatch(/invalid_token/);
+    const justAhead = await call('/api/profile', { token: issuedInFutureCopy(user.accessToken, IAT_SKEW_SECONDS + 60) });
+    expect(justAhead.status).toBe(401);
+
+    // Control: a clock a second or two ahead of ours is tolerated.
+    const skewed = await call('/api/profile', { token: issuedInFutureCopy(user.idToken, 2) });
+    expect(skewed.status).toBe(200);
+  });
+
+  it('refuses a token that is not valid yet (nbf in the future)', async () => {
+    const response = await call('/api/profile', { token: notYetValidCopy(user.idToken, 600) });
+    expect(response.status).toBe(401);
+    expect(response.json).toEqual(UNAUTHORIZED);
+    expect((await call('/api/profile', { token: notYetValidCopy(user.idToken, -60) })).status).toBe(200); // control
   });
 
   it("refuses a genuine token of the pool issued to another app client", async () => {

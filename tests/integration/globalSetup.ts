@@ -18,6 +18,8 @@ export interface IntegrationStack {
   region: string;
   admin: { email: string; password: string; name: string };
   seeded: { templates: number; directoryEntries: number };
+  /** The engines' process ids (to check how they were started). */
+  pids: { dynamodb: number; cognito: number };
   /** The fixture web build the server serves (see FIXTURE_FILES). */
   webDist: string;
   startupMs: number;
@@ -55,6 +57,7 @@ export default async function setup(project: TestProject) {
     region: stack.region,
     admin: stack.admin,
     seeded: stack.seeded,
+    pids: stack.pids,
     webDist,
     startupMs: Date.now() - started,
   });

@@ -1,47 +1,40 @@
 /**
  * Integration helpers: the shared stack's endpoints, real cognito-local accounts and tokens
- * (sign up, admin confirm, USER_PASSWORD_AUTH), and requests to the local server.
+ * (tests/support/accounts.ts: sign up, AdminConfirmSignUp, USER_PASSWORD_AUTH), and requests to
+ * the local server.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  AdminConfirmSignUpCommand,
-  CognitoIdentityProviderClient,
-  CreateUserPoolClientCommand,
-  InitiateAuthCommand,
-  SignUpCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { request } from 'node:http';
+import { CreateUserPoolClientCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
+import { makeDynamoClients } from '../../lib/local/dynamodb';
+import { accounts, type Accounts, type NewAccount, type Tokens } from '../support/accounts';
 import type { IntegrationStack } from './globalSetup';
+
+export { TEST_PASSWORD, uniqueEmail, type Tokens } from '../support/accounts';
 
 export const stack = (): IntegrationStack => inject('localStack');
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
-let cognitoClient: CognitoIdentityProviderClient | undefined;
-export function cognito(): CognitoIdentityProviderClient {
-  cognitoClient ??= new CognitoIdentityProviderClient({
-    region: stack().region,
-    endpoint: stack().cognitoEndpoint,
-    credentials: LOCAL_CREDENTIALS,
+let sharedAccounts: Accounts | undefined;
+/** The shared stack's accounts; a new account is confirmed with AdminConfirmSignUp. */
+function stackAccounts(): Accounts {
+  sharedAccounts ??= accounts({
+    cognitoEndpoint: stack().cognitoEndpoint,
+    userPoolClientId: stack().userPoolClientId,
+    confirm: { via: 'admin', userPoolId: stack().userPoolId },
   });
-  return cognitoClient;
+  return sharedAccounts;
 }
 
-let dynamo: { client: DynamoDBClient; doc: DynamoDBDocumentClient } | undefined;
+export const cognito = (): CognitoIdentityProviderClient => stackAccounts().client;
+
+let dynamo: { client: ReturnType<typeof makeDynamoClients>['client']; doc: ReturnType<typeof makeDynamoClients>['documentClient'] } | undefined;
 export function dynamodb() {
   if (!dynamo) {
-    const client = new DynamoDBClient({ region: stack().region, endpoint: stack().dynamoEndpoint, credentials: LOCAL_CREDENTIALS });
-    dynamo = { client, doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }) };
+    const { client, documentClient } = makeDynamoClients(stack().dynamoEndpoint, stack().region);
+    dynamo = { client, doc: documentClient };
   }
   return dynamo;
-}
-
-export interface Tokens {
-  idToken: string;
-  accessToken: string;
-  refreshToken: string;
 }
 
 export interface TestUser extends Tokens {
@@ -51,42 +44,14 @@ export interface TestUser extends Tokens {
   sub: string;
 }
 
-export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
-export const TEST_PASSWORD = 'Test-password-1';
-
-export async function signIn(email: string, password: string, clientId = stack().userPoolClientId): Promise<Tokens> {
-  const { AuthenticationResult: result } = await cognito().send(
-    new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
-  );
-  if (!result?.IdToken || !result.AccessToken || !result.RefreshToken) throw new Error('cognito-local returned no tokens');
-  return { idToken: result.IdToken, accessToken: result.AccessToken, refreshToken: result.RefreshToken };
-}
+export const signIn = (email: string, password: string, clientId = stack().userPoolClientId): Promise<Tokens> =>
+  stackAccounts().signIn(email, password, clientId);
 
 /** Signs up without confirming (the state a new account is in before the local confirmation). */
-export async function signUp(options: { email?: string; name?: string; password?: string } = {}) {
-  const email = options.email ?? uniqueEmail();
-  const name = options.name ?? 'Test Artist';
-  const password = options.password ?? TEST_PASSWORD;
-  const { UserSub } = await cognito().send(
-    new SignUpCommand({
-      ClientId: stack().userPoolClientId,
-      Username: email,
-      Password: password,
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'name', Value: name },
-      ],
-    }),
-  );
-  return { email, name, password, sub: UserSub! };
-}
+export const signUp = (options: Partial<Pick<NewAccount, 'email' | 'name' | 'password'>> = {}) => stackAccounts().signUp(options);
 
 /** A confirmed account with fresh tokens: sign up, AdminConfirmSignUp, USER_PASSWORD_AUTH. */
-export async function createUser(options: { email?: string; name?: string } = {}): Promise<TestUser> {
-  const user = await signUp(options);
-  await cognito().send(new AdminConfirmSignUpCommand({ UserPoolId: stack().userPoolId, Username: user.email }));
-  return { ...user, ...(await signIn(user.email, user.password)) };
-}
+export const createUser = (options: { email?: string; name?: string } = {}): Promise<TestUser> => stackAccounts().create(options);
 
 export const adminTokens = () => signIn(stack().admin.email, stack().admin.password);
 
@@ -128,6 +93,34 @@ export async function call(path: string, options: ApiOptions = {}) {
     json = undefined;
   }
   return { status: response.status, headers: response.headers, text, json: json as Record<string, unknown> | undefined };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * A request with the path sent exactly as given (fetch and URL would normalise `/../`, `%2e%2e` and
+ * the like before sending). `base` is an http://host:port URL.
+ */
+export function rawRequest(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }
 
 /** A port nobody listens on right now (for a stack that must keep its ports across a restart). */

@@ -5,23 +5,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  SignUpCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../lib/local/stack';
+import { accounts } from '../support/accounts';
 import { freePort, stack as sharedStack, TEST_PASSWORD, uniqueEmail } from './helpers';
 
-const clientFor = (s: LocalStack) =>
-  new CognitoIdentityProviderClient({ region: s.region, endpoint: s.cognitoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+/** Accounts on a stack of this test; a new account is confirmed by its local server, as the web app does. */
+const accountsOf = (s: LocalStack) =>
+  accounts({ cognitoEndpoint: s.cognitoEndpoint, userPoolClientId: s.userPoolClientId, confirm: { via: 'local-server', appUrl: s.appUrl } });
 
 async function idToken(s: LocalStack, email: string, password: string) {
-  const { AuthenticationResult } = await clientFor(s).send(
-    new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: s.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
-  );
-  return AuthenticationResult!.IdToken!;
+  const users = accountsOf(s);
+  try {
+    return (await users.signIn(email, password)).idToken;
+  } finally {
+    users.close();
+  }
 }
 
 describe('a stack on a data folder', () => {
@@ -34,20 +33,10 @@ describe('a stack on a data folder', () => {
     let second: LocalStack | undefined;
     try {
       first = await startLocalStack({ dataDir, ports, webDist: sharedStack().webDist });
-      await clientFor(first).send(
-        new SignUpCommand({
-          ClientId: first.userPoolClientId,
-          Username: email,
-          Password: TEST_PASSWORD,
-          UserAttributes: [{ Name: 'name', Value: 'Kept Artist' }],
-        }),
-      );
-      const confirmed = await fetch(`${first.appUrl}/local/confirm-signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email }),
-      });
-      expect(confirmed.status).toBe(204);
+      const firstAccounts = accountsOf(first);
+      await firstAccounts.signUp({ email, name: 'Kept Artist', password: TEST_PASSWORD });
+      await firstAccounts.confirm(email); // throws unless the local server answers 204
+      firstAccounts.close();
       const token = await idToken(first, email, TEST_PASSWORD);
       expect((await fetch(`${first.appUrl}/api/profile`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       const patched = await fetch(`${first.appUrl}/api/profile`, {

@@ -3,17 +3,21 @@
  * request id, never a stack), the event a handler receives, body limit (413), throttling (429),
  * the local sign-up confirmation, `/config.json`, the static web build and its SPA fallback.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AdminGetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
 import type { ProfileStore } from '../../lambdas/ports';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
+import { routes, type RouteDefinition } from '../../schema/routes';
 import type { ApiGatewayEvent } from '../../lib/local/event';
 import { makeAuthorizer } from '../../lib/local/jwt';
 import { startLocalServer, type LambdaHandler, type LocalServer } from '../../lib/local/server';
 import { FIXTURE_FILES } from './globalSetup';
-import { adminTokens, call, cognito, createUser, signUp, stack } from './helpers';
+import { adminTokens, call, cognito, createUser, rawRequest, signUp, stack } from './helpers';
 
 const servers: LocalServer[] = [];
 afterEach(async () => {
@@ -53,6 +57,34 @@ describe('routing', () => {
   it('answers 404 to a known path with another method', async () => {
     const response = await call('/api/profile', { method: 'DELETE' });
     expect(response.status).toBe(404);
+  });
+
+  it('answers 404, not 500, to a path parameter with a malformed %-escape (raw paths)', async () => {
+    for (const path of ['/api/%', '/api/profile%E0%A4%A']) {
+      expect((await rawRequest(stack().appUrl, path)).status, path).toBe(404);
+    }
+    // The shipped route list has no path parameter yet: this file's server gets one for the test.
+    const table = routes as RouteDefinition[];
+    const route: RouteDefinition = { method: 'GET', path: '/api/test-items/{id}', handler: 'health', access: 'public' };
+    table.push(route);
+    try {
+      const events: ApiGatewayEvent[] = [];
+      const server = await serverWith(async (event) => {
+        events.push(event);
+        return { ok: true };
+      });
+      for (const path of ['/api/test-items/%', '/api/test-items/%E0%A4%A', '/api/test-items/%zz', '/api/test-items/abc%2', '/api/test-items/%C3']) {
+        const response = await rawRequest(server.url, path);
+        expect(response.status, path).toBe(404);
+        expect(JSON.parse(response.text)).toEqual({ message: 'Not Found' });
+      }
+      expect(events).toHaveLength(0);
+      const control = await rawRequest(server.url, '/api/test-items/caf%C3%A9%2F1');
+      expect(control.status).toBe(200);
+      expect(events[0]!.pathParameters).toEqual({ id: 'café/1' });
+    } finally {
+      table.splice(table.indexOf(route), 1);
+    }
   });
 });
 
@@ -243,6 +275,33 @@ describe('POST /local/confirm-signup', () => {
     const wrongMethod = await call('/local/confirm-signup');
     expect(wrongMethod.status).toBe(405);
   });
+
+  it("refuses another page's origin (403) and anything but JSON (415), so a cross-site form cannot confirm accounts", async () => {
+    const user = await signUp();
+    for (const origin of ['https://evil.example', 'null', stack().appUrl.replace(/:\d+$/, ':1')]) {
+      const response = await call('/local/confirm-signup', { method: 'POST', body: { email: user.email }, headers: { origin } });
+      expect(response.status, origin).toBe(403);
+    }
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+      const response = await call('/local/confirm-signup', { method: 'POST', body: JSON.stringify({ email: user.email }), headers: { 'content-type': type } });
+      expect(response.status, type).toBe(415);
+    }
+    const untyped = await rawRequest(stack().appUrl, '/local/confirm-signup', { method: 'POST', body: JSON.stringify({ email: user.email }) });
+    expect(untyped.status).toBe(415);
+    const { UserStatus } = await cognito().send(new AdminGetUserCommand({ UserPoolId: stack().userPoolId, Username: user.email }));
+    expect(UserStatus).toBe('UNCONFIRMED');
+
+    // The app's own pages (either host name), as the browser sends them.
+    const own = await call('/local/confirm-signup', {
+      method: 'POST',
+      body: { email: user.email },
+      headers: { origin: stack().appUrl.replace('127.0.0.1', 'localhost'), 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(own.status).toBe(204);
+    const after = await cognito().send(new AdminGetUserCommand({ UserPoolId: stack().userPoolId, Username: user.email }));
+    expect(after.UserStatus).toBe('CONFIRMED');
+    expect((await call('/local/confirm-signup', { method: 'POST', body: { email: user.email }, headers: { origin: stack().appUrl } })).status).toBe(204);
+  });
 });
 
 describe('/config.json', () => {
@@ -283,11 +342,57 @@ describe('the web build', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('answers 404, not the app shell, to a missing file and never leaves the build folder', async () => {
+  it('answers 404, not the app shell, to a missing file', async () => {
     expect((await call('/assets/missing-123.js')).status).toBe(404);
     expect((await call('/robots.txt')).status).toBe(404);
-    expect((await call('/..%2f..%2f..%2fetc%2fpasswd')).status).toBe(404);
-    expect((await call('/%2e%2e/%2e%2e/etc/hosts')).text).not.toContain('localhost');
+  });
+
+  it('never serves a file outside the build folder, however the path is spelled (raw paths)', async () => {
+    const SECRET = `secret-${Date.now()}`;
+    const SHELL = '<!doctype html><title>shell</title>';
+    const base = mkdtempSync(join(tmpdir(), 'trackpitch-traversal-'));
+    const site = join(base, 'site');
+    try {
+      mkdirSync(join(site, 'assets'), { recursive: true });
+      writeFileSync(join(site, 'index.html'), SHELL);
+      writeFileSync(join(site, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
+      writeFileSync(join(base, 'secret.txt'), SECRET); // next to the build folder
+      const server = await serverWith(async () => ({}), { webDist: site });
+
+      // Control: the server serves the build, and a `..` that stays inside it.
+      expect((await rawRequest(server.url, '/assets/app-1a2b3c.js')).text).toContain('console.log');
+      expect((await rawRequest(server.url, '/assets/../assets/app-1a2b3c.js')).text).toContain('console.log');
+
+      const outside = [
+        '/../secret.txt',
+        '/assets/../../secret.txt',
+        '/%2e%2e/secret.txt',
+        '/%2E%2E/secret.txt',
+        '/.%2e/secret.txt',
+        '/..%2fsecret.txt',
+        '/%2e%2e%2fsecret.txt',
+        '/assets/..%2f..%2fsecret.txt',
+        '/assets%2f..%2f..%2fsecret.txt',
+        '/..%5csecret.txt',
+        '/..\\secret.txt',
+        '/%252e%252e/secret.txt',
+        '/..%00/secret.txt',
+        '/..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd',
+        '/../../../../../../../etc/passwd',
+        '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/hosts',
+      ];
+      for (const path of outside) {
+        const response = await rawRequest(server.url, path);
+        expect(response.text, path).not.toContain(SECRET);
+        expect(response.text, path).not.toMatch(/root:[^:]*:0:0:|localhost/);
+        // A client-side route gets the app shell; anything that names a file is a 404 (400 if undecodable).
+        if (response.status === 200) expect(response.text, path).toBe(SHELL);
+        else expect([400, 404], `${path} answered ${response.status}`).toContain(response.status);
+        if (path.endsWith('.txt')) expect(response.status, path).toBe(404);
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('says how to build the web app when there is no build', async () => {

@@ -5,11 +5,36 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ensureTable } from '../../lib/local/dynamodb';
 import { LocalStackError } from '../../lib/local/errors';
-import { allIndexes, createTableInput, keys, ttlAttribute } from '../../schema/table';
+import { systemTemplateNames } from '../../lib/local/seed/index';
+import { allIndexes, createTableInput, indexes, key, keys, ttlAttribute } from '../../schema/table';
 import { dynamodb, stack } from './helpers';
 
 const sortByName = <T extends { AttributeName?: string | undefined }>(list: T[] = []) =>
   [...list].sort((a, b) => String(a.AttributeName).localeCompare(String(b.AttributeName)));
+
+/** Every item of a partition (of the table or an index), all pages. */
+async function queryAll(query: { pk: string; sk?: string; index?: string }) {
+  const index = query.index ? allIndexes.find((i) => i.name === query.index)! : undefined;
+  const pkName = index ? index.partitionKey : keys.partition;
+  const skName = index ? index.sortKey : keys.sort;
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamodb().doc.send(
+      new QueryCommand({
+        TableName: stack().tableName,
+        ...(index ? { IndexName: index.name } : {}),
+        KeyConditionExpression: query.sk === undefined ? '#pk = :pk' : '#pk = :pk AND #sk = :sk',
+        ExpressionAttributeNames: { '#pk': pkName, ...(query.sk === undefined ? {} : { '#sk': skName }) },
+        ExpressionAttributeValues: { ':pk': query.pk, ...(query.sk === undefined ? {} : { ':sk': query.sk }) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
 
 async function describeTable(name: string) {
   const { Table } = await dynamodb().client.send(new DescribeTableCommand({ TableName: name }));
@@ -45,13 +70,36 @@ describe('the table npm start and the tests run on', () => {
     expect(TimeToLiveDescription?.AttributeName).toBe(ttlAttribute);
   });
 
-  it('holds the seeded system data', async () => {
-    const { Items } = await dynamodb().doc.send(
-      new QueryCommand({ TableName: stack().tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'TEMPLATE' } }),
-    );
-    expect(stack().seeded.templates).toBe(3);
-    expect(Items).toHaveLength(stack().seeded.templates);
-    expect(stack().seeded.directoryEntries).toBeGreaterThanOrEqual(100);
+  it('holds the seeded system templates under TEMPLATE', async () => {
+    const items = await queryAll({ pk: key.templatePartition() });
+    expect(items.map((item) => item[keys.sort]).sort()).toEqual([...systemTemplateNames].sort());
+    for (const item of items) {
+      expect(item).toMatchObject({ name: item[keys.sort], is_system_template: true, entity: 'template' });
+      expect(String(item.body_template)).toContain('{{UNSUBSCRIBE_FOOTER}}');
+    }
+    expect(stack().seeded.templates).toBe(items.length);
+  });
+
+  it('holds the seeded directory under DIRECTORY, findable by email on GSI1', async () => {
+    const items = await queryAll({ pk: key.directoryPartition() });
+    expect(items.length).toBeGreaterThanOrEqual(100);
+    expect(items.length).toBe(stack().seeded.directoryEntries);
+    for (const item of items) {
+      expect(String(item[keys.sort])).toBe(key.directoryEntry(String(item.id)));
+      // Reserved domains only (example.com/.org/.net, *.example, *.test): nothing can reach a real inbox.
+      expect(String(item.email)).toMatch(/@(([a-z0-9-]+\.)*example\.(com|org|net)|([a-z0-9-]+\.)+(example|test))$/);
+    }
+    expect(new Set(items.map((item) => item.contact_type))).toEqual(new Set(['Label', 'DJ']));
+    expect(items.some((item) => item.is_featured === true)).toBe(true);
+
+    const entry = items[Math.floor(items.length / 2)]!;
+    const found = await queryAll({
+      index: indexes.byLookup.name,
+      pk: key.directoryEmailLookup(),
+      sk: String(entry.email).trim().toLowerCase(),
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ id: entry.id, email: entry.email, name: entry.name });
   });
 });
 

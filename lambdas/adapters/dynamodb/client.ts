@@ -1,24 +1,47 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-export interface DynamoConfig {
-  tableName: string;
+/**
+ * The credentials every local engine is called with (DynamoDB Local, cognito-local, and the "AWS"
+ * clients cognito-local itself builds). DynamoDB Local accepts any key made only of letters and
+ * digits; cognito-local checks none. The one place they are spelled.
+ */
+export const LOCAL_CREDENTIALS: Readonly<{ accessKeyId: string; secretAccessKey: string }> = {
+  accessKeyId: 'local',
+  secretAccessKey: 'local',
+};
+
+/** A copy for one SDK client: the SDK marks the credentials object it is given (so never share or freeze it). */
+export const localCredentials = () => ({ ...LOCAL_CREDENTIALS });
+
+export interface DynamoClientConfig {
   region: string;
-  /** Set for DynamoDB Local; unset in AWS. */
-  endpoint?: string;
+  /** Set for DynamoDB Local (the local credentials are used with it); unset in AWS. */
+  endpoint?: string | undefined;
+  /** The SDK's attempts per request (default: the SDK's, 3). */
+  maxAttempts?: number;
 }
 
-export function makeDocumentClient(config: DynamoConfig): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+export interface DynamoConfig extends DynamoClientConfig {
+  /** Not needed to build a client; callers pass their whole table config along. */
+  tableName?: string;
+}
+
+/** The one builder of raw DynamoDB clients: AWS (default credentials chain) or DynamoDB Local. */
+export function makeDynamoDbClient(config: DynamoClientConfig): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.region,
-    ...(config.endpoint
-      ? {
-          endpoint: config.endpoint,
-          // DynamoDB Local accepts any key made of letters and digits.
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {}),
+    ...(config.maxAttempts !== undefined ? { maxAttempts: config.maxAttempts } : {}),
+    ...(config.endpoint ? { endpoint: config.endpoint, credentials: localCredentials() } : {}),
   });
+}
+
+/**
+ * The document client every adapter uses, with the marshalling they expect: over a new client for
+ * `config`, or over an existing raw client (to share its connections).
+ */
+export function makeDocumentClient(config: DynamoConfig | DynamoDBClient): DynamoDBDocumentClient {
+  const client = config instanceof DynamoDBClient ? config : makeDynamoDbClient(config);
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
