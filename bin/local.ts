@@ -125,7 +125,7 @@ async function main() {
   // From the start of this Node process (module loading included).
   const seconds = process.uptime().toFixed(1);
   console.log(`
-Trackpitch is running at ${stack.appUrl}   (ready in ${seconds} s)
+Trackpitch is running at ${stack.appUrl}   (started in ${seconds} s after the web build)
 
   Sign in as the local admin:   ${stack.admin.email}  /  ${stack.admin.password}
   or create an account at ${stack.appUrl}/auth (local accounts are confirmed at once).

@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { findRoute, handlerGroups, type HandlerGroup } from '../../schema/routes';
+import { findRoute, handlerGroups, lambdaLimits, type HandlerGroup } from '../../schema/routes';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { buildApiEvent, internalServerError, isTextContentType, makeLambdaContext, toHttpResponse, type ApiGatewayEvent, type HttpResponse } from './event';
 import { LocalStackError } from './errors';
@@ -237,20 +237,25 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       now: new Date(options.now?.() ?? Date.now()),
       port,
     });
+    // The same limits the Lambda gets in AWS (schema/routes.ts); API Gateway gives up at its own timeout.
+    const limits = lambdaLimits(route.handler);
+    const lambdaTimeoutMs = limits.timeoutSeconds * 1000;
     const context = makeLambdaContext({
       functionName: `trackpitch-${route.handler}`,
       awsRequestId: randomUUID(),
       region: options.region,
-      timeoutMs,
+      timeoutMs: lambdaTimeoutMs,
+      memoryLimitInMB: limits.memoryMb,
     });
     let timer: NodeJS.Timeout | undefined;
     try {
       const handler = await handlerFor(route.handler);
       const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+        timer = setTimeout(() => resolve('timeout'), Math.min(lambdaTimeoutMs, timeoutMs));
       });
       const result = await Promise.race([handler(event, context), timeout]);
-      if (result === 'timeout') return finish(api(503, 'Service Unavailable'));
+      // A Lambda that runs out of time is an invocation error (500); an integration timeout is a 503.
+      if (result === 'timeout') return finish(lambdaTimeoutMs < timeoutMs ? internalServerError() : api(503, 'Service Unavailable'));
       finish(toHttpResponse(result));
     } catch (error) {
       // What API Gateway answers when the Lambda itself fails; the error goes to the console, as to CloudWatch.

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
 import type { ProfileStore } from '../../lambdas/ports';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
-import { routes, type RouteDefinition } from '../../schema/routes';
+import { lambdaLimits, routes, type RouteDefinition } from '../../schema/routes';
 import type { ApiGatewayEvent } from '../../lib/local/event';
 import { makeAuthorizer } from '../../lib/local/jwt';
 import { startLocalServer, type LambdaHandler, type LocalServer } from '../../lib/local/server';
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** A second local server on a random port, with the shared stack's authorizer and the given handler. */
-async function serverWith(handler: LambdaHandler, extra: { now?: () => number; webDist?: string } = {}) {
+async function serverWith(handler: LambdaHandler, extra: { now?: () => number; webDist?: string; integrationTimeoutMs?: number } = {}) {
   const s = stack();
   const server = await startLocalServer({
     port: 0,
@@ -36,6 +36,7 @@ async function serverWith(handler: LambdaHandler, extra: { now?: () => number; w
     region: s.region,
     loadHandler: async () => handler,
     ...(extra.now ? { now: extra.now } : {}),
+    ...(extra.integrationTimeoutMs ? { integrationTimeoutMs: extra.integrationTimeoutMs } : {}),
   });
   servers.push(server);
   return server;
@@ -46,6 +47,27 @@ const noStack = (text: string) => {
   expect(text).not.toMatch(/\.ts:\d+/);
   expect(text).not.toContain('store is down');
 };
+
+describe('Lambda limits', () => {
+  it("gives the handler its group's memory and timeout from schema/routes.ts, as the deployed Lambda", async () => {
+    let seen: { memory: string; remainingMs: number } | undefined;
+    const server = await serverWith(async (_event, context) => {
+      seen = { memory: context.memoryLimitInMB, remainingMs: context.getRemainingTimeInMillis() };
+      return { statusCode: 200, body: '{}' };
+    });
+    await fetch(`${server.url}/api/health`);
+    const limits = lambdaLimits('health');
+    expect(seen?.memory).toBe(String(limits.memoryMb));
+    expect(seen!.remainingMs).toBeLessThanOrEqual(limits.timeoutSeconds * 1000);
+    expect(seen!.remainingMs).toBeGreaterThan(limits.timeoutSeconds * 1000 - 2000);
+  });
+
+  it('answers 503 when the integration times out, as API Gateway', async () => {
+    const server = await serverWith(() => new Promise(() => undefined), { integrationTimeoutMs: 300 });
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(503);
+  });
+});
 
 describe('routing', () => {
   it('answers 404 {message} to an unknown /api path, as API Gateway', async () => {
