@@ -6,24 +6,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startLocalStack } from '../../lib/local/stack';
+import { startLocalStack, type LocalStack } from '../../lib/local/stack';
 
-export interface IntegrationStack {
-  appUrl: string;
-  dynamoEndpoint: string;
-  cognitoEndpoint: string;
-  userPoolId: string;
-  userPoolClientId: string;
-  tableName: string;
-  region: string;
-  admin: { email: string; password: string; name: string };
-  seeded: { templates: number; directoryEntries: number };
-  /** The engines' process ids (to check how they were started). */
-  pids: { dynamodb: number; cognito: number };
+/** What the integration tests may read of the stack (its `stop` stays with the global setup). */
+export type IntegrationStack = Pick<
+  LocalStack,
+  'appUrl' | 'dynamoEndpoint' | 'cognitoEndpoint' | 'userPoolId' | 'userPoolClientId' | 'tableName' | 'region' | 'admin' | 'seeded' | 'pids'
+> & {
   /** The fixture web build the server serves (see FIXTURE_FILES). */
   webDist: string;
   startupMs: number;
-}
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,6 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import type { Profile } from '../../schema/api/profile';
+import { newProfile } from '../../lambdas/core/profile';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { createApiClient } from '../../web/src/api/client';
 import { AuthContext } from '../../web/src/auth/AuthContext';
@@ -33,27 +34,10 @@ export const awsConfigWithGoogle: RuntimeConfig = {
 
 export const testUser: AuthUser = { userId: 'user-1', email: 'dj@example.com', name: 'Robin Example' };
 
+/** A month-old free profile (so the tour does not auto-start), built by the server's own rule. */
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {
-  return {
-    id: testUser.userId,
-    created_at: new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString(),
-    email: testUser.email,
-    full_name: testUser.name,
-    artist_name: null,
-    bio: null,
-    website_url: null,
-    soundcloud_url: null,
-    spotify_url: null,
-    instagram_url: null,
-    tier: 'free',
-    emails_used: 0,
-    email_limit: 50,
-    gmail_connected: false,
-    gmail_daily_limit: 500,
-    gmail_account_type: 'free',
-    labelfinder_additions_count: 0,
-    ...overrides,
-  };
+  const createdAt = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+  return { ...newProfile({ userId: testUser.userId, email: testUser.email, name: testUser.name, groups: [] }, createdAt), ...overrides };
 }
 
 export type FakeAuth = AuthContextValue;
