@@ -7,14 +7,16 @@ import { makeDocumentClient } from './adapters/dynamodb/client';
 import { DynamoProfileStore } from './adapters/dynamodb/profileStore';
 import { DynamoWaitlistStore } from './adapters/dynamodb/waitlistStore';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { monotonicFactory } from 'ulid';
 import { DynamoSendingCursorStore } from './adapters/dynamodb/sendingCursorStore';
 import { SqsQueue } from './adapters/sqs/sqsQueue';
-import type { Clock, ProfileStore, Queue, SendingCursorStore, WaitlistStore } from './ports';
+import type { Clock, IdGenerator, ProfileStore, Queue, SendingCursorStore, WaitlistStore } from './ports';
 
 export interface Deps {
   profiles: ProfileStore;
   waitlist: WaitlistStore;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export interface ServerConfig {
@@ -35,12 +37,19 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** ULIDs whose time part is the given time; ids made in the same millisecond still sort in order. */
+export function ulidGenerator(): IdGenerator {
+  const next = monotonicFactory();
+  return { next: (time) => next(time.getTime()) };
+}
+
 export function makeDeps(config: ServerConfig): Deps {
   const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
   return {
     profiles: new DynamoProfileStore(db, config.tableName),
     waitlist: new DynamoWaitlistStore(db, config.tableName),
     clock: systemClock,
+    ids: ulidGenerator(),
   };
 }
 

@@ -17,9 +17,38 @@ export interface ProfileStore {
   update(userId: string, update: ProfileUpdate): Promise<Profile | undefined>;
 }
 
+/** New sortable ids (ULIDs): the id's leading characters encode `time`, so ids sort by creation. */
+export interface IdGenerator {
+  next(time: Date): string;
+}
+
+export type WaitlistAddResult = { outcome: 'added'; entry: WaitlistEntry } | { outcome: 'duplicate' };
+
+export type WaitlistChangeResult =
+  | { outcome: 'changed'; entry: WaitlistEntry }
+  | { outcome: 'not_found' }
+  /** The entry is not in the status the change required; `entry` is what is stored. */
+  | { outcome: 'conflict'; entry: WaitlistEntry };
+
 export interface WaitlistStore {
   /** Every entry, newest first, read by partition (no Scan). */
   list(): Promise<WaitlistEntry[]>;
+  /**
+   * Adds the entry and counts it, unless an entry with the same (normalised) email exists: one
+   * atomic write, so two identical joins racing give one entry.
+   */
+  add(entry: WaitlistEntry): Promise<WaitlistAddResult>;
+  /** How many entries were ever added (the counter kept by `add`). */
+  count(): Promise<number>;
+  get(id: string): Promise<WaitlistEntry | undefined>;
+  /** Applies `change` only while the entry's status is `from` (checked in the write itself). */
+  changeStatus(
+    id: string,
+    from: WaitlistEntry['status'],
+    change: Pick<WaitlistEntry, 'status' | 'approved_at'>,
+  ): Promise<WaitlistChangeResult>;
+  /** Sets the internal notes (null clears them); undefined when there is no such entry. */
+  setNotes(id: string, notes: string | null): Promise<WaitlistEntry | undefined>;
 }
 
 /** A user's sending cursor that is due: the dispatcher turns each into one queue message. */

@@ -36,7 +36,8 @@ export interface HandlerGroupDefinition {
 export const handlerGroups = {
   health: { entry: 'lambdas/http/health.ts', description: 'liveness and version', table: 'none' },
   profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile", table: 'readwrite' },
-  admin: { entry: 'lambdas/http/admin.ts', description: 'admin-only screens', table: 'read' },
+  waitlist: { entry: 'lambdas/http/waitlist.ts', description: 'public beta waitlist: join, spots left', table: 'readwrite' },
+  admin: { entry: 'lambdas/http/admin.ts', description: 'admin-only screens', table: 'readwrite' },
 } as const satisfies Record<string, HandlerGroupDefinition>;
 
 export interface LambdaLimits {
@@ -63,7 +64,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/health', handler: 'health', access: 'public', throttle: { rate: 20, burst: 40 } },
   { method: 'GET', path: '/api/profile', handler: 'profile', access: 'user' },
   { method: 'PATCH', path: '/api/profile', handler: 'profile', access: 'user' },
+  { method: 'POST', path: '/api/waitlist', handler: 'waitlist', access: 'public', throttle: { rate: 5, burst: 10 } },
+  { method: 'GET', path: '/api/waitlist/spots', handler: 'waitlist', access: 'public', throttle: { rate: 20, burst: 40 } },
   { method: 'GET', path: '/api/admin/waitlist', handler: 'admin', access: 'admin' },
+  { method: 'PATCH', path: '/api/admin/waitlist/{id}', handler: 'admin', access: 'admin' },
+  { method: 'PUT', path: '/api/admin/waitlist/{id}/notes', handler: 'admin', access: 'admin' },
 ];
 
 /** The API Gateway route key, as it appears in `event.routeKey`. */

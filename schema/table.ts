@@ -58,8 +58,17 @@ export const key = {
   /** The user's sending cursor (in the DUE index while work is pending). */
   sender: () => 'SENDER',
   waitlistPartition: () => 'WAITLIST',
-  /** Waitlist entries sort newest last: `ENTRY#<submitted at ISO>#<id>`. */
+  /**
+   * A waitlist entry: `ENTRY#<ulid>`. The ULID starts with the submission time, so entries sort
+   * oldest first (read descending for newest first), and the key is derived from the id alone.
+   */
+  waitlistEntry: (id: string) => `ENTRY#${id}`,
+  /** Prefix of every waitlist entry's sort key (the guard and counter items do not match it). */
   waitlistEntryPrefix: () => 'ENTRY#',
+  /** The guard item that makes one entry per email: `EMAIL#<lower-cased email>`. */
+  waitlistEmail: (normalisedEmail: string) => `EMAIL#${normalisedEmail}`,
+  /** The counter item of the waitlist (attribute `entries`), kept in the join transaction. */
+  waitlistCounter: () => 'COUNTER',
   /** The sparse DUE index: one partition per shard, sorted by due time then user. */
   duePartition: (shard: number) => `DUE#${shard}`,
   dueSort: (dueAt: string, userId: string) => `${dueAt}#${userId}`,

@@ -1,14 +1,52 @@
-import type { WaitlistStore } from '../ports';
+/**
+ * Admin-only routes (the `admins` group; others get 403 from httpApi): the beta waitlist list, the
+ * pending → approved | rejected decision, and internal notes. Logs name the entry id, never the email.
+ */
+import {
+  waitlistMessages,
+  waitlistNotesSchema,
+  waitlistStatusChangeSchema,
+  type WaitlistEntry,
+} from '../../schema/api/waitlist';
+import { DECIDABLE_STATUS, decisionUpdate, isWaitlistEntryId, normaliseNotes } from '../core/waitlist';
+import type { Clock, WaitlistStore } from '../ports';
 import { compose } from '../compose';
-import { httpApi, json, lazyHandler } from './api';
+import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
 
 export interface AdminDeps {
   waitlist: WaitlistStore;
+  clock: Clock;
 }
 
-export const makeHandler = ({ waitlist }: AdminDeps) =>
+/** The entry id of the path; an id that cannot be a ULID cannot exist, so it is a 404 with no read. */
+function entryId(params: Record<string, string>): string {
+  const id = params.id ?? '';
+  if (!isWaitlistEntryId(id)) throw new HttpError(404, waitlistMessages.notFound);
+  return id;
+}
+
+export const makeHandler = ({ waitlist, clock }: AdminDeps) =>
   httpApi({
     'GET /api/admin/waitlist': async () => json(200, { entries: await waitlist.list() }),
+
+    'PATCH /api/admin/waitlist/{id}': async ({ params, body, identity }) => {
+      const id = entryId(params);
+      const { status } = parse(waitlistStatusChangeSchema, body);
+      const result = await waitlist.changeStatus(id, DECIDABLE_STATUS, decisionUpdate(status, clock.now()));
+      if (result.outcome === 'not_found') throw new HttpError(404, waitlistMessages.notFound);
+      if (result.outcome === 'conflict') throw new HttpError(409, waitlistMessages.notPending);
+      logger.info('Waitlist entry decided', { entryId: id, status, adminId: identity!.userId });
+      return json(200, result.entry satisfies WaitlistEntry);
+    },
+
+    'PUT /api/admin/waitlist/{id}/notes': async ({ params, body, identity }) => {
+      const id = entryId(params);
+      const { notes } = parse(waitlistNotesSchema, body);
+      const updated = await waitlist.setNotes(id, normaliseNotes(notes));
+      if (!updated) throw new HttpError(404, waitlistMessages.notFound);
+      logger.info('Waitlist entry notes saved', { entryId: id, cleared: updated.notes === null, adminId: identity!.userId });
+      return json(200, updated satisfies WaitlistEntry);
+    },
   });
 
 export const handler = lazyHandler(() => makeHandler(compose()));

@@ -1,9 +1,27 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WaitlistEntry } from '../../../schema/api/waitlist';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { waitlistEntrySchema, type WaitlistEntry } from '../../../schema/api/waitlist';
 import { key } from '../../../schema/table';
-import type { WaitlistStore } from '../../ports';
+import type { WaitlistAddResult, WaitlistChangeResult, WaitlistStore } from '../../ports';
 import { withoutKeys } from './client';
 import { queryAll } from './query';
+
+/**
+ * The waitlist partition `WAITLIST` holds three kinds of items (schema/ACCESS_PATTERNS.md):
+ * entries `ENTRY#<ulid>`, one email guard per entry `EMAIL#<lower email>`, and the counter `COUNTER`.
+ */
+const ENTRY = 'waitlist-entry';
+const EMAIL_GUARD = 'waitlist-email';
+const COUNTER = 'waitlist-counter';
+
+/** Every join writes the counter, so joins at the same moment can collide: retry those a few times. */
+const CONFLICT_RETRIES = 6;
+
+/** The fields of a WaitlistEntry, in the API's order. */
+const ENTRY_FIELDS = Object.keys(waitlistEntrySchema.shape) as (keyof WaitlistEntry)[];
+
+const toEntry = (item: Record<string, unknown>) => withoutKeys<WaitlistEntry>(item);
 
 export class DynamoWaitlistStore implements WaitlistStore {
   constructor(
@@ -11,13 +29,132 @@ export class DynamoWaitlistStore implements WaitlistStore {
     private readonly tableName: string,
   ) {}
 
+  private entryKey(id: string) {
+    return { PK: key.waitlistPartition(), SK: key.waitlistEntry(id) };
+  }
+
   async list(): Promise<WaitlistEntry[]> {
     const items = await queryAll(this.db, {
       TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry)',
+      // Only the entry's own fields: less to read, unmarshal and send at thousands of entries.
+      ProjectionExpression: ENTRY_FIELDS.map((_, i) => `#f${i}`).join(', '),
+      ExpressionAttributeNames: {
+        '#pk': 'PK',
+        '#sk': 'SK',
+        ...Object.fromEntries(ENTRY_FIELDS.map((field, i) => [`#f${i}`, field])),
+      },
       ExpressionAttributeValues: { ':pk': key.waitlistPartition(), ':entry': key.waitlistEntryPrefix() },
-      ScanIndexForward: false, // newest first
+      ScanIndexForward: false, // ULID sort keys: newest first
     });
-    return items.map((item) => withoutKeys<WaitlistEntry>(item));
+    return items.map(toEntry);
+  }
+
+  async add(entry: WaitlistEntry): Promise<WaitlistAddResult> {
+    const command = new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { PK: key.waitlistPartition(), SK: key.waitlistEmail(entry.email), entity: EMAIL_GUARD, entry_id: entry.id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...this.entryKey(entry.id), entity: ENTRY, ...entry },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { PK: key.waitlistPartition(), SK: key.waitlistCounter() },
+            UpdateExpression: 'ADD entries :one SET entity = :entity',
+            ExpressionAttributeValues: { ':one': 1, ':entity': COUNTER },
+          },
+        },
+      ],
+    });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.send(command);
+        return { outcome: 'added', entry };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+        if (codes[0] === 'ConditionalCheckFailed') return { outcome: 'duplicate' };
+        // Another transaction held one of the items (often the counter): the write did not happen.
+        if (codes.includes('TransactionConflict') && attempt < CONFLICT_RETRIES) {
+          await sleep(10 * 2 ** attempt * (0.5 + Math.random()));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  async count(): Promise<number> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { PK: key.waitlistPartition(), SK: key.waitlistCounter() },
+        ProjectionExpression: 'entries',
+        ConsistentRead: true,
+      }),
+    );
+    const entries = Item?.entries;
+    return typeof entries === 'number' ? entries : 0;
+  }
+
+  async get(id: string): Promise<WaitlistEntry | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.entryKey(id), ConsistentRead: true }));
+    return Item ? toEntry(Item) : undefined;
+  }
+
+  async changeStatus(
+    id: string,
+    from: WaitlistEntry['status'],
+    change: Pick<WaitlistEntry, 'status' | 'approved_at'>,
+  ): Promise<WaitlistChangeResult> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.entryKey(id),
+          UpdateExpression: 'SET #status = :to, approved_at = :approvedAt',
+          ConditionExpression: 'attribute_exists(PK) AND #status = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': change.status, ':approvedAt': change.approved_at, ':from': from },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { outcome: 'changed', entry: toEntry(Attributes!) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Entries are never deleted: a failed condition is either no entry or another status.
+      const stored = await this.get(id);
+      return stored ? { outcome: 'conflict', entry: stored } : { outcome: 'not_found' };
+    }
+  }
+
+  async setNotes(id: string, notes: string | null): Promise<WaitlistEntry | undefined> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.entryKey(id),
+          UpdateExpression: 'SET notes = :notes',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':notes': notes },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toEntry(Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 }

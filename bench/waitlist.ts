@@ -1,0 +1,124 @@
+/**
+ * The admin waitlist at scale: seeds N waitlist entries (default 5,000, with their email guards and
+ * the counter) by BatchWriteItem into an in-memory local stack, then times GET /api/admin/waitlist
+ * end to end (HTTP → JWT check → handler → paginated Query → JSON) and prints the median of several
+ * runs and the response size.
+ *
+ *   npx tsx bench/waitlist.ts [entries] [runs]
+ */
+import { gzipSync } from 'node:zlib';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { monotonicFactory } from 'ulid';
+import { DynamoWaitlistStore } from '../lambdas/adapters/dynamodb/waitlistStore';
+import { makeDynamoClients } from '../lib/local/dynamodb';
+import { startLocalStack } from '../lib/local/stack';
+import { musicStyles, waitlistListSchema, type WaitlistEntry } from '../schema/api/waitlist';
+import { key } from '../schema/table';
+import { accounts } from '../tests/support/accounts';
+
+const count = Number(process.argv[2] ?? 5000);
+const runs = Number(process.argv[3] ?? 9);
+const concurrency = 8;
+
+const started = Date.now();
+const stack = await startLocalStack({});
+console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const { client, documentClient: db } = makeDynamoClients(stack.dynamoEndpoint, stack.region);
+const users = accounts({
+  cognitoEndpoint: stack.cognitoEndpoint,
+  userPoolClientId: stack.userPoolClientId,
+  confirm: { via: 'local-server', appUrl: stack.appUrl },
+});
+
+/** A plausible entry: about a third decided, some with a link, a reason and notes. */
+function entries(): WaitlistEntry[] {
+  const next = monotonicFactory();
+  const start = Date.parse('2026-09-01T00:00:00.000Z');
+  return Array.from({ length: count }, (_, i) => {
+    const at = start + i * 60_000 * 17;
+    const status = i % 3 === 0 ? 'pending' : i % 3 === 1 ? 'approved' : i % 7 === 0 ? 'rejected' : 'pending';
+    return {
+      id: next(at),
+      email: `artist-${i}@example.com`,
+      artist_name: `Artist ${i} Collective`,
+      music_style: musicStyles[i % musicStyles.length]!,
+      soundcloud_spotify_url: i % 2 === 0 ? `https://soundcloud.com/artist-${i}` : null,
+      why_interested: i % 4 === 0 ? 'I send demos to labels every week and want to track who opens them without spreadsheets.' : null,
+      status,
+      submitted_at: new Date(at).toISOString(),
+      approved_at: status === 'approved' ? new Date(at + 86_400_000).toISOString() : null,
+      notes: i % 10 === 0 ? 'Strong catalogue; invite to the first cohort.' : null,
+    } satisfies WaitlistEntry;
+  });
+}
+
+async function seed(all: WaitlistEntry[]) {
+  const items = all.flatMap((entry) => [
+    { PK: key.waitlistPartition(), SK: key.waitlistEntry(entry.id), entity: 'waitlist-entry', ...entry },
+    { PK: key.waitlistPartition(), SK: key.waitlistEmail(entry.email), entity: 'waitlist-email', entry_id: entry.id },
+  ]);
+  items.push({ PK: key.waitlistPartition(), SK: key.waitlistCounter(), entity: 'waitlist-counter', entries: all.length } as never);
+  const batches: (typeof items)[] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) {
+        let requests = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
+        while (requests.length > 0) {
+          const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [stack.tableName]: requests } }));
+          requests = (UnprocessedItems?.[stack.tableName] ?? []) as typeof requests;
+        }
+      }
+    }),
+  );
+}
+
+try {
+  const t0 = Date.now();
+  await seed(entries());
+  console.log(`seeded ${count} entries (+ ${count} email guards + counter) by BatchWriteItem in ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+
+  const { idToken } = await users.signIn(stack.admin.email, stack.admin.password);
+  const durations: number[] = [];
+  let bytes = 0;
+  let gzipBytes = 0;
+  for (let run = 0; run <= runs; run++) {
+    const t = performance.now();
+    const response = await fetch(`${stack.appUrl}/api/admin/waitlist`, { headers: { authorization: `Bearer ${idToken}` } });
+    const body = Buffer.from(await response.arrayBuffer());
+    const elapsed = performance.now() - t;
+    if (response.status !== 200) throw new Error(`GET /api/admin/waitlist: ${response.status} ${body.toString('utf8').slice(0, 200)}`);
+    if (run === 0) {
+      // The first run is a warm-up (connections, JIT); check the answer once.
+      const { entries: listed } = waitlistListSchema.parse(JSON.parse(body.toString('utf8')));
+      if (listed.length !== count) throw new Error(`listed ${listed.length} entries, expected ${count}`);
+      if (listed.some((entry, i) => i > 0 && entry.id >= listed[i - 1]!.id)) throw new Error('entries are not newest first');
+      bytes = body.length;
+      gzipBytes = gzipSync(body).length;
+      continue;
+    }
+    durations.push(elapsed);
+  }
+  // The same read without HTTP, JWT check and handler: the paginated Query and unmarshalling alone.
+  const store = new DynamoWaitlistStore(db, stack.tableName);
+  const queryOnly: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const t = performance.now();
+    await store.list();
+    queryOnly.push(performance.now() - t);
+  }
+  const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  durations.sort((a, b) => a - b);
+  const median = medianOf(durations);
+  console.log(
+    `GET /api/admin/waitlist with ${count} entries: median ${median.toFixed(0)} ms over ${runs} runs ` +
+      `(min ${durations[0]!.toFixed(0)}, max ${durations.at(-1)!.toFixed(0)} ms); ` +
+      `response ${(bytes / 1024).toFixed(0)} KB (${(gzipBytes / 1024).toFixed(0)} KB gzip)`,
+  );
+  console.log(`  of which the store's paginated Query alone: median ${medianOf(queryOnly).toFixed(0)} ms`);
+} finally {
+  users.close();
+  client.destroy();
+  await stack.stop();
+}

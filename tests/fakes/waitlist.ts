@@ -1,0 +1,41 @@
+/**
+ * An in-memory WaitlistStore with the DynamoDB adapter's contract (one entry per email, a counter,
+ * conditional status change), for handler unit tests. The integration tests use the real adapter.
+ */
+import type { WaitlistEntry } from '../../schema/api/waitlist';
+import type { WaitlistStore } from '../../lambdas/ports';
+
+export type MemoryWaitlist = WaitlistStore & { entries: Map<string, WaitlistEntry>; counter: number };
+
+export function memoryWaitlist(initial: WaitlistEntry[] = []): MemoryWaitlist {
+  const entries = new Map<string, WaitlistEntry>(initial.map((entry) => [entry.id, entry]));
+  const store: MemoryWaitlist = {
+    entries,
+    counter: initial.length,
+    list: async () => [...entries.values()].sort((a, b) => (a.id < b.id ? 1 : -1)),
+    add: async (entry: WaitlistEntry) => {
+      if ([...entries.values()].some((e) => e.email === entry.email)) return { outcome: 'duplicate' as const };
+      entries.set(entry.id, entry);
+      store.counter++;
+      return { outcome: 'added' as const, entry };
+    },
+    count: async () => store.counter,
+    get: async (id: string) => entries.get(id),
+    changeStatus: async (id: string, from: WaitlistEntry['status'], change: Pick<WaitlistEntry, 'status' | 'approved_at'>) => {
+      const current = entries.get(id);
+      if (!current) return { outcome: 'not_found' as const };
+      if (current.status !== from) return { outcome: 'conflict' as const, entry: current };
+      const next = { ...current, ...change };
+      entries.set(id, next);
+      return { outcome: 'changed' as const, entry: next };
+    },
+    setNotes: async (id: string, notes: string | null) => {
+      const current = entries.get(id);
+      if (!current) return undefined;
+      const next = { ...current, notes };
+      entries.set(id, next);
+      return next;
+    },
+  };
+  return store;
+}
