@@ -1,0 +1,64 @@
+/**
+ * The public beta waitlist calls (spec §7): POST /api/waitlist and GET /api/waitlist/spots.
+ *
+ * The landing page must stay free of zod, so this module only imports *types* from the shared
+ * contract (schema/api/waitlist.ts). The few runtime constants the form needs are repeated here;
+ * tests/web/landing.test.tsx checks they are identical to the contract's.
+ */
+import type { WaitlistEntry, WaitlistJoin, WaitlistSpots } from '../../../schema/api/waitlist';
+import { ApiError, createApiClient } from './client';
+
+/** Spec §2 music style options, in the spec's order (same as `musicStyles` in the contract). */
+export const MUSIC_STYLES = [
+  'House', 'Techno', 'Hip-Hop', 'Drum & Bass', 'Dubstep', 'Trap', 'Future Bass',
+  'Progressive House', 'Deep House', 'Trance', 'Hardstyle', 'Ambient', 'Other',
+] as const;
+
+/** Spec §9: 50 beta spots; the reason is at most 200 characters. */
+export const BETA_SPOTS = 50;
+export const WHY_INTERESTED_MAX = 200;
+
+/** Spec §5 and §8 texts (same as `waitlistMessages` in the contract), plus the generic failure of §8. */
+export const WAITLIST_TEXT = {
+  required: 'Please fill in all required fields',
+  duplicate: "You're already on the list! We'll contact you soon with your access details.",
+  throttled: 'Too many people are joining right now. Please wait a minute and try again.',
+  failedTitle: 'Something went wrong',
+  failedMessage: 'Please try again or contact support',
+} as const;
+
+const publicApi = (fetchImpl?: typeof fetch) => createApiClient(async () => null, fetchImpl);
+
+/** Joins the beta; resolves with the stored entry (201) or throws an ApiError (400, 409, 429, …). */
+export function joinWaitlist(input: WaitlistJoin, fetchImpl?: typeof fetch): Promise<WaitlistEntry> {
+  return publicApi(fetchImpl).request<WaitlistEntry>('/api/waitlist', { method: 'POST', body: input, auth: false });
+}
+
+function parseSpots(data: unknown): WaitlistSpots {
+  const value = data as Partial<WaitlistSpots> | null;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+  if (!value || !ok(value.total) || !ok(value.taken) || !ok(value.remaining)) throw new Error('Unexpected spots response');
+  return { total: value.total, taken: value.taken, remaining: value.remaining };
+}
+
+/** How many beta spots are left, from the real count of entries. */
+export function fetchWaitlistSpots(signal?: AbortSignal, fetchImpl?: typeof fetch): Promise<WaitlistSpots> {
+  return publicApi(fetchImpl).request('/api/waitlist/spots', { auth: false, parse: parseSpots, signal });
+}
+
+/** Spots remaining as shown to a visitor: a whole number, never below 0 nor above the total. */
+export function spotsRemaining(spots: WaitlistSpots): number {
+  return Math.min(Math.max(0, Math.floor(spots.remaining)), Math.max(0, spots.total));
+}
+
+export type JoinFailure = { title: string; message?: string };
+
+/** What the form says for a failed join (spec §5, §8). */
+export function joinFailure(error: unknown): JoinFailure {
+  if (error instanceof ApiError) {
+    if (error.status === 409) return { title: WAITLIST_TEXT.duplicate };
+    if (error.status === 429) return { title: WAITLIST_TEXT.throttled };
+    if (error.status === 400 && error.message) return { title: error.message };
+  }
+  return { title: WAITLIST_TEXT.failedTitle, message: WAITLIST_TEXT.failedMessage };
+}

@@ -1,0 +1,261 @@
+import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from 'react';
+import { joinFailure, joinWaitlist, MUSIC_STYLES, WAITLIST_TEXT, WHY_INTERESTED_MAX, type JoinFailure } from '../../api/waitlist';
+import styles from './landing.module.css';
+
+interface Values {
+  email: string;
+  artistName: string;
+  musicStyle: string;
+  link: string;
+  why: string;
+}
+
+const EMPTY: Values = { email: '', artistName: '', musicStyle: '', link: '', why: '' };
+
+type FieldName = keyof Values;
+
+// The same rules as the contract's waitlistJoinSchema (the server checks them again).
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const LINK_PATTERN = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
+
+function check(values: Values): { message: string; fields: FieldName[] } | null {
+  const missing = (['email', 'artistName', 'musicStyle'] as const).filter((name) => values[name].trim() === '');
+  if (missing.length > 0) return { message: WAITLIST_TEXT.required, fields: [...missing] };
+  if (!EMAIL_PATTERN.test(values.email.trim())) return { message: 'Enter a valid email address', fields: ['email'] };
+  if (values.link.trim() !== '' && !LINK_PATTERN.test(values.link.trim())) {
+    return { message: 'Enter a link that starts with http:// or https://', fields: ['link'] };
+  }
+  return null;
+}
+
+interface WaitlistFormProps {
+  /** The email field, focused by Start Free Trial and Get Started. */
+  emailRef: RefObject<HTMLInputElement | null>;
+  /** The confirmation heading, focused instead once the visitor has joined. */
+  successRef: RefObject<HTMLHeadingElement | null>;
+  onJoined?: () => void;
+  supportEmail: string;
+  fetchImpl?: typeof fetch;
+}
+
+/** The beta waitlist form of spec §2 and §5. Nothing typed is lost on an error; success resets it. */
+export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fetchImpl }: WaitlistFormProps) {
+  const id = useId();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [invalid, setInvalid] = useState<readonly FieldName[]>([]);
+  const [error, setError] = useState<JoinFailure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [joined, setJoined] = useState<{ email: string; artistName: string } | null>(null);
+  const submitting = useRef(false);
+  const fieldRefs = useRef<Partial<Record<FieldName, HTMLElement | null>>>({});
+
+  const update = (name: FieldName) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+    const value = name === 'why' ? event.target.value.slice(0, WHY_INTERESTED_MAX) : event.target.value;
+    setValues((current) => ({ ...current, [name]: value }));
+    if (invalid.includes(name)) setInvalid((current) => current.filter((field) => field !== name));
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting.current) return;
+    const problem = check(values);
+    if (problem) {
+      setInvalid(problem.fields);
+      setError({ title: problem.message });
+      fieldRefs.current[problem.fields[0]!]?.focus();
+      return;
+    }
+    submitting.current = true;
+    setBusy(true);
+    setError(null);
+    setInvalid([]);
+    const link = values.link.trim();
+    const why = values.why.trim();
+    try {
+      await joinWaitlist(
+        {
+          email: values.email.trim(),
+          artist_name: values.artistName.trim(),
+          music_style: values.musicStyle,
+          ...(link ? { soundcloud_spotify_url: link } : {}),
+          ...(why ? { why_interested: why } : {}),
+        },
+        fetchImpl,
+      );
+      setJoined({ email: values.email.trim(), artistName: values.artistName.trim() });
+      setValues(EMPTY);
+      onJoined?.();
+      // Move focus to the confirmation so a screen reader announces it and the keyboard stays in place.
+      setTimeout(() => successRef.current?.focus(), 0);
+    } catch (caught) {
+      console.error('Could not join the waitlist', caught);
+      setError(joinFailure(caught));
+    } finally {
+      submitting.current = false;
+      setBusy(false);
+    }
+  }
+
+  if (joined) {
+    return (
+      <div className={styles.success} role="status">
+        <span className={styles.successIcon} aria-hidden="true">
+          ✓
+        </span>
+        <h3 className={styles.successTitle} ref={successRef} tabIndex={-1}>
+          You're In The Beta
+        </h3>
+        <p>
+          Thanks, {joined.artistName}! Your spot is saved. We'll email <strong>{joined.email}</strong> within 24-48 hours
+          with your access details.
+        </p>
+        <button type="button" className={styles.linkButton} onClick={() => setJoined(null)}>
+          Add another artist
+        </button>
+      </div>
+    );
+  }
+
+  const fieldId = (name: FieldName) => `${id}-${name}`;
+  const errorId = `${id}-error`;
+  const counterId = `${id}-counter`;
+  const describedBy = (name: FieldName) => (invalid.includes(name) && error ? errorId : undefined);
+  const register = (name: FieldName) => (element: HTMLElement | null) => {
+    fieldRefs.current[name] = element;
+  };
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label="Beta waitlist">
+      {error && (
+        <div className={styles.formError} role="alert" id={errorId}>
+          <p className={styles.formErrorTitle}>{error.title}</p>
+          {error.message && (
+            <>
+              <p>{error.message}</p>
+              <p className={styles.formErrorContact}>
+                Support: <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
+              </p>
+            </>
+          )}
+        </div>
+      )}
+      <div className={styles.formGrid}>
+        <div className={styles.field}>
+          <div className={styles.labelRow}>
+            <label htmlFor={fieldId('email')}>Email</label>
+            <span className={styles.required} aria-hidden="true">*</span>
+          </div>
+          <input
+            ref={(element) => {
+              emailRef.current = element;
+              register('email')(element);
+            }}
+            id={fieldId('email')}
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            placeholder="you@example.com"
+            value={values.email}
+            onChange={update('email')}
+            aria-invalid={invalid.includes('email') || undefined}
+            aria-describedby={describedBy('email')}
+          />
+        </div>
+        <div className={styles.field}>
+          <div className={styles.labelRow}>
+            <label htmlFor={fieldId('artistName')}>Artist Name</label>
+            <span className={styles.required} aria-hidden="true">*</span>
+          </div>
+          <input
+            ref={register('artistName')}
+            id={fieldId('artistName')}
+            name="artist_name"
+            type="text"
+            autoComplete="nickname"
+            required
+            maxLength={100}
+            placeholder="Your artist or DJ name"
+            value={values.artistName}
+            onChange={update('artistName')}
+            aria-invalid={invalid.includes('artistName') || undefined}
+            aria-describedby={describedBy('artistName')}
+          />
+        </div>
+        <div className={styles.field}>
+          <div className={styles.labelRow}>
+            <label htmlFor={fieldId('musicStyle')}>Music Style</label>
+            <span className={styles.required} aria-hidden="true">*</span>
+          </div>
+          <select
+            ref={register('musicStyle')}
+            id={fieldId('musicStyle')}
+            name="music_style"
+            required
+            value={values.musicStyle}
+            onChange={update('musicStyle')}
+            aria-invalid={invalid.includes('musicStyle') || undefined}
+            aria-describedby={describedBy('musicStyle')}
+          >
+            <option value="">Choose your style</option>
+            {MUSIC_STYLES.map((style) => (
+              <option key={style} value={style}>
+                {style}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.field}>
+          <div className={styles.labelRow}>
+            <label htmlFor={fieldId('link')}>SoundCloud/Spotify Link</label>
+            <span className={styles.optional} aria-hidden="true">Optional</span>
+          </div>
+          <input
+            ref={register('link')}
+            id={fieldId('link')}
+            name="soundcloud_spotify_url"
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            maxLength={500}
+            placeholder="https://soundcloud.com/your-name"
+            value={values.link}
+            onChange={update('link')}
+            aria-invalid={invalid.includes('link') || undefined}
+            aria-describedby={describedBy('link')}
+          />
+        </div>
+        <div className={`${styles.field} ${styles.fieldWide}`}>
+          <div className={styles.labelRow}>
+            <label htmlFor={fieldId('why')}>Why are you interested?</label>
+            <span className={styles.optional} aria-hidden="true">Optional</span>
+          </div>
+          <textarea
+            ref={register('why')}
+            id={fieldId('why')}
+            name="why_interested"
+            rows={3}
+            maxLength={WHY_INTERESTED_MAX}
+            placeholder="Tell us about your music and who you pitch to"
+            value={values.why}
+            onChange={update('why')}
+            aria-describedby={counterId}
+          />
+          <span
+            id={counterId}
+            className={`${styles.counter} ${values.why.length >= WHY_INTERESTED_MAX ? styles.counterFull : ''}`}
+          >
+            {values.why.length}/{WHY_INTERESTED_MAX}
+          </span>
+        </div>
+      </div>
+      <button type="submit" className={`${styles.button} ${styles.primary} ${styles.submit}`} disabled={busy} aria-busy={busy}>
+        {busy ? 'Joining Beta...' : 'Join the Beta'}
+      </button>
+      <p className={styles.formNote}>
+        <span aria-hidden="true">*</span> Required. We reply within 24-48 hours.
+      </p>
+    </form>
+  );
+}
