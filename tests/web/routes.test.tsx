@@ -215,7 +215,7 @@ describe('admin route', () => {
   it('shows an admin the waitlist page', async () => {
     renderApp('/admin/beta-waitlist', { auth: signedIn({ isAdmin: true }) });
     expect(await screen.findByRole('heading', { name: 'Beta Waitlist Management' })).toBeInTheDocument();
-    expect(screen.getByText('This page is coming in a later release.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Export as CSV' })).toBeInTheDocument();
   });
 });
 

@@ -5,9 +5,10 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
-import { ComingSoon } from '../../components/ComingSoon';
 import styles from '../../components/layout.module.css';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import waitlistStyles from './waitlist.module.css';
+import { WaitlistManager } from './WaitlistManager';
 
 function BackToDashboard() {
   const navigate = useNavigate();
@@ -41,16 +42,13 @@ export default function BetaWaitlistPage() {
   useDocumentTitle(isAdmin ? 'Beta Waitlist Management' : 'Not authorised');
   if (!isAdmin) return <NotAuthorisedPage />;
   return (
-    <div className={styles.page}>
-      <main className={styles.grow}>
+    <div className={waitlistStyles.page}>
+      <main>
         <SpaceBetween size="l">
           <Box>
             <BackToDashboard />
           </Box>
-          <Header variant="h1" description="Review and approve beta waitlist entries.">
-            Beta Waitlist Management
-          </Header>
-          <ComingSoon />
+          <WaitlistManager />
         </SpaceBetween>
       </main>
     </div>

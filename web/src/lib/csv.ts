@@ -1,0 +1,91 @@
+/**
+ * CSV building and download, shared by the admin waitlist export and the analytics export.
+ *
+ * - RFC 4180: fields separated by commas, records by CRLF; a field containing a comma, a double quote,
+ *   CR or LF is wrapped in double quotes, with inner quotes doubled.
+ * - Formula neutralisation (DESIGN.md §5, OWASP "CSV injection"): a text cell starting with =, +, -, @,
+ *   tab or CR gets a leading apostrophe so spreadsheet apps show it as text instead of running it.
+ *   Numbers are written as numbers (a negative number is data, not a formula).
+ */
+
+export type CsvCell = string | number | boolean | null | undefined;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** Prefixes a formula-like text value with an apostrophe. */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** One cell as CSV text: neutralised, then quoted when needed. null/undefined become an empty field. */
+export function csvCell(value: CsvCell): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const text = neutraliseFormula(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A whole CSV document: the header line, then one line per row, CRLF-separated (no trailing newline). */
+export function buildCsv(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
+  const lines = [header.map(csvCell).join(',')];
+  for (const row of rows) lines.push(row.map(csvCell).join(','));
+  return lines.join('\r\n');
+}
+
+/** Describes one CSV column: its header and how to read the cell from a row object. */
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => CsvCell;
+}
+
+/** A CSV document from objects and column definitions. */
+export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>): string {
+  const header = columns.map((column) => column.header);
+  function* cells() {
+    for (const row of rows) yield columns.map((column) => column.value(row));
+  }
+  return buildCsv(header, cells());
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** yyyy-MM-dd in local time (used in export file names). */
+export function formatDateStamp(date: Date = new Date()): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * yyyy-MM-dd HH:mm in local time for an ISO timestamp (or Date); '' for null/undefined/empty. A value
+ * that is not a date is returned unchanged rather than dropped.
+ */
+export function formatCsvDateTime(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return `${formatDateStamp(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Browser side effect behind one object so tests can replace it. Saves text as a file download. */
+export const fileSaver = {
+  save(filename: string, content: string, type = 'text/csv;charset=utf-8'): void {
+    const blob = new Blob([content], { type });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = filename;
+    link.rel = 'noopener';
+    link.style.display = 'none';
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    // Revoke later: some browsers start the download asynchronously after click().
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  },
+};
+
+/** Builds nothing itself: saves an already built CSV document as {filename}. */
+export function downloadCsv(filename: string, csv: string): void {
+  fileSaver.save(filename, csv);
+}

@@ -1,0 +1,87 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import FormField from '@cloudscape-design/components/form-field';
+import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Textarea from '@cloudscape-design/components/textarea';
+import { useState } from 'react';
+import type { WaitlistEntry } from '../../../../schema/api/waitlist';
+import { saveWaitlistNotes } from '../../api/adminWaitlist';
+import { errorMessage } from '../../api/client';
+import { useAuth } from '../../auth/AuthContext';
+import { useNotifications } from '../../notifications/NotificationsContext';
+
+export const NOTES_MAX = 2000;
+
+/**
+ * The 'Add Internal Notes' dialog for one entry. It keeps its own draft state so that typing does not
+ * re-render the (possibly 5,000-row) collection behind it.
+ */
+export function NotesModal({
+  entry,
+  onDismiss,
+  onSaved,
+}: {
+  entry: WaitlistEntry;
+  onDismiss: () => void;
+  onSaved: (entry: WaitlistEntry) => void;
+}) {
+  const { api } = useAuth();
+  const { notify } = useNotifications();
+  const [draft, setDraft] = useState(entry.notes ?? '');
+  const [saving, setSaving] = useState(false);
+  const tooLong = draft.length > NOTES_MAX;
+
+  async function save() {
+    if (saving || tooLong) return;
+    setSaving(true);
+    try {
+      const updated = await saveWaitlistNotes(api, entry.id, draft);
+      notify({ type: 'success', title: 'Notes saved', message: 'Internal notes have been updated.' });
+      onSaved(updated);
+    } catch (error) {
+      notify({ type: 'error', title: 'Error saving notes', message: errorMessage(error) });
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      visible
+      onDismiss={() => {
+        if (!saving) onDismiss();
+      }}
+      header="Add Internal Notes"
+      closeAriaLabel="Close dialog"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss} disabled={saving}>
+              Cancel
+            </Button>
+            <Button variant="primary" onClick={() => void save()} loading={saving} disabled={tooLong}>
+              Save Notes
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <FormField
+          label="Internal notes"
+          description={`For ${entry.artist_name} (${entry.email}). Only administrators see these notes.`}
+          constraintText={`${draft.length}/${NOTES_MAX} characters`}
+          errorText={tooLong ? `Notes must be at most ${NOTES_MAX} characters` : undefined}
+          stretch
+        >
+          <Textarea value={draft} onChange={({ detail }) => setDraft(detail.value)} rows={6} autoFocus disabled={saving} />
+        </FormField>
+      </form>
+    </Modal>
+  );
+}
