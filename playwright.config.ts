@@ -39,7 +39,7 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], ...browserUse, viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
-      testMatch: /navigation\.spec\.ts/,
+      testMatch: /(navigation|waitlist)\.spec\.ts/,
       use: { ...browserUse, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
     },
   ],
