@@ -1,11 +1,7 @@
 import { z } from 'zod';
+import { musicStyles, waitlistMessages, waitlistStatuses, WHY_INTERESTED_MAX } from './waitlistConstants';
 
-export const musicStyles = [
-  'House', 'Techno', 'Hip-Hop', 'Drum & Bass', 'Dubstep', 'Trap', 'Future Bass',
-  'Progressive House', 'Deep House', 'Trance', 'Hardstyle', 'Ambient', 'Other',
-] as const;
-
-export const waitlistStatuses = ['pending', 'approved', 'rejected'] as const;
+export { BETA_SPOTS, musicStyles, waitlistMessages, waitlistStatuses, WHY_INTERESTED_MAX } from './waitlistConstants';
 
 export const waitlistEntrySchema = z.object({
   id: z.string(),
@@ -20,18 +16,6 @@ export const waitlistEntrySchema = z.object({
   notes: z.string().nullable(),
 });
 export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
-
-/** Spec §9: the beta has 50 spots; the landing page shows how many remain (never below 0). */
-export const BETA_SPOTS = 50;
-export const WHY_INTERESTED_MAX = 200;
-
-export const waitlistMessages = {
-  required: 'Please fill in all required fields',
-  duplicate: "You're already on the list! We'll contact you soon with your access details.",
-  throttled: 'Too many people are joining right now. Please wait a minute and try again.',
-  notPending: 'Only pending entries can be approved or rejected.',
-  notFound: 'Waitlist entry not found',
-} as const;
 
 /**
  * POST /api/waitlist (public). The web form checks the same schema before sending; the server checks

@@ -2,8 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BETA_SPOTS as CONTRACT_SPOTS, musicStyles, waitlistMessages, WHY_INTERESTED_MAX as CONTRACT_MAX } from '../../schema/api/waitlist';
-import { BETA_SPOTS, MUSIC_STYLES, WAITLIST_TEXT, WHY_INTERESTED_MAX } from '../../web/src/api/waitlist';
+import { MUSIC_STYLES, WAITLIST_TEXT } from '../../web/src/api/waitlist';
 import { ConfigContext } from '../../web/src/config/ConfigContext';
 import LandingPage from '../../web/src/pages/landing/LandingPage';
 import { currentPath, localConfig, preloadRoutes, renderApp } from './helpers';
@@ -90,18 +89,6 @@ async function fillRequired(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByLabelText('Artist Name'), 'Nova Pulse');
   await user.selectOptions(screen.getByLabelText('Music Style'), 'Deep House');
 }
-
-describe('landing page: contract', () => {
-  it('uses the same music styles, limits and texts as the API contract', () => {
-    expect(MUSIC_STYLES).toEqual(musicStyles);
-    expect(MUSIC_STYLES).toHaveLength(13);
-    expect(BETA_SPOTS).toBe(CONTRACT_SPOTS);
-    expect(WHY_INTERESTED_MAX).toBe(CONTRACT_MAX);
-    expect(WAITLIST_TEXT.required).toBe(waitlistMessages.required);
-    expect(WAITLIST_TEXT.duplicate).toBe(waitlistMessages.duplicate);
-    expect(WAITLIST_TEXT.throttled).toBe(waitlistMessages.throttled);
-  });
-});
 
 describe('landing page: hero', () => {
   it('rotates Heard, Signed, Released: 2000 ms pause, deleting every 100 ms, typing every 150 ms', () => {

@@ -1,28 +1,20 @@
 /**
  * The public beta waitlist calls (spec §7): POST /api/waitlist and GET /api/waitlist/spots.
  *
- * The landing page must stay free of zod, so this module only imports *types* from the shared
- * contract (schema/api/waitlist.ts). The few runtime constants the form needs are repeated here;
- * tests/web/landing.test.tsx checks they are identical to the contract's.
+ * The landing page must stay free of zod, so this module imports only types from the contract
+ * (schema/api/waitlist.ts) and its constants from the zod-free schema/api/waitlistConstants.ts.
  */
 import type { WaitlistEntry, WaitlistJoin, WaitlistSpots } from '../../../schema/api/waitlist';
+import { musicStyles, waitlistMessages } from '../../../schema/api/waitlistConstants';
 import { ApiError, createApiClient } from './client';
 
-/** Spec §2 music style options, in the spec's order (same as `musicStyles` in the contract). */
-export const MUSIC_STYLES = [
-  'House', 'Techno', 'Hip-Hop', 'Drum & Bass', 'Dubstep', 'Trap', 'Future Bass',
-  'Progressive House', 'Deep House', 'Trance', 'Hardstyle', 'Ambient', 'Other',
-] as const;
+export { BETA_SPOTS, WHY_INTERESTED_MAX } from '../../../schema/api/waitlistConstants';
+/** Spec §2 music style options, in the spec's order. */
+export const MUSIC_STYLES = musicStyles;
 
-/** Spec §9: 50 beta spots; the reason is at most 200 characters. */
-export const BETA_SPOTS = 50;
-export const WHY_INTERESTED_MAX = 200;
-
-/** Spec §5 and §8 texts (same as `waitlistMessages` in the contract), plus the generic failure of §8. */
+/** Spec §5 and §8 texts, plus the generic failure of §8. */
 export const WAITLIST_TEXT = {
-  required: 'Please fill in all required fields',
-  duplicate: "You're already on the list! We'll contact you soon with your access details.",
-  throttled: 'Too many people are joining right now. Please wait a minute and try again.',
+  ...waitlistMessages,
   failedTitle: 'Something went wrong',
   failedMessage: 'Please try again or contact support',
 } as const;

@@ -1,0 +1,22 @@
+/**
+ * The waitlist's constants, without zod: the landing page imports this module directly so its bundle
+ * stays small; schema/api/waitlist.ts re-exports it next to the schemas.
+ */
+export const musicStyles = [
+  'House', 'Techno', 'Hip-Hop', 'Drum & Bass', 'Dubstep', 'Trap', 'Future Bass',
+  'Progressive House', 'Deep House', 'Trance', 'Hardstyle', 'Ambient', 'Other',
+] as const;
+
+export const waitlistStatuses = ['pending', 'approved', 'rejected'] as const;
+
+/** Spec §9: the beta has 50 spots; the landing page shows how many remain (never below 0). */
+export const BETA_SPOTS = 50;
+export const WHY_INTERESTED_MAX = 200;
+
+export const waitlistMessages = {
+  required: 'Please fill in all required fields',
+  duplicate: "You're already on the list! We'll contact you soon with your access details.",
+  throttled: 'Too many people are joining right now. Please wait a minute and try again.',
+  notPending: 'Only pending entries can be approved or rejected.',
+  notFound: 'Waitlist entry not found',
+} as const;
