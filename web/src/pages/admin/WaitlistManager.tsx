@@ -88,7 +88,7 @@ const UrlCell = memo(function UrlCell({ url }: { url: string | null }) {
   return (
     <span className={styles.url}>
       <Link href={url} external target="_blank" rel="noopener noreferrer" externalIconAriaLabel="(opens in a new tab)">
-        {url}
+        {url.replace(/^https?:\/\//i, '')}
       </Link>
     </span>
   );
@@ -105,10 +105,11 @@ interface ActionsCellProps {
 
 const ActionsCell = memo(function ActionsCell({ entry, deciding, onDecide, onOpenNotes, onCopied, onCopyFailed }: ActionsCellProps) {
   return (
-    <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+    <div className={styles.actions}>
       {entry.status === 'pending' && (
         <>
           <Button
+            wrapText={false}
             onClick={() => onDecide(entry, 'approved')}
             loading={deciding === 'approved'}
             disabled={deciding !== undefined && deciding !== 'approved'}
@@ -116,6 +117,7 @@ const ActionsCell = memo(function ActionsCell({ entry, deciding, onDecide, onOpe
             Approve
           </Button>
           <Button
+            wrapText={false}
             onClick={() => onDecide(entry, 'rejected')}
             loading={deciding === 'rejected'}
             disabled={deciding !== undefined && deciding !== 'rejected'}
@@ -134,10 +136,10 @@ const ActionsCell = memo(function ActionsCell({ entry, deciding, onDecide, onOpe
         onCopySuccess={onCopied}
         onCopyFailure={onCopyFailed}
       />
-      <Button variant="inline-link" onClick={() => onOpenNotes(entry.id)}>
+      <Button variant="inline-link" wrapText={false} onClick={() => onOpenNotes(entry.id)}>
         Add Internal Notes
       </Button>
-    </SpaceBetween>
+    </div>
   );
 });
 
@@ -251,6 +253,7 @@ export function WaitlistManager() {
         sortingComparator: (a, b) => compareText(a.email, b.email),
         ariaLabel: sortAriaLabel('Email'),
         isRowHeader: true,
+        minWidth: 220,
       },
       {
         id: 'artist',
@@ -259,9 +262,10 @@ export function WaitlistManager() {
         sortingField: 'artist_name',
         sortingComparator: (a, b) => collator.compare(a.artist_name, b.artist_name),
         ariaLabel: sortAriaLabel('Artist Name'),
+        minWidth: 140,
       },
-      { id: 'style', header: 'Music Style', cell: (e) => <span className={styles.nowrap}>{e.music_style}</span> },
-      { id: 'url', header: 'URL', cell: (e) => <UrlCell url={e.soundcloud_spotify_url} /> },
+      { id: 'style', header: 'Music Style', cell: (e) => <span className={styles.nowrap}>{e.music_style}</span>, minWidth: 140 },
+      { id: 'url', header: 'URL', cell: (e) => <UrlCell url={e.soundcloud_spotify_url} />, minWidth: 220 },
       {
         id: 'submitted',
         header: 'Submitted',
@@ -273,6 +277,7 @@ export function WaitlistManager() {
         sortingField: 'submitted_at',
         sortingComparator: (a, b) => compareText(a.submitted_at, b.submitted_at),
         ariaLabel: sortAriaLabel('Submitted'),
+        minWidth: 200,
       },
       {
         id: 'status',
@@ -281,12 +286,14 @@ export function WaitlistManager() {
         sortingField: 'status',
         sortingComparator: (a, b) => statusRank[a.status] - statusRank[b.status],
         ariaLabel: sortAriaLabel('Status'),
+        minWidth: 130,
       },
-      { id: 'why', header: 'Why Interested', cell: (e) => <LongText text={e.why_interested} /> },
-      { id: 'notes', header: 'Internal Notes', cell: (e) => <LongText text={e.notes} /> },
+      { id: 'why', header: 'Why Interested', cell: (e) => <LongText text={e.why_interested} />, minWidth: 220 },
+      { id: 'notes', header: 'Internal Notes', cell: (e) => <LongText text={e.notes} />, minWidth: 200 },
       {
         id: 'actions',
         header: 'Actions',
+        minWidth: 420,
         cell: (e) => (
           <ActionsCell
             entry={e}
@@ -387,6 +394,7 @@ export function WaitlistManager() {
         trackBy="id"
         variant="container"
         wrapLines
+        resizableColumns
         stickyColumns={{ first: 0, last: 1 }}
         loading={loading && entries.length === 0}
         loadingText="Loading entries"
