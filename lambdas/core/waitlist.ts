@@ -41,16 +41,7 @@ export function waitlistSpots(taken: number, total: number = BETA_SPOTS): Waitli
   return { total, taken: count, remaining: Math.max(0, total - count) };
 }
 
-/** pending → approved | rejected; there is no way back from approved or rejected. */
-const transitions: Record<WaitlistStatus, readonly WaitlistStatus[]> = {
-  pending: ['approved', 'rejected'],
-  approved: [],
-  rejected: [],
-};
-
-export const canMoveWaitlistEntry = (from: WaitlistStatus, to: WaitlistStatus): boolean => transitions[from].includes(to);
-
-/** The status every decision starts from (the store makes the write conditional on it). */
+/** pending → approved | rejected, never back: every decision starts from pending (the store's write is conditional on it). */
 export const DECIDABLE_STATUS: WaitlistStatus = 'pending';
 
 /** What a decision writes: approving also sets approved_at to now; rejecting leaves it null. */

@@ -12,6 +12,15 @@ export const waitlistStatuses = ['pending', 'approved', 'rejected'] as const;
 /** Spec §9: the beta has 50 spots; the landing page shows how many remain (never below 0). */
 export const BETA_SPOTS = 50;
 export const WHY_INTERESTED_MAX = 200;
+export const EMAIL_MAX = 254;
+export const ARTIST_NAME_MAX = 100;
+export const LINK_MAX = 500;
+export const NOTES_MAX = 2000;
+
+/** The form and the server accept the same addresses (zod's own email pattern). */
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+/** A SoundCloud/Spotify (or any) web link: http(s) only, so no javascript: URL reaches the admin table. */
+export const LINK_PATTERN = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 
 export const waitlistMessages = {
   required: 'Please fill in all required fields',
@@ -19,4 +28,6 @@ export const waitlistMessages = {
   throttled: 'Too many people are joining right now. Please wait a minute and try again.',
   notPending: 'Only pending entries can be approved or rejected.',
   notFound: 'Waitlist entry not found',
+  badEmail: 'Enter a valid email address',
+  badLink: 'Enter a link that starts with http:// or https://',
 } as const;

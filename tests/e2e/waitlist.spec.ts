@@ -26,11 +26,15 @@ test('a visitor joins the beta from the landing page', async ({ page, request })
   await page.goto('/');
   await page.getByRole('button', { name: 'Start Free Trial' }).first().click();
   await expect(page.getByLabel('Email')).toBeInViewport();
-  await fillWaitlistForm(page, uniqueEmail('visitor'));
+  const email = uniqueEmail('visitor');
+  await fillWaitlistForm(page, email);
   await page.getByRole('button', { name: 'Join the Beta' }).click();
   await expect(page.getByText("You're In The Beta")).toBeVisible();
   const after = (await (await request.get('/api/waitlist/spots')).json()) as { taken: number };
   expect(after.taken).toBeGreaterThan(before.taken);
+  // This visitor's entry is stored: the same email again is a duplicate.
+  const again = await request.post('/api/waitlist', { data: { email, artist_name: 'Nova Pulse', music_style: 'Techno' } });
+  expect(again.status()).toBe(409);
 });
 
 test('a second sign-up with the same email (other case) is refused with the spec text', async ({ page, request }) => {

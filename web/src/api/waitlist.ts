@@ -8,7 +8,15 @@ import type { WaitlistEntry, WaitlistJoin, WaitlistSpots } from '../../../schema
 import { musicStyles, waitlistMessages } from '../../../schema/api/waitlistConstants';
 import { ApiError, createApiClient } from './client';
 
-export { BETA_SPOTS, WHY_INTERESTED_MAX } from '../../../schema/api/waitlistConstants';
+export {
+  ARTIST_NAME_MAX,
+  BETA_SPOTS,
+  EMAIL_MAX,
+  EMAIL_PATTERN,
+  LINK_MAX,
+  LINK_PATTERN,
+  WHY_INTERESTED_MAX,
+} from '../../../schema/api/waitlistConstants';
 /** Spec §2 music style options, in the spec's order. */
 export const MUSIC_STYLES = musicStyles;
 
@@ -50,7 +58,8 @@ export function joinFailure(error: unknown): JoinFailure {
   if (error instanceof ApiError) {
     if (error.status === 409) return { title: WAITLIST_TEXT.duplicate };
     if (error.status === 429) return { title: WAITLIST_TEXT.throttled };
-    if (error.status === 400 && error.message) return { title: error.message };
+    // The server names the field ("email: Enter a valid email address"); the form shows the sentence.
+    if (error.status === 400 && error.message) return { title: error.message.replace(/^[a-z_]+: /, '') };
   }
   return { title: WAITLIST_TEXT.failedTitle, message: WAITLIST_TEXT.failedMessage };
 }

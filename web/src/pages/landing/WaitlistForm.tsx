@@ -1,5 +1,17 @@
 import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from 'react';
-import { joinFailure, joinWaitlist, MUSIC_STYLES, WAITLIST_TEXT, WHY_INTERESTED_MAX, type JoinFailure } from '../../api/waitlist';
+import {
+  ARTIST_NAME_MAX,
+  EMAIL_MAX,
+  EMAIL_PATTERN,
+  joinFailure,
+  joinWaitlist,
+  LINK_MAX,
+  LINK_PATTERN,
+  MUSIC_STYLES,
+  WAITLIST_TEXT,
+  WHY_INTERESTED_MAX,
+  type JoinFailure,
+} from '../../api/waitlist';
 import styles from './landing.module.css';
 
 interface Values {
@@ -14,16 +26,14 @@ const EMPTY: Values = { email: '', artistName: '', musicStyle: '', link: '', why
 
 type FieldName = keyof Values;
 
-// The same rules as the contract's waitlistJoinSchema (the server checks them again).
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LINK_PATTERN = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
+// The same patterns and limits as the contract's waitlistJoinSchema (the server checks them again).
 
 function check(values: Values): { message: string; fields: FieldName[] } | null {
   const missing = (['email', 'artistName', 'musicStyle'] as const).filter((name) => values[name].trim() === '');
   if (missing.length > 0) return { message: WAITLIST_TEXT.required, fields: [...missing] };
-  if (!EMAIL_PATTERN.test(values.email.trim())) return { message: 'Enter a valid email address', fields: ['email'] };
+  if (!EMAIL_PATTERN.test(values.email.trim())) return { message: WAITLIST_TEXT.badEmail, fields: ['email'] };
   if (values.link.trim() !== '' && !LINK_PATTERN.test(values.link.trim())) {
-    return { message: 'Enter a link that starts with http:// or https://', fields: ['link'] };
+    return { message: WAITLIST_TEXT.badLink, fields: ['link'] };
   }
   return null;
 }
@@ -156,6 +166,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
             autoComplete="email"
             inputMode="email"
             required
+            maxLength={EMAIL_MAX}
             placeholder="you@example.com"
             value={values.email}
             onChange={update('email')}
@@ -175,7 +186,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
             type="text"
             autoComplete="nickname"
             required
-            maxLength={100}
+            maxLength={ARTIST_NAME_MAX}
             placeholder="Your artist or DJ name"
             value={values.artistName}
             onChange={update('artistName')}
@@ -218,7 +229,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
             type="url"
             inputMode="url"
             autoComplete="url"
-            maxLength={500}
+            maxLength={LINK_MAX}
             placeholder="https://soundcloud.com/your-name"
             value={values.link}
             onChange={update('link')}
