@@ -30,9 +30,17 @@ export type WaitlistChangeResult =
   /** The entry is not in the status the change required; `entry` is what is stored. */
   | { outcome: 'conflict'; entry: WaitlistEntry };
 
+export type WaitlistListResult =
+  | { outcome: 'listed'; entries: WaitlistEntry[]; nextCursor?: string }
+  /** The cursor is not one this store handed out (malformed, or not an entry's position). */
+  | { outcome: 'invalid_cursor' };
+
 export interface WaitlistStore {
-  /** Every entry, newest first, read by partition (no Scan). */
-  list(): Promise<WaitlistEntry[]>;
+  /**
+   * One page of entries, newest first, read by partition (no Scan): at most `limit` entries after
+   * `cursor` (the `nextCursor` of the page before; opaque). `nextCursor` is set while more may follow.
+   */
+  list(page: { limit: number; cursor?: string }): Promise<WaitlistListResult>;
   /**
    * Adds the entry and counts it, unless an entry with the same (normalised) email exists: one
    * atomic write, so two identical joins racing give one entry.

@@ -1,12 +1,15 @@
 /**
- * Admin-only routes (the `admins` group; others get 403 from httpApi): the beta waitlist list, the
+ * Admin-only routes (the `admins` group; others get 403 from httpApi): the beta waitlist list (paged), the
  * pending → approved | rejected decision, and internal notes. Logs name the entry id, never the email.
  */
 import {
+  INVALID_CURSOR,
+  waitlistListQuerySchema,
   waitlistMessages,
   waitlistNotesSchema,
   waitlistStatusChangeSchema,
   type WaitlistEntry,
+  type WaitlistListPage,
 } from '../../schema/api/waitlist';
 import { DECIDABLE_STATUS, decisionUpdate, isWaitlistEntryId, normaliseNotes } from '../core/waitlist';
 import type { Clock, WaitlistStore } from '../ports';
@@ -27,7 +30,15 @@ function entryId(params: Record<string, string>): string {
 
 export const makeHandler = ({ waitlist, clock }: AdminDeps) =>
   httpApi({
-    'GET /api/admin/waitlist': async () => json(200, { entries: await waitlist.list() }),
+    // One page per request (a whole 5,000-entry list can exceed Lambda's 6 MB response limit).
+    'GET /api/admin/waitlist': async ({ query }) => {
+      const { limit, cursor } = parse(waitlistListQuerySchema, query);
+      const page = await waitlist.list({ limit, cursor });
+      if (page.outcome === 'invalid_cursor') throw new HttpError(400, INVALID_CURSOR);
+      const body: WaitlistListPage = { entries: page.entries };
+      if (page.nextCursor !== undefined) body.next_cursor = page.nextCursor;
+      return json(200, body);
+    },
 
     'PATCH /api/admin/waitlist/{id}': async ({ params, body, identity }) => {
       const id = entryId(params);

@@ -1,7 +1,18 @@
 import { z } from 'zod';
-import { musicStyles, waitlistMessages, waitlistStatuses, WHY_INTERESTED_MAX } from './waitlistConstants';
+import {
+  ARTIST_NAME_MAX,
+  EMAIL_MAX,
+  EMAIL_PATTERN,
+  LINK_MAX,
+  LINK_PATTERN,
+  musicStyles,
+  NOTES_MAX,
+  waitlistMessages,
+  waitlistStatuses,
+  WHY_INTERESTED_MAX,
+} from './waitlistConstants';
 
-export { BETA_SPOTS, musicStyles, waitlistMessages, waitlistStatuses, WHY_INTERESTED_MAX } from './waitlistConstants';
+export * from './waitlistConstants';
 
 export const waitlistEntrySchema = z.object({
   id: z.string(),
@@ -23,15 +34,15 @@ export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
  */
 export const waitlistJoinSchema = z
   .object({
-    email: z.string().trim().min(1, waitlistMessages.required).max(254, 'Email must be at most 254 characters')
-      .pipe(z.email('Enter a valid email address')).transform((email) => email.toLowerCase()),
-    artist_name: z.string().trim().min(1, waitlistMessages.required).max(100, 'Artist name must be at most 100 characters'),
+    email: z.string().trim().min(1, waitlistMessages.required).max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+      .regex(EMAIL_PATTERN, waitlistMessages.badEmail).transform((email) => email.toLowerCase()),
+    artist_name: z.string().trim().min(1, waitlistMessages.required).max(ARTIST_NAME_MAX, `Artist name must be at most ${ARTIST_NAME_MAX} characters`),
     music_style: z.string().trim().min(1, waitlistMessages.required).pipe(z.enum(musicStyles, 'Choose a music style from the list')),
     soundcloud_spotify_url: z
       .string()
       .trim()
-      .max(500, 'Link must be at most 500 characters')
-      .refine((value) => value === '' || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value), 'Enter a link that starts with http:// or https://')
+      .max(LINK_MAX, `Link must be at most ${LINK_MAX} characters`)
+      .refine((value) => value === '' || LINK_PATTERN.test(value), waitlistMessages.badLink)
       .transform((value) => (value === '' ? null : value))
       .nullish(),
     why_interested: z
@@ -62,7 +73,32 @@ export type WaitlistSpots = z.infer<typeof waitlistSpotsSchema>;
 export const waitlistStatusChangeSchema = z.object({ status: z.enum(['approved', 'rejected']) }).strict();
 
 /** PUT /api/admin/waitlist/{id}/notes (admins): a blank text clears the notes (null). 200 with the updated WaitlistEntry. */
-export const waitlistNotesSchema = z.object({ notes: z.string().max(2000, 'Notes must be at most 2000 characters') }).strict();
+export const waitlistNotesSchema = z.object({ notes: z.string().max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`) }).strict();
 
-/** GET /api/admin/waitlist (admins): every entry, newest first. */
-export const waitlistListSchema = z.object({ entries: z.array(waitlistEntrySchema) });
+/** GET /api/admin/waitlist page sizes: one page stays far below Lambda's 6 MB response limit. */
+export const WAITLIST_PAGE_MAX = 1000;
+export const WAITLIST_PAGE_DEFAULT = 500;
+
+/**
+ * GET /api/admin/waitlist?limit=&cursor= query (admins). `limit` 1..1000 (default 500); `cursor` is
+ * the opaque `next_cursor` of the previous page. A bad limit is a 400; a malformed cursor is a 400
+ * { message: 'Invalid cursor' } (checked by the store, which alone knows what a cursor holds).
+ */
+export const waitlistListQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,4}$/, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`).max(WAITLIST_PAGE_MAX, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`))
+    .default(WAITLIST_PAGE_DEFAULT),
+  cursor: z.string().optional(),
+});
+
+export const INVALID_CURSOR = 'Invalid cursor';
+
+/**
+ * GET /api/admin/waitlist response: one page of entries, newest first; `next_cursor` is present
+ * while more entries may follow (a last page can be empty).
+ */
+export const waitlistListSchema = z.object({ entries: z.array(waitlistEntrySchema), next_cursor: z.string().optional() });
+export type WaitlistListPage = z.infer<typeof waitlistListSchema>;

@@ -12,7 +12,15 @@ export function memoryWaitlist(initial: WaitlistEntry[] = []): MemoryWaitlist {
   const store: MemoryWaitlist = {
     entries,
     counter: initial.length,
-    list: async () => [...entries.values()].sort((a, b) => (a.id < b.id ? 1 : -1)),
+    // Paged like the adapter: newest first, the cursor (here simply the last id) set while more follow.
+    list: async ({ limit, cursor }: { limit: number; cursor?: string }) => {
+      if (cursor !== undefined && !entries.has(cursor)) return { outcome: 'invalid_cursor' as const };
+      const all = [...entries.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
+      const start = cursor === undefined ? 0 : all.findIndex((e) => e.id === cursor) + 1;
+      const page = all.slice(start, start + limit);
+      const more = start + limit < all.length;
+      return more ? { outcome: 'listed' as const, entries: page, nextCursor: page.at(-1)!.id } : { outcome: 'listed' as const, entries: page };
+    },
     add: async (entry: WaitlistEntry) => {
       if ([...entries.values()].some((e) => e.email === entry.email)) return { outcome: 'duplicate' as const };
       entries.set(entry.id, entry);

@@ -271,21 +271,107 @@ describe('admin waitlist routes', () => {
   const patch = (id: string, body: unknown, token = admin) => call(`/api/admin/waitlist/${id}`, { method: 'PATCH', token, body });
   const putNotes = (id: string, body: unknown, token = admin) => call(`/api/admin/waitlist/${id}/notes`, { method: 'PUT', token, body });
 
-  it('lists every entry newest first, without table keys', async () => {
-    const made = [await newEntry(), await newEntry(), await newEntry()];
-    const response = await call('/api/admin/waitlist', { token: admin });
-    expect(response.status).toBe(200);
-    const entries = response.json!.entries as WaitlistEntry[];
-    expect(entries.filter((e) => made.includes(e.id)).map((e) => e.id)).toEqual([...made].reverse());
-    expect(entries[0]!.id).toBe(made[2]);
+  type ListPage = { entries: WaitlistEntry[]; next_cursor?: string };
+  const listPage = async (query: Record<string, string> = {}) => {
+    const response = await call(`/api/admin/waitlist?${new URLSearchParams(query)}`, { token: admin });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    return response.json as ListPage;
+  };
+  /** Every page in order, as the admin page loads them. */
+  const listAll = async (limit: number) => {
+    const pages: ListPage[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listPage(cursor === undefined ? { limit: String(limit) } : { limit: String(limit), cursor });
+      pages.push(page);
+      cursor = page.next_cursor;
+    } while (cursor !== undefined);
+    return pages;
+  };
+  const expectNewestFirst = (entries: WaitlistEntry[]) => {
     for (let i = 1; i < entries.length; i++) {
       expect(entries[i - 1]!.id > entries[i]!.id).toBe(true);
       expect(entries[i - 1]!.submitted_at >= entries[i]!.submitted_at).toBe(true);
     }
-    expect(entries.length).toBe(await counter());
+  };
+
+  it('lists entries newest first, without table keys, one page of at most 500 by default', async () => {
+    const made = [await newEntry(), await newEntry(), await newEntry()];
+    const response = await call('/api/admin/waitlist', { token: admin });
+    expect(response.status).toBe(200);
+    const { entries, next_cursor } = response.json as ListPage;
+    expect(entries.filter((e) => made.includes(e.id)).map((e) => e.id)).toEqual([...made].reverse());
+    expect(entries[0]!.id).toBe(made[2]);
+    expectNewestFirst(entries);
+    expect(entries.length).toBeLessThanOrEqual(500);
+    if (next_cursor === undefined) expect(entries.length).toBe(await counter());
     expect(Object.keys(entries[0]!).sort()).toEqual(
       ['id', 'email', 'artist_name', 'music_style', 'soundcloud_spotify_url', 'why_interested', 'status', 'submitted_at', 'approved_at', 'notes'].sort(),
     );
+  });
+
+  it('pages through every entry with a small limit: in order, no gaps, no repeats, a cursor while more follow', async () => {
+    const made = [await newEntry(), await newEntry(), await newEntry(), await newEntry(), await newEntry()];
+    // The first page (limit 2) is the two newest; the next pages follow on from each cursor.
+    const first = await listPage({ limit: '2' });
+    expect(first.entries.map((e) => e.id)).toEqual([made[4], made[3]]);
+    expect(first.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const second = await listPage({ limit: '2', cursor: first.next_cursor! });
+    expect(second.entries.map((e) => e.id)).toEqual([made[2], made[1]]);
+
+    const before = await counter();
+    const pages = await listAll(7);
+    const all = pages.flatMap((page) => page.entries);
+    for (const page of pages) expect(page.entries.length).toBeLessThanOrEqual(7);
+    for (const page of pages.slice(0, -1)) expect(page.next_cursor).toBeDefined();
+    expect(pages.at(-1)!.next_cursor).toBeUndefined();
+    expect(pages.length).toBeGreaterThan(1);
+    expectNewestFirst(all);
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    expect(all.filter((e) => made.includes(e.id)).map((e) => e.id)).toEqual([...made].reverse());
+    // Entries are never deleted: everything counted before the walk was walked.
+    expect(all.length).toBeGreaterThanOrEqual(before);
+    // The same entries as one big page, where that fits.
+    if (all.length <= 1000) {
+      const big = await listPage({ limit: '1000' });
+      expect(big.entries.map((e) => e.id).slice(-all.length)).toEqual(all.map((e) => e.id));
+    }
+  });
+
+  it('refuses a limit outside 1..1000 or not a whole number with 400', async () => {
+    for (const limit of ['0', '1001', '-1', '1.5', 'abc', '', '10abc', '1e2', ' 5']) {
+      const response = await call(`/api/admin/waitlist?limit=${encodeURIComponent(limit)}`, { token: admin });
+      expect(response.status, `limit=${JSON.stringify(limit)}`).toBe(400);
+      expect(String((response.json as { message: string }).message)).toMatch(/^limit: /);
+    }
+    expect((await listPage({ limit: '1' })).entries).toHaveLength(1);
+    expect((await listPage({ limit: '1000' })).entries.length).toBeLessThanOrEqual(1000);
+  });
+
+  it("refuses a cursor that is not one of its own with 400 'Invalid cursor', never reading another partition", async () => {
+    await newEntry();
+    const valid = (await listPage({ limit: '1' })).next_cursor!;
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    const someUlid = ids.next(new Date());
+    const cursors = [
+      '',
+      'not base64!',
+      `${valid}=`, // padding: not the canonical form
+      Buffer.from(`ENTRY#${someUlid}`).toString('base64'), // plain base64 with + or / or =, when it has any
+      b64('COUNTER'),
+      b64('EMAIL#a@example.com'),
+      b64('ENTRY#not-a-ulid'),
+      b64(`ENTRY#${someUlid}#more`),
+      b64(JSON.stringify({ PK: 'USER#someone', SK: 'PROFILE' })),
+      b64(JSON.stringify({ PK: key.waitlistPartition(), SK: `ENTRY#${someUlid}` })),
+      'x'.repeat(200),
+    ].filter((cursor) => cursor !== b64(`ENTRY#${someUlid}`));
+    for (const cursor of cursors) {
+      const response = await call(`/api/admin/waitlist?${new URLSearchParams({ cursor })}`, { token: admin });
+      expect(response, `cursor=${cursor}`).toMatchObject({ status: 400, json: { message: 'Invalid cursor' } });
+    }
+    // A well-formed entry position is fine even when no entry is stored there (ULIDs sort by time).
+    expect((await listPage({ cursor: b64(`ENTRY#${someUlid}`) })).entries.length).toBeGreaterThan(0);
   });
 
   it('refuse a signed-in user outside admins with 403 on all three routes, and change nothing', async () => {
@@ -293,6 +379,7 @@ describe('admin waitlist routes', () => {
     const before = await entryItem(id);
     for (const response of [
       await call('/api/admin/waitlist', { token: user.idToken }),
+      await call('/api/admin/waitlist?limit=1', { token: user.idToken }),
       await patch(id, { status: 'approved' }, user.idToken),
       await putNotes(id, { notes: 'sneaky' }, user.idToken),
     ]) {

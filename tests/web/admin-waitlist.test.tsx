@@ -37,18 +37,41 @@ const json = (body: unknown, status = 200) =>
 
 type Failure = { status: number; message: string } | null;
 
-/** An in-memory admin waitlist API with the contract of schema/api/waitlist.ts. */
-function fakeServer(initial: WaitlistEntry[]) {
+/** A promise the test resolves by hand, to hold a response back. */
+function gate() {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/**
+ * An in-memory admin waitlist API with the contract of schema/api/waitlist.ts: the list comes in
+ * pages of at most `limit` (and at most `maxPage`, standing in for DynamoDB's 1 MB page), with an
+ * opaque next_cursor. `hold` makes a response wait (computed first, sent when the gate opens).
+ */
+function fakeServer(initial: WaitlistEntry[], { maxPage = Number.POSITIVE_INFINITY } = {}) {
   const entries = new Map(initial.map((e) => [e.id, e]));
   const fail: { list: Failure; status: Failure; notes: Failure } = { list: null, status: null, notes: null };
+  const hold: { laterPages?: Promise<void>; status?: Promise<void>; notes?: Promise<void> } = {};
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
     const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, string>) : {};
-    if (method === 'GET' && url === '/api/admin/waitlist') {
+    const { pathname, searchParams } = new URL(url, 'http://localhost');
+    if (method === 'GET' && pathname === '/api/admin/waitlist') {
       if (fail.list) return json({ message: fail.list.message }, fail.list.status);
+      const limit = Number(searchParams.get('limit') ?? 500);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return json({ message: 'bad limit' }, 400);
+      const cursor = searchParams.get('cursor');
       const list = [...entries.values()].sort((a, b) => (a.submitted_at < b.submitted_at ? 1 : -1));
-      return json({ entries: list });
+      const start = cursor === null ? 0 : list.findIndex((e) => e.id === atob(cursor)) + 1;
+      if (cursor !== null && start === 0) return json({ message: 'Invalid cursor' }, 400);
+      if (cursor !== null) await hold.laterPages;
+      const page = list.slice(start, start + Math.min(limit, maxPage));
+      const more = start + page.length < list.length;
+      return json(more ? { entries: page, next_cursor: btoa(page.at(-1)!.id) } : { entries: page });
     }
     const statusMatch = /^\/api\/admin\/waitlist\/([^/]+)$/.exec(url);
     if (method === 'PATCH' && statusMatch) {
@@ -59,6 +82,7 @@ function fakeServer(initial: WaitlistEntry[]) {
       const status = body.status as 'approved' | 'rejected';
       const next: WaitlistEntry = { ...current, status, approved_at: status === 'approved' ? new Date().toISOString() : null };
       entries.set(next.id, next);
+      await hold.status;
       return json(next);
     }
     const notesMatch = /^\/api\/admin\/waitlist\/([^/]+)\/notes$/.exec(url);
@@ -68,12 +92,13 @@ function fakeServer(initial: WaitlistEntry[]) {
       if (!current) return json({ message: 'Entry not found' }, 404);
       const next = { ...current, notes: body.notes ?? null };
       entries.set(next.id, next);
+      await hold.notes;
       return json(next);
     }
     return json({ message: 'Not found' }, 404);
   });
   const callsTo = (method: string) => fetchImpl.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === method);
-  return { entries, fail, fetchImpl, callsTo };
+  return { entries, fail, hold, fetchImpl, callsTo };
 }
 
 type Server = ReturnType<typeof fakeServer>;
@@ -114,15 +139,15 @@ const mixed = () => [
 ];
 
 describe('admin waitlist page', () => {
-  it('shows counts, the spec columns and the entries newest first, with the ID token on the request', async () => {
+  it('shows counts, exactly the spec columns and the entries newest first, with the ID token on the request', async () => {
     const server = fakeServer(mixed());
     await renderAdmin(server);
     await expectCounts(4, 2, 1, 1);
     expect(document.title).toBe('Beta Waitlist Management · Trackpitch');
-    const headers = table().findColumnHeaders().map((h) => h.getElement().textContent);
-    for (const name of ['Email', 'Artist Name', 'Music Style', 'URL', 'Submitted', 'Status', 'Actions']) {
-      expect(headers.some((h) => h?.startsWith(name))).toBe(true);
-    }
+    const headers = table().findColumnHeaders().map((h) => h.getElement().textContent ?? '');
+    const names = ['Email', 'Artist Name', 'Music Style', 'URL', 'Submitted', 'Status', 'Actions'];
+    expect(headers).toHaveLength(names.length);
+    names.forEach((name, i) => expect(headers[i]!.startsWith(name), `${headers[i]} is ${name}`).toBe(true));
     expect(emailsShown()).toEqual(['cat@example.com', 'bob@example.com', 'amy@example.com', 'zed@example.com']);
     const [, init] = server.fetchImpl.mock.calls[0]!;
     expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer admin-id-token');
@@ -132,9 +157,9 @@ describe('admin waitlist page', () => {
     expect(link).toHaveAttribute('href', 'https://soundcloud.com/artist1');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link.getAttribute('rel')).toContain('noopener');
-    // Why interested and notes are visible; status is shown as text.
-    expect(within(rowOf('zed@example.com')).getByText('I love pitching')).toBeInTheDocument();
-    expect(within(rowOf('bob@example.com')).getByText('Spam account')).toBeInTheDocument();
+    // Why interested and notes live in the notes dialog, not the table; status is shown as text.
+    expect(within(table().getElement()).queryByText('I love pitching')).not.toBeInTheDocument();
+    expect(within(table().getElement()).queryByText('Spam account')).not.toBeInTheDocument();
     expect(within(rowOf('bob@example.com')).getByText('Rejected')).toBeInTheDocument();
     expect(within(rowOf('zed@example.com')).getByText(/2025/)).toBeInTheDocument();
   });
@@ -221,6 +246,25 @@ describe('admin waitlist page', () => {
     expect(screen.getByRole('button', { name: 'Export as CSV' })).toBeDisabled();
   });
 
+  it('notes dialog: shows why interested read-only and the current notes, ready to edit', async () => {
+    await renderAdmin(fakeServer(mixed()));
+    await expectCounts(4, 2, 1, 1);
+    const user = userEvent.setup();
+    await user.click(within(rowOf('zed@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
+    let dialog = await screen.findByRole('dialog');
+    const why = within(dialog).getByRole('group', { name: 'Why interested' });
+    expect(within(why).getByText('I love pitching')).toBeInTheDocument();
+    expect(within(why).queryByRole('textbox')).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Internal notes')).toHaveValue('');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(within(rowOf('bob@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
+    dialog = await screen.findByRole('dialog');
+    expect(within(within(dialog).getByRole('group', { name: 'Why interested' })).getByText('Not given')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Internal notes')).toHaveValue('Spam account');
+  });
+
   it('notes dialog: Cancel closes without saving', async () => {
     const server = fakeServer(mixed());
     await renderAdmin(server);
@@ -234,7 +278,8 @@ describe('admin waitlist page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(server.callsTo('PUT')).toHaveLength(0);
-    expect(within(rowOf('bob@example.com')).getByText('Spam account')).toBeInTheDocument();
+    await user.click(within(rowOf('bob@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
+    expect(within(await screen.findByRole('dialog')).getByLabelText('Internal notes')).toHaveValue('Spam account');
   });
 
   it('notes dialog: Save Notes stores the notes, shows them and says so', async () => {
@@ -252,7 +297,55 @@ describe('admin waitlist page', () => {
     const put = server.callsTo('PUT')[0]!;
     expect(put[0]).toBe('/api/admin/waitlist/id-00001/notes');
     expect(JSON.parse(String(put[1]?.body))).toEqual({ notes: 'Great demo, invite next week' });
-    expect(within(rowOf('zed@example.com')).getByText('Great demo, invite next week')).toBeInTheDocument();
+    // Opening the dialog again shows the saved notes.
+    await user.click(within(rowOf('zed@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
+    expect(within(await screen.findByRole('dialog')).getByLabelText('Internal notes')).toHaveValue('Great demo, invite next week');
+  });
+
+  it('keeps both changes when an approve and a notes save overlap, whichever answer comes last', async () => {
+    const server = fakeServer(mixed());
+    await renderAdmin(server);
+    await expectCounts(4, 2, 1, 1);
+    const user = userEvent.setup();
+    const notesDialogSave = async (email: string, notes: string) => {
+      await user.click(within(rowOf(email)).getByRole('button', { name: 'Add Internal Notes' }));
+      const dialog = await screen.findByRole('dialog');
+      await user.type(within(dialog).getByLabelText('Internal notes'), notes);
+      await user.click(within(dialog).getByRole('button', { name: 'Save Notes' }));
+    };
+
+    // zed: the approve's answer (notes still empty then) arrives after the notes save's.
+    const approveHeld = gate();
+    server.hold.status = approveHeld.promise;
+    await user.click(within(rowOf('zed@example.com')).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(server.callsTo('PATCH')).toHaveLength(1));
+    server.hold.status = undefined;
+    await notesDialogSave('zed@example.com', 'Zed notes');
+    expect(await screen.findByText('Notes saved')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    approveHeld.open();
+    expect(await screen.findByText('Entry approved')).toBeInTheDocument();
+
+    // cat: the notes save's answer (still pending then) arrives after the reject's.
+    const notesHeld = gate();
+    server.hold.notes = notesHeld.promise;
+    await notesDialogSave('cat@example.com', 'Cat notes');
+    await waitFor(() => expect(server.callsTo('PUT')).toHaveLength(2));
+    server.hold.notes = undefined;
+    await user.click(within(rowOf('cat@example.com')).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Entry rejected')).toBeInTheDocument();
+    notesHeld.open();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await expectCounts(4, 0, 2, 2);
+    expect(within(rowOf('zed@example.com')).getByText('Approved')).toBeInTheDocument();
+    expect(within(rowOf('cat@example.com')).getByText('Rejected')).toBeInTheDocument();
+    await user.click(within(rowOf('zed@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
+    expect(within(await screen.findByRole('dialog')).getByLabelText('Internal notes')).toHaveValue('Zed notes');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(within(rowOf('cat@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
+    expect(within(await screen.findByRole('dialog')).getByLabelText('Internal notes')).toHaveValue('Cat notes');
   });
 
   it('notes dialog: a failed save shows the error and keeps the draft', async () => {
@@ -288,14 +381,37 @@ describe('admin waitlist page', () => {
     act(() => select.openDropdown());
     act(() => select.selectOptionByValue('pending'));
     await waitFor(() => expect(emailsShown()).toEqual(['cat@example.com', 'zed@example.com']));
+    // The status filter counts as a filter: the table counter says 2 of 4.
+    expect(screen.getByText('(2/4)')).toBeInTheDocument();
     act(() => select.openDropdown());
     act(() => select.selectOptionByValue('rejected'));
     await waitFor(() => expect(emailsShown()).toEqual(['bob@example.com']));
+    expect(screen.getByText('(1/4)')).toBeInTheDocument();
     act(() => select.openDropdown());
     act(() => select.selectOptionByValue('all'));
     await waitFor(() => expect(emailsShown()).toHaveLength(4));
+    expect(screen.queryByText('(4/4)')).not.toBeInTheDocument();
+    expect(screen.getByText('(4)')).toBeInTheDocument();
     // Counts always describe the whole list.
     await expectCounts(4, 2, 1, 1);
+  });
+
+  it('combines the status and text filters, and Clear filters clears both', async () => {
+    await renderAdmin(fakeServer(mixed()));
+    await expectCounts(4, 2, 1, 1);
+    const user = userEvent.setup();
+    const select = createWrapper().findSelect()!;
+    act(() => select.openDropdown());
+    act(() => select.selectOptionByValue('pending'));
+    await user.type(screen.getByLabelText('Filter entries by email, artist name or music style'), 'house');
+    await waitFor(() => expect(emailsShown()).toEqual(['cat@example.com', 'zed@example.com']));
+    await user.clear(screen.getByLabelText('Filter entries by email, artist name or music style'));
+    await user.type(screen.getByLabelText('Filter entries by email, artist name or music style'), 'amy');
+    expect(await screen.findByText('No matching entries')).toBeInTheDocument();
+    expect(screen.getAllByText('0 matches')[0]).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(emailsShown()).toHaveLength(4));
+    expect(select.findTrigger().getElement().textContent).toContain('All');
   });
 
   it('filters by text over email, artist name and style, and offers to clear a filter with no matches', async () => {
@@ -332,6 +448,50 @@ describe('admin waitlist page', () => {
     await waitFor(() => expect(emailsShown()).toEqual(['cat@example.com', 'zed@example.com', 'amy@example.com', 'bob@example.com']));
   });
 
+  it('loads every page of the list in order, saying how many are in while more come', async () => {
+    const all = Array.from({ length: 5 }, (_, i) => entry(i + 1, { status: i === 0 ? 'approved' : 'pending' }));
+    const server = fakeServer(all, { maxPage: 2 });
+    const laterPages = gate();
+    server.hold.laterPages = laterPages.promise;
+    await renderAdmin(server);
+    // The first page is in, the rest is held: the table is still loading, and says how far it is.
+    expect(await screen.findByText('Loaded 2 entries…')).toBeInTheDocument();
+    expect(countText('Total')).toBe('–');
+    expect(screen.getByRole('button', { name: 'Export as CSV' })).toBeDisabled();
+    laterPages.open();
+    await expectCounts(5, 4, 1, 0);
+    expect(screen.queryByText(/^Loaded \d+ entries…$/)).not.toBeInTheDocument();
+    expect(emailsShown()).toEqual(['artist5@example.com', 'artist4@example.com', 'artist3@example.com', 'artist2@example.com', 'artist1@example.com']);
+
+    const lists = server.fetchImpl.mock.calls.map(([url]) => new URL(String(url), 'http://localhost'));
+    expect(lists.map((u) => u.pathname)).toEqual(Array(3).fill('/api/admin/waitlist'));
+    expect(lists.map((u) => u.searchParams.get('cursor'))).toEqual([null, btoa('id-00004'), btoa('id-00002')]);
+    expect(lists.every((u) => u.searchParams.get('limit') === '500')).toBe(true);
+
+    // Filtering, counts and export work over everything loaded.
+    const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {});
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export as CSV' }));
+    const rows = Papa.parse<string[]>(save.mock.calls[0]![1].replace(/^\uFEFF/, '')).data;
+    expect(rows.slice(1).map((r) => r[0])).toEqual(all.map((e) => e.email).reverse());
+    await userEvent.setup().type(screen.getByLabelText('Filter entries by email, artist name or music style'), 'artist1@');
+    await waitFor(() => expect(emailsShown()).toEqual(['artist1@example.com']));
+  });
+
+  it('shows the error and no partial list when a later page fails', async () => {
+    const server = fakeServer(Array.from({ length: 5 }, (_, i) => entry(i + 1)), { maxPage: 2 });
+    const laterPages = gate();
+    server.hold.laterPages = laterPages.promise;
+    await renderAdmin(server);
+    expect(await screen.findByText('Loaded 2 entries…')).toBeInTheDocument();
+    server.fail.list = { status: 500, message: 'Could not read the waitlist' };
+    laterPages.open();
+    expect(await screen.findByText('Error fetching entries')).toBeInTheDocument();
+    expect(screen.getByText('Could not load entries')).toBeInTheDocument();
+    server.fail.list = null;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    await expectCounts(5, 5, 0, 0);
+  });
+
   it('paginates', async () => {
     const all = Array.from({ length: PAGE_SIZE + 5 }, (_, i) => entry(i + 1));
     await renderAdmin(fakeServer(all));
@@ -363,8 +523,9 @@ describe('admin waitlist page', () => {
     const today = new Date();
     const stamp = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
     expect(filename).toBe(`beta-waitlist-${stamp}.csv`);
-    expect(content.split('\r\n')[0]).toBe('Email,Artist Name,Music Style,URL,Why Interested,Status,Submitted Date,Approved Date,Notes');
-    expect(Papa.parse<string[]>(content).data).toEqual([
+    // A UTF-8 BOM first, for Excel.
+    expect(content.split('\r\n')[0]).toBe('\uFEFFEmail,Artist Name,Music Style,URL,Why Interested,Status,Submitted Date,Approved Date,Notes');
+    expect(Papa.parse<string[]>(content.replace(/^\uFEFF/, '')).data).toEqual([
       ['Email', 'Artist Name', 'Music Style', 'URL', 'Why Interested', 'Status', 'Submitted Date', 'Approved Date', 'Notes'],
       ['amy@example.com', `'=HYPERLINK("http://evil")`, 'Techno', 'https://soundcloud.com/artist2', 'Loves, "quotes"\nand lines', 'approved', '2025-02-03 04:05', '2025-02-04 16:30', "'+notes"],
       ['zed@example.com', 'Zed', 'Techno', '', '', 'pending', '2025-02-01 23:59', '', ''],

@@ -2,7 +2,6 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { WaitlistEntry } from '../../schema/api/waitlist';
 import {
-  buildCsv,
   csvCell,
   formatCsvDateTime,
   formatDateStamp,
@@ -12,6 +11,8 @@ import {
 import { waitlistCsv, waitlistCsvColumns, waitlistCsvFilename } from '../../web/src/pages/admin/waitlistCsv';
 
 /** An ISO timestamp for a local wall-clock time, so the expected yyyy-MM-dd HH:mm holds in any time zone. */
+const withoutBom = (csv: string) => csv.replace(/^\uFEFF/, '');
+
 const localIso = (y: number, mo: number, d: number, h: number, mi: number) => new Date(y, mo - 1, d, h, mi, 37).toISOString();
 
 describe('csv cells (RFC 4180)', () => {
@@ -29,7 +30,7 @@ describe('csv cells (RFC 4180)', () => {
     expect(csvCell('line 1\r\nline 2')).toBe('"line 1\r\nline 2"');
   });
 
-  it.each(['=SUM(A1:A2)', '+1', '-2+3', '@cmd', '\tindent', '\rreturn'])('neutralises the formula-like cell %j', (value) => {
+  it.each(['=SUM(A1:A2)', '+1', '-2+3', '@cmd', '\tindent', '\rreturn', '＝SUM(A1:A2)', '＋1', '－2＋3', '＠cmd'])('neutralises the formula-like cell %j', (value) => {
     expect(neutraliseFormula(value)).toBe(`'${value}`);
     expect(csvCell(value).replace(/^"/, '').startsWith("'")).toBe(true);
   });
@@ -49,9 +50,15 @@ describe('csv cells (RFC 4180)', () => {
   });
 
   it('joins records with CRLF and reads back with a standard parser', () => {
-    const csv = buildCsv(['A', 'B'], [['1, 2', 'x"y'], ['multi\nline', null]]);
-    expect(csv).toBe('A,B\r\n"1, 2","x""y"\r\n"multi\nline",');
-    expect(Papa.parse<string[]>(csv).data).toEqual([
+    const csv = toCsv(
+      [
+        { header: 'A', value: (r: [string, string | null]) => r[0] },
+        { header: 'B', value: (r: [string, string | null]) => r[1] },
+      ],
+      [['1, 2', 'x"y'], ['multi\nline', null]],
+    );
+    expect(csv).toBe('\uFEFFA,B\r\n"1, 2","x""y"\r\n"multi\nline",');
+    expect(Papa.parse<string[]>(withoutBom(csv)).data).toEqual([
       ['A', 'B'],
       ['1, 2', 'x"y'],
       ['multi\nline', ''],
@@ -60,7 +67,20 @@ describe('csv cells (RFC 4180)', () => {
 
   it('builds from column definitions', () => {
     const csv = toCsv([{ header: 'Name', value: (r: { n: string }) => r.n }], [{ n: 'a' }, { n: '=b' }]);
-    expect(csv).toBe("Name\r\na\r\n'=b");
+    expect(csv).toBe("\uFEFFName\r\na\r\n'=b");
+  });
+
+  it('starts with a UTF-8 BOM (Excel then reads accents as UTF-8) and keeps accents as they are', () => {
+    const csv = toCsv([{ header: 'Artist', value: (r: { n: string }) => r.n }], [{ n: 'Beyoncé Ñandú' }]);
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    expect(csv.indexOf('\uFEFF', 1)).toBe(-1);
+    expect([...new TextEncoder().encode(csv).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(Papa.parse<string[]>(withoutBom(csv)).data).toEqual([['Artist'], ['Beyoncé Ñandú']]);
+  });
+
+  it('leaves fullwidth formula characters in the middle alone', () => {
+    expect(csvCell('a＝b')).toBe('a＝b');
+    expect(csvCell('x＠example.com')).toBe('x＠example.com');
   });
 });
 
@@ -115,8 +135,8 @@ describe('waitlist export', () => {
 
   it('writes every entry, quoted and neutralised, that a parser reads back exactly', () => {
     const csv = waitlistCsv(entries);
-    expect(csv.split('\r\n')[0]).toBe('Email,Artist Name,Music Style,URL,Why Interested,Status,Submitted Date,Approved Date,Notes');
-    const rows = Papa.parse<string[]>(csv).data;
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFEmail,Artist Name,Music Style,URL,Why Interested,Status,Submitted Date,Approved Date,Notes');
+    const rows = Papa.parse<string[]>(withoutBom(csv)).data;
     expect(rows).toHaveLength(3);
     expect(rows[1]).toEqual([
       'dj@example.com', 'DJ "Quote", Jr.', 'Drum & Bass', 'https://soundcloud.com/dj', 'Line one\nline two', 'approved',

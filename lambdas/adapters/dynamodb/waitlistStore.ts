@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { waitlistEntrySchema, type WaitlistEntry } from '../../../schema/api/waitlist';
 import { key } from '../../../schema/table';
-import type { WaitlistAddResult, WaitlistChangeResult, WaitlistStore } from '../../ports';
+import { isWaitlistEntryId } from '../../core/waitlist';
+import type { WaitlistAddResult, WaitlistChangeResult, WaitlistListResult, WaitlistStore } from '../../ports';
 import { withoutKeys } from './client';
-import { queryAll } from './query';
 
 /**
  * The waitlist partition `WAITLIST` holds three kinds of items (schema/ACCESS_PATTERNS.md):
@@ -23,35 +23,66 @@ const ENTRY_FIELDS = Object.keys(waitlistEntrySchema.shape) as (keyof WaitlistEn
 
 const toEntry = (item: Record<string, unknown>) => withoutKeys<WaitlistEntry>(item);
 
+/** A list cursor is the base64url of the last entry's sort key (`ENTRY#<ulid>`), nothing more. */
+const encodeCursor = (sk: string) => Buffer.from(sk, 'utf8').toString('base64url');
+
+/** The entry sort key a cursor holds, or undefined unless it is exactly one this store could have made. */
+function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
+  const sk = Buffer.from(cursor, 'base64url').toString('utf8');
+  const prefix = key.waitlistEntryPrefix();
+  if (!sk.startsWith(prefix) || !isWaitlistEntryId(sk.slice(prefix.length))) return undefined;
+  return encodeCursor(sk) === cursor ? sk : undefined;
+}
+
 export class DynamoWaitlistStore implements WaitlistStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** The back-off wait between conflict retries; tests pass one that does not really wait. */
+    private readonly wait: (ms: number) => Promise<unknown> = sleep,
   ) {}
 
   private entryKey(id: string) {
     return { PK: key.waitlistPartition(), SK: key.waitlistEntry(id) };
   }
 
-  async list(): Promise<WaitlistEntry[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry)',
-      // Only the entry's own fields: less to read, unmarshal and send at thousands of entries.
-      ProjectionExpression: ENTRY_FIELDS.map((_, i) => `#f${i}`).join(', '),
-      ExpressionAttributeNames: {
-        '#pk': 'PK',
-        '#sk': 'SK',
-        ...Object.fromEntries(ENTRY_FIELDS.map((field, i) => [`#f${i}`, field])),
-      },
-      ExpressionAttributeValues: { ':pk': key.waitlistPartition(), ':entry': key.waitlistEntryPrefix() },
-      ScanIndexForward: false, // ULID sort keys: newest first
-    });
-    return items.map(toEntry);
+  async list({ limit, cursor }: { limit: number; cursor?: string }): Promise<WaitlistListResult> {
+    let startKey: Record<string, string> | undefined;
+    if (cursor !== undefined) {
+      const sk = decodeCursor(cursor);
+      if (sk === undefined) return { outcome: 'invalid_cursor' };
+      // The partition always comes from here, never from the cursor.
+      startKey = { PK: key.waitlistPartition(), SK: sk };
+    }
+    // One Query page: at most `limit` entries (and at most 1 MB read), so a response stays small.
+    const { Items, LastEvaluatedKey } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry)',
+        // Only the entry's own fields: less to read, unmarshal and send at thousands of entries.
+        ProjectionExpression: ENTRY_FIELDS.map((_, i) => `#f${i}`).join(', '),
+        ExpressionAttributeNames: {
+          '#pk': 'PK',
+          '#sk': 'SK',
+          ...Object.fromEntries(ENTRY_FIELDS.map((field, i) => [`#f${i}`, field])),
+        },
+        ExpressionAttributeValues: { ':pk': key.waitlistPartition(), ':entry': key.waitlistEntryPrefix() },
+        ScanIndexForward: false, // ULID sort keys: newest first
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const entries = (Items ?? []).map(toEntry);
+    const lastSk = LastEvaluatedKey?.SK;
+    return typeof lastSk === 'string' ? { outcome: 'listed', entries, nextCursor: encodeCursor(lastSk) } : { outcome: 'listed', entries };
   }
 
   async add(entry: WaitlistEntry): Promise<WaitlistAddResult> {
     const command = new TransactWriteCommand({
+      // Idempotent for ten minutes: if the SDK retries after a lost response, the retry succeeds
+      // instead of finding its own guard item and calling the visitor a duplicate.
+      ClientRequestToken: entry.id,
       TransactItems: [
         {
           Put: {
@@ -87,7 +118,7 @@ export class DynamoWaitlistStore implements WaitlistStore {
         if (codes[0] === 'ConditionalCheckFailed') return { outcome: 'duplicate' };
         // Another transaction held one of the items (often the counter): the write did not happen.
         if (codes.includes('TransactionConflict') && attempt < CONFLICT_RETRIES) {
-          await sleep(10 * 2 ** attempt * (0.5 + Math.random()));
+          await this.wait(10 * 2 ** attempt * (0.5 + Math.random()));
           continue;
         }
         throw error;

@@ -1,4 +1,5 @@
 import {
+  WAITLIST_PAGE_DEFAULT,
   waitlistEntrySchema,
   waitlistListSchema,
   type WaitlistEntry,
@@ -9,9 +10,28 @@ import type { ApiClient } from './client';
 
 export type WaitlistDecision = 'approved' | 'rejected';
 
-/** GET /api/admin/waitlist: every entry, newest first. */
-export async function listWaitlistEntries(api: ApiClient, signal?: AbortSignal): Promise<WaitlistEntry[]> {
-  const { entries } = await api.request('/api/admin/waitlist', { parse: (data) => waitlistListSchema.parse(data), signal });
+/** Entries per GET /api/admin/waitlist page (the server's default and a tenth of its maximum). */
+export const WAITLIST_LOAD_PAGE_SIZE = WAITLIST_PAGE_DEFAULT;
+
+/**
+ * Every entry, newest first: GET /api/admin/waitlist page after page (each `next_cursor` asks for
+ * the next) until the last. `onProgress` gets the number loaded so far after each page that has more
+ * to follow, so the page can say 'Loaded N entries…'.
+ */
+export async function listWaitlistEntries(
+  api: ApiClient,
+  { signal, onProgress }: { signal?: AbortSignal; onProgress?: (loaded: number) => void } = {},
+): Promise<WaitlistEntry[]> {
+  const entries: WaitlistEntry[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = new URLSearchParams({ limit: String(WAITLIST_LOAD_PAGE_SIZE) });
+    if (cursor !== undefined) query.set('cursor', cursor);
+    const page = await api.request(`/api/admin/waitlist?${query}`, { parse: (data) => waitlistListSchema.parse(data), signal });
+    for (const entry of page.entries) entries.push(entry);
+    cursor = page.next_cursor;
+    if (cursor !== undefined) onProgress?.(entries.length);
+  } while (cursor !== undefined);
   return entries;
 }
 

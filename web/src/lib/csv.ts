@@ -1,16 +1,20 @@
 /**
- * CSV building and download, shared by the admin waitlist export and the analytics export.
+ * CSV building and download.
  *
+ * - A document starts with a UTF-8 byte order mark, so Excel reads accents and other non-ASCII text
+ *   as UTF-8 (other spreadsheet apps and CSV parsers skip it).
  * - RFC 4180: fields separated by commas, records by CRLF; a field containing a comma, a double quote,
  *   CR or LF is wrapped in double quotes, with inner quotes doubled.
- * - Formula neutralisation (DESIGN.md §5, OWASP "CSV injection"): a text cell starting with =, +, -, @,
- *   tab or CR gets a leading apostrophe so spreadsheet apps show it as text instead of running it.
- *   Numbers are written as numbers (a negative number is data, not a formula).
+ * - Formula neutralisation (DESIGN.md §5, OWASP "CSV injection"): a text cell starting with =, +, -, @
+ *   or their fullwidth forms ＝ ＋ － ＠ (some spreadsheet apps read those as operators too), tab or CR
+ *   gets a leading apostrophe so spreadsheet apps show it as text instead of running it. Numbers are
+ *   written as numbers (a negative number is data, not a formula).
  */
 
 export type CsvCell = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const BOM = '\uFEFF';
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** Prefixes a formula-like text value with an apostrophe. */
@@ -27,26 +31,20 @@ export function csvCell(value: CsvCell): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A whole CSV document: the header line, then one line per row, CRLF-separated (no trailing newline). */
-export function buildCsv(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
-  const lines = [header.map(csvCell).join(',')];
-  for (const row of rows) lines.push(row.map(csvCell).join(','));
-  return lines.join('\r\n');
-}
-
 /** Describes one CSV column: its header and how to read the cell from a row object. */
 export interface CsvColumn<T> {
   header: string;
   value: (row: T) => CsvCell;
 }
 
-/** A CSV document from objects and column definitions. */
+/**
+ * A whole CSV document from objects and column definitions: the BOM, the header line, then one line
+ * per row, CRLF-separated (no trailing newline).
+ */
 export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>): string {
-  const header = columns.map((column) => column.header);
-  function* cells() {
-    for (const row of rows) yield columns.map((column) => column.value(row));
-  }
-  return buildCsv(header, cells());
+  const lines = [columns.map((column) => csvCell(column.header)).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvCell(column.value(row))).join(','));
+  return BOM + lines.join('\r\n');
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -84,8 +82,3 @@ export const fileSaver = {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   },
 };
-
-/** Builds nothing itself: saves an already built CSV document as {filename}. */
-export function downloadCsv(filename: string, csv: string): void {
-  fileSaver.save(filename, csv);
-}

@@ -6,15 +6,16 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useState } from 'react';
 import type { WaitlistEntry } from '../../../../schema/api/waitlist';
+import { NOTES_MAX } from '../../../../schema/api/waitlistConstants';
 import { saveWaitlistNotes } from '../../api/adminWaitlist';
 import { errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import { useNotifications } from '../../notifications/NotificationsContext';
-
-export const NOTES_MAX = 2000;
+import styles from './waitlist.module.css';
 
 /**
- * The 'Add Internal Notes' dialog for one entry. It keeps its own draft state so that typing does not
+ * The 'Add Internal Notes' dialog for one entry: the artist's why-interested text (read-only) and
+ * the current notes, ready to edit (the table leaves both out, spec §2's columns). It keeps its own draft state so that typing does not
  * re-render the (possibly 5,000-row) collection behind it.
  */
 export function NotesModal({
@@ -72,15 +73,25 @@ export function NotesModal({
           void save();
         }}
       >
-        <FormField
-          label="Internal notes"
-          description={`For ${entry.artist_name} (${entry.email}). Only administrators see these notes.`}
-          constraintText={`${draft.length}/${NOTES_MAX} characters`}
-          errorText={tooLong ? `Notes must be at most ${NOTES_MAX} characters` : undefined}
-          stretch
-        >
-          <Textarea value={draft} onChange={({ detail }) => setDraft(detail.value)} rows={6} autoFocus disabled={saving} />
-        </FormField>
+        <SpaceBetween size="m">
+          <div role="group" aria-label="Why interested">
+            <Box variant="awsui-key-label">Why interested</Box>
+            {entry.why_interested ? (
+              <div className={styles.readOnlyText}>{entry.why_interested}</div>
+            ) : (
+              <Box color="text-status-inactive">Not given</Box>
+            )}
+          </div>
+          <FormField
+            label="Internal notes"
+            description={`For ${entry.artist_name} (${entry.email}). Only administrators see these notes.`}
+            constraintText={`${draft.length}/${NOTES_MAX} characters`}
+            errorText={tooLong ? `Notes must be at most ${NOTES_MAX} characters` : undefined}
+            stretch
+          >
+            <Textarea value={draft} onChange={({ detail }) => setDraft(detail.value)} rows={6} autoFocus disabled={saving} />
+          </FormField>
+        </SpaceBetween>
       </form>
     </Modal>
   );

@@ -17,7 +17,7 @@ import type { WaitlistEntry } from '../../../../schema/api/waitlist';
 import { listWaitlistEntries, setWaitlistStatus, type WaitlistDecision } from '../../api/adminWaitlist';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
-import { downloadCsv } from '../../lib/csv';
+import { fileSaver } from '../../lib/csv';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { NotesModal } from './NotesModal';
 import styles from './waitlist.module.css';
@@ -143,10 +143,6 @@ const ActionsCell = memo(function ActionsCell({ entry, deciding, onDecide, onOpe
   );
 });
 
-function LongText({ text }: { text: string | null }) {
-  return text ? <div className={styles.longText}>{text}</div> : <Box color="text-status-inactive">—</Box>;
-}
-
 export function WaitlistManager() {
   const { api } = useAuth();
   const { notify } = useNotifications();
@@ -156,6 +152,8 @@ export function WaitlistManager() {
   const [busy, setBusy] = useState<ReadonlyMap<string, WaitlistDecision>>(new Map());
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
   const [notesEntryId, setNotesEntryId] = useState<string | null>(null);
+  /** Entries loaded so far while more pages come; null when no load is under way. */
+  const [progress, setProgress] = useState<number | null>(null);
   const loadController = useRef<AbortController | null>(null);
 
   const load = useCallback(
@@ -164,8 +162,15 @@ export function WaitlistManager() {
       const controller = new AbortController();
       loadController.current = controller;
       if (!quiet) setLoading(true);
+      setProgress(null);
       try {
-        const list = await listWaitlistEntries(api, controller.signal);
+        // Every page before the table shows anything new: counts, filters and export describe the whole list.
+        const list = await listWaitlistEntries(api, {
+          signal: controller.signal,
+          onProgress: (loaded) => {
+            if (!quiet && !controller.signal.aborted) setProgress(loaded);
+          },
+        });
         if (controller.signal.aborted) return;
         setEntries(list);
         setLoadFailed(false);
@@ -174,7 +179,10 @@ export function WaitlistManager() {
         setLoadFailed(true);
         notify({ type: 'error', title: 'Error fetching entries', message: errorMessage(error) });
       } finally {
-        if (!controller.signal.aborted) setLoading(false);
+        if (!controller.signal.aborted) {
+          setLoading(false);
+          setProgress(null);
+        }
       }
     },
     [api, notify],
@@ -185,15 +193,20 @@ export function WaitlistManager() {
     return () => loadController.current?.abort();
   }, [load]);
 
-  const replaceEntry = useCallback((updated: WaitlistEntry) => {
-    setEntries((list) => list.map((entry) => (entry.id === updated.id ? updated : entry)));
+  /**
+   * Applies only the fields one action changed: an approve and a notes save overlapping each answer
+   * with a whole entry, and the later answer must not undo the other's change.
+   */
+  const patchEntry = useCallback((id: string, fields: Partial<Omit<WaitlistEntry, 'id'>>) => {
+    setEntries((list) => list.map((entry) => (entry.id === id ? { ...entry, ...fields } : entry)));
   }, []);
 
   const decide = useCallback(
     async (entry: WaitlistEntry, status: WaitlistDecision) => {
       setBusy((current) => new Map(current).set(entry.id, status));
       try {
-        replaceEntry(await setWaitlistStatus(api, entry.id, status));
+        const updated = await setWaitlistStatus(api, entry.id, status);
+        patchEntry(entry.id, { status: updated.status, approved_at: updated.approved_at });
         notify({
           type: 'success',
           title: status === 'approved' ? 'Entry approved' : 'Entry rejected',
@@ -211,7 +224,7 @@ export function WaitlistManager() {
         });
       }
     },
-    [api, notify, replaceEntry, load],
+    [api, notify, patchEntry, load],
   );
 
   const onDecide = useCallback((entry: WaitlistEntry, status: WaitlistDecision) => void decide(entry, status), [decide]);
@@ -237,11 +250,6 @@ export function WaitlistManager() {
     for (const e of entries) map.set(e.id, `${e.email}\u0000${e.artist_name}\u0000${e.music_style}`.toLowerCase());
     return map;
   }, [entries]);
-
-  const statusFiltered = useMemo(
-    () => (statusFilter === 'all' ? entries : entries.filter((entry) => entry.status === statusFilter)),
-    [entries, statusFilter],
-  );
 
   const columnDefinitions = useMemo<TableProps.ColumnDefinition<WaitlistEntry>[]>(
     () => [
@@ -288,8 +296,6 @@ export function WaitlistManager() {
         ariaLabel: sortAriaLabel('Status'),
         minWidth: 130,
       },
-      { id: 'why', header: 'Why Interested', cell: (e) => <LongText text={e.why_interested} />, minWidth: 220 },
-      { id: 'notes', header: 'Internal Notes', cell: (e) => <LongText text={e.notes} />, minWidth: 200 },
       {
         id: 'actions',
         header: 'Actions',
@@ -309,12 +315,14 @@ export function WaitlistManager() {
     [busy, onDecide, onCopied, onCopyFailed],
   );
 
-  const submittedColumn = columnDefinitions[4];
+  const submittedColumn = columnDefinitions.find((column) => column.id === 'submitted');
   const filtersActive = (text: string) => text.trim() !== '' || statusFilter !== 'all';
 
-  const { items, actions, filteredItemsCount, collectionProps, filterProps, paginationProps } = useCollection(statusFiltered, {
+  // The status and the text filter both run inside the collection, so filteredItemsCount counts both.
+  const { items, actions, filteredItemsCount, collectionProps, filterProps, paginationProps } = useCollection(entries, {
     filtering: {
       filteringFunction: (item, text) => {
+        if (statusFilter !== 'all' && item.status !== statusFilter) return false;
         const needle = text.trim().toLowerCase();
         return needle === '' || (haystacks.get(item.id) ?? '').includes(needle);
       },
@@ -358,10 +366,11 @@ export function WaitlistManager() {
     );
   }
 
-  const shownCount = filtersActive(filterProps.filteringText) ? (filteredItemsCount ?? statusFiltered.length) : entries.length;
+  const shownCount = filteredItemsCount ?? entries.length;
+  const progressText = progress === null ? undefined : `Loaded ${progress.toLocaleString()} entries…`;
   const notesEntry = notesEntryId === null ? undefined : entries.find((entry) => entry.id === notesEntryId);
 
-  const exportCsv = () => downloadCsv(waitlistCsvFilename(), waitlistCsv(entries));
+  const exportCsv = () => fileSaver.save(waitlistCsvFilename(), waitlistCsv(entries));
 
   return (
     <SpaceBetween size="l">
@@ -397,7 +406,7 @@ export function WaitlistManager() {
         resizableColumns
         stickyColumns={{ first: 0, last: 1 }}
         loading={loading && entries.length === 0}
-        loadingText="Loading entries"
+        loadingText={progressText ?? 'Loading entries'}
         empty={empty}
         ariaLabels={{ tableLabel: 'Beta waitlist entries' }}
         renderAriaLive={({ firstIndex, lastIndex, totalItemsCount }) =>
@@ -405,7 +414,14 @@ export function WaitlistManager() {
         }
         totalItemsCount={shownCount}
         header={
-          <Header variant="h2" counter={loading && entries.length === 0 ? undefined : shownCount === entries.length ? `(${entries.length})` : `(${shownCount}/${entries.length})`}>
+          <Header
+            variant="h2"
+            counter={loading && entries.length === 0 ? undefined : shownCount === entries.length ? `(${entries.length})` : `(${shownCount}/${entries.length})`}
+            description={
+              // A refresh keeps the current list on screen until every page is in.
+              loading && entries.length > 0 ? <StatusIndicator type="loading">{progressText ?? 'Refreshing entries…'}</StatusIndicator> : undefined
+            }
+          >
             Entries
           </Header>
         }
@@ -453,7 +469,7 @@ export function WaitlistManager() {
           entry={notesEntry}
           onDismiss={() => setNotesEntryId(null)}
           onSaved={(updated) => {
-            replaceEntry(updated);
+            patchEntry(updated.id, { notes: updated.notes });
             setNotesEntryId(null);
           }}
         />
