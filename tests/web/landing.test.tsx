@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MUSIC_STYLES, WAITLIST_TEXT } from '../../web/src/api/waitlist';
+import { fakeMatchMedia } from './matchMedia';
 import { ConfigContext } from '../../web/src/config/ConfigContext';
 import LandingPage from '../../web/src/pages/landing/LandingPage';
 import { currentPath, localConfig, preloadRoutes, renderApp } from './helpers';
@@ -72,16 +73,7 @@ afterEach(() => {
 });
 
 function preferReducedMotion() {
-  window.matchMedia = ((query: string) => ({
-    matches: query.includes('prefers-reduced-motion: reduce'),
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
+  window.matchMedia = fakeMatchMedia((query) => query.includes('prefers-reduced-motion: reduce'));
 }
 
 async function fillRequired(user: ReturnType<typeof userEvent.setup>) {

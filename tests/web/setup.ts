@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { fakeMatchMedia } from './matchMedia';
 
 // Cloudscape-heavy routes can take more than the default 1 s to render when every suite runs at once.
 configure({ asyncUtilTimeout: 5000 });
@@ -13,16 +14,7 @@ if (typeof window !== 'undefined' && typeof window.matchMedia !== 'function') {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     configurable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }),
+    value: fakeMatchMedia(() => false),
   });
 }
 if (typeof window !== 'undefined') window.scrollTo = () => {};
