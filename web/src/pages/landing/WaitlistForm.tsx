@@ -38,6 +38,20 @@ function check(values: Values): { message: string; fields: FieldName[] } | null 
   return null;
 }
 
+/** A field's label with its Required star or Optional tag (decorative: the control says required itself). */
+function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: string; required: boolean }) {
+  return (
+    <div className={styles.labelRow}>
+      <label htmlFor={htmlFor}>{label}</label>
+      {required ? (
+        <span className={styles.required} aria-hidden="true">*</span>
+      ) : (
+        <span className={styles.optional} aria-hidden="true">Optional</span>
+      )}
+    </div>
+  );
+}
+
 interface WaitlistFormProps {
   /** The email field, focused by Start Free Trial and Get Started. */
   emailRef: RefObject<HTMLInputElement | null>;
@@ -133,6 +147,15 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
   const register = (name: FieldName) => (element: HTMLElement | null) => {
     fieldRefs.current[name] = element;
   };
+  /** What every control shares: its id, value, change handler, focus ref and error wiring. */
+  const bind = (name: FieldName) => ({
+    ref: register(name),
+    id: fieldId(name),
+    value: values[name],
+    onChange: update(name),
+    'aria-invalid': invalid.includes(name) || undefined,
+    'aria-describedby': describedBy(name),
+  });
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Beta waitlist">
@@ -151,16 +174,13 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
       )}
       <div className={styles.formGrid}>
         <div className={styles.field}>
-          <div className={styles.labelRow}>
-            <label htmlFor={fieldId('email')}>Email</label>
-            <span className={styles.required} aria-hidden="true">*</span>
-          </div>
+          <FieldLabel htmlFor={fieldId('email')} label="Email" required={true} />
           <input
+            {...bind('email')}
             ref={(element) => {
               emailRef.current = element;
               register('email')(element);
             }}
-            id={fieldId('email')}
             name="email"
             type="email"
             autoComplete="email"
@@ -168,47 +188,23 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
             required
             maxLength={EMAIL_MAX}
             placeholder="you@example.com"
-            value={values.email}
-            onChange={update('email')}
-            aria-invalid={invalid.includes('email') || undefined}
-            aria-describedby={describedBy('email')}
           />
         </div>
         <div className={styles.field}>
-          <div className={styles.labelRow}>
-            <label htmlFor={fieldId('artistName')}>Artist Name</label>
-            <span className={styles.required} aria-hidden="true">*</span>
-          </div>
+          <FieldLabel htmlFor={fieldId('artistName')} label="Artist Name" required={true} />
           <input
-            ref={register('artistName')}
-            id={fieldId('artistName')}
+            {...bind('artistName')}
             name="artist_name"
             type="text"
             autoComplete="nickname"
             required
             maxLength={ARTIST_NAME_MAX}
             placeholder="Your artist or DJ name"
-            value={values.artistName}
-            onChange={update('artistName')}
-            aria-invalid={invalid.includes('artistName') || undefined}
-            aria-describedby={describedBy('artistName')}
           />
         </div>
         <div className={styles.field}>
-          <div className={styles.labelRow}>
-            <label htmlFor={fieldId('musicStyle')}>Music Style</label>
-            <span className={styles.required} aria-hidden="true">*</span>
-          </div>
-          <select
-            ref={register('musicStyle')}
-            id={fieldId('musicStyle')}
-            name="music_style"
-            required
-            value={values.musicStyle}
-            onChange={update('musicStyle')}
-            aria-invalid={invalid.includes('musicStyle') || undefined}
-            aria-describedby={describedBy('musicStyle')}
-          >
+          <FieldLabel htmlFor={fieldId('musicStyle')} label="Music Style" required={true} />
+          <select {...bind('musicStyle')} name="music_style" required>
             <option value="">Choose your style</option>
             {MUSIC_STYLES.map((style) => (
               <option key={style} value={style}>
@@ -218,39 +214,25 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
           </select>
         </div>
         <div className={styles.field}>
-          <div className={styles.labelRow}>
-            <label htmlFor={fieldId('link')}>SoundCloud/Spotify Link</label>
-            <span className={styles.optional} aria-hidden="true">Optional</span>
-          </div>
+          <FieldLabel htmlFor={fieldId('link')} label="SoundCloud/Spotify Link" required={false} />
           <input
-            ref={register('link')}
-            id={fieldId('link')}
+            {...bind('link')}
             name="soundcloud_spotify_url"
             type="url"
             inputMode="url"
             autoComplete="url"
             maxLength={LINK_MAX}
             placeholder="https://soundcloud.com/your-name"
-            value={values.link}
-            onChange={update('link')}
-            aria-invalid={invalid.includes('link') || undefined}
-            aria-describedby={describedBy('link')}
           />
         </div>
         <div className={`${styles.field} ${styles.fieldWide}`}>
-          <div className={styles.labelRow}>
-            <label htmlFor={fieldId('why')}>Why are you interested?</label>
-            <span className={styles.optional} aria-hidden="true">Optional</span>
-          </div>
+          <FieldLabel htmlFor={fieldId('why')} label="Why are you interested?" required={false} />
           <textarea
-            ref={register('why')}
-            id={fieldId('why')}
+            {...bind('why')}
             name="why_interested"
             rows={3}
             maxLength={WHY_INTERESTED_MAX}
             placeholder="Tell us about your music and who you pitch to"
-            value={values.why}
-            onChange={update('why')}
             aria-describedby={counterId}
           />
           <span
