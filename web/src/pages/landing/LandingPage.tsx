@@ -6,6 +6,7 @@ import { useConfig } from '../../config/ConfigContext';
 import { BETA_PERKS, FAQS, FEATURES, PLANS, ROTATING_WORDS, TESTIMONIALS, type FeatureIcon } from './content';
 import { usePrefersReducedMotion, useTypingRotation } from './motion';
 import { BetaSpots, useWaitlistSpots } from './BetaSpots';
+import layout from '../../components/layout.module.css';
 import styles from './landing.module.css';
 import { WaitlistForm } from './WaitlistForm';
 
@@ -55,7 +56,7 @@ function RotatingWord() {
         {word}
         {!reduced && <span className={styles.caret} />}
       </span>
-      <span className={styles.visuallyHidden}>heard</span>
+      <span className={layout.visuallyHidden}>heard</span>
     </>
   );
 }
@@ -285,13 +286,13 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
                 <ul className={styles.planList}>
                   {plan.features.map((feature) => (
                     <li key={feature} className={styles.planYes}>
-                      <span className={styles.visuallyHidden}>Included: </span>
+                      <span className={layout.visuallyHidden}>Included: </span>
                       {feature}
                     </li>
                   ))}
                   {plan.limitations.map((limitation) => (
                     <li key={limitation} className={styles.planNo}>
-                      <span className={styles.visuallyHidden}>Limitation: </span>
+                      <span className={layout.visuallyHidden}>Limitation: </span>
                       {limitation}
                     </li>
                   ))}
@@ -304,7 +305,7 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
                 >
                   Get Started
                 </button>
-                <span id={`plan-${plan.name}`} className={styles.visuallyHidden}>
+                <span id={`plan-${plan.name}`} className={layout.visuallyHidden}>
                   {plan.name} plan
                 </span>
               </li>
