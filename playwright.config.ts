@@ -1,21 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumPath } from './tests/e2e/chromium';
+import { chromiumArgs, chromiumPath } from './tests/e2e/chromium';
 
 /**
  * Browser tests: Debian's Chromium (never a downloaded browser) against a local stack started in
  * memory on random ports by the global setup, which puts its URL in E2E_BASE_URL for the workers.
  */
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
 
 const browserUse = {
   launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },

@@ -8,8 +8,8 @@
  *   npx tsx bench/waitlist.ts [entries] [runs] [limit]
  */
 import { gzipSync } from 'node:zlib';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
+import { batchWriteAll } from '../lambdas/adapters/dynamodb/batch';
 import { DynamoWaitlistStore } from '../lambdas/adapters/dynamodb/waitlistStore';
 import { makeDynamoClients } from '../lib/local/dynamodb';
 import { startLocalStack } from '../lib/local/stack';
@@ -60,20 +60,7 @@ async function seed(all: WaitlistEntry[]) {
     { PK: key.waitlistPartition(), SK: key.waitlistEmail(entry.email), entity: 'waitlist-email', entry_id: entry.id },
   ]);
   items.push({ PK: key.waitlistPartition(), SK: key.waitlistCounter(), entity: 'waitlist-counter', entries: all.length } as never);
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < batches.length) {
-        let requests = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-        while (requests.length > 0) {
-          const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [stack.tableName]: requests } }));
-          requests = (UnprocessedItems?.[stack.tableName] ?? []) as typeof requests;
-        }
-      }
-    }),
-  );
+  await batchWriteAll(db, stack.tableName, items.map((Item) => ({ PutRequest: { Item } })), { concurrency });
 }
 
 try {

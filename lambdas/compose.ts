@@ -7,14 +7,30 @@ import { makeDocumentClient } from './adapters/dynamodb/client';
 import { DynamoProfileStore } from './adapters/dynamodb/profileStore';
 import { DynamoWaitlistStore } from './adapters/dynamodb/waitlistStore';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { monotonicFactory } from 'ulid';
+import { ulidGenerator } from './adapters/ulid';
 import { DynamoSendingCursorStore } from './adapters/dynamodb/sendingCursorStore';
 import { SqsQueue } from './adapters/sqs/sqsQueue';
-import type { Clock, IdGenerator, ProfileStore, Queue, SendingCursorStore, WaitlistStore } from './ports';
+import { DynamoContactStore } from './adapters/dynamodb/contactStore';
+import { DynamoDirectoryStore } from './adapters/dynamodb/directoryStore';
+import { DynamoUnsubscribeStore } from './adapters/dynamodb/unsubscribeStore';
+import type {
+  Clock,
+  ContactStore,
+  DirectoryStore,
+  IdGenerator,
+  ProfileStore,
+  Queue,
+  SendingCursorStore,
+  UnsubscribeStore,
+  WaitlistStore,
+} from './ports';
 
 export interface Deps {
   profiles: ProfileStore;
   waitlist: WaitlistStore;
+  contacts: ContactStore;
+  unsubscribes: UnsubscribeStore;
+  directory: DirectoryStore;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -37,19 +53,19 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** ULIDs whose time part is the given time; ids made in the same millisecond still sort in order. */
-export function ulidGenerator(): IdGenerator {
-  const next = monotonicFactory();
-  return { next: (time) => next(time.getTime()) };
-}
+export { ulidGenerator } from './adapters/ulid';
 
 export function makeDeps(config: ServerConfig): Deps {
   const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
+  const ids = ulidGenerator();
   return {
     profiles: new DynamoProfileStore(db, config.tableName),
     waitlist: new DynamoWaitlistStore(db, config.tableName),
+    contacts: new DynamoContactStore(db, config.tableName),
+    unsubscribes: new DynamoUnsubscribeStore(db, config.tableName),
+    directory: new DynamoDirectoryStore(db, config.tableName, ids),
     clock: systemClock,
-    ids: ulidGenerator(),
+    ids,
   };
 }
 

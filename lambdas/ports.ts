@@ -2,6 +2,8 @@
  * The interfaces the core and the handlers need. Adapters in lambdas/adapters/* implement them;
  * lambdas/compose.ts picks which. Nothing here imports an SDK.
  */
+import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts';
+import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../schema/api/directory';
 import type { Profile, ProfileUpdate } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
 
@@ -83,3 +85,78 @@ export interface Queue {
   /** Sends every message or throws, naming the ones that were not accepted. */
   send(messages: QueueMessage[]): Promise<void>;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Contacts, unsubscribes, directory (issue 4). Every user-owned call takes the user id from the
+// verified token; an id of another user's item is simply not found under the caller's partition.
+
+export type ContactWriteResult = { outcome: 'saved'; contact: Contact } | { outcome: 'duplicate' } | { outcome: 'not_found' };
+
+export type ContactListResult =
+  | { outcome: 'listed'; contacts: Contact[]; nextCursor?: string }
+  | { outcome: 'invalid_cursor' };
+
+/** A new contact before the store gives it its id (the addressId of its email) and time. */
+export type NewContact = ContactInput & { genre_focus?: string | null };
+
+export interface ContactStore {
+  /** One page, newest first (GSI1 by creation time); `cursor` is an opaque `nextCursor` of this store. */
+  list(userId: string, page: { limit: number; cursor?: string }): Promise<ContactListResult>;
+  get(userId: string, id: string): Promise<Contact | undefined>;
+  /** Creates the contact unless one with the same (normalised) email exists: 'duplicate'. */
+  add(userId: string, contact: NewContact, now: Date): Promise<ContactWriteResult>;
+  /**
+   * Replaces the editable fields. When the email changes the contact moves to its new id (one atomic
+   * write; 'duplicate' when another contact has that email); created_at and genre_focus are kept.
+   */
+  update(userId: string, id: string, contact: ContactInput): Promise<ContactWriteResult>;
+  /** True when a contact was deleted. */
+  remove(userId: string, id: string): Promise<boolean>;
+  /** Deletes those of `ids` that are the user's contacts; returns the ids deleted. */
+  removeMany(userId: string, ids: readonly string[]): Promise<string[]>;
+  /**
+   * Bulk create for CSV import: contacts whose email exists already (or repeats within `contacts`)
+   * are skipped and counted; the rest are written without a transaction. Safe to repeat: a retried
+   * batch only creates what is missing, and concurrent writers of one email meet on one item.
+   */
+  importMany(userId: string, contacts: readonly NewContact[], now: Date): Promise<{ created: Contact[]; skipped: number }>;
+  /** Which of these ids exist for the user (BatchGet, no full read). */
+  existingIds(userId: string, ids: readonly string[]): Promise<Set<string>>;
+}
+
+export interface UnsubscribeStore {
+  /** Every unsubscribe of the user, newest first. */
+  list(userId: string): Promise<Unsubscribe[]>;
+  count(userId: string): Promise<number>;
+  /** Records (or re-records) an unsubscribe; keyed by the address, so it is idempotent. */
+  record(userId: string, unsubscribe: Omit<Unsubscribe, 'id'>): Promise<Unsubscribe>;
+  /** Resubscribe: true when a record was removed. */
+  remove(userId: string, id: string): Promise<boolean>;
+}
+
+export type DirectoryAddOutcome =
+  | { outcome: 'added'; added: Contact[]; duplicates: { id: string; name: string }[]; allowance: DirectoryAllowance }
+  /** Adding `requested` new contacts would pass the limit: nothing was written. */
+  | { outcome: 'over_allowance'; allowance: DirectoryAllowance; requested: number }
+  | { outcome: 'unknown_entries'; ids: string[] }
+  | { outcome: 'no_email'; entry: DirectoryEntry }
+  | { outcome: 'no_profile' };
+
+export interface DirectoryStore {
+  /** Every entry, by partition (no Scan), featured or not, in id order. */
+  list(): Promise<DirectoryEntry[]>;
+  /**
+   * Adds the entries to the user's contacts and counts the new ones on the profile in the same
+   * transactions, on condition that the count stays within `limit` (two tabs cannot pass it).
+   * Entries whose email the user already has are skipped (duplicates, not counted).
+   */
+  addToContacts(userId: string, entryIds: readonly string[], limit: number, now: Date): Promise<DirectoryAddOutcome>;
+  /**
+   * Upserts entries by (lower-cased) email: an entry whose email is in the directory keeps its id
+   * and is replaced; others get a new id. Returns how many of each.
+   */
+  upsertByEmail(entries: readonly Omit<DirectoryEntry, 'id'>[]): Promise<{ created: number; updated: number }>;
+}
+
+/** A directory record as read from an import file, before defaults and validation. */
+export type DirectoryImportRecord = Omit<RawDirectoryEntry, 'id'>;

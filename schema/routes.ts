@@ -37,7 +37,26 @@ export const handlerGroups = {
   health: { entry: 'lambdas/http/health.ts', description: 'liveness and version', table: 'none' },
   profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile", table: 'readwrite' },
   waitlist: { entry: 'lambdas/http/waitlist.ts', description: 'public beta waitlist: join, spots left', table: 'readwrite' },
-  admin: { entry: 'lambdas/http/admin.ts', description: 'admin-only screens', table: 'readwrite' },
+  admin: {
+    entry: 'lambdas/http/admin.ts',
+    description: 'admin-only screens: waitlist, directory import',
+    table: 'readwrite',
+    // A directory import parses and upserts a whole file (thousands of entries) in one request.
+    timeoutSeconds: 28,
+    memoryMb: 1024,
+  },
+  contacts: {
+    entry: 'lambdas/http/contacts.ts',
+    description: "the user's contacts, CSV import batches, unsubscribed list",
+    table: 'readwrite',
+  },
+  directory: {
+    entry: 'lambdas/http/directory.ts',
+    description: 'LabelFinder directory: list, add entries to contacts',
+    table: 'readwrite',
+    // A paid user's bulk add writes up to 1000 contacts.
+    timeoutSeconds: 28,
+  },
 } as const satisfies Record<string, HandlerGroupDefinition>;
 
 export interface LambdaLimits {
@@ -69,6 +88,19 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/admin/waitlist', handler: 'admin', access: 'admin' },
   { method: 'PATCH', path: '/api/admin/waitlist/{id}', handler: 'admin', access: 'admin' },
   { method: 'PUT', path: '/api/admin/waitlist/{id}/notes', handler: 'admin', access: 'admin' },
+  { method: 'POST', path: '/api/admin/directory', handler: 'admin', access: 'admin' },
+  { method: 'GET', path: '/api/contacts', handler: 'contacts', access: 'user' },
+  { method: 'POST', path: '/api/contacts', handler: 'contacts', access: 'user' },
+  { method: 'POST', path: '/api/contacts/import', handler: 'contacts', access: 'user' },
+  { method: 'POST', path: '/api/contacts/bulk-delete', handler: 'contacts', access: 'user' },
+  { method: 'GET', path: '/api/contacts/{id}', handler: 'contacts', access: 'user' },
+  { method: 'PUT', path: '/api/contacts/{id}', handler: 'contacts', access: 'user' },
+  { method: 'DELETE', path: '/api/contacts/{id}', handler: 'contacts', access: 'user' },
+  { method: 'GET', path: '/api/unsubscribes', handler: 'contacts', access: 'user' },
+  { method: 'GET', path: '/api/unsubscribes/count', handler: 'contacts', access: 'user' },
+  { method: 'DELETE', path: '/api/unsubscribes/{id}', handler: 'contacts', access: 'user' },
+  { method: 'GET', path: '/api/directory', handler: 'directory', access: 'user' },
+  { method: 'POST', path: '/api/directory/contacts', handler: 'directory', access: 'user' },
 ];
 
 /** The API Gateway route key, as it appears in `event.routeKey`. */

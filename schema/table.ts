@@ -72,6 +72,15 @@ export const key = {
   /** The sparse DUE index: one partition per shard, sorted by due time then user. */
   duePartition: (shard: number) => `DUE#${shard}`,
   dueSort: (dueAt: string, userId: string) => `${dueAt}#${userId}`,
+  /** A user's contact: `CONTACT#<addressId>` (lambdas/core/contacts.ts), so one item per email per user. */
+  contact: (id: string) => `CONTACT#${id}`,
+  contactPrefix: () => 'CONTACT#',
+  /** GSI1 partition of a user's contacts, sorted by `contactTimeSort`: the newest-first list. */
+  contactTimeline: (userId: string) => `USER#${userId}#CONTACTS`,
+  contactTimeSort: (createdAt: string, id: string) => `${createdAt}#${id}`,
+  /** An address that unsubscribed from the user's emails: `UNSUB#<addressId>`, an O(1) check at send time. */
+  unsubscribe: (id: string) => `UNSUB#${id}`,
+  unsubscribePrefix: () => 'UNSUB#',
   directoryPartition: () => 'DIRECTORY',
   directoryEntry: (id: string) => `ENTRY#${id}`,
   /** GSI1 partition for finding a directory entry by its lower-cased email (upsert on import). */

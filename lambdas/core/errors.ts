@@ -5,6 +5,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    /** Optional machine-readable reason, returned as the error body's `code`. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'DomainError';

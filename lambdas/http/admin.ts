@@ -1,7 +1,9 @@
 /**
  * Admin-only routes (the `admins` group; others get 403 from httpApi): the beta waitlist list (paged), the
- * pending → approved | rejected decision, and internal notes. Logs name the entry id, never the email.
+ * pending → approved | rejected decision, and internal notes; the LabelFinder directory import. Logs name
+ * ids and counts, never emails.
  */
+import { directoryImportSchema, type DirectoryImportResult } from '../../schema/api/directory';
 import {
   INVALID_CURSOR,
   waitlistListQuerySchema,
@@ -12,12 +14,14 @@ import {
   type WaitlistListPage,
 } from '../../schema/api/waitlist';
 import { DECIDABLE_STATUS, decisionUpdate, isWaitlistEntryId, normaliseNotes } from '../core/waitlist';
-import type { Clock, WaitlistStore } from '../ports';
+import { directoryImportMessages, parseDirectoryImport } from '../core/directoryImport';
+import type { Clock, DirectoryStore, WaitlistStore } from '../ports';
 import { compose } from '../compose';
 import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
 
 export interface AdminDeps {
   waitlist: WaitlistStore;
+  directory: DirectoryStore;
   clock: Clock;
 }
 
@@ -28,7 +32,7 @@ function entryId(params: Record<string, string>): string {
   return id;
 }
 
-export const makeHandler = ({ waitlist, clock }: AdminDeps) =>
+export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
   httpApi({
     // One page per request (a whole 5,000-entry list can exceed Lambda's 6 MB response limit).
     'GET /api/admin/waitlist': async ({ query }) => {
@@ -57,6 +61,21 @@ export const makeHandler = ({ waitlist, clock }: AdminDeps) =>
       if (!updated) throw new HttpError(404, waitlistMessages.notFound);
       logger.info('Waitlist entry notes saved', { entryId: id, cleared: updated.notes === null, adminId: identity!.userId });
       return json(200, updated satisfies WaitlistEntry);
+    },
+
+    /**
+     * A whole CSV or JSON file: valid records are upserted by email, the others reported with their rows
+     * and reasons. A file with nothing valid is a 400 naming the first rejections; nothing is written.
+     */
+    'POST /api/admin/directory': async ({ body, identity }) => {
+      const { format, content } = parse(directoryImportSchema, body);
+      const parsed = parseDirectoryImport(format, content);
+      if (!parsed.ok) throw new HttpError(400, parsed.error);
+      const { entries, rejected } = parsed.plan;
+      if (entries.length === 0) throw new HttpError(400, directoryImportMessages.nothingValid(rejected));
+      const { created, updated } = await directory.upsertByEmail(entries);
+      logger.info('Directory imported', { format, created, updated, rejected: rejected.length, adminId: identity!.userId });
+      return json(200, { created, updated, rejected } satisfies DirectoryImportResult);
     },
   });
 

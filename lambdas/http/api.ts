@@ -36,6 +36,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Optional machine-readable reason, returned as the error body's `code`. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -103,6 +105,9 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   throw new HttpError(400, result.error.issues.map(describeIssue).join('; '));
 }
 
+/** zod's expected-type names in plain words ('int' is what `.int()` reports). */
+const expectedWords: Record<string, string> = { int: 'a whole number', array: 'a list', object: 'an object' };
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.join('.');
   if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
@@ -110,7 +115,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     if (field === '') return 'The request body must be a JSON object.';
     // With reportInput, a missing field is the one issue without an input.
     if (!('input' in issue) || issue.input === undefined) return `${field} is required`;
-    return `${field} must be a ${issue.expected}`;
+    return `${field} must be ${expectedWords[issue.expected] ?? `a ${issue.expected}`}`;
   }
   return field ? `${field}: ${issue.message}` : issue.message;
 }
@@ -138,8 +143,12 @@ export function httpApi(handlers: Record<string, RouteHandler>) {
         body: parseJsonBody(event),
       });
     } catch (error) {
-      if (error instanceof HttpError) return json(error.statusCode, { message: error.message } satisfies ApiError);
-      if (error instanceof DomainError) return json(statusOf[error.kind], { message: error.message } satisfies ApiError);
+      if (error instanceof HttpError || error instanceof DomainError) {
+        const status = error instanceof HttpError ? error.statusCode : statusOf[error.kind];
+        const body: ApiError = { message: error.message };
+        if (error.code !== undefined) body.code = error.code;
+        return json(status, body);
+      }
       const requestId = context.awsRequestId || event.requestContext.requestId;
       logger.error('Unhandled error', { error: error as Error, routeKey: event.routeKey, requestId });
       return json(500, { message: 'Something went wrong on our side. Please try again.', requestId } satisfies ApiError);

@@ -1,8 +1,8 @@
 import { profileUpdateSchema } from '../../schema/api/profile';
-import { newProfile } from '../core/profile';
 import type { Clock, ProfileStore } from '../ports';
 import { compose } from '../compose';
 import { HttpError, httpApi, json, lazyHandler, parse } from './api';
+import { ensureProfile } from './ensureProfile';
 
 export interface ProfileDeps {
   profiles: ProfileStore;
@@ -12,13 +12,7 @@ export interface ProfileDeps {
 export const makeHandler = ({ profiles, clock }: ProfileDeps) =>
   httpApi({
     /** Creates the profile on first sign-in (spec §3 defaults), then returns it. */
-    'GET /api/profile': async ({ identity }) => {
-      const existing = await profiles.get(identity!.userId);
-      if (existing) return json(200, existing);
-      // Only an ID token carries the email and name a profile starts from; an access token does not.
-      if (!identity!.email) throw new HttpError(401, 'Please sign in again to finish setting up your account.');
-      return json(200, await profiles.createIfMissing(newProfile(identity!, clock.now())));
-    },
+    'GET /api/profile': async ({ identity }) => json(200, await ensureProfile(profiles, identity!, clock.now())),
     'PATCH /api/profile': async ({ identity, body }) => {
       const update = parse(profileUpdateSchema, body);
       const updated = await profiles.update(identity!.userId, update);

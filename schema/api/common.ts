@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const apiErrorSchema = z.object({
   message: z.string(),
   requestId: z.string().optional(),
+  /** A machine-readable reason where the web reacts to more than the message (e.g. an Upgrade action). */
+  code: z.string().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 

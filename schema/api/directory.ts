@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contactSchema } from './contacts';
 import { genres, type Genre } from './options';
 
 /** Directory entries are labels or DJs only (spec §3 labelfinder_contacts); Fan is a user-contact type. */
@@ -130,3 +131,92 @@ export function hasKnownLocation(location: string | null | undefined): boolean {
   const lower = (location ?? '').trim().toLowerCase();
   return lower !== '' && lower !== 'unknown' && lower !== directoryDefaults.location.toLowerCase();
 }
+
+// ---------------------------------------------------------------------------------------------------
+// API contract: GET /api/directory, POST /api/directory/contacts (signed-in users), POST /api/admin/directory
+
+/** How many directory entries a user may add to their contacts in total (spec §6, §9). */
+export const directoryAdditionsLimits = { free: 5, paid: 1000 } as const;
+
+/** The user's LabelFinder allowance: additions so far (kept on the profile) and the tier's limit. */
+export const directoryAllowanceSchema = z.object({ used: z.number().int(), limit: z.number().int() });
+export type DirectoryAllowance = z.infer<typeof directoryAllowanceSchema>;
+
+/** Additions the allowance still permits (never below 0). */
+export const remainingAdditions = ({ used, limit }: DirectoryAllowance) => Math.max(0, limit - used);
+
+/**
+ * GET /api/directory: every entry (read by partition, never scanned), the caller's allowance, and the ids
+ * of the entries whose email is already one of the caller's contacts (shown as added).
+ */
+export const directoryListSchema = z.object({
+  entries: z.array(directoryEntrySchema),
+  allowance: directoryAllowanceSchema,
+  in_contacts: z.array(z.string()),
+});
+export type DirectoryList = z.infer<typeof directoryListSchema>;
+
+/** POST /api/directory/contacts: add directory entries to the caller's contacts. */
+export const directoryAddSchema = z
+  .object({
+    entry_ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, 'Select at least one contact.')
+      .max(directoryAdditionsLimits.paid, `At most ${directoryAdditionsLimits.paid} contacts at once.`),
+  })
+  .strict();
+
+/** The API's error `code` for a refusal the web answers with an Upgrade action. */
+export const DIRECTORY_LIMIT_CODE = 'directory_limit';
+
+/** Spec §8 LabelFinder texts (and the server's refusals). */
+export const directoryMessages = {
+  loadFailed: 'Failed to load contacts. Please try again.',
+  loginRequired: 'Please log in to add contacts.',
+  alreadyInContacts: (name: string) => `${name} is already in your contacts.`,
+  addFailed: 'Failed to add contact. Please try again.',
+  addManyFailed: 'Failed to add contacts. Please try again.',
+  freeLimitReached: "You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!",
+  paidLimitReached: (limit: number) => `You've reached your LabelFinder limit (${limit} contacts).`,
+  onlyNMore: (n: number) => `You can only add ${n} more contacts. Please select fewer contacts or upgrade to Premium.`,
+  noEmail: (name: string) => `${name} has no email address, so it cannot be added to your contacts.`,
+  unknownEntries: 'Some of the selected contacts are no longer in the directory. Reload the page and try again.',
+} as const;
+
+/**
+ * What a directory add did: the contacts created, the entries skipped because the caller already has a
+ * contact with that email, and the allowance after the add. A single entry that is already a contact is
+ * a 409 with `alreadyInContacts` instead. Refusals over the allowance are 403 with `code: DIRECTORY_LIMIT_CODE`
+ * and nothing added.
+ */
+export const directoryAddResultSchema = z.object({
+  added: z.array(contactSchema),
+  duplicates: z.array(z.object({ id: z.string(), name: z.string() })),
+  allowance: directoryAllowanceSchema,
+});
+export type DirectoryAddResult = z.infer<typeof directoryAddResultSchema>;
+
+/** POST /api/admin/directory: a whole file, CSV (header row required) or JSON (an array of objects). */
+export const DIRECTORY_IMPORT_MAX_CHARS = 4_000_000;
+export const directoryImportSchema = z
+  .object({
+    format: z.enum(['csv', 'json']),
+    content: z
+      .string()
+      .min(1, 'The file is empty.')
+      .max(DIRECTORY_IMPORT_MAX_CHARS, `The file is too large (at most ${DIRECTORY_IMPORT_MAX_CHARS.toLocaleString('en-US')} characters).`),
+  })
+  .strict();
+export type DirectoryImportRequest = z.infer<typeof directoryImportSchema>;
+
+/**
+ * What an import did. Entries are upserted by email (lower-cased): `created` new ones, `updated` ones
+ * whose email was already in the directory. `rejected` lists each record that was not loaded and why;
+ * `row` is the spreadsheet row for CSV (the header is row 1) and the 1-based position for JSON.
+ */
+export const directoryImportResultSchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  rejected: z.array(z.object({ row: z.number().int(), email: z.string().nullable(), reasons: z.array(z.string()) })),
+});
+export type DirectoryImportResult = z.infer<typeof directoryImportResultSchema>;

@@ -5,3 +5,4 @@ export * from './options';
 export * from './runtimeConfig';
 export * from './templates';
 export * from './directory';
+export * from './contacts';

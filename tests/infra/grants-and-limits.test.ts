@@ -92,10 +92,11 @@ describe('lambdaLimits', () => {
   });
 
   it('uses a group\'s own timeoutSeconds and memoryMb, each independently', () => {
-    mutable('admin').timeoutSeconds = 20;
-    expect(lambdaLimits('admin')).toEqual({ timeoutSeconds: 20, memoryMb: 512 });
-    mutable('admin').memoryMb = 1024;
-    expect(lambdaLimits('admin')).toEqual({ timeoutSeconds: 20, memoryMb: 1024 });
+    // profile sets neither limit itself, so each override shows on its own.
+    mutable('profile').timeoutSeconds = 20;
+    expect(lambdaLimits('profile')).toEqual({ timeoutSeconds: 20, memoryMb: 512 });
+    mutable('profile').memoryMb = 1024;
+    expect(lambdaLimits('profile')).toEqual({ timeoutSeconds: 20, memoryMb: 1024 });
   });
 
   it('every group declares limits Lambda and the HTTP API accept (1–29 s, 128–10240 MB)', () => {

@@ -10,6 +10,7 @@ import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
 import type { Profile } from '../../schema/api/profile';
 import type { ProfileStore } from '../../lambdas/ports';
 import { memoryWaitlist } from '../fakes/waitlist';
+import { unusedDirectory } from '../fakes/directory';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const claimsOf = (sub: string, extra: Record<string, unknown> = {}) => ({
@@ -124,7 +125,7 @@ describe('bad input gets a 400 a person understands and changes nothing', () => 
 describe('admin routes', () => {
   const waitlist = memoryWaitlist();
   const callAdmin = async (claims: Record<string, unknown>) =>
-    (await makeAdminHandler({ waitlist, clock })(event('GET', '/api/admin/waitlist', { claims }), context())).statusCode;
+    (await makeAdminHandler({ waitlist, directory: unusedDirectory(), clock })(event('GET', '/api/admin/waitlist', { claims }), context())).statusCode;
 
   it('refuse a signed-in user outside the admins group with 403', async () => {
     expect(await callAdmin(claimsOf('frank'))).toBe(403);

@@ -20,6 +20,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoWaitlistStore } from '../../lambdas/adapters/dynamodb/waitlistStore';
+import { unusedDirectory } from '../fakes/directory';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const clock = { now: () => now };
@@ -169,7 +170,7 @@ describe('the waitlist handlers over an in-memory store', () => {
   it('admin: decide once, 409 after, 404 for an unknown or malformed id, notes set and cleared', async () => {
     const id = '01KAKZ3R0000000000000000BB';
     const store = memoryWaitlist([entry(id)]);
-    const handler = makeAdminHandler({ waitlist: store, clock });
+    const handler = makeAdminHandler({ waitlist: store, directory: unusedDirectory(), clock });
     const patch = (params: Record<string, string>, body: unknown) =>
       handler(apiEvent('PATCH', '/api/admin/waitlist/{id}', { params, body, admin: true }), context()).then(bodyOf);
     expect(await patch({ id }, { status: 'approved' })).toMatchObject({ status: 200, body: { id, status: 'approved', approved_at: now.toISOString() } });
@@ -187,7 +188,7 @@ describe('the waitlist handlers over an in-memory store', () => {
   it('admin routes refuse a signed-in user outside admins with 403 and change nothing', async () => {
     const id = '01KAKZ3R0000000000000000BB';
     const store = memoryWaitlist([entry(id)]);
-    const handler = makeAdminHandler({ waitlist: store, clock });
+    const handler = makeAdminHandler({ waitlist: store, directory: unusedDirectory(), clock });
     const before = structuredClone(store.entries.get(id));
     expect((await handler(apiEvent('GET', '/api/admin/waitlist', { admin: false }), context())).statusCode).toBe(403);
     expect((await handler(apiEvent('PATCH', '/api/admin/waitlist/{id}', { params: { id }, body: { status: 'approved' }, admin: false }), context())).statusCode).toBe(403);

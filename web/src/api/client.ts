@@ -6,12 +6,15 @@
 export class ApiError extends Error {
   readonly status: number;
   readonly requestId?: string;
+  /** The error body's machine-readable `code`, where the API gives one. */
+  readonly code?: string;
 
-  constructor(status: number, message: string, requestId?: string) {
+  constructor(status: number, message: string, requestId?: string, code?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     if (requestId !== undefined) this.requestId = requestId;
+    if (code !== undefined) this.code = code;
   }
 }
 
@@ -42,8 +45,8 @@ const NETWORK_MESSAGE = 'Could not reach the server. Check your connection and t
 
 function errorFromBody(status: number, body: unknown, statusText: string): ApiError {
   if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
-    const { message, requestId } = body as { message: string; requestId?: unknown };
-    return new ApiError(status, message, typeof requestId === 'string' ? requestId : undefined);
+    const { message, requestId, code } = body as { message: string; requestId?: unknown; code?: unknown };
+    return new ApiError(status, message, typeof requestId === 'string' ? requestId : undefined, typeof code === 'string' ? code : undefined);
   }
   return new ApiError(status, `Request failed (${status}${statusText ? ` ${statusText}` : ''})`);
 }

@@ -1,0 +1,86 @@
+import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unsubscribeSchema, type Unsubscribe } from '../../../schema/api/contacts';
+import { key } from '../../../schema/table';
+import { addressId } from '../../core/contacts';
+import type { UnsubscribeStore } from '../../ports';
+import { withoutKeys } from './client';
+import { queryAll } from './query';
+
+/**
+ * The addresses that unsubscribed from a user's emails (schema/ACCESS_PATTERNS.md):
+ * `USER#<sub>` / `UNSUB#<addressId(sub, email)>`. Keyed by the address, so the sender checks one key
+ * per recipient, and recording the same address again replaces its record instead of adding one.
+ */
+const UNSUBSCRIBE = 'unsubscribe';
+
+/** The fields of an Unsubscribe, in the API's order. */
+const UNSUBSCRIBE_FIELDS = Object.keys(unsubscribeSchema.shape) as (keyof Unsubscribe)[];
+
+const toUnsubscribe = (item: Record<string, unknown>) => withoutKeys<Unsubscribe>(item);
+
+const unsubscribeKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.unsubscribe(id) });
+
+/** Newest unsubscribed_at first; the id breaks ties so the order is stable. */
+const newestFirst = (a: Unsubscribe, b: Unsubscribe) =>
+  b.unsubscribed_at.localeCompare(a.unsubscribed_at) || a.id.localeCompare(b.id);
+
+export class DynamoUnsubscribeStore implements UnsubscribeStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** The user's unsubscribe records: `PK = USER#<sub>`, `begins_with(SK, UNSUB#)`. */
+  private partition(userId: string) {
+    return {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unsub)',
+      ExpressionAttributeValues: { ':pk': key.user(userId), ':unsub': key.unsubscribePrefix() },
+    };
+  }
+
+  async list(userId: string): Promise<Unsubscribe[]> {
+    // The sort key is the address id, not the time: read them all (one user's list), then sort.
+    const items = await queryAll(this.db, {
+      ...this.partition(userId),
+      ProjectionExpression: UNSUBSCRIBE_FIELDS.map((_, i) => `#f${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(UNSUBSCRIBE_FIELDS.map((field, i) => [`#f${i}`, field])),
+    });
+    return items.map(toUnsubscribe).sort(newestFirst);
+  }
+
+  async count(userId: string): Promise<number> {
+    let count = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...this.partition(userId), Select: 'COUNT', ExclusiveStartKey: startKey }));
+      count += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return count;
+  }
+
+  async record(userId: string, unsubscribe: Omit<Unsubscribe, 'id'>): Promise<Unsubscribe> {
+    const stored: Unsubscribe = {
+      id: addressId(userId, unsubscribe.contact_email),
+      contact_name: unsubscribe.contact_name,
+      contact_email: unsubscribe.contact_email,
+      unsubscribed_at: unsubscribe.unsubscribed_at,
+      unsubscribe_reason: unsubscribe.unsubscribe_reason,
+      unsubscribe_reason_details: unsubscribe.unsubscribe_reason_details,
+      campaign_id: unsubscribe.campaign_id,
+      track_name: unsubscribe.track_name,
+    };
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...unsubscribeKey(userId, stored.id), entity: UNSUBSCRIBE, ...stored } }),
+    );
+    return stored;
+  }
+
+  async remove(userId: string, id: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: unsubscribeKey(userId, id), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+}

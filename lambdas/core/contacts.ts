@@ -1,0 +1,58 @@
+/**
+ * Contact rules shared by every path that creates a contact (form, CSV import, LabelFinder): the id
+ * that makes one contact per email per user, and the contact a directory entry becomes (spec §3).
+ */
+import { createHash } from 'node:crypto';
+import { normaliseEmail, type Contact } from '../../schema/api/contacts';
+import { directoryAdditionsLimits, type DirectoryAllowance, type DirectoryEntry } from '../../schema/api/directory';
+import type { Tier } from '../../schema/api/profile';
+
+/**
+ * The id of a user's contact (and unsubscribe record) with this address: 22 base64url characters of
+ * SHA-256 over the user id and the lower-cased address. The key is a function of the email, so two
+ * writers of the same address (a form and an import, two tabs, a retried import) always meet on one
+ * item: uniqueness needs no guard item and no transaction, and a retried import cannot duplicate.
+ * The user id in the hash keeps ids unlinkable across users.
+ */
+export function addressId(userId: string, email: string): string {
+  return createHash('sha256').update(`${userId}\n${normaliseEmail(email)}`).digest('base64url').slice(0, 22);
+}
+
+/** Whether a path id could be an addressId at all: anything else is a 404 with no read. */
+export const isAddressId = (id: string) => /^[A-Za-z0-9_-]{22}$/.test(id);
+
+/** Spec §6/§9: 5 directory additions in total on the free tier, 1000 on a paid one. */
+export function directoryAdditionsLimit(tier: Tier | undefined): number {
+  return tier === undefined || tier === 'free' ? directoryAdditionsLimits.free : directoryAdditionsLimits.paid;
+}
+
+export function directoryAllowance(profile: { tier: Tier; labelfinder_additions_count: number }): DirectoryAllowance {
+  return { used: profile.labelfinder_additions_count, limit: directoryAdditionsLimit(profile.tier) };
+}
+
+/** Spec §3: position 'DJ' for a DJ entry, else 'A&R Manager'. */
+export function directoryPosition(entry: Pick<DirectoryEntry, 'contact_type'>): string {
+  return entry.contact_type === 'DJ' ? 'DJ' : 'A&R Manager';
+}
+
+/**
+ * The user contact a directory entry becomes (spec §3 "User contact created from the directory"):
+ * the entry's name as label name, the position by type, its genres as genre and genre_focus, its
+ * website, and its description and submission guidelines as notes.
+ */
+export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry, createdAt: string): Contact {
+  const genres = entry.genres.join(', ');
+  return {
+    id: addressId(userId, entry.email),
+    name: entry.name,
+    email: entry.email.trim(),
+    label_name: entry.name,
+    contact_type: entry.contact_type,
+    position: directoryPosition(entry),
+    genre: genres === '' ? null : genres,
+    website_url: entry.website_url,
+    notes: `${entry.description}\n\nSubmission guidelines: ${entry.submission_guidelines}`,
+    genre_focus: genres === '' ? null : genres,
+    created_at: createdAt,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The signed-in user's contacts (list, add, edit, delete, bulk delete, CSV import batches) and
+ * unsubscribed list (list, count, resubscribe). The user id only ever comes from the verified token,
+ * so another user's contact id is simply not found under the caller's partition: 404. Logs name
+ * contact ids and counts, never email addresses.
+ */
+import type { z } from 'zod';
+import {
+  bulkDeleteSchema,
+  contactImportSchema,
+  contactInputSchema,
+  contactListQuerySchema,
+  contactMessages,
+  type csvContactSchema,
+  type BulkDeleteResult,
+  type Contact,
+  type ContactImportResult,
+  type ContactInput,
+  type ContactListPage,
+  type unsubscribeCountSchema,
+  type unsubscribeListSchema,
+} from '../../schema/api/contacts';
+import { isAddressId } from '../core/contacts';
+import type { Clock, ContactStore, NewContact, UnsubscribeStore } from '../ports';
+import { compose } from '../compose';
+import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiResult } from './api';
+
+export interface ContactsDeps {
+  contacts: ContactStore;
+  unsubscribes: UnsubscribeStore;
+  clock: Clock;
+}
+
+const noContent = (): ApiResult => ({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
+
+/** The id of the path; an id that cannot be an addressId cannot exist, so it is a 404 with no read. */
+function pathId(params: Record<string, string>, notFound: string): string {
+  const id = params.id ?? '';
+  if (!isAddressId(id)) throw new HttpError(404, notFound);
+  return id;
+}
+
+const REQUIRED_FIELDS = ['name', 'email'] as const;
+
+/**
+ * The add/edit form's rules, checked again on the server. A missing, null or blank name or email
+ * gives the spec's one message (§5); other problems name the field.
+ */
+function parseContactInput(body: unknown): ContactInput {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const fields = body as Record<string, unknown>;
+    const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+    if (REQUIRED_FIELDS.some((field) => blank(fields[field]))) throw new HttpError(400, contactMessages.nameAndEmailRequired);
+  }
+  return parse(contactInputSchema, body);
+}
+
+/** Spec §3 "CSV import contact": a row without a name is named after its address's local part. */
+function contactFromCsvRow(row: z.output<typeof csvContactSchema>): NewContact {
+  return {
+    name: row.name ?? row.email.slice(0, row.email.indexOf('@')),
+    email: row.email,
+    label_name: row.label_name,
+    contact_type: row.contact_type,
+    position: null,
+    genre: row.genre,
+    website_url: null,
+    notes: null,
+    genre_focus: null,
+  };
+}
+
+export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
+  httpApi({
+    // One page per request, newest first; the web follows next_cursor until it is absent.
+    'GET /api/contacts': async ({ identity, query }) => {
+      const { limit, cursor } = parse(contactListQuerySchema, query);
+      const page = await contacts.list(identity!.userId, { limit, cursor });
+      if (page.outcome === 'invalid_cursor') throw new HttpError(400, contactMessages.invalidCursor);
+      const body: ContactListPage = { contacts: page.contacts };
+      if (page.nextCursor !== undefined) body.next_cursor = page.nextCursor;
+      return json(200, body);
+    },
+
+    'POST /api/contacts': async ({ identity, body }) => {
+      const input = parseContactInput(body);
+      const result = await contacts.add(identity!.userId, { ...input, genre_focus: null }, clock.now());
+      if (result.outcome !== 'saved') throw new HttpError(409, contactMessages.duplicateEmail);
+      logger.info('Contact added', { contactId: result.contact.id });
+      return json(201, result.contact satisfies Contact);
+    },
+
+    /**
+     * One batch of CSV rows (the web sends 100 per request). Rows whose address the user already has,
+     * or that repeat an address of the same batch, are skipped and counted. No transaction: the
+     * contact's key is its address, so re-sending a batch after a failure creates only what is missing.
+     */
+    'POST /api/contacts/import': async ({ identity, body }) => {
+      const { contacts: rows } = parse(contactImportSchema, body);
+      const result = await contacts.importMany(identity!.userId, rows.map(contactFromCsvRow), clock.now());
+      logger.info('Contacts imported', { rows: rows.length, created: result.created.length, skipped: result.skipped });
+      return json(200, result satisfies ContactImportResult);
+    },
+
+    'POST /api/contacts/bulk-delete': async ({ identity, body }) => {
+      const { ids } = parse(bulkDeleteSchema, body);
+      const deleted = await contacts.removeMany(identity!.userId, ids.filter(isAddressId));
+      if (deleted.length === 0) throw new HttpError(404, contactMessages.noneFound);
+      logger.info('Contacts deleted', { requested: ids.length, deleted: deleted.length });
+      return json(200, { deleted } satisfies BulkDeleteResult);
+    },
+
+    'GET /api/contacts/{id}': async ({ identity, params }) => {
+      const contact = await contacts.get(identity!.userId, pathId(params, contactMessages.notFound));
+      if (!contact) throw new HttpError(404, contactMessages.notFound);
+      return json(200, contact satisfies Contact);
+    },
+
+    /**
+     * Replaces every editable field. The id is derived from the address, so changing the email (other
+     * than its case) moves the contact to a new id: the answer carries the contact as it is now stored,
+     * and the client must use the returned id from then on. created_at and genre_focus are kept.
+     */
+    'PUT /api/contacts/{id}': async ({ identity, params, body }) => {
+      const id = pathId(params, contactMessages.notFound);
+      const input = parseContactInput(body);
+      const result = await contacts.update(identity!.userId, id, input);
+      if (result.outcome === 'not_found') throw new HttpError(404, contactMessages.notFound);
+      if (result.outcome === 'duplicate') throw new HttpError(409, contactMessages.duplicateEmail);
+      logger.info('Contact updated', { contactId: result.contact.id, ...(result.contact.id !== id ? { previousId: id } : {}) });
+      return json(200, result.contact satisfies Contact);
+    },
+
+    'DELETE /api/contacts/{id}': async ({ identity, params }) => {
+      const id = pathId(params, contactMessages.notFound);
+      if (!(await contacts.remove(identity!.userId, id))) throw new HttpError(404, contactMessages.notFound);
+      logger.info('Contact deleted', { contactId: id });
+      return noContent();
+    },
+
+    // Loaded when the Unsubscribed tab opens: one user's whole list (a partition read, sorted newest first).
+    'GET /api/unsubscribes': async ({ identity }) =>
+      json(200, { unsubscribes: await unsubscribes.list(identity!.userId) } satisfies z.infer<typeof unsubscribeListSchema>),
+
+    // The tab label's count, before the list is opened.
+    'GET /api/unsubscribes/count': async ({ identity }) =>
+      json(200, { count: await unsubscribes.count(identity!.userId) } satisfies z.infer<typeof unsubscribeCountSchema>),
+
+    /** Resubscribe: the address may be emailed again. */
+    'DELETE /api/unsubscribes/{id}': async ({ identity, params }) => {
+      const id = pathId(params, contactMessages.unsubscribeNotFound);
+      if (!(await unsubscribes.remove(identity!.userId, id))) throw new HttpError(404, contactMessages.unsubscribeNotFound);
+      logger.info('Contact resubscribed', { unsubscribeId: id });
+      return noContent();
+    },
+  });
+
+export const handler = lazyHandler(() => makeHandler(compose()));

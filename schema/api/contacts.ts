@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { contactTypes } from './options';
+
+/**
+ * Contacts, CSV import and unsubscribes: the API contract (spec §3 contacts and unsubscribes, §5, §8).
+ * One contact per email per user: the server enforces it on add, edit, import and directory add.
+ */
+
+/**
+ * Spec §5: text without spaces or @, an @, text, a dot, text. Used by the form, the CSV import and the
+ * server for contacts. Deliberately looser than the waitlist's EMAIL_PATTERN: a contact list holds
+ * whatever addresses people already use (e.g. non-ASCII domains), and the spec defines this rule.
+ */
+export const CONTACT_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The form of an email address uniqueness is decided on (case-insensitive, surrounding spaces ignored). */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** Spec §9 and §2: limits of the CSV import and of bulk operations. */
+export const contactLimits = {
+  csvMaxBytes: 5 * 1024 * 1024,
+  csvMaxRows: 5000,
+  /** Rows per POST /api/contacts/import request (spec §9 batch 100). */
+  importBatch: 100,
+  /** The most rows one import request accepts (the web sends `importBatch`; a script may send more). */
+  importRequestMax: 500,
+  /** Ids per POST /api/contacts/bulk-delete request (spec §9). */
+  bulkDeleteBatch: 100,
+  /** Contacts per GET /api/contacts page: default and maximum. */
+  pageDefault: 500,
+  pageMax: 1000,
+  name: 200,
+  email: 254,
+  labelName: 200,
+  position: 100,
+  genre: 300,
+  websiteUrl: 500,
+  notes: 2000,
+} as const;
+
+/** Texts of spec §5 and §8 that the server returns or the web shows; tests find them by these words. */
+export const contactMessages = {
+  nameAndEmailRequired: 'Please fill in name and email fields.',
+  invalidEmail: 'Please enter a valid email address.',
+  duplicateEmail: 'A contact with this email already exists.',
+  notFound: 'Contact not found.',
+  noneFound: 'None of these contacts exist.',
+  unsubscribeNotFound: 'This address is not on your unsubscribed list.',
+  invalidCursor: 'Invalid cursor',
+  // §8 toasts
+  loadFailed: 'Failed to load contacts.',
+  unsubscribedLoadFailed: 'Failed to fetch unsubscribed contacts',
+  resubscribeFailed: 'Failed to resubscribe contact',
+  resubscribed: 'Contact resubscribed successfully',
+  deleteManyFailed: 'Failed to delete contacts.',
+  deletedMany: (n: number) => `${n} contact(s) have been removed.`,
+  addFailed: 'Failed to add contact.',
+  added: 'Contact added!',
+  updateFailed: 'Failed to update contact.',
+  updated: 'Contact updated!',
+  deleteFailed: 'Failed to delete contact.',
+  deleted: 'Contact deleted',
+} as const;
+
+const requiredText = (max: number) =>
+  z.string().trim().min(1, contactMessages.nameAndEmailRequired).max(max, `Must be at most ${max} characters`);
+
+/** Optional text: blank becomes null (spec §7: "empty optional fields null"). */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .transform((value) => (value === '' ? null : value))
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null);
+
+const emailField = requiredText(contactLimits.email).refine((value) => CONTACT_EMAIL_PATTERN.test(value), contactMessages.invalidEmail);
+
+/** A website as people type it: 'https://…', 'http://…' or a bare 'label.com'. */
+const websiteField = optionalText(contactLimits.websiteUrl).refine(
+  (value) => value === null || /^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]+$/i.test(value),
+  'Enter a website such as https://label.com',
+);
+
+export const contactSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  label_name: z.string().nullable(),
+  contact_type: z.enum(contactTypes),
+  position: z.string().nullable(),
+  /** Comma-separated genres as the user typed them (spec §3); filters split and trim them. */
+  genre: z.string().nullable(),
+  website_url: z.string().nullable(),
+  notes: z.string().nullable(),
+  /** Set when the contact came from the LabelFinder directory. */
+  genre_focus: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+/** POST /api/contacts and PUT /api/contacts/{id} (the edit form sends every field). Unknown fields refused. */
+export const contactInputSchema = z
+  .object({
+    name: requiredText(contactLimits.name),
+    email: emailField,
+    label_name: optionalText(contactLimits.labelName),
+    contact_type: z.enum(contactTypes).default('Label'),
+    position: optionalText(contactLimits.position),
+    genre: optionalText(contactLimits.genre),
+    website_url: websiteField,
+    notes: optionalText(contactLimits.notes),
+  })
+  .strict();
+export type ContactInput = z.infer<typeof contactInputSchema>;
+export type ContactInputBody = z.input<typeof contactInputSchema>;
+
+/** GET /api/contacts?limit=&cursor= : newest first, one page per request. */
+export const contactListQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number()
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(contactLimits.pageMax, `limit must be at most ${contactLimits.pageMax}`)
+      .default(contactLimits.pageDefault),
+    cursor: z.string().optional(),
+  })
+  .strict();
+
+/** One page of contacts; `next_cursor` is present while more may follow. */
+export const contactListSchema = z.object({ contacts: z.array(contactSchema), next_cursor: z.string().optional() });
+export type ContactListPage = z.infer<typeof contactListSchema>;
+
+/** POST /api/contacts/bulk-delete: up to 100 ids. */
+export const bulkDeleteSchema = z
+  .object({
+    ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, 'Select at least one contact.')
+      .max(contactLimits.bulkDeleteBatch, `At most ${contactLimits.bulkDeleteBatch} contacts per request.`),
+  })
+  .strict();
+
+/**
+ * What was deleted: the ids among those sent that were the caller's contacts. An id that is not (already
+ * deleted, or never the caller's) is left out; when none were, the answer is a 404.
+ */
+export const bulkDeleteResultSchema = z.object({ deleted: z.array(z.string()) });
+export type BulkDeleteResult = z.infer<typeof bulkDeleteResultSchema>;
+
+/** Spec §3 "CSV import contact": the mapped columns of one CSV row. */
+export const csvContactSchema = z
+  .object({
+    email: emailField,
+    /** Missing or blank: the part of the email before the @. */
+    name: optionalText(contactLimits.name),
+    label_name: optionalText(contactLimits.labelName),
+    contact_type: z.enum(contactTypes).default('Label'),
+    genre: optionalText(contactLimits.genre),
+  })
+  .strict();
+export type CsvContact = z.input<typeof csvContactSchema>;
+
+/** POST /api/contacts/import: one batch of rows (the web sends 100 per request, with progress). */
+export const contactImportSchema = z
+  .object({
+    contacts: z
+      .array(csvContactSchema)
+      .min(1, 'No contacts to import')
+      .max(contactLimits.importRequestMax, `At most ${contactLimits.importRequestMax} contacts per request.`),
+  })
+  .strict();
+
+/**
+ * The rows that became contacts, and how many were skipped because a contact with that email already
+ * existed (or the same email came twice in the batch). Re-sending a batch creates nothing twice.
+ */
+export const contactImportResultSchema = z.object({ created: z.array(contactSchema), skipped: z.number().int() });
+export type ContactImportResult = z.infer<typeof contactImportResultSchema>;
+
+/** Spec §5: the unsubscribe page's five optional reasons. */
+export const unsubscribeReasons = ['Too many emails', 'Not interested', 'Never signed up', 'Wrong genre', 'Other'] as const;
+
+/** An address that unsubscribed from the user's emails (spec §3 unsubscribes, with the campaign's track name). */
+export const unsubscribeSchema = z.object({
+  /** Derived from the user and the address: the same address always has the same id. */
+  id: z.string(),
+  contact_name: z.string().nullable(),
+  contact_email: z.string(),
+  unsubscribed_at: z.string(),
+  unsubscribe_reason: z.string().nullable(),
+  unsubscribe_reason_details: z.string().nullable(),
+  campaign_id: z.string().nullable(),
+  /** The track name of the campaign the address unsubscribed from, kept at unsubscribe time. */
+  track_name: z.string().nullable(),
+});
+export type Unsubscribe = z.infer<typeof unsubscribeSchema>;
+
+/** GET /api/unsubscribes: every unsubscribed address, newest first. */
+export const unsubscribeListSchema = z.object({ unsubscribes: z.array(unsubscribeSchema) });
+
+/** GET /api/unsubscribes/count: for the tab label before the list is opened. */
+export const unsubscribeCountSchema = z.object({ count: z.number().int() });

@@ -1,0 +1,599 @@
+/**
+ * The contacts API end to end: local server → JWT authorizer → lambdas/http/contacts.ts → DynamoDB
+ * Local, with real cognito-local tokens. One contact per email per user (case-insensitive) on add,
+ * edit and import; paging; bulk delete; CSV import batches; another user's ids are never reachable.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
+import { addressId } from '../../lambdas/core/contacts';
+import type { NewContact } from '../../lambdas/ports';
+import { contactLimits, contactMessages, contactSchema, type Contact, type CsvContact } from '../../schema/api/contacts';
+import { key } from '../../schema/table';
+import { call, createUser, dynamodb, stack, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
+
+const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const CONTACT_FIELDS = Object.keys(contactSchema.shape).sort();
+
+/** The contact items stored under the user's partition (read from the table, consistently). */
+async function storedContacts(sub: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamodb().doc.send(
+      new QueryCommand({
+        TableName: stack().tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :contact)',
+        ExpressionAttributeValues: { ':pk': key.user(sub), ':contact': key.contactPrefix() },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+const form = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Mara Velvet',
+  email: uniqueEmail('contact'),
+  label_name: 'Velvet Records',
+  contact_type: 'Label',
+  position: 'A&R Manager',
+  genre: 'House, Techno',
+  website_url: 'https://velvet.example',
+  notes: 'Met at ADE. Prefers private SoundCloud links.',
+  ...overrides,
+});
+
+async function addContact(user: TestUser, overrides: Record<string, unknown> = {}): Promise<Contact> {
+  const response = await api(user, '/api/contacts', { method: 'POST', body: form(overrides) });
+  expect(response.status, JSON.stringify(response.json)).toBe(201);
+  return response.json as unknown as Contact;
+}
+
+/** Every contact of the list, page by page, as the web loads it. */
+async function listAll(user: TestUser, limit?: number): Promise<{ contacts: Contact[]; pages: number }> {
+  const contacts: Contact[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const query = new URLSearchParams();
+    if (limit !== undefined) query.set('limit', String(limit));
+    if (cursor !== undefined) query.set('cursor', cursor);
+    const response = await api(user, `/api/contacts?${query}`);
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    const page = response.json as { contacts: Contact[]; next_cursor?: string };
+    contacts.push(...page.contacts);
+    cursor = page.next_cursor;
+    pages++;
+  } while (cursor !== undefined);
+  return { contacts, pages };
+}
+
+/**
+ * Newest first: created_at never increases down the list; contacts of the same instant (one import
+ * batch) follow their ids, descending, in byte order as DynamoDB sorts.
+ */
+function expectNewestFirst(contacts: Contact[]) {
+  for (let i = 1; i < contacts.length; i++) {
+    const before = contacts[i - 1]!;
+    const after = contacts[i]!;
+    expect(`${before.created_at}#${before.id}` > `${after.created_at}#${after.id}`, `${i}: ${before.created_at} ${after.created_at}`).toBe(true);
+  }
+}
+
+const importBatch = (user: TestUser, rows: CsvContact[]) => api(user, '/api/contacts/import', { method: 'POST', body: { contacts: rows } });
+
+describe('POST /api/contacts', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser({ name: 'Contact Adder' });
+  });
+
+  it('creates the contact (201) with exactly the contract fields, and GET returns the same', async () => {
+    const email = uniqueEmail('Mara.Velvet').replace('example.com', 'Example.COM');
+    const response = await api(user, '/api/contacts', { method: 'POST', body: form({ email: `  ${email} `, name: '  Mara Velvet ' }) });
+    expect(response.status).toBe(201);
+    expect(response.json).toEqual({
+      id: addressId(user.sub, email),
+      name: 'Mara Velvet',
+      email,
+      label_name: 'Velvet Records',
+      contact_type: 'Label',
+      position: 'A&R Manager',
+      genre: 'House, Techno',
+      website_url: 'https://velvet.example',
+      notes: 'Met at ADE. Prefers private SoundCloud links.',
+      genre_focus: null,
+      created_at: expect.stringMatching(ISO_TIME),
+    });
+    expect(Object.keys(response.json!).sort()).toEqual(CONTACT_FIELDS);
+
+    const got = await api(user, `/api/contacts/${response.json!.id}`);
+    expect(got).toMatchObject({ status: 200, json: response.json });
+    expect(Object.keys(got.json!).sort()).toEqual(CONTACT_FIELDS);
+
+    const item = (await storedContacts(user.sub)).find((stored) => stored.id === response.json!.id);
+    expect(item).toEqual({
+      ...response.json,
+      PK: key.user(user.sub),
+      SK: key.contact(response.json!.id as string),
+      entity: 'contact',
+      GSI1PK: key.contactTimeline(user.sub),
+      GSI1SK: key.contactTimeSort(response.json!.created_at as string, response.json!.id as string),
+    });
+  });
+
+  it("stores blank optional fields as null and defaults the type to 'Label'", async () => {
+    const email = uniqueEmail('minimal');
+    const response = await api(user, '/api/contacts', {
+      method: 'POST',
+      body: { name: 'Minimal', email, label_name: '  ', position: '', genre: null, website_url: '', notes: ' ' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.json).toMatchObject({ email, contact_type: 'Label', label_name: null, position: null, genre: null, website_url: null, notes: null });
+  });
+
+  it('accepts a website typed without the scheme, and every contact type', async () => {
+    for (const contact_type of ['Label', 'DJ', 'Fan']) {
+      const created = await addContact(user, { contact_type, website_url: 'velvet.example' });
+      expect(created).toMatchObject({ contact_type, website_url: 'velvet.example' });
+    }
+  });
+
+  it("refuses the same address in another case with 409 'A contact with this email already exists.'; the first contact stays as it was", async () => {
+    const first = await addContact(user);
+    const again = await api(user, '/api/contacts', { method: 'POST', body: form({ email: ` ${first.email.toUpperCase()}`, name: 'Someone Else' }) });
+    expect(again).toMatchObject({ status: 409, json: { message: contactMessages.duplicateEmail } });
+    expect((await api(user, `/api/contacts/${first.id}`)).json).toEqual(first);
+    expect((await storedContacts(user.sub)).filter((item) => String(item.email).toLowerCase() === first.email.toLowerCase())).toHaveLength(1);
+  });
+
+  it('gives exactly one contact to 10 parallel adds of one address in different cases (one 201, nine 409)', async () => {
+    const racer = await createUser({ name: 'Racer' });
+    const email = uniqueEmail('race');
+    const spellings = Array.from({ length: 10 }, (_, i) =>
+      [...email].map((char, j) => ((i >> (j % 4)) & 1 ? char.toUpperCase() : char)).join(''),
+    );
+    const responses = await Promise.all(spellings.map((spelling, i) => api(racer, '/api/contacts', { method: 'POST', body: form({ email: spelling, name: `Racer ${i}` }) })));
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    const refused = responses.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(9);
+    for (const response of refused) expect(response.json).toEqual({ message: contactMessages.duplicateEmail });
+    const stored = await storedContacts(racer.sub);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.id).toBe(addressId(racer.sub, email));
+  });
+});
+
+describe('POST /api/contacts: validation (400 with its exact message, nothing stored)', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser({ name: 'Validation Tester' });
+  });
+
+  const required = contactMessages.nameAndEmailRequired;
+  const cases: [string, unknown, string][] = [
+    ['no name', { ...form(), name: undefined }, required],
+    ['no email', { ...form(), email: undefined }, required],
+    ['a blank name', form({ name: '   ' }), required],
+    ['an empty email', form({ email: '' }), required],
+    ['a null email', form({ email: null }), required],
+    ['an empty body', {}, required],
+    ['a bad email', form({ email: 'mara-at-velvet.example' }), 'email: Please enter a valid email address.'],
+    ['an email with a space', form({ email: 'mara velvet@velvet.example' }), 'email: Please enter a valid email address.'],
+    ['an email without a dot after the @', form({ email: 'mara@velvet' }), 'email: Please enter a valid email address.'],
+    ['an email over 254 characters', form({ email: `${'m'.repeat(250)}@velvet.example` }), 'email: Must be at most 254 characters'],
+    ['a name over 200 characters', form({ name: 'n'.repeat(201) }), 'name: Must be at most 200 characters'],
+    ['notes over 2000 characters', form({ notes: 'x'.repeat(2001) }), 'notes: Must be at most 2000 characters'],
+    ['a website that is not one', form({ website_url: 'not a website' }), 'website_url: Enter a website such as https://label.com'],
+    ['an unknown field', { ...form(), user_id: 'someone-else' }, 'Unknown field: user_id'],
+    ['a name that is not text', form({ name: 42 }), 'name must be a string'],
+    ['an array body', [form()], 'The request body must be a JSON object.'],
+    ['malformed JSON', '{"name": "Mara",', 'The request body is not valid JSON.'],
+  ];
+
+  it.each(cases)('%s', async (_name, body, message) => {
+    const response = await api(user, '/api/contacts', { method: 'POST', body });
+    expect(response).toMatchObject({ status: 400, json: { message } });
+    expect(await storedContacts(user.sub)).toEqual([]);
+  });
+
+  it('refuses a contact type outside Label, DJ, Fan', async () => {
+    const response = await api(user, '/api/contacts', { method: 'POST', body: form({ contact_type: 'Manager' }) });
+    expect(response.status).toBe(400);
+    expect(response.json?.message).toMatch(/^contact_type: /);
+    expect(await storedContacts(user.sub)).toEqual([]);
+  });
+
+  it('accepts the edges: 200-character name, 2000-character notes', async () => {
+    const response = await api(user, '/api/contacts', { method: 'POST', body: form({ name: 'n'.repeat(200), notes: 'x'.repeat(2000) }) });
+    expect(response.status).toBe(201);
+  });
+});
+
+describe('GET, PUT, DELETE /api/contacts/{id}', () => {
+  let user: TestUser;
+  const store = () => new DynamoContactStore(dynamodb().doc, stack().tableName);
+  beforeAll(async () => {
+    user = await createUser({ name: 'Contact Editor' });
+  });
+
+  it('edits every field in place when the address only changes case: same id, created_at kept', async () => {
+    const contact = await addContact(user);
+    const body = form({ email: contact.email.toUpperCase(), name: 'Mara V.', contact_type: 'DJ', label_name: '', position: 'Resident', genre: 'Deep House', website_url: '', notes: '' });
+    const response = await api(user, `/api/contacts/${contact.id}`, { method: 'PUT', body });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({
+      id: contact.id,
+      name: 'Mara V.',
+      email: contact.email.toUpperCase(),
+      label_name: null,
+      contact_type: 'DJ',
+      position: 'Resident',
+      genre: 'Deep House',
+      website_url: null,
+      notes: null,
+      genre_focus: null,
+      created_at: contact.created_at,
+    });
+    expect((await api(user, `/api/contacts/${contact.id}`)).json).toEqual(response.json);
+  });
+
+  it('moves the contact to the id of a new address: the old id is gone, created_at and genre_focus are kept, one item stored', async () => {
+    // genre_focus comes only from the directory: store such a contact directly.
+    const directoryContact: NewContact = {
+      name: 'Deep Current Records',
+      email: uniqueEmail('directory'),
+      label_name: 'Deep Current Records',
+      contact_type: 'Label',
+      position: 'A&R Manager',
+      genre: 'techno',
+      website_url: null,
+      notes: null,
+      genre_focus: 'techno',
+    };
+    const saved = await store().add(user.sub, directoryContact, new Date('2026-01-02T03:04:05.678Z'));
+    expect(saved.outcome).toBe('saved');
+    const original = (saved as { contact: Contact }).contact;
+    const before = (await storedContacts(user.sub)).length;
+
+    const newEmail = uniqueEmail('moved');
+    const response = await api(user, `/api/contacts/${original.id}`, { method: 'PUT', body: form({ email: newEmail, name: 'Moved' }) });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ id: addressId(user.sub, newEmail), email: newEmail, name: 'Moved', created_at: '2026-01-02T03:04:05.678Z', genre_focus: 'techno' });
+    expect(Object.keys(response.json!).sort()).toEqual(CONTACT_FIELDS);
+
+    expect((await api(user, `/api/contacts/${original.id}`)).status).toBe(404);
+    expect((await api(user, `/api/contacts/${response.json!.id}`)).json).toEqual(response.json);
+    expect(await storedContacts(user.sub)).toHaveLength(before);
+  });
+
+  it("refuses to change the address to another contact's (any case) with 409; both stay as they were", async () => {
+    const first = await addContact(user);
+    const second = await addContact(user);
+    const response = await api(user, `/api/contacts/${second.id}`, { method: 'PUT', body: form({ email: first.email.toUpperCase(), name: 'Clash' }) });
+    expect(response).toMatchObject({ status: 409, json: { message: contactMessages.duplicateEmail } });
+    expect((await api(user, `/api/contacts/${first.id}`)).json).toEqual(first);
+    expect((await api(user, `/api/contacts/${second.id}`)).json).toEqual(second);
+  });
+
+  it('checks an edit as it checks an add (400, nothing changed)', async () => {
+    const contact = await addContact(user);
+    for (const [body, message] of [
+      [{ ...form({ email: contact.email }), name: undefined }, contactMessages.nameAndEmailRequired],
+      [form({ email: '' }), contactMessages.nameAndEmailRequired],
+      [form({ email: 'broken@' }), 'email: Please enter a valid email address.'],
+      [{ ...form({ email: contact.email }), created_at: '2000-01-01T00:00:00.000Z' }, 'Unknown field: created_at'],
+    ] as const) {
+      const response = await api(user, `/api/contacts/${contact.id}`, { method: 'PUT', body });
+      expect(response).toMatchObject({ status: 400, json: { message } });
+    }
+    expect((await api(user, `/api/contacts/${contact.id}`)).json).toEqual(contact);
+  });
+
+  it("answers 404 'Contact not found.' to an id that does not exist or cannot exist, and stores nothing for it", async () => {
+    const before = (await storedContacts(user.sub)).length;
+    const unknown = addressId(user.sub, uniqueEmail('never-added'));
+    for (const id of [unknown, 'not-an-id', 'CONTACT%23x', '..%2F..%2FPROFILE']) {
+      expect(await api(user, `/api/contacts/${id}`), id).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+      expect(await api(user, `/api/contacts/${id}`, { method: 'PUT', body: form() }), id).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+      expect(await api(user, `/api/contacts/${id}`, { method: 'DELETE' }), id).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+    }
+    expect(await storedContacts(user.sub)).toHaveLength(before);
+  });
+
+  it('deletes a contact (204, no body); it is gone and a second delete is a 404', async () => {
+    const contact = await addContact(user);
+    const response = await api(user, `/api/contacts/${contact.id}`, { method: 'DELETE' });
+    expect(response.status).toBe(204);
+    expect(response.text).toBe('');
+    expect((await api(user, `/api/contacts/${contact.id}`)).status).toBe(404);
+    expect((await storedContacts(user.sub)).some((item) => item.id === contact.id)).toBe(false);
+    expect(await api(user, `/api/contacts/${contact.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+  });
+
+  it('lets the same address be added again after its contact was deleted', async () => {
+    const contact = await addContact(user);
+    expect((await api(user, `/api/contacts/${contact.id}`, { method: 'DELETE' })).status).toBe(204);
+    const again = await addContact(user, { email: contact.email });
+    expect(again.id).toBe(contact.id);
+  });
+});
+
+describe('GET /api/contacts', () => {
+  it('pages newest first with an opaque cursor; the last page has no cursor', async () => {
+    const user = await createUser({ name: 'Pager' });
+    const added: Contact[] = [];
+    for (let i = 0; i < 7; i++) added.push(await addContact(user, { name: `Contact ${i}` }));
+
+    const { contacts, pages } = await listAll(user, 3);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(contacts).toHaveLength(7);
+    expectNewestFirst(contacts);
+    expect(new Set(contacts.map((c) => c.id))).toEqual(new Set(added.map((c) => c.id)));
+    for (const contact of contacts) expect(Object.keys(contact).sort()).toEqual(CONTACT_FIELDS);
+    // Added one after another, so the newest is the last one added.
+    expect(contacts[0]).toEqual(added[6]);
+  });
+
+  it('answers an empty list with no cursor to a user without contacts', async () => {
+    const user = await createUser({ name: 'Nobody Yet' });
+    expect(await api(user, '/api/contacts')).toMatchObject({ status: 200, json: { contacts: [] } });
+    expect((await api(user, '/api/contacts')).json).not.toHaveProperty('next_cursor');
+  });
+
+  it("reads another user's cursor against the caller's own contacts only", async () => {
+    const alice = await createUser({ name: 'Alice Cursor' });
+    const bob = await createUser({ name: 'Bob Cursor' });
+    // Bob's contact is older than Alice's, so it lies after her cursor's position.
+    const bobs = await addContact(bob);
+    for (let i = 0; i < 3; i++) await addContact(alice);
+    const cursor = (await api(alice, '/api/contacts?limit=1')).json!.next_cursor as string;
+    expect(typeof cursor).toBe('string');
+    const response = await api(bob, `/api/contacts?cursor=${cursor}`);
+    expect(response.status).toBe(200);
+    expect(response.json!.contacts).toEqual([bobs]);
+  });
+
+  it("answers 400 'Invalid cursor' to a cursor this API did not make", async () => {
+    const user = await createUser({ name: 'Cursor Tamperer' });
+    await addContact(user);
+    const valid = Buffer.from(key.contactTimeSort('2026-01-01T00:00:00.000Z', addressId(user.sub, 'x@y.example')), 'utf8').toString('base64url');
+    expect((await api(user, `/api/contacts?cursor=${valid}`)).status).toBe(200);
+    for (const cursor of [
+      'not-base64-!',
+      Buffer.from('hello').toString('base64url'),
+      Buffer.from(`${key.contactTimeSort('2026-01-01T00:00:00.000Z', 'short')}`).toString('base64url'),
+      Buffer.from(`USER#someone#${key.contactTimeSort('2026-01-01T00:00:00.000Z', addressId(user.sub, 'x@y.example'))}`).toString('base64url'),
+      Buffer.from(key.contactTimeSort('yesterday', addressId(user.sub, 'x@y.example'))).toString('base64url'),
+      `${valid}=`,
+    ]) {
+      expect(await api(user, `/api/contacts?cursor=${encodeURIComponent(cursor)}`), cursor).toMatchObject({ status: 400, json: { message: contactMessages.invalidCursor } });
+    }
+  });
+
+  it('checks the page size', async () => {
+    const user = await createUser({ name: 'Limit Tester' });
+    expect(await api(user, '/api/contacts?limit=0')).toMatchObject({ status: 400, json: { message: 'limit: limit must be at least 1' } });
+    expect(await api(user, `/api/contacts?limit=${contactLimits.pageMax + 1}`)).toMatchObject({ status: 400, json: { message: `limit: limit must be at most ${contactLimits.pageMax}` } });
+    expect((await api(user, '/api/contacts?limit=2.5')).status).toBe(400);
+    expect(await api(user, '/api/contacts?sort=name')).toMatchObject({ status: 400, json: { message: 'Unknown field: sort' } });
+  });
+});
+
+describe('POST /api/contacts/import', () => {
+  it('creates the new rows (name from the address when missing, email trimmed, type Label by default) and skips existing and repeated addresses', async () => {
+    const user = await createUser({ name: 'Importer' });
+    const existing = await addContact(user);
+    const fresh = uniqueEmail('Fresh.Row').replace('example.com', 'Example.com');
+    const other = uniqueEmail('other');
+    const response = await importBatch(user, [
+      { email: `  ${fresh} `, label_name: ' Deep Current ', genre: 'Techno, Minimal' },
+      { email: existing.email.toUpperCase(), name: 'Already There' },
+      { email: other, name: 'Other Person', contact_type: 'DJ', label_name: '', genre: '' },
+      { email: fresh.toLowerCase(), name: 'Repeat In Batch' },
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({
+      created: [
+        {
+          id: addressId(user.sub, fresh),
+          name: fresh.slice(0, fresh.indexOf('@')),
+          email: fresh,
+          label_name: 'Deep Current',
+          contact_type: 'Label',
+          position: null,
+          genre: 'Techno, Minimal',
+          website_url: null,
+          notes: null,
+          genre_focus: null,
+          created_at: expect.stringMatching(ISO_TIME),
+        },
+        {
+          id: addressId(user.sub, other),
+          name: 'Other Person',
+          email: other,
+          label_name: null,
+          contact_type: 'DJ',
+          position: null,
+          genre: null,
+          website_url: null,
+          notes: null,
+          genre_focus: null,
+          created_at: expect.stringMatching(ISO_TIME),
+        },
+      ],
+      skipped: 2,
+    });
+    // The existing contact is untouched, and the list holds exactly three.
+    expect((await api(user, `/api/contacts/${existing.id}`)).json).toEqual(existing);
+    const { contacts } = await listAll(user);
+    expect(contacts.map((c) => c.id).sort()).toEqual([existing.id, addressId(user.sub, fresh), addressId(user.sub, other)].sort());
+  });
+
+  it('refuses a batch with a bad row as a whole (400 naming the row), storing nothing', async () => {
+    const user = await createUser({ name: 'Bad Importer' });
+    const cases: [unknown, string][] = [
+      [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'not-an-email' }] }, 'contacts.1.email: Please enter a valid email address.'],
+      [{ contacts: [{ email: uniqueEmail('ok') }, { name: 'No Email' }] }, 'contacts.1.email is required'],
+      [{ contacts: [{ email: uniqueEmail('ok'), phone: '123' }] }, 'Unknown field: phone'],
+      [{ contacts: [] }, 'contacts: No contacts to import'],
+      [{ contacts: Array.from({ length: contactLimits.importRequestMax + 1 }, (_, i) => ({ email: `row${i}@example.com` })) }, `contacts: At most ${contactLimits.importRequestMax} contacts per request.`],
+    ];
+    for (const [body, message] of cases) {
+      expect(await api(user, '/api/contacts/import', { method: 'POST', body }), message).toMatchObject({ status: 400, json: { message } });
+    }
+    expect(await storedContacts(user.sub)).toEqual([]);
+  });
+
+  it(
+    'imports 5,000 rows with 10% repeated addresses in batches of 100, a few in flight: 4,500 created, 500 skipped; a second run creates nothing; the list pages through all 4,500 newest first',
+    async () => {
+      const user = await createUser({ name: 'Bulk Importer' });
+      const run = Date.now().toString(36);
+      const rows: CsvContact[] = [];
+      let unique = 0;
+      for (let i = 0; i < contactLimits.csvMaxRows; i++) {
+        if (i % 10 !== 9) {
+          rows.push({ email: `artist${unique}.${run}@example.com`, name: `Artist ${unique}`, genre: 'House' });
+          unique++;
+          continue;
+        }
+        // Every tenth row repeats an earlier address in another case: half from the same batch, half
+        // from a batch four batches back (already answered when this one is sent).
+        const source = i >= 400 && Math.floor(i / 10) % 2 === 0 ? rows[i - 400]! : rows[i - 3]!;
+        rows.push({ email: ` ${source.email.toUpperCase()} `, name: 'Repeat' });
+      }
+      expect(unique).toBe(4500);
+
+      const batches: CsvContact[][] = [];
+      for (let i = 0; i < rows.length; i += contactLimits.importBatch) batches.push(rows.slice(i, i + contactLimits.importBatch));
+      const IN_FLIGHT = 4;
+      const importAll = async () => {
+        let created: Contact[] = [];
+        let skipped = 0;
+        for (let i = 0; i < batches.length; i += IN_FLIGHT) {
+          const responses = await Promise.all(batches.slice(i, i + IN_FLIGHT).map((batch) => importBatch(user, batch)));
+          for (const response of responses) {
+            expect(response.status, JSON.stringify(response.json)).toBe(200);
+            created = created.concat(response.json!.created as Contact[]);
+            skipped += response.json!.skipped as number;
+          }
+        }
+        return { created, skipped };
+      };
+
+      const first = await importAll();
+      expect(first.created).toHaveLength(4500);
+      expect(first.skipped).toBe(500);
+      expect(new Set(first.created.map((c) => c.email.toLowerCase())).size).toBe(4500);
+
+      const second = await importAll();
+      expect(second).toEqual({ created: [], skipped: 5000 });
+      expect(await storedContacts(user.sub)).toHaveLength(4500);
+
+      const { contacts, pages } = await listAll(user);
+      expect(pages).toBeGreaterThanOrEqual(Math.ceil(4500 / contactLimits.pageDefault));
+      expect(contacts).toHaveLength(4500);
+      expect(new Set(contacts.map((c) => c.id)).size).toBe(4500);
+      expect(new Set(contacts.map((c) => c.id))).toEqual(new Set(first.created.map((c) => c.id)));
+      expectNewestFirst(contacts);
+    },
+    180_000,
+  );
+
+  it('after an import that failed half way, running it again adds only what is missing', async () => {
+    const user = await createUser({ name: 'Interrupted Importer' });
+    const rows = Array.from({ length: 300 }, (_, i) => ({ email: uniqueEmail(`half${i}`) }));
+    // The first two batches got through before the connection dropped.
+    for (const batch of [rows.slice(0, 100), rows.slice(100, 200)]) expect((await importBatch(user, batch)).status).toBe(200);
+    let created = 0;
+    let skipped = 0;
+    for (const batch of [rows.slice(0, 100), rows.slice(100, 200), rows.slice(200, 300)]) {
+      const response = await importBatch(user, batch);
+      created += (response.json!.created as Contact[]).length;
+      skipped += response.json!.skipped as number;
+    }
+    expect({ created, skipped }).toEqual({ created: 100, skipped: 200 });
+    expect(await storedContacts(user.sub)).toHaveLength(300);
+  });
+});
+
+describe('POST /api/contacts/bulk-delete', () => {
+  it('deletes 250 contacts in requests of 100, 100 and 50; none are left and the list is empty', async () => {
+    const user = await createUser({ name: 'Bulk Deleter' });
+    const imported = await importBatch(user, Array.from({ length: 250 }, (_, i) => ({ email: uniqueEmail(`bulk${i}`) })));
+    expect(imported.status).toBe(200);
+    const ids = (imported.json!.created as Contact[]).map((c) => c.id);
+    expect(ids).toHaveLength(250);
+
+    for (const chunk of [ids.slice(0, 100), ids.slice(100, 200), ids.slice(200)]) {
+      const response = await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: chunk } });
+      expect(response.status).toBe(200);
+      expect((response.json!.deleted as string[]).sort()).toEqual([...chunk].sort());
+    }
+    expect(await storedContacts(user.sub)).toEqual([]);
+    expect((await api(user, '/api/contacts')).json).toEqual({ contacts: [] });
+  });
+
+  it("answers 404 'None of these contacts exist.' when none of the ids are the caller's contacts, and deletes only the caller's in a mix", async () => {
+    const user = await createUser({ name: 'Mixed Deleter' });
+    const kept = await addContact(user);
+    const gone = await addContact(user);
+    const unknown = addressId(user.sub, uniqueEmail('unknown'));
+    expect(await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [unknown, 'not-an-id'] } })).toMatchObject({
+      status: 404,
+      json: { message: contactMessages.noneFound },
+    });
+    const response = await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [gone.id, unknown, gone.id] } });
+    expect(response).toMatchObject({ status: 200, json: { deleted: [gone.id] } });
+    expect((await listAll(user)).contacts).toEqual([kept]);
+  });
+
+  it('checks the request: at least one id, at most 100', async () => {
+    const user = await createUser({ name: 'Bulk Validator' });
+    expect(await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [] } })).toMatchObject({ status: 400, json: { message: 'ids: Select at least one contact.' } });
+    const tooMany = Array.from({ length: 101 }, (_, i) => addressId(user.sub, `x${i}@example.com`));
+    expect(await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: tooMany } })).toMatchObject({
+      status: 400,
+      json: { message: 'ids: At most 100 contacts per request.' },
+    });
+  });
+});
+
+describe("another user's contacts", () => {
+  it('are a 404 on GET, PUT, DELETE and bulk delete, and stay untouched', async () => {
+    const alice = await createUser({ name: 'Alice Owner' });
+    const bob = await createUser({ name: 'Bob Intruder' });
+    const contact = await addContact(alice);
+
+    expect(await api(bob, `/api/contacts/${contact.id}`)).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+    for (const body of [form({ email: contact.email, name: 'Hijacked' }), form({ name: 'Hijacked' })]) {
+      expect(await api(bob, `/api/contacts/${contact.id}`, { method: 'PUT', body })).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+    }
+    expect(await api(bob, `/api/contacts/${contact.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+    expect(await api(bob, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [contact.id] } })).toMatchObject({
+      status: 404,
+      json: { message: contactMessages.noneFound },
+    });
+
+    expect(await api(alice, `/api/contacts/${contact.id}`)).toMatchObject({ status: 200, json: contact });
+    expect(await storedContacts(bob.sub)).toEqual([]);
+    expect((await api(bob, '/api/contacts')).json).toEqual({ contacts: [] });
+  });
+
+  it("do not stop the caller adding the same address: each user's contact is their own", async () => {
+    const alice = await createUser({ name: 'Alice Same' });
+    const bob = await createUser({ name: 'Bob Same' });
+    const email = uniqueEmail('shared');
+    const a = await addContact(alice, { email });
+    const b = await addContact(bob, { email });
+    expect(a.id).not.toBe(b.id);
+    expect((await api(alice, `/api/contacts/${b.id}`)).status).toBe(404);
+  });
+});

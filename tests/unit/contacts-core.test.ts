@@ -1,0 +1,123 @@
+/** The contact rules every creating path shares (lambdas/core/contacts.ts): ids, the directory mapping, the allowance. */
+import { describe, expect, it } from 'vitest';
+import {
+  addressId,
+  contactFromDirectoryEntry,
+  directoryAdditionsLimit,
+  directoryAllowance,
+  isAddressId,
+} from '../../lambdas/core/contacts';
+import { contactSchema } from '../../schema/api/contacts';
+import { remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
+
+const ALICE = '8f1c2d3e-0000-4000-8000-000000000001';
+const BOB = '8f1c2d3e-0000-4000-8000-000000000002';
+
+describe('addressId', () => {
+  it('is the same id it was when contacts were stored (ids are keys: a change would orphan every stored contact)', () => {
+    expect(addressId(ALICE, 'Nova@Example.com')).toBe('cL0LNsNFsuHkketsIS7Sj0');
+  });
+
+  it('ignores case and surrounding spaces of the address', () => {
+    const id = addressId(ALICE, 'nova@example.com');
+    expect(addressId(ALICE, '  NOVA@EXAMPLE.COM ')).toBe(id);
+    expect(addressId(ALICE, 'Nova@Example.com\t')).toBe(id);
+  });
+
+  it('differs between addresses and between users (ids are not linkable across accounts)', () => {
+    const id = addressId(ALICE, 'nova@example.com');
+    expect(addressId(ALICE, 'nova2@example.com')).not.toBe(id);
+    expect(addressId(BOB, 'nova@example.com')).not.toBe(id);
+  });
+
+  it('is 22 URL-safe characters that isAddressId accepts', () => {
+    for (const email of ['a@b.co', 'someone.with+tag@sub.example.org', `${'x'.repeat(240)}@example.com`]) {
+      const id = addressId(ALICE, email);
+      expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(isAddressId(id)).toBe(true);
+    }
+  });
+});
+
+describe('isAddressId', () => {
+  it.each(['', 'parity-test-id', 'cL0LNsNFsuHkketsIS7Sj', 'cL0LNsNFsuHkketsIS7Sj00', 'cL0LNsNFsuHkketsIS7S/0', 'cL0LNsNFsuHkketsIS7S=0', '../../PROFILE'])(
+    'refuses %j',
+    (id) => expect(isAddressId(id)).toBe(false),
+  );
+});
+
+const entry = (overrides: Partial<DirectoryEntry> = {}): DirectoryEntry => ({
+  id: 'lf-007',
+  name: 'Deep Current Records',
+  email: 'demos@deepcurrent.example',
+  genres: ['deep-house', 'techno'],
+  location: 'Berlin, Germany',
+  label_size: 'Boutique',
+  description: 'Hypnotic deep house and techno.',
+  website_url: 'https://deepcurrent.example',
+  submission_guidelines: 'Private SoundCloud links only.',
+  is_featured: true,
+  contact_type: 'Label',
+  ...overrides,
+});
+
+describe('contactFromDirectoryEntry (spec §3 "User contact created from the directory")', () => {
+  const createdAt = '2026-11-21T10:00:00.000Z';
+
+  it('makes a label entry an A&R Manager contact with genres, website and notes from the entry', () => {
+    const contact = contactFromDirectoryEntry(ALICE, entry(), createdAt);
+    expect(contact).toEqual({
+      id: addressId(ALICE, 'demos@deepcurrent.example'),
+      name: 'Deep Current Records',
+      email: 'demos@deepcurrent.example',
+      label_name: 'Deep Current Records',
+      contact_type: 'Label',
+      position: 'A&R Manager',
+      genre: 'deep-house, techno',
+      website_url: 'https://deepcurrent.example',
+      notes: 'Hypnotic deep house and techno.\n\nSubmission guidelines: Private SoundCloud links only.',
+      genre_focus: 'deep-house, techno',
+      created_at: createdAt,
+    });
+    expect(contactSchema.strict().parse(contact)).toEqual(contact);
+  });
+
+  it("makes a DJ entry a DJ contact with position 'DJ'", () => {
+    const contact = contactFromDirectoryEntry(ALICE, entry({ contact_type: 'DJ', name: 'DJ Lumen' }), createdAt);
+    expect(contact).toMatchObject({ contact_type: 'DJ', position: 'DJ', name: 'DJ Lumen', label_name: 'DJ Lumen' });
+  });
+
+  it('leaves genre and genre_focus null for an entry without genres, and the website null without one', () => {
+    const contact = contactFromDirectoryEntry(ALICE, entry({ genres: [], website_url: null }), createdAt);
+    expect(contact).toMatchObject({ genre: null, genre_focus: null, website_url: null });
+  });
+
+  it('gives the contact the same id a form or CSV contact with that address gets (so the directory cannot duplicate one)', () => {
+    const contact = contactFromDirectoryEntry(ALICE, entry({ email: 'Demos@DeepCurrent.example' }), createdAt);
+    expect(contact.id).toBe(addressId(ALICE, ' demos@deepcurrent.example '));
+    expect(contactFromDirectoryEntry(BOB, entry(), createdAt).id).not.toBe(contact.id);
+  });
+});
+
+describe('directory allowance (spec §6: free 5 additions in total, paid 1000)', () => {
+  it('limits the free tier (and a user without a profile yet) to 5, paid tiers to 1000', () => {
+    expect(directoryAdditionsLimit('free')).toBe(5);
+    expect(directoryAdditionsLimit(undefined)).toBe(5);
+    expect(directoryAdditionsLimit('pro')).toBe(1000);
+    expect(directoryAdditionsLimit('label')).toBe(1000);
+  });
+
+  it('reads the used count from the profile', () => {
+    expect(directoryAllowance({ tier: 'free', labelfinder_additions_count: 3 })).toEqual({ used: 3, limit: 5 });
+    expect(directoryAllowance({ tier: 'pro', labelfinder_additions_count: 40 })).toEqual({ used: 40, limit: 1000 });
+  });
+
+  it('leaves limit − used, never below 0', () => {
+    expect(remainingAdditions({ used: 0, limit: 5 })).toBe(5);
+    expect(remainingAdditions({ used: 3, limit: 5 })).toBe(2);
+    expect(remainingAdditions({ used: 5, limit: 5 })).toBe(0);
+    // A paid user who downgrades keeps the additions already counted: nothing more, not a negative number.
+    expect(remainingAdditions({ used: 40, limit: 5 })).toBe(0);
+    expect(remainingAdditions({ used: 999, limit: 1000 })).toBe(1);
+  });
+});
