@@ -151,6 +151,8 @@ export async function preloadRoutes(): Promise<void> {
     import('../../web/src/pages/dashboard/DashboardLayout'),
     import('../../web/src/pages/dashboard/DashboardHome'),
     import('../../web/src/pages/dashboard/pages'),
+    import('../../web/src/pages/contacts/ContactsPage'),
+    import('../../web/src/pages/labelfinder/LabelFinderPage'),
     import('../../web/src/notifications/Toasts'),
   ]);
 }

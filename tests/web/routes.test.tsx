@@ -106,11 +106,9 @@ describe('dashboard routes', () => {
   });
 
   it.each([
-    ['/dashboard/contacts', 'Contacts'],
     ['/dashboard/compose', 'Compose Campaign'],
     ['/dashboard/campaigns', 'Campaigns'],
     ['/dashboard/campaigns/01HXYZ', 'Campaign details'],
-    ['/dashboard/labelfinder', 'LabelFinder'],
     ['/dashboard/analytics', 'Analytics'],
     ['/dashboard/settings', 'Settings'],
     ['/dashboard/subscription', 'Subscription'],

@@ -16,11 +16,11 @@ const DashboardHome = lazy(() => import('./pages/dashboard/DashboardHome'));
 
 const dashboardPage = (name: keyof typeof import('./pages/dashboard/pages')) =>
   lazy(() => import('./pages/dashboard/pages').then((module) => ({ default: module[name] })));
-const ContactsPage = dashboardPage('ContactsPage');
+const ContactsPage = lazy(() => import('./pages/contacts/ContactsPage'));
 const ComposePage = dashboardPage('ComposePage');
 const CampaignsPage = dashboardPage('CampaignsPage');
 const CampaignDetailPage = dashboardPage('CampaignDetailPage');
-const LabelFinderPage = dashboardPage('LabelFinderPage');
+const LabelFinderPage = lazy(() => import('./pages/labelfinder/LabelFinderPage'));
 const AnalyticsPage = dashboardPage('AnalyticsPage');
 const SettingsPage = dashboardPage('SettingsPage');
 const SubscriptionPage = dashboardPage('SubscriptionPage');

@@ -2,18 +2,29 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useM
 
 export type NotificationType = 'success' | 'error' | 'warning' | 'info';
 
+/**
+ * A button on a notification: `href` goes to an app path (through the router) or another site;
+ * `onClick` runs code. Either way the notification is dismissed once the button is used.
+ */
+export type NotificationAction = { label: string } & ({ href: string; onClick?: undefined } | { onClick: () => void; href?: undefined });
+
 export interface Notification {
   id: string;
   type: NotificationType;
   title: string;
   message?: string;
+  action?: NotificationAction;
 }
 
 export interface NotifyInput {
   type?: NotificationType;
   title: string;
   message?: string;
-  /** Auto-dismiss after this many ms; 0 keeps it until dismissed. Default 6 s, 8 s for errors. */
+  action?: NotificationAction;
+  /**
+   * Auto-dismiss after this many ms; 0 keeps it until dismissed. Default 6 s, 8 s for errors, and 0 with
+   * an action (a button that vanishes on a timer cannot be reached by everyone in time).
+   */
   durationMs?: number;
 }
 
@@ -48,11 +59,11 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const notify = useCallback(
-    ({ type = 'info', title, message, durationMs }: NotifyInput) => {
+    ({ type = 'info', title, message, action, durationMs }: NotifyInput) => {
       counter += 1;
       const id = `notification-${counter}`;
-      setNotifications((current) => [...current.slice(-4), { id, type, title, message }]);
-      const duration = durationMs ?? (type === 'error' ? 8000 : 6000);
+      setNotifications((current) => [...current.slice(-4), { id, type, title, message, action }]);
+      const duration = durationMs ?? (action ? 0 : type === 'error' ? 8000 : 6000);
       if (duration > 0) timers.current.set(id, setTimeout(() => dismiss(id), duration));
       return id;
     },

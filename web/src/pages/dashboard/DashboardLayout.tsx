@@ -2,22 +2,18 @@ import AppLayout from '@cloudscape-design/components/app-layout';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
+import { isPhoneViewport, PHONE_MEDIA_QUERY } from '../../lib/viewport';
 import { TourProvider } from '../../tour/TourProvider';
 import { DashboardNav } from './DashboardNav';
 
 /** Cloudscape switches the navigation to a drawer below this width. */
-const MOBILE_QUERY = '(max-width: 688px)';
-
-function isMobile(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches;
-}
 
 export default function DashboardLayout() {
-  const [navigationOpen, setNavigationOpen] = useState(() => !isMobile());
+  const [navigationOpen, setNavigationOpen] = useState(() => !isPhoneViewport());
 
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(MOBILE_QUERY);
+    const query = window.matchMedia(PHONE_MEDIA_QUERY);
     const onChange = () => setNavigationOpen(!query.matches);
     query.addEventListener?.('change', onChange);
     return () => query.removeEventListener?.('change', onChange);
@@ -27,7 +23,7 @@ export default function DashboardLayout() {
   useEffect(() => {
     if (!navigationOpen) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented || !isMobile()) return;
+      if (event.key !== 'Escape' || event.defaultPrevented || !isPhoneViewport()) return;
       setNavigationOpen(false);
     };
     document.addEventListener('keydown', onKeyDown);
@@ -37,7 +33,7 @@ export default function DashboardLayout() {
   return (
     <TourProvider>
       <AppLayout
-        navigation={<DashboardNav onNavigate={() => isMobile() && setNavigationOpen(false)} />}
+        navigation={<DashboardNav onNavigate={() => isPhoneViewport() && setNavigationOpen(false)} />}
         navigationOpen={navigationOpen}
         onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
         navigationWidth={300}

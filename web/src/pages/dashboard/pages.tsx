@@ -4,15 +4,6 @@ import { PageShell } from './PageShell';
 
 /** Dashboard sections that later issues build: the spec's title and a plain 'coming later' state. */
 
-export function ContactsPage() {
-  return (
-    <PageShell
-      title="Contacts"
-      description="Manage your A&R contacts, label managers and industry connections."
-    />
-  );
-}
-
 export function ComposePage() {
   return <PageShell title="Compose Campaign" description="Write a personal pitch for your track and send it to your contacts." />;
 }
@@ -35,10 +26,6 @@ export function CampaignDetailPage() {
       }
     />
   );
-}
-
-export function LabelFinderPage() {
-  return <PageShell title="LabelFinder" description="Browse labels and DJs accepting demos and add them to your contacts." />;
 }
 
 export function AnalyticsPage() {

@@ -1,0 +1,162 @@
+/**
+ * Contacts at scale (issue 4's benchmark), end to end on an in-memory local stack:
+ * - CSV import: 5,000 new rows into an account that already holds 5,000 contacts, as the page does it
+ *   (parse with papaparse → plan → POST /api/contacts/import in batches of 100, the web client's own
+ *   code), against papaparse's parse time of the same file;
+ * - listing: the first page of GET /api/contacts (the web's page size) for an account of 5,000, and
+ *   with Chromium present, the time until the Contacts page shows its first card.
+ * Prints figures; asserts only that the answers are right.
+ *
+ *   npx tsx bench/contacts.ts [rows] [runs]
+ */
+import { existsSync } from 'node:fs';
+import { DynamoContactStore } from '../lambdas/adapters/dynamodb/contactStore';
+import { makeDynamoClients } from '../lib/local/dynamodb';
+import { fromRoot } from '../lib/local/paths';
+import { startLocalStack } from '../lib/local/stack';
+import { contactListSchema } from '../schema/api/contacts';
+import { guessMapping, planContactImport, readContactsCsv } from '../schema/csv/contactImport';
+import { parseCsv } from '../schema/csv/parse';
+import { chromiumPath } from '../tests/e2e/chromium';
+import { accounts, uniqueEmail } from '../tests/support/accounts';
+import { createApiClient } from '../web/src/api/client';
+import { CONTACTS_LOAD_PAGE_SIZE, importContacts } from '../web/src/api/contacts';
+
+const rows = Number(process.argv[2] ?? 5000);
+const runs = Number(process.argv[3] ?? 5);
+
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
+
+/** A CSV as people export it: BOM, CRLF, quoted cells with commas, mixed type spellings. */
+function csvFile(prefix: string, count: number): string {
+  const types = ['Label', 'dj', 'DJ', 'fan', 'Promoter'];
+  const lines = ['Email Address,Contact Name,Label / Company,Type,Genre,Notes'];
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      `${prefix}-${i}@example.com,"Contact ${i}, A&R",Label ${i % 300} Records,${types[i % types.length]},"house, techno",Met at ADE ${2020 + (i % 6)}`,
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+const started = Date.now();
+const stack = await startLocalStack({});
+console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const { client, documentClient: db } = makeDynamoClients(stack.dynamoEndpoint, stack.region);
+const users = accounts({
+  cognitoEndpoint: stack.cognitoEndpoint,
+  userPoolClientId: stack.userPoolClientId,
+  confirm: { via: 'local-server', appUrl: stack.appUrl },
+});
+const store = new DynamoContactStore(db, stack.tableName);
+
+/** An account holding `rows` contacts, written by the store's own bulk path (not what is measured). */
+async function accountWithContacts(label: string) {
+  const account = await users.create({ email: uniqueEmail(label) });
+  const existing = Array.from({ length: rows }, (_, i) => ({
+    email: `existing-${i}@example.net`,
+    name: `Existing ${i}`,
+    label_name: `Label ${i % 200}`,
+    contact_type: 'Label' as const,
+    position: null,
+    genre: 'techno',
+    website_url: null,
+    notes: null,
+  }));
+  const { created } = await store.importMany(account.sub, existing, new Date());
+  if (created.length !== rows) throw new Error(`seeded ${created.length} contacts, expected ${rows}`);
+  const api = createApiClient(async () => account.idToken, (input, init) => fetch(`${stack.appUrl}${String(input)}`, init));
+  return { account, api };
+}
+
+try {
+  // --- Import ------------------------------------------------------------------------------------
+  const parseTimes: number[] = [];
+  const importTimes: number[] = [];
+  for (let run = 0; run <= runs; run++) {
+    const { api } = await accountWithContacts(`import-${run}`);
+    const text = csvFile(`new-${run}`, rows);
+
+    const parseStart = performance.now();
+    const parsedOnly = parseCsv(text);
+    const parseTime = performance.now() - parseStart;
+    if (!parsedOnly.ok) throw new Error(parsedOnly.error);
+
+    // What the page does from the moment the person presses Import Contacts (the file is already read).
+    const t = performance.now();
+    const read = readContactsCsv(text);
+    if (!read.ok) throw new Error(read.error);
+    const plan = planContactImport(read.table, { hasHeader: true, removeDuplicates: true, mapping: guessMapping(read.table, true) });
+    if (!plan.ok) throw new Error(plan.message);
+    const outcome = await importContacts(api, plan.plan.contacts);
+    const elapsed = performance.now() - t;
+    if (outcome.error !== undefined) throw outcome.error;
+    if (outcome.created !== rows) throw new Error(`imported ${outcome.created}, expected ${rows}`);
+    if (run === 0) continue; // warm-up: connections, JIT
+    parseTimes.push(parseTime);
+    importTimes.push(elapsed);
+  }
+  const parse = medianOf(parseTimes);
+  const total = medianOf(importTimes);
+  console.log(
+    `CSV import of ${rows} new rows into an account of ${rows}: median ${seconds(total)} over ${runs} runs ` +
+      `(min ${seconds(Math.min(...importTimes))}, max ${seconds(Math.max(...importTimes))}); ` +
+      `papaparse alone ${ms(parse)}: ${(total / parse).toFixed(0)}× the parse time`,
+  );
+
+  // --- Listing -----------------------------------------------------------------------------------
+  const { account } = await accountWithContacts('list');
+  const firstPage: number[] = [];
+  const whole: number[] = [];
+  for (let run = 0; run <= runs * 2; run++) {
+    let t = performance.now();
+    const response = await fetch(`${stack.appUrl}/api/contacts?limit=${CONTACTS_LOAD_PAGE_SIZE}`, {
+      headers: { authorization: `Bearer ${account.idToken}` },
+    });
+    const page = contactListSchema.parse(await response.json());
+    const first = performance.now() - t;
+    if (page.contacts.length !== Math.min(rows, CONTACTS_LOAD_PAGE_SIZE)) throw new Error(`first page has ${page.contacts.length}`);
+    t = performance.now();
+    let cursor = page.next_cursor;
+    let listed = page.contacts.length;
+    while (cursor) {
+      const next = contactListSchema.parse(
+        await (
+          await fetch(`${stack.appUrl}/api/contacts?limit=${CONTACTS_LOAD_PAGE_SIZE}&cursor=${cursor}`, {
+            headers: { authorization: `Bearer ${account.idToken}` },
+          })
+        ).json(),
+      );
+      listed += next.contacts.length;
+      cursor = next.next_cursor;
+    }
+    if (listed !== rows) throw new Error(`listed ${listed}, expected ${rows}`);
+    if (run === 0) continue;
+    firstPage.push(first);
+    whole.push(first + performance.now() - t);
+  }
+  console.log(
+    `GET /api/contacts first page (${CONTACTS_LOAD_PAGE_SIZE} of ${rows}): median ${ms(medianOf(firstPage))}; ` +
+      `all ${rows}: median ${ms(medianOf(whole))}`,
+  );
+
+  // --- First render in Chromium --------------------------------------------------------------------
+  const chromium = chromiumPath();
+  if (!chromium || !existsSync(fromRoot('web/dist/index.html'))) {
+    console.log('first render: skipped (needs /usr/bin/chromium and a built web app: npm run build:web)');
+  } else {
+    const { measureFirstRender } = await import('./contacts-render');
+    const renders: number[] = [];
+    for (let run = 0; run <= runs; run++) {
+      const elapsed = await measureFirstRender({ chromium, appUrl: stack.appUrl, email: account.email, password: account.password });
+      if (run > 0) renders.push(elapsed);
+    }
+    console.log(`Contacts page, navigation to first card shown (${rows} contacts): median ${ms(medianOf(renders))} over ${runs} runs`);
+  }
+} finally {
+  users.close();
+  client.destroy();
+  await stack.stop();
+}

@@ -1,0 +1,54 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signedIn } from './helpers';
+
+/** The first `count` directory entries that can still be added, by their card checkboxes. */
+async function selectEntries(page: Page, count: number) {
+  const boxes = page.getByRole('checkbox', { name: /^Select (?!All$)/ });
+  let selected = 0;
+  for (let i = 0; selected < count; i++) {
+    const box = boxes.nth(i);
+    if (await box.isDisabled()) continue;
+    await box.check();
+    selected++;
+  }
+}
+
+test('a free user bulk-adds up to the free limit, is refused beyond it and is offered the upgrade', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard/labelfinder');
+  await expect(page.getByRole('heading', { name: 'LabelFinder', level: 1 })).toBeVisible();
+  await expect(page.getByText('Directory additions: 0 of 5 used', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Featured Contacts/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /All Contacts/ })).toBeVisible();
+
+  // Six is more than the five the free tier allows: refused before anything is added.
+  await selectEntries(page, 6);
+  await expect(page.getByText('6 selected', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Add Selected to Contacts' }).click();
+  await expect(page.getByText('You can only add 5 more contacts. Please select fewer contacts or upgrade to Premium.')).toBeVisible();
+  await expect(page.getByText('Directory additions: 0 of 5 used', { exact: true })).toBeVisible();
+
+  // Five fit: the progress dialog, then the summary.
+  await page.getByRole('checkbox', { name: /^Select (?!All$)/, checked: true }).first().uncheck();
+  await expect(page.getByText('5 selected', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Add Selected to Contacts' }).click();
+  const summary = page.getByRole('dialog', { name: 'Contacts added' });
+  await expect(summary).toBeVisible();
+  await expect(summary).toContainText('5 contacts added');
+  await summary.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page.getByText('Directory additions: 5 of 5 used', { exact: true })).toBeVisible();
+
+  // At the limit, one more is refused with the free-limit text and an Upgrade action to the plans.
+  await selectEntries(page, 1);
+  await page.getByRole('button', { name: 'Add Selected to Contacts' }).click();
+  const freeLimit = page
+    .getByRole('listitem')
+    .filter({ hasText: "You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!" });
+  await expect(freeLimit).toBeVisible();
+  await freeLimit.getByRole('link', { name: 'Upgrade', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/subscription$/);
+
+  // The five are the user's contacts now.
+  await page.goto('/dashboard/contacts');
+  await expect(page.getByRole('tab', { name: 'Contacts (5)' })).toBeVisible();
+});

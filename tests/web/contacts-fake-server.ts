@@ -1,0 +1,239 @@
+import { vi } from 'vitest';
+import {
+  contactImportSchema,
+  contactInputSchema,
+  contactLimits,
+  contactMessages,
+  normaliseEmail,
+  type Contact,
+  type Unsubscribe,
+} from '../../schema/api/contacts';
+import { createApiClient } from '../../web/src/api/client';
+import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
+
+/**
+ * An in-memory contacts API with the contract of schema/api/contacts.ts, for the web tests of the
+ * Contacts page: pages of at most `limit` newest first with an opaque next_cursor, one contact per
+ * email (the id is derived from the address, so an email change moves the contact to a new id), bulk
+ * delete of at most 100 ids, import batches that skip known addresses, and the unsubscribed list.
+ */
+
+const BASE = Date.UTC(2025, 0, 1, 12, 0);
+
+/** The server derives ids from the address; any injective function of it does here. */
+export const idOf = (email: string) => `id-${normaliseEmail(email).replace(/[^a-z0-9]/g, '_')}`;
+
+export function contact(i: number, overrides: Partial<Contact> = {}): Contact {
+  const email = overrides.email ?? `person${i}@example.com`;
+  return {
+    id: idOf(email),
+    name: `Person ${i}`,
+    email,
+    label_name: null,
+    contact_type: 'Label',
+    position: null,
+    genre: null,
+    website_url: null,
+    notes: null,
+    genre_focus: null,
+    created_at: new Date(BASE + i * 60_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/** `count` contacts, person1 oldest, each with a distinct address. */
+export const manyContacts = (count: number) => Array.from({ length: count }, (_, i) => contact(i + 1));
+
+export function unsubscribe(i: number, overrides: Partial<Unsubscribe> = {}): Unsubscribe {
+  return {
+    id: `unsub-${i}`,
+    contact_name: `Gone ${i}`,
+    contact_email: `gone${i}@example.com`,
+    unsubscribed_at: new Date(Date.now() - i * 24 * 3600 * 1000).toISOString(),
+    unsubscribe_reason: null,
+    unsubscribe_reason_details: null,
+    campaign_id: null,
+    track_name: null,
+    ...overrides,
+  };
+}
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+type Failure = { status: number; message: string } | null;
+
+/** A promise the test resolves by hand, to hold a response back. */
+export function gate() {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubscribe[] = []) {
+  const contacts = new Map(initial.map((c) => [c.id, c]));
+  const unsubs = new Map(unsubscribes.map((u) => [u.id, u]));
+  let clock = BASE + 10_000_000;
+  const fail: {
+    list: Failure;
+    /** The page number (1-based) of a list load that fails. */
+    listPage: number | null;
+    add: Failure;
+    update: Failure;
+    remove: Failure;
+    /** The bulk-delete request (1-based) that fails, with its answer. */
+    bulkDeleteCall: { call: number; status: number; message: string } | null;
+    /** The import request (1-based, in the order received) that fails, with its answer. */
+    importCall: { call: number; status: number; message: string } | null;
+    unsubscribes: Failure;
+    resubscribe: Failure;
+  } = {
+    list: null,
+    listPage: null,
+    add: null,
+    update: null,
+    remove: null,
+    bulkDeleteCall: null,
+    importCall: null,
+    unsubscribes: null,
+    resubscribe: null,
+  };
+  const hold: {
+    laterPages?: Promise<void>;
+    bulkDelete?: Promise<void>;
+    /** Holds the answer of one import request (1-based, in the order received). */
+    importCall?: { call: number; promise: Promise<void> };
+  } = {};
+  let bulkDeleteCalls = 0;
+  let importCalls = 0;
+
+  const sorted = () => [...contacts.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : -1));
+  const byEmail = (email: string) => [...contacts.values()].find((c) => normaliseEmail(c.email) === normaliseEmail(email));
+  const now = () => new Date((clock += 1000)).toISOString();
+
+  const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
+    const method = init?.method ?? 'GET';
+    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
+    const { pathname, searchParams } = new URL(String(input), 'http://localhost');
+
+    if (method === 'GET' && pathname === '/api/contacts') {
+      const cursor = searchParams.get('cursor');
+      const limit = Number(searchParams.get('limit') ?? contactLimits.pageDefault);
+      if (!Number.isInteger(limit) || limit < 1 || limit > contactLimits.pageMax) return json({ message: 'bad limit' }, 400);
+      const list = sorted();
+      const start = cursor === null ? 0 : Number(atob(cursor));
+      const pageNumber = Math.floor(start / limit) + 1;
+      if (fail.list && (fail.listPage === null || fail.listPage === pageNumber)) return json({ message: fail.list.message }, fail.list.status);
+      if (cursor !== null) await hold.laterPages;
+      const page = list.slice(start, start + limit);
+      const more = start + page.length < list.length;
+      return json(more ? { contacts: page, next_cursor: btoa(String(start + page.length)) } : { contacts: page });
+    }
+
+    if (method === 'POST' && pathname === '/api/contacts') {
+      if (fail.add) return json({ message: fail.add.message }, fail.add.status);
+      const parsed = contactInputSchema.safeParse(body);
+      if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
+      if (byEmail(parsed.data.email)) return json({ message: contactMessages.duplicateEmail }, 409);
+      const created: Contact = { ...parsed.data, id: idOf(parsed.data.email), genre_focus: null, created_at: now() };
+      contacts.set(created.id, created);
+      return json(created, 201);
+    }
+
+    if (method === 'POST' && pathname === '/api/contacts/bulk-delete') {
+      bulkDeleteCalls += 1;
+      const { ids } = body as { ids: string[] };
+      if (ids.length > contactLimits.bulkDeleteBatch) return json({ message: 'At most 100 contacts per request.' }, 400);
+      if (fail.bulkDeleteCall?.call === bulkDeleteCalls) return json({ message: fail.bulkDeleteCall.message }, fail.bulkDeleteCall.status);
+      await hold.bulkDelete;
+      const deleted = ids.filter((id) => contacts.delete(id));
+      if (deleted.length === 0) return json({ message: contactMessages.noneFound }, 404);
+      return json({ deleted });
+    }
+
+    if (method === 'POST' && pathname === '/api/contacts/import') {
+      importCalls += 1;
+      const call = importCalls;
+      const parsed = contactImportSchema.safeParse(body);
+      if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
+      if (hold.importCall?.call === call) await hold.importCall.promise;
+      if (fail.importCall?.call === call) return json({ message: fail.importCall.message }, fail.importCall.status);
+      const created: Contact[] = [];
+      let skipped = 0;
+      for (const row of parsed.data.contacts) {
+        if (byEmail(row.email)) {
+          skipped += 1;
+          continue;
+        }
+        const made: Contact = {
+          id: idOf(row.email),
+          name: row.name ?? row.email.slice(0, row.email.indexOf('@')),
+          email: row.email,
+          label_name: row.label_name,
+          contact_type: row.contact_type,
+          position: null,
+          genre: row.genre,
+          website_url: null,
+          notes: null,
+          genre_focus: null,
+          created_at: now(),
+        };
+        contacts.set(made.id, made);
+        created.push(made);
+      }
+      return json({ created, skipped });
+    }
+
+    const one = /^\/api\/contacts\/([^/]+)$/.exec(pathname);
+    if (one && method === 'PUT') {
+      if (fail.update) return json({ message: fail.update.message }, fail.update.status);
+      const id = decodeURIComponent(one[1]!);
+      const current = contacts.get(id);
+      if (!current) return json({ message: contactMessages.notFound }, 404);
+      const parsed = contactInputSchema.safeParse(body);
+      if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
+      const other = byEmail(parsed.data.email);
+      if (other && other.id !== id) return json({ message: contactMessages.duplicateEmail }, 409);
+      const updated: Contact = { ...current, ...parsed.data, id: idOf(parsed.data.email) };
+      contacts.delete(id);
+      contacts.set(updated.id, updated);
+      return json(updated);
+    }
+    if (one && method === 'DELETE') {
+      if (fail.remove) return json({ message: fail.remove.message }, fail.remove.status);
+      if (!contacts.delete(decodeURIComponent(one[1]!))) return json({ message: contactMessages.notFound }, 404);
+      return new Response(null, { status: 204 });
+    }
+
+    if (method === 'GET' && pathname === '/api/unsubscribes/count') return json({ count: unsubs.size });
+    if (method === 'GET' && pathname === '/api/unsubscribes') {
+      if (fail.unsubscribes) return json({ message: fail.unsubscribes.message }, fail.unsubscribes.status);
+      return json({ unsubscribes: [...unsubs.values()].sort((a, b) => (a.unsubscribed_at < b.unsubscribed_at ? 1 : -1)) });
+    }
+    const unsub = /^\/api\/unsubscribes\/([^/]+)$/.exec(pathname);
+    if (unsub && method === 'DELETE') {
+      if (fail.resubscribe) return json({ message: fail.resubscribe.message }, fail.resubscribe.status);
+      if (!unsubs.delete(decodeURIComponent(unsub[1]!))) return json({ message: contactMessages.unsubscribeNotFound }, 404);
+      return new Response(null, { status: 204 });
+    }
+    return json({ message: 'Not found' }, 404);
+  });
+
+  const calls = (method: string, path: string) =>
+    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+  const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+
+  return { contacts, unsubs, fail, hold, fetchImpl, calls, bodies };
+}
+
+export type ContactsServer = ReturnType<typeof fakeContactsServer>;
+
+export function renderContacts(server: ContactsServer) {
+  // A stored flag keeps the guided tour from opening over the page.
+  window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
+  const api = createApiClient(async () => 'user-id-token', server.fetchImpl);
+  return renderApp('/dashboard/contacts', { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), api }) });
+}

@@ -1,0 +1,145 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Cards from '@cloudscape-design/components/cards';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useCallback, useEffect, useState } from 'react';
+import { contactMessages, type Unsubscribe } from '../../../../schema/api/contacts';
+import { ApiError, errorMessage } from '../../api/client';
+import { listUnsubscribes, resubscribe } from '../../api/contacts';
+import { useAuth } from '../../auth/AuthContext';
+import { useNotifications } from '../../notifications/NotificationsContext';
+import styles from './contacts.module.css';
+import { timeAgo } from './timeAgo';
+
+const cardsPerRow = [{ cards: 1 }, { minWidth: 600, cards: 2 }, { minWidth: 960, cards: 3 }];
+
+const displayName = (entry: Unsubscribe) => entry.contact_name || entry.contact_email;
+
+/**
+ * The Unsubscribed tab (spec §2): loaded each time the tab is opened. Resubscribe removes the record,
+ * so the address may be emailed again; `onCount` keeps the tab label's count in step.
+ */
+export function UnsubscribedList({ onCount }: { onCount: (count: number) => void }) {
+  const { api } = useAuth();
+  const { notify } = useNotifications();
+  const [entries, setEntries] = useState<Unsubscribe[]>([]);
+  const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      setStatus('loading');
+      try {
+        const list = await listUnsubscribes(api, { signal });
+        if (signal?.aborted) return;
+        setEntries(list);
+        setStatus('ready');
+      } catch (error) {
+        if (signal?.aborted) return;
+        setStatus('failed');
+        notify({ type: 'error', title: contactMessages.unsubscribedLoadFailed, message: errorMessage(error) });
+      }
+    },
+    [api, notify],
+  );
+
+  // The loaded list is the truest count there is: the tab label follows it.
+  useEffect(() => {
+    if (status === 'ready') onCount(entries.length);
+  }, [entries, status, onCount]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  async function resubscribeEntry(entry: Unsubscribe) {
+    setBusy((current) => new Set(current).add(entry.id));
+    try {
+      try {
+        await resubscribe(api, entry.id);
+      } catch (error) {
+        // 404: no longer on the list (resubscribed elsewhere), which is what was asked.
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      }
+      setEntries((list) => list.filter((item) => item.id !== entry.id));
+      notify({ type: 'success', title: contactMessages.resubscribed });
+    } catch (error) {
+      notify({ type: 'error', title: contactMessages.resubscribeFailed, message: errorMessage(error) });
+    } finally {
+      setBusy((current) => {
+        const next = new Set(current);
+        next.delete(entry.id);
+        return next;
+      });
+    }
+  }
+
+  const now = Date.now();
+
+  return (
+    <Cards
+      items={entries}
+      trackBy="id"
+      cardsPerRow={cardsPerRow}
+      loading={status === 'loading'}
+      loadingText="Loading unsubscribed contacts"
+      ariaLabels={{ cardsLabel: 'Unsubscribed contacts', itemSelectionLabel: () => '', selectionGroupLabel: 'Unsubscribed contacts' }}
+      empty={
+        status === 'failed' ? (
+          <Box textAlign="center" color="inherit" padding="l">
+            <SpaceBetween size="s">
+              <b>{contactMessages.unsubscribedLoadFailed}</b>
+              <Button onClick={() => void load()}>Retry</Button>
+            </SpaceBetween>
+          </Box>
+        ) : (
+          <Box textAlign="center" color="inherit" padding="l">
+            <b>No unsubscribed contacts yet</b>
+          </Box>
+        )
+      }
+      cardDefinition={{
+        header: (entry) => <span className={styles.cardTitle}>{displayName(entry)}</span>,
+        sections: [
+          {
+            id: 'details',
+            content: (entry) => (
+              <SpaceBetween size="xxs">
+                <span className={styles.breakAnywhere}>{entry.contact_email}</span>
+                <Box color="text-body-secondary">
+                  <time dateTime={entry.unsubscribed_at} title={new Date(entry.unsubscribed_at).toLocaleString()}>
+                    {`Unsubscribed ${timeAgo(entry.unsubscribed_at, now)} ago`}
+                  </time>
+                </Box>
+                {entry.track_name && <span className={styles.breakAnywhere}>{`From campaign: ${entry.track_name}`}</span>}
+                {entry.unsubscribe_reason && (
+                  <span>
+                    <Box variant="span" fontWeight="bold">
+                      Reason:
+                    </Box>{' '}
+                    {entry.unsubscribe_reason}
+                  </span>
+                )}
+                {entry.unsubscribe_reason_details && <span className={styles.details}>{entry.unsubscribe_reason_details}</span>}
+              </SpaceBetween>
+            ),
+          },
+          {
+            id: 'actions',
+            content: (entry) => (
+              <Button
+                onClick={() => void resubscribeEntry(entry)}
+                loading={busy.has(entry.id)}
+                ariaLabel={`Resubscribe ${displayName(entry)}`}
+              >
+                Resubscribe
+              </Button>
+            ),
+          },
+        ],
+      }}
+    />
+  );
+}
