@@ -25,10 +25,14 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: '.test-output/playwright.json' }]],
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], ...browserUse, viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'desktop',
+      testIgnore: /phone-pages\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], ...browserUse, viewport: { width: 1280, height: 800 } },
+    },
     {
       name: 'phone',
-      testMatch: /(navigation|waitlist)\.spec\.ts/,
+      testMatch: /(navigation|waitlist|phone-pages)\.spec\.ts/,
       use: { ...browserUse, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
     },
   ],

@@ -4,21 +4,13 @@
  *
  *   npx tsx bench/api.ts [requests per route]
  */
-import { startLocalStack } from '../lib/local/stack';
-import { accounts } from '../tests/support/accounts';
+import { startBenchStack } from './stack';
 
 const count = Number(process.argv[2] ?? 300);
 const concurrency = 8;
 
-const started = Date.now();
-const stack = await startLocalStack({});
-console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-const users = accounts({
-  cognitoEndpoint: stack.cognitoEndpoint,
-  userPoolClientId: stack.userPoolClientId,
-  confirm: { via: 'local-server', appUrl: stack.appUrl },
-});
+const bench = await startBenchStack();
+const { stack, users } = bench;
 try {
   const { idToken: token } = await users.create({ email: `bench-${Date.now()}@example.com`, name: 'Bench', password: 'Bench-password-1' });
 
@@ -50,6 +42,5 @@ try {
     console.log(`  ${name.padEnd(20)} p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  ${(count / ((Date.now() - t0) / 1000)).toFixed(0)} req/s`);
   }
 } finally {
-  users.close();
-  await stack.stop();
+  await bench.stop();
 }

@@ -11,26 +11,17 @@ import { gzipSync } from 'node:zlib';
 import { monotonicFactory } from 'ulid';
 import { batchWriteAll } from '../lambdas/adapters/dynamodb/batch';
 import { DynamoWaitlistStore } from '../lambdas/adapters/dynamodb/waitlistStore';
-import { makeDynamoClients } from '../lib/local/dynamodb';
-import { startLocalStack } from '../lib/local/stack';
 import { musicStyles, WAITLIST_PAGE_DEFAULT, waitlistListSchema, type WaitlistEntry } from '../schema/api/waitlist';
 import { key } from '../schema/table';
-import { accounts } from '../tests/support/accounts';
+import { medianOf, startBenchStack } from './stack';
 
 const count = Number(process.argv[2] ?? 5000);
 const runs = Number(process.argv[3] ?? 9);
 const limit = Number(process.argv[4] ?? WAITLIST_PAGE_DEFAULT);
 const concurrency = 8;
 
-const started = Date.now();
-const stack = await startLocalStack({});
-console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-const { client, documentClient: db } = makeDynamoClients(stack.dynamoEndpoint, stack.region);
-const users = accounts({
-  cognitoEndpoint: stack.cognitoEndpoint,
-  userPoolClientId: stack.userPoolClientId,
-  confirm: { via: 'local-server', appUrl: stack.appUrl },
-});
+const bench = await startBenchStack();
+const { stack, db, users } = bench;
 
 /** A plausible entry: about a third decided, some with a link, a reason and notes. */
 function entries(): WaitlistEntry[] {
@@ -124,7 +115,6 @@ try {
     } while (cursor);
     queryOnly.push(performance.now() - t);
   }
-  const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   durations.sort((a, b) => a - b);
   const median = medianOf(durations);
   console.log(
@@ -134,7 +124,5 @@ try {
   );
   console.log(`  of which the store's Query pages alone: median ${medianOf(queryOnly).toFixed(0)} ms`);
 } finally {
-  users.close();
-  client.destroy();
-  await stack.stop();
+  await bench.stop();
 }

@@ -58,12 +58,13 @@ export { ulidGenerator } from './adapters/ulid';
 export function makeDeps(config: ServerConfig): Deps {
   const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
   const ids = ulidGenerator();
+  const contacts = new DynamoContactStore(db, config.tableName);
   return {
     profiles: new DynamoProfileStore(db, config.tableName),
     waitlist: new DynamoWaitlistStore(db, config.tableName),
-    contacts: new DynamoContactStore(db, config.tableName),
+    contacts,
     unsubscribes: new DynamoUnsubscribeStore(db, config.tableName),
-    directory: new DynamoDirectoryStore(db, config.tableName, ids),
+    directory: new DynamoDirectoryStore(db, config.tableName, { ids, contacts }),
     clock: systemClock,
     ids,
   };

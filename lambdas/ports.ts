@@ -117,7 +117,9 @@ export interface ContactStore {
   /**
    * Bulk create for CSV import: contacts whose email exists already (or repeats within `contacts`)
    * are skipped and counted; the rest are written without a transaction. Safe to repeat: a retried
-   * batch only creates what is missing, and concurrent writers of one email meet on one item.
+   * batch only creates what is missing, and two writers of one email meet on one item, never two.
+   * Not conditional per item: a contact created for the same address between the existence read and
+   * the write is replaced by the row (schema/ACCESS_PATTERNS.md says why).
    */
   importMany(userId: string, contacts: readonly NewContact[], now: Date): Promise<{ created: Contact[]; skipped: number }>;
   /** Which of these ids exist for the user (BatchGet, no full read). */

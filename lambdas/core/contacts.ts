@@ -1,9 +1,11 @@
 /**
  * Contact rules shared by every path that creates a contact (form, CSV import, LabelFinder): the id
- * that makes one contact per email per user, and the contact a directory entry becomes (spec §3).
+ * that makes one contact per email per user, and the contact a CSV row or a directory entry becomes
+ * (spec §3).
  */
 import { createHash } from 'node:crypto';
-import { normaliseEmail, type Contact } from '../../schema/api/contacts';
+import type { z } from 'zod';
+import { normaliseEmail, type Contact, type csvContactSchema } from '../../schema/api/contacts';
 import { directoryAdditionsLimits, type DirectoryAllowance, type DirectoryEntry } from '../../schema/api/directory';
 import type { Tier } from '../../schema/api/profile';
 
@@ -20,6 +22,25 @@ export function addressId(userId: string, email: string): string {
 
 /** Whether a path id could be an addressId at all: anything else is a 404 with no read. */
 export const isAddressId = (id: string) => /^[A-Za-z0-9_-]{22}$/.test(id);
+
+/**
+ * The contact a validated CSV import row becomes (spec §3 "CSV import contact"): a row without a name
+ * is named after its address's local part; the fields an import does not map stay empty. Every field
+ * is set, so it is a NewContact that only lacks its id and creation time.
+ */
+export function contactFromCsvRow(row: z.output<typeof csvContactSchema>): Omit<Contact, 'id' | 'created_at'> {
+  return {
+    name: row.name ?? row.email.slice(0, row.email.indexOf('@')),
+    email: row.email,
+    label_name: row.label_name,
+    contact_type: row.contact_type,
+    position: null,
+    genre: row.genre,
+    website_url: null,
+    notes: null,
+    genre_focus: null,
+  };
+}
 
 /** Spec §6/§9: 5 directory additions in total on the free tier, 1000 on a paid one. */
 export function directoryAdditionsLimit(tier: Tier | undefined): number {

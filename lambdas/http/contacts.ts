@@ -11,7 +11,6 @@ import {
   contactInputSchema,
   contactListQuerySchema,
   contactMessages,
-  type csvContactSchema,
   type BulkDeleteResult,
   type Contact,
   type ContactImportResult,
@@ -20,8 +19,8 @@ import {
   type unsubscribeCountSchema,
   type unsubscribeListSchema,
 } from '../../schema/api/contacts';
-import { isAddressId } from '../core/contacts';
-import type { Clock, ContactStore, NewContact, UnsubscribeStore } from '../ports';
+import { contactFromCsvRow, isAddressId } from '../core/contacts';
+import type { Clock, ContactStore, UnsubscribeStore } from '../ports';
 import { compose } from '../compose';
 import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiResult } from './api';
 
@@ -53,21 +52,6 @@ function parseContactInput(body: unknown): ContactInput {
     if (REQUIRED_FIELDS.some((field) => blank(fields[field]))) throw new HttpError(400, contactMessages.nameAndEmailRequired);
   }
   return parse(contactInputSchema, body);
-}
-
-/** Spec §3 "CSV import contact": a row without a name is named after its address's local part. */
-function contactFromCsvRow(row: z.output<typeof csvContactSchema>): NewContact {
-  return {
-    name: row.name ?? row.email.slice(0, row.email.indexOf('@')),
-    email: row.email,
-    label_name: row.label_name,
-    contact_type: row.contact_type,
-    position: null,
-    genre: row.genre,
-    website_url: null,
-    notes: null,
-    genre_focus: null,
-  };
 }
 
 export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>

@@ -144,6 +144,7 @@ describe('POST /api/directory/contacts', () => {
   it('adds an entry as a contact with the spec §3 fields and counts it', async () => {
     const user = await newUser();
     const [label, dj] = [labels[0]!, djs[0]!];
+    const before = Date.now();
     const response = await addEntries(user, [label.id]);
     expect(response.status).toBe(200);
     const body = response.json as { added: Contact[]; duplicates: unknown[]; allowance: unknown };
@@ -162,7 +163,7 @@ describe('POST /api/directory/contacts', () => {
       website_url: label.website_url,
       notes: `${label.description}\n\nSubmission guidelines: ${label.submission_guidelines}`,
     });
-    expect(Date.now() - Date.parse(contact!.created_at)).toBeLessThan(60_000);
+    expect(Date.parse(contact!.created_at)).toBeGreaterThanOrEqual(before);
     // Stored exactly as the contacts API stores a contact: found by its email's key and on the timeline.
     const { Item } = await dynamodb().doc.send(
       new GetCommand({ TableName: table(), Key: { PK: key.user(user.sub), SK: key.contact(contact!.id) }, ConsistentRead: true }),

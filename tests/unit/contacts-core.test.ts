@@ -1,13 +1,14 @@
-/** The contact rules every creating path shares (lambdas/core/contacts.ts): ids, the directory mapping, the allowance. */
+/** The contact rules every creating path shares (lambdas/core/contacts.ts): ids, the CSV and directory mappings, the allowance. */
 import { describe, expect, it } from 'vitest';
 import {
   addressId,
+  contactFromCsvRow,
   contactFromDirectoryEntry,
   directoryAdditionsLimit,
   directoryAllowance,
   isAddressId,
 } from '../../lambdas/core/contacts';
-import { contactSchema } from '../../schema/api/contacts';
+import { contactSchema, csvContactSchema, type CsvContact } from '../../schema/api/contacts';
 import { remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
 
 const ALICE = '8f1c2d3e-0000-4000-8000-000000000001';
@@ -44,6 +45,38 @@ describe('isAddressId', () => {
     'refuses %j',
     (id) => expect(isAddressId(id)).toBe(false),
   );
+});
+
+describe('contactFromCsvRow (spec §3 "CSV import contact")', () => {
+  // Rows as the import endpoint sees them: validated by its schema first (trimmed, blanks made null).
+  const fromCsv = (row: CsvContact) => contactFromCsvRow(csvContactSchema.parse(row));
+
+  it('keeps the mapped columns and leaves the fields an import does not map empty', () => {
+    const contact = fromCsv({ email: 'ana@label.com', name: 'Ana', label_name: 'Deep Label', contact_type: 'DJ', genre: 'House, Techno' });
+    expect(contact).toEqual({
+      name: 'Ana',
+      email: 'ana@label.com',
+      label_name: 'Deep Label',
+      contact_type: 'DJ',
+      position: null,
+      genre: 'House, Techno',
+      website_url: null,
+      notes: null,
+      genre_focus: null,
+    });
+    const stored = { ...contact, id: addressId(ALICE, contact.email), created_at: '2026-11-21T10:00:00.000Z' };
+    expect(contactSchema.strict().parse(stored)).toEqual(stored);
+  });
+
+  it("names a row without a name after its address's local part", () => {
+    expect(fromCsv({ email: 'demo.team+tag@label.com' }).name).toBe('demo.team+tag');
+    expect(fromCsv({ email: 'ana@label.com', name: '   ' }).name).toBe('ana');
+    expect(fromCsv({ email: ' ben@label.com ', name: null }).name).toBe('ben');
+  });
+
+  it('makes a row without a type a Label, and leaves a missing label or genre null', () => {
+    expect(fromCsv({ email: 'ana@label.com' })).toMatchObject({ contact_type: 'Label', label_name: null, genre: null });
+  });
 });
 
 const entry = (overrides: Partial<DirectoryEntry> = {}): DirectoryEntry => ({

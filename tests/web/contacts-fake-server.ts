@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { contactFromCsvRow } from '../../lambdas/core/contacts';
 import {
   contactImportSchema,
   contactInputSchema,
@@ -168,19 +169,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
           skipped += 1;
           continue;
         }
-        const made: Contact = {
-          id: idOf(row.email),
-          name: row.name ?? row.email.slice(0, row.email.indexOf('@')),
-          email: row.email,
-          label_name: row.label_name,
-          contact_type: row.contact_type,
-          position: null,
-          genre: row.genre,
-          website_url: null,
-          notes: null,
-          genre_focus: null,
-          created_at: now(),
-        };
+        const made: Contact = { ...contactFromCsvRow(row), id: idOf(row.email), created_at: now() };
         contacts.set(made.id, made);
         created.push(made);
       }

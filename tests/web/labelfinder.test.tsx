@@ -16,13 +16,13 @@ import { ApiError, createApiClient } from '../../web/src/api/client';
 import { DIRECTORY_ADD_CHUNK } from '../../web/src/api/directory';
 import { NotificationsProvider, useNotifications, type NotifyInput } from '../../web/src/notifications/NotificationsContext';
 import { addFailureNotice, bulkAddSummary, refusalBeforeAdd, UPGRADE_HREF } from '../../web/src/pages/labelfinder/allowance';
+import { pageOf } from '../../web/src/components/ListPagination';
 import { CARDS_PAGE_SIZE } from '../../web/src/pages/labelfinder/DirectorySection';
 import {
   defaultFilters,
   filterEntries,
   genreCounts,
   hasEmail,
-  pageOf,
   splitFeatured,
   typeCounts,
   websiteHref,

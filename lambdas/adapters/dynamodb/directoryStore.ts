@@ -7,7 +7,7 @@ import { CONTACT_EMAIL_PATTERN, normaliseEmail, type Contact } from '../../../sc
 import { directoryEntrySchema, type DirectoryAllowance, type DirectoryEntry } from '../../../schema/api/directory';
 import { indexes, key, keys } from '../../../schema/table';
 import { contactFromDirectoryEntry } from '../../core/contacts';
-import type { DirectoryAddOutcome, DirectoryStore, IdGenerator } from '../../ports';
+import type { ContactStore, DirectoryAddOutcome, DirectoryStore, IdGenerator } from '../../ports';
 import { batchGetAll, batchWriteAll } from './batch';
 import { withoutKeys } from './client';
 import { contactItem, DynamoContactStore } from './contactStore';
@@ -54,13 +54,21 @@ const profileKey = (userId: string) => ({ PK: key.user(userId), SK: key.profile(
 
 
 export class DynamoDirectoryStore implements DirectoryStore {
+  private readonly ids: IdGenerator;
+  /** Which contacts exist: the contacts store's own read, so both agree on keys. */
+  private readonly contacts: Pick<ContactStore, 'existingIds'>;
+  /** The back-off wait between conflict retries; tests pass one that does not really wait. */
+  private readonly wait: (ms: number) => Promise<unknown>;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly ids: IdGenerator = ulidGenerator(),
-    /** The back-off wait between conflict retries; tests pass one that does not really wait. */
-    private readonly wait: (ms: number) => Promise<unknown> = sleep,
-  ) {}
+    options: { ids?: IdGenerator; contacts?: Pick<ContactStore, 'existingIds'>; wait?: (ms: number) => Promise<unknown> } = {},
+  ) {
+    this.ids = options.ids ?? ulidGenerator();
+    this.contacts = options.contacts ?? new DynamoContactStore(db, tableName);
+    this.wait = options.wait ?? sleep;
+  }
 
   async list(): Promise<DirectoryEntry[]> {
     const items = await queryAll(this.db, {
@@ -118,7 +126,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
       if (candidates.has(contact.id)) duplicates.push({ id: entry.id, name: entry.name });
       else candidates.set(contact.id, { entry, contact });
     }
-    const existing = await new DynamoContactStore(this.db, this.tableName).existingIds(userId, [...candidates.keys()]);
+    const existing = await this.contacts.existingIds(userId, [...candidates.keys()]);
     let fresh: { entry: DirectoryEntry; contact: Contact }[] = [];
     for (const candidate of candidates.values()) {
       if (existing.has(candidate.contact.id)) duplicates.push({ id: candidate.entry.id, name: candidate.entry.name });

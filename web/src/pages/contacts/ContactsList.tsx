@@ -4,8 +4,6 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
 import Checkbox from '@cloudscape-design/components/checkbox';
-import ExpandableSection from '@cloudscape-design/components/expandable-section';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import TextFilter from '@cloudscape-design/components/text-filter';
@@ -13,7 +11,8 @@ import TokenGroup from '@cloudscape-design/components/token-group';
 import { memo, useCallback, useDeferredValue, useMemo, useState, type ReactNode } from 'react';
 import { contactMessages, type Contact } from '../../../../schema/api/contacts';
 import { contactTypes, type ContactType } from '../../../../schema/api/options';
-import { isPhoneViewport } from '../../lib/viewport';
+import { CheckboxFilter, FiltersSection } from '../../components/FiltersSection';
+import { listPagination, pageOf } from '../../components/ListPagination';
 import styles from './contacts.module.css';
 import { DeleteContactsModal, type DeleteTarget } from './DeleteContactsModal';
 import { allContactTypes, countByType, filterContacts, genreOptions, splitGenres, type GenreOption } from './filters';
@@ -28,8 +27,6 @@ const typeBadgeColors: Record<ContactType, BadgeProps['color']> = { Label: 'blue
 
 /** Names a contact in control labels: the email too, since two contacts may share a name. */
 const contactLabel = (contact: Contact) => `${contact.name} (${contact.email})`;
-
-/** On a phone the filters start collapsed, so the cards are the first thing below the tabs. */
 
 // Memoised: a selection change re-renders the Cards, not what is inside each card.
 const ContactCardHeader = memo(function ContactCardHeader({
@@ -78,17 +75,6 @@ const ContactCardBody = memo(function ContactCardBody({ contact }: { contact: Co
   );
 });
 
-function CheckboxGroup({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div role="group" aria-label={label}>
-      <Box variant="awsui-key-label" margin={{ bottom: 'xxs' }}>
-        {label}
-      </Box>
-      {children}
-    </div>
-  );
-}
-
 const FiltersPanel = memo(function FiltersPanel({
   typeCounts,
   types,
@@ -104,46 +90,25 @@ const FiltersPanel = memo(function FiltersPanel({
   selectedGenres: ReadonlySet<string>;
   onGenreToggle: (key: string, on: boolean) => void;
 }) {
-  const [expanded, setExpanded] = useState(() => !isPhoneViewport());
+  const typeOptions = useMemo(() => contactTypes.map((type) => ({ key: type, label: type, count: typeCounts[type] })), [typeCounts]);
+  const toggleType = (type: ContactType, on: boolean) => {
+    const next = new Set(types);
+    if (on) next.add(type);
+    else next.delete(type);
+    onTypesChange(next);
+  };
   return (
-    <ExpandableSection
-      variant="container"
-      headerText="Filters"
-      expanded={expanded}
-      onChange={({ detail }) => setExpanded(detail.expanded)}
-    >
-      <SpaceBetween size="l">
-        <CheckboxGroup label="Contact type">
-          {contactTypes.map((type) => (
-            <Checkbox
-              key={type}
-              checked={types.has(type)}
-              onChange={({ detail }) => {
-                const next = new Set(types);
-                if (detail.checked) next.add(type);
-                else next.delete(type);
-                onTypesChange(next);
-              }}
-            >
-              {`${type} (${typeCounts[type].toLocaleString()})`}
-            </Checkbox>
-          ))}
-        </CheckboxGroup>
-        <CheckboxGroup label="Genres">
-          {genres.length === 0 ? (
-            <Box color="text-body-secondary">No genres yet</Box>
-          ) : (
-            <div className={styles.genreList}>
-              {genres.map((genre) => (
-                <Checkbox key={genre.key} checked={selectedGenres.has(genre.key)} onChange={({ detail }) => onGenreToggle(genre.key, detail.checked)}>
-                  {`${genre.label} (${genre.count.toLocaleString()})`}
-                </Checkbox>
-              ))}
-            </div>
-          )}
-        </CheckboxGroup>
-      </SpaceBetween>
-    </ExpandableSection>
+    <FiltersSection>
+      <CheckboxFilter label="Contact type" options={typeOptions} isChecked={(type) => types.has(type)} onToggle={toggleType} />
+      <CheckboxFilter
+        label="Genres"
+        options={genres}
+        isChecked={(key) => selectedGenres.has(key)}
+        onToggle={onGenreToggle}
+        empty="No genres yet"
+        listClassName={styles.genreList}
+      />
+    </FiltersSection>
   );
 });
 
@@ -244,21 +209,7 @@ const ContactCards = memo(function ContactCards({
       firstIndex={firstIndex}
       totalItemsCount={total}
       cardDefinition={cardDefinition}
-      pagination={
-        pagesCount > 1 ? (
-          <Pagination
-            currentPageIndex={currentPage}
-            pagesCount={pagesCount}
-            onChange={({ detail }) => onPageChange(detail.currentPageIndex)}
-            ariaLabels={{
-              nextPageLabel: 'Next page',
-              previousPageLabel: 'Previous page',
-              pageLabel: (n) => `Page ${n} of ${pagesCount}`,
-              paginationLabel: 'Contact pages',
-            }}
-          />
-        ) : undefined
-      }
+      pagination={listPagination({ currentPage, pagesCount, onChange: onPageChange, label: 'Contact pages' })}
     />
   );
 });
@@ -289,12 +240,7 @@ export function ContactsList({ list, onEdit, onAddFirst }: { list: ContactList; 
   const selectedIds = useMemo(() => contacts.filter((contact) => selected.has(contact.id)).map((contact) => contact.id), [contacts, selected]);
   const filteredSelected = useMemo(() => filtered.reduce((n, contact) => n + (selected.has(contact.id) ? 1 : 0), 0), [filtered, selected]);
 
-  const pagesCount = Math.max(1, Math.ceil(filtered.length / CONTACTS_PAGE_SIZE));
-  const currentPage = Math.min(page, pagesCount);
-  const pageItems = useMemo(
-    () => filtered.slice((currentPage - 1) * CONTACTS_PAGE_SIZE, currentPage * CONTACTS_PAGE_SIZE),
-    [filtered, currentPage],
-  );
+  const { items: pageItems, currentPage, pagesCount } = useMemo(() => pageOf(filtered, page, CONTACTS_PAGE_SIZE), [filtered, page]);
   const pageSelection = useMemo(() => pageItems.filter((contact) => selected.has(contact.id)), [pageItems, selected]);
 
   const changeTypes = useCallback((next: ReadonlySet<ContactType>) => {

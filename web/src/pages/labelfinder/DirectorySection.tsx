@@ -5,11 +5,11 @@ import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Link from '@cloudscape-design/components/link';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { memo, useMemo } from 'react';
 import { directoryMessages, type DirectoryEntry } from '../../../../schema/api/directory';
-import { genreLabels, hasEmail, pageOf, websiteHref } from './filters';
+import { listPagination, pageOf } from '../../components/ListPagination';
+import { genreLabels, hasEmail, websiteHref } from './filters';
 import styles from './labelfinder.module.css';
 
 /** Cards per page of a section: divisible by the 1, 2 and 3 cards a row holds. */
@@ -187,21 +187,7 @@ export function DirectorySection({
           {title}
         </Header>
       }
-      pagination={
-        pagesCount > 1 ? (
-          <Pagination
-            currentPageIndex={currentPage}
-            pagesCount={pagesCount}
-            onChange={({ detail }) => onPageChange(detail.currentPageIndex)}
-            ariaLabels={{
-              nextPageLabel: `${title}: next page`,
-              previousPageLabel: `${title}: previous page`,
-              pageLabel: (n) => `${title}: page ${n} of ${pagesCount}`,
-              paginationLabel: `${title} pages`,
-            }}
-          />
-        ) : undefined
-      }
+      pagination={listPagination({ currentPage, pagesCount, onChange: onPageChange, label: `${title} pages`, listName: title })}
     />
   );
 }

@@ -25,6 +25,12 @@ import styles from './labelfinder.module.css';
 const TITLE = 'LabelFinder';
 const DESCRIPTION = 'Browse labels and DJs accepting demos and add them to your contacts.';
 
+/** The page's two card sections, featured entries first (splitFeatured puts every entry in one). */
+const directorySections = [
+  { name: 'featured', title: 'Featured Contacts' },
+  { name: 'others', title: 'All Contacts' },
+] as const;
+
 const withIds = (set: ReadonlySet<string>, ids: Iterable<string>) => {
   const next = new Set(set);
   for (const id of ids) next.add(id);
@@ -300,13 +306,14 @@ export default function LabelFinderPage() {
                 </Box>
               </Container>
             ) : (
-              <>
-                {sections.featured.length > 0 && (
+              directorySections.map(({ name, title }) =>
+                sections[name].length > 0 ? (
                   <DirectorySection
-                    title="Featured Contacts"
-                    entries={sections.featured}
-                    page={pages.featured}
-                    onPageChange={(page) => setPages((current) => ({ ...current, featured: page }))}
+                    key={name}
+                    title={title}
+                    entries={sections[name]}
+                    page={pages[name]}
+                    onPageChange={(page) => setPages((current) => ({ ...current, [name]: page }))}
                     selected={selected}
                     onSelectionChange={onSelectionChange}
                     added={added}
@@ -314,22 +321,8 @@ export default function LabelFinderPage() {
                     busy={bulkRunning}
                     onAdd={onAdd}
                   />
-                )}
-                {sections.others.length > 0 && (
-                  <DirectorySection
-                    title="All Contacts"
-                    entries={sections.others}
-                    page={pages.others}
-                    onPageChange={(page) => setPages((current) => ({ ...current, others: page }))}
-                    selected={selected}
-                    onSelectionChange={onSelectionChange}
-                    added={added}
-                    adding={adding}
-                    busy={bulkRunning}
-                    onAdd={onAdd}
-                  />
-                )}
-              </>
+                ) : null,
+              )
             )}
           </SpaceBetween>
         </div>

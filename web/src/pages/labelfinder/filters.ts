@@ -115,14 +115,6 @@ export function splitFeatured(entries: readonly DirectoryEntry[]): { featured: D
 /** Whether the entry has an address to add: not the 'No email' default (spec §3) nor anything else unsendable. */
 export const hasEmail = (entry: Pick<DirectoryEntry, 'email'>) => CONTACT_EMAIL_PATTERN.test(entry.email.trim());
 
-/** One page of `items` (1-based, clamped to the pages there are) and the number of pages. */
-export function pageOf<T>(items: readonly T[], page: number, pageSize: number): { items: T[]; currentPage: number; pagesCount: number } {
-  const pagesCount = Math.max(1, Math.ceil(items.length / pageSize));
-  const currentPage = Math.min(Math.max(1, Math.floor(page)), pagesCount);
-  const start = (currentPage - 1) * pageSize;
-  return { items: items.slice(start, start + pageSize), currentPage, pagesCount };
-}
-
 /** A website link for an entry: http(s) as given, a bare 'label.com' as https; anything else (javascript:, mailto:) none. */
 export function websiteHref(url: string | null): string | null {
   const trimmed = (url ?? '').trim();

@@ -1,0 +1,31 @@
+/**
+ * What every benchmark starts from: an in-memory local stack (the same as npm start, random ports), a
+ * document client on its table, and real accounts confirmed as the web app confirms them.
+ */
+import { makeDynamoClients } from '../lib/local/dynamodb';
+import { startLocalStack } from '../lib/local/stack';
+import { accounts } from '../tests/support/accounts';
+
+export async function startBenchStack() {
+  const started = Date.now();
+  const stack = await startLocalStack({});
+  console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const { client, documentClient: db } = makeDynamoClients(stack.dynamoEndpoint, stack.region);
+  const users = accounts({
+    cognitoEndpoint: stack.cognitoEndpoint,
+    userPoolClientId: stack.userPoolClientId,
+    confirm: { via: 'local-server', appUrl: stack.appUrl },
+  });
+  return {
+    stack,
+    db,
+    users,
+    async stop() {
+      users.close();
+      client.destroy();
+      await stack.stop();
+    },
+  };
+}
+
+export const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

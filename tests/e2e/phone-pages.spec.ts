@@ -1,0 +1,35 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signedIn } from './helpers';
+
+/** Runs in the phone project (360 px): the page fits the screen's width, nothing scrolls sideways. */
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test('Contacts on a phone: filters folded, a contact added from the form, no sideways scroll', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard/contacts');
+  await expect(page.getByText('No contacts yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Add Contact', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Add New Contact' });
+  await form.getByLabel('Full Name *').fill('Nia Dusk');
+  await form.getByLabel('Email *').fill('nia@dusk-audio.example');
+  await form.getByRole('button', { name: 'Save Contact' }).click();
+  await expect(page.getByText('nia@dusk-audio.example')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'false');
+  await expectNoSidewaysScroll(page);
+});
+
+test('LabelFinder on a phone: one card per row, filters folded, no sideways scroll', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard/labelfinder');
+  await expect(page.getByRole('heading', { name: /All Contacts/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'false');
+  // Cards stack: the second card's checkbox is below the first, not beside it.
+  const boxes = page.getByRole('checkbox', { name: /^Select (?!All$)/ });
+  const [first, second] = [await boxes.nth(0).boundingBox(), await boxes.nth(1).boundingBox()];
+  expect(second!.x).toBeCloseTo(first!.x, 0);
+  expect(second!.y).toBeGreaterThan(first!.y);
+  await expectNoSidewaysScroll(page);
+});
