@@ -155,9 +155,13 @@ export interface DirectoryStore {
   addToContacts(userId: string, entryIds: readonly string[], limit: number, now: Date): Promise<DirectoryAddOutcome>;
   /**
    * Upserts entries by (lower-cased) email: an entry whose email is in the directory keeps its id
-   * and is replaced; others get a new id. Returns how many of each.
+   * and is replaced; others get a new id. Returns how many of each, or, when the new entries would take
+   * the directory past `maxEntries`, writes nothing and says how many it would have held.
    */
-  upsertByEmail(entries: readonly Omit<DirectoryEntry, 'id'>[]): Promise<{ created: number; updated: number }>;
+  upsertByEmail(
+    entries: readonly Omit<DirectoryEntry, 'id'>[],
+    limits: { maxEntries: number },
+  ): Promise<{ outcome: 'upserted'; created: number; updated: number } | { outcome: 'too_many'; total: number }>;
 }
 
 /** A directory record as read from an import file, before defaults and validation. */

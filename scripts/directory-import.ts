@@ -12,8 +12,9 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ADMIN } from '../lib/local/stack';
-import { DIRECTORY_IMPORT_MAX_CHARS, directoryImportResultSchema, type DirectoryImportRequest } from '../schema/api/directory';
+import { DIRECTORY_IMPORT_MAX_BYTES, directoryImportResultSchema, utf8Length, type DirectoryImportRequest } from '../schema/api/directory';
 import { runtimeConfigSchema, type RuntimeConfig } from '../schema/api/runtimeConfig';
+import { decodeCsvBytes } from '../schema/csv/parse';
 
 const USAGE =
   'Usage: npm run directory:import -- <file.csv|file.json> [--site http://localhost:3000] ' +
@@ -67,11 +68,13 @@ async function main(argv: string[]): Promise<void> {
   if (!file || extra.length > 0) throw new Failure(USAGE);
   const format = formats[extname(file).toLowerCase()];
   if (!format) throw new Failure(`${file}: the file must end in .csv or .json.`);
-  const content = await readFile(file, 'utf8').catch((error: Error) => {
+  const bytes = await readFile(file).catch((error: Error) => {
     throw new Failure(`${file}: ${error.message}`);
   });
-  if (content.length > DIRECTORY_IMPORT_MAX_CHARS) {
-    throw new Failure(`${file} is too large: at most ${DIRECTORY_IMPORT_MAX_CHARS.toLocaleString('en-US')} characters per import. Split it.`);
+  // A CSV saved by Excel on Windows ("CSV (Comma delimited)") is Windows-1252, not UTF-8; JSON is UTF-8.
+  const content = format === 'csv' ? decodeCsvBytes(bytes) : bytes.toString('utf8');
+  if (utf8Length(content) > DIRECTORY_IMPORT_MAX_BYTES) {
+    throw new Failure(`${file} is too large: at most 4 MB per import. Split it.`);
   }
   const site = values.site.replace(/\/+$/, '');
 

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { normaliseEmail, type Contact, type csvContactSchema } from '../../schema/api/contacts';
 import { directoryAdditionsLimits, type DirectoryAllowance, type DirectoryEntry } from '../../schema/api/directory';
+import { normaliseWebsite } from '../../schema/api/links';
+import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
 
 /**
@@ -58,11 +60,13 @@ export function directoryPosition(entry: Pick<DirectoryEntry, 'contact_type'>): 
 
 /**
  * The user contact a directory entry becomes (spec §3 "User contact created from the directory"):
- * the entry's name as label name, the position by type, its genres as genre and genre_focus, its
- * website, and its description and submission guidelines as notes.
+ * the entry's name as label name, the position by type, its genres as genre (as people read them,
+ * 'Drum & Bass', like a typed genre) and as genre_focus (the option-list slugs, 'drum-bass'), its
+ * website as a link, and its description and submission guidelines as notes.
  */
 export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry, createdAt: string): Contact {
-  const genres = entry.genres.join(', ');
+  const genres = entry.genres.map((genre) => genreLabels[genre]).join(', ');
+  const slugs = entry.genres.join(', ');
   return {
     id: addressId(userId, entry.email),
     name: entry.name,
@@ -71,9 +75,9 @@ export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry,
     contact_type: entry.contact_type,
     position: directoryPosition(entry),
     genre: genres === '' ? null : genres,
-    website_url: entry.website_url,
+    website_url: normaliseWebsite(entry.website_url),
     notes: `${entry.description}\n\nSubmission guidelines: ${entry.submission_guidelines}`,
-    genre_focus: genres === '' ? null : genres,
+    genre_focus: slugs === '' ? null : slugs,
     created_at: createdAt,
   };
 }

@@ -3,13 +3,14 @@
  * JSON file becomes directory entries with the spec's defaults, and every record that cannot be loaded
  * is reported with its row and reasons. Pure: no I/O; the store upserts what this returns.
  */
-import { CONTACT_EMAIL_PATTERN } from '../../schema/api/contacts';
+import { isContactEmail } from '../../schema/api/contacts';
 import {
   applyDirectoryDefaults,
   type DirectoryEntry,
   type DirectoryImportRequest,
   type DirectoryImportResult,
 } from '../../schema/api/directory';
+import { normaliseWebsite } from '../../schema/api/links';
 import { parseCsv } from '../../schema/csv/parse';
 import type { DirectoryImportRecord } from '../ports';
 
@@ -185,24 +186,6 @@ function textOf(value: unknown): string | undefined {
 
 const FEATURED_VALUES = new Set(['', 'true', 'false', 'yes', 'no', 'y', 'n', '1', '0']);
 
-/**
- * A website as a link the directory can show: http(s) with a dotted host; 'label.com' becomes
- * 'https://label.com'. Anything else (another scheme, spaces, no host, credentials) is undefined.
- */
-export function websiteLink(value: string): string | undefined {
-  const candidate = /^https?:\/\//i.test(value) ? value : `https://${value}`;
-  if (/\s/.test(candidate)) return undefined;
-  try {
-    const url = new URL(candidate);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    // A dotted host, and no user:password@ part (it hides the real host from a reader).
-    if (!/^[^.]+(\.[^.]+)+$/.test(url.hostname) || url.username !== '' || url.password !== '') return undefined;
-    return candidate;
-  } catch {
-    return undefined;
-  }
-}
-
 type TextField = Exclude<Field, 'genres' | 'is_featured'>;
 
 function validateRecords(records: { row: number; record: RawRecord | undefined }[]): DirectoryImportPlan {
@@ -232,7 +215,7 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
 
     const email = text('email');
     if (email === '') reasons.push(directoryImportMessages.missingEmail);
-    else if (!CONTACT_EMAIL_PATTERN.test(email)) reasons.push(directoryImportMessages.invalidEmail(email));
+    else if (!isContactEmail(email)) reasons.push(directoryImportMessages.invalidEmail(email));
     else if (email.length > directoryImportLimits.email) reasons.push(directoryImportMessages.tooLong(fieldLabels.email, directoryImportLimits.email));
 
     const name = text('name', directoryImportLimits.name);
@@ -247,7 +230,7 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
       if (websiteText.length > directoryImportLimits.website_url) {
         reasons.push(directoryImportMessages.tooLong(fieldLabels.website_url, directoryImportLimits.website_url));
       } else {
-        website = websiteLink(websiteText) ?? null;
+        website = normaliseWebsite(websiteText);
         if (website === null) reasons.push(directoryImportMessages.invalidWebsite(websiteText));
       }
     }
@@ -280,7 +263,7 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
     }
 
     // Only a well-formed address can repeat an earlier one; the first record of an address wins.
-    if (email !== '' && CONTACT_EMAIL_PATTERN.test(email)) {
+    if (isContactEmail(email)) {
       const lower = email.toLowerCase();
       const first = firstRowOfEmail.get(lower);
       if (first !== undefined) reasons.push(directoryImportMessages.duplicate(first));

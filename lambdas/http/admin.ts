@@ -3,7 +3,7 @@
  * pending → approved | rejected decision, and internal notes; the LabelFinder directory import. Logs name
  * ids and counts, never emails.
  */
-import { directoryImportSchema, type DirectoryImportResult } from '../../schema/api/directory';
+import { DIRECTORY_MAX_ENTRIES, directoryImportSchema, directoryTooLarge, type DirectoryImportResult } from '../../schema/api/directory';
 import {
   INVALID_CURSOR,
   waitlistListQuerySchema,
@@ -73,7 +73,9 @@ export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
       if (!parsed.ok) throw new HttpError(400, parsed.error);
       const { entries, rejected } = parsed.plan;
       if (entries.length === 0) throw new HttpError(400, directoryImportMessages.nothingValid(rejected));
-      const { created, updated } = await directory.upsertByEmail(entries);
+      const result = await directory.upsertByEmail(entries, { maxEntries: DIRECTORY_MAX_ENTRIES });
+      if (result.outcome === 'too_many') throw new HttpError(400, directoryTooLarge(result.total));
+      const { created, updated } = result;
       logger.info('Directory imported', { format, created, updated, rejected: rejected.length, adminId: identity!.userId });
       return json(200, { created, updated, rejected } satisfies DirectoryImportResult);
     },

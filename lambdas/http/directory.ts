@@ -5,14 +5,14 @@
 import {
   DIRECTORY_LIMIT_CODE,
   directoryAddSchema,
-  directoryAdditionsLimits,
   directoryMessages,
+  isFreeAllowance,
   remainingAdditions,
   type DirectoryAddResult,
   type DirectoryAllowance,
   type DirectoryList,
 } from '../../schema/api/directory';
-import { CONTACT_EMAIL_PATTERN } from '../../schema/api/contacts';
+import { isContactEmail } from '../../schema/api/contacts';
 import { addressId, directoryAdditionsLimit, directoryAllowance } from '../core/contacts';
 import type { Identity } from '../core/profile';
 import type { Clock, ContactStore, DirectoryStore, ProfileStore } from '../ports';
@@ -30,7 +30,7 @@ export interface DirectoryDeps {
 /** The refusal of an add over the allowance: the free-limit text (with Upgrade), the paid limit, or "only N more". */
 function overAllowanceMessage(allowance: DirectoryAllowance): string {
   if (allowance.used >= allowance.limit) {
-    return allowance.limit === directoryAdditionsLimits.free
+    return isFreeAllowance(allowance)
       ? directoryMessages.freeLimitReached
       : directoryMessages.paidLimitReached(allowance.limit);
   }
@@ -47,7 +47,7 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
       const [entries, profile] = await Promise.all([directory.list(), profileOf(identity!)]);
       // Which entries the caller already has: the contact id is a function of the email (one BatchGet per 100).
       const entryByContactId = new Map(
-        entries.filter((entry) => CONTACT_EMAIL_PATTERN.test(entry.email)).map((entry) => [addressId(userId, entry.email), entry.id]),
+        entries.filter((entry) => isContactEmail(entry.email)).map((entry) => [addressId(userId, entry.email), entry.id]),
       );
       const existing = await contacts.existingIds(userId, [...entryByContactId.keys()]);
       const inContacts = [...existing].map((contactId) => entryByContactId.get(contactId)!);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseWebsite } from './links';
 import { contactTypes } from './options';
 
 /**
@@ -12,6 +13,12 @@ import { contactTypes } from './options';
  * whatever addresses people already use (e.g. non-ASCII domains), and the spec defines this rule.
  */
 export const CONTACT_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Whether a value is an address a contact can have (spec §5), surrounding spaces ignored: false for the
+ * directory's 'No email' default and anything else that cannot be sent to.
+ */
+export const isContactEmail = (value: string) => CONTACT_EMAIL_PATTERN.test(value.trim());
 
 /** The form of an email address uniqueness is decided on (case-insensitive, surrounding spaces ignored). */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -53,6 +60,7 @@ export const contactMessages = {
   resubscribeFailed: 'Failed to resubscribe contact',
   resubscribed: 'Contact resubscribed successfully',
   deleteManyFailed: 'Failed to delete contacts.',
+  deletedManyTitle: 'Contacts deleted',
   deletedMany: (n: number) => `${n} contact(s) have been removed.`,
   addFailed: 'Failed to add contact.',
   added: 'Contact added!',
@@ -60,6 +68,7 @@ export const contactMessages = {
   updated: 'Contact updated!',
   deleteFailed: 'Failed to delete contact.',
   deleted: 'Contact deleted',
+  invalidWebsite: 'Enter a website such as https://label.com',
 } as const;
 
 const requiredText = (max: number) =>
@@ -78,11 +87,10 @@ const optionalText = (max: number) =>
 
 const emailField = requiredText(contactLimits.email).refine((value) => CONTACT_EMAIL_PATTERN.test(value), contactMessages.invalidEmail);
 
-/** A website as people type it: 'https://…', 'http://…' or a bare 'label.com'. */
-const websiteField = optionalText(contactLimits.websiteUrl).refine(
-  (value) => value === null || /^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]+$/i.test(value),
-  'Enter a website such as https://label.com',
-);
+/** A website as people type it ('https://…', 'http://…' or a bare 'label.com'), stored as the link normaliseWebsite makes. */
+const websiteField = optionalText(contactLimits.websiteUrl)
+  .refine((value) => value === null || normaliseWebsite(value) !== null, contactMessages.invalidWebsite)
+  .transform((value) => (value === null ? null : normaliseWebsite(value)));
 
 export const contactSchema = z.object({
   id: z.string(),

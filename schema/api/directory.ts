@@ -146,6 +146,12 @@ export type DirectoryAllowance = z.infer<typeof directoryAllowanceSchema>;
 export const remainingAdditions = ({ used, limit }: DirectoryAllowance) => Math.max(0, limit - used);
 
 /**
+ * Whether an allowance is the free tier's: the server sends the limit with every allowance, and a limit
+ * no higher than the free one is the free tier (its refusals offer the upgrade).
+ */
+export const isFreeAllowance = ({ limit }: DirectoryAllowance) => limit <= directoryAdditionsLimits.free;
+
+/**
  * GET /api/directory: every entry (read by partition, never scanned), the caller's allowance, and the ids
  * of the entries whose email is already one of the caller's contacts (shown as added).
  */
@@ -196,17 +202,33 @@ export const directoryAddResultSchema = z.object({
 });
 export type DirectoryAddResult = z.infer<typeof directoryAddResultSchema>;
 
+/**
+ * The largest file one import takes, in UTF-8 bytes: with JSON escaping the request stays under Lambda's
+ * 6 MB payload limit, so a large file gets this message instead of a bare 413.
+ */
+export const DIRECTORY_IMPORT_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most entries the directory may hold: GET /api/directory answers them all at once, and at the
+ * largest entry the import accepts (~2.5 KB) this keeps that answer under Lambda's 6 MB response limit.
+ */
+export const DIRECTORY_MAX_ENTRIES = 2000;
+
+export const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+
 /** POST /api/admin/directory: a whole file, CSV (header row required) or JSON (an array of objects). */
-export const DIRECTORY_IMPORT_MAX_CHARS = 4_000_000;
 export const directoryImportSchema = z
   .object({
     format: z.enum(['csv', 'json']),
     content: z
       .string()
       .min(1, 'The file is empty.')
-      .max(DIRECTORY_IMPORT_MAX_CHARS, `The file is too large (at most ${DIRECTORY_IMPORT_MAX_CHARS.toLocaleString('en-US')} characters).`),
+      .refine((content) => utf8Length(content) <= DIRECTORY_IMPORT_MAX_BYTES, 'The file is too large (at most 4 MB): split it into smaller files.'),
   })
   .strict();
+
+export const directoryTooLarge = (total: number) =>
+  `The directory would hold ${total.toLocaleString('en-US')} entries, more than the ${DIRECTORY_MAX_ENTRIES.toLocaleString('en-US')} it may hold. Nothing was imported.`;
 export type DirectoryImportRequest = z.infer<typeof directoryImportSchema>;
 
 /**

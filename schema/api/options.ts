@@ -5,6 +5,23 @@ export const genres = [
 ] as const;
 export type Genre = (typeof genres)[number];
 
+/** How each genre of the option list reads to people (the web's badges and filters, a directory contact's genre). */
+export const genreLabels: Record<Genre, string> = {
+  house: 'House',
+  techno: 'Techno',
+  progressive: 'Progressive',
+  trance: 'Trance',
+  dubstep: 'Dubstep',
+  'drum-bass': 'Drum & Bass',
+  'deep-house': 'Deep House',
+  'tech-house': 'Tech House',
+  minimal: 'Minimal',
+  ambient: 'Ambient',
+  breaks: 'Breaks',
+  bass: 'Bass',
+  other: 'Other',
+};
+
 export const contactTypes = ['Label', 'DJ', 'Fan'] as const;
 export type ContactType = (typeof contactTypes)[number];
 

@@ -16,6 +16,31 @@ export interface CsvTable {
   delimiter: string;
 }
 
+/** Windows-1252 bytes 0x80-0x9F (the five it leaves undefined stay as they are). */
+const windows1252Upper = '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+
+/**
+ * The text of a CSV file's bytes. UTF-8 when the bytes are valid UTF-8 (Excel's "CSV UTF-8", Google
+ * Sheets, Numbers, most tools); otherwise Windows-1252, the encoding of Excel's default "CSV (Comma
+ * delimited)" on Windows in Western locales, whose accented letters are not valid UTF-8 ('Zoë' would
+ * read as 'Zo\uFFFD'). A UTF-8 byte order mark is removed here (by either decoding), so the text never
+ * starts with one; parseCsv still drops a BOM for callers that pass text they decoded themselves.
+ */
+export function decodeCsvBytes(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  try {
+    // 'fatal' makes invalid UTF-8 throw instead of becoming U+FFFD; the default ignoreBOM: false drops a BOM.
+    return new TextDecoder('utf-8', { fatal: true }).decode(view);
+  } catch {
+    const hasUtf8Bom = view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf;
+    const text = new TextDecoder('windows-1252').decode(hasUtf8Bom ? view.subarray(3) : view);
+    // Node 20's decoder reads bytes 0x80-0x9F as Latin-1 control characters instead of '€', '’', 'Š'…
+    // (nodejs/node#56542). A correct decoder gives a control character there only for the five bytes
+    // Windows-1252 leaves undefined, which the table maps to themselves: the same text either way.
+    return text.replace(/[\u0080-\u009f]/g, (c) => windows1252Upper[c.charCodeAt(0) - 0x80] ?? c);
+  }
+}
+
 /** A record of nothing but spaces (papaparse's 'greedy' blank: also a line of only delimiters). */
 const isBlankRecord = (cells: readonly string[]) => cells.every((cell) => cell.trim() === '');
 

@@ -1,13 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signedIn } from './helpers';
 
-/** The first `count` directory entries that can still be added, by their card checkboxes. */
-async function selectEntries(page: Page, count: number) {
+const FREE_LIMIT_REACHED = "You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!";
+
+/**
+ * `count` directory entries that can still be added (as far as the page knows), by their card
+ * checkboxes in page order, after leaving out the first `skip` of them.
+ */
+async function selectEntries(page: Page, count: number, { skip = 0 } = {}) {
   const boxes = page.getByRole('checkbox', { name: /^Select (?!All$)/ });
+  let seen = 0;
   let selected = 0;
   for (let i = 0; selected < count; i++) {
     const box = boxes.nth(i);
     if (await box.isDisabled()) continue;
+    if (seen++ < skip) continue;
     await box.check();
     selected++;
   }
@@ -41,9 +48,7 @@ test('a free user bulk-adds up to the free limit, is refused beyond it and is of
   // At the limit, one more is refused with the free-limit text and an Upgrade action to the plans.
   await selectEntries(page, 1);
   await page.getByRole('button', { name: 'Add Selected to Contacts' }).click();
-  const freeLimit = page
-    .getByRole('listitem')
-    .filter({ hasText: "You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!" });
+  const freeLimit = page.getByRole('listitem').filter({ hasText: FREE_LIMIT_REACHED });
   await expect(freeLimit).toBeVisible();
   await freeLimit.getByRole('link', { name: 'Upgrade', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/subscription$/);
@@ -51,4 +56,37 @@ test('a free user bulk-adds up to the free limit, is refused beyond it and is of
   // The five are the user's contacts now.
   await page.goto('/dashboard/contacts');
   await expect(page.getByRole('tab', { name: 'Contacts (5)' })).toBeVisible();
+});
+
+test('two tabs: the server refuses an add the other tab used the allowance for, shown as the free-limit toast with Upgrade', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  const first = page;
+  await first.goto('/dashboard/labelfinder');
+  await expect(first.getByText('Directory additions: 0 of 5 used', { exact: true })).toBeVisible();
+
+  // A second tab of the same browser (same session, same user) uses the whole free allowance.
+  const second = await first.context().newPage();
+  await second.goto('/dashboard/labelfinder');
+  await expect(second.getByText('Directory additions: 0 of 5 used', { exact: true })).toBeVisible();
+  await selectEntries(second, 5);
+  await second.getByRole('button', { name: 'Add Selected to Contacts' }).click();
+  const summary = second.getByRole('dialog', { name: 'Contacts added' });
+  await expect(summary).toContainText('5 contacts added');
+  await expect(second.getByText('Directory additions: 5 of 5 used', { exact: true })).toBeVisible();
+
+  // The first tab still shows 0 of 5, so its own check lets an entry the other tab did not add through:
+  // the server is the one to refuse it.
+  await first.bringToFront();
+  await expect(first.getByText('Directory additions: 0 of 5 used', { exact: true })).toBeVisible();
+  await selectEntries(first, 1, { skip: 5 });
+  await expect(first.getByText('1 selected', { exact: true })).toBeVisible();
+  const answer = first.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/directory/contacts');
+  await first.getByRole('button', { name: 'Add Selected to Contacts' }).click();
+  expect((await answer).status()).toBe(403);
+
+  const refusal = first.getByRole('listitem').filter({ hasText: FREE_LIMIT_REACHED });
+  await expect(refusal).toBeVisible();
+  await expect(refusal.getByRole('link', { name: 'Upgrade', exact: true })).toHaveAttribute('href', '/dashboard/subscription');
+  // The page then reads the real allowance.
+  await expect(first.getByText('Directory additions: 5 of 5 used', { exact: true })).toBeVisible();
 });

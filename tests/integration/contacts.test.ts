@@ -138,10 +138,10 @@ describe('POST /api/contacts', () => {
     expect(response.json).toMatchObject({ email, contact_type: 'Label', label_name: null, position: null, genre: null, website_url: null, notes: null });
   });
 
-  it('accepts a website typed without the scheme, and every contact type', async () => {
+  it('accepts a website typed without the scheme (stored as an https link), and every contact type', async () => {
     for (const contact_type of ['Label', 'DJ', 'Fan']) {
       const created = await addContact(user, { contact_type, website_url: 'velvet.example' });
-      expect(created).toMatchObject({ contact_type, website_url: 'velvet.example' });
+      expect(created).toMatchObject({ contact_type, website_url: 'https://velvet.example' });
     }
   });
 
@@ -191,6 +191,8 @@ describe('POST /api/contacts: validation (400 with its exact message, nothing st
     ['a name over 200 characters', form({ name: 'n'.repeat(201) }), 'name: Must be at most 200 characters'],
     ['notes over 2000 characters', form({ notes: 'x'.repeat(2001) }), 'notes: Must be at most 2000 characters'],
     ['a website that is not one', form({ website_url: 'not a website' }), 'website_url: Enter a website such as https://label.com'],
+    ['a javascript: website', form({ website_url: 'javascript:alert(1)//x.com' }), 'website_url: Enter a website such as https://label.com'],
+    ['a website with user:pass@', form({ website_url: 'https://user:pass@velvet.example' }), 'website_url: Enter a website such as https://label.com'],
     ['an unknown field', { ...form(), user_id: 'someone-else' }, 'Unknown field: user_id'],
     ['a name that is not text', form({ name: 42 }), 'name must be a string'],
     ['an array body', [form()], 'The request body must be a JSON object.'],

@@ -32,11 +32,15 @@ import { startLocalServer, type LambdaHandler, type LocalServer } from '../../li
 import type { Contact } from '../../schema/api/contacts';
 import {
   applyDirectoryDefaults,
+  DIRECTORY_IMPORT_MAX_BYTES,
   DIRECTORY_LIMIT_CODE,
+  DIRECTORY_MAX_ENTRIES,
   directoryEntrySchema,
+  directoryTooLarge,
   directoryMessages,
   type DirectoryEntry,
 } from '../../schema/api/directory';
+import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { indexes, key } from '../../schema/table';
@@ -158,7 +162,8 @@ describe('POST /api/directory/contacts', () => {
       label_name: label.name,
       contact_type: 'Label',
       position: 'A&R Manager',
-      genre: label.genres.join(', '),
+      // The genres as people read them ('Deep House'), as a typed genre would be; genre_focus keeps the slugs.
+      genre: label.genres.map((genre) => genreLabels[genre]).join(', '),
       genre_focus: label.genres.join(', '),
       website_url: label.website_url,
       notes: `${label.description}\n\nSubmission guidelines: ${label.submission_guidelines}`,
@@ -537,6 +542,23 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(await importFile('json', '[{"email": "bad"}]')).toMatchObject({
       status: 400,
       json: { message: 'No entries were imported: every record was rejected. Row 1: Invalid email format: bad' },
+    });
+    expect(await listed()).toHaveLength(before);
+  });
+
+  it('refuses a file over 4 MB counted in bytes (accented text), and an import that would take the directory past 2,000 entries', async () => {
+    const before = (await listed()).length;
+    // 2.2 million two-byte characters: fewer characters than the limit's bytes, but 4.4 MB.
+    const heavy = `email,description\n${address('heavy')},"${'é'.repeat(2_200_000)}"\n`;
+    expect(heavy.length).toBeLessThan(DIRECTORY_IMPORT_MAX_BYTES);
+    expect(await importFile('csv', heavy)).toMatchObject({
+      status: 400,
+      json: { message: 'content: The file is too large (at most 4 MB): split it into smaller files.' },
+    });
+    const rows = Array.from({ length: DIRECTORY_MAX_ENTRIES - before + 1 }, (_, i) => address(`bulk-${i}`));
+    expect(await importFile('csv', `email\n${rows.join('\n')}\n`)).toMatchObject({
+      status: 400,
+      json: { message: directoryTooLarge(DIRECTORY_MAX_ENTRIES + 1) },
     });
     expect(await listed()).toHaveLength(before);
   });

@@ -16,7 +16,7 @@ import {
   type ColumnField,
   type ImportPlan,
 } from '../../schema/csv/contactImport';
-import type { CsvTable } from '../../schema/csv/parse';
+import { decodeCsvBytes, type CsvTable } from '../../schema/csv/parse';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
 
@@ -501,6 +501,16 @@ describe('real exports, end to end (tests/fixtures/csv)', () => {
       { email: 'contact@cafe-records.fr', name: 'Zoë Lefèvre', label_name: 'Café Records', contact_type: 'Label', genre: 'Électronique' },
       { email: 'jose@senorcoconut.cl', name: 'José Núñez', label_name: 'Señor Coconut', contact_type: 'Label', genre: 'Cumbia' },
       { email: 'bjorn@angstrom.se', name: 'Björn Ångström', label_name: 'Ångström Ljud', contact_type: 'Label', genre: 'Ambient' },
+    ]);
+  });
+
+  it('Excel "CSV (Comma delimited)" on Windows (Windows-1252 bytes), read as the import panel reads a file', () => {
+    const bytes = readFileSync(new URL('../fixtures/csv/excel-windows-1252.csv', import.meta.url));
+    expect(plan(tableOf(decodeCsvBytes(bytes))).contacts).toEqual<CsvContact[]>([
+      { email: 'contact@cafe-records.fr', name: 'Zoë Lefèvre', label_name: 'Café Records', contact_type: 'Label', genre: 'Électronique' },
+      { email: 'jose@senorcoconut.cl', name: 'José Núñez', label_name: 'Señor Coconut', contact_type: 'Label', genre: 'Cumbia' },
+      { email: 'bjorn@angstrom.se', name: 'Björn Ångström', label_name: 'Ångström Ljud', contact_type: 'Label', genre: 'Ambient' },
+      { email: 'renee@euro-beats.example', name: 'Renée O\u2019Brien', label_name: 'Euro Beats, \u20AC5 Ltd.', contact_type: 'Label', genre: 'House' },
     ]);
   });
 

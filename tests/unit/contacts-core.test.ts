@@ -8,8 +8,8 @@ import {
   directoryAllowance,
   isAddressId,
 } from '../../lambdas/core/contacts';
-import { contactSchema, csvContactSchema, type CsvContact } from '../../schema/api/contacts';
-import { remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
+import { contactSchema, csvContactSchema, isContactEmail, type CsvContact } from '../../schema/api/contacts';
+import { isFreeAllowance, remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
 
 const ALICE = '8f1c2d3e-0000-4000-8000-000000000001';
 const BOB = '8f1c2d3e-0000-4000-8000-000000000002';
@@ -44,6 +44,15 @@ describe('isAddressId', () => {
   it.each(['', 'parity-test-id', 'cL0LNsNFsuHkketsIS7Sj', 'cL0LNsNFsuHkketsIS7Sj00', 'cL0LNsNFsuHkketsIS7S/0', 'cL0LNsNFsuHkketsIS7S=0', '../../PROFILE'])(
     'refuses %j',
     (id) => expect(isAddressId(id)).toBe(false),
+  );
+});
+
+describe('isContactEmail (the one "has a real address" rule: directory index, card button, GET /api/directory)', () => {
+  it.each(['ana@label.com', ' ana@label.com ', 'demo.team+tag@sub.label.co.uk', 'zoë@café.fr'])('accepts %j', (value) =>
+    expect(isContactEmail(value)).toBe(true),
+  );
+  it.each(['No email', '', '   ', 'ana@label', '@label.com', 'ana@', 'ana label@x.com', 'a@b@c.com'])('refuses %j', (value) =>
+    expect(isContactEmail(value)).toBe(false),
   );
 });
 
@@ -97,7 +106,7 @@ const entry = (overrides: Partial<DirectoryEntry> = {}): DirectoryEntry => ({
 describe('contactFromDirectoryEntry (spec §3 "User contact created from the directory")', () => {
   const createdAt = '2026-11-21T10:00:00.000Z';
 
-  it('makes a label entry an A&R Manager contact with genres, website and notes from the entry', () => {
+  it('makes a label entry an A&R Manager contact with genres (as read, and as slugs), website and notes from the entry', () => {
     const contact = contactFromDirectoryEntry(ALICE, entry(), createdAt);
     expect(contact).toEqual({
       id: addressId(ALICE, 'demos@deepcurrent.example'),
@@ -106,7 +115,7 @@ describe('contactFromDirectoryEntry (spec §3 "User contact created from the dir
       label_name: 'Deep Current Records',
       contact_type: 'Label',
       position: 'A&R Manager',
-      genre: 'deep-house, techno',
+      genre: 'Deep House, Techno',
       website_url: 'https://deepcurrent.example',
       notes: 'Hypnotic deep house and techno.\n\nSubmission guidelines: Private SoundCloud links only.',
       genre_focus: 'deep-house, techno',
@@ -118,6 +127,16 @@ describe('contactFromDirectoryEntry (spec §3 "User contact created from the dir
   it("makes a DJ entry a DJ contact with position 'DJ'", () => {
     const contact = contactFromDirectoryEntry(ALICE, entry({ contact_type: 'DJ', name: 'DJ Lumen' }), createdAt);
     expect(contact).toMatchObject({ contact_type: 'DJ', position: 'DJ', name: 'DJ Lumen', label_name: 'DJ Lumen' });
+  });
+
+  it("gives the genre as people read it, so it groups with a typed 'Drum & Bass' in the Contacts genre filter", () => {
+    const contact = contactFromDirectoryEntry(ALICE, entry({ genres: ['drum-bass', 'tech-house', 'other'] }), createdAt);
+    expect(contact).toMatchObject({ genre: 'Drum & Bass, Tech House, Other', genre_focus: 'drum-bass, tech-house, other' });
+  });
+
+  it('gives the contact the website as a link: a bare domain becomes https, a non-http one none', () => {
+    expect(contactFromDirectoryEntry(ALICE, entry({ website_url: 'deepcurrent.example' }), createdAt).website_url).toBe('https://deepcurrent.example');
+    expect(contactFromDirectoryEntry(ALICE, entry({ website_url: 'javascript:alert(1)//x.com' }), createdAt).website_url).toBeNull();
   });
 
   it('leaves genre and genre_focus null for an entry without genres, and the website null without one', () => {
@@ -152,5 +171,12 @@ describe('directory allowance (spec §6: free 5 additions in total, paid 1000)',
     // A paid user who downgrades keeps the additions already counted: nothing more, not a negative number.
     expect(remainingAdditions({ used: 40, limit: 5 })).toBe(0);
     expect(remainingAdditions({ used: 999, limit: 1000 })).toBe(1);
+  });
+
+  it('tells the free tier (whose refusals offer the upgrade) by its limit, whatever has been used', () => {
+    expect(isFreeAllowance(directoryAllowance({ tier: 'free', labelfinder_additions_count: 0 }))).toBe(true);
+    expect(isFreeAllowance(directoryAllowance({ tier: 'free', labelfinder_additions_count: 5 }))).toBe(true);
+    expect(isFreeAllowance(directoryAllowance({ tier: 'pro', labelfinder_additions_count: 0 }))).toBe(false);
+    expect(isFreeAllowance(directoryAllowance({ tier: 'label', labelfinder_additions_count: 1000 }))).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 /** The CSV reader (schema/csv/parse.ts) shared by the contacts import and the admin directory import. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../schema/csv/parse';
+import { decodeCsvBytes, parseCsv } from '../../schema/csv/parse';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
+const fixtureBytes = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url));
 
 function rowsOf(text: string) {
   const result = parseCsv(text);
@@ -251,5 +252,55 @@ describe('parseCsv: real exports (tests/fixtures/csv)', () => {
     ['whitespace-only.csv', []],
   ])('%s', (name, rows) => {
     expect(rowsOf(fixture(name)).rows).toEqual(rows);
+  });
+});
+
+describe('decodeCsvBytes: the text of a file as it was saved', () => {
+  const windows1252Rows = [
+    ['Email', 'Name', 'Label', 'Genre'],
+    ['contact@cafe-records.fr', 'Zoë Lefèvre', 'Café Records', 'Électronique'],
+    ['jose@senorcoconut.cl', 'José Núñez', 'Señor Coconut', 'Cumbia'],
+    ['bjorn@angstrom.se', 'Björn Ångström', 'Ångström Ljud', 'Ambient'],
+    ['renee@euro-beats.example', 'Renée O\u2019Brien', 'Euro Beats, \u20AC5 Ltd.', 'House'],
+  ];
+
+  it('reads Excel\'s Windows "CSV (Comma delimited)" (Windows-1252) with its accents, curly quote and euro sign', () => {
+    const bytes = fixtureBytes('excel-windows-1252.csv');
+    // The fixture really is not UTF-8: read as UTF-8 its accents become replacement characters.
+    expect(bytes.toString('utf8')).toContain('Zo\uFFFD Lef\uFFFDvre');
+    const text = decodeCsvBytes(bytes);
+    expect(text).not.toContain('\uFFFD');
+    expect(rowsOf(text).rows).toEqual(windows1252Rows);
+  });
+
+  it('reads UTF-8 as UTF-8, from an ArrayBuffer or a Uint8Array: the same accents are two bytes each there', () => {
+    const bytes = fixtureBytes('accents-utf8.csv');
+    const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    expect(decodeCsvBytes(arrayBuffer)).toBe(fixture('accents-utf8.csv'));
+    expect(decodeCsvBytes(new Uint8Array(bytes))).toBe(fixture('accents-utf8.csv'));
+    expect(rowsOf(decodeCsvBytes(bytes)).rows[1]).toEqual(windows1252Rows[1]);
+  });
+
+  it("removes a UTF-8 byte order mark (Excel's \"CSV UTF-8\"), and one before bytes that are not UTF-8 too", () => {
+    const excel = decodeCsvBytes(fixtureBytes('excel-csv-utf8.csv'));
+    expect(excel.startsWith('\uFEFF')).toBe(false);
+    expect(excel).toBe(fixture('excel-csv-utf8.csv').slice(1));
+    const bomThenLatin1 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('email,name\r\nzoe@x.com,Zo\u00EB\r\n', 'latin1')]);
+    expect(decodeCsvBytes(bomThenLatin1)).toBe('email,name\r\nzoe@x.com,Zo\u00EB\r\n');
+  });
+
+  it('maps the bytes 0x80-0x9F as Windows-1252 does (smart quotes, dashes, €), the five undefined ones to themselves', () => {
+    const bytes = Uint8Array.from([0x80, 0x82, 0x8a, 0x91, 0x92, 0x93, 0x94, 0x96, 0x97, 0x99, 0x9f, 0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+    expect(decodeCsvBytes(bytes)).toBe('\u20AC\u201A\u0160\u2018\u2019\u201C\u201D\u2013\u2014\u2122\u0178\u0081\u008D\u008F\u0090\u009D');
+  });
+
+  it('gives plain ASCII and an empty file unchanged', () => {
+    expect(decodeCsvBytes(Buffer.from('email\na@x.com\n', 'latin1'))).toBe('email\na@x.com\n');
+    expect(decodeCsvBytes(new Uint8Array(0))).toBe('');
+  });
+
+  it('leaves a UTF-16 or binary file for parseCsv to refuse as binary (its NUL bytes survive decoding)', () => {
+    const utf16 = Buffer.from('\uFEFFemail\na@x.com\n', 'utf16le');
+    expect(parseCsv(decodeCsvBytes(utf16))).toEqual({ ok: false, error: 'The file contains binary data, not text.' });
   });
 });

@@ -3,13 +3,13 @@
  * files become entries with the spec's defaults, and every record that cannot be loaded is reported
  * with its row and reasons.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   describeRejections,
   directoryImportLimits as limits,
   directoryImportMessages as messages,
   parseDirectoryImport,
-  websiteLink,
   type DirectoryImportPlan,
 } from '../../lambdas/core/directoryImport';
 import { directoryItem } from '../../lambdas/adapters/dynamodb/directoryStore';
@@ -17,6 +17,7 @@ import { contactFromDirectoryEntry } from '../../lambdas/core/contacts';
 import { contactInputSchema, contactLimits } from '../../schema/api/contacts';
 import { applyDirectoryDefaults, directoryDefaults } from '../../schema/api/directory';
 import { genres } from '../../schema/api/options';
+import { decodeCsvBytes } from '../../schema/csv/parse';
 
 function plan(format: 'csv' | 'json', content: string): DirectoryImportPlan {
   const result = parseDirectoryImport(format, content);
@@ -62,6 +63,13 @@ describe('CSV files as real exports write them', () => {
       ],
       rejected: [],
     });
+  });
+
+  it('reads an Excel "CSV (Comma delimited)" file from Windows (Windows-1252) as the import command decodes it', () => {
+    const bytes = readFileSync(new URL('../fixtures/csv/excel-windows-1252.csv', import.meta.url));
+    const entries = plan('csv', decodeCsvBytes(bytes)).entries;
+    expect(entries.map((entry) => entry.name)).toEqual(['Zoë Lefèvre', 'José Núñez', 'Björn Ångström', 'Renée O\u2019Brien']);
+    expect(entries[0]).toMatchObject({ email: 'contact@cafe-records.fr', genres: ['other'] });
   });
 
   it('detects comma and tab delimiters, with commas inside quotes', () => {
@@ -265,12 +273,6 @@ describe('helpers', () => {
     expect(messages.nothingValid(rejected.slice(0, 2))).toBe(
       'No entries were imported: every record was rejected. Row 2: Missing email address, Other; Row 3: Missing email address, Other',
     );
-  });
-
-  it('turns websites into http(s) links or refuses them', () => {
-    expect(websiteLink('label.example')).toBe('https://label.example');
-    expect(websiteLink('HTTPS://Label.example/Demo')).toBe('HTTPS://Label.example/Demo');
-    for (const bad of ['localhost', 'https://nodot', 'mailto:a@b.example', 'https://a .example', 'https://', 'https://user:pass@label.example']) expect(websiteLink(bad), bad).toBeUndefined();
   });
 });
 

@@ -87,8 +87,11 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     remove: Failure;
     /** The bulk-delete request (1-based) that fails, with its answer. */
     bulkDeleteCall: { call: number; status: number; message: string } | null;
-    /** The import request (1-based, in the order received) that fails, with its answer. */
-    importCall: { call: number; status: number; message: string } | null;
+    /**
+     * The import request (1-based, in the order received) that fails, with its answer; `writtenFirst`
+     * of its rows are stored before it fails (a write that dies part-way, its answer lost).
+     */
+    importCall: { call: number; status: number; message: string; writtenFirst?: number } | null;
     unsubscribes: Failure;
     resubscribe: Failure;
   } = {
@@ -161,10 +164,11 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       const parsed = contactImportSchema.safeParse(body);
       if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
       if (hold.importCall?.call === call) await hold.importCall.promise;
-      if (fail.importCall?.call === call) return json({ message: fail.importCall.message }, fail.importCall.status);
+      const failure = fail.importCall?.call === call ? fail.importCall : null;
+      const rows = failure ? parsed.data.contacts.slice(0, failure.writtenFirst ?? 0) : parsed.data.contacts;
       const created: Contact[] = [];
       let skipped = 0;
-      for (const row of parsed.data.contacts) {
+      for (const row of rows) {
         if (byEmail(row.email)) {
           skipped += 1;
           continue;
@@ -173,6 +177,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
         contacts.set(made.id, made);
         created.push(made);
       }
+      if (failure) return json({ message: failure.message }, failure.status);
       return json({ created, skipped });
     }
 

@@ -34,21 +34,25 @@ const showing = (shown: number, total: number) => screen.findByText(`Showing ${s
 const tab = (name: RegExp | string) => screen.getByRole('tab', { name });
 
 describe('contacts list', () => {
-  it('loads every page in order, shows the first at once with progress, and counts in the tab', async () => {
+  it('loads every page in order, shows the first at once with progress, and counts in the tab (marked unfinished until the last page)', async () => {
     const total = contactLimits.pageMax + 500;
     const server = fakeContactsServer(manyContacts(total));
     const later = gate();
     server.hold.laterPages = later.promise;
     await openPage(server);
 
-    // The first page is on screen while the rest are held back.
-    expect(await screen.findByText(`Loading more contacts… ${contactLimits.pageMax.toLocaleString()} loaded`)).toBeInTheDocument();
-    await showing(contactLimits.pageMax, contactLimits.pageMax);
+    // The first page is on screen while the rest are held back: its count is not the total, and says so.
+    const firstPage = contactLimits.pageMax.toLocaleString();
+    expect(await screen.findByText(`Loading more contacts… ${firstPage} loaded`)).toBeInTheDocument();
+    expect(await screen.findByText(`Showing ${firstPage} of ${firstPage}… contacts (still loading)`)).toBeInTheDocument();
+    expect(tab(`Contacts (${firstPage}…)`)).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: `Contacts (${firstPage})` })).not.toBeInTheDocument();
     expect(namesShown()[0]).toBe(`Person ${total}`);
     later.open();
 
     await showing(total, total);
     expect(tab(`Contacts (${total.toLocaleString()})`)).toBeInTheDocument();
+    expect(screen.queryByText(/still loading/)).not.toBeInTheDocument();
     expect(screen.queryByText(/Loading more contacts/)).not.toBeInTheDocument();
     const pages = server.calls('GET', '/api/contacts');
     expect(pages).toHaveLength(2);

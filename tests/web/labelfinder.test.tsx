@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../schema/api/contacts';
+import { genreLabels } from '../../schema/api/options';
 import {
   DIRECTORY_LIMIT_CODE,
   applyDirectoryDefaults,
@@ -17,15 +18,13 @@ import { DIRECTORY_ADD_CHUNK } from '../../web/src/api/directory';
 import { NotificationsProvider, useNotifications, type NotifyInput } from '../../web/src/notifications/NotificationsContext';
 import { addFailureNotice, bulkAddSummary, refusalBeforeAdd, UPGRADE_HREF } from '../../web/src/pages/labelfinder/allowance';
 import { pageOf } from '../../web/src/components/ListPagination';
-import { CARDS_PAGE_SIZE } from '../../web/src/pages/labelfinder/DirectorySection';
+import { CARDS_PAGE_SIZE, entryState } from '../../web/src/pages/labelfinder/DirectorySection';
 import {
   defaultFilters,
   filterEntries,
   genreCounts,
-  hasEmail,
   splitFeatured,
   typeCounts,
-  websiteHref,
   type DirectoryFilters,
 } from '../../web/src/pages/labelfinder/filters';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
@@ -110,18 +109,8 @@ describe('LabelFinder filter rules', () => {
     expect(pageOf([1, 2, 3, 4, 5], 2, 2)).toEqual({ items: [3, 4], currentPage: 2, pagesCount: 3 });
     expect(pageOf([1, 2, 3, 4, 5], 9, 2)).toEqual({ items: [5], currentPage: 3, pagesCount: 3 });
     expect(pageOf([], 1, 2)).toEqual({ items: [], currentPage: 1, pagesCount: 1 });
-    expect(sample.map(hasEmail)).toEqual([true, true, true, false, true]);
+    expect(sample.map((e) => entryState(e, new Set(), new Set()))).toEqual(['addable', 'addable', 'addable', 'no-email', 'addable']);
     expect(sample[3]!.email).toBe('No email');
-  });
-
-  it('links websites over http(s) only', () => {
-    expect(websiteHref('https://velvet.example/demos')).toBe('https://velvet.example/demos');
-    expect(websiteHref('velvet.example')).toBe('https://velvet.example');
-    expect(websiteHref('velvet.example:8080/x')).toBe('https://velvet.example:8080/x');
-    expect(websiteHref('javascript:alert(1)')).toBeNull();
-    expect(websiteHref('mailto:a@b.example')).toBeNull();
-    expect(websiteHref('  ')).toBeNull();
-    expect(websiteHref(null)).toBeNull();
   });
 });
 
@@ -180,7 +169,7 @@ function contactFor(e: DirectoryEntry): Contact {
     label_name: e.name,
     contact_type: e.contact_type,
     position: e.contact_type === 'DJ' ? 'DJ' : 'A&R Manager',
-    genre: e.genres.join(', ') || null,
+    genre: e.genres.map((genre) => genreLabels[genre]).join(', ') || null,
     website_url: e.website_url,
     notes: e.description,
     genre_focus: e.genres.join(', ') || null,
@@ -317,6 +306,24 @@ describe('LabelFinder page', () => {
     // No email: cannot be added or selected.
     expect(hollow.getByRole('button', { name: 'Add to Contacts' })).toHaveAttribute('aria-disabled', 'true');
     expect(hollow.getByRole('checkbox', { name: 'Select Hollow Sounds' })).toBeDisabled();
+  });
+
+  it('links a website only over http(s): a bare domain as https, a javascript: or data: one not at all', async () => {
+    const sites = [
+      entry({ id: 'w1', name: 'Upper Case', email: 'u@labels.example', website_url: 'HTTPS://Upper.example/Demos' }),
+      entry({ id: 'w2', name: 'Bare Domain', email: 'b@labels.example', website_url: 'bare.example:8080/x' }),
+      entry({ id: 'w3', name: 'Script Site', email: 's@labels.example', website_url: 'javascript:alert(1)//x.com' }),
+      entry({ id: 'w4', name: 'Data Site', email: 'd@labels.example', website_url: 'data:text/html,<b>x</b>.com' }),
+      entry({ id: 'w5', name: 'Posing Site', email: 'p@labels.example', website_url: 'https://upper.example@evil.example' }),
+    ];
+    await renderPage(fakeServer(sites, { used: 0, limit: 5 }));
+    await screen.findByText('Showing 5 of 5 contacts');
+    expect(within(card('Upper Case')).getByRole('link', { name: /Visit Upper Case website/ })).toHaveAttribute('href', 'https://Upper.example/Demos');
+    expect(within(card('Bare Domain')).getByRole('link', { name: /Visit Bare Domain website/ })).toHaveAttribute('href', 'https://bare.example:8080/x');
+    for (const name of ['Script Site', 'Data Site', 'Posing Site']) {
+      expect(within(card(name)).queryByRole('link'), name).toBeNull();
+      expect(within(card(name)).getByText('No website')).toBeInTheDocument();
+    }
   });
 
   it('has no Upgrade link on a paid plan', async () => {

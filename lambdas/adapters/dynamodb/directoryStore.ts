@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulidGenerator } from '../ulid';
-import { CONTACT_EMAIL_PATTERN, normaliseEmail, type Contact } from '../../../schema/api/contacts';
+import { isContactEmail, normaliseEmail, type Contact } from '../../../schema/api/contacts';
 import { directoryEntrySchema, type DirectoryAllowance, type DirectoryEntry } from '../../../schema/api/directory';
 import { indexes, key, keys } from '../../../schema/table';
 import { contactFromDirectoryEntry } from '../../core/contacts';
@@ -30,8 +30,6 @@ const CONFLICT_RETRIES = 6;
 
 const COUNT = 'labelfinder_additions_count';
 
-const hasAddress = (email: string) => CONTACT_EMAIL_PATTERN.test(email.trim());
-
 /**
  * The stored item of a directory entry: PK `DIRECTORY`, SK `ENTRY#<id>`, and GSI1 `DIRECTORY#EMAIL` /
  * `<lower email>` only when the email is a real address (not the 'No email' default), so the email
@@ -42,7 +40,7 @@ export function directoryItem(entry: DirectoryEntry): Record<string, unknown> {
     ...entry,
     [keys.partition]: key.directoryPartition(),
     [keys.sort]: key.directoryEntry(entry.id),
-    ...(hasAddress(entry.email)
+    ...(isContactEmail(entry.email)
       ? { [indexes.byLookup.partitionKey]: key.directoryEmailLookup(), [indexes.byLookup.sortKey]: normaliseEmail(entry.email) }
       : {}),
     entity: ENTRY,
@@ -114,7 +112,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
     const unknown = requested.filter((id) => !found.has(id));
     if (unknown.length > 0) return { outcome: 'unknown_entries', ids: unknown };
     const entries = requested.map((id) => found.get(id)!);
-    const withoutAddress = entries.find((entry) => !hasAddress(entry.email));
+    const withoutAddress = entries.find((entry) => !isContactEmail(entry.email));
     if (withoutAddress) return { outcome: 'no_email', entry: withoutAddress };
 
     const createdAt = now.toISOString();
@@ -212,7 +210,10 @@ export class DynamoDirectoryStore implements DirectoryStore {
    * a whole. Two imports of one new address at the same moment could both create it (admin-only, rare);
    * the lookup is an index, so an entry written a moment ago may not be matched yet in AWS.
    */
-  async upsertByEmail(entries: readonly Omit<DirectoryEntry, 'id'>[]): Promise<{ created: number; updated: number }> {
+  async upsertByEmail(
+    entries: readonly Omit<DirectoryEntry, 'id'>[],
+    { maxEntries }: { maxEntries: number },
+  ): ReturnType<DirectoryStore['upsertByEmail']> {
     const lookup = await queryAll(this.db, {
       TableName: this.tableName,
       IndexName: indexes.byLookup.name,
@@ -237,11 +238,36 @@ export class DynamoDirectoryStore implements DirectoryStore {
       else updated++;
       items.push(directoryItem({ ...entry, id: existingId ?? this.ids.next(now) }));
     }
+    if (created > 0) {
+      const total = (await this.count()) + created;
+      if (total > maxEntries) return { outcome: 'too_many', total };
+    }
     await batchWriteAll(
       this.db,
       this.tableName,
       items.map((Item) => ({ PutRequest: { Item } })),
     );
-    return { created, updated };
+    return { outcome: 'upserted', created, updated };
+  }
+
+  /** How many entries the directory holds (a COUNT Query over the partition: keys only, no items returned). */
+  private async count(): Promise<number> {
+    let total = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry)',
+          ExpressionAttributeNames: { '#pk': keys.partition, '#sk': keys.sort },
+          ExpressionAttributeValues: { ':pk': key.directoryPartition(), ':entry': key.directoryEntry('') },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      total += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return total;
   }
 }

@@ -214,6 +214,10 @@ const ContactCards = memo(function ContactCards({
   );
 });
 
+/** 'Showing X of Y contacts'; while later pages are still loading Y is not the total yet, and it says so. */
+const showingText = (shown: number, total: number, stillLoading: boolean) =>
+  `Showing ${shown.toLocaleString()} of ${total.toLocaleString()}${stillLoading ? '… contacts (still loading)' : ' contacts'}`;
+
 /**
  * The Contacts tab (spec §2): type and genre filters with counts, search, 'Showing X of Y contacts',
  * select-all over the filtered list and Delete Selected, and the contacts as cards, 30 per page.
@@ -361,7 +365,7 @@ export function ContactsList({ list, onEdit, onAddFirst }: { list: ContactList; 
               </div>
               {!loading && (
                 <Box color="text-body-secondary" variant="span">
-                  <span aria-live="polite">{`Showing ${filtered.length.toLocaleString()} of ${contacts.length.toLocaleString()} contacts`}</span>
+                  <span aria-live="polite">{showingText(filtered.length, contacts.length, streamed !== null)}</span>
                 </Box>
               )}
             </div>

@@ -53,7 +53,9 @@ export default function ContactsPage() {
     closePanel();
   };
 
-  const contactsLabel = list.status === 'loading' ? 'Contacts' : `Contacts (${list.contacts.length.toLocaleString()})`;
+  // While later pages are still coming the count is not the total yet: 'Contacts (1,000…)'.
+  const contactsLabel =
+    list.status === 'loading' ? 'Contacts' : `Contacts (${list.contacts.length.toLocaleString()}${list.streamed === null ? '' : '…'})`;
   const unsubscribedLabel = unsubscribedCount === null ? 'Unsubscribed' : `Unsubscribed (${unsubscribedCount.toLocaleString()})`;
 
   return (
@@ -73,7 +75,7 @@ export default function ContactsPage() {
     >
       {panel.kind === 'import' && (
         <Suspense fallback={<StatusIndicator type="loading">Loading the CSV import…</StatusIndicator>}>
-          <CsvImportPanel onImported={list.prepend} onClose={closePanel} onBusyChange={setImporting} />
+          <CsvImportPanel onImported={list.prepend} onFailed={list.reload} onClose={closePanel} onBusyChange={setImporting} />
         </Suspense>
       )}
       {(panel.kind === 'add' || panel.kind === 'edit') && (

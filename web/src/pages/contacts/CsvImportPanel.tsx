@@ -25,7 +25,7 @@ import {
   readContactsCsv,
   type ColumnField,
 } from '../../../../schema/csv/contactImport';
-import type { CsvTable } from '../../../../schema/csv/parse';
+import { decodeCsvBytes, type CsvTable } from '../../../../schema/csv/parse';
 import { errorMessage } from '../../api/client';
 import { importContacts } from '../../api/contacts';
 import { useAuth } from '../../auth/AuthContext';
@@ -50,18 +50,22 @@ interface PreviewRow {
 }
 
 /**
- * Spec §2/§5 CSV import: choose a file (type and size checked), read and parse it, map its columns
- * (guessed from the header), preview 5 rows, then send the planned rows in batches of 100 with a
- * progress bar. Each batch's created contacts go to `onImported` as soon as it is answered, so a
- * failure part-way leaves in the list exactly what was created; running the same file again adds only
- * what is missing (the server skips addresses the user already has).
+ * Spec §2/§5 CSV import: choose a file (type and size checked), read it (UTF-8, or Windows-1252 as
+ * Excel saves CSV on Windows) and parse it, map its columns (guessed from the header), preview 5 rows,
+ * then send the planned rows in batches of 100 with a progress bar. Each batch's created contacts go to
+ * `onImported` as soon as it is answered. A batch that fails may have written some of its rows before
+ * its error, which its answer cannot say, so after a failure `onFailed` has the list read again from
+ * the server. Running the same file again adds only what is missing (the server skips addresses the
+ * user already has).
  */
 export default function CsvImportPanel({
   onImported,
+  onFailed,
   onClose,
   onBusyChange,
 }: {
   onImported: (created: readonly Contact[]) => void;
+  onFailed: () => void;
   onClose: () => void;
   onBusyChange: (busy: boolean) => void;
 }) {
@@ -86,7 +90,7 @@ export default function CsvImportPanel({
     setState({ step: 'reading' });
     let text: string;
     try {
-      text = await file.text();
+      text = decodeCsvBytes(await file.arrayBuffer());
     } catch {
       setState({ step: 'choose' });
       notify({ type: 'error', title: csvMessages.readFailed });
@@ -130,10 +134,12 @@ export default function CsvImportPanel({
     setProgress(null);
     onBusyChange(false);
     if (outcome.error !== undefined) {
+      onFailed();
       notify({
         type: 'error',
         title: csvMessages.importFailed,
-        message: `${outcome.created} contacts were imported before it stopped (${errorMessage(outcome.error)}). Import the same file again to add the rest.`,
+        // The failed batch's answer is lost, and it may have written rows before failing: hence 'at least'.
+        message: `At least ${outcome.created} contacts were imported before it stopped (${errorMessage(outcome.error)}). Import the same file again to add the rest.`,
         durationMs: 0,
       });
       return;

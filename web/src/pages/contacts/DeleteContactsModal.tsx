@@ -50,7 +50,7 @@ export function DeleteContactsModal({
     const outcome = await deleteContactsInBatches(api, ids, { onProgress: (done) => setProgress(done) });
     if (outcome.removed.length > 0) onRemoved(new Set(outcome.removed));
     if (outcome.error === undefined) {
-      notify({ type: 'success', title: 'Contacts deleted', message: contactMessages.deletedMany(outcome.removed.length) });
+      notify({ type: 'success', title: contactMessages.deletedManyTitle, message: contactMessages.deletedMany(outcome.removed.length) });
     } else {
       const before = outcome.removed.length > 0 ? `${contactMessages.deletedMany(outcome.removed.length)} ` : '';
       notify({ type: 'error', title: contactMessages.deleteManyFailed, message: `${before}${errorMessage(outcome.error)}` });

@@ -24,7 +24,8 @@ export interface ContactList {
 /**
  * The user's contacts, newest first: the first page is shown as soon as it arrives and the later pages
  * are appended as they come. Adds, edits, deletes and imports change the list in place (no reload), and
- * a page that arrives after such a change never brings back a duplicate.
+ * a page that arrives after such a change never brings back a duplicate. After a failed import the page
+ * calls `reload`: what the failing batch wrote before its error is known only to the server.
  */
 export function useContactList(): ContactList {
   const { api } = useAuth();

@@ -7,9 +7,11 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { memo, useMemo } from 'react';
+import { isContactEmail } from '../../../../schema/api/contacts';
 import { directoryMessages, type DirectoryEntry } from '../../../../schema/api/directory';
+import { normaliseWebsite } from '../../../../schema/api/links';
+import { genreLabels } from '../../../../schema/api/options';
 import { listPagination, pageOf } from '../../components/ListPagination';
-import { genreLabels, hasEmail, websiteHref } from './filters';
 import styles from './labelfinder.module.css';
 
 /** Cards per page of a section: divisible by the 1, 2 and 3 cards a row holds. */
@@ -20,7 +22,7 @@ export type EntryState = 'addable' | 'adding' | 'added' | 'no-email';
 /** What a card's button offers: already a contact wins over having no email (it came in some other way). */
 export function entryState(entry: DirectoryEntry, added: ReadonlySet<string>, adding: ReadonlySet<string>): EntryState {
   if (added.has(entry.id)) return 'added';
-  if (!hasEmail(entry)) return 'no-email';
+  if (!isContactEmail(entry.email)) return 'no-email';
   return adding.has(entry.id) ? 'adding' : 'addable';
 }
 
@@ -98,7 +100,8 @@ const Text = memo(function Text({ value }: { value: string }) {
 });
 
 const Website = memo(function Website({ entry }: { entry: DirectoryEntry }) {
-  const href = websiteHref(entry.website_url);
+  // Only an http(s) link: a javascript: or data: 'website' in the data is never made clickable.
+  const href = normaliseWebsite(entry.website_url);
   if (!href) return <Box color="text-body-secondary">No website</Box>;
   return (
     <Link href={href} external target="_blank" rel="noopener noreferrer" ariaLabel={`Visit ${entry.name} website (opens in a new tab)`}>

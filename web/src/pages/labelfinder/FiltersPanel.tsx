@@ -1,9 +1,9 @@
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import type { DirectoryContactType } from '../../../../schema/api/directory';
-import type { Genre } from '../../../../schema/api/options';
+import { genreLabels, type Genre } from '../../../../schema/api/options';
 import { CheckboxFilter, FilterGroup, FiltersSection } from '../../components/FiltersSection';
-import { defaultFilters, filtersActive, genreLabels, type Count, type DirectoryFilters } from './filters';
+import { defaultFilters, filtersActive, type Count, type DirectoryFilters } from './filters';
 
 function toggle<T>(list: readonly T[], value: T, on: boolean): T[] {
   return on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((item) => item !== value);

@@ -8,14 +8,20 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { contactMessages } from '../../../../schema/api/contacts';
-import { directoryAdditionsLimits, directoryMessages, type DirectoryAllowance, type DirectoryEntry } from '../../../../schema/api/directory';
+import {
+  directoryAdditionsLimits,
+  directoryMessages,
+  isFreeAllowance,
+  type DirectoryAllowance,
+  type DirectoryEntry,
+} from '../../../../schema/api/directory';
 import { ApiError } from '../../api/client';
 import { addDirectoryContacts, addDirectoryContactsInChunks, BulkAddError, listDirectory } from '../../api/directory';
 import { useAuth } from '../../auth/AuthContext';
 import { useFollow } from '../../components/useFollow';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
-import { addFailureNotice, bulkAddSummary, isFreeTier, refusalBeforeAdd, UPGRADE_HREF } from './allowance';
+import { addFailureNotice, bulkAddSummary, refusalBeforeAdd, UPGRADE_HREF } from './allowance';
 import { BulkAddModal, type BulkAddState } from './BulkAddModal';
 import { DirectorySection, entryState } from './DirectorySection';
 import { defaultFilters, filterEntries, genreCounts, splitFeatured, typeCounts, type DirectoryFilters } from './filters';
@@ -51,7 +57,7 @@ function AllowanceBar({ allowance }: { allowance: DirectoryAllowance }) {
         value={percent}
         label={`Directory additions: ${used} of ${limit} used`}
         additionalInfo={
-          isFreeTier(allowance)
+          isFreeAllowance(allowance)
             ? `The free plan adds up to ${limit} contacts from the directory in total; Premium plans add up to ${directoryAdditionsLimits.paid.toLocaleString('en-US')}.`
             : undefined
         }
@@ -218,7 +224,7 @@ export default function LabelFinderPage() {
     });
   }, []);
 
-  const free = allowance ? isFreeTier(allowance) : profile?.tier === 'free';
+  const free = allowance ? isFreeAllowance(allowance) : profile?.tier === 'free';
   const upgrade = free ? (
     <Button href={UPGRADE_HREF} onFollow={follow}>
       Upgrade to Premium

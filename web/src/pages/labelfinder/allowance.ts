@@ -1,7 +1,7 @@
 import {
   DIRECTORY_LIMIT_CODE,
-  directoryAdditionsLimits,
   directoryMessages,
+  isFreeAllowance,
   remainingAdditions,
   type DirectoryAllowance,
 } from '../../../../schema/api/directory';
@@ -13,9 +13,6 @@ import type { NotifyInput } from '../../notifications/NotificationsContext';
 /** DESIGN's route for the plan screen (the spec's /subscription). */
 export const UPGRADE_HREF = '/dashboard/subscription';
 
-/** The free tier is the one whose limit is the free limit; the server sends the limit with every answer. */
-export const isFreeTier = (allowance: DirectoryAllowance) => allowance.limit <= directoryAdditionsLimits.free;
-
 /**
  * A refusal over the allowance: the message, with an Upgrade action on the free tier (a paid tier
  * already has the largest allowance there is).
@@ -24,13 +21,13 @@ export function limitNotice(message: string, allowance: DirectoryAllowance): Not
   return {
     type: 'warning',
     title: message,
-    ...(isFreeTier(allowance) ? { action: { label: 'Upgrade', href: UPGRADE_HREF } } : {}),
+    ...(isFreeAllowance(allowance) ? { action: { label: 'Upgrade', href: UPGRADE_HREF } } : {}),
   };
 }
 
 /** The message when nothing more may be added. */
 export function limitReachedMessage(allowance: DirectoryAllowance): string {
-  return isFreeTier(allowance) ? directoryMessages.freeLimitReached : directoryMessages.paidLimitReached(allowance.limit);
+  return isFreeAllowance(allowance) ? directoryMessages.freeLimitReached : directoryMessages.paidLimitReached(allowance.limit);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { CONTACT_EMAIL_PATTERN } from '../../../../schema/api/contacts';
 import { directoryContactTypes, hasKnownLocation, type DirectoryContactType, type DirectoryEntry } from '../../../../schema/api/directory';
 import { genres as genreOptions, type Genre } from '../../../../schema/api/options';
 
@@ -16,23 +15,6 @@ export interface DirectoryFilters {
 }
 
 export const defaultFilters: DirectoryFilters = { search: '', types: directoryContactTypes, genres: [], withLocationOnly: false };
-
-/** How the option list's genres read on screen. */
-export const genreLabels: Record<Genre, string> = {
-  house: 'House',
-  techno: 'Techno',
-  progressive: 'Progressive',
-  trance: 'Trance',
-  dubstep: 'Dubstep',
-  'drum-bass': 'Drum & Bass',
-  'deep-house': 'Deep House',
-  'tech-house': 'Tech House',
-  minimal: 'Minimal',
-  ambient: 'Ambient',
-  breaks: 'Breaks',
-  bass: 'Bass',
-  other: 'Other',
-};
 
 export function matchesSearch(entry: DirectoryEntry, search: string): boolean {
   const needle = search.trim().toLowerCase();
@@ -110,17 +92,4 @@ export function splitFeatured(entries: readonly DirectoryEntry[]): { featured: D
   const others: DirectoryEntry[] = [];
   for (const entry of entries) (entry.is_featured ? featured : others).push(entry);
   return { featured, others };
-}
-
-/** Whether the entry has an address to add: not the 'No email' default (spec §3) nor anything else unsendable. */
-export const hasEmail = (entry: Pick<DirectoryEntry, 'email'>) => CONTACT_EMAIL_PATTERN.test(entry.email.trim());
-
-/** A website link for an entry: http(s) as given, a bare 'label.com' as https; anything else (javascript:, mailto:) none. */
-export function websiteHref(url: string | null): string | null {
-  const trimmed = (url ?? '').trim();
-  if (trimmed === '') return null;
-  if (/^https?:\/\/\S+$/i.test(trimmed)) return trimmed;
-  // A scheme (not a 'host:port'): only http(s) may become a link.
-  if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(trimmed)) return null;
-  return /^[^\s/]+\.[^\s]+$/.test(trimmed) ? `https://${trimmed}` : null;
 }

@@ -1,0 +1,84 @@
+/**
+ * The one website rule (schema/api/links.ts): a contact's website, a directory import's website and the
+ * link a directory card shows all go through normaliseWebsite.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseDirectoryImport } from '../../lambdas/core/directoryImport';
+import { contactInputSchema, contactMessages } from '../../schema/api/contacts';
+import { normaliseWebsite } from '../../schema/api/links';
+
+describe('normaliseWebsite', () => {
+  it.each([
+    ['https://label.com', 'https://label.com'],
+    ['http://label.com', 'http://label.com'],
+    ['https://www.label.co.uk/demos?via=trackpitch#submit', 'https://www.label.co.uk/demos?via=trackpitch#submit'],
+    ['https://label.com:8443/demos', 'https://label.com:8443/demos'],
+  ])('keeps the http(s) link %j', (value, link) => expect(normaliseWebsite(value)).toBe(link));
+
+  it.each([
+    ['label.com', 'https://label.com'],
+    ['www.label.com/demos', 'https://www.label.com/demos'],
+    ['label.com:8080/x', 'https://label.com:8080/x'],
+  ])('makes the bare domain %j an https link', (value, link) => expect(normaliseWebsite(value)).toBe(link));
+
+  it('lower-cases an upper-case scheme and keeps the rest as typed', () => {
+    expect(normaliseWebsite('HTTPS://Label.example/Demo')).toBe('https://Label.example/Demo');
+    expect(normaliseWebsite('Http://label.example')).toBe('http://label.example');
+  });
+
+  it('ignores surrounding spaces; blank or missing is no website', () => {
+    expect(normaliseWebsite('  https://label.com \n')).toBe('https://label.com');
+    expect(normaliseWebsite('  label.com\t')).toBe('https://label.com');
+    for (const blank of ['', '   ', null, undefined]) expect(normaliseWebsite(blank), String(blank)).toBeNull();
+  });
+
+  it.each([
+    'javascript:alert(1)//x.com',
+    'javascript:alert(1).com',
+    'JavaScript:alert(document.cookie)//label.com',
+    'data:text/html,<script>alert(1)</script>.com',
+    'data:text/html;base64,PHNjcmlwdD4=',
+    'vbscript:msgbox(1)',
+    'mailto:demos@label.com',
+    'ftp://files.label.com',
+    'file:///etc/passwd',
+  ])('refuses the non-http(s) %j', (value) => expect(normaliseWebsite(value)).toBeNull());
+
+  it.each(['https://user:pass@label.com', 'user:pass@label.com', 'https://label.com@evil.example', 'https://user@label.com'])(
+    'refuses %j: a user:password@ part hides the real host',
+    (value) => expect(normaliseWebsite(value)).toBeNull(),
+  );
+
+  it.each(['localhost', 'https://nodot', 'https://', 'https://.com', 'https://label.', 'https://a..b', 'not a website', 'https://label .com', 'label.com/a b', 'https://lab\tel.com'])(
+    'refuses %j: no dotted host, or spaces',
+    (value) => expect(normaliseWebsite(value)).toBeNull(),
+  );
+});
+
+describe('the same rule everywhere a website comes in', () => {
+  const contact = (website_url: string) => contactInputSchema.safeParse({ name: 'Ana', email: 'ana@label.com', website_url });
+
+  it('a contact stores the normalised link', () => {
+    expect(contact('label.com')).toMatchObject({ success: true, data: { website_url: 'https://label.com' } });
+    expect(contact(' HTTP://Label.com/demos ')).toMatchObject({ success: true, data: { website_url: 'http://Label.com/demos' } });
+    expect(contact('')).toMatchObject({ success: true, data: { website_url: null } });
+  });
+
+  it.each(['javascript:alert(1)//x.com', 'data:text/html,x.com', 'https://user:pass@label.com', 'not a website'])(
+    "a contact with the website %j is refused with 'Enter a website such as https://label.com'",
+    (value) => {
+      const result = contact(value);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['website_url'], message: contactMessages.invalidWebsite })]);
+      expect(contactMessages.invalidWebsite).toBe('Enter a website such as https://label.com');
+    },
+  );
+
+  it('a directory import keeps the normalised link and rejects the row a contact would refuse', () => {
+    const csv = 'email,website\na@labels.example,HTTPS://A.example/Demos\nb@labels.example,b.example\nc@labels.example,javascript:alert(1)//x.com\n';
+    const parsed = parseDirectoryImport('csv', csv);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(parsed.plan.entries.map((entry) => entry.website_url)).toEqual(['https://A.example/Demos', 'https://b.example']);
+    expect(parsed.plan.rejected).toEqual([{ row: 4, email: 'c@labels.example', reasons: ['Invalid website: javascript:alert(1)//x.com'] }]);
+  });
+});
