@@ -5,6 +5,12 @@
  * not a website.
  */
 
+/**
+ * A link that must be typed with its scheme (profile links, the waitlist's SoundCloud/Spotify link): starts
+ * with http:// or https:// and is a website by the rule below.
+ */
+export const isHttpLink = (value: string) => HTTP_SCHEME.test(value.trim()) && normaliseWebsite(value) !== null;
+
 /** A scheme typed by the person: 'http://' or 'https://' in any case. */
 const HTTP_SCHEME = /^(https?):\/\//i;
 

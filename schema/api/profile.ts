@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHttpLink } from './links';
 
 export const tiers = ['free', 'pro', 'label'] as const;
 export type Tier = (typeof tiers)[number];
@@ -29,7 +30,7 @@ const optionalUrl = z
   .string()
   .trim()
   .max(500, 'Links must be at most 500 characters')
-  .refine((value) => value === '' || /^https?:\/\/[^\s]+\.[^\s]+$/i.test(value), 'Enter a link that starts with http:// or https://')
+  .refine((value) => value === '' || isHttpLink(value), 'Enter a link that starts with http:// or https://')
   .transform((value) => (value === '' ? null : value))
   .nullable();
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { isHttpLink } from './links';
 import {
   ARTIST_NAME_MAX,
   EMAIL_MAX,
   EMAIL_PATTERN,
   LINK_MAX,
-  LINK_PATTERN,
   musicStyles,
   NOTES_MAX,
   waitlistMessages,
@@ -42,7 +42,7 @@ export const waitlistJoinSchema = z
       .string()
       .trim()
       .max(LINK_MAX, `Link must be at most ${LINK_MAX} characters`)
-      .refine((value) => value === '' || LINK_PATTERN.test(value), waitlistMessages.badLink)
+      .refine((value) => value === '' || isHttpLink(value), waitlistMessages.badLink)
       .transform((value) => (value === '' ? null : value))
       .nullish(),
     why_interested: z

@@ -19,8 +19,6 @@ export const NOTES_MAX = 2000;
 
 /** The form and the server accept the same addresses (zod's own email pattern). */
 export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
-/** A SoundCloud/Spotify (or any) web link: http(s) only, so no javascript: URL reaches the admin table. */
-export const LINK_PATTERN = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 
 export const waitlistMessages = {
   required: 'Please fill in all required fields',

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseDirectoryImport } from '../../lambdas/core/directoryImport';
 import { contactInputSchema, contactMessages } from '../../schema/api/contacts';
-import { normaliseWebsite } from '../../schema/api/links';
+import { isHttpLink, normaliseWebsite } from '../../schema/api/links';
+import { profileUpdateSchema } from '../../schema/api/profile';
+import { waitlistJoinSchema } from '../../schema/api/waitlist';
 
 describe('normaliseWebsite', () => {
   it.each([
@@ -80,5 +82,28 @@ describe('the same rule everywhere a website comes in', () => {
     if (!parsed.ok) throw new Error(parsed.error);
     expect(parsed.plan.entries.map((entry) => entry.website_url)).toEqual(['https://A.example/Demos', 'https://b.example']);
     expect(parsed.plan.rejected).toEqual([{ row: 4, email: 'c@labels.example', reasons: ['Invalid website: javascript:alert(1)//x.com'] }]);
+  });
+});
+
+describe('isHttpLink: links that must be typed with their scheme (profile, waitlist)', () => {
+  it('takes http(s) websites only, with the scheme written out', () => {
+    expect(isHttpLink('https://soundcloud.com/nova')).toBe(true);
+    expect(isHttpLink('HTTP://open.spotify.com/artist/1')).toBe(true);
+    expect(isHttpLink('soundcloud.com/nova')).toBe(false);
+    expect(isHttpLink('javascript:alert(1)//x.com')).toBe(false);
+    expect(isHttpLink('https://soundcloud.com@evil.example/x')).toBe(false);
+    expect(isHttpLink('https://localhost/track')).toBe(false);
+  });
+
+  it('is the rule of the profile links and the waitlist link', () => {
+    const badLink = 'Enter a link that starts with http:// or https://';
+    for (const link of ['javascript:alert(1)//x.com', 'https://user:pw@label.example', 'soundcloud.com/nova']) {
+      const profile = profileUpdateSchema.safeParse({ soundcloud_url: link });
+      expect(profile.success).toBe(false);
+      expect(profile.error?.issues[0]?.message).toBe(badLink);
+      const join = waitlistJoinSchema.safeParse({ email: 'nova@example.com', artist_name: 'Nova', music_style: 'House', soundcloud_spotify_url: link });
+      expect(join.error?.issues[0]?.message).toBe(badLink);
+    }
+    expect(profileUpdateSchema.parse({ soundcloud_url: 'https://soundcloud.com/nova' })).toEqual({ soundcloud_url: 'https://soundcloud.com/nova' });
   });
 });

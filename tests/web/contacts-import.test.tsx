@@ -282,7 +282,8 @@ describe('importing', () => {
     ).toBeInTheDocument();
     // The list was read again, so it holds what the server holds: the failed batch's 40 rows too.
     await tabCount(created);
-    expect(server.calls('GET', '/api/contacts')).toHaveLength(2);
+    // Read from the start twice: the first load and the reload after the failure.
+    expect(server.calls('GET', '/api/contacts').filter(([url]) => !String(url).includes('cursor='))).toHaveLength(2);
     for (const email of ['row1@import.test', 'row200@import.test', 'row201@import.test', 'row240@import.test']) {
       expect(server.contacts.has(idOf(email))).toBe(true);
     }

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { contactLimits } from '../../schema/api/contacts';
+import { CONTACTS_FIRST_PAGE_SIZE } from '../../web/src/api/contacts';
 import { CONTACTS_PAGE_SIZE } from '../../web/src/pages/contacts/ContactsList';
 import { contact, fakeContactsServer, gate, idOf, manyContacts, renderContacts, unsubscribe, type ContactsServer } from './contacts-fake-server';
 import { preloadRoutes } from './helpers';
@@ -35,14 +36,15 @@ const tab = (name: RegExp | string) => screen.getByRole('tab', { name });
 
 describe('contacts list', () => {
   it('loads every page in order, shows the first at once with progress, and counts in the tab (marked unfinished until the last page)', async () => {
-    const total = contactLimits.pageMax + 500;
+    // A small first page, then full pages: 100 + 1,000 + 500.
+    const total = CONTACTS_FIRST_PAGE_SIZE + contactLimits.pageMax + 500;
     const server = fakeContactsServer(manyContacts(total));
     const later = gate();
     server.hold.laterPages = later.promise;
     await openPage(server);
 
     // The first page is on screen while the rest are held back: its count is not the total, and says so.
-    const firstPage = contactLimits.pageMax.toLocaleString();
+    const firstPage = CONTACTS_FIRST_PAGE_SIZE.toLocaleString();
     expect(await screen.findByText(`Loading more contacts… ${firstPage} loaded`)).toBeInTheDocument();
     expect(await screen.findByText(`Showing ${firstPage} of ${firstPage}… contacts (still loading)`)).toBeInTheDocument();
     expect(tab(`Contacts (${firstPage}…)`)).toBeInTheDocument();
@@ -55,8 +57,10 @@ describe('contacts list', () => {
     expect(screen.queryByText(/still loading/)).not.toBeInTheDocument();
     expect(screen.queryByText(/Loading more contacts/)).not.toBeInTheDocument();
     const pages = server.calls('GET', '/api/contacts');
-    expect(pages).toHaveLength(2);
-    const cursors = pages.map(([url]) => new URL(String(url), 'http://localhost').searchParams.get('cursor'));
+    expect(pages).toHaveLength(3);
+    const params = pages.map(([url]) => new URL(String(url), 'http://localhost').searchParams);
+    expect(params.map((query) => Number(query.get('limit')))).toEqual([CONTACTS_FIRST_PAGE_SIZE, contactLimits.pageMax, contactLimits.pageMax]);
+    const cursors = params.map((query) => query.get('cursor'));
     expect(cursors[0]).toBeNull();
     expect(cursors.slice(1).every((cursor) => cursor !== null)).toBe(true);
     // 30 cards a page, newest first, and pages to move through the rest.

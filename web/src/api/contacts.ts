@@ -18,6 +18,8 @@ import { ApiError, type ApiClient } from './client';
 
 /** Contacts per GET /api/contacts page: the most the server gives, so 10,000 contacts take ten requests. */
 export const CONTACTS_LOAD_PAGE_SIZE = contactLimits.pageMax;
+/** The first page is small: it fills the first screen of cards at once, while the rest streams in. */
+export const CONTACTS_FIRST_PAGE_SIZE = 100;
 
 const contactPath = (id: string) => `/api/contacts/${encodeURIComponent(id)}`;
 
@@ -40,7 +42,7 @@ export async function listContacts(
   const contacts: Contact[] = [];
   let cursor: string | undefined;
   do {
-    const query = new URLSearchParams({ limit: String(CONTACTS_LOAD_PAGE_SIZE) });
+    const query = new URLSearchParams({ limit: String(cursor === undefined ? CONTACTS_FIRST_PAGE_SIZE : CONTACTS_LOAD_PAGE_SIZE) });
     if (cursor !== undefined) query.set('cursor', cursor);
     const page = await api.request(`/api/contacts?${query}`, { parse: (data) => contactListSchema.parse(data), signal });
     for (const contact of page.contacts) contacts.push(contact);

@@ -14,7 +14,6 @@ export {
   EMAIL_MAX,
   EMAIL_PATTERN,
   LINK_MAX,
-  LINK_PATTERN,
   WHY_INTERESTED_MAX,
 } from '../../../schema/api/waitlistConstants';
 /** Spec §2 music style options, in the spec's order. */

@@ -6,12 +6,12 @@ import {
   joinFailure,
   joinWaitlist,
   LINK_MAX,
-  LINK_PATTERN,
   MUSIC_STYLES,
   WAITLIST_TEXT,
   WHY_INTERESTED_MAX,
   type JoinFailure,
 } from '../../api/waitlist';
+import { isHttpLink } from '../../../../schema/api/links';
 import styles from './landing.module.css';
 
 interface Values {
@@ -32,7 +32,8 @@ function check(values: Values): { message: string; fields: FieldName[] } | null 
   const missing = (['email', 'artistName', 'musicStyle'] as const).filter((name) => values[name].trim() === '');
   if (missing.length > 0) return { message: WAITLIST_TEXT.required, fields: [...missing] };
   if (!EMAIL_PATTERN.test(values.email.trim())) return { message: WAITLIST_TEXT.badEmail, fields: ['email'] };
-  if (values.link.trim() !== '' && !LINK_PATTERN.test(values.link.trim())) {
+  // http(s) only (schema/api/links.ts), so no javascript: URL reaches the admin table.
+  if (values.link.trim() !== '' && !isHttpLink(values.link)) {
     return { message: WAITLIST_TEXT.badLink, fields: ['link'] };
   }
   return null;
