@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<void> {
   // A CSV saved by Excel on Windows ("CSV (Comma delimited)") is Windows-1252, not UTF-8; JSON is UTF-8.
   const content = format === 'csv' ? decodeCsvBytes(bytes) : bytes.toString('utf8');
   if (utf8Length(content) > DIRECTORY_IMPORT_MAX_BYTES) {
-    throw new Failure(`${file} is too large: at most 4 MB per import. Split it.`);
+    throw new Failure(`${file} is too large: at most ${DIRECTORY_IMPORT_MAX_BYTES / 1024 / 1024} MB per import. Split it.`);
   }
   const site = values.site.replace(/\/+$/, '');
 

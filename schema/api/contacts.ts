@@ -88,9 +88,12 @@ const optionalText = (max: number) =>
 const emailField = requiredText(contactLimits.email).refine((value) => CONTACT_EMAIL_PATTERN.test(value), contactMessages.invalidEmail);
 
 /** A website as people type it ('https://…', 'http://…' or a bare 'label.com'), stored as the link normaliseWebsite makes. */
-const websiteField = optionalText(contactLimits.websiteUrl)
+const websiteField = optionalText(Number.POSITIVE_INFINITY)
   .refine((value) => value === null || normaliseWebsite(value) !== null, contactMessages.invalidWebsite)
-  .transform((value) => (value === null ? null : normaliseWebsite(value)));
+  .transform((value) => (value === null ? null : normaliseWebsite(value)))
+  // The limit applies to what is stored ('label.com' is stored as 'https://label.com'), so an edit of a
+  // saved contact never fails on a website it did not touch.
+  .refine((value) => value === null || value.length <= contactLimits.websiteUrl, `Must be at most ${contactLimits.websiteUrl} characters`);
 
 export const contactSchema = z.object({
   id: z.string(),

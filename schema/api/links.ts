@@ -14,6 +14,9 @@ export const isHttpLink = (value: string) => HTTP_SCHEME.test(value.trim()) && n
 /** A scheme typed by the person: 'http://' or 'https://' in any case. */
 const HTTP_SCHEME = /^(https?):\/\//i;
 
+/** What the URL parser turns any numeric host into. */
+const IPV4 = /^\d+(\.\d+){3}$/;
+
 /** A host of at least two non-empty dot-separated labels ('label.com', 'www.label.co.uk', not 'localhost'). */
 const DOTTED_HOST = /^[^.]+(\.[^.]+)+$/;
 
@@ -23,10 +26,16 @@ const DOTTED_HOST = /^[^.]+(\.[^.]+)+$/;
  */
 export function normaliseWebsite(value: string | null | undefined): string | null {
   const trimmed = (value ?? '').trim();
-  if (trimmed === '' || /\s/.test(trimmed)) return null;
+  // Spaces and invisible format characters (zero-width space, BOM) make two links look alike.
+  if (trimmed === '' || /[\s\u200b-\u200f\u2060\ufeff]/.test(trimmed)) return null;
   const scheme = HTTP_SCHEME.exec(trimmed);
+  // The host part as typed: an '@' (user info, even empty) or a backslash there hides the real host from a
+  // reader ('https://label.com@evil.example', 'https://@evil.example'); a leading '/' is no host at all.
+  const rest = scheme ? trimmed.slice(scheme[0].length) : trimmed;
+  const authority = rest.split(/[/?#]/, 1)[0] ?? '';
+  if (rest.startsWith('/') || /[@\\]/.test(authority)) return null;
   // Without http(s):// the whole text is read as a host: 'javascript:alert(1)//x.com' then has the port
-  // 'alert(1)' and fails to parse, 'mailto:a@b.com' has the user 'mailto' and is refused below.
+  // 'alert(1)' and fails to parse ('mailto:a@b.com' was refused above for its '@').
   const link = scheme ? `${scheme[1]!.toLowerCase()}://${trimmed.slice(scheme[0].length)}` : `https://${trimmed}`;
   let url: URL;
   try {
@@ -34,7 +43,7 @@ export function normaliseWebsite(value: string | null | undefined): string | nul
   } catch {
     return null;
   }
-  // A user:password@ part hides the real host from a reader ('https://label.com@evil.example').
-  if (url.username !== '' || url.password !== '') return null;
+  // A numeric host ('1.1', '0x7f.1', '2130706433') is an IP address once parsed, not a website.
+  if (IPV4.test(url.hostname)) return null;
   return DOTTED_HOST.test(url.hostname) ? link : null;
 }

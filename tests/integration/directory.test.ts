@@ -546,14 +546,14 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(await listed()).toHaveLength(before);
   });
 
-  it('refuses a file over 4 MB counted in bytes (accented text), and an import that would take the directory past 2,000 entries', async () => {
+  it('refuses a file over 3 MB counted in bytes (accented text), and an import that would take the directory past 1,500 entries', async () => {
     const before = (await listed()).length;
-    // 2.2 million two-byte characters: fewer characters than the limit's bytes, but 4.4 MB.
-    const heavy = `email,description\n${address('heavy')},"${'é'.repeat(2_200_000)}"\n`;
+    // Two-byte characters: fewer characters than the limit has bytes, but more bytes.
+    const heavy = `email,description\n${address('heavy')},"${'é'.repeat(DIRECTORY_IMPORT_MAX_BYTES / 2 + 100_000)}"\n`;
     expect(heavy.length).toBeLessThan(DIRECTORY_IMPORT_MAX_BYTES);
     expect(await importFile('csv', heavy)).toMatchObject({
       status: 400,
-      json: { message: 'content: The file is too large (at most 4 MB): split it into smaller files.' },
+      json: { message: 'content: The file is too large (at most 3 MB): split it into smaller files.' },
     });
     const rows = Array.from({ length: DIRECTORY_MAX_ENTRIES - before + 1 }, (_, i) => address(`bulk-${i}`));
     expect(await importFile('csv', `email\n${rows.join('\n')}\n`)).toMatchObject({

@@ -107,3 +107,36 @@ describe('isHttpLink: links that must be typed with their scheme (profile, waitl
     expect(profileUpdateSchema.parse({ soundcloud_url: 'https://soundcloud.com/nova' })).toEqual({ soundcloud_url: 'https://soundcloud.com/nova' });
   });
 });
+
+describe('normaliseWebsite refuses links that hide or lack their real host', () => {
+  it.each([
+    'https://@evil.example',
+    'https://:@evil.example',
+    'https://label.com\\@evil.example',
+    '//evil.example',
+    '\u200blabel.com',
+    'https://label\u200b.com',
+    'http://1.1',
+    'http://0x7f.1/admin',
+    'https://2130706433',
+    'https://127.0.0.1/',
+  ])('%j', (value) => {
+    expect(normaliseWebsite(value)).toBeNull();
+  });
+
+  it('still takes an @ after the host (a path or query)', () => {
+    expect(normaliseWebsite('https://soundcloud.com/@nova?ref=a@b')).toBe('https://soundcloud.com/@nova?ref=a@b');
+  });
+});
+
+describe("a contact's website limit applies to what is stored", () => {
+  const withWebsite = (website_url: string) => contactInputSchema.safeParse({ name: 'Ana', email: 'ana@label.com', website_url });
+
+  it('refuses a bare domain that becomes longer than 500 characters with https://, and takes one of exactly 500', () => {
+    const path = (length: number) => `label.com/${'a'.repeat(length - 'label.com/'.length)}`;
+    const tooLong = withWebsite(path(500 - 'https://'.length + 1));
+    expect(tooLong.error?.issues[0]?.message).toBe('Must be at most 500 characters');
+    const exact = withWebsite(path(500 - 'https://'.length));
+    expect(exact.data?.website_url).toHaveLength(500);
+  });
+});

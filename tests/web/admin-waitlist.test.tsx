@@ -164,6 +164,14 @@ describe('admin waitlist page', () => {
     expect(within(rowOf('zed@example.com')).getByText(/2025/)).toBeInTheDocument();
   });
 
+  it('shows a stored link that is not a plain http(s) website (saved before the link rule) as text, not a link', async () => {
+    const server = fakeServer([entry(1, { email: 'old@example.com', soundcloud_spotify_url: 'https://soundcloud.com@evil.example/x' })]);
+    await renderAdmin(server);
+    await expectCounts(1, 1, 0, 0);
+    expect(within(rowOf('old@example.com')).getByText('https://soundcloud.com@evil.example/x')).toBeInTheDocument();
+    expect(within(rowOf('old@example.com')).queryByRole('link')).not.toBeInTheDocument();
+  });
+
   it('offers Approve and Reject on pending rows only', async () => {
     await renderAdmin(fakeServer(mixed()));
     await expectCounts(4, 2, 1, 1);

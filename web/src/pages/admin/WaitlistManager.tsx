@@ -14,6 +14,7 @@ import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { WaitlistEntry } from '../../../../schema/api/waitlist';
+import { isHttpLink } from '../../../../schema/api/links';
 import { listWaitlistEntries, setWaitlistStatus, type WaitlistDecision } from '../../api/adminWaitlist';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
@@ -54,10 +55,6 @@ export function formatSubmitted(iso: string): string {
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function isHttpUrl(value: string): boolean {
-  return /^https?:\/\//i.test(value);
-}
-
 function sortAriaLabel(name: string) {
   return ({ sorted, descending }: TableProps.LabelData) =>
     `${name}, ${sorted ? `sorted ${descending ? 'descending' : 'ascending'}` : 'not sorted'}`;
@@ -84,7 +81,7 @@ const StatusCell = memo(function StatusCell({ status }: { status: Status }) {
 
 const UrlCell = memo(function UrlCell({ url }: { url: string | null }) {
   if (!url) return <Box color="text-status-inactive">None</Box>;
-  if (!isHttpUrl(url)) return <span className={styles.url}>{url}</span>;
+  if (!isHttpLink(url)) return <span className={styles.url}>{url}</span>;
   return (
     <span className={styles.url}>
       <Link href={url} external target="_blank" rel="noopener noreferrer" externalIconAriaLabel="(opens in a new tab)">
