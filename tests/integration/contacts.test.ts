@@ -6,6 +6,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
+import { chunk } from '../../schema/chunk';
 import { addressId } from '../../lambdas/core/contacts';
 import type { NewContact } from '../../lambdas/ports';
 import { contactLimits, contactMessages, contactSchema, type Contact, type CsvContact } from '../../schema/api/contacts';
@@ -473,14 +474,13 @@ describe('POST /api/contacts/import', () => {
       }
       expect(unique).toBe(4500);
 
-      const batches: CsvContact[][] = [];
-      for (let i = 0; i < rows.length; i += contactLimits.importBatch) batches.push(rows.slice(i, i + contactLimits.importBatch));
+      const batches = chunk(rows, contactLimits.importBatch);
       const IN_FLIGHT = 4;
       const importAll = async () => {
         let created: Contact[] = [];
         let skipped = 0;
-        for (let i = 0; i < batches.length; i += IN_FLIGHT) {
-          const responses = await Promise.all(batches.slice(i, i + IN_FLIGHT).map((batch) => importBatch(user, batch)));
+        for (const round of chunk(batches, IN_FLIGHT)) {
+          const responses = await Promise.all(round.map((batch) => importBatch(user, batch)));
           for (const response of responses) {
             expect(response.status, JSON.stringify(response.json)).toBe(200);
             created = created.concat(response.json!.created as Contact[]);

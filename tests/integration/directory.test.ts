@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactItem, DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { directoryItem, DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directoryStore';
@@ -26,9 +26,8 @@ import { directoryImportMessages } from '../../lambdas/core/directoryImport';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
 import { makeHandler as makeDirectoryHandler } from '../../lambdas/http/directory';
 import { ensureTable } from '../../lib/local/dynamodb';
-import { makeAuthorizer } from '../../lib/local/jwt';
 import { directoryEntries, seedSystemData } from '../../lib/local/seed';
-import { startLocalServer, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import type { Contact } from '../../schema/api/contacts';
 import {
   applyDirectoryDefaults,
@@ -42,9 +41,8 @@ import {
 } from '../../schema/api/directory';
 import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
-import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { indexes, key } from '../../schema/table';
-import { adminTokens, call, createUser, dynamodb, stack, type ApiOptions, type TestUser } from './helpers';
+import { adminTokens, call, callAt, createUser, dynamodb, stack, startServer, type TestUser } from './helpers';
 
 const table = () => stack().tableName;
 const labels = directoryEntries.filter((entry) => entry.contact_type === 'Label');
@@ -371,22 +369,6 @@ describe('DynamoDirectoryStore.addToContacts: writes between its read and its tr
   });
 });
 
-/** Requests to a local server other than the shared one. */
-function callAt(base: string) {
-  return async (path: string, options: ApiOptions = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const response = await fetch(`${base}${path}`, { method: options.method ?? 'GET', headers, body });
-    const text = await response.text();
-    return { status: response.status, text, json: (text === '' ? undefined : JSON.parse(text)) as Record<string, unknown> | undefined };
-  };
-}
-
 describe('POST /api/admin/directory and npm run directory:import', () => {
   const tag = randomUUID().slice(0, 8);
   /** Reserved-domain addresses unique to this run. */
@@ -412,14 +394,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
         clock: systemClock,
       }) as LambdaHandler,
     };
-    const s = stack();
-    server = await startLocalServer({
-      port: 0,
-      webDist: s.webDist,
-      runtimeConfig: runtimeConfigSchema.parse((await call('/config.json')).json),
-      authorize: makeAuthorizer({ userPoolId: s.userPoolId, userPoolClientId: s.userPoolClientId, cognitoEndpoint: s.cognitoEndpoint }),
-      confirmSignUp: async () => 'confirmed',
-      region: s.region,
+    server = await startServer({
       loadHandler: async (group) => {
         const handler = handlers[group];
         if (!handler) throw new Error(`${group} is not served by the directory import test server`);
@@ -475,6 +450,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     const response = await importFile('csv', csv);
     expect(response).toEqual({
       status: 200,
+      headers: expect.anything(),
       text: expect.any(String),
       json: {
         created: 2,

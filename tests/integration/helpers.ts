@@ -8,6 +8,9 @@ import { request } from 'node:http';
 import { CreateUserPoolClientCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
 import { makeDynamoClients } from '../../lib/local/dynamodb';
+import { makeAuthorizer } from '../../lib/local/jwt';
+import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../lib/local/server';
+import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { accounts, type Accounts, type NewAccount, type Tokens } from '../support/accounts';
 import type { IntegrationStack } from './globalSetup';
 
@@ -75,8 +78,11 @@ export interface ApiOptions {
   headers?: Record<string, string>;
 }
 
-/** A request to the local server; `path` starts with `/`. */
-export async function call(path: string, options: ApiOptions = {}) {
+/** A request to the shared local server; `path` starts with `/`. */
+export const call = (path: string, options: ApiOptions = {}) => callAt(stack().appUrl)(path, options);
+
+/** Requests to the local server at `base` (the shared one, or one a test started with startServer). */
+export const callAt = (base: string) => async (path: string, options: ApiOptions = {}) => {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
@@ -84,7 +90,7 @@ export async function call(path: string, options: ApiOptions = {}) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${stack().appUrl}${path}`, { method: options.method ?? 'GET', headers, body });
+  const response = await fetch(`${base}${path}`, { method: options.method ?? 'GET', headers, body });
   const text = await response.text();
   let json: unknown;
   try {
@@ -93,6 +99,23 @@ export async function call(path: string, options: ApiOptions = {}) {
     json = undefined;
   }
   return { status: response.status, headers: response.headers, text, json: json as Record<string, unknown> | undefined };
+};
+
+/**
+ * A local server of a test's own, on a random port, with the shared stack's authorizer and config and
+ * the handlers `loadHandler` gives (a fault, a table of its own, a clock that stands still).
+ */
+export async function startServer(options: Pick<LocalServerOptions, 'loadHandler'> & Partial<LocalServerOptions>): Promise<LocalServer> {
+  const s = stack();
+  return startLocalServer({
+    port: 0,
+    webDist: s.webDist,
+    runtimeConfig: runtimeConfigSchema.parse((await call('/config.json')).json),
+    authorize: makeAuthorizer({ userPoolId: s.userPoolId, userPoolClientId: s.userPoolClientId, cognitoEndpoint: s.cognitoEndpoint }),
+    confirmSignUp: async () => 'confirmed',
+    region: s.region,
+    ...options,
+  });
 }
 
 export interface RawResponse {

@@ -14,27 +14,20 @@ import type { ProfileStore } from '../../lambdas/ports';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { lambdaLimits, routes, type RouteDefinition } from '../../schema/routes';
 import type { ApiGatewayEvent } from '../../lib/local/event';
-import { makeAuthorizer } from '../../lib/local/jwt';
-import { startLocalServer, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import { FIXTURE_FILES } from './globalSetup';
-import { adminTokens, call, cognito, createUser, rawRequest, signUp, stack } from './helpers';
+import { adminTokens, call, cognito, createUser, rawRequest, signUp, stack, startServer } from './helpers';
 
 const servers: LocalServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** A second local server on a random port, with the shared stack's authorizer and the given handler. */
+/** A second local server serving only `handler`. */
 async function serverWith(handler: LambdaHandler, extra: { now?: () => number; webDist?: string; integrationTimeoutMs?: number } = {}) {
-  const s = stack();
-  const server = await startLocalServer({
-    port: 0,
-    webDist: extra.webDist ?? s.webDist,
-    runtimeConfig: runtimeConfigSchema.parse((await call('/config.json')).json),
-    authorize: makeAuthorizer({ userPoolId: s.userPoolId, userPoolClientId: s.userPoolClientId, cognitoEndpoint: s.cognitoEndpoint }),
-    confirmSignUp: async () => 'confirmed',
-    region: s.region,
+  const server = await startServer({
     loadHandler: async () => handler,
+    ...(extra.webDist ? { webDist: extra.webDist } : {}),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.integrationTimeoutMs ? { integrationTimeoutMs: extra.integrationTimeoutMs } : {}),
   });

@@ -12,12 +12,10 @@ import { DynamoWaitlistStore } from '../../lambdas/adapters/dynamodb/waitlistSto
 import { systemClock, ulidGenerator } from '../../lambdas/compose';
 import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
-import { makeAuthorizer } from '../../lib/local/jwt';
-import { startLocalServer, type LambdaHandler } from '../../lib/local/server';
-import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
+import type { LambdaHandler } from '../../lib/local/server';
 import { waitlistMessages, type WaitlistEntry } from '../../schema/api/waitlist';
 import { key } from '../../schema/table';
-import { adminTokens, call, createUser, dynamodb, stack, uniqueEmail, type TestUser } from './helpers';
+import { adminTokens, call, createUser, dynamodb, stack, startServer, uniqueEmail, type TestUser } from './helpers';
 
 const store = () => new DynamoWaitlistStore(dynamodb().doc, stack().tableName);
 const ids = ulidGenerator();
@@ -223,16 +221,9 @@ describe('GET /api/waitlist/spots', () => {
 
 describe('POST /api/waitlist throttling', () => {
   it('answers 429 past its burst of 10, before the handler (a server of its own, so the shared bucket stays full)', async () => {
-    const s = stack();
     let calls = 0;
     const real = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids });
-    const server = await startLocalServer({
-      port: 0,
-      webDist: s.webDist,
-      runtimeConfig: runtimeConfigSchema.parse((await call('/config.json')).json),
-      authorize: makeAuthorizer({ userPoolId: s.userPoolId, userPoolClientId: s.userPoolClientId, cognitoEndpoint: s.cognitoEndpoint }),
-      confirmSignUp: async () => 'confirmed',
-      region: s.region,
+    const server = await startServer({
       loadHandler: async () => (async (event, ctx) => {
         calls++;
         return real(event as Parameters<typeof real>[0], ctx);

@@ -9,6 +9,7 @@ import {
   type BatchWriteCommandInput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { chunk } from '../../../schema/chunk';
 
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 type Key = Record<string, unknown>;
@@ -28,11 +29,6 @@ export interface BatchOptions {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** Runs `work` over `jobs` with at most `concurrency` at a time; rejects on the first failure. */
 async function pool<T, R>(jobs: readonly T[], concurrency: number, work: (job: T) => Promise<R>): Promise<R[]> {
@@ -62,7 +58,7 @@ export async function batchWriteAll(
   options: BatchOptions = {},
 ): Promise<void> {
   const { maxAttempts, baseDelayMs, concurrency } = settingsOf(options);
-  await pool(chunks(requests, WRITE_BATCH), concurrency, async (batch) => {
+  await pool(chunk(requests, WRITE_BATCH), concurrency, async (batch) => {
     let pending = batch;
     for (let attempt = 1; ; attempt++) {
       const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
@@ -91,7 +87,7 @@ export async function batchGetAll(
         ExpressionAttributeNames: Object.fromEntries(options.projection.map((name, i) => [`#p${i}`, name])),
       }
     : {};
-  const pages = await pool(chunks(keys, GET_BATCH), concurrency, async (batch) => {
+  const pages = await pool(chunk(keys, GET_BATCH), concurrency, async (batch) => {
     const items: Record<string, unknown>[] = [];
     let pending: Key[] = batch;
     for (let attempt = 1; ; attempt++) {

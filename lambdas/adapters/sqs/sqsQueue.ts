@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { chunk } from '../../../schema/chunk';
 import type { Queue, QueueMessage } from '../../ports';
 
 /** SQS allows at most ten entries per SendMessageBatch. */
@@ -12,8 +13,7 @@ export class SqsQueue implements Queue {
 
   async send(messages: QueueMessage[]): Promise<void> {
     const rejected: string[] = [];
-    for (let start = 0; start < messages.length; start += BATCH) {
-      const batch = messages.slice(start, start + BATCH);
+    for (const batch of chunk(messages, BATCH)) {
       const result = await this.sqs.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,

@@ -12,6 +12,7 @@ import {
   type CsvContact,
   type Unsubscribe,
 } from '../../../schema/api/contacts';
+import { chunk } from '../../../schema/chunk';
 import { ApiError, type ApiClient } from './client';
 
 /** The contacts and unsubscribed-list API of the signed-in user. Contract: schema/api/contacts.ts. */
@@ -23,12 +24,6 @@ export const CONTACTS_FIRST_PAGE_SIZE = 100;
 
 const contactPath = (id: string) => `/api/contacts/${encodeURIComponent(id)}`;
 
-/** Splits a list into runs of at most `size`, in order. */
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
-  return chunks;
-}
 
 /**
  * Every contact, newest first: GET /api/contacts page after page (each `next_cursor` asks for the next)
