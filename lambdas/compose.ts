@@ -13,7 +13,19 @@ import { SqsQueue } from './adapters/sqs/sqsQueue';
 import { DynamoContactStore } from './adapters/dynamodb/contactStore';
 import { DynamoDirectoryStore } from './adapters/dynamodb/directoryStore';
 import { DynamoUnsubscribeStore } from './adapters/dynamodb/unsubscribeStore';
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { DynamoCampaignStore } from './adapters/dynamodb/campaignStore';
+import { DynamoContactListStore } from './adapters/dynamodb/contactListStore';
+import { DynamoTemplateStore } from './adapters/dynamodb/templateStore';
+import { BedrockWriter } from './adapters/bedrock/bedrockWriter';
+import { LocalWriter } from './adapters/local-writer/localWriter';
+import { DomPurifySanitizer } from './adapters/html/domPurifySanitizer';
 import type {
+  CampaignStore,
+  ContactListStore,
+  EmailWriter,
+  HtmlSanitizer,
+  TemplateStore,
   Clock,
   ContactStore,
   DirectoryStore,
@@ -31,24 +43,46 @@ export interface Deps {
   contacts: ContactStore;
   unsubscribes: UnsubscribeStore;
   directory: DirectoryStore;
+  campaigns: CampaignStore;
+  templates: TemplateStore;
+  contactLists: ContactListStore;
+  writer: EmailWriter;
+  sanitizer: HtmlSanitizer;
   clock: Clock;
   ids: IdGenerator;
 }
+
+/** Which AI writer runs: Bedrock in AWS; the local writer (no network) in `npm start` and the tests. */
+export type WriterKind = 'bedrock' | 'local';
 
 export interface ServerConfig {
   tableName: string;
   region: string;
   dynamoEndpoint?: string;
+  writer: WriterKind;
+  /** Bedrock model (or inference profile) id; required when writer is bedrock. */
+  bedrockModelId?: string;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const tableName = env.TABLE_NAME;
   if (!tableName) throw new Error('TABLE_NAME is not set');
+  // WRITER overrides; otherwise the local runtime writes locally and a Lambda uses Bedrock.
+  const writer: WriterKind = env.WRITER === 'local' || env.WRITER === 'bedrock' ? env.WRITER : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 'bedrock';
   return {
     tableName,
     region: env.AWS_REGION ?? 'us-east-1',
     ...(env.DYNAMODB_ENDPOINT ? { dynamoEndpoint: env.DYNAMODB_ENDPOINT } : {}),
+    writer,
+    ...(env.BEDROCK_MODEL_ID ? { bedrockModelId: env.BEDROCK_MODEL_ID } : {}),
   };
+}
+
+/** The configured writer. Bedrock's client is built only when used, so local runs never touch AWS. */
+export function makeWriter(config: Pick<ServerConfig, 'writer' | 'region' | 'bedrockModelId'>): EmailWriter {
+  if (config.writer === 'local') return new LocalWriter();
+  if (!config.bedrockModelId) throw new Error('BEDROCK_MODEL_ID is not set');
+  return new BedrockWriter(new BedrockRuntimeClient({ region: config.region }), config.bedrockModelId);
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -65,6 +99,12 @@ export function makeDeps(config: ServerConfig): Deps {
     contacts,
     unsubscribes: new DynamoUnsubscribeStore(db, config.tableName),
     directory: new DynamoDirectoryStore(db, config.tableName, { ids, contacts }),
+    campaigns: new DynamoCampaignStore(db, config.tableName, { ids }),
+    templates: new DynamoTemplateStore(db, config.tableName, { ids }),
+    contactLists: new DynamoContactListStore(db, config.tableName, { ids }),
+    writer: makeWriter(config),
+    // Builds its DOM on first use: only the campaigns handler ever sanitizes.
+    sanitizer: new DomPurifySanitizer(),
     clock: systemClock,
     ids,
   };

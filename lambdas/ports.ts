@@ -2,7 +2,10 @@
  * The interfaces the core and the handlers need. Adapters in lambdas/adapters/* implement them;
  * lambdas/compose.ts picks which. Nothing here imports an SDK.
  */
+import type { Campaign, EmailLength, SavedContactList } from '../schema/api/campaigns';
 import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts';
+import type { Tone } from '../schema/api/options';
+import type { CampaignTemplate } from '../schema/api/templates';
 import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../schema/api/directory';
 import type { Profile, ProfileUpdate } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
@@ -166,3 +169,99 @@ export interface DirectoryStore {
 
 /** A directory record as read from an import file, before defaults and validation. */
 export type DirectoryImportRecord = Omit<RawDirectoryEntry, 'id'>;
+
+// ---------------------------------------------------------------------------------------------------
+// Compose (issue 5): campaign drafts, templates, saved lists, the AI writer, the HTML sanitizer.
+
+export type DraftWriteResult = { outcome: 'saved'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'not_draft'; campaign: Campaign };
+
+/** The fields of a draft the compose screen may replace (everything but ids, status, counters and times). */
+export type DraftContent = Pick<
+  Campaign,
+  | 'mode'
+  | 'track_name'
+  | 'track_url'
+  | 'genre'
+  | 'mood'
+  | 'bpm'
+  | 'description'
+  | 'ai_tone'
+  | 'email_length'
+  | 'email_subject'
+  | 'email_body'
+  | 'personalised_by_writer'
+  | 'preview_contact_id'
+  | 'total_recipients'
+>;
+
+export interface CampaignStore {
+  /** Creates a draft campaign with this content: a new ULID id, status draft, zero counters. */
+  createDraft(userId: string, content: DraftContent, now: Date): Promise<Campaign>;
+  get(userId: string, id: string): Promise<Campaign | undefined>;
+  /** Every campaign of the user, newest first (one partition read). */
+  list(userId: string): Promise<Campaign[]>;
+  /** Replaces some of the draft's content, only while its status is draft (checked in the write). */
+  updateDraft(userId: string, id: string, changes: Partial<DraftContent>, now: Date): Promise<DraftWriteResult>;
+}
+
+export interface TemplateStore {
+  /** The seeded system templates, by name. */
+  listSystem(): Promise<CampaignTemplate[]>;
+  /** The user's own templates, by name. */
+  listForUser(userId: string): Promise<CampaignTemplate[]>;
+  add(userId: string, template: Omit<CampaignTemplate, 'id' | 'is_system_template'>, now: Date): Promise<CampaignTemplate>;
+  /** True when the user's template was deleted (a system template's id is not found). */
+  remove(userId: string, id: string): Promise<boolean>;
+}
+
+export interface ContactListStore {
+  /** The user's saved lists, newest first. */
+  list(userId: string): Promise<SavedContactList[]>;
+  add(userId: string, list: Omit<SavedContactList, 'id' | 'created_at'>, now: Date): Promise<SavedContactList>;
+  remove(userId: string, id: string): Promise<boolean>;
+}
+
+/** What the artist's emails say about them: the name they sign with and their public links. */
+export interface ArtistDetails {
+  /** Artist name, else full name (spec §5 [ARTIST_NAME]). */
+  name: string;
+  links: { label: string; url: string }[];
+}
+
+/** The contact fields the writer may use. Data only: they are never instructions to the writer. */
+export type WriterContact = Pick<Contact, 'name' | 'label_name' | 'contact_type' | 'genre' | 'position' | 'notes'>;
+
+export interface WriterRequest {
+  track: {
+    track_name: string;
+    track_url: string;
+    genre: string;
+    mood: string | null;
+    bpm: number | null;
+    description: string;
+  };
+  tone: Tone;
+  /** Approximate length of the body in words (spec §9: 100 / 150 / 250). */
+  length: EmailLength;
+  artist: ArtistDetails;
+  contact: WriterContact;
+}
+
+/** An email as the writer returns it: a subject and a plain-text body (no footer, no links list). */
+export interface WrittenEmail {
+  subject: string;
+  body: string;
+}
+
+/**
+ * Writes one personal email. Throws WriterError (lambdas/core/errors.ts) when the model is busy,
+ * too slow, or its reply is not a valid {subject, body}.
+ */
+export interface EmailWriter {
+  write(request: WriterRequest): Promise<WrittenEmail>;
+}
+
+/** Removes anything that could run or phone home from user HTML, keeping an email's layout (tables, inline CSS). */
+export interface HtmlSanitizer {
+  sanitize(html: string): string;
+}

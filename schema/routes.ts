@@ -25,6 +25,10 @@ export type TableAccess = 'none' | 'read' | 'readwrite';
 /** One handler group: its module, what it may do to the table, and its Lambda limits (same locally and in AWS). */
 export interface HandlerGroupDefinition {
   entry: string;
+  /** Calls the AI writer (Bedrock in AWS): CDK grants bedrock:InvokeModel on the configured model only. */
+  writer?: boolean;
+  /** Packages installed beside the bundle instead of bundled (jsdom reads its own files at run time). */
+  nodeModules?: readonly string[];
   description: string;
   table: TableAccess;
   /** Lambda timeout in seconds (default DEFAULT_LAMBDA_LIMITS); under the API's 30 s integration timeout. */
@@ -56,6 +60,21 @@ export const handlerGroups = {
     table: 'readwrite',
     // A paid user's bulk add writes up to 1000 contacts.
     timeoutSeconds: 28,
+  },
+  campaigns: {
+    entry: 'lambdas/http/campaigns.ts',
+    description: 'campaign drafts, the AI email preview, per-recipient previews',
+    table: 'readwrite',
+    writer: true,
+    nodeModules: ['jsdom'],
+    // The writer may take 10–20 s; the HTML sanitizer builds a DOM (jsdom) once per container.
+    timeoutSeconds: 28,
+    memoryMb: 1024,
+  },
+  compose: {
+    entry: 'lambdas/http/compose.ts',
+    description: "the user's campaign templates and saved recipient lists",
+    table: 'readwrite',
   },
 } as const satisfies Record<string, HandlerGroupDefinition>;
 
@@ -101,6 +120,19 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/api/unsubscribes/{id}', handler: 'contacts', access: 'user' },
   { method: 'GET', path: '/api/directory', handler: 'directory', access: 'user' },
   { method: 'POST', path: '/api/directory/contacts', handler: 'directory', access: 'user' },
+  { method: 'GET', path: '/api/campaigns', handler: 'campaigns', access: 'user' },
+  { method: 'POST', path: '/api/campaigns', handler: 'campaigns', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/generate-preview', handler: 'campaigns', access: 'user' },
+  { method: 'GET', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
+  { method: 'PUT', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
+  { method: 'PATCH', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/{id}/recipient-preview', handler: 'campaigns', access: 'user' },
+  { method: 'GET', path: '/api/templates', handler: 'compose', access: 'user' },
+  { method: 'POST', path: '/api/templates', handler: 'compose', access: 'user' },
+  { method: 'DELETE', path: '/api/templates/{id}', handler: 'compose', access: 'user' },
+  { method: 'GET', path: '/api/contact-lists', handler: 'compose', access: 'user' },
+  { method: 'POST', path: '/api/contact-lists', handler: 'compose', access: 'user' },
+  { method: 'DELETE', path: '/api/contact-lists/{id}', handler: 'compose', access: 'user' },
 ];
 
 /** The API Gateway route key, as it appears in `event.routeKey`. */

@@ -86,6 +86,15 @@ export const key = {
   /** GSI1 partition for finding a directory entry by its lower-cased email (upsert on import). */
   directoryEmailLookup: () => 'DIRECTORY#EMAIL',
   templatePartition: () => 'TEMPLATE',
+  /** A user's campaign: `CAMPAIGN#<ulid>`, so `begins_with(SK, CAMPAIGN#)` read descending is newest first. */
+  campaign: (id: string) => `CAMPAIGN#${id}`,
+  campaignPrefix: () => 'CAMPAIGN#',
+  /** A user's own campaign template: `TEMPLATE#<ulid>` (system templates live under `PK = TEMPLATE`). */
+  userTemplate: (id: string) => `TEMPLATE#${id}`,
+  userTemplatePrefix: () => 'TEMPLATE#',
+  /** A saved recipient list of the Compose picker: `LIST#<ulid>`, newest first read descending. */
+  contactList: (id: string) => `LIST#${id}`,
+  contactListPrefix: () => 'LIST#',
 } as const;
 
 /** The CreateTable input used by the local runtime and the integration tests. */

@@ -50,6 +50,7 @@ const statusOf: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 export const logger = new Logger({ serviceName: 'trackpitch' });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { Charset, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Charset, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { REPO_ROOT } from './config';
@@ -26,6 +26,8 @@ export interface AppFunctionProps {
   environment: Record<string, string>;
   timeout: Duration;
   memorySize?: number;
+  /** Packages installed beside the bundle instead of bundled (read their own files at run time, e.g. jsdom). */
+  nodeModules?: readonly string[];
 }
 
 /** Environment every Trackpitch Lambda gets (Powertools Logger and Metrics, version, stage). */
@@ -43,6 +45,8 @@ export class AppFunction extends Construct {
   readonly fn: NodejsFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
+  /** How the code is bundled (kept so tests can see what a function ships with; synth skips bundling). */
+  readonly bundling: BundlingOptions;
 
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
@@ -55,6 +59,22 @@ export class AppFunction extends Construct {
       description: `Execution role of ${props.description}`,
     });
     this.logGroup.grantWrite(this.role);
+
+    this.bundling = {
+      format: OutputFormat.ESM,
+      target: 'node20',
+      mainFields: ['module', 'main'],
+      // Some CommonJS dependencies call require() on Node built-ins; give the ESM bundle one.
+      banner: "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);",
+      minify: true,
+      sourceMap: true,
+      sourcesContent: false,
+      charset: Charset.UTF8,
+      // Pin the SDK version we test with instead of the one the runtime happens to ship.
+      bundleAwsSDK: true,
+      // Kept out of the bundle and installed by npm into the asset's node_modules, at the version package.json pins.
+      ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules] } : {}),
+    };
 
     this.fn = new NodejsFunction(this, 'Function', {
       entry: path.join(REPO_ROOT, props.entry),
@@ -70,19 +90,7 @@ export class AppFunction extends Construct {
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node20',
-        mainFields: ['module', 'main'],
-        // Some CommonJS dependencies call require() on Node built-ins; give the ESM bundle one.
-        banner: "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);",
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        charset: Charset.UTF8,
-        // Pin the SDK version we test with instead of the one the runtime happens to ship.
-        bundleAwsSDK: true,
-      },
+      bundling: this.bundling,
     });
 
     acknowledge(this.fn, {

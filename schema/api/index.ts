@@ -6,3 +6,4 @@ export * from './runtimeConfig';
 export * from './templates';
 export * from './directory';
 export * from './contacts';
+export * from './campaigns';

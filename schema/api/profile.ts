@@ -56,3 +56,17 @@ export const profileUpdateSchema = z
   .partial()
   .strict();
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+/** The name an artist signs with (spec §5 [ARTIST_NAME]): the artist name, else the full name. */
+export const artistName = (profile: Pick<Profile, 'artist_name' | 'full_name'>) => profile.artist_name?.trim() || profile.full_name.trim();
+
+/** The profile's public links in the order emails list them ({{SOCIAL_LINKS}}), those that are set. */
+export function artistLinks(profile: Pick<Profile, 'website_url' | 'soundcloud_url' | 'spotify_url' | 'instagram_url'>): { label: string; url: string }[] {
+  const links: { label: string; url: string | null }[] = [
+    { label: 'Website', url: profile.website_url },
+    { label: 'SoundCloud', url: profile.soundcloud_url },
+    { label: 'Spotify', url: profile.spotify_url },
+    { label: 'Instagram', url: profile.instagram_url },
+  ];
+  return links.filter((link): link is { label: string; url: string } => !!link.url && isHttpLink(link.url));
+}

@@ -33,3 +33,20 @@ test('LabelFinder on a phone: one card per row, filters folded, no sideways scro
   expect(second!.y).toBeGreaterThan(first!.y);
   await expectNoSidewaysScroll(page);
 });
+
+test('Compose on a phone: one column, both modes fit the screen', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard/compose');
+  await expect(page.getByRole('heading', { name: 'Compose Campaign', level: 1 })).toBeVisible();
+  await expect(page.getByText('No contacts found')).toBeVisible();
+  // The track form sits above the templates: one column.
+  const track = await page.getByLabel('Track Name *').boundingBox();
+  const templates = await page.getByRole('heading', { name: 'Campaign Templates' }).boundingBox();
+  expect(templates!.y).toBeGreaterThan(track!.y);
+  await expectNoSidewaysScroll(page);
+  // On a phone Cloudscape shows the mode switch as a select.
+  await page.getByRole('button', { name: /Compose mode/ }).click();
+  await page.getByRole('option', { name: 'HTML Mode' }).click();
+  await expect(page.getByRole('radio', { name: /Minimal/ })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+});

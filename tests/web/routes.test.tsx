@@ -106,7 +106,6 @@ describe('dashboard routes', () => {
   });
 
   it.each([
-    ['/dashboard/compose', 'Compose Campaign'],
     ['/dashboard/campaigns', 'Campaigns'],
     ['/dashboard/campaigns/01HXYZ', 'Campaign details'],
     ['/dashboard/analytics', 'Analytics'],

@@ -17,7 +17,7 @@ const DashboardHome = lazy(() => import('./pages/dashboard/DashboardHome'));
 const dashboardPage = (name: keyof typeof import('./pages/dashboard/pages')) =>
   lazy(() => import('./pages/dashboard/pages').then((module) => ({ default: module[name] })));
 const ContactsPage = lazy(() => import('./pages/contacts/ContactsPage'));
-const ComposePage = dashboardPage('ComposePage');
+const ComposePage = lazy(() => import('./pages/compose/ComposePage'));
 const CampaignsPage = dashboardPage('CampaignsPage');
 const CampaignDetailPage = dashboardPage('CampaignDetailPage');
 const LabelFinderPage = lazy(() => import('./pages/labelfinder/LabelFinderPage'));

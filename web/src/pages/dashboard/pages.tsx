@@ -4,10 +4,6 @@ import { PageShell } from './PageShell';
 
 /** Dashboard sections that later issues build: the spec's title and a plain 'coming later' state. */
 
-export function ComposePage() {
-  return <PageShell title="Compose Campaign" description="Write a personal pitch for your track and send it to your contacts." />;
-}
-
 export function CampaignsPage() {
   return <PageShell title="Campaigns" description="Follow your campaigns' progress, opens and clicks." />;
 }

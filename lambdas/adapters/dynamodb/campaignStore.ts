@@ -1,0 +1,133 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { campaignSchema, type Campaign } from '../../../schema/api/campaigns';
+import { key } from '../../../schema/table';
+import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
+import { withoutKeys } from './client';
+import { queryAll } from './query';
+
+/**
+ * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
+ * with the creation time, so the partition read descending is the newest-first list. Compose only
+ * creates drafts and changes them while they are drafts; the sending issue moves them on.
+ */
+const CAMPAIGN = 'campaign';
+const DRAFT: Campaign['status'] = 'draft';
+
+/** The fields of a Campaign, in the API's order: what a read returns (attributes the sender adds stay inside). */
+const CAMPAIGN_FIELDS = Object.keys(campaignSchema.shape) as (keyof Campaign)[];
+
+const projection = {
+  ProjectionExpression: CAMPAIGN_FIELDS.map((_, i) => `#f${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(CAMPAIGN_FIELDS.map((field, i) => [`#f${i}`, field])),
+};
+
+const campaignKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.campaign(id) });
+
+const toCampaign = (item: Record<string, unknown>) => withoutKeys<Campaign>(item);
+
+export class DynamoCampaignStore implements CampaignStore {
+  private readonly ids: IdGenerator;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    { ids }: { ids: IdGenerator },
+  ) {
+    this.ids = ids;
+  }
+
+  async createDraft(userId: string, content: DraftContent, now: Date): Promise<Campaign> {
+    const at = now.toISOString();
+    const campaign: Campaign = {
+      id: this.ids.next(now),
+      mode: content.mode,
+      track_name: content.track_name,
+      track_url: content.track_url,
+      genre: content.genre,
+      mood: content.mood,
+      bpm: content.bpm,
+      description: content.description,
+      ai_tone: content.ai_tone,
+      email_length: content.email_length,
+      status: DRAFT,
+      sending_status: null,
+      total_recipients: content.total_recipients,
+      total_queued: 0,
+      next_send_at: null,
+      emails_sent: 0,
+      emails_opened: 0,
+      emails_clicked: 0,
+      emails_unsubscribed: 0,
+      email_subject: content.email_subject,
+      email_body: content.email_body,
+      personalised_by_writer: content.personalised_by_writer,
+      preview_contact_id: content.preview_contact_id,
+      started_sending_at: null,
+      completed_sending_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...campaignKey(userId, campaign.id), entity: CAMPAIGN, ...campaign },
+        // A fresh ULID never exists; the condition makes a colliding id fail loudly instead of overwriting.
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return campaign;
+  }
+
+  async get(userId: string, id: string): Promise<Campaign | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: campaignKey(userId, id), ConsistentRead: true, ...projection }),
+    );
+    return Item ? toCampaign(Item) : undefined;
+  }
+
+  async list(userId: string): Promise<Campaign[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :campaign)',
+      ProjectionExpression: projection.ProjectionExpression,
+      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', ...projection.ExpressionAttributeNames },
+      ExpressionAttributeValues: { ':pk': key.user(userId), ':campaign': key.campaignPrefix() },
+      ScanIndexForward: false, // newest first
+    });
+    return items.map(toCampaign);
+  }
+
+  /**
+   * One conditional UpdateItem: the draft check is part of the write, so a campaign that started
+   * sending meanwhile is never rewritten. When the condition fails, a consistent read says why
+   * (ReturnValuesOnConditionCheckFailure would hand back the raw item, which the document client
+   * does not unmarshall; this path is rare, so one read is the simpler answer).
+   */
+  async updateDraft(userId: string, id: string, changes: Partial<DraftContent>, now: Date): Promise<DraftWriteResult> {
+    const fields = Object.entries({ ...changes, updated_at: now.toISOString() }).filter(([, value]) => value !== undefined);
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: campaignKey(userId, id),
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK) AND #status = :draft',
+          ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(fields.map(([field], i) => [`#f${i}`, field])) },
+          ExpressionAttributeValues: { ':draft': DRAFT, ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { outcome: 'saved', campaign: pick(toCampaign(Attributes!)) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const stored = await this.get(userId, id);
+      return stored ? { outcome: 'not_draft', campaign: stored } : { outcome: 'not_found' };
+    }
+  }
+}
+
+/** Only the contract's fields (ALL_NEW returns every attribute of the item). */
+function pick(campaign: Campaign): Campaign {
+  return Object.fromEntries(CAMPAIGN_FIELDS.filter((field) => field in campaign).map((field) => [field, campaign[field]])) as Campaign;
+}

@@ -1,0 +1,92 @@
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { campaignTemplateSchema, type CampaignTemplate } from '../../../schema/api/templates';
+import { key } from '../../../schema/table';
+import type { IdGenerator, TemplateStore } from '../../ports';
+import { withoutKeys } from './client';
+import { queryAll } from './query';
+
+/**
+ * Campaign templates (schema/ACCESS_PATTERNS.md): the seeded system templates under `TEMPLATE` /
+ * `<name>` (lib/local/seed), and each user's own under `USER#<sub>` / `TEMPLATE#<ulid>`. A system
+ * template is never under a user's partition, so deleting one by id finds nothing.
+ */
+const USER_TEMPLATE = 'user-template';
+
+/** The fields of a CampaignTemplate: what a read returns (a user template's created_at stays inside). */
+const TEMPLATE_FIELDS = Object.keys(campaignTemplateSchema.shape) as (keyof CampaignTemplate)[];
+
+const projection = {
+  ProjectionExpression: TEMPLATE_FIELDS.map((_, i) => `#f${i}`).join(', '),
+  names: Object.fromEntries(TEMPLATE_FIELDS.map((field, i) => [`#f${i}`, field])),
+};
+
+const toTemplate = (item: Record<string, unknown>) => withoutKeys<CampaignTemplate>(item);
+
+/** By name, ignoring case and accents ('deep' beside 'Demo'); the id keeps equal names in a stable order. */
+const byName = (a: CampaignTemplate, b: CampaignTemplate) =>
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+
+const userTemplateKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.userTemplate(id) });
+
+export class DynamoTemplateStore implements TemplateStore {
+  private readonly ids: IdGenerator;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    { ids }: { ids: IdGenerator },
+  ) {
+    this.ids = ids;
+  }
+
+  /** `PK = TEMPLATE` (sort key: the name). Sorted again ignoring case: byte order puts 'DJ Promo' before 'Demo to Label'. */
+  async listSystem(): Promise<CampaignTemplate[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: '#pk = :pk',
+      ProjectionExpression: projection.ProjectionExpression,
+      ExpressionAttributeNames: { '#pk': 'PK', ...projection.names },
+      ExpressionAttributeValues: { ':pk': key.templatePartition() },
+    });
+    return items.map(toTemplate).sort(byName);
+  }
+
+  async listForUser(userId: string): Promise<CampaignTemplate[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :template)',
+      ProjectionExpression: projection.ProjectionExpression,
+      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', ...projection.names },
+      ExpressionAttributeValues: { ':pk': key.user(userId), ':template': key.userTemplatePrefix() },
+    });
+    // Names are not keys (a template could be renamed): sorted here, one user's few templates.
+    return items.map(toTemplate).sort(byName);
+  }
+
+  async add(userId: string, input: Omit<CampaignTemplate, 'id' | 'is_system_template'>, now: Date): Promise<CampaignTemplate> {
+    const template: CampaignTemplate = {
+      id: this.ids.next(now),
+      name: input.name,
+      description: input.description,
+      subject_template: input.subject_template,
+      body_template: input.body_template,
+      ai_tone: input.ai_tone,
+      is_system_template: false,
+    };
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...userTemplateKey(userId, template.id), entity: USER_TEMPLATE, ...template, created_at: now.toISOString() },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return template;
+  }
+
+  async remove(userId: string, id: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: userTemplateKey(userId, id), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * Campaign drafts of the Compose screen (spec §2 Compose, §4 Email preview and HTML mode, §7): the AI
+ * preview (the writer writes the first recipient's email, then the draft is created or rewritten), drafts
+ * written by hand or in HTML (sanitized on the server), the preview card's Save, and the email each
+ * selected recipient will get. The user id only comes from the verified token: another user's campaign
+ * or contact is not found under the caller's partition (404). Logs carry ids, never email text.
+ */
+import type { z } from 'zod';
+import {
+  composeMessages,
+  draftInputSchema,
+  emailUpdateSchema,
+  generatePreviewSchema,
+  recipientPreviewRequestSchema,
+  type Campaign,
+  type campaignListSchema,
+  type RecipientPreview,
+} from '../../schema/api/campaigns';
+import type { Contact } from '../../schema/api/contacts';
+import { isAddressId } from '../core/contacts';
+import {
+  artistDetails,
+  draftContent,
+  formMessage,
+  isUlid,
+  previewDraftContent,
+  recipientEmail,
+  storedBody,
+  withNamePlaceholder,
+  writerRequestFor,
+} from '../core/compose';
+import { WriterError, type WriterFailure } from '../core/errors';
+import type { Identity } from '../core/profile';
+import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore } from '../ports';
+import { compose } from '../compose';
+import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
+import { ensureProfile } from './ensureProfile';
+
+export interface CampaignsDeps {
+  campaigns: CampaignStore;
+  contacts: ContactStore;
+  profiles: ProfileStore;
+  writer: EmailWriter;
+  sanitizer: HtmlSanitizer;
+  clock: Clock;
+}
+
+/**
+ * The per-recipient preview's unsubscribe link: a stand-in that goes nowhere. The real per-recipient
+ * link is made when the campaign is sent.
+ */
+export const PREVIEW_UNSUBSCRIBE_URL = '#';
+
+/** How each writer failure is answered: nothing was saved, and the person can simply try again. */
+const writerFailureAnswer: Record<WriterFailure, { status: number; message: string }> = {
+  busy: { status: 503, message: composeMessages.writerBusy },
+  timeout: { status: 504, message: composeMessages.writerTimeout },
+  invalid_reply: { status: 502, message: composeMessages.invalidPreviewFormat },
+  failed: { status: 502, message: composeMessages.writerFailed },
+};
+
+/** Runs the writer; a WriterError becomes its answer, logged with its reason and cause (never the email). */
+async function withWriter<T>(write: () => Promise<T>, log: Record<string, unknown>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof WriterError)) throw error;
+    const cause = error.cause instanceof Error ? error.cause.name : undefined;
+    logger.warn('The writer gave no email', { ...log, reason: error.reason, error: error.message, cause });
+    const answer = writerFailureAnswer[error.reason];
+    throw new HttpError(answer.status, answer.message);
+  }
+}
+
+/** A campaign id of the path; anything that is not a ULID cannot exist: 404 with no read. */
+function campaignIdOf(id: string | undefined): string {
+  if (id === undefined || !isUlid(id)) throw new HttpError(404, composeMessages.campaignNotFound);
+  return id;
+}
+
+/** A contact id of a body; one that cannot be an addressId cannot exist: 404 with no read. */
+function contactIdOf(id: string): string {
+  if (!isAddressId(id)) throw new HttpError(404, composeMessages.contactNotFound);
+  return id;
+}
+
+type FormRules = NonNullable<Parameters<typeof formMessage>[2]>;
+
+const trackNeeds: FormRules = [
+  { path: ['track', 'track_name'], message: composeMessages.previewNeeds },
+  { path: ['track', 'description'], message: composeMessages.previewNeeds },
+];
+const emailNeeds: FormRules = [
+  { path: ['email_subject'], message: composeMessages.subjectAndBodyRequired },
+  { path: ['email_body'], message: composeMessages.subjectAndBodyRequired },
+];
+const generateNeeds: FormRules = [
+  ...trackNeeds,
+  { path: ['contact_id'], message: composeMessages.previewNeeds },
+  { path: ['total_recipients'], message: composeMessages.previewNeeds },
+];
+
+/** Parses a Compose form, answering with the spec's own text (§5, §8) where it has one. */
+function parseForm<S extends z.ZodType>(schema: S, body: unknown, required: FormRules = []): z.output<S> {
+  const message = formMessage(schema, body, required);
+  if (message !== undefined) throw new HttpError(400, message);
+  return parse(schema, body);
+}
+
+/** A draft (POST, PUT): AI mode needs the track's name and description; both modes a subject and body. */
+function parseDraft(body: unknown) {
+  const mode = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).mode : undefined;
+  return parseForm(draftInputSchema, body, mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds);
+}
+
+/** The campaign a draft write left, or the answer for why there is none. */
+function savedDraft(result: DraftWriteResult): Campaign {
+  if (result.outcome === 'not_found') throw new HttpError(404, composeMessages.campaignNotFound);
+  if (result.outcome === 'not_draft') throw new HttpError(409, composeMessages.notDraft);
+  return result.campaign;
+}
+
+export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, clock }: CampaignsDeps) => {
+  /** The artist's name and links come from the profile: create it on first use, as other pages do. */
+  const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
+
+  const contactOf = async (userId: string, id: string): Promise<Contact> => {
+    const contact = await contacts.get(userId, contactIdOf(id));
+    if (!contact) throw new HttpError(404, composeMessages.contactNotFound);
+    return contact;
+  };
+
+  const draftOf = async (userId: string, id: string): Promise<Campaign> => {
+    const campaign = await campaigns.get(userId, id);
+    if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
+    if (campaign.status !== 'draft') throw new HttpError(409, composeMessages.notDraft);
+    return campaign;
+  };
+
+  return httpApi({
+    'GET /api/campaigns': async ({ identity }) =>
+      json(200, { campaigns: await campaigns.list(identity!.userId) } satisfies z.infer<typeof campaignListSchema>),
+
+    /** A draft from an email the artist wrote, took from a template or built in HTML mode ('Create Preview'). */
+    'POST /api/campaigns': async ({ identity, body }) => {
+      const input = parseDraft(body);
+      const campaign = await campaigns.createDraft(identity!.userId, draftContent(input, sanitizer), clock.now());
+      logger.info('Draft campaign created', { campaignId: campaign.id, mode: campaign.mode });
+      return json(201, campaign satisfies Campaign);
+    },
+
+    /**
+     * 'Generate Email Preview': the writer writes the first selected recipient's email; only once it
+     * has, their name becomes [CONTACT_NAME] and the draft is created (201) or, with campaign_id, that
+     * draft is rewritten (200). A writer failure saves nothing. The draft is checked before the writer
+     * runs, so a wrong campaign_id does not cost a model call, and again in the write itself.
+     */
+    'POST /api/campaigns/generate-preview': async ({ identity, body }) => {
+      const request = parseForm(generatePreviewSchema, body, generateNeeds);
+      const userId = identity!.userId;
+      const campaignId = request.campaign_id === undefined ? undefined : campaignIdOf(request.campaign_id);
+      const [contact, profile] = await Promise.all([
+        contactOf(userId, request.contact_id),
+        profileOf(identity!),
+        campaignId === undefined ? undefined : draftOf(userId, campaignId),
+      ]);
+      const written = await withWriter(() => writer.write(writerRequestFor(request.track, contact, artistDetails(profile))), {
+        contactId: contact.id,
+        ...(campaignId ? { campaignId } : {}),
+      });
+      const content = previewDraftContent(request.track, withNamePlaceholder(written, contact.name), contact, request.total_recipients, sanitizer);
+      if (campaignId === undefined) {
+        const campaign = await campaigns.createDraft(userId, content, clock.now());
+        logger.info('AI preview written, draft created', { campaignId: campaign.id });
+        return json(201, campaign satisfies Campaign);
+      }
+      const campaign = savedDraft(await campaigns.updateDraft(userId, campaignId, content, clock.now()));
+      logger.info('AI preview rewritten', { campaignId });
+      return json(200, campaign satisfies Campaign);
+    },
+
+    'GET /api/campaigns/{id}': async ({ identity, params }) => {
+      const campaign = await campaigns.get(identity!.userId, campaignIdOf(params.id));
+      if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
+      return json(200, campaign satisfies Campaign);
+    },
+
+    /** Replaces a draft's content (mode, track, email, recipients count) with a written email. */
+    'PUT /api/campaigns/{id}': async ({ identity, params, body }) => {
+      const id = campaignIdOf(params.id);
+      const input = parseDraft(body);
+      const campaign = savedDraft(await campaigns.updateDraft(identity!.userId, id, draftContent(input, sanitizer), clock.now()));
+      logger.info('Draft campaign replaced', { campaignId: id, mode: campaign.mode });
+      return json(200, campaign satisfies Campaign);
+    },
+
+    /**
+     * The preview card's Save (spec §4): the subject and body the artist edited. From now on every
+     * recipient gets this email with the placeholders filled, not one the writer writes for them.
+     */
+    'PATCH /api/campaigns/{id}': async ({ identity, params, body }) => {
+      const id = campaignIdOf(params.id);
+      const update = parseForm(emailUpdateSchema, body, emailNeeds);
+      const userId = identity!.userId;
+      // The mode decides whether the body is HTML to sanitize; the write checks the draft again.
+      const draft = await draftOf(userId, id);
+      const campaign = savedDraft(
+        await campaigns.updateDraft(
+          userId,
+          id,
+          { email_subject: update.email_subject, email_body: storedBody(update.email_body, draft.mode, sanitizer), personalised_by_writer: false },
+          clock.now(),
+        ),
+      );
+      logger.info('Draft email saved', { campaignId: id });
+      return json(200, campaign satisfies Campaign);
+    },
+
+    /** The email one selected recipient will get, exactly as sending renders it (a stand-in unsubscribe link). */
+    'POST /api/campaigns/{id}/recipient-preview': async ({ identity, params, body }) => {
+      const id = campaignIdOf(params.id);
+      const { contact_id } = parse(recipientPreviewRequestSchema, body);
+      const userId = identity!.userId;
+      const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity!)]);
+      if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
+      const rendered = await withWriter(
+        () => recipientEmail({ campaign, contact, artist: artistDetails(profile), writer, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL }),
+        { campaignId: id, contactId: contact.id },
+      );
+      return json(200, { contact_id: contact.id, ...rendered } satisfies RecipientPreview);
+    },
+  });
+};
+
+export const handler = lazyHandler(() => makeHandler(compose()));

@@ -1,0 +1,108 @@
+/**
+ * The Compose screen's pickers (spec §2 Compose, §7): campaign templates (the seeded system templates
+ * first, then the user's own, each by name; save and delete the user's) and saved recipient lists
+ * (newest first; save, delete). Another user's template or list id is not found under the caller's
+ * partition, and a system template's id is never a user's: both 404. Logs carry ids, never text.
+ */
+import type { z } from 'zod';
+import {
+  composeMessages,
+  contactListInputSchema,
+  templateInputSchema,
+  type SavedContactList,
+  type savedContactListsSchema,
+  type templateListSchema,
+} from '../../schema/api/campaigns';
+import type { CampaignTemplate } from '../../schema/api/templates';
+import { formMessage, isUlid, userTemplateDescription } from '../core/compose';
+import type { Clock, ContactListStore, TemplateStore } from '../ports';
+import { compose } from '../compose';
+import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiResult } from './api';
+
+export interface ComposeDeps {
+  templates: TemplateStore;
+  contactLists: ContactListStore;
+  clock: Clock;
+}
+
+const noContent = (): ApiResult => ({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
+
+/** User template and list ids are ULIDs; any other id (a system template's included) is a 404 with no read. */
+function pathId(params: Record<string, string>, notFound: string): string {
+  const id = params.id ?? '';
+  if (!isUlid(id)) throw new HttpError(404, notFound);
+  return id;
+}
+
+/** Parses a dialog's form, answering a blank name with the spec's text (§5). */
+function parseNamed<S extends z.ZodType>(schema: S, body: unknown, nameRequired: string): z.output<S> {
+  const message = formMessage(schema, body, [{ path: ['name'], message: nameRequired }]);
+  if (message !== undefined) throw new HttpError(400, message);
+  return parse(schema, body);
+}
+
+/** The same values once each, in their first order. */
+const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
+
+export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
+  httpApi({
+    /** Spec §7: "ordered by is_system_template descending then name". */
+    'GET /api/templates': async ({ identity }) => {
+      const [system, own] = await Promise.all([templates.listSystem(), templates.listForUser(identity!.userId)]);
+      return json(200, { templates: [...system, ...own] } satisfies z.infer<typeof templateListSchema>);
+    },
+
+    /** The save-template dialog: the preview's subject and body under a name. */
+    'POST /api/templates': async ({ identity, body }) => {
+      const input = parseNamed(templateInputSchema, body, composeMessages.templateNameRequired);
+      const template = await templates.add(
+        identity!.userId,
+        {
+          name: input.name,
+          description: userTemplateDescription(input.body),
+          subject_template: input.subject,
+          body_template: input.body,
+          ai_tone: input.ai_tone,
+        },
+        clock.now(),
+      );
+      logger.info('Template saved', { templateId: template.id });
+      return json(201, template satisfies CampaignTemplate);
+    },
+
+    'DELETE /api/templates/{id}': async ({ identity, params }) => {
+      const id = pathId(params, composeMessages.templateNotFound);
+      if (!(await templates.remove(identity!.userId, id))) throw new HttpError(404, composeMessages.templateNotFound);
+      logger.info('Template deleted', { templateId: id });
+      return noContent();
+    },
+
+    'GET /api/contact-lists': async ({ identity }) =>
+      json(200, { lists: await contactLists.list(identity!.userId) } satisfies z.infer<typeof savedContactListsSchema>),
+
+    /** 'Save Contact List': the picker's filters and selection. Repeated ids and filter values are kept once. */
+    'POST /api/contact-lists': async ({ identity, body }) => {
+      const input = parseNamed(contactListInputSchema, body, composeMessages.listNameRequired);
+      const list = await contactLists.add(
+        identity!.userId,
+        {
+          name: input.name,
+          contact_types: unique(input.contact_types),
+          selected_genres: unique(input.selected_genres),
+          contact_ids: unique(input.contact_ids),
+        },
+        clock.now(),
+      );
+      logger.info('Contact list saved', { listId: list.id, contacts: list.contact_ids.length });
+      return json(201, list satisfies SavedContactList);
+    },
+
+    'DELETE /api/contact-lists/{id}': async ({ identity, params }) => {
+      const id = pathId(params, composeMessages.listNotFound);
+      if (!(await contactLists.remove(identity!.userId, id))) throw new HttpError(404, composeMessages.listNotFound);
+      logger.info('Contact list deleted', { listId: id });
+      return noContent();
+    },
+  });
+
+export const handler = lazyHandler(() => makeHandler(compose()));

@@ -1,0 +1,307 @@
+import { z } from 'zod';
+import { contactTypes, genres, tones } from './options';
+import { isHttpLink } from './links';
+import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
+
+/**
+ * Compose: campaign drafts, the AI preview, per-recipient previews, user templates and saved contact
+ * lists (spec §2 Compose, §3 campaigns / campaign_templates / email_templates / saved_contact_lists,
+ * §4 Email preview and HTML mode, §5, §8 Compose, §9). Sending is issue 6: it adds statuses and counters.
+ */
+
+/** Spec §3/§9: 100 Short, 150 Medium (default), 250 Long. Read as words (see EmailLength docs in the note). */
+export const emailLengths = [100, 150, 250] as const;
+export type EmailLength = (typeof emailLengths)[number];
+export const emailLengthLabels: Record<EmailLength, string> = { 100: 'Short', 150: 'Medium', 250: 'Long' };
+export const DEFAULT_EMAIL_LENGTH: EmailLength = 150;
+export const DEFAULT_TONE = 'professional' as const;
+
+/** AI mode: the writer writes the email; HTML mode: a template or the artist's own HTML. */
+export const composeModes = ['ai', 'html'] as const;
+export type ComposeMode = (typeof composeModes)[number];
+
+/** Statuses a campaign can have. Compose creates drafts; the sending issue moves them on. */
+export const campaignStatuses = ['draft', 'scheduled', 'sending', 'paused', 'completed'] as const;
+export type CampaignStatus = (typeof campaignStatuses)[number];
+
+export const campaignLimits = {
+  trackName: 200,
+  trackUrl: 500,
+  genre: 50,
+  mood: 50,
+  bpmMin: 1,
+  bpmMax: 999,
+  description: 2000,
+  subject: 300,
+  /** An HTML body (templates with inline CSS are ~6 KB; a custom one may be larger). */
+  body: 100_000,
+  /** Recipients of one campaign: the most contacts a user can select. */
+  recipients: 20_000,
+  templateName: 100,
+  listName: 100,
+  /** Contact ids in one saved list (22 characters each: ~250 KB, under DynamoDB's 400 KB item). */
+  listContactIds: 10_000,
+  /** Characters of a template's body shown in the save-template dialog (spec §9). */
+  templatePreviewChars: 100,
+} as const;
+
+/** Spec §5: defaults of an HTML-mode campaign's track fields. */
+export const htmlCampaignDefaults = {
+  track_name: 'HTML Email Campaign',
+  genre: 'Electronic',
+  description: 'HTML Email',
+  ai_tone: 'professional',
+} as const;
+
+/** Texts of spec §5 and §8 (Compose) that the server returns or the web shows; tests find them by these words. */
+export const composeMessages = {
+  previewNeeds: 'Please fill in track name, description, and select at least one contact.',
+  invalidPreviewFormat: 'Invalid email preview format received',
+  writerBusy: 'The AI writer is busy right now. Please wait a minute and try again.',
+  writerTimeout: 'The AI writer took too long to answer. Please try again.',
+  writerFailed: 'The AI writer could not write this email. Please try again.',
+  generateFailed: 'Failed to generate email preview.',
+  createPreviewFailed: 'Failed to create email preview.',
+  saveEmailFailed: 'Failed to save email changes.',
+  emailUpdatedTitle: 'Email updated',
+  emailUpdated: 'Your email changes have been saved.',
+  saveListFailed: 'Failed to save contact list',
+  listSaved: 'Contact list saved successfully',
+  listLoaded: 'List Loaded',
+  listNameRequired: 'Please enter a name for your list',
+  saveTemplateFailed: 'Failed to save template',
+  templateSaved: 'Template saved successfully!',
+  templateNameRequired: 'Please enter a template name.',
+  templateApplied: 'Template Applied',
+  templatesLoadFailed: 'Failed to load campaign templates',
+  htmlPreviewCreated: 'HTML Email Preview Created',
+  subjectAndBodyRequired: 'Please enter a subject and an HTML body.',
+  trackUrlInvalid: 'Enter a track link that starts with http:// or https://',
+  campaignNotFound: 'Campaign not found.',
+  notDraft: 'Only a draft campaign can be changed.',
+  templateNotFound: 'Template not found.',
+  listNotFound: 'Contact list not found.',
+  contactNotFound: 'That contact no longer exists.',
+} as const;
+
+const text = (max: number, required?: string) => {
+  const base = z.string().trim().max(max, `Must be at most ${max} characters`);
+  return required ? base.min(1, required) : base;
+};
+const nullableText = (max: number) =>
+  text(max)
+    .nullish()
+    .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
+const trackUrl = z
+  .string()
+  .trim()
+  .max(campaignLimits.trackUrl, `Must be at most ${campaignLimits.trackUrl} characters`)
+  .refine((value) => value === '' || isHttpLink(value), composeMessages.trackUrlInvalid);
+
+/** bpm as the form sends it: a number, a numeric string or blank; stored as an integer or null (spec §5). */
+const bpm = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
+    const n = typeof value === 'number' ? value : Number.parseInt(value, 10);
+    if (!Number.isFinite(n) || n < campaignLimits.bpmMin || n > campaignLimits.bpmMax) {
+      ctx.addIssue({ code: 'custom', message: `bpm must be a whole number from ${campaignLimits.bpmMin} to ${campaignLimits.bpmMax}` });
+      return z.NEVER;
+    }
+    return Math.trunc(n);
+  });
+
+/**
+ * Spec §3 "Campaign form data" as AI mode needs it: track name, link, genre and description are
+ * required (the Track Information card's * fields); mood and bpm optional.
+ */
+export const aiTrackSchema = z
+  .object({
+    track_name: text(campaignLimits.trackName, composeMessages.previewNeeds),
+    track_url: trackUrl.refine((value) => value !== '', 'Track URL is required'),
+    genre: z.enum(genres, { message: 'Choose a genre from the list' }),
+    mood: nullableText(campaignLimits.mood),
+    bpm,
+    description: text(campaignLimits.description, composeMessages.previewNeeds),
+    ai_tone: z.enum(tones).default(DEFAULT_TONE),
+    email_length: z
+      .union([z.literal(100), z.literal(150), z.literal(250)])
+      .default(DEFAULT_EMAIL_LENGTH),
+  })
+  .strict();
+export type AiTrack = z.output<typeof aiTrackSchema>;
+export type AiTrackInput = z.input<typeof aiTrackSchema>;
+
+/** The same fields in HTML mode: all optional; blanks take the defaults of spec §5 on the server. */
+export const htmlTrackSchema = z
+  .object({
+    track_name: text(campaignLimits.trackName).optional(),
+    track_url: trackUrl.optional(),
+    genre: text(campaignLimits.genre).optional(),
+    mood: nullableText(campaignLimits.mood),
+    bpm,
+    description: text(campaignLimits.description).optional(),
+    ai_tone: z.enum(tones).default(DEFAULT_TONE),
+    email_length: z
+      .union([z.literal(100), z.literal(150), z.literal(250)])
+      .default(DEFAULT_EMAIL_LENGTH),
+  })
+  .strict();
+export type HtmlTrackInput = z.input<typeof htmlTrackSchema>;
+
+export const campaignSchema = z.object({
+  id: z.string(),
+  mode: z.enum(composeModes),
+  track_name: z.string(),
+  /** Null for an HTML campaign without a link. */
+  track_url: z.string().nullable(),
+  genre: z.string(),
+  mood: z.string().nullable(),
+  bpm: z.number().int().nullable(),
+  description: z.string(),
+  ai_tone: z.enum(tones),
+  email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]),
+  status: z.enum(campaignStatuses),
+  sending_status: z.enum(['sending', 'paused']).nullable(),
+  total_recipients: z.number().int(),
+  total_queued: z.number().int(),
+  next_send_at: z.string().nullable(),
+  emails_sent: z.number().int(),
+  emails_opened: z.number().int(),
+  emails_clicked: z.number().int(),
+  emails_unsubscribed: z.number().int(),
+  email_subject: z.string(),
+  /** Plain text (turned into HTML with line breaks when sent) or a sanitized HTML document. */
+  email_body: z.string(),
+  /**
+   * True while the email is the AI writer's, unedited: each recipient then gets an email the writer
+   * writes for them. Once the artist edits and saves (or the email came from a template or HTML), every
+   * recipient gets that email with the placeholders filled.
+   */
+  personalised_by_writer: z.boolean(),
+  /** The contact the AI preview was written for (its name became [CONTACT_NAME]). */
+  preview_contact_id: z.string().nullable(),
+  started_sending_at: z.string().nullable(),
+  completed_sending_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const campaignListSchema = z.object({ campaigns: z.array(campaignSchema) });
+
+const recipientCount = z
+  .number()
+  .int()
+  .min(1, composeMessages.previewNeeds)
+  .max(campaignLimits.recipients, `At most ${campaignLimits.recipients} recipients`);
+
+const contactId = z.string().min(1).max(100);
+
+/**
+ * POST /api/campaigns/generate-preview (spec §7 generate-email-preview): the writer writes the email for
+ * `contact_id` (the first selected recipient), the contact's name becomes [CONTACT_NAME], and the draft
+ * campaign is created, or, with `campaign_id`, that draft is rewritten. Nothing is saved when the writer
+ * fails. Answer: the campaign (its email_subject and email_body are the preview).
+ */
+export const generatePreviewSchema = z
+  .object({
+    campaign_id: z.string().min(1).max(100).optional(),
+    track: aiTrackSchema,
+    contact_id: contactId,
+    total_recipients: recipientCount,
+  })
+  .strict();
+export type GeneratePreviewRequest = z.input<typeof generatePreviewSchema>;
+
+const subject = text(campaignLimits.subject, composeMessages.subjectAndBodyRequired);
+const body = z
+  .string()
+  .max(campaignLimits.body, `Must be at most ${campaignLimits.body} characters`)
+  .refine((value) => value.trim() !== '', composeMessages.subjectAndBodyRequired);
+
+/**
+ * POST /api/campaigns (create a draft) and PUT /api/campaigns/{id} (replace a draft's content): an HTML
+ * preview ('Create Preview', spec §4 HTML mode) or an AI-mode email the artist wrote or took from a
+ * template. HTML is sanitized on the server before it is stored.
+ */
+export const draftInputSchema = z.discriminatedUnion('mode', [
+  z
+    .object({
+      mode: z.literal('ai'),
+      track: aiTrackSchema,
+      email_subject: subject,
+      email_body: body,
+      total_recipients: recipientCount,
+    })
+    .strict(),
+  z
+    .object({
+      mode: z.literal('html'),
+      track: htmlTrackSchema,
+      email_subject: subject,
+      email_body: body,
+      total_recipients: recipientCount,
+    })
+    .strict(),
+]);
+export type DraftInput = z.output<typeof draftInputSchema>;
+export type DraftInputBody = z.input<typeof draftInputSchema>;
+
+/** PATCH /api/campaigns/{id}: the preview card's Save (spec §4: updates the campaign's subject and body). */
+export const emailUpdateSchema = z.object({ email_subject: subject, email_body: body }).strict();
+export type EmailUpdate = z.infer<typeof emailUpdateSchema>;
+
+/** POST /api/campaigns/{id}/recipient-preview: the email one selected recipient will get. */
+export const recipientPreviewRequestSchema = z.object({ contact_id: contactId }).strict();
+
+/** A recipient's final email: the subject, the HTML that is sent, and its plain-text part. */
+export const renderedEmailSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });
+export type RenderedEmail = z.infer<typeof renderedEmailSchema>;
+export const recipientPreviewSchema = renderedEmailSchema.extend({ contact_id: z.string() });
+export type RecipientPreview = z.infer<typeof recipientPreviewSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Templates: GET /api/templates (system first, then the user's, each by name), POST, DELETE /{id}.
+
+export const templateListSchema = z.object({ templates: z.array(campaignTemplateSchema) });
+
+/** The save-template dialog (spec §2): name required ('Please enter a template name.'). */
+export const templateInputSchema = z
+  .object({
+    name: text(campaignLimits.templateName, composeMessages.templateNameRequired),
+    subject: subject,
+    body: body.refine((value) => value.length <= TEMPLATE_BODY_MAX, `Must be at most ${TEMPLATE_BODY_MAX} characters`),
+    ai_tone: z.enum(tones).default(DEFAULT_TONE),
+  })
+  .strict();
+export type TemplateInput = z.input<typeof templateInputSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Saved contact lists: GET /api/contact-lists (newest first), POST, DELETE /{id}.
+
+export const savedContactListSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  contact_types: z.array(z.enum(contactTypes)),
+  /** Genre keys of the recipient filter (lower-cased, trimmed). */
+  selected_genres: z.array(z.string()),
+  contact_ids: z.array(z.string()),
+  created_at: z.string(),
+});
+export type SavedContactList = z.infer<typeof savedContactListSchema>;
+export const savedContactListsSchema = z.object({ lists: z.array(savedContactListSchema) });
+
+export const contactListInputSchema = z
+  .object({
+    name: text(campaignLimits.listName, composeMessages.listNameRequired),
+    contact_types: z.array(z.enum(contactTypes)).max(contactTypes.length),
+    selected_genres: z.array(z.string().trim().toLowerCase().min(1).max(100)).max(500),
+    contact_ids: z
+      .array(contactId)
+      .max(campaignLimits.listContactIds, `A list holds at most ${campaignLimits.listContactIds} contacts`),
+  })
+  .strict();
+export type ContactListInput = z.input<typeof contactListInputSchema>;

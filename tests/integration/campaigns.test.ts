@@ -1,0 +1,537 @@
+/**
+ * Campaign drafts end to end: local server → JWT authorizer → lambdas/http/campaigns.ts → DynamoDB Local,
+ * with the local writer and the DOMPurify sanitizer (TRACKPITCH_RUNTIME=local). The AI preview creates
+ * and rewrites one draft with [CONTACT_NAME] for the first recipient's name, Save clears
+ * personalised_by_writer, HTML is sanitized before it is stored, each recipient's preview is their own,
+ * another user's ids are 404 on every route, and a writer failure saves nothing.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
+import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
+import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
+import { queryAll } from '../../lambdas/adapters/dynamodb/query';
+import { DomPurifySanitizer } from '../../lambdas/adapters/html/domPurifySanitizer';
+import { systemClock, ulidGenerator } from '../../lambdas/compose';
+import { WriterError, type WriterFailure } from '../../lambdas/core/errors';
+import { makeHandler } from '../../lambdas/http/campaigns';
+import type { EmailWriter } from '../../lambdas/ports';
+import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import {
+  campaignSchema,
+  composeMessages,
+  htmlCampaignDefaults,
+  recipientPreviewSchema,
+  type AiTrackInput,
+  type Campaign,
+  type RecipientPreview,
+} from '../../schema/api/campaigns';
+import type { Contact } from '../../schema/api/contacts';
+import { UNSUBSCRIBE_FOOTER_TEXT } from '../../schema/email/render';
+import { key } from '../../schema/table';
+import { call, callAt, createUser, dynamodb, stack, startServer, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
+
+const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const CAMPAIGN_FIELDS = Object.keys(campaignSchema.shape).sort();
+/** A ULID no campaign has. */
+const UNKNOWN_CAMPAIGN = '01KAKZ3R0000000000000000ZZ';
+/** An addressId no contact has. */
+const UNKNOWN_CONTACT = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+const track: AiTrackInput = {
+  track_name: 'Night Drive',
+  track_url: 'https://soundcloud.com/nova/night-drive',
+  genre: 'deep-house',
+  mood: 'Moody',
+  bpm: '122',
+  description: 'A rolling late-night groove with warm pads and a long breakdown.',
+  ai_tone: 'friendly',
+  email_length: 150,
+};
+
+async function addContact(user: TestUser, fields: { name: string; label_name: string; contact_type?: string }): Promise<Contact> {
+  const response = await api(user, '/api/contacts', {
+    method: 'POST',
+    body: { email: uniqueEmail('contact'), position: 'A&R Manager', genre: 'House', contact_type: 'Label', ...fields },
+  });
+  expect(response.status, JSON.stringify(response.json)).toBe(201);
+  return response.json as unknown as Contact;
+}
+
+const generate = (user: TestUser, body: Record<string, unknown>) => api(user, '/api/campaigns/generate-preview', { method: 'POST', body });
+
+async function generated(user: TestUser, contact: Contact, extra: Record<string, unknown> = {}): Promise<Campaign> {
+  const response = await generate(user, { track, contact_id: contact.id, total_recipients: 2, ...extra });
+  expect([200, 201], JSON.stringify(response.json)).toContain(response.status);
+  return response.json as unknown as Campaign;
+}
+
+const htmlDocument = (greeting: string) =>
+  `<!DOCTYPE html><html><head><title>EP</title></head><body><table role="presentation" style="width:100%"><tr><td style="color:#6366f1">${greeting}</td></tr></table><script>alert('x')</script><img src="https://img.example/cover.png" onerror="alert('y')" alt="cover"></body></html>`;
+
+async function createDraft(user: TestUser, body: Record<string, unknown>): Promise<Campaign> {
+  const response = await api(user, '/api/campaigns', { method: 'POST', body });
+  expect(response.status, JSON.stringify(response.json)).toBe(201);
+  return response.json as unknown as Campaign;
+}
+
+const listCampaigns = async (user: TestUser) => {
+  const response = await api(user, '/api/campaigns');
+  expect(response.status).toBe(200);
+  return (response.json as { campaigns: Campaign[] }).campaigns;
+};
+
+/** The campaign items stored under the user's partition. */
+const storedCampaigns = (sub: string) =>
+  queryAll(dynamodb().doc, {
+    TableName: stack().tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :campaign)',
+    ExpressionAttributeValues: { ':pk': key.user(sub), ':campaign': key.campaignPrefix() },
+    ConsistentRead: true,
+  });
+
+/** What the sending issue will do: the campaign leaves draft. */
+const startSending = (sub: string, id: string) =>
+  dynamodb().doc.send(
+    new UpdateCommand({
+      TableName: stack().tableName,
+      Key: { PK: key.user(sub), SK: key.campaign(id) },
+      UpdateExpression: 'SET #status = :sending, sending_status = :sending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':sending': 'sending' },
+    }),
+  );
+
+const wholeWord = (word: string) => new RegExp(`\\b${word}\\b`);
+
+describe('POST /api/campaigns/generate-preview', () => {
+  let user: TestUser;
+  let mara: Contact;
+  let juno: Contact;
+  beforeAll(async () => {
+    user = await createUser({ name: 'Nova Reyes' });
+    mara = await addContact(user, { name: 'Mara Quellwood', label_name: 'Tidewater Records' });
+    juno = await addContact(user, { name: 'Juno Halloway', label_name: 'Cobalt Relay Audio', contact_type: 'DJ' });
+  });
+
+  it('writes the first recipient’s email and creates the draft, their name shown as [CONTACT_NAME]', async () => {
+    const response = await generate(user, { track, contact_id: mara.id, total_recipients: 3 });
+    expect(response.status, JSON.stringify(response.json)).toBe(201);
+    const campaign = response.json as unknown as Campaign;
+    expect(Object.keys(campaign).sort()).toEqual(CAMPAIGN_FIELDS);
+    expect(campaign).toMatchObject({
+      id: expect.stringMatching(ULID),
+      mode: 'ai',
+      status: 'draft',
+      track_name: 'Night Drive',
+      track_url: track.track_url,
+      genre: 'deep-house',
+      mood: 'Moody',
+      bpm: 122,
+      ai_tone: 'friendly',
+      email_length: 150,
+      total_recipients: 3,
+      personalised_by_writer: true,
+      preview_contact_id: mara.id,
+      emails_sent: 0,
+    });
+    expect(campaign.email_body).toContain('[CONTACT_NAME]');
+    expect(campaign.email_body).not.toMatch(wholeWord('Mara'));
+    expect(campaign.email_body).not.toContain('Quellwood');
+    expect(campaign.email_subject).not.toContain('Quellwood');
+    // The writer's email is about this track and this contact's label.
+    expect(campaign.email_body).toContain('Night Drive');
+    expect(campaign.email_body).toContain('Tidewater Records');
+
+    expect(await api(user, `/api/campaigns/${campaign.id}`)).toMatchObject({ status: 200, json: campaign });
+    const item = (await storedCampaigns(user.sub)).find((stored) => stored.id === campaign.id);
+    expect(item).toMatchObject({ PK: key.user(user.sub), SK: key.campaign(campaign.id), status: 'draft' });
+  });
+
+  it('with campaign_id rewrites the same draft (one campaign), now for the new first recipient', async () => {
+    const other = await createUser();
+    const contact = await addContact(other, { name: 'Selene Varga', label_name: 'Amber Signal' });
+    const first = await generated(other, contact);
+    const second = await addContact(other, { name: 'Bram Thornby', label_name: 'Ochre Tapes' });
+    const response = await generate(other, { campaign_id: first.id, track: { ...track, track_name: 'Night Drive (Dub)' }, contact_id: second.id, total_recipients: 5 });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(response.json).toMatchObject({ id: first.id, status: 'draft', track_name: 'Night Drive (Dub)', total_recipients: 5, preview_contact_id: second.id, personalised_by_writer: true, created_at: first.created_at });
+    const body = String(response.json!.email_body);
+    expect(body).toContain('Ochre Tapes');
+    expect(body).not.toContain('Bram');
+    expect((await listCampaigns(other)).map((c) => c.id)).toEqual([first.id]);
+    expect(String(response.json!.updated_at) >= first.updated_at).toBe(true);
+  });
+
+  it('refuses an incomplete form with the spec’s text and saves nothing', async () => {
+    const lonely = await createUser();
+    const contact = await addContact(lonely, { name: 'Wren Lindqvist', label_name: 'Glass Harbour' });
+    const base = { track, contact_id: contact.id, total_recipients: 1 };
+    const { track_name: _name, ...withoutName } = track;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...base, track: withoutName }, composeMessages.previewNeeds],
+      [{ ...base, track: { ...track, track_name: '   ' } }, composeMessages.previewNeeds],
+      [{ ...base, track: { ...track, description: '' } }, composeMessages.previewNeeds],
+      [{ ...base, total_recipients: 0 }, composeMessages.previewNeeds],
+      [{ track, total_recipients: 1 }, composeMessages.previewNeeds],
+      [{ ...base, track: { ...track, track_url: 'soundcloud.com/nova' } }, composeMessages.trackUrlInvalid],
+      [{ ...base, track: { ...track, track_url: 'javascript:alert(1)' } }, composeMessages.trackUrlInvalid],
+    ];
+    for (const [body, message] of cases) {
+      expect(await generate(lonely, body), JSON.stringify(body)).toMatchObject({ status: 400, json: { message } });
+    }
+    expect(await generate(lonely, { ...base, track: { ...track, genre: 'polka' } })).toMatchObject({ status: 400, json: { message: 'track.genre: Choose a genre from the list' } });
+    expect(await listCampaigns(lonely)).toEqual([]);
+  });
+
+  it('404s a contact that does not exist (or cannot exist) and a campaign_id that is not the caller’s draft', async () => {
+    for (const contact_id of [UNKNOWN_CONTACT, 'not-a-contact-id', '../../etc']) {
+      expect(await generate(user, { track, contact_id, total_recipients: 1 })).toMatchObject({ status: 404, json: { message: composeMessages.contactNotFound } });
+    }
+    for (const campaign_id of [UNKNOWN_CAMPAIGN, 'not-a-ulid']) {
+      expect(await generate(user, { campaign_id, track, contact_id: mara.id, total_recipients: 1 })).toMatchObject({
+        status: 404,
+        json: { message: composeMessages.campaignNotFound },
+      });
+    }
+  });
+
+  it('409s rewriting a campaign that is no longer a draft, and leaves it as it was', async () => {
+    const campaign = await generated(user, juno);
+    await startSending(user.sub, campaign.id);
+    const response = await generate(user, { campaign_id: campaign.id, track, contact_id: mara.id, total_recipients: 1 });
+    expect(response).toMatchObject({ status: 409, json: { message: composeMessages.notDraft } });
+    expect((await api(user, `/api/campaigns/${campaign.id}`)).json).toMatchObject({ status: 'sending', email_body: campaign.email_body, preview_contact_id: juno.id });
+  });
+});
+
+describe('GET /api/campaigns', () => {
+  it('lists the caller’s campaigns newest first, never another user’s', async () => {
+    const [user, other] = await Promise.all([createUser(), createUser()]);
+    const contact = await addContact(user, { name: 'Ines Carrick', label_name: 'Salt Loom' });
+    const first = await generated(user, contact);
+    const second = await createDraft(user, { mode: 'ai', track, email_subject: 'Hello', email_body: 'Hi [NAME]', total_recipients: 1 });
+    const campaigns = await listCampaigns(user);
+    expect(campaigns.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect(campaigns[0]).toEqual(second);
+    for (const campaign of campaigns) expect(Object.keys(campaign).sort()).toEqual(CAMPAIGN_FIELDS);
+    expect(await listCampaigns(other)).toEqual([]);
+  });
+});
+
+describe('PATCH /api/campaigns/{id} (the preview card’s Save)', () => {
+  let user: TestUser;
+  let contact: Contact;
+  beforeAll(async () => {
+    user = await createUser();
+    contact = await addContact(user, { name: 'Tove Northcote', label_name: 'Paper Prism' });
+  });
+
+  it('saves the subject and body and ends the writer’s personalisation', async () => {
+    const campaign = await generated(user, contact);
+    const edit = { email_subject: '  Night Drive for [LABEL_NAME] ', email_body: 'Hi [CONTACT_NAME],\n\nMy edited pitch.\n\nNova' };
+    const response = await api(user, `/api/campaigns/${campaign.id}`, { method: 'PATCH', body: edit });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    const saved = response.json as unknown as Campaign;
+    expect(saved).toMatchObject({
+      id: campaign.id,
+      email_subject: 'Night Drive for [LABEL_NAME]',
+      email_body: edit.email_body,
+      personalised_by_writer: false,
+      preview_contact_id: contact.id,
+      track_name: campaign.track_name,
+      created_at: campaign.created_at,
+    });
+    expect(saved.updated_at >= campaign.updated_at).toBe(true);
+    expect((await api(user, `/api/campaigns/${campaign.id}`)).json).toEqual(saved);
+  });
+
+  it('sanitizes an HTML body before it is stored', async () => {
+    const campaign = await generated(user, contact);
+    const response = await api(user, `/api/campaigns/${campaign.id}`, { method: 'PATCH', body: { email_subject: 'HTML', email_body: htmlDocument('Hi [NAME]') } });
+    expect(response.status).toBe(200);
+    const body = String(response.json!.email_body);
+    expect(body).not.toMatch(/<script|onerror|alert/i);
+    expect(body).toContain('Hi [NAME]');
+    expect(body).toContain('https://img.example/cover.png');
+  });
+
+  it('needs a subject and a body (spec text), and refuses a campaign that is not a draft (409)', async () => {
+    const campaign = await generated(user, contact);
+    for (const body of [{ email_subject: ' ', email_body: 'x' }, { email_subject: 'x', email_body: '  \n ' }, { email_subject: 'x' }]) {
+      expect(await api(user, `/api/campaigns/${campaign.id}`, { method: 'PATCH', body })).toMatchObject({
+        status: 400,
+        json: { message: composeMessages.subjectAndBodyRequired },
+      });
+    }
+    expect((await api(user, `/api/campaigns/${campaign.id}`)).json).toEqual(campaign);
+    await startSending(user.sub, campaign.id);
+    expect(await api(user, `/api/campaigns/${campaign.id}`, { method: 'PATCH', body: { email_subject: 'a', email_body: 'b' } })).toMatchObject({
+      status: 409,
+      json: { message: composeMessages.notDraft },
+    });
+  });
+
+  it('404s an id that is not a campaign of the caller', async () => {
+    for (const id of [UNKNOWN_CAMPAIGN, 'nope', '01kakz3r0000000000000000aa']) {
+      expect(await api(user, `/api/campaigns/${id}`, { method: 'PATCH', body: { email_subject: 'a', email_body: 'b' } })).toMatchObject({
+        status: 404,
+        json: { message: composeMessages.campaignNotFound },
+      });
+    }
+  });
+});
+
+describe('POST /api/campaigns and PUT /api/campaigns/{id} (written and HTML drafts)', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser();
+  });
+
+  it('an HTML preview: the §5 defaults, total_recipients as selected, and the HTML sanitized before it is stored', async () => {
+    const campaign = await createDraft(user, {
+      mode: 'html',
+      track: { track_name: '', track_url: '', bpm: '' },
+      email_subject: 'Demo Submission: Night Drive',
+      email_body: htmlDocument('Hi [CONTACT_NAME]'),
+      total_recipients: 4,
+    });
+    expect(campaign).toMatchObject({
+      mode: 'html',
+      status: 'draft',
+      track_name: htmlCampaignDefaults.track_name,
+      genre: htmlCampaignDefaults.genre,
+      description: htmlCampaignDefaults.description,
+      ai_tone: htmlCampaignDefaults.ai_tone,
+      track_url: null,
+      bpm: null,
+      total_recipients: 4,
+      personalised_by_writer: false,
+      preview_contact_id: null,
+    });
+    expect(campaign.email_body).not.toMatch(/<script|onerror|alert/i);
+    expect(campaign.email_body).toMatch(/^<!DOCTYPE html>/i);
+    expect(campaign.email_body).toContain('style="color:#6366f1"');
+    expect(campaign.email_body).toContain('Hi [CONTACT_NAME]');
+    const [stored] = (await storedCampaigns(user.sub)).filter((item) => item.id === campaign.id);
+    expect(stored!.email_body).toBe(campaign.email_body);
+  });
+
+  it('an AI-mode email written by hand keeps its text, and the form rules give the spec’s texts', async () => {
+    const campaign = await createDraft(user, { mode: 'ai', track, email_subject: 'Night Drive', email_body: 'Hi [NAME],\n\n1 < 2 & so on', total_recipients: 2 });
+    expect(campaign).toMatchObject({ mode: 'ai', email_body: 'Hi [NAME],\n\n1 < 2 & so on', personalised_by_writer: false, bpm: 122 });
+    const before = await listCampaigns(user);
+    const { description: _d, ...withoutDescription } = track;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ mode: 'ai', track: withoutDescription, email_subject: 's', email_body: 'b', total_recipients: 1 }, composeMessages.previewNeeds],
+      [{ mode: 'ai', track: { ...track, track_name: '' }, email_subject: 's', email_body: 'b', total_recipients: 1 }, composeMessages.previewNeeds],
+      [{ mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 0 }, composeMessages.previewNeeds],
+      [{ mode: 'ai', track: { ...track, track_url: 'not a link' }, email_subject: 's', email_body: 'b', total_recipients: 1 }, composeMessages.trackUrlInvalid],
+      [{ mode: 'html', track: {}, email_subject: '', email_body: '<p>x</p>', total_recipients: 1 }, composeMessages.subjectAndBodyRequired],
+      [{ mode: 'html', track: {}, email_subject: 's', email_body: ' ', total_recipients: 1 }, composeMessages.subjectAndBodyRequired],
+      [{ mode: 'html', track: {}, email_subject: 's', email_body: '<p>x</p>', total_recipients: 0 }, composeMessages.previewNeeds],
+      [{ mode: 'html', track: { track_url: 'ftp://x' }, email_subject: 's', email_body: '<p>x</p>', total_recipients: 1 }, composeMessages.trackUrlInvalid],
+    ];
+    for (const [body, message] of cases) {
+      expect(await api(user, '/api/campaigns', { method: 'POST', body }), JSON.stringify(body)).toMatchObject({ status: 400, json: { message } });
+    }
+    expect(await api(user, '/api/campaigns', { method: 'POST', body: { mode: 'email', track, email_subject: 's', email_body: 'b', total_recipients: 1 } })).toMatchObject({ status: 400 });
+    expect(await listCampaigns(user)).toEqual(before);
+  });
+
+  it('PUT replaces a draft’s content (here an AI draft becomes an HTML one, sanitized); 409 once it is not a draft', async () => {
+    const draft = await createDraft(user, { mode: 'ai', track, email_subject: 'First', email_body: 'Hi [NAME]', total_recipients: 1 });
+    const response = await api(user, `/api/campaigns/${draft.id}`, {
+      method: 'PUT',
+      body: { mode: 'html', track: { track_name: 'Night Drive EP', genre: '  ' }, email_subject: 'Demo Submission: Night Drive EP', email_body: htmlDocument('Hello [NAME]'), total_recipients: 6 },
+    });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(response.json).toMatchObject({
+      id: draft.id,
+      mode: 'html',
+      track_name: 'Night Drive EP',
+      genre: htmlCampaignDefaults.genre,
+      description: htmlCampaignDefaults.description,
+      track_url: null,
+      total_recipients: 6,
+      email_subject: 'Demo Submission: Night Drive EP',
+      created_at: draft.created_at,
+    });
+    expect(String(response.json!.email_body)).not.toMatch(/<script|onerror/i);
+    await startSending(user.sub, draft.id);
+    const again = await api(user, `/api/campaigns/${draft.id}`, { method: 'PUT', body: { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 } });
+    expect(again).toMatchObject({ status: 409, json: { message: composeMessages.notDraft } });
+  });
+});
+
+describe('POST /api/campaigns/{id}/recipient-preview', () => {
+  let user: TestUser;
+  let mara: Contact;
+  let juno: Contact;
+  beforeAll(async () => {
+    user = await createUser({ name: 'Nova Reyes' });
+    mara = await addContact(user, { name: 'Mara Quellwood', label_name: 'Tidewater Records' });
+    juno = await addContact(user, { name: 'Juno Halloway', label_name: 'Cobalt Relay Audio' });
+  });
+
+  const preview = async (campaign: Campaign, contact: Contact): Promise<RecipientPreview> => {
+    const response = await api(user, `/api/campaigns/${campaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: contact.id } });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    return recipientPreviewSchema.parse(response.json);
+  };
+
+  it('an edited email: each recipient gets it with their own name and label, and the §5 footer', async () => {
+    const campaign = await createDraft(user, {
+      mode: 'ai',
+      track,
+      email_subject: '[TRACK_NAME] for [LABEL_NAME]',
+      email_body: 'Hi [CONTACT_NAME],\n\nA new [GENRE] track from [ARTIST_NAME]: [TRACK_URL]',
+      total_recipients: 2,
+    });
+    const [forMara, forJuno] = [await preview(campaign, mara), await preview(campaign, juno)];
+    expect(forMara).toMatchObject({ contact_id: mara.id, subject: 'Night Drive for Tidewater Records' });
+    expect(forJuno).toMatchObject({ contact_id: juno.id, subject: 'Night Drive for Cobalt Relay Audio' });
+    expect(forMara.text).toContain('Hi Mara Quellwood,');
+    expect(forJuno.text).toContain('Hi Juno Halloway,');
+    expect(forMara.html).not.toBe(forJuno.html);
+    expect(forMara.html).toContain('Mara Quellwood');
+    expect(forMara.html).not.toContain('Juno');
+    expect(forMara.text).toContain('Deep House');
+    expect(forMara.text).toContain(track.track_url);
+    expect(forMara.text).toContain(UNSUBSCRIBE_FOOTER_TEXT);
+  });
+
+  it('an AI preview: the preview’s recipient gets the stored email with their name; another gets one written for them', async () => {
+    const campaign = await generated(user, mara);
+    const [forMara, forJuno] = [await preview(campaign, mara), await preview(campaign, juno)];
+    expect(forMara.text).toContain('Mara Quellwood');
+    expect(forMara.text).not.toContain('[CONTACT_NAME]');
+    expect(forMara.text).toContain('Tidewater Records');
+    expect(forJuno.text).toContain('Juno Halloway');
+    expect(forJuno.text).toContain('Cobalt Relay Audio');
+    expect(forJuno.text).not.toContain('Mara');
+    expect(forJuno.text).not.toContain('Tidewater');
+  });
+
+  it('404s a campaign or contact that is not there', async () => {
+    const campaign = await createDraft(user, { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 });
+    const post = (id: string, contact_id: string) => api(user, `/api/campaigns/${id}/recipient-preview`, { method: 'POST', body: { contact_id } });
+    expect(await post(UNKNOWN_CAMPAIGN, mara.id)).toMatchObject({ status: 404, json: { message: composeMessages.campaignNotFound } });
+    expect(await post('x', mara.id)).toMatchObject({ status: 404, json: { message: composeMessages.campaignNotFound } });
+    expect(await post(campaign.id, UNKNOWN_CONTACT)).toMatchObject({ status: 404, json: { message: composeMessages.contactNotFound } });
+    expect(await post(campaign.id, 'nope')).toMatchObject({ status: 404, json: { message: composeMessages.contactNotFound } });
+  });
+});
+
+describe('another user’s campaign and contacts', () => {
+  let owner: TestUser;
+  let intruder: TestUser;
+  let ownersContact: Contact;
+  let intrudersContact: Contact;
+  let campaign: Campaign;
+  let intrudersCampaign: Campaign;
+  beforeAll(async () => {
+    [owner, intruder] = await Promise.all([createUser(), createUser()]);
+    [ownersContact, intrudersContact] = await Promise.all([
+      addContact(owner, { name: 'Liora Penrith', label_name: 'Umber Kiln' }),
+      addContact(intruder, { name: 'Oskar Fairhall', label_name: 'Rust Atlas' }),
+    ]);
+    campaign = await generated(owner, ownersContact);
+    intrudersCampaign = await createDraft(intruder, { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 });
+  });
+
+  const notFound = (message: string) => ({ status: 404, json: { message } });
+
+  it('is 404 on every route that takes an id, exactly as a missing id', async () => {
+    const path = `/api/campaigns/${campaign.id}`;
+    expect(await api(intruder, path)).toMatchObject(notFound(composeMessages.campaignNotFound));
+    expect(await api(intruder, path, { method: 'PUT', body: { mode: 'ai', track, email_subject: 'mine', email_body: 'mine', total_recipients: 1 } })).toMatchObject(
+      notFound(composeMessages.campaignNotFound),
+    );
+    expect(await api(intruder, path, { method: 'PATCH', body: { email_subject: 'mine', email_body: 'mine' } })).toMatchObject(notFound(composeMessages.campaignNotFound));
+    expect(await api(intruder, `${path}/recipient-preview`, { method: 'POST', body: { contact_id: intrudersContact.id } })).toMatchObject(
+      notFound(composeMessages.campaignNotFound),
+    );
+    expect(await api(intruder, `/api/campaigns/${intrudersCampaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: ownersContact.id } })).toMatchObject(
+      notFound(composeMessages.contactNotFound),
+    );
+    expect(await generate(intruder, { track, contact_id: ownersContact.id, total_recipients: 1 })).toMatchObject(notFound(composeMessages.contactNotFound));
+    expect(await generate(intruder, { campaign_id: campaign.id, track, contact_id: intrudersContact.id, total_recipients: 1 })).toMatchObject(
+      notFound(composeMessages.campaignNotFound),
+    );
+  });
+
+  it('leaves the owner’s campaign untouched and out of the intruder’s list', async () => {
+    expect((await api(owner, `/api/campaigns/${campaign.id}`)).json).toEqual(campaign);
+    expect((await listCampaigns(intruder)).map((c) => c.id)).toEqual([intrudersCampaign.id]);
+    expect((await listCampaigns(owner)).map((c) => c.id)).toEqual([campaign.id]);
+  });
+});
+
+describe('a writer failure', () => {
+  let server: LocalServer;
+  let own: ReturnType<typeof callAt>;
+  let failure: WriterFailure = 'busy';
+  let writes = 0;
+  const failingWriter: EmailWriter = {
+    write: async () => {
+      writes++;
+      throw new WriterError(failure, `the model said no (${failure})`, { cause: new Error('ThrottlingException') });
+    },
+  };
+
+  beforeAll(async () => {
+    const db = dynamodb().doc;
+    const tableName = stack().tableName;
+    const ids = ulidGenerator();
+    const campaigns = makeHandler({
+      campaigns: new DynamoCampaignStore(db, tableName, { ids }),
+      contacts: new DynamoContactStore(db, tableName),
+      profiles: new DynamoProfileStore(db, tableName),
+      writer: failingWriter,
+      sanitizer: new DomPurifySanitizer(),
+      clock: systemClock,
+    }) as LambdaHandler;
+    server = await startServer({ loadHandler: async (group) => (group === 'campaigns' ? campaigns : importHandler(group)) });
+    own = callAt(server.url);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers with a clear message for each reason and saves nothing', async () => {
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Calla Morrow', label_name: 'Zinc Orchard' });
+    const expected: [WriterFailure, number, string][] = [
+      ['busy', 503, composeMessages.writerBusy],
+      ['timeout', 504, composeMessages.writerTimeout],
+      ['invalid_reply', 502, composeMessages.invalidPreviewFormat],
+      ['failed', 502, composeMessages.writerFailed],
+    ];
+    for (const [reason, status, message] of expected) {
+      failure = reason;
+      const response = await own('/api/campaigns/generate-preview', { method: 'POST', token: user.idToken, body: { track, contact_id: contact.id, total_recipients: 1 } });
+      expect(response, reason).toMatchObject({ status, json: { message } });
+    }
+    expect(writes).toBe(4);
+    expect(await storedCampaigns(user.sub)).toEqual([]);
+    expect(await listCampaigns(user)).toEqual([]);
+  });
+
+  it('leaves the draft being regenerated as it was', async () => {
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Dov Grisewood', label_name: 'Sable Quarry' });
+    const draft = await generated(user, contact);
+    failure = 'busy';
+    const response = await own('/api/campaigns/generate-preview', {
+      method: 'POST',
+      token: user.idToken,
+      body: { campaign_id: draft.id, track: { ...track, track_name: 'Another' }, contact_id: contact.id, total_recipients: 9 },
+    });
+    expect(response).toMatchObject({ status: 503, json: { message: composeMessages.writerBusy } });
+    expect((await api(user, `/api/campaigns/${draft.id}`)).json).toEqual(draft);
+  });
+});

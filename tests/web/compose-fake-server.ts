@@ -1,0 +1,360 @@
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { act, screen, waitFor } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { expect, vi } from 'vitest';
+import {
+  contactListInputSchema,
+  draftInputSchema,
+  emailUpdateSchema,
+  generatePreviewSchema,
+  htmlCampaignDefaults,
+  recipientPreviewRequestSchema,
+  templateInputSchema,
+  composeMessages,
+  type Campaign,
+  type SavedContactList,
+} from '../../schema/api/campaigns';
+import type { Contact, Unsubscribe } from '../../schema/api/contacts';
+import { genreLabels, type Genre } from '../../schema/api/options';
+import type { Profile } from '../../schema/api/profile';
+import type { CampaignTemplate } from '../../schema/api/templates';
+import { renderEmail } from '../../schema/email/render';
+import { systemTemplates } from '../../lib/local/seed/templates';
+import { createApiClient } from '../../web/src/api/client';
+import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { fakeContactsServer, json } from './contacts-fake-server';
+import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
+
+/**
+ * An in-memory compose API with the contract of schema/api/campaigns.ts, on top of the contacts fake
+ * (contacts and unsubscribes): drafts (generate-preview, create, replace, PATCH), per-recipient previews
+ * rendered by the real renderEmail, templates (the seeded system ones plus the user's) and saved lists.
+ * The "writer" writes a short email naming the track and the contact's label, with [CONTACT_NAME].
+ */
+
+type Failure = { status: number; message: string } | null;
+
+const BASE = Date.UTC(2025, 2, 1, 9, 0);
+
+export const ARTIST_NAME = 'Robin Example';
+
+/** The fake writer's email for a contact: what a test expects to see after Generate Email Preview. */
+export function writtenEmail(track: { track_name: string; track_url: string; genre: string }, contact: Contact) {
+  const genre = genreLabels[track.genre as Genre] ?? track.genre;
+  return {
+    subject: `"${track.track_name}" for ${contact.label_name ?? contact.name}`,
+    body: `Hi [CONTACT_NAME],\n\nMy new ${genre} track "${track.track_name}" might suit ${contact.label_name ?? 'you'}.\nListen: ${track.track_url}\n\nBest,\n${ARTIST_NAME}`,
+  };
+}
+
+export function savedList(i: number, overrides: Partial<SavedContactList> = {}): SavedContactList {
+  return {
+    id: `list-${i}`,
+    name: `List ${i}`,
+    contact_types: ['Label', 'DJ', 'Fan'],
+    selected_genres: [],
+    contact_ids: [],
+    created_at: new Date(BASE - i * 60_000).toISOString(),
+    ...overrides,
+  };
+}
+
+export interface ComposeServerOptions {
+  contacts?: Contact[];
+  unsubscribes?: Unsubscribe[];
+  lists?: SavedContactList[];
+  userTemplates?: CampaignTemplate[];
+}
+
+export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = [], userTemplates = [] }: ComposeServerOptions = {}) {
+  const base = fakeContactsServer(contacts, unsubscribes);
+  const campaigns = new Map<string, Campaign>();
+  const templates = new Map<string, CampaignTemplate>(userTemplates.map((t) => [t.id, t]));
+  const savedLists: SavedContactList[] = [...lists];
+  const fail: Record<
+    'generate' | 'create' | 'replace' | 'patch' | 'recipientPreview' | 'templates' | 'saveTemplate' | 'deleteTemplate' | 'lists' | 'saveList',
+    Failure
+  > = {
+    generate: null,
+    create: null,
+    replace: null,
+    patch: null,
+    recipientPreview: null,
+    templates: null,
+    saveTemplate: null,
+    deleteTemplate: null,
+    lists: null,
+    saveList: null,
+  };
+  const hold: { generate?: Promise<void>; recipientPreview?: Promise<void> } = {};
+  let clock = BASE;
+  let sequence = 0;
+  const now = () => new Date((clock += 1000)).toISOString();
+  const nextId = (prefix: string) => `${prefix}-${++sequence}`;
+
+  function campaignOf(id: string, content: Omit<Campaign, 'id' | 'status' | 'sending_status' | 'total_queued' | 'next_send_at' | 'emails_sent' | 'emails_opened' | 'emails_clicked' | 'emails_unsubscribed' | 'started_sending_at' | 'completed_sending_at' | 'created_at' | 'updated_at'>, createdAt?: string): Campaign {
+    const time = now();
+    return {
+      id,
+      status: 'draft',
+      sending_status: null,
+      total_queued: 0,
+      next_send_at: null,
+      emails_sent: 0,
+      emails_opened: 0,
+      emails_clicked: 0,
+      emails_unsubscribed: 0,
+      started_sending_at: null,
+      completed_sending_at: null,
+      created_at: createdAt ?? time,
+      updated_at: time,
+      ...content,
+    };
+  }
+
+  const invalid = (issues: { message: string }[]) => json({ message: issues[0]?.message ?? 'Invalid request' }, 400);
+
+  const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
+    const method = init?.method ?? 'GET';
+    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
+    const { pathname } = new URL(String(input), 'http://localhost');
+
+    if (pathname.startsWith('/api/contacts') || pathname.startsWith('/api/unsubscribes')) return base.fetchImpl(input, init);
+
+    if (method === 'POST' && pathname === '/api/campaigns/generate-preview') {
+      await hold.generate;
+      if (fail.generate) return json({ message: fail.generate.message }, fail.generate.status);
+      const parsed = generatePreviewSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const { campaign_id, track, contact_id, total_recipients } = parsed.data;
+      const contact = base.contacts.get(contact_id);
+      if (!contact) return json({ message: composeMessages.contactNotFound }, 404);
+      const previous = campaign_id === undefined ? undefined : campaigns.get(campaign_id);
+      if (campaign_id !== undefined && !previous) return json({ message: composeMessages.campaignNotFound }, 404);
+      const email = writtenEmail(track, contact);
+      const campaign = campaignOf(
+        previous?.id ?? nextId('campaign'),
+        {
+          mode: 'ai',
+          ...track,
+          email_subject: email.subject,
+          email_body: email.body,
+          personalised_by_writer: true,
+          preview_contact_id: contact.id,
+          total_recipients,
+        },
+        previous?.created_at,
+      );
+      campaigns.set(campaign.id, campaign);
+      return json(campaign, 201);
+    }
+
+    if (method === 'POST' && pathname === '/api/campaigns') {
+      if (fail.create) return json({ message: fail.create.message }, fail.create.status);
+      const parsed = draftInputSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const campaign = campaignOf(nextId('campaign'), draftContent(parsed.data));
+      campaigns.set(campaign.id, campaign);
+      return json(campaign, 201);
+    }
+
+    const one = /^\/api\/campaigns\/([^/]+)$/.exec(pathname);
+    if (one) {
+      const current = campaigns.get(decodeURIComponent(one[1]!));
+      if (method === 'GET') return current ? json(current) : json({ message: composeMessages.campaignNotFound }, 404);
+      if (method === 'PUT') {
+        if (fail.replace) return json({ message: fail.replace.message }, fail.replace.status);
+        if (!current) return json({ message: composeMessages.campaignNotFound }, 404);
+        const parsed = draftInputSchema.safeParse(body);
+        if (!parsed.success) return invalid(parsed.error.issues);
+        const campaign = campaignOf(current.id, draftContent(parsed.data), current.created_at);
+        campaigns.set(campaign.id, campaign);
+        return json(campaign);
+      }
+      if (method === 'PATCH') {
+        if (fail.patch) return json({ message: fail.patch.message }, fail.patch.status);
+        if (!current) return json({ message: composeMessages.campaignNotFound }, 404);
+        const parsed = emailUpdateSchema.safeParse(body);
+        if (!parsed.success) return invalid(parsed.error.issues);
+        const campaign: Campaign = { ...current, ...parsed.data, personalised_by_writer: false, updated_at: now() };
+        campaigns.set(campaign.id, campaign);
+        return json(campaign);
+      }
+    }
+
+    const preview = /^\/api\/campaigns\/([^/]+)\/recipient-preview$/.exec(pathname);
+    if (preview && method === 'POST') {
+      await hold.recipientPreview;
+      if (fail.recipientPreview) return json({ message: fail.recipientPreview.message }, fail.recipientPreview.status);
+      const campaign = campaigns.get(decodeURIComponent(preview[1]!));
+      if (!campaign) return json({ message: composeMessages.campaignNotFound }, 404);
+      const parsed = recipientPreviewRequestSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const contact = base.contacts.get(parsed.data.contact_id);
+      if (!contact) return json({ message: composeMessages.contactNotFound }, 404);
+      const rendered = renderEmail(
+        { subject: campaign.email_subject, body: campaign.email_body },
+        {
+          recipient: { name: contact.name, email: contact.email, label_name: contact.label_name },
+          track: { track_name: campaign.track_name, track_url: campaign.track_url, genre: campaign.genre },
+          artistName: ARTIST_NAME,
+        },
+        { unsubscribeUrl: 'https://trackpitch.example/unsubscribe?token=preview' },
+      );
+      return json({ ...rendered, contact_id: contact.id });
+    }
+
+    if (method === 'GET' && pathname === '/api/templates') {
+      if (fail.templates) return json({ message: fail.templates.message }, fail.templates.status);
+      const byName = (a: CampaignTemplate, b: CampaignTemplate) => a.name.localeCompare(b.name);
+      return json({ templates: [...[...systemTemplates].sort(byName), ...[...templates.values()].sort(byName)] });
+    }
+    if (method === 'POST' && pathname === '/api/templates') {
+      if (fail.saveTemplate) return json({ message: fail.saveTemplate.message }, fail.saveTemplate.status);
+      const parsed = templateInputSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const template: CampaignTemplate = {
+        id: nextId('template'),
+        name: parsed.data.name,
+        description: 'Your saved template',
+        subject_template: parsed.data.subject,
+        body_template: parsed.data.body,
+        ai_tone: parsed.data.ai_tone,
+        is_system_template: false,
+      };
+      templates.set(template.id, template);
+      return json(template, 201);
+    }
+    const template = /^\/api\/templates\/([^/]+)$/.exec(pathname);
+    if (template && method === 'DELETE') {
+      if (fail.deleteTemplate) return json({ message: fail.deleteTemplate.message }, fail.deleteTemplate.status);
+      if (!templates.delete(decodeURIComponent(template[1]!))) return json({ message: composeMessages.templateNotFound }, 404);
+      return new Response(null, { status: 204 });
+    }
+
+    if (method === 'GET' && pathname === '/api/contact-lists') {
+      if (fail.lists) return json({ message: fail.lists.message }, fail.lists.status);
+      return json({ lists: [...savedLists].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)) });
+    }
+    if (method === 'POST' && pathname === '/api/contact-lists') {
+      if (fail.saveList) return json({ message: fail.saveList.message }, fail.saveList.status);
+      const parsed = contactListInputSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const list: SavedContactList = { id: nextId('list'), ...parsed.data, created_at: now() };
+      savedLists.push(list);
+      return json(list, 201);
+    }
+
+    return json({ message: 'Not found' }, 404);
+  });
+
+  const calls = (method: string, path: string) =>
+    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+  const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
+
+  return { contacts: base.contacts, campaigns, templates, savedLists, fail, hold, fetchImpl, calls, bodies };
+}
+
+/** The stored content of a draft from the API's input (HTML blanks take the spec §5 defaults). */
+function draftContent(input: ReturnType<typeof draftInputSchema.parse>) {
+  const track = input.track;
+  const html = input.mode === 'html';
+  return {
+    mode: input.mode,
+    track_name: track.track_name || (html ? htmlCampaignDefaults.track_name : ''),
+    track_url: track.track_url || null,
+    genre: track.genre || (html ? htmlCampaignDefaults.genre : ''),
+    mood: track.mood,
+    bpm: track.bpm,
+    description: track.description || (html ? htmlCampaignDefaults.description : ''),
+    ai_tone: track.ai_tone,
+    email_length: track.email_length,
+    email_subject: input.email_subject,
+    email_body: input.email_body,
+    personalised_by_writer: false,
+    preview_contact_id: null,
+    total_recipients: input.total_recipients,
+  };
+}
+
+export type ComposeServer = ReturnType<typeof fakeComposeServer>;
+
+export function renderCompose(server: ComposeServer, profile: Partial<Profile> = {}) {
+  // A stored flag keeps the guided tour from opening over the page.
+  window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
+  const api = createApiClient(async () => 'user-id-token', server.fetchImpl);
+  return renderApp('/dashboard/compose', {
+    auth: makeFakeAuth({ user: testUser, profile: makeProfile({ artist_name: ARTIST_NAME, ...profile }), api }),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Page helpers shared by the compose tests.
+
+/** Opens /dashboard/compose and waits for the contacts to be listed (or the empty state). */
+export async function openCompose(server: ComposeServer, profile: Partial<Profile> = {}) {
+  const result = renderCompose(server, profile);
+  await screen.findByRole('heading', { name: 'Compose Campaign', level: 1 });
+  await waitFor(() => expect(screen.queryByText('Loading contacts...')).toBeNull());
+  return result;
+}
+
+/** The Cloudscape form field whose label reads `label` exactly. */
+export function formField(label: string) {
+  const field = createWrapper()
+    .findAllFormFields()
+    .find((candidate) => candidate.findLabel()?.getElement().textContent === label);
+  if (!field) throw new Error(`no form field '${label}'`);
+  return field;
+}
+
+export function chooseOption(label: string, value: string) {
+  const select = formField(label).findControl()!.findSelect()!;
+  act(() => select.openDropdown());
+  act(() => select.selectOptionByValue(value));
+}
+
+export const validTrack = {
+  track_name: 'Midnight Drive',
+  track_url: 'https://soundcloud.com/robin/midnight-drive',
+  genre: 'techno',
+  description: 'A driving peak-time techno track with a warm bassline.',
+} as const;
+
+/** Types into a field in one go (a keystroke at a time re-renders the whole page each time: slow in jsdom). */
+export async function enter(user: UserEvent, field: HTMLElement, text: string) {
+  await user.click(field);
+  await user.paste(text);
+}
+
+/** Fills the AI mode's required track fields. */
+export async function fillTrack(user: UserEvent, track: Partial<Record<keyof typeof validTrack, string>> = validTrack) {
+  if (track.track_name !== undefined) await enter(user, screen.getByRole('textbox', { name: 'Track Name *' }), track.track_name);
+  if (track.track_url !== undefined) await enter(user, screen.getByRole('textbox', { name: 'Track URL *' }), track.track_url);
+  if (track.genre !== undefined) chooseOption('Genre *', track.genre);
+  if (track.description !== undefined) await enter(user, screen.getByRole('textbox', { name: 'Track Description *' }), track.description);
+}
+
+/** A recipient row's checkbox, found by the contact's address. */
+export const recipientBox = (email: string) => screen.getByRole('checkbox', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+
+/** The card (Cloudscape Container) whose header starts with `title`. */
+export function containerOf(title: string): HTMLElement {
+  const container = createWrapper()
+    .findAllContainers()
+    .find((candidate) => candidate.findHeader()?.getElement().textContent?.startsWith(title));
+  if (!container) throw new Error(`no '${title}' card`);
+  return container.getElement();
+}
+
+/** A toast (Flashbar item) whose header is `title`. */
+export async function toast(title: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const item = createWrapper()
+      .findFlashbar()
+      ?.findItems()
+      .find((candidate) => candidate.findHeader()?.getElement().textContent === title);
+    if (!item) throw new Error(`no toast '${title}'`);
+    return item.getElement();
+  });
+}

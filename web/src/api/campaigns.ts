@@ -1,0 +1,109 @@
+import {
+  campaignListSchema,
+  campaignSchema,
+  recipientPreviewSchema,
+  savedContactListSchema,
+  savedContactListsSchema,
+  templateListSchema,
+  type Campaign,
+  type ContactListInput,
+  type DraftInputBody,
+  type EmailUpdate,
+  type GeneratePreviewRequest,
+  type RecipientPreview,
+  type SavedContactList,
+  type TemplateInput,
+} from '../../../schema/api/campaigns';
+import { campaignTemplateSchema, type CampaignTemplate } from '../../../schema/api/templates';
+import type { ApiClient } from './client';
+
+/**
+ * The compose API of the signed-in user: campaign drafts, the AI preview, per-recipient previews (handler
+ * group `campaigns`), campaign templates and saved recipient lists (group `compose`). Contract:
+ * schema/api/campaigns.ts and schema/api/templates.ts; routes: schema/routes.ts.
+ */
+
+const campaignPath = (id: string) => `/api/campaigns/${encodeURIComponent(id)}`;
+const parseCampaign = (data: unknown) => campaignSchema.parse(data);
+
+/** GET /api/campaigns: every campaign of the user, newest first. */
+export async function listCampaigns(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<Campaign[]> {
+  const result = await api.request('/api/campaigns', { parse: (data) => campaignListSchema.parse(data), signal });
+  return result.campaigns;
+}
+
+/** GET /api/campaigns/{id}: 404 when it is not the user's. */
+export function getCampaign(api: ApiClient, id: string, { signal }: { signal?: AbortSignal } = {}): Promise<Campaign> {
+  return api.request(campaignPath(id), { parse: parseCampaign, signal });
+}
+
+/**
+ * POST /api/campaigns/generate-preview: the writer writes the email for the first selected recipient and
+ * the draft is created (or, with `campaign_id`, rewritten). 503 with a message when the writer is busy or
+ * slow; nothing is saved then.
+ */
+export function generatePreview(api: ApiClient, request: GeneratePreviewRequest): Promise<Campaign> {
+  return api.post('/api/campaigns/generate-preview', request, parseCampaign);
+}
+
+/** POST /api/campaigns: a new draft with an email written by hand, taken from a template, or HTML mode's. */
+export function createDraft(api: ApiClient, input: DraftInputBody): Promise<Campaign> {
+  return api.post('/api/campaigns', input, parseCampaign);
+}
+
+/** PUT /api/campaigns/{id}: replaces a draft's content (mode, track, subject, body, recipients count). */
+export function replaceDraft(api: ApiClient, id: string, input: DraftInputBody): Promise<Campaign> {
+  return api.put(campaignPath(id), input, parseCampaign);
+}
+
+/** PATCH /api/campaigns/{id}: the preview card's Save (subject and body only). */
+export function updateEmail(api: ApiClient, id: string, update: EmailUpdate): Promise<Campaign> {
+  return api.patch(campaignPath(id), update, parseCampaign);
+}
+
+/** POST /api/campaigns/{id}/recipient-preview: the final email one recipient gets. */
+export function recipientPreview(
+  api: ApiClient,
+  campaignId: string,
+  contactId: string,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<RecipientPreview> {
+  return api.request(`${campaignPath(campaignId)}/recipient-preview`, {
+    method: 'POST',
+    body: { contact_id: contactId },
+    parse: (data) => recipientPreviewSchema.parse(data),
+    signal,
+  });
+}
+
+/** GET /api/templates: the system templates first, then the user's, each by name. */
+export async function listTemplates(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<CampaignTemplate[]> {
+  const result = await api.request('/api/templates', { parse: (data) => templateListSchema.parse(data), signal });
+  return result.templates;
+}
+
+/** POST /api/templates: the save-template dialog; answers the new user template. */
+export function createTemplate(api: ApiClient, input: TemplateInput): Promise<CampaignTemplate> {
+  return api.post('/api/templates', input, (data) => campaignTemplateSchema.parse(data));
+}
+
+/** DELETE /api/templates/{id}: one of the user's own templates (404 for a system template). */
+export async function deleteTemplate(api: ApiClient, id: string): Promise<void> {
+  await api.delete(`/api/templates/${encodeURIComponent(id)}`);
+}
+
+/** GET /api/contact-lists: the user's saved recipient lists, newest first. */
+export async function listContactLists(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<SavedContactList[]> {
+  const result = await api.request('/api/contact-lists', { parse: (data) => savedContactListsSchema.parse(data), signal });
+  return result.lists;
+}
+
+/** POST /api/contact-lists: the 'Save Contact List' dialog. */
+export function createContactList(api: ApiClient, input: ContactListInput): Promise<SavedContactList> {
+  return api.post('/api/contact-lists', input, (data) => savedContactListSchema.parse(data));
+}
+
+/** DELETE /api/contact-lists/{id}. */
+export async function deleteContactList(api: ApiClient, id: string): Promise<void> {
+  await api.delete(`/api/contact-lists/${encodeURIComponent(id)}`);
+}

@@ -1,0 +1,299 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Grid from '@cloudscape-design/components/grid';
+import SegmentedControl from '@cloudscape-design/components/segmented-control';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody } from '../../../../schema/api/campaigns';
+import { artistLinks, artistName } from '../../../../schema/api/profile';
+import type { CampaignTemplate } from '../../../../schema/api/templates';
+import { applyTemplateVariables, type TemplateVariableValues } from '../../../../schema/email/placeholders';
+import { ApiError, errorMessage } from '../../api/client';
+import { createDraft, deleteTemplate, generatePreview, listTemplates, replaceDraft, updateEmail } from '../../api/campaigns';
+import { useAuth } from '../../auth/AuthContext';
+import { useNotifications } from '../../notifications/NotificationsContext';
+import { PageShell } from '../dashboard/PageShell';
+import { CampaignTemplatesPicker } from './CampaignTemplatesPicker';
+import { isHtmlDocument } from '../../../../schema/email/htmlDocument';
+import type { EmailDraft } from './emailDraft';
+import { EmailPreviewCard } from './EmailPreviewCard';
+import { RecipientPreview } from './RecipientPreview';
+import { RecipientsCard } from './RecipientsCard';
+import { TrackInfoCard } from './TrackInfoCard';
+import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, type TrackForm } from './trackForm';
+import { useRecipients } from './useRecipients';
+
+// HTML mode brings its templates and editor: downloaded when the artist first switches to it.
+const HtmlModePanel = lazy(() => import('./html/HtmlModePanel').then((module) => ({ default: module.HtmlModePanel })));
+
+const modeOptions = [
+  { id: 'ai', text: 'AI Mode' },
+  { id: 'html', text: 'HTML Mode' },
+] as const;
+
+/** Thrown after a failure the page has already told the user about. */
+class Reported extends Error {}
+
+/**
+ * /dashboard/compose (spec §2 Compose): the track, the recipients, and the email, written by the AI
+ * writer (AI mode) or from an HTML template (HTML mode). Generating or saving creates one draft campaign,
+ * which later saves rewrite, so a compose session leaves one draft. Switching modes keeps the track and
+ * the selection. Sending belongs to the sending issue.
+ */
+export default function ComposePage() {
+  const { api, profile } = useAuth();
+  const { notify } = useNotifications();
+  const recipients = useRecipients();
+  const [mode, setMode] = useState<ComposeMode>('ai');
+  const [track, setTrack] = useState<TrackForm>(emptyTrackForm);
+  /** The draft of this compose session (AI or HTML), once one was created. */
+  const [campaign, setCampaign] = useState<Campaign | null>(null);
+  /** AI mode's email being edited (after Edit, a template or the Custom Template). */
+  const [editing, setEditing] = useState<EmailDraft | null>(null);
+  const [generating, setGenerating] = useState(false);
+  const [templates, setTemplates] = useState<readonly CampaignTemplate[] | null>(null);
+  /** HTML mode is mounted when first chosen and then kept (its typed HTML survives a visit to AI mode). */
+  const [htmlShown, setHtmlShown] = useState(false);
+
+  const selected = recipients.selected;
+  const canGenerate = aiTrackReady(track) && selected.length > 0;
+  const aiCampaign = campaign?.mode === 'ai' ? campaign : null;
+
+  const changeTrack = useCallback((changes: Partial<TrackForm>) => setTrack((current) => ({ ...current, ...changes })), []);
+  const artist = useMemo(() => ({ name: profile ? artistName(profile) : '', links: profile ? artistLinks(profile) : [] }), [profile]);
+  const { track_name, track_url, genre, description } = track;
+  const htmlPanelTrack = useMemo(() => ({ track_name, track_url, genre, description }), [track_name, track_url, genre, description]);
+  const savedHtmlPreview = useMemo(
+    () => (campaign && campaign.mode === 'html' ? { subject: campaign.email_subject, body: campaign.email_body } : null),
+    [campaign],
+  );
+
+  // The handlers below read the page's latest values through this ref, so they keep one identity and
+  // the memoised cards beside the track form do not re-render on every keystroke in it.
+  const latest = useRef({ track, artist, campaign, selected, canGenerate });
+  useLayoutEffect(() => {
+    latest.current = { track, artist, campaign, selected, canGenerate };
+  });
+
+  /**
+   * When the server says the draft is gone or no longer a draft (deleted, or sent from another tab), the
+   * page forgets it, so that the next try starts a new draft instead of failing the same way again.
+   */
+  const forgetLostDraft = useCallback((error: unknown) => {
+    if (!(error instanceof ApiError)) return;
+    if (error.status === 409 || (error.status === 404 && error.message === composeMessages.campaignNotFound)) setCampaign(null);
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listTemplates(api, { signal: controller.signal }).then(
+      (list) => {
+        if (!controller.signal.aborted) setTemplates(list);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setTemplates([]);
+        notify({ type: 'error', title: composeMessages.templatesLoadFailed, message: errorMessage(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [api, notify]);
+
+  async function generate() {
+    const first = selected[0];
+    if (!canGenerate || !first || generating) return;
+    setGenerating(true);
+    try {
+      // The preview is written for the first selected recipient; a second press rewrites the same draft.
+      const draft = await generatePreview(api, {
+        ...(campaign ? { campaign_id: campaign.id } : {}),
+        track: aiTrackOf(track),
+        contact_id: first.id,
+        total_recipients: selected.length,
+      });
+      setCampaign(draft);
+      setEditing(null);
+    } catch (error) {
+      if (campaign) forgetLostDraft(error);
+      notify({ type: 'error', title: composeMessages.generateFailed, message: errorMessage(error) });
+    } finally {
+      setGenerating(false);
+    }
+  }
+
+  /** Writes a draft with this content: the current draft replaced, or a new one. */
+  const writeDraft = useCallback(
+    (input: DraftInputBody) => {
+      const current = latest.current.campaign;
+      return current ? replaceDraft(api, current.id, input) : createDraft(api, input);
+    },
+    [api],
+  );
+
+  const saveEmail = useCallback(
+    async (draft: EmailDraft) => {
+      const { track: form, campaign: current, selected: chosen, canGenerate: ready } = latest.current;
+      const aiDraft = current?.mode === 'ai' ? current : null;
+      if (draft.subject.trim() === '' || draft.body.trim() === '') {
+        notify({ type: 'error', title: composeMessages.saveEmailFailed, message: composeMessages.subjectAndBodyRequired });
+        throw new Reported();
+      }
+      // An email from a template has no AI draft yet: creating one needs the track and recipients.
+      if (!aiDraft && !ready) {
+        notify({ type: 'error', title: composeMessages.previewNeeds });
+        throw new Reported();
+      }
+      let saved: Campaign;
+      try {
+        saved = aiDraft
+          ? await updateEmail(api, aiDraft.id, { email_subject: draft.subject, email_body: draft.body })
+          : await writeDraft({ mode: 'ai', track: aiTrackOf(form), email_subject: draft.subject, email_body: draft.body, total_recipients: chosen.length });
+      } catch (error) {
+        if (current) forgetLostDraft(error);
+        notify({ type: 'error', title: composeMessages.saveEmailFailed, message: errorMessage(error) });
+        throw new Reported();
+      }
+      setCampaign(saved);
+      setEditing(null);
+      notify({ type: 'success', title: composeMessages.emailUpdatedTitle, message: composeMessages.emailUpdated });
+    },
+    [api, notify, writeDraft, forgetLostDraft],
+  );
+
+  const applyTemplate = useCallback(
+    (template: CampaignTemplate) => {
+      const { track: form, artist: signer } = latest.current;
+      const values: TemplateVariableValues = {
+        track_name: form.track_name.trim(),
+        track_url: form.track_url.trim(),
+        description: form.description.trim(),
+        artist_name: signer.name,
+        social_links: signer.links,
+      };
+      setEditing({
+        subject: applyTemplateVariables(template.subject_template, values, 'text'),
+        body: applyTemplateVariables(template.body_template, values, isHtmlDocument(template.body_template) ? 'html' : 'text'),
+      });
+      changeTrack({ ai_tone: template.ai_tone });
+      notify({ type: 'success', title: composeMessages.templateApplied, message: `"${template.name}" is ready to edit.` });
+    },
+    [changeTrack, notify],
+  );
+
+  const startCustom = useCallback(() => setEditing({ subject: '', body: '' }), []);
+
+  const removeTemplate = useCallback(
+    async (template: CampaignTemplate) => {
+      try {
+        await deleteTemplate(api, template.id);
+        setTemplates((list) => (list ?? []).filter((item) => item.id !== template.id));
+        notify({ type: 'success', title: 'Template deleted', message: `"${template.name}" was deleted.` });
+      } catch (error) {
+        notify({ type: 'error', title: 'Failed to delete template', message: errorMessage(error) });
+      }
+    },
+    [api, notify],
+  );
+
+  const addTemplate = useCallback((template: CampaignTemplate) => {
+    // Listed after the system templates, by name, as the server lists them.
+    setTemplates((list) => {
+      const current = list ?? [];
+      const system = current.filter((item) => item.is_system_template);
+      const own = [...current.filter((item) => !item.is_system_template), template].sort((a, b) => a.name.localeCompare(b.name));
+      return [...system, ...own];
+    });
+  }, []);
+
+  const createHtmlPreview = useCallback(
+    async ({ subject, body }: { subject: string; body: string }) => {
+      const { track: form, selected: chosen } = latest.current;
+      if (chosen.length === 0) {
+        notify({ type: 'error', title: composeMessages.previewNeeds });
+        throw new Error(composeMessages.previewNeeds);
+      }
+      try {
+        const saved = await writeDraft({ mode: 'html', track: htmlTrackOf(form), email_subject: subject, email_body: body, total_recipients: chosen.length });
+        setCampaign(saved);
+        setEditing(null);
+        notify({ type: 'success', title: composeMessages.htmlPreviewCreated });
+      } catch (error) {
+        if (latest.current.campaign) forgetLostDraft(error);
+        notify({ type: 'error', title: composeMessages.createPreviewFailed, message: errorMessage(error) });
+        throw error;
+      }
+    },
+    [notify, writeDraft, forgetLostDraft],
+  );
+
+  return (
+    <PageShell
+      title="Compose Campaign"
+      description="Pitch your track with a personal email to each contact."
+      actions={
+        <SegmentedControl
+          label="Compose mode"
+          selectedId={mode}
+          options={[...modeOptions]}
+          onChange={({ detail }) => {
+            const next: ComposeMode = detail.selectedId === 'html' ? 'html' : 'ai';
+            if (next === 'html') setHtmlShown(true);
+            setMode(next);
+          }}
+        />
+      }
+    >
+      <Grid gridDefinition={[{ colspan: { default: 12, m: 6 } }, { colspan: { default: 12, m: 6 } }]}>
+        <SpaceBetween size="l">
+          <TrackInfoCard mode={mode} form={track} onChange={changeTrack} />
+          <RecipientsCard recipients={recipients} />
+          {mode === 'ai' && (
+            <SpaceBetween size="xs">
+              <Button variant="primary" disabled={!canGenerate || generating} onClick={() => void generate()}>
+                {generating ? 'Generating...' : 'Generate Email Preview'}
+              </Button>
+              {generating && <StatusIndicator type="loading">The AI writer is writing your email…</StatusIndicator>}
+              {!canGenerate && <Box color="text-body-secondary">{composeMessages.previewNeeds}</Box>}
+            </SpaceBetween>
+          )}
+        </SpaceBetween>
+        <SpaceBetween size="l">
+          {/* Both modes stay mounted once shown (the hidden one out of sight and out of the
+              accessibility tree), so switching back finds the picker, the edits and the HTML as left. */}
+          <div hidden={mode !== 'ai'}>
+            <SpaceBetween size="l">
+              <CampaignTemplatesPicker
+                templates={templates}
+                onApply={applyTemplate}
+                onCustom={startCustom}
+                onDelete={removeTemplate}
+              />
+              <EmailPreviewCard
+                campaign={aiCampaign}
+                editing={editing}
+                onEditingChange={setEditing}
+                onSave={saveEmail}
+                tone={track.ai_tone}
+                onTemplateSaved={addTemplate}
+              />
+            </SpaceBetween>
+          </div>
+          {htmlShown && (
+            <div hidden={mode !== 'html'}>
+              <Suspense fallback={<StatusIndicator type="loading">Loading HTML mode...</StatusIndicator>}>
+                <HtmlModePanel
+                  track={htmlPanelTrack}
+                  artist={artist}
+                  savedPreview={savedHtmlPreview}
+                  onCreatePreview={createHtmlPreview}
+                />
+              </Suspense>
+            </div>
+          )}
+          {campaign && <RecipientPreview campaign={campaign} recipients={selected} unsubscribed={recipients.unsubscribed} />}
+        </SpaceBetween>
+      </Grid>
+    </PageShell>
+  );
+}

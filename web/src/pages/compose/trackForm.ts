@@ -1,0 +1,91 @@
+import {
+  DEFAULT_EMAIL_LENGTH,
+  DEFAULT_TONE,
+  campaignLimits,
+  emailLengthLabels,
+  emailLengths,
+  type AiTrackInput,
+  type EmailLength,
+  type HtmlTrackInput,
+} from '../../../../schema/api/campaigns';
+import { isHttpLink } from '../../../../schema/api/links';
+import { genres, type Genre, type Tone } from '../../../../schema/api/options';
+
+/**
+ * The Track Information card's values (spec §3 "Campaign form data") as the inputs hold them: text,
+ * a genre that may not be chosen yet, bpm as typed. Turned into the API's track shapes below.
+ */
+export interface TrackForm {
+  track_name: string;
+  track_url: string;
+  genre: Genre | '';
+  mood: string;
+  bpm: string;
+  description: string;
+  ai_tone: Tone;
+  email_length: EmailLength;
+}
+
+/** Spec §9 defaults: tone professional, email length 150. */
+export const emptyTrackForm: TrackForm = {
+  track_name: '',
+  track_url: '',
+  genre: '',
+  mood: '',
+  bpm: '',
+  description: '',
+  ai_tone: DEFAULT_TONE,
+  email_length: DEFAULT_EMAIL_LENGTH,
+};
+
+export const toneLabels: Record<Tone, string> = { professional: 'Professional', friendly: 'Friendly', casual: 'Casual' };
+
+/** 'Medium (~150 words)'. */
+export const emailLengthOptionLabel = (length: EmailLength) => `${emailLengthLabels[length]} (~${length} words)`;
+
+export const isEmailLength = (value: number): value is EmailLength => (emailLengths as readonly number[]).includes(value);
+export const isGenre = (value: string): value is Genre => (genres as readonly string[]).includes(value);
+
+/** A typed link that is not a http(s) website (blank is not an error here: the * says it is needed). */
+export const isBadTrackUrl = (value: string) => value.trim() !== '' && !isHttpLink(value);
+
+/** bpm as the server takes it: blank, or a whole number in range. */
+export function bpmError(value: string): string | null {
+  const text = value.trim();
+  if (text === '') return null;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= campaignLimits.bpmMin && n <= campaignLimits.bpmMax
+    ? null
+    : `BPM must be a whole number from ${campaignLimits.bpmMin} to ${campaignLimits.bpmMax}`;
+}
+
+/** AI mode needs a track name, a valid track link, a genre and a description (the * fields). */
+export function aiTrackReady(form: TrackForm): boolean {
+  return form.track_name.trim() !== '' && form.description.trim() !== '' && isHttpLink(form.track_url) && form.genre !== '';
+}
+
+const optional = (value: string) => (value.trim() === '' ? null : value.trim());
+
+/** The form as AI mode sends it; call only when aiTrackReady (the server checks again). */
+export function aiTrackOf(form: TrackForm): AiTrackInput {
+  return {
+    track_name: form.track_name,
+    track_url: form.track_url.trim(),
+    genre: form.genre as Genre,
+    mood: optional(form.mood),
+    bpm: optional(form.bpm),
+    description: form.description,
+    ai_tone: form.ai_tone,
+    email_length: form.email_length,
+  };
+}
+
+/** The form as HTML mode sends it: blanks are left out, so the server uses the defaults of spec §5. */
+export function htmlTrackOf(form: TrackForm): HtmlTrackInput {
+  const track: HtmlTrackInput = { ai_tone: form.ai_tone, email_length: form.email_length, mood: optional(form.mood), bpm: optional(form.bpm) };
+  if (form.track_name.trim() !== '') track.track_name = form.track_name;
+  if (form.track_url.trim() !== '') track.track_url = form.track_url.trim();
+  if (form.genre !== '') track.genre = form.genre;
+  if (form.description.trim() !== '') track.description = form.description;
+  return track;
+}
