@@ -17,6 +17,7 @@ import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { DynamoCampaignStore } from './adapters/dynamodb/campaignStore';
 import { DynamoContactListStore } from './adapters/dynamodb/contactListStore';
 import { DynamoTemplateStore } from './adapters/dynamodb/templateStore';
+import { DynamoWrittenEmailStore } from './adapters/dynamodb/writtenEmailStore';
 import { BedrockWriter } from './adapters/bedrock/bedrockWriter';
 import { LocalWriter } from './adapters/local-writer/localWriter';
 import { DomPurifySanitizer } from './adapters/html/domPurifySanitizer';
@@ -26,6 +27,7 @@ import type {
   EmailWriter,
   HtmlSanitizer,
   TemplateStore,
+  WrittenEmailStore,
   Clock,
   ContactStore,
   DirectoryStore,
@@ -46,6 +48,7 @@ export interface Deps {
   campaigns: CampaignStore;
   templates: TemplateStore;
   contactLists: ContactListStore;
+  written: WrittenEmailStore;
   writer: EmailWriter;
   sanitizer: HtmlSanitizer;
   clock: Clock;
@@ -102,8 +105,9 @@ export function makeDeps(config: ServerConfig): Deps {
     campaigns: new DynamoCampaignStore(db, config.tableName, { ids }),
     templates: new DynamoTemplateStore(db, config.tableName, { ids }),
     contactLists: new DynamoContactListStore(db, config.tableName, { ids }),
+    written: new DynamoWrittenEmailStore(db, config.tableName),
     writer: makeWriter(config),
-    // Builds its DOM on first use: only the campaigns handler ever sanitizes.
+    // Loads jsdom and builds its DOM on first use: only the campaigns handler ever sanitizes.
     sanitizer: new DomPurifySanitizer(),
     clock: systemClock,
     ids,

@@ -265,3 +265,14 @@ export interface EmailWriter {
 export interface HtmlSanitizer {
   sanitize(html: string): string;
 }
+
+/**
+ * Emails the writer wrote for single recipients of a personalised campaign, keyed by the writer's
+ * request: written once, then the per-recipient preview and the send use the same text (a model does
+ * not write the same email twice).
+ */
+export interface WrittenEmailStore {
+  get(campaignId: string, requestKey: string): Promise<WrittenEmail | undefined>;
+  /** Stores the email unless one is stored under this key (the first writer wins); returns what is stored. */
+  putIfAbsent(campaignId: string, requestKey: string, email: WrittenEmail, now: Date): Promise<WrittenEmail>;
+}

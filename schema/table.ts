@@ -92,6 +92,10 @@ export const key = {
   /** A user's own campaign template: `TEMPLATE#<ulid>` (system templates live under `PK = TEMPLATE`). */
   userTemplate: (id: string) => `TEMPLATE#${id}`,
   userTemplatePrefix: () => 'TEMPLATE#',
+  /** A campaign's own partition: per-recipient items (the writer's emails now, the send queue later). */
+  campaignPartition: (id: string) => `CAMPAIGN#${id}`,
+  /** An email the writer wrote for one recipient: keyed by a hash of the writer's request. */
+  writtenEmail: (requestKey: string) => `WRITTEN#${requestKey}`,
   /** A saved recipient list of the Compose picker: `LIST#<ulid>`, newest first read descending. */
   contactList: (id: string) => `LIST#${id}`,
   contactListPrefix: () => 'LIST#',

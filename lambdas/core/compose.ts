@@ -3,23 +3,21 @@
  * the preview hides the first recipient's name, what a draft stores, and the email one recipient gets.
  * Pure: no SDK, no I/O; the writer and the sanitizer are ports the caller passes in.
  */
-import type { z } from 'zod';
+import { createHash } from 'node:crypto';
 import {
-  composeMessages,
   htmlCampaignDefaults,
   type AiTrack,
   type Campaign,
   type ComposeMode,
   type DraftInput,
-  type EmailLength,
   type RenderedEmail,
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
-import type { Tone } from '../../schema/api/options';
 import { artistLinks, artistName, type Profile } from '../../schema/api/profile';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
-import { isHtmlDocument, renderEmail } from '../../schema/email/render';
-import type { ArtistDetails, DraftContent, EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail } from '../ports';
+import { htmlDocument, isHtmlDocument } from '../../schema/email/htmlDocument';
+import { renderEmail } from '../../schema/email/render';
+import type { ArtistDetails, DraftContent, EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../ports';
 
 /** The placeholder the preview shows where the first selected recipient's name was (spec §2). */
 export const CONTACT_NAME_PLACEHOLDER = '[CONTACT_NAME]';
@@ -29,22 +27,23 @@ export function artistDetails(profile: Profile): ArtistDetails {
   return { name: artistName(profile), links: artistLinks(profile) };
 }
 
-/** The track fields the writer reads: an AI form's track, or a stored campaign's. */
-export type WriterTrack = WriterRequest['track'] & { ai_tone: Tone; email_length: EmailLength };
+/** The track fields a campaign stores and the writer reads (spec §3 Campaign form data). */
+const TRACK_FIELDS = ['track_name', 'track_url', 'genre', 'mood', 'bpm', 'description', 'ai_tone', 'email_length'] as const;
+type TrackFields = Pick<DraftContent, (typeof TRACK_FIELDS)[number]>;
+
+/** The track fields of an AI form or a stored campaign, nothing else. */
+export function trackContent(track: AiTrack | TrackFields): TrackFields {
+  return Object.fromEntries(TRACK_FIELDS.map((field) => [field, track[field]])) as TrackFields;
+}
 
 /** The writer's brief for one contact. Only these contact fields go in, and only as data. */
-export function writerRequestFor(track: AiTrack | WriterTrack, contact: Contact, artist: ArtistDetails): WriterRequest {
+export function writerRequestFor(track: AiTrack | TrackFields, contact: Contact, artist: ArtistDetails): WriterRequest {
+  const { ai_tone, email_length, track_url, ...rest } = trackContent(track);
   return {
-    track: {
-      track_name: track.track_name,
-      track_url: track.track_url,
-      genre: track.genre,
-      mood: track.mood,
-      bpm: track.bpm,
-      description: track.description,
-    },
-    tone: track.ai_tone,
-    length: track.email_length,
+    // An AI campaign always has a link; an HTML one never reaches the writer.
+    track: { ...rest, track_url: track_url ?? '' },
+    tone: ai_tone,
+    length: email_length,
     artist,
     contact: {
       name: contact.name,
@@ -85,21 +84,34 @@ function namePattern(contactName: string): RegExp | undefined {
   return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${forms.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
 }
 
-/** The writer's email with the contact's name turned into [CONTACT_NAME] (spec §2: the preview). */
-export function withNamePlaceholder(email: WrittenEmail, contactName: string): WrittenEmail {
+/**
+ * The writer's email with the contact's name turned into [CONTACT_NAME] (spec §2: the preview). The
+ * artist's own name is left alone: a contact who shares the artist's first name must not turn the
+ * sign-off into the recipient's name.
+ */
+export function withNamePlaceholder(email: WrittenEmail, contactName: string, artistName = ''): WrittenEmail {
   const pattern = namePattern(contactName);
   if (!pattern) return { ...email };
-  const hide = (text: string) => text.replace(pattern, CONTACT_NAME_PLACEHOLDER);
+  const artist = artistName.trim();
+  const hide = (text: string) =>
+    artist === ''
+      ? text.replace(pattern, CONTACT_NAME_PLACEHOLDER)
+      : text
+          .split(artist)
+          .map((part) => part.replace(pattern, CONTACT_NAME_PLACEHOLDER))
+          .join(artist);
   return { subject: hide(email.subject), body: hide(email.body) };
 }
 
 /**
  * The body as stored: an HTML document (or any body of an HTML-mode campaign) is sanitized first, so
  * nothing that runs or phones home is ever stored; plain text is kept as written (it is escaped when
- * rendered).
+ * rendered). An HTML-mode body that is only a fragment ('<p>Hi</p>') is put in a document first, so it
+ * is sent as the HTML the composer previewed, not as escaped text.
  */
 export function storedBody(body: string, mode: ComposeMode, sanitizer: HtmlSanitizer): string {
-  return mode === 'html' || isHtmlDocument(body) ? sanitizer.sanitize(body) : body;
+  if (isHtmlDocument(body)) return sanitizer.sanitize(body);
+  return mode === 'html' ? sanitizer.sanitize(htmlDocument(body)) : body;
 }
 
 const orDefault = (value: string | undefined, fallback: string) => (value === undefined || value.trim() === '' ? fallback : value);
@@ -135,20 +147,6 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
   };
 }
 
-/** An AI form's track fields as a campaign stores them. */
-export function trackContent(track: AiTrack): Pick<DraftContent, 'track_name' | 'track_url' | 'genre' | 'mood' | 'bpm' | 'description' | 'ai_tone' | 'email_length'> {
-  return {
-    track_name: track.track_name,
-    track_url: track.track_url,
-    genre: track.genre,
-    mood: track.mood,
-    bpm: track.bpm,
-    description: track.description,
-    ai_tone: track.ai_tone,
-    email_length: track.email_length,
-  };
-}
-
 /**
  * The draft of an AI preview: the writer's email for the first selected recipient, their name already
  * turned into [CONTACT_NAME]. Personalised: every other recipient gets an email the writer writes for
@@ -180,38 +178,43 @@ export interface RecipientEmailInput {
   contact: Contact;
   artist: ArtistDetails;
   writer: EmailWriter;
+  sanitizer: HtmlSanitizer;
+  /** Where each recipient's written email is kept, so the preview and the send are the same text. */
+  written: WrittenEmailStore;
   /** This recipient's unsubscribe link (the preview passes a stand-in). */
   unsubscribeUrl: string;
+  now: Date;
+}
+
+/** The key of one writer request: a hash of everything the writer reads (track, tone, length, artist, contact). */
+export function writerRequestKey(request: WriterRequest): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 32);
 }
 
 /**
  * The email one recipient gets: one implementation for the per-recipient preview and for sending.
- * A campaign still personalised by the writer gets a new email written for each recipient (the preview's
- * recipient gets the stored one, which was written for them); otherwise the stored subject and body.
- * Either way the placeholders are filled and the §5 footer added by renderEmail. Throws WriterError
- * when the writer fails.
+ * A campaign still personalised by the writer gets an email written for each recipient (the preview's
+ * recipient gets the stored one, which was written for them): written once per writer request and kept,
+ * so what the artist previews is what is sent; a model reply that is HTML is sanitized like any stored
+ * body. Otherwise the stored subject and body. Either way the placeholders are filled and the §5 footer
+ * added by renderEmail. Throws WriterError when the writer fails.
  */
-export async function recipientEmail({ campaign, contact, artist, writer, unsubscribeUrl }: RecipientEmailInput): Promise<RenderedEmail> {
-  const context = placeholderContext(campaign, contact, artist);
+export async function recipientEmail(input: RecipientEmailInput): Promise<RenderedEmail> {
+  const { campaign, contact, artist, unsubscribeUrl } = input;
   const email =
     campaign.personalised_by_writer && contact.id !== campaign.preview_contact_id
-      ? await writer.write(writerRequestFor(campaignTrack(campaign), contact, artist))
+      ? await writtenFor(input)
       : { subject: campaign.email_subject, body: campaign.email_body };
-  return renderEmail(email, context, { unsubscribeUrl });
+  return renderEmail(email, placeholderContext(campaign, contact, artist), { unsubscribeUrl });
 }
 
-/** A stored campaign's track as the writer reads it (an AI campaign always has a link). */
-function campaignTrack(campaign: Campaign): WriterTrack {
-  return {
-    track_name: campaign.track_name,
-    track_url: campaign.track_url ?? '',
-    genre: campaign.genre,
-    mood: campaign.mood,
-    bpm: campaign.bpm,
-    description: campaign.description,
-    ai_tone: campaign.ai_tone,
-    email_length: campaign.email_length,
-  };
+async function writtenFor({ campaign, contact, artist, writer, sanitizer, written, now }: RecipientEmailInput): Promise<WrittenEmail> {
+  const request = writerRequestFor(campaign, contact, artist);
+  const requestKey = writerRequestKey(request);
+  const stored = await written.get(campaign.id, requestKey);
+  if (stored) return stored;
+  const email = await writer.write(request);
+  return written.putIfAbsent(campaign.id, requestKey, { subject: email.subject, body: storedBody(email.body, 'ai', sanitizer) }, now);
 }
 
 /** A user template's card text (spec §2 template cards): the body's first line that is not a greeting. */
@@ -229,29 +232,3 @@ export function userTemplateDescription(body: string): string {
   if (!line) return USER_TEMPLATE_DESCRIPTION;
   return line.length <= DESCRIPTION_MAX ? line : `${line.slice(0, DESCRIPTION_MAX - 1).trimEnd()}…`;
 }
-
-/** A ULID (26 Crockford base-32 characters): the shape of campaign, user template and saved list ids. */
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-export const isUlid = (id: string): boolean => ULID.test(id);
-
-/**
- * The spec's own text for a form problem (§5, §8), when the request has one: a required field missing
- * or blank gives `required`'s message, and a validation issue carrying a spec text gives that text
- * alone (not prefixed by the field's path). Undefined: describe the problems field by field.
- */
-export function formMessage(
-  schema: z.ZodType,
-  body: unknown,
-  required: readonly { path: readonly string[]; message: string }[] = [],
-): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  for (const field of required) {
-    const value = field.path.reduce<unknown>((at, name) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[name] : undefined), body);
-    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return field.message;
-  }
-  const result = schema.safeParse(body);
-  if (result.success) return undefined;
-  return result.error.issues.find((issue) => SPEC_TEXTS.has(issue.message))?.message;
-}
-
-const SPEC_TEXTS = new Set<string>(Object.values(composeMessages));

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { BETA_SPOTS, type WaitlistEntry, type WaitlistSpots, type waitlistJoinSchema } from '../../schema/api/waitlist';
+import { isUlid } from './ids';
 
 /** A join request after waitlistJoinSchema: trimmed, email lower-cased, blank optionals null. */
 export type ValidWaitlistJoin = z.output<typeof waitlistJoinSchema>;
@@ -11,9 +12,8 @@ export type WaitlistStatus = WaitlistEntry['status'];
 /** The statuses an admin may move an entry to. */
 export type WaitlistDecision = Exclude<WaitlistStatus, 'pending'>;
 
-/** A ULID: 26 Crockford base-32 characters, the first 10 the time in milliseconds. */
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-export const isWaitlistEntryId = (id: string): boolean => ULID.test(id);
+/** Entry ids are ULIDs. */
+export const isWaitlistEntryId = isUlid;
 
 /** The entry stored for a new join: pending, submitted now, not approved, no notes. */
 export function newWaitlistEntry(

@@ -4,7 +4,8 @@
  * and the parser that turns a model's reply into a validated {subject, body}.
  */
 import { campaignLimits, composeMessages, type EmailLength } from '../../schema/api/campaigns';
-import { genreLabels, type Genre, type Tone } from '../../schema/api/options';
+import type { Tone } from '../../schema/api/options';
+import { genreLabel } from '../../schema/email/placeholders';
 import type { WriterContact, WriterRequest, WrittenEmail } from '../ports';
 import { WriterError } from './errors';
 
@@ -17,11 +18,6 @@ export const toneGuides: Record<Tone, string> = {
   friendly: 'Friendly: warm and personable, like writing to someone you have met at a show, still clear and to the point.',
   casual: 'Casual: relaxed and conversational, short sentences and everyday words, like a message to a friend in the scene.',
 };
-
-/** A genre key of the option list as people read it ('drum-bass' → 'Drum & Bass'); other text as given. */
-export function genreLabel(genre: string): string {
-  return genreLabels[genre as Genre] ?? genre.trim();
-}
 
 /** Words as a reader counts them: runs of non-space characters (a link is one word). */
 export function countWords(text: string): number {
@@ -62,7 +58,7 @@ function trackData(track: WriterRequest['track']): Record<string, string | numbe
   return {
     track_name: track.track_name,
     track_url: track.track_url,
-    genre: genreLabel(track.genre),
+    genre: genreLabel(track.genre.trim()),
     ...(track.mood ? { mood: track.mood } : {}),
     ...(track.bpm !== null ? { bpm: track.bpm } : {}),
     description: track.description,

@@ -17,7 +17,7 @@ import { DECIDABLE_STATUS, decisionUpdate, isWaitlistEntryId, normaliseNotes } f
 import { directoryImportMessages, parseDirectoryImport } from '../core/directoryImport';
 import type { Clock, DirectoryStore, WaitlistStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse } from './api';
 
 export interface AdminDeps {
   waitlist: WaitlistStore;
@@ -25,12 +25,8 @@ export interface AdminDeps {
   clock: Clock;
 }
 
-/** The entry id of the path; an id that cannot be a ULID cannot exist, so it is a 404 with no read. */
-function entryId(params: Record<string, string>): string {
-  const id = params.id ?? '';
-  if (!isWaitlistEntryId(id)) throw new HttpError(404, waitlistMessages.notFound);
-  return id;
-}
+/** The entry id of the path. */
+const entryId = (params: Record<string, string>) => knownId(params.id, isWaitlistEntryId, waitlistMessages.notFound);
 
 export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
   httpApi({

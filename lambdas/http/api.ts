@@ -14,6 +14,7 @@ import type {
 import type { z } from 'zod';
 import type { ApiError } from '../../schema/api/common';
 import { ADMIN_GROUP, routes, routeKey as keyOf } from '../../schema/routes';
+import { formMessage } from '../core/forms';
 import { DomainError, type DomainErrorKind } from '../core/errors';
 import type { Identity } from '../core/profile';
 
@@ -63,6 +64,18 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
   };
 }
 
+/** The answer of a delete (or any write with nothing to return). */
+export const noContent = (): ApiResult => ({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
+
+/**
+ * An id of the path or of a body, when it has the shape ids of its kind have. One of another shape
+ * cannot exist, so it is a 404 (with `notFound`, the answer a missing item gets) without any read.
+ */
+export function knownId(id: string | undefined, isValid: (id: string) => boolean, notFound: string): string {
+  if (id === undefined || !isValid(id)) throw new HttpError(404, notFound);
+  return id;
+}
+
 /**
  * API Gateway hands array claims to the Lambda as a string such as "[admins editors]"; the local
  * server does the same. Accept both forms.
@@ -104,6 +117,19 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw new HttpError(400, result.error.issues.map(describeIssue).join('; '));
+}
+
+/** Required fields of a form, each with the text a missing or blank value is answered with. */
+export type FormRules = NonNullable<Parameters<typeof formMessage>[2]>;
+
+/**
+ * Parses a form that has the spec's own texts (§5, §8): a missing or blank required field, or a problem
+ * the spec words, is answered with that text alone; any other problem as `parse` describes it.
+ */
+export function parseForm<S extends z.ZodType>(schema: S, body: unknown, required: FormRules = []): z.output<S> {
+  const message = formMessage(schema, body, required);
+  if (message !== undefined) throw new HttpError(400, message);
+  return parse(schema, body);
 }
 
 /** zod's expected-type names in plain words ('int' is what `.int()` reports). */

@@ -17,12 +17,11 @@ import {
   type RecipientPreview,
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
+import { artistName } from '../../schema/api/profile';
 import { isAddressId } from '../core/contacts';
 import {
   artistDetails,
   draftContent,
-  formMessage,
-  isUlid,
   previewDraftContent,
   recipientEmail,
   storedBody,
@@ -30,10 +29,11 @@ import {
   writerRequestFor,
 } from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
+import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
-import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore } from '../ports';
+import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, WrittenEmailStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse, parseForm, type FormRules } from './api';
 import { ensureProfile } from './ensureProfile';
 
 export interface CampaignsDeps {
@@ -42,6 +42,7 @@ export interface CampaignsDeps {
   profiles: ProfileStore;
   writer: EmailWriter;
   sanitizer: HtmlSanitizer;
+  written: WrittenEmailStore;
   clock: Clock;
 }
 
@@ -72,19 +73,11 @@ async function withWriter<T>(write: () => Promise<T>, log: Record<string, unknow
   }
 }
 
-/** A campaign id of the path; anything that is not a ULID cannot exist: 404 with no read. */
-function campaignIdOf(id: string | undefined): string {
-  if (id === undefined || !isUlid(id)) throw new HttpError(404, composeMessages.campaignNotFound);
-  return id;
-}
+/** A campaign id (of the path or a body): campaign ids are ULIDs. */
+const campaignIdOf = (id: string | undefined) => knownId(id, isUlid, composeMessages.campaignNotFound);
 
-/** A contact id of a body; one that cannot be an addressId cannot exist: 404 with no read. */
-function contactIdOf(id: string): string {
-  if (!isAddressId(id)) throw new HttpError(404, composeMessages.contactNotFound);
-  return id;
-}
-
-type FormRules = NonNullable<Parameters<typeof formMessage>[2]>;
+/** A contact id of a body: contact ids are addressIds. */
+const contactIdOf = (id: string) => knownId(id, isAddressId, composeMessages.contactNotFound);
 
 const trackNeeds: FormRules = [
   { path: ['track', 'track_name'], message: composeMessages.previewNeeds },
@@ -100,13 +93,6 @@ const generateNeeds: FormRules = [
   { path: ['total_recipients'], message: composeMessages.previewNeeds },
 ];
 
-/** Parses a Compose form, answering with the spec's own text (§5, §8) where it has one. */
-function parseForm<S extends z.ZodType>(schema: S, body: unknown, required: FormRules = []): z.output<S> {
-  const message = formMessage(schema, body, required);
-  if (message !== undefined) throw new HttpError(400, message);
-  return parse(schema, body);
-}
-
 /** A draft (POST, PUT): AI mode needs the track's name and description; both modes a subject and body. */
 function parseDraft(body: unknown) {
   const mode = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).mode : undefined;
@@ -120,7 +106,7 @@ function savedDraft(result: DraftWriteResult): Campaign {
   return result.campaign;
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, clock }: CampaignsDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, clock }: CampaignsDeps) => {
   /** The artist's name and links come from the profile: create it on first use, as other pages do. */
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
@@ -168,7 +154,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
         contactId: contact.id,
         ...(campaignId ? { campaignId } : {}),
       });
-      const content = previewDraftContent(request.track, withNamePlaceholder(written, contact.name), contact, request.total_recipients, sanitizer);
+      const content = previewDraftContent(request.track, withNamePlaceholder(written, contact.name, artistName(profile)), contact, request.total_recipients, sanitizer);
       if (campaignId === undefined) {
         const campaign = await campaigns.createDraft(userId, content, clock.now());
         logger.info('AI preview written, draft created', { campaignId: campaign.id });
@@ -224,7 +210,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
       const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity!)]);
       if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
       const rendered = await withWriter(
-        () => recipientEmail({ campaign, contact, artist: artistDetails(profile), writer, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL }),
+        () => recipientEmail({ campaign, contact, artist: artistDetails(profile), writer, sanitizer, written, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL, now: clock.now() }),
         { campaignId: id, contactId: contact.id },
       );
       return json(200, { contact_id: contact.id, ...rendered } satisfies RecipientPreview);

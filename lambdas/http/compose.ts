@@ -14,10 +14,11 @@ import {
   type templateListSchema,
 } from '../../schema/api/campaigns';
 import type { CampaignTemplate } from '../../schema/api/templates';
-import { formMessage, isUlid, userTemplateDescription } from '../core/compose';
+import { userTemplateDescription } from '../core/compose';
+import { isUlid } from '../core/ids';
 import type { Clock, ContactListStore, TemplateStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiResult } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parseForm, type FormRules } from './api';
 
 export interface ComposeDeps {
   templates: TemplateStore;
@@ -25,21 +26,8 @@ export interface ComposeDeps {
   clock: Clock;
 }
 
-const noContent = (): ApiResult => ({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
-
-/** User template and list ids are ULIDs; any other id (a system template's included) is a 404 with no read. */
-function pathId(params: Record<string, string>, notFound: string): string {
-  const id = params.id ?? '';
-  if (!isUlid(id)) throw new HttpError(404, notFound);
-  return id;
-}
-
-/** Parses a dialog's form, answering a blank name with the spec's text (§5). */
-function parseNamed<S extends z.ZodType>(schema: S, body: unknown, nameRequired: string): z.output<S> {
-  const message = formMessage(schema, body, [{ path: ['name'], message: nameRequired }]);
-  if (message !== undefined) throw new HttpError(400, message);
-  return parse(schema, body);
-}
+/** A dialog's one required field: a blank name is answered with the spec's text (§5). */
+const nameRule = (nameRequired: string): FormRules => [{ path: ['name'], message: nameRequired }];
 
 /** The same values once each, in their first order. */
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
@@ -54,7 +42,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
 
     /** The save-template dialog: the preview's subject and body under a name. */
     'POST /api/templates': async ({ identity, body }) => {
-      const input = parseNamed(templateInputSchema, body, composeMessages.templateNameRequired);
+      const input = parseForm(templateInputSchema, body, nameRule(composeMessages.templateNameRequired));
       const template = await templates.add(
         identity!.userId,
         {
@@ -71,7 +59,8 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
     },
 
     'DELETE /api/templates/{id}': async ({ identity, params }) => {
-      const id = pathId(params, composeMessages.templateNotFound);
+      // User template ids are ULIDs: a system template's id (its name) is a 404 with no read.
+      const id = knownId(params.id, isUlid, composeMessages.templateNotFound);
       if (!(await templates.remove(identity!.userId, id))) throw new HttpError(404, composeMessages.templateNotFound);
       logger.info('Template deleted', { templateId: id });
       return noContent();
@@ -82,7 +71,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
 
     /** 'Save Contact List': the picker's filters and selection. Repeated ids and filter values are kept once. */
     'POST /api/contact-lists': async ({ identity, body }) => {
-      const input = parseNamed(contactListInputSchema, body, composeMessages.listNameRequired);
+      const input = parseForm(contactListInputSchema, body, nameRule(composeMessages.listNameRequired));
       const list = await contactLists.add(
         identity!.userId,
         {
@@ -98,7 +87,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
     },
 
     'DELETE /api/contact-lists/{id}': async ({ identity, params }) => {
-      const id = pathId(params, composeMessages.listNotFound);
+      const id = knownId(params.id, isUlid, composeMessages.listNotFound);
       if (!(await contactLists.remove(identity!.userId, id))) throw new HttpError(404, composeMessages.listNotFound);
       logger.info('Contact list deleted', { listId: id });
       return noContent();

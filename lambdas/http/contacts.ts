@@ -22,21 +22,12 @@ import {
 import { contactFromCsvRow, isAddressId } from '../core/contacts';
 import type { Clock, ContactStore, UnsubscribeStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiResult } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parse } from './api';
 
 export interface ContactsDeps {
   contacts: ContactStore;
   unsubscribes: UnsubscribeStore;
   clock: Clock;
-}
-
-const noContent = (): ApiResult => ({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
-
-/** The id of the path; an id that cannot be an addressId cannot exist, so it is a 404 with no read. */
-function pathId(params: Record<string, string>, notFound: string): string {
-  const id = params.id ?? '';
-  if (!isAddressId(id)) throw new HttpError(404, notFound);
-  return id;
 }
 
 const REQUIRED_FIELDS = ['name', 'email'] as const;
@@ -95,7 +86,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
     },
 
     'GET /api/contacts/{id}': async ({ identity, params }) => {
-      const contact = await contacts.get(identity!.userId, pathId(params, contactMessages.notFound));
+      const contact = await contacts.get(identity!.userId, knownId(params.id, isAddressId, contactMessages.notFound));
       if (!contact) throw new HttpError(404, contactMessages.notFound);
       return json(200, contact satisfies Contact);
     },
@@ -106,7 +97,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
      * and the client must use the returned id from then on. created_at and genre_focus are kept.
      */
     'PUT /api/contacts/{id}': async ({ identity, params, body }) => {
-      const id = pathId(params, contactMessages.notFound);
+      const id = knownId(params.id, isAddressId, contactMessages.notFound);
       const input = parseContactInput(body);
       const result = await contacts.update(identity!.userId, id, input);
       if (result.outcome === 'not_found') throw new HttpError(404, contactMessages.notFound);
@@ -116,7 +107,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
     },
 
     'DELETE /api/contacts/{id}': async ({ identity, params }) => {
-      const id = pathId(params, contactMessages.notFound);
+      const id = knownId(params.id, isAddressId, contactMessages.notFound);
       if (!(await contacts.remove(identity!.userId, id))) throw new HttpError(404, contactMessages.notFound);
       logger.info('Contact deleted', { contactId: id });
       return noContent();
@@ -132,7 +123,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
 
     /** Resubscribe: the address may be emailed again. */
     'DELETE /api/unsubscribes/{id}': async ({ identity, params }) => {
-      const id = pathId(params, contactMessages.unsubscribeNotFound);
+      const id = knownId(params.id, isAddressId, contactMessages.unsubscribeNotFound);
       if (!(await unsubscribes.remove(identity!.userId, id))) throw new HttpError(404, contactMessages.unsubscribeNotFound);
       logger.info('Contact resubscribed', { unsubscribeId: id });
       return noContent();

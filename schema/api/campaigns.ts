@@ -76,6 +76,12 @@ export const composeMessages = {
   templatesLoadFailed: 'Failed to load campaign templates',
   htmlPreviewCreated: 'HTML Email Preview Created',
   subjectAndBodyRequired: 'Please enter a subject and an HTML body.',
+  /** AI mode's edited email is plain text or HTML: the same rule, in words that fit both. */
+  emailSubjectAndBodyRequired: 'Please enter a subject and an email body.',
+  /** HTML mode needs no track fields, only recipients. */
+  selectRecipient: 'Please select at least one contact.',
+  /** The same text aiTrackSchema gives a blank track_url. */
+  trackUrlRequired: 'Track URL is required',
   trackUrlInvalid: 'Enter a track link that starts with http:// or https://',
   campaignNotFound: 'Campaign not found.',
   notDraft: 'Only a draft campaign can be changed.',
@@ -120,7 +126,7 @@ const bpm = z
 export const aiTrackSchema = z
   .object({
     track_name: text(campaignLimits.trackName, composeMessages.previewNeeds),
-    track_url: trackUrl.refine((value) => value !== '', 'Track URL is required'),
+    track_url: trackUrl.refine((value) => value !== '', composeMessages.trackUrlRequired),
     genre: z.enum(genres, { message: 'Choose a genre from the list' }),
     mood: nullableText(campaignLimits.mood),
     bpm,

@@ -7,3 +7,23 @@
 export function isHtmlDocument(body: string): boolean {
   return /<!doctype\b|<(?:html|body)(?=[\s>/])/i.test(body);
 }
+
+/**
+ * A complete email document around `body`: doctype, UTF-8, a phone viewport, an optional title and the
+ * <body>'s inline style. The one head every generated email has (plain text, templates, fragments).
+ */
+export function htmlDocument(body: string, { title, bodyStyle }: { title?: string; bodyStyle?: string } = {}): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    ...(title === undefined ? [] : [`<title>${title}</title>`]),
+    '</head>',
+    bodyStyle === undefined ? '<body>' : `<body style="${bodyStyle}">`,
+    body,
+    '</body>',
+    '</html>',
+  ].join('\n');
+}

@@ -8,7 +8,9 @@
 import { isHttpLink } from '../api/links';
 import { escapeHtml, escapeHtmlLines } from './escape';
 import { unsubscribeFooterHtml } from './footer';
+import { htmlDocument } from './htmlDocument';
 import { genreLabel, socialLinksHtml } from './placeholders';
+
 
 export const htmlTemplateKinds = ['minimal', 'bold', 'professional', 'custom'] as const;
 export type HtmlTemplateKind = (typeof htmlTemplateKinds)[number];
@@ -113,25 +115,18 @@ function signOff(parts: Parts, closing: string): string {
 
 /** The document around a 600px column: a full-width background table that centres it. */
 function emailDocument(title: string, background: string, column: string, columnStyle: string): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${title}</title>`,
-    '</head>',
-    `<body style="margin:0;padding:0;background-color:${background};">`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${background}" style="width:100%;background-color:${background};">`,
-    '<tr><td align="center" style="padding:24px 12px;">',
-    `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;${columnStyle}">`,
-    column,
-    '</table>',
-    '</td></tr>',
-    '</table>',
-    '</body>',
-    '</html>',
-  ].join('\n');
+  return htmlDocument(
+    [
+      `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${background}" style="width:100%;background-color:${background};">`,
+      '<tr><td align="center" style="padding:24px 12px;">',
+      `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;${columnStyle}">`,
+      column,
+      '</table>',
+      '</td></tr>',
+      '</table>',
+    ].join('\n'),
+    { title, bodyStyle: `margin:0;padding:0;background-color:${background};` },
+  );
 }
 
 /** Minimal: a clean white card, a thin accent rule on top, the accent on the button and links. */

@@ -7,7 +7,7 @@ import { convert, type HtmlToTextOptions } from 'html-to-text';
 import type { RenderedEmail } from '../api/campaigns';
 import { escapeHtml } from './escape';
 import { hasUnsubscribeLink, unsubscribeFooterHtml, unsubscribeFooterText } from './footer';
-import { isHtmlDocument } from './htmlDocument';
+import { htmlDocument, isHtmlDocument } from './htmlDocument';
 import { fillPlaceholders, type PlaceholderContext } from './placeholders';
 
 export { UNSUBSCRIBE_URL_PLACEHOLDER, UNSUBSCRIBE_FOOTER_TEXT, UNSUBSCRIBE_LINK_TEXT } from './footer';
@@ -52,18 +52,9 @@ function linkify(text: string): string {
 /** Plain text as an HTML document: escaped, http(s) links made clickable, line breaks kept. */
 export function plainTextToHtml(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n').map(linkify);
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '</head>',
-    '<body style="margin:0;padding:16px;background-color:#ffffff;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.6;color:#1f2937;">',
-    `<div style="max-width:600px;">${lines.join('<br>\n')}</div>`,
-    '</body>',
-    '</html>',
-  ].join('\n');
+  return htmlDocument(`<div style="max-width:600px;">${lines.join('<br>\n')}</div>`, {
+    bodyStyle: 'margin:0;padding:16px;background-color:#ffffff;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.6;color:#1f2937;',
+  });
 }
 
 const TEXT_OPTIONS: HtmlToTextOptions = {

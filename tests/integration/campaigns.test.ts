@@ -11,6 +11,7 @@ import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignSto
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
+import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
 import { DomPurifySanitizer } from '../../lambdas/adapters/html/domPurifySanitizer';
 import { systemClock, ulidGenerator } from '../../lambdas/compose';
 import { WriterError, type WriterFailure } from '../../lambdas/core/errors';
@@ -415,6 +416,22 @@ describe('POST /api/campaigns/{id}/recipient-preview', () => {
     expect(forJuno.text).not.toContain('Tidewater');
   });
 
+  it('keeps what the writer wrote for a recipient in the campaign’s partition, once, so a second look (and the send) is the same text', async () => {
+    const campaign = await generated(user, mara);
+    const first = await preview(campaign, juno);
+    const again = await preview(campaign, juno);
+    expect(again).toEqual(first);
+    const written = await queryAll(dynamodb().doc, {
+      TableName: stack().tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :written)',
+      ExpressionAttributeValues: { ':pk': key.campaignPartition(campaign.id), ':written': 'WRITTEN#' },
+    });
+    // Juno's only: Mara's is the stored draft itself.
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ entity: 'written_email' });
+    expect(typeof written[0]!.expiresAt).toBe('number');
+  });
+
   it('404s a campaign or contact that is not there', async () => {
     const campaign = await createDraft(user, { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 });
     const post = (id: string, contact_id: string) => api(user, `/api/campaigns/${id}/recipient-preview`, { method: 'POST', body: { contact_id } });
@@ -492,6 +509,7 @@ describe('a writer failure', () => {
       profiles: new DynamoProfileStore(db, tableName),
       writer: failingWriter,
       sanitizer: new DomPurifySanitizer(),
+      written: new DynamoWrittenEmailStore(db, tableName),
       clock: systemClock,
     }) as LambdaHandler;
     server = await startServer({ loadHandler: async (group) => (group === 'campaigns' ? campaigns : importHandler(group)) });

@@ -7,8 +7,6 @@ import {
   artistDetails,
   CONTACT_NAME_PLACEHOLDER,
   draftContent,
-  formMessage,
-  isUlid,
   nameForms,
   previewDraftContent,
   recipientEmail,
@@ -17,7 +15,7 @@ import {
   withNamePlaceholder,
   writerRequestFor,
 } from '../../lambdas/core/compose';
-import type { EmailWriter, HtmlSanitizer, WriterRequest } from '../../lambdas/ports';
+import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../../lambdas/ports';
 import {
   aiTrackSchema,
   composeMessages,
@@ -28,6 +26,9 @@ import {
   type DraftInputBody,
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
+import { isHtmlDocument } from '../../schema/email/htmlDocument';
+import { formMessage } from '../../lambdas/core/forms';
+import { isUlid } from '../../lambdas/core/ids';
 import type { Profile } from '../../schema/api/profile';
 
 const profile = (overrides: Partial<Profile> = {}): Profile => ({
@@ -101,8 +102,31 @@ function fakeWriter(): EmailWriter & { requests: WriterRequest[] } {
   };
 }
 
+/** The written-email store in memory: first put wins, as in DynamoDB. */
+function memoryWrittenStore(): WrittenEmailStore & { puts: number } {
+  const stored = new Map<string, WrittenEmail>();
+  const store = {
+    puts: 0,
+    async get(campaignId: string, requestKey: string) {
+      return stored.get(`${campaignId}/${requestKey}`);
+    },
+    async putIfAbsent(campaignId: string, requestKey: string, email: WrittenEmail) {
+      store.puts += 1;
+      const key = `${campaignId}/${requestKey}`;
+      if (!stored.has(key)) stored.set(key, email);
+      return stored.get(key)!;
+    },
+  };
+  return store;
+}
+
 describe('withNamePlaceholder', () => {
   const email = (body: string, subject = 'A track for you') => ({ subject, body });
+
+  it('leaves the artist’s own name alone when the contact shares its first name (the sign-off stays the artist’s)', () => {
+    const result = withNamePlaceholder(email('Hi Mark,\n\nA new track for you.\n\nBest,\nMark Jensen'), 'Mark Velvet', 'Mark Jensen');
+    expect(result.body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER},\n\nA new track for you.\n\nBest,\nMark Jensen`);
+  });
 
   it('turns the full name and the first name into [CONTACT_NAME] in subject and body', () => {
     const result = withNamePlaceholder(
@@ -228,7 +252,7 @@ describe('draftContent', () => {
     });
   });
 
-  it('HTML mode keeps the track fields that were given, and sanitizes even a body without document tags', () => {
+  it('HTML mode keeps the track fields that were given, and puts a fragment in a document before sanitizing it (sent as the HTML it was previewed as)', () => {
     const sanitizer = fakeSanitizer();
     const content = draftContent(
       parse({
@@ -240,7 +264,10 @@ describe('draftContent', () => {
       }),
       sanitizer,
     );
-    expect(content).toMatchObject({ track_name: 'Night Drive', track_url: 'https://x.example/t', genre: 'Deep House', description: 'EP', ai_tone: 'casual', email_body: '<p>Hi</p>' });
+    expect(content).toMatchObject({ track_name: 'Night Drive', track_url: 'https://x.example/t', genre: 'Deep House', description: 'EP', ai_tone: 'casual' });
+    expect(isHtmlDocument(content.email_body)).toBe(true);
+    expect(content.email_body).toContain('<body>\n<p>Hi</p>\n</body>');
+    expect(content.email_body).not.toContain('<script');
     expect(sanitizer.calls).toHaveLength(1);
   });
 
@@ -315,46 +342,75 @@ describe('recipientEmail', () => {
     ...overrides,
   });
   const artist = artistDetails(profile());
+  const now = new Date('2026-11-22T10:00:00Z');
+  const emailFor = (
+    c: Campaign,
+    recipient: Contact,
+    writer: EmailWriter,
+    { written = memoryWrittenStore(), sanitizer = fakeSanitizer() }: { written?: WrittenEmailStore; sanitizer?: HtmlSanitizer } = {},
+  ) => recipientEmail({ campaign: c, contact: recipient, artist, writer, sanitizer, written, unsubscribeUrl: '#', now });
 
   it('a personalised campaign: the preview contact gets the stored email, every other contact one the writer writes for them', async () => {
     const writer = fakeWriter();
     const personalised = campaign({ personalised_by_writer: true, preview_contact_id: mara.id });
 
-    const forMara = await recipientEmail({ campaign: personalised, contact: mara, artist, writer, unsubscribeUrl: '#' });
+    const forMara = await emailFor(personalised, mara, writer);
     expect(writer.requests).toEqual([]);
     expect(forMara.subject).toBe('Night Drive for Velvet Records');
     expect(forMara.text).toContain('Hi Mara Velvet,');
     expect(forMara.text).toContain('This is the stored email.');
 
-    const forJuno = await recipientEmail({ campaign: personalised, contact: juno, artist, writer, unsubscribeUrl: '#' });
+    const forJuno = await emailFor(personalised, juno, writer);
     expect(writer.requests).toHaveLength(1);
-    expect(writer.requests[0]).toEqual(writerRequestFor({ ...personalised, track_url: personalised.track_url! }, juno, artist));
+    expect(writer.requests[0]).toEqual(writerRequestFor(personalised, juno, artist));
     expect(forJuno.subject).toBe('Night Drive for Tidal Audio');
     expect(forJuno.text).toContain('Written for Juno Strand.');
     expect(forJuno.text).not.toContain('This is the stored email.');
   });
 
+  it('writes each recipient’s email once: a second preview (or the send) gets the same stored text', async () => {
+    const writer = fakeWriter();
+    const written = memoryWrittenStore();
+    const personalised = campaign({ personalised_by_writer: true, preview_contact_id: mara.id });
+    const first = await emailFor(personalised, juno, writer, { written });
+    const again = await emailFor(personalised, juno, writer, { written });
+    expect(writer.requests).toHaveLength(1);
+    expect(again).toEqual(first);
+    // A change to what the writer reads (the contact's label) is a new request: written anew.
+    await emailFor(personalised, { ...juno, label_name: 'Tidal Audio Black' }, writer, { written });
+    expect(writer.requests).toHaveLength(2);
+  });
+
+  it('sanitizes a model reply that is HTML before it is kept and sent (contact notes can steer a model)', async () => {
+    const hostile: EmailWriter = {
+      write: async () => ({ subject: 'Hi', body: '<html><body><p>Hello</p><script>steal()</script><img src="https://x.example/p.gif" onerror="x()"></body></html>' }),
+    };
+    const sanitizer = fakeSanitizer();
+    const email = await emailFor(campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), juno, hostile, { sanitizer });
+    expect(sanitizer.calls).toHaveLength(1);
+    expect(email.html).toContain('<p>Hello</p>');
+    expect(email.html).not.toMatch(/<script|onerror/);
+  });
+
   it('an edited (not personalised) campaign: everyone gets the stored email with their own placeholders, and the writer is never called', async () => {
     const writer = fakeWriter();
     const edited = campaign({ personalised_by_writer: false, preview_contact_id: mara.id });
-    const [forMara, forJuno] = await Promise.all(
-      [mara, juno].map((recipient) => recipientEmail({ campaign: edited, contact: recipient, artist, writer, unsubscribeUrl: '#' })),
-    );
+    const [forMara, forJuno] = await Promise.all([mara, juno].map((recipient) => emailFor(edited, recipient, writer)));
     expect(writer.requests).toEqual([]);
     expect(forMara!.text).toContain('Hi Mara Velvet,');
     expect(forJuno!.text).toContain('Hi Juno Strand,');
     expect(forJuno!.subject).toBe('Night Drive for Tidal Audio');
   });
 
-  it('passes the writer’s failure on (the caller maps it; nothing is sent or saved)', async () => {
+  it('passes the writer’s failure on and keeps nothing (the caller maps it; nothing is sent or saved)', async () => {
     const failing: EmailWriter = {
       write: async () => {
         throw new Error('model busy');
       },
     };
-    await expect(
-      recipientEmail({ campaign: campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), contact: juno, artist, writer: failing, unsubscribeUrl: '#' }),
-    ).rejects.toThrow('model busy');
+    const written = memoryWrittenStore();
+    await expect(emailFor(campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), juno, failing, { written })).rejects.toThrow('model busy');
+    expect(written.puts).toBe(0);
   });
 });
 

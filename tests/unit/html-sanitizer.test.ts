@@ -87,6 +87,20 @@ describe('DomPurifySanitizer: what an email keeps', () => {
     expect([...document.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['[TRACK_URL]', '[Track Url]', '[unsubscribe_url]']);
   });
 
+  it('drops placeholder links whose value comes from a contact field (a name could be "javascript:…")', async () => {
+    const document = clean('<a href="[NAME]">a</a><a href="[Contact Name]">b</a><a href="[EMAIL]">c</a><a href="[LABEL_NAME]">d</a>');
+    expect([...document.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([null, null, null, null]);
+    // End to end: even a hostile contact name cannot become a link through the stored body.
+    const { renderEmail } = await import('../../schema/email/render');
+    const stored = sanitizer.sanitize('<!DOCTYPE html><html><body><a href="[NAME]">Hi</a></body></html>');
+    const rendered = renderEmail(
+      { subject: 'Hi', body: stored },
+      { recipient: { name: 'javascript:alert(document.domain)', email: 'a@b.example', label_name: null }, track: { track_name: 'T', track_url: null, genre: 'techno' }, artistName: 'A' },
+      { unsubscribeUrl: 'https://app.example/unsubscribe?token=t' },
+    );
+    expect(rendered.html).not.toContain('href="javascript:');
+  });
+
   it('keeps target="_blank" and adds rel="noopener noreferrer"; drops other targets', () => {
     const document = clean('<a href="https://x.example" target="_blank" rel="opener">a</a><a href="https://y.example" target="_top">b</a>');
     const [blank, top] = [...document.querySelectorAll('a')];

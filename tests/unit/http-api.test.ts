@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
-import { groupsFromClaim } from '../../lambdas/http/api';
+import { z } from 'zod';
+import { groupsFromClaim, HttpError, knownId, noContent, parseForm } from '../../lambdas/http/api';
+import { isUlid } from '../../lambdas/core/ids';
 import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
 import type { Profile } from '../../schema/api/profile';
@@ -70,6 +72,40 @@ describe('groupsFromClaim', () => {
     expect(groupsFromClaim(['admins'])).toEqual(['admins']);
     expect(groupsFromClaim(undefined)).toEqual([]);
     expect(groupsFromClaim('')).toEqual([]);
+  });
+});
+
+/** What `run` threw: its status and message (fails when it did not throw an HttpError). */
+function httpErrorOf(run: () => unknown): { status: number; message: string } {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HttpError);
+    return { status: (error as HttpError).statusCode, message: (error as HttpError).message };
+  }
+  throw new Error('expected an HttpError');
+}
+
+describe('the handlers\' shared answers', () => {
+  it('noContent: 204 with no body, never cached', () => {
+    expect(noContent()).toEqual({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
+  });
+
+  it('knownId: an id of the right shape passes; any other, or none, is a 404 with the given text', () => {
+    expect(knownId('01KAKZ3R0000000000000000AA', isUlid, 'Campaign not found.')).toBe('01KAKZ3R0000000000000000AA');
+    for (const id of [undefined, '', 'tpl-demo-to-label', '01kakz3r0000000000000000aa']) {
+      expect(httpErrorOf(() => knownId(id, isUlid, 'Campaign not found.')), String(id)).toEqual({ status: 404, message: 'Campaign not found.' });
+    }
+  });
+
+  it("parseForm: a blank required field gets the form's text; other problems are described field by field", () => {
+    const schema = z.object({ name: z.string().trim().min(1), count: z.number() }).strict();
+    const rules = [{ path: ['name'], message: 'Please enter a name.' }];
+    expect(parseForm(schema, { name: ' Demo ', count: 1 }, rules)).toEqual({ name: 'Demo', count: 1 });
+    expect(httpErrorOf(() => parseForm(schema, { name: '  ', count: 1 }, rules))).toEqual({ status: 400, message: 'Please enter a name.' });
+    expect(httpErrorOf(() => parseForm(schema, { count: 1 }, rules))).toEqual({ status: 400, message: 'Please enter a name.' });
+    expect(httpErrorOf(() => parseForm(schema, { name: 'Demo', count: 'x' }, rules))).toEqual({ status: 400, message: 'count must be a number' });
+    expect(httpErrorOf(() => parseForm(schema, undefined, rules))).toEqual({ status: 400, message: 'The request needs a JSON body.' });
   });
 });
 

@@ -153,6 +153,15 @@ describe('LocalWriter', () => {
     expect(paragraphs(body).at(-1)).toBe('Best regards,\nLuna Vale');
   });
 
+  it('writes a genre named like an Object property as the text it is', async () => {
+    for (const genre of ['constructor', '__proto__', 'toString']) {
+      const email = await writer.write(request({ ...contacts.dj, genre }, { track: { ...request(contacts.dj).track, genre } }));
+      expect(email.subject, genre).toContain(genre);
+      expect(email.body, genre).toMatch(new RegExp(`(new|latest|fresh) ${genre} (track|release|tune)`));
+      expect(email.body + email.subject, genre).not.toMatch(/native code|function |\[object /);
+    }
+  });
+
   it('lets notes change the email only by their presence', async () => {
     const one = await writer.write(request({ ...contacts.dj, notes: 'likes rollers' }));
     const other = await writer.write(request({ ...contacts.dj, notes: 'something else entirely' }));

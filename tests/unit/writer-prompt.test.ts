@@ -13,7 +13,6 @@ import {
   countWords,
   DATA_BLOCKS,
   dataJson,
-  genreLabel,
   parseWriterReply,
   toneGuides,
 } from '../../lambdas/core/writerPrompt';
@@ -77,6 +76,14 @@ describe('buildWriterPrompt', () => {
       notes: INJECTION,
     });
     expect(user).toContain(dataJson(contactData(request().contact)));
+  });
+
+  it('gives a genre named like an Object property as the text it is', () => {
+    for (const genre of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const { user } = buildWriterPrompt(request({ track: { ...request().track, genre } }));
+      expect((blockValue(user, DATA_BLOCKS.track) as { genre: unknown }).genre, genre).toBe(genre);
+      expect(user).not.toContain('[native code]');
+    }
   });
 
   it('leaves out contact fields that are not set, and mood and bpm when blank', () => {
@@ -173,12 +180,6 @@ describe('helpers', () => {
   it('counts words as runs of non-space characters', () => {
     expect(countWords('')).toBe(0);
     expect(countWords('  one\n\ntwo  https://x.y/z  ')).toBe(3);
-  });
-
-  it('reads a genre key as its label and leaves other text as it is', () => {
-    expect(genreLabel('drum-bass')).toBe('Drum & Bass');
-    expect(genreLabel('deep-house')).toBe('Deep House');
-    expect(genreLabel('Electronic')).toBe('Electronic');
   });
 
   it('refuses a request with no track name, link or contact name as failed', () => {

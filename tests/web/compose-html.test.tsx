@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { composeMessages } from '../../schema/api/campaigns';
 import { accentPresets, customHtmlStarter, htmlTemplateInfo, type HtmlTemplateKind } from '../../schema/email/htmlTemplates';
+import { HTML_FRAGMENT_NOTE } from '../../web/src/pages/compose/html/HtmlComposerCard';
 import { HtmlModePanel, type HtmlModePanelProps } from '../../web/src/pages/compose/html/HtmlModePanel';
 import { subjectRequired } from '../../web/src/pages/compose/html/TemplateCustomiser';
 import { accentTextError } from '../../web/src/pages/compose/html/AccentColorField';
@@ -247,6 +248,23 @@ describe('HTML mode: the HTML Email Composer', () => {
 
     await showBodyAs('code');
     expect(composerBody().value).toBe(html);
+  });
+
+  it('says a body that is not a whole document is sent wrapped in one', async () => {
+    renderPanel();
+    await chooseTemplate('custom');
+    // The starter is a whole document: no note.
+    expect(screen.queryByText(HTML_FRAGMENT_NOTE)).not.toBeInTheDocument();
+    await setBody('<p>Hello [NAME]</p>');
+    expect(screen.getByText(HTML_FRAGMENT_NOTE)).toBeInTheDocument();
+    // Said in the preview view too, since that is where the difference would show.
+    await showBodyAs('preview');
+    expect(screen.getByText(HTML_FRAGMENT_NOTE)).toBeInTheDocument();
+    await showBodyAs('code');
+    await setBody('<!DOCTYPE html><html><body><p>Hello [NAME]</p></body></html>');
+    expect(screen.queryByText(HTML_FRAGMENT_NOTE)).not.toBeInTheDocument();
+    await setBody('   ');
+    expect(screen.queryByText(HTML_FRAGMENT_NOTE)).not.toBeInTheDocument();
   });
 
   it('needs a subject and a body: blank ones show the message and nothing is saved', async () => {

@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { campaignLimits, composeMessages } from '../../schema/api/campaigns';
@@ -53,11 +54,15 @@ describe('compose: AI preview', () => {
     expect(screen.getByRole('heading', { name: 'Track Information' })).toBeInTheDocument();
     expect(generateButton()).toBeDisabled();
     expect(screen.getByText(composeMessages.previewNeeds)).toBeInTheDocument();
+    // The * fields the spec text does not name are listed beside it.
+    expect(screen.getByText('Still needed: Track URL, Genre')).toBeInTheDocument();
 
     await fillTrack(user, { track_name: validTrack.track_name, description: validTrack.description, genre: validTrack.genre });
     await user.click(recipientBox(ana.email));
     // Still no link.
     expect(generateButton()).toBeDisabled();
+    expect(screen.getByText(composeMessages.previewNeeds)).toBeInTheDocument();
+    expect(screen.getByText('Still needed: Track URL')).toBeInTheDocument();
 
     const url = screen.getByRole('textbox', { name: 'Track URL *' });
     expect(url).toHaveAttribute('placeholder', 'https://soundcloud.com/your-name/your-track');
@@ -71,11 +76,32 @@ describe('compose: AI preview', () => {
     await waitFor(() => expect(generateButton()).toBeEnabled());
     expect(screen.queryByText(composeMessages.trackUrlInvalid)).not.toBeInTheDocument();
     expect(screen.queryByText(composeMessages.previewNeeds)).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Still needed/)).not.toBeInTheDocument();
 
-    // Without a recipient it is disabled again.
+    // Without a recipient it is disabled again: the spec text alone, the track being complete.
     await user.click(recipientBox(ana.email));
     expect(generateButton()).toBeDisabled();
     expect(screen.getByText(composeMessages.previewNeeds)).toBeInTheDocument();
+    expect(screen.queryByText(/^Still needed/)).not.toBeInTheDocument();
+  });
+
+  it('says the Track URL is required when it is left blank in AI mode, not in HTML mode', async () => {
+    const server = fakeComposeServer({ contacts: [ana] });
+    const user = userEvent.setup();
+    await openCompose(server);
+    expect(screen.queryByText(composeMessages.trackUrlRequired)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('textbox', { name: 'Track URL *' }));
+    await user.tab();
+    expect(await screen.findByText(composeMessages.trackUrlRequired)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Track URL *' })).toHaveAttribute('aria-invalid', 'true');
+
+    act(() => createWrapper().findSegmentedControl()!.findSegmentById('html')!.click());
+    expect(await screen.findByRole('textbox', { name: 'Track URL' })).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText(composeMessages.trackUrlRequired)).not.toBeInTheDocument();
+
+    act(() => createWrapper().findSegmentedControl()!.findSegmentById('ai')!.click());
+    await enter(user, await screen.findByRole('textbox', { name: 'Track URL *' }), validTrack.track_url);
+    expect(screen.queryByText(composeMessages.trackUrlRequired)).not.toBeInTheDocument();
   });
 
   it('offers the tone and length options with the spec defaults, and mood and bpm in the form data', async () => {
@@ -175,6 +201,21 @@ describe('compose: AI preview', () => {
     expect(card.getByText('For [LABEL_NAME]: Midnight Drive')).toBeInTheDocument();
     expect(card.getByText(SAME_EMAIL_NOTE)).toBeInTheDocument();
     expect(server.calls('POST', '/api/campaigns')).toHaveLength(0);
+  });
+
+  it('refuses to save a blank subject or body, in words for any email (not only HTML), and keeps editing', async () => {
+    const server = fakeComposeServer({ contacts: [ana] });
+    const user = await generated(server);
+    const card = within(previewContainer());
+    await user.click(card.getByRole('button', { name: 'Edit' }));
+    await user.clear(card.getByRole('textbox', { name: 'Email Body' }));
+    await user.click(card.getByRole('button', { name: 'Save' }));
+    const notice = await toast(composeMessages.saveEmailFailed);
+    expect(notice).toHaveTextContent(composeMessages.emailSubjectAndBodyRequired);
+    expect(notice).not.toHaveTextContent(composeMessages.subjectAndBodyRequired);
+    expect(card.getByRole('textbox', { name: 'Email Body' })).toHaveValue('');
+    const [campaign] = [...server.campaigns.values()];
+    expect(server.calls('PATCH', `/api/campaigns/${campaign!.id}`)).toHaveLength(0);
   });
 
   it('cancel restores the saved email; a failed save keeps the edit with its text', async () => {

@@ -216,10 +216,11 @@ describe('compose: modes', () => {
     expect(screen.queryByRole('button', { name: 'Generate Email Preview' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Email Preview' })).not.toBeInTheDocument();
 
-    // No recipient yet: the spec text, nothing saved.
+    // No recipient yet: only the recipients are asked for (HTML mode needs no track fields), nothing saved.
     const create = await screen.findByRole('button', { name: 'Create Preview' });
     await user.click(create);
-    await toast(composeMessages.previewNeeds);
+    await toast(composeMessages.selectRecipient);
+    expect(screen.queryByText(composeMessages.previewNeeds)).not.toBeInTheDocument();
     expect(server.calls('POST', '/api/campaigns')).toHaveLength(0);
 
     await user.click(recipientBox(ben.email));

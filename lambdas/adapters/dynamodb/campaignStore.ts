@@ -4,7 +4,7 @@ import { campaignSchema, type Campaign } from '../../../schema/api/campaigns';
 import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
 import { withoutKeys } from './client';
-import { queryAll } from './query';
+import { projectionOf, queryPartition } from './query';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
@@ -17,10 +17,7 @@ const DRAFT: Campaign['status'] = 'draft';
 /** The fields of a Campaign, in the API's order: what a read returns (attributes the sender adds stay inside). */
 const CAMPAIGN_FIELDS = Object.keys(campaignSchema.shape) as (keyof Campaign)[];
 
-const projection = {
-  ProjectionExpression: CAMPAIGN_FIELDS.map((_, i) => `#f${i}`).join(', '),
-  ExpressionAttributeNames: Object.fromEntries(CAMPAIGN_FIELDS.map((field, i) => [`#f${i}`, field])),
-};
+const projection = projectionOf(CAMPAIGN_FIELDS);
 
 const campaignKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.campaign(id) });
 
@@ -87,15 +84,12 @@ export class DynamoCampaignStore implements CampaignStore {
   }
 
   async list(userId: string): Promise<Campaign[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :campaign)',
-      ProjectionExpression: projection.ProjectionExpression,
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', ...projection.ExpressionAttributeNames },
-      ExpressionAttributeValues: { ':pk': key.user(userId), ':campaign': key.campaignPrefix() },
-      ScanIndexForward: false, // newest first
+    return queryPartition<Campaign>(this.db, this.tableName, {
+      pk: key.user(userId),
+      skPrefix: key.campaignPrefix(),
+      projection,
+      newestFirst: true,
     });
-    return items.map(toCampaign);
   }
 
   /**

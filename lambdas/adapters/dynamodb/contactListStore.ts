@@ -1,9 +1,8 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { savedContactListSchema, type SavedContactList } from '../../../schema/api/campaigns';
 import { key } from '../../../schema/table';
 import type { ContactListStore, IdGenerator } from '../../ports';
-import { withoutKeys } from './client';
-import { queryAll } from './query';
+import { deleteExisting, projectionOf, queryPartition } from './query';
 
 /**
  * The Compose picker's saved recipient lists (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `LIST#<ulid>`.
@@ -11,7 +10,8 @@ import { queryAll } from './query';
  */
 const CONTACT_LIST = 'contact-list';
 
-const LIST_FIELDS = Object.keys(savedContactListSchema.shape) as (keyof SavedContactList)[];
+/** The fields of a SavedContactList: what a read returns. */
+const projection = projectionOf(Object.keys(savedContactListSchema.shape));
 
 const listKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.contactList(id) });
 
@@ -27,15 +27,12 @@ export class DynamoContactListStore implements ContactListStore {
   }
 
   async list(userId: string): Promise<SavedContactList[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :list)',
-      ProjectionExpression: LIST_FIELDS.map((_, i) => `#f${i}`).join(', '),
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', ...Object.fromEntries(LIST_FIELDS.map((field, i) => [`#f${i}`, field])) },
-      ExpressionAttributeValues: { ':pk': key.user(userId), ':list': key.contactListPrefix() },
-      ScanIndexForward: false, // newest first
+    return queryPartition<SavedContactList>(this.db, this.tableName, {
+      pk: key.user(userId),
+      skPrefix: key.contactListPrefix(),
+      projection,
+      newestFirst: true,
     });
-    return items.map((item) => withoutKeys<SavedContactList>(item));
   }
 
   async add(userId: string, input: Omit<SavedContactList, 'id' | 'created_at'>, now: Date): Promise<SavedContactList> {
@@ -58,9 +55,6 @@ export class DynamoContactListStore implements ContactListStore {
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: listKey(userId, id), ReturnValues: 'ALL_OLD' }),
-    );
-    return Attributes !== undefined;
+    return deleteExisting(this.db, this.tableName, listKey(userId, id));
   }
 }

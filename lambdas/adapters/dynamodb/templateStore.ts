@@ -1,9 +1,8 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { campaignTemplateSchema, type CampaignTemplate } from '../../../schema/api/templates';
 import { key } from '../../../schema/table';
 import type { IdGenerator, TemplateStore } from '../../ports';
-import { withoutKeys } from './client';
-import { queryAll } from './query';
+import { deleteExisting, projectionOf, queryPartition } from './query';
 
 /**
  * Campaign templates (schema/ACCESS_PATTERNS.md): the seeded system templates under `TEMPLATE` /
@@ -15,12 +14,7 @@ const USER_TEMPLATE = 'user-template';
 /** The fields of a CampaignTemplate: what a read returns (a user template's created_at stays inside). */
 const TEMPLATE_FIELDS = Object.keys(campaignTemplateSchema.shape) as (keyof CampaignTemplate)[];
 
-const projection = {
-  ProjectionExpression: TEMPLATE_FIELDS.map((_, i) => `#f${i}`).join(', '),
-  names: Object.fromEntries(TEMPLATE_FIELDS.map((field, i) => [`#f${i}`, field])),
-};
-
-const toTemplate = (item: Record<string, unknown>) => withoutKeys<CampaignTemplate>(item);
+const projection = projectionOf(TEMPLATE_FIELDS);
 
 /** By name, ignoring case and accents ('deep' beside 'Demo'); the id keeps equal names in a stable order. */
 const byName = (a: CampaignTemplate, b: CampaignTemplate) =>
@@ -41,26 +35,18 @@ export class DynamoTemplateStore implements TemplateStore {
 
   /** `PK = TEMPLATE` (sort key: the name). Sorted again ignoring case: byte order puts 'DJ Promo' before 'Demo to Label'. */
   async listSystem(): Promise<CampaignTemplate[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: '#pk = :pk',
-      ProjectionExpression: projection.ProjectionExpression,
-      ExpressionAttributeNames: { '#pk': 'PK', ...projection.names },
-      ExpressionAttributeValues: { ':pk': key.templatePartition() },
-    });
-    return items.map(toTemplate).sort(byName);
+    const templates = await queryPartition<CampaignTemplate>(this.db, this.tableName, { pk: key.templatePartition(), projection });
+    return templates.sort(byName);
   }
 
   async listForUser(userId: string): Promise<CampaignTemplate[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :template)',
-      ProjectionExpression: projection.ProjectionExpression,
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', ...projection.names },
-      ExpressionAttributeValues: { ':pk': key.user(userId), ':template': key.userTemplatePrefix() },
+    const templates = await queryPartition<CampaignTemplate>(this.db, this.tableName, {
+      pk: key.user(userId),
+      skPrefix: key.userTemplatePrefix(),
+      projection,
     });
     // Names are not keys (a template could be renamed): sorted here, one user's few templates.
-    return items.map(toTemplate).sort(byName);
+    return templates.sort(byName);
   }
 
   async add(userId: string, input: Omit<CampaignTemplate, 'id' | 'is_system_template'>, now: Date): Promise<CampaignTemplate> {
@@ -84,9 +70,6 @@ export class DynamoTemplateStore implements TemplateStore {
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: userTemplateKey(userId, id), ReturnValues: 'ALL_OLD' }),
-    );
-    return Attributes !== undefined;
+    return deleteExisting(this.db, this.tableName, userTemplateKey(userId, id));
   }
 }

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import type * as Jsdom from 'jsdom';
 import { isHtmlDocument } from '../../../schema/email/htmlDocument';
 import type { HtmlSanitizer } from '../../ports';
 
@@ -47,6 +48,10 @@ export class DomPurifySanitizer implements HtmlSanitizer {
 
   private instance(): DOMPurify {
     if (!this.purify) {
+      // Loaded on first use, not at import: jsdom reads its own files at load, so it is installed beside
+      // the bundle only for the function that sanitizes (schema/routes.ts nodeModules) and kept out of
+      // every other bundle, which may import this module through the composition root but never runs it.
+      const { JSDOM } = createRequire(import.meta.url)('jsdom') as typeof Jsdom;
       const { window } = new JSDOM('');
       this.purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
       this.addHooks(this.purify);
@@ -110,8 +115,12 @@ const SAFE_REL = 'noopener noreferrer';
 const TAG_LIKE = /<[a-z/!?]/i;
 const SAFE_LINK = /^(?:https?:\/\/|mailto:)/i;
 const SAFE_RESOURCE = /^https?:\/\//i;
-/** A placeholder filled later: '[TRACK_URL]', '[UNSUBSCRIBE_URL]', '[Track Url]'. */
-const PLACEHOLDER_LINK = /^\[[a-z]+(?:[ _][a-z]+)*\]$/i;
+/**
+ * A link placeholder filled later: only '[TRACK_URL]' and '[UNSUBSCRIBE_URL]' (any case, space or
+ * underscore), the two whose values are always http(s). Others ([NAME], [EMAIL] …) come from contact
+ * fields, which could hold 'javascript:…', so as an href they are removed like any unsafe link.
+ */
+const PLACEHOLDER_LINK = /^\[(?:track|unsubscribe)[ _]url\]$/i;
 
 /** A URL as a browser reads its scheme: without the spaces and control characters it ignores ('java\tscript:'). */
 const compact = (value: string) => value.replace(/[\u0000-\u0020\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g, '');

@@ -6,8 +6,9 @@
  * Contact notes are data: only whether there are any changes the email, never their text.
  */
 import type { EmailLength } from '../../../schema/api/campaigns';
-import { genreLabels, type ContactType, type Genre, type Tone } from '../../../schema/api/options';
-import { assertWritable, countWords, genreLabel, normaliseSubject, oneLine } from '../../core/writerPrompt';
+import type { ContactType, Tone } from '../../../schema/api/options';
+import { genreLabel } from '../../../schema/email/placeholders';
+import { assertWritable, countWords, normaliseSubject, oneLine } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';
 
 /** Paragraphs of the body, in order. */
@@ -83,7 +84,7 @@ function genresOf(genre: string | null): string | null {
     .split(',')
     .map((g) => present(g))
     .filter((g): g is string => g !== null)
-    .map((g) => genreLabels[g.toLowerCase() as Genre] ?? g);
+    .map(genreLabel);
   return parts.length === 0 ? null : parts.slice(0, 2).join(' and ');
 }
 
@@ -99,7 +100,7 @@ function factsOf(request: WriterRequest): Facts {
     hasNotes: present(contact.notes) !== null,
     track: oneLine(track.track_name),
     url: track.track_url.trim(),
-    genre: genreLabel(track.genre),
+    genre: genreLabel(oneLine(track.genre)),
     mood: present(track.mood),
     bpm: track.bpm,
     summary: summaryOf(track.description),

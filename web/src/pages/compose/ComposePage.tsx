@@ -21,7 +21,7 @@ import { EmailPreviewCard } from './EmailPreviewCard';
 import { RecipientPreview } from './RecipientPreview';
 import { RecipientsCard } from './RecipientsCard';
 import { TrackInfoCard } from './TrackInfoCard';
-import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, type TrackForm } from './trackForm';
+import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, missingBeyondHint, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
 
 // HTML mode brings its templates and editor: downloaded when the artist first switches to it.
@@ -59,6 +59,8 @@ export default function ComposePage() {
   const selected = recipients.selected;
   const canGenerate = aiTrackReady(track) && selected.length > 0;
   const aiCampaign = campaign?.mode === 'ai' ? campaign : null;
+  /** Shown under the spec's hint: the * fields it does not name. */
+  const stillNeeded = canGenerate ? [] : missingBeyondHint(track);
 
   const changeTrack = useCallback((changes: Partial<TrackForm>) => setTrack((current) => ({ ...current, ...changes })), []);
   const artist = useMemo(() => ({ name: profile ? artistName(profile) : '', links: profile ? artistLinks(profile) : [] }), [profile]);
@@ -136,7 +138,7 @@ export default function ComposePage() {
       const { track: form, campaign: current, selected: chosen, canGenerate: ready } = latest.current;
       const aiDraft = current?.mode === 'ai' ? current : null;
       if (draft.subject.trim() === '' || draft.body.trim() === '') {
-        notify({ type: 'error', title: composeMessages.saveEmailFailed, message: composeMessages.subjectAndBodyRequired });
+        notify({ type: 'error', title: composeMessages.saveEmailFailed, message: composeMessages.emailSubjectAndBodyRequired });
         throw new Reported();
       }
       // An email from a template has no AI draft yet: creating one needs the track and recipients.
@@ -209,9 +211,10 @@ export default function ComposePage() {
   const createHtmlPreview = useCallback(
     async ({ subject, body }: { subject: string; body: string }) => {
       const { track: form, selected: chosen } = latest.current;
+      // HTML mode's track fields are optional (spec §5 defaults): only the recipients can be missing.
       if (chosen.length === 0) {
-        notify({ type: 'error', title: composeMessages.previewNeeds });
-        throw new Error(composeMessages.previewNeeds);
+        notify({ type: 'error', title: composeMessages.selectRecipient });
+        throw new Error(composeMessages.selectRecipient);
       }
       try {
         const saved = await writeDraft({ mode: 'html', track: htmlTrackOf(form), email_subject: subject, email_body: body, total_recipients: chosen.length });
@@ -255,6 +258,7 @@ export default function ComposePage() {
               </Button>
               {generating && <StatusIndicator type="loading">The AI writer is writing your email…</StatusIndicator>}
               {!canGenerate && <Box color="text-body-secondary">{composeMessages.previewNeeds}</Box>}
+              {stillNeeded.length > 0 && <Box color="text-body-secondary">{`Still needed: ${stillNeeded.join(', ')}`}</Box>}
             </SpaceBetween>
           )}
         </SpaceBetween>

@@ -18,6 +18,12 @@ const lengthOptions: SelectProps.Option[] = emailLengths.map((length) => ({ valu
 
 export const TRACK_URL_PLACEHOLDER = 'https://soundcloud.com/your-name/your-track';
 
+/** After the field was left: blank is an error where the link is needed (AI mode), a non-link always. */
+function trackUrlError(mode: ComposeMode, value: string): string | undefined {
+  if (mode === 'ai' && value.trim() === '') return composeMessages.trackUrlRequired;
+  return isBadTrackUrl(value) ? composeMessages.trackUrlInvalid : undefined;
+}
+
 /**
  * The Track Information card (spec §2): what the email pitches. In AI mode the * fields are needed to
  * write it; in HTML mode they are optional (blanks take the spec §5 defaults on the server), so the
@@ -41,7 +47,7 @@ export const TrackInfoCard = memo(function TrackInfoCard({
     onChange: ({ detail }: { detail: { value: string } }) => onChange({ [field]: detail.value }),
   });
 
-  const urlError = urlTouched && isBadTrackUrl(form.track_url) ? composeMessages.trackUrlInvalid : undefined;
+  const urlError = urlTouched ? trackUrlError(mode, form.track_url) : undefined;
   const bpmMessage = bpmTouched ? (bpmError(form.bpm) ?? undefined) : undefined;
 
   return (

@@ -64,6 +64,17 @@ export function aiTrackReady(form: TrackForm): boolean {
   return form.track_name.trim() !== '' && form.description.trim() !== '' && isHttpLink(form.track_url) && form.genre !== '';
 }
 
+/**
+ * The * fields AI mode still needs that the spec's hint (composeMessages.previewNeeds: track name,
+ * description, a contact) does not name, so the disabled Generate button says what is missing.
+ */
+export function missingBeyondHint(form: TrackForm): string[] {
+  const missing: string[] = [];
+  if (!isHttpLink(form.track_url)) missing.push('Track URL');
+  if (form.genre === '') missing.push('Genre');
+  return missing;
+}
+
 const optional = (value: string) => (value.trim() === '' ? null : value.trim());
 
 /** The form as AI mode sends it; call only when aiTrackReady (the server checks again). */

@@ -10,6 +10,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useEffect, useRef, useState } from 'react';
 import { campaignLimits, composeMessages } from '../../../../../schema/api/campaigns';
+import { isHtmlDocument } from '../../../../../schema/email/htmlDocument';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import { HtmlEmailGuide } from './HtmlEmailGuide';
 import styles from './html.module.css';
@@ -20,6 +21,8 @@ export interface HtmlDraft {
 }
 
 type BodyView = 'code' | 'preview';
+
+export const HTML_FRAGMENT_NOTE = 'This will be sent as an HTML email; we add the <html> and <body> around it.';
 
 /** The preview frame is as tall as the 18-row editor, so Code ↔ Preview does not move the page. */
 const PREVIEW_HEIGHT = 400;
@@ -52,6 +55,8 @@ export function HtmlComposerCard({
   const subjectRef = useRef<InputProps.Ref>(null);
   const subjectBlank = draft.subject.trim() === '';
   const bodyBlank = draft.body.trim() === '';
+  // The server wraps a fragment into a document before it is stored and sent; say so, briefly.
+  const isFragment = !bodyBlank && !isHtmlDocument(draft.body);
 
   useEffect(() => {
     if (focusOnOpen) subjectRef.current?.focus();
@@ -142,6 +147,11 @@ export function HtmlComposerCard({
                   </SpaceBetween>
                 )}
               </div>
+              {isFragment && (
+                <Box variant="small" color="text-body-secondary">
+                  {HTML_FRAGMENT_NOTE}
+                </Box>
+              )}
             </SpaceBetween>
           </FormField>
           <HtmlEmailGuide />

@@ -1,0 +1,109 @@
+/**
+ * Every Lambda's bundle loads as Lambda loads it. The template tests skip bundling, so this builds each
+ * entry with esbuild and the same options AppFunction gives NodejsFunction, writes it outside the
+ * repository (no node_modules beside it, as in a Lambda without extra packages) and imports it in a
+ * fresh Node. A package that cannot be bundled (jsdom reads its own files when loaded) must stay out of
+ * every bundle and be loaded only where it is installed (schema/routes.ts nodeModules): the sanitizer
+ * requires it on first use, so bundles that import the composition root but never sanitize load without it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CUSTOM_MESSAGE_ENTRY } from '../../lib/cloud/auth';
+import { REPO_ROOT } from '../../lib/cloud/config';
+import { DISPATCHER_ENTRY } from '../../lib/cloud/sending';
+import { handlerGroups } from '../../schema/routes';
+
+const run = promisify(execFile);
+
+const entries: { name: string; entry: string; nodeModules: readonly string[] }[] = [
+  ...Object.entries(handlerGroups).map(([name, group]) => ({
+    name,
+    entry: group.entry,
+    nodeModules: ('nodeModules' in group ? group.nodeModules : undefined) ?? [],
+  })),
+  { name: 'dispatcher', entry: DISPATCHER_ENTRY, nodeModules: [] },
+  { name: 'cognitoCustomMessage', entry: CUSTOM_MESSAGE_ENTRY, nodeModules: [] },
+];
+
+let outDir: string;
+
+beforeAll(async () => {
+  outDir = await mkdtemp(path.join(tmpdir(), 'trackpitch-bundles-'));
+  await Promise.all(
+    entries.map(async ({ name, entry, nodeModules }) => {
+      const dir = path.join(outDir, name);
+      await build({
+        entryPoints: [path.join(REPO_ROOT, entry)],
+        outfile: path.join(dir, 'index.mjs'),
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        mainFields: ['module', 'main'],
+        // The same banner AppFunction sets (lib/cloud/functions.ts).
+        banner: { js: "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);" },
+        external: [...nodeModules],
+        metafile: true,
+        logLevel: 'silent',
+      });
+      // What NodejsFunction installs beside the bundle: link the repository's copy.
+      for (const module of nodeModules) {
+        await mkdir(path.join(dir, 'node_modules'), { recursive: true });
+        await symlink(path.join(REPO_ROOT, 'node_modules', module), path.join(dir, 'node_modules', module), 'dir');
+      }
+    }),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+describe('Lambda bundles', () => {
+  it.each(entries.map((e) => [e.name, e] as const))('%s loads in a fresh Node with only its own node_modules', async (_name, { name }) => {
+    const file = path.join(outDir, name, 'index.mjs');
+    const script = `const m = await import(${JSON.stringify(file)}); if (typeof m.handler !== 'function') throw new Error('no handler export');`;
+    const { stderr } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: outDir,
+      env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    expect(stderr).not.toMatch(/Error/);
+  });
+
+  it('no bundle contains jsdom: it is loaded from node_modules, only by the function that installs it', async () => {
+    for (const { name } of entries) {
+      const code = await readFile(path.join(outDir, name, 'index.mjs'), 'utf8');
+      // jsdom's loader reads this stylesheet from its own folder at load time.
+      expect(code, name).not.toContain('default-stylesheet.css');
+    }
+    expect(entries.filter((e) => e.nodeModules.includes('jsdom')).map((e) => e.name)).toEqual(['campaigns']);
+  });
+
+  it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {
+    // The sanitizer runs inside the bundle's module graph: import the adapter the same way, bundled.
+    const dir = path.join(outDir, 'campaigns');
+    await build({
+      stdin: {
+        contents: `import { DomPurifySanitizer } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/adapters/html/domPurifySanitizer.ts'))};
+          console.log(new DomPurifySanitizer().sanitize('<!DOCTYPE html><html><body><p>Hi</p><script>x()</script></body></html>'));`,
+        resolveDir: REPO_ROOT,
+        loader: 'ts',
+      },
+      outfile: path.join(dir, 'sanitize.mjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: ['jsdom'],
+      logLevel: 'silent',
+    });
+    const { stdout } = await run(process.execPath, [path.join(dir, 'sanitize.mjs')], { cwd: dir });
+    expect(stdout).toContain('<p>Hi</p>');
+    expect(stdout).not.toContain('<script');
+  });
+});
