@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { campaignSchema, type Campaign } from '../../../schema/api/campaigns';
 import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
 import { withoutKeys } from './client';
-import { projectionOf, queryPartition } from './query';
+import { projectionOf, putNew, queryPartition } from './query';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
@@ -24,55 +24,31 @@ const campaignKey = (userId: string, id: string) => ({ PK: key.user(userId), SK:
 const toCampaign = (item: Record<string, unknown>) => withoutKeys<Campaign>(item);
 
 export class DynamoCampaignStore implements CampaignStore {
-  private readonly ids: IdGenerator;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { ids }: { ids: IdGenerator },
-  ) {
-    this.ids = ids;
-  }
+    private readonly deps: { ids: IdGenerator },
+  ) {}
 
   async createDraft(userId: string, content: DraftContent, now: Date): Promise<Campaign> {
     const at = now.toISOString();
     const campaign: Campaign = {
-      id: this.ids.next(now),
-      mode: content.mode,
-      track_name: content.track_name,
-      track_url: content.track_url,
-      genre: content.genre,
-      mood: content.mood,
-      bpm: content.bpm,
-      description: content.description,
-      ai_tone: content.ai_tone,
-      email_length: content.email_length,
+      id: this.deps.ids.next(now),
+      ...content,
       status: DRAFT,
       sending_status: null,
-      total_recipients: content.total_recipients,
       total_queued: 0,
       next_send_at: null,
       emails_sent: 0,
       emails_opened: 0,
       emails_clicked: 0,
       emails_unsubscribed: 0,
-      email_subject: content.email_subject,
-      email_body: content.email_body,
-      personalised_by_writer: content.personalised_by_writer,
-      preview_contact_id: content.preview_contact_id,
       started_sending_at: null,
       completed_sending_at: null,
       created_at: at,
       updated_at: at,
     };
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...campaignKey(userId, campaign.id), entity: CAMPAIGN, ...campaign },
-        // A fresh ULID never exists; the condition makes a colliding id fail loudly instead of overwriting.
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    await putNew(this.db, this.tableName, campaignKey(userId, campaign.id), CAMPAIGN, campaign);
     return campaign;
   }
 

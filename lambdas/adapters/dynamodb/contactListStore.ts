@@ -1,8 +1,8 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { savedContactListSchema, type SavedContactList } from '../../../schema/api/campaigns';
 import { key } from '../../../schema/table';
 import type { ContactListStore, IdGenerator } from '../../ports';
-import { deleteExisting, projectionOf, queryPartition } from './query';
+import { deleteExisting, projectionOf, putNew, queryPartition } from './query';
 
 /**
  * The Compose picker's saved recipient lists (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `LIST#<ulid>`.
@@ -16,15 +16,11 @@ const projection = projectionOf(Object.keys(savedContactListSchema.shape));
 const listKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.contactList(id) });
 
 export class DynamoContactListStore implements ContactListStore {
-  private readonly ids: IdGenerator;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { ids }: { ids: IdGenerator },
-  ) {
-    this.ids = ids;
-  }
+    private readonly deps: { ids: IdGenerator },
+  ) {}
 
   async list(userId: string): Promise<SavedContactList[]> {
     return queryPartition<SavedContactList>(this.db, this.tableName, {
@@ -37,20 +33,14 @@ export class DynamoContactListStore implements ContactListStore {
 
   async add(userId: string, input: Omit<SavedContactList, 'id' | 'created_at'>, now: Date): Promise<SavedContactList> {
     const list: SavedContactList = {
-      id: this.ids.next(now),
+      id: this.deps.ids.next(now),
       name: input.name,
       contact_types: input.contact_types,
       selected_genres: input.selected_genres,
       contact_ids: input.contact_ids,
       created_at: now.toISOString(),
     };
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...listKey(userId, list.id), entity: CONTACT_LIST, ...list },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    await putNew(this.db, this.tableName, listKey(userId, list.id), CONTACT_LIST, list);
     return list;
   }
 

@@ -1,4 +1,4 @@
-import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { withoutKeys } from './client';
 
 /** Every item a Query matches, page by page, stopping once `limit` items are read. */
@@ -64,4 +64,18 @@ export async function queryPartition<T>(db: DynamoDBDocumentClient, tableName: s
 export async function deleteExisting(db: DynamoDBDocumentClient, tableName: string, key: Record<string, string>): Promise<boolean> {
   const { Attributes } = await db.send(new DeleteCommand({ TableName: tableName, Key: key, ReturnValues: 'ALL_OLD' }));
   return Attributes !== undefined;
+}
+
+/**
+ * Puts a new item under a fresh key: `attribute_not_exists(PK)`, so a colliding id (a new ULID never
+ * should) fails loudly instead of overwriting what is stored.
+ */
+export async function putNew(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  key: Record<string, string>,
+  entity: string,
+  item: Record<string, unknown>,
+): Promise<void> {
+  await db.send(new PutCommand({ TableName: tableName, Item: { ...key, entity, ...item }, ConditionExpression: 'attribute_not_exists(PK)' }));
 }

@@ -1,8 +1,8 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { campaignTemplateSchema, type CampaignTemplate } from '../../../schema/api/templates';
 import { key } from '../../../schema/table';
 import type { IdGenerator, TemplateStore } from '../../ports';
-import { deleteExisting, projectionOf, queryPartition } from './query';
+import { deleteExisting, projectionOf, putNew, queryPartition } from './query';
 
 /**
  * Campaign templates (schema/ACCESS_PATTERNS.md): the seeded system templates under `TEMPLATE` /
@@ -23,15 +23,11 @@ const byName = (a: CampaignTemplate, b: CampaignTemplate) =>
 const userTemplateKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.userTemplate(id) });
 
 export class DynamoTemplateStore implements TemplateStore {
-  private readonly ids: IdGenerator;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { ids }: { ids: IdGenerator },
-  ) {
-    this.ids = ids;
-  }
+    private readonly deps: { ids: IdGenerator },
+  ) {}
 
   /** `PK = TEMPLATE` (sort key: the name). Sorted again ignoring case: byte order puts 'DJ Promo' before 'Demo to Label'. */
   async listSystem(): Promise<CampaignTemplate[]> {
@@ -51,7 +47,7 @@ export class DynamoTemplateStore implements TemplateStore {
 
   async add(userId: string, input: Omit<CampaignTemplate, 'id' | 'is_system_template'>, now: Date): Promise<CampaignTemplate> {
     const template: CampaignTemplate = {
-      id: this.ids.next(now),
+      id: this.deps.ids.next(now),
       name: input.name,
       description: input.description,
       subject_template: input.subject_template,
@@ -59,13 +55,7 @@ export class DynamoTemplateStore implements TemplateStore {
       ai_tone: input.ai_tone,
       is_system_template: false,
     };
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...userTemplateKey(userId, template.id), entity: USER_TEMPLATE, ...template, created_at: now.toISOString() },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    await putNew(this.db, this.tableName, userTemplateKey(userId, template.id), USER_TEMPLATE, { ...template, created_at: now.toISOString() });
     return template;
   }
 
