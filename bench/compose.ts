@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { DomPurifySanitizer } from '../lambdas/adapters/html/domPurifySanitizer';
 import { campaignSchema, recipientPreviewSchema } from '../schema/api/campaigns';
-import { contactSchema } from '../schema/api/contacts';
+import { contactSchema, type Contact } from '../schema/api/contacts';
 import { buildHtmlTemplate } from '../schema/email/htmlTemplates';
 import { renderEmail } from '../schema/email/render';
 import { uniqueEmail } from '../tests/support/accounts';
@@ -91,7 +91,7 @@ try {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.json() as Promise<unknown>;
   };
-  const contacts = [];
+  const contacts: Contact[] = [];
   for (let i = 0; i < runs + 1; i++) {
     contacts.push(
       contactSchema.parse(

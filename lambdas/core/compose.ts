@@ -74,32 +74,37 @@ export function nameForms(contactName: string): string[] {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * One pattern for every form of the name, each only as a whole word (case-sensitive): 'Ann' is replaced
- * in 'Hi Ann,' and "Ann's", never inside 'Annual' or 'Joanna'. Longest first, so the full name wins over
- * its first word.
+ * One pattern for every text to hide, each only as a whole word (case-sensitive): 'Ann' is replaced in
+ * 'Hi Ann,' and "Ann's", never inside 'Annual' or 'Joanna'. Longest first, so a full name wins over its
+ * first word.
  */
-function namePattern(contactName: string): RegExp | undefined {
-  const forms = nameForms(contactName);
-  if (forms.length === 0) return undefined;
-  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${forms.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
+function wholeWordsPattern(texts: Iterable<string>): RegExp | undefined {
+  const sorted = [...texts].sort((a, b) => b.length - a.length);
+  if (sorted.length === 0) return undefined;
+  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${sorted.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
 }
 
+/** The placeholder the preview shows where the first selected recipient's label was. */
+export const LABEL_NAME_PLACEHOLDER = '[LABEL_NAME]';
+
 /**
- * The writer's email with the contact's name turned into [CONTACT_NAME] (spec §2: the preview). The
- * artist's own name is left alone: a contact who shares the artist's first name must not turn the
- * sign-off into the recipient's name.
+ * The writer's email for the first selected recipient as the preview shows it (spec §2): their name
+ * becomes [CONTACT_NAME], and beyond the spec their label becomes [LABEL_NAME], so an edited email sent
+ * to everyone names each recipient's own label, not the first one's. A label shorter than three
+ * characters is left alone (it would match ordinary words). The artist's own name is left alone too: a
+ * contact who shares the artist's first name must not turn the sign-off into the recipient's name.
  */
-export function withNamePlaceholder(email: WrittenEmail, contactName: string, artistName = ''): WrittenEmail {
-  const pattern = namePattern(contactName);
+export function withRecipientPlaceholders(email: WrittenEmail, contact: Pick<Contact, 'name' | 'label_name'>, artistName = ''): WrittenEmail {
+  const replacement = new Map<string, string>();
+  const label = (contact.label_name ?? '').trim().replace(/\s+/g, ' ');
+  if ([...label].length >= 3) replacement.set(label, LABEL_NAME_PLACEHOLDER);
+  // Set after the label: a contact whose name is their label ('Kessa Lune' of 'Kessa Lune') is greeted by name.
+  for (const form of nameForms(contact.name)) replacement.set(form, CONTACT_NAME_PLACEHOLDER);
+  const pattern = wholeWordsPattern(replacement.keys());
   if (!pattern) return { ...email };
+  const fill = (text: string) => text.replace(pattern, (match) => replacement.get(match) ?? match);
   const artist = artistName.trim();
-  const hide = (text: string) =>
-    artist === ''
-      ? text.replace(pattern, CONTACT_NAME_PLACEHOLDER)
-      : text
-          .split(artist)
-          .map((part) => part.replace(pattern, CONTACT_NAME_PLACEHOLDER))
-          .join(artist);
+  const hide = (text: string) => (artist === '' ? fill(text) : text.split(artist).map(fill).join(artist));
   return { subject: hide(email.subject), body: hide(email.body) };
 }
 

@@ -25,7 +25,7 @@ import {
   previewDraftContent,
   recipientEmail,
   storedBody,
-  withNamePlaceholder,
+  withRecipientPlaceholders,
   writerRequestFor,
 } from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
@@ -154,7 +154,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
         contactId: contact.id,
         ...(campaignId ? { campaignId } : {}),
       });
-      const content = previewDraftContent(request.track, withNamePlaceholder(written, contact.name, artistName(profile)), contact, request.total_recipients, sanitizer);
+      const content = previewDraftContent(request.track, withRecipientPlaceholders(written, contact, artistName(profile)), contact, request.total_recipients, sanitizer);
       if (campaignId === undefined) {
         const campaign = await campaigns.createDraft(userId, content, clock.now());
         logger.info('AI preview written, draft created', { campaignId: campaign.id });

@@ -73,7 +73,13 @@ export async function signInViaUi(page: Page, user: TestUser) {
 /** Signed in with the tour skipped: the state most tests start from. */
 export async function signedIn(page: Page, baseURL: string, user = newUser()) {
   await createAccount(baseURL, user);
+  // The tour starts once the profile has loaded (spec §4): on a cold stack that can take longer than
+  // skipTourIfShown waits, and a tour that opens later covers the page the test then clicks on.
+  const profileLoaded = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/profile' && response.request().method() === 'GET', {
+    timeout: 30_000,
+  });
   await signInViaUi(page, user);
+  await profileLoaded.catch(() => undefined);
   await skipTourIfShown(page);
   return user;
 }

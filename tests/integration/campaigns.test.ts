@@ -142,9 +142,11 @@ describe('POST /api/campaigns/generate-preview', () => {
     expect(campaign.email_body).not.toMatch(wholeWord('Mara'));
     expect(campaign.email_body).not.toContain('Quellwood');
     expect(campaign.email_subject).not.toContain('Quellwood');
-    // The writer's email is about this track and this contact's label.
+    // The writer's email is about this track and this contact's label, shown as [LABEL_NAME] so an edited
+    // email names each recipient's own label.
     expect(campaign.email_body).toContain('Night Drive');
-    expect(campaign.email_body).toContain('Tidewater Records');
+    expect(campaign.email_body).toContain('[LABEL_NAME]');
+    expect(campaign.email_body).not.toContain('Tidewater Records');
 
     expect(await api(user, `/api/campaigns/${campaign.id}`)).toMatchObject({ status: 200, json: campaign });
     const item = (await storedCampaigns(user.sub)).find((stored) => stored.id === campaign.id);
@@ -160,7 +162,8 @@ describe('POST /api/campaigns/generate-preview', () => {
     expect(response.status, JSON.stringify(response.json)).toBe(200);
     expect(response.json).toMatchObject({ id: first.id, status: 'draft', track_name: 'Night Drive (Dub)', total_recipients: 5, preview_contact_id: second.id, personalised_by_writer: true, created_at: first.created_at });
     const body = String(response.json!.email_body);
-    expect(body).toContain('Ochre Tapes');
+    expect(body).toContain('[LABEL_NAME]');
+    expect(body).not.toContain('Ochre Tapes');
     expect(body).not.toContain('Bram');
     expect((await listCampaigns(other)).map((c) => c.id)).toEqual([first.id]);
     expect(String(response.json!.updated_at) >= first.updated_at).toBe(true);

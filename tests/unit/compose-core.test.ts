@@ -12,7 +12,8 @@ import {
   recipientEmail,
   USER_TEMPLATE_DESCRIPTION,
   userTemplateDescription,
-  withNamePlaceholder,
+  withRecipientPlaceholders,
+  LABEL_NAME_PLACEHOLDER,
   writerRequestFor,
 } from '../../lambdas/core/compose';
 import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../../lambdas/ports';
@@ -120,12 +121,28 @@ function memoryWrittenStore(): WrittenEmailStore & { puts: number } {
   return store;
 }
 
-describe('withNamePlaceholder', () => {
+describe('withRecipientPlaceholders', () => {
+  const withNamePlaceholder = (written: { subject: string; body: string }, name: string, artist?: string) =>
+    withRecipientPlaceholders(written, { name, label_name: null }, artist);
+
   const email = (body: string, subject = 'A track for you') => ({ subject, body });
 
   it('leaves the artist’s own name alone when the contact shares its first name (the sign-off stays the artist’s)', () => {
     const result = withNamePlaceholder(email('Hi Mark,\n\nA new track for you.\n\nBest,\nMark Jensen'), 'Mark Velvet', 'Mark Jensen');
     expect(result.body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER},\n\nA new track for you.\n\nBest,\nMark Jensen`);
+  });
+
+  it('turns the label into [LABEL_NAME] too (an edited email then names each recipient’s own label), as whole words only', () => {
+    const result = withRecipientPlaceholders(
+      email('Hi Mara,\n\nI love what Velvet Records puts out; Velvet Recordsmith is another label.', 'For Velvet Records'),
+      { name: 'Mara Velvet', label_name: 'Velvet Records' },
+    );
+    expect(result).toEqual({
+      subject: `For ${LABEL_NAME_PLACEHOLDER}`,
+      body: `Hi ${CONTACT_NAME_PLACEHOLDER},\n\nI love what ${LABEL_NAME_PLACEHOLDER} puts out; Velvet Recordsmith is another label.`,
+    });
+    // A two-letter label would hide ordinary words: left as written.
+    expect(withRecipientPlaceholders(email('Hi Mara, an EP for you.'), { name: 'Mara', label_name: 'EP' }).body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER}, an EP for you.`);
   });
 
   it('turns the full name and the first name into [CONTACT_NAME] in subject and body', () => {

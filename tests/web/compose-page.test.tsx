@@ -25,7 +25,7 @@ beforeAll(async () => {
   await import('../../web/src/pages/compose/ComposePage');
 }, 60_000);
 
-const WRITER_NOTE = 'Each recipient gets an email the AI writer writes for them; [CONTACT_NAME] shows where the name goes.';
+const WRITER_NOTE = 'Each recipient gets an email the AI writer writes for them; [CONTACT_NAME] and [LABEL_NAME] show where their name and label go.';
 const SAME_EMAIL_NOTE = 'Everyone gets this email with their own details filled in.';
 
 /** Two contacts: Ana (newer, listed first) and Ben. */

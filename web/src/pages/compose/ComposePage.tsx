@@ -247,7 +247,8 @@ export default function ComposePage() {
         />
       }
     >
-      <Grid gridDefinition={[{ colspan: { default: 12, m: 6 } }, { colspan: { default: 12, m: 6 } }]}>
+      {/* Two columns from a laptop's content width (Cloudscape's s: 912 px), as spec §2 lays the page out. */}
+      <Grid gridDefinition={[{ colspan: { default: 12, s: 6 } }, { colspan: { default: 12, s: 6 } }]}>
         <SpaceBetween size="l">
           <TrackInfoCard mode={mode} form={track} onChange={changeTrack} />
           <RecipientsCard recipients={recipients} />

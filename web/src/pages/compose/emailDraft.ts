@@ -7,6 +7,6 @@ export interface EmailDraft {
 
 /** What the preview note says about who gets which email (see Campaign.personalised_by_writer). */
 export const personalisedNote = {
-  writer: 'Each recipient gets an email the AI writer writes for them; [CONTACT_NAME] shows where the name goes.',
+  writer: 'Each recipient gets an email the AI writer writes for them; [CONTACT_NAME] and [LABEL_NAME] show where their name and label go.',
   same: 'Everyone gets this email with their own details filled in.',
 } as const;
