@@ -169,6 +169,26 @@ export function previewDraftContent(track: AiTrack, preview: WrittenEmail, conta
   };
 }
 
+/** A new draft campaign with this content: status draft, nothing sent, no sending times. */
+export function newDraftCampaign(id: string, content: DraftContent, at: string): Campaign {
+  return {
+    id,
+    ...content,
+    status: 'draft',
+    sending_status: null,
+    total_queued: 0,
+    next_send_at: null,
+    emails_sent: 0,
+    emails_opened: 0,
+    emails_clicked: 0,
+    emails_unsubscribed: 0,
+    started_sending_at: null,
+    completed_sending_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** The placeholder values for one recipient of a campaign (spec §5). */
 export function placeholderContext(campaign: Pick<Campaign, 'track_name' | 'track_url' | 'genre'>, contact: Pick<Contact, 'name' | 'email' | 'label_name'>, artist: ArtistDetails): PlaceholderContext {
   return {

@@ -19,6 +19,8 @@ import { genreLabels, type Genre } from '../../schema/api/options';
 import type { Profile } from '../../schema/api/profile';
 import type { CampaignTemplate } from '../../schema/api/templates';
 import { renderEmail } from '../../schema/email/render';
+import { newDraftCampaign } from '../../lambdas/core/compose';
+import type { DraftContent } from '../../lambdas/ports';
 import { systemTemplates } from '../../lib/local/seed/templates';
 import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
@@ -92,24 +94,9 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
   const now = () => new Date((clock += 1000)).toISOString();
   const nextId = (prefix: string) => `${prefix}-${++sequence}`;
 
-  function campaignOf(id: string, content: Omit<Campaign, 'id' | 'status' | 'sending_status' | 'total_queued' | 'next_send_at' | 'emails_sent' | 'emails_opened' | 'emails_clicked' | 'emails_unsubscribed' | 'started_sending_at' | 'completed_sending_at' | 'created_at' | 'updated_at'>, createdAt?: string): Campaign {
+  function campaignOf(id: string, content: DraftContent, createdAt?: string): Campaign {
     const time = now();
-    return {
-      id,
-      status: 'draft',
-      sending_status: null,
-      total_queued: 0,
-      next_send_at: null,
-      emails_sent: 0,
-      emails_opened: 0,
-      emails_clicked: 0,
-      emails_unsubscribed: 0,
-      started_sending_at: null,
-      completed_sending_at: null,
-      created_at: createdAt ?? time,
-      updated_at: time,
-      ...content,
-    };
+    return { ...newDraftCampaign(id, content, createdAt ?? time), updated_at: time };
   }
 
   const invalid = (issues: { message: string }[]) => json({ message: issues[0]?.message ?? 'Invalid request' }, 400);

@@ -5,6 +5,7 @@ import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
 import { withoutKeys } from './client';
 import { projectionOf, putNew, queryPartition } from './query';
+import { newDraftCampaign } from '../../core/compose';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
@@ -31,23 +32,7 @@ export class DynamoCampaignStore implements CampaignStore {
   ) {}
 
   async createDraft(userId: string, content: DraftContent, now: Date): Promise<Campaign> {
-    const at = now.toISOString();
-    const campaign: Campaign = {
-      id: this.deps.ids.next(now),
-      ...content,
-      status: DRAFT,
-      sending_status: null,
-      total_queued: 0,
-      next_send_at: null,
-      emails_sent: 0,
-      emails_opened: 0,
-      emails_clicked: 0,
-      emails_unsubscribed: 0,
-      started_sending_at: null,
-      completed_sending_at: null,
-      created_at: at,
-      updated_at: at,
-    };
+    const campaign = newDraftCampaign(this.deps.ids.next(now), content, now.toISOString());
     await putNew(this.db, this.tableName, campaignKey(userId, campaign.id), CAMPAIGN, campaign);
     return campaign;
   }
