@@ -13,7 +13,6 @@ import {
   type RenderedEmail,
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
-import { artistLinks, artistName, type Profile } from '../../schema/api/profile';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
 import { htmlDocument, isHtmlDocument } from '../../schema/email/htmlDocument';
 import { renderEmail } from '../../schema/email/render';
@@ -22,10 +21,7 @@ import type { ArtistDetails, DraftContent, EmailWriter, HtmlSanitizer, WriterReq
 /** The placeholder the preview shows where the first selected recipient's name was (spec §2). */
 export const CONTACT_NAME_PLACEHOLDER = '[CONTACT_NAME]';
 
-/** What the artist's emails say about them (spec §5 [ARTIST_NAME], {{SOCIAL_LINKS}}). */
-export function artistDetails(profile: Profile): ArtistDetails {
-  return { name: artistName(profile), links: artistLinks(profile) };
-}
+export { artistDetails } from '../../schema/api/profile';
 
 /** The track fields a campaign stores and the writer reads (spec §3 Campaign form data). */
 const TRACK_FIELDS = ['track_name', 'track_url', 'genre', 'mood', 'bpm', 'description', 'ai_tone', 'email_length'] as const;
@@ -169,25 +165,8 @@ export function previewDraftContent(track: AiTrack, preview: WrittenEmail, conta
   };
 }
 
-/** A new draft campaign with this content: status draft, nothing sent, no sending times. */
-export function newDraftCampaign(id: string, content: DraftContent, at: string): Campaign {
-  return {
-    id,
-    ...content,
-    status: 'draft',
-    sending_status: null,
-    total_queued: 0,
-    next_send_at: null,
-    emails_sent: 0,
-    emails_opened: 0,
-    emails_clicked: 0,
-    emails_unsubscribed: 0,
-    started_sending_at: null,
-    completed_sending_at: null,
-    created_at: at,
-    updated_at: at,
-  };
-}
+export { newDraftCampaign } from './campaign';
+
 
 /** The placeholder values for one recipient of a campaign (spec §5). */
 export function placeholderContext(campaign: Pick<Campaign, 'track_name' | 'track_url' | 'genre'>, contact: Pick<Contact, 'name' | 'email' | 'label_name'>, artist: ArtistDetails): PlaceholderContext {

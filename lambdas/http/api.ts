@@ -14,7 +14,6 @@ import type {
 import type { z } from 'zod';
 import type { ApiError } from '../../schema/api/common';
 import { ADMIN_GROUP, routes, routeKey as keyOf } from '../../schema/routes';
-import { formMessage } from '../core/forms';
 import { DomainError, type DomainErrorKind } from '../core/errors';
 import type { Identity } from '../core/profile';
 
@@ -113,23 +112,40 @@ function parseJsonBody(event: ApiEvent): unknown {
 
 /** Parse with a zod schema; a failure becomes a 400 naming each field in plain words. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  if (value === undefined) throw new HttpError(400, 'The request needs a JSON body.');
-  const result = schema.safeParse(value, { reportInput: true });
-  if (result.success) return result.data;
-  throw new HttpError(400, result.error.issues.map(describeIssue).join('; '));
+  return parseForm(schema, value);
 }
 
-/** Required fields of a form, each with the text a missing or blank value is answered with. */
-export type FormRules = NonNullable<Parameters<typeof formMessage>[2]>;
+/** A required field of a form, and the text a missing or blank value is answered with. */
+export interface FormRule {
+  path: readonly string[];
+  message: string;
+}
+
+export interface FormTexts {
+  /** Required fields, checked first, in order: the first missing or blank one answers. */
+  required?: readonly FormRule[];
+  /** The spec's own texts (§5, §8): a problem the schema words with one of them is answered with it alone. */
+  specTexts?: ReadonlySet<string>;
+}
+
+const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /**
- * Parses a form that has the spec's own texts (§5, §8): a missing or blank required field, or a problem
- * the spec words, is answered with that text alone; any other problem as `parse` describes it.
+ * Parses a request body with one schema pass. A missing or blank required field, or a problem worded
+ * with one of `specTexts`, is answered with that text alone; any other problem names its field.
  */
-export function parseForm<S extends z.ZodType>(schema: S, body: unknown, required: FormRules = []): z.output<S> {
-  const message = formMessage(schema, body, required);
-  if (message !== undefined) throw new HttpError(400, message);
-  return parse(schema, body);
+export function parseForm<S extends z.ZodType>(schema: S, body: unknown, { required = [], specTexts }: FormTexts = {}): z.output<S> {
+  if (body === undefined) throw new HttpError(400, 'The request needs a JSON body.');
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    for (const field of required) {
+      const value = field.path.reduce<unknown>((at, name) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[name] : undefined), body);
+      if (blank(value)) throw new HttpError(400, field.message);
+    }
+  }
+  const result = schema.safeParse(body, { reportInput: true });
+  if (result.success) return result.data;
+  const worded = specTexts && result.error.issues.find((issue) => specTexts.has(issue.message));
+  throw new HttpError(400, worded ? worded.message : result.error.issues.map(describeIssue).join('; '));
 }
 
 /** zod's expected-type names in plain words ('int' is what `.int()` reports). */

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import {
   composeMessages,
+  composeSpecTexts,
   draftInputSchema,
   emailUpdateSchema,
   generatePreviewSchema,
@@ -33,7 +34,7 @@ import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
 import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, WrittenEmailStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse, parseForm, type FormRules } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse, parseForm, type FormRule } from './api';
 import { ensureProfile } from './ensureProfile';
 
 export interface CampaignsDeps {
@@ -79,15 +80,15 @@ const campaignIdOf = (id: string | undefined) => knownId(id, isUlid, composeMess
 /** A contact id of a body: contact ids are addressIds. */
 const contactIdOf = (id: string) => knownId(id, isAddressId, composeMessages.contactNotFound);
 
-const trackNeeds: FormRules = [
+const trackNeeds: FormRule[] = [
   { path: ['track', 'track_name'], message: composeMessages.previewNeeds },
   { path: ['track', 'description'], message: composeMessages.previewNeeds },
 ];
-const emailNeeds: FormRules = [
+const emailNeeds: FormRule[] = [
   { path: ['email_subject'], message: composeMessages.subjectAndBodyRequired },
   { path: ['email_body'], message: composeMessages.subjectAndBodyRequired },
 ];
-const generateNeeds: FormRules = [
+const generateNeeds: FormRule[] = [
   ...trackNeeds,
   { path: ['contact_id'], message: composeMessages.previewNeeds },
   { path: ['total_recipients'], message: composeMessages.previewNeeds },
@@ -96,7 +97,7 @@ const generateNeeds: FormRules = [
 /** A draft (POST, PUT): AI mode needs the track's name and description; both modes a subject and body. */
 function parseDraft(body: unknown) {
   const mode = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).mode : undefined;
-  return parseForm(draftInputSchema, body, mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds);
+  return parseForm(draftInputSchema, body, { required: mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds, specTexts: composeSpecTexts });
 }
 
 /** The campaign a draft write left, or the answer for why there is none. */
@@ -142,7 +143,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
      * runs, so a wrong campaign_id does not cost a model call, and again in the write itself.
      */
     'POST /api/campaigns/generate-preview': async ({ identity, body }) => {
-      const request = parseForm(generatePreviewSchema, body, generateNeeds);
+      const request = parseForm(generatePreviewSchema, body, { required: generateNeeds, specTexts: composeSpecTexts });
       const userId = identity!.userId;
       const campaignId = request.campaign_id === undefined ? undefined : campaignIdOf(request.campaign_id);
       const [contact, profile] = await Promise.all([
@@ -186,7 +187,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
      */
     'PATCH /api/campaigns/{id}': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const update = parseForm(emailUpdateSchema, body, emailNeeds);
+      const update = parseForm(emailUpdateSchema, body, { required: emailNeeds, specTexts: composeSpecTexts });
       const userId = identity!.userId;
       // The mode decides whether the body is HTML to sanitize; the write checks the draft again.
       const draft = await draftOf(userId, id);

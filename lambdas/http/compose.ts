@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import {
   composeMessages,
+  composeSpecTexts,
   contactListInputSchema,
   templateInputSchema,
   type SavedContactList,
@@ -18,7 +19,7 @@ import { userTemplateDescription } from '../core/compose';
 import { isUlid } from '../core/ids';
 import type { Clock, ContactListStore, TemplateStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parseForm, type FormRules } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parseForm, type FormTexts } from './api';
 
 export interface ComposeDeps {
   templates: TemplateStore;
@@ -27,7 +28,8 @@ export interface ComposeDeps {
 }
 
 /** A dialog's one required field: a blank name is answered with the spec's text (§5). */
-const nameRule = (nameRequired: string): FormRules => [{ path: ['name'], message: nameRequired }];
+/** A dialog's form: its name is required, with the spec's text (§5). */
+const nameRequired = (message: string): FormTexts => ({ required: [{ path: ['name'], message }], specTexts: composeSpecTexts });
 
 /** The same values once each, in their first order. */
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
@@ -42,7 +44,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
 
     /** The save-template dialog: the preview's subject and body under a name. */
     'POST /api/templates': async ({ identity, body }) => {
-      const input = parseForm(templateInputSchema, body, nameRule(composeMessages.templateNameRequired));
+      const input = parseForm(templateInputSchema, body, nameRequired(composeMessages.templateNameRequired));
       const template = await templates.add(
         identity!.userId,
         {
@@ -71,7 +73,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
 
     /** 'Save Contact List': the picker's filters and selection. Repeated ids and filter values are kept once. */
     'POST /api/contact-lists': async ({ identity, body }) => {
-      const input = parseForm(contactListInputSchema, body, nameRule(composeMessages.listNameRequired));
+      const input = parseForm(contactListInputSchema, body, nameRequired(composeMessages.listNameRequired));
       const list = await contactLists.add(
         identity!.userId,
         {

@@ -22,7 +22,7 @@ import {
 import { contactFromCsvRow, isAddressId } from '../core/contacts';
 import type { Clock, ContactStore, UnsubscribeStore } from '../ports';
 import { compose } from '../compose';
-import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parse } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parse, parseForm } from './api';
 
 export interface ContactsDeps {
   contacts: ContactStore;
@@ -30,20 +30,17 @@ export interface ContactsDeps {
   clock: Clock;
 }
 
-const REQUIRED_FIELDS = ['name', 'email'] as const;
-
 /**
  * The add/edit form's rules, checked again on the server. A missing, null or blank name or email
  * gives the spec's one message (§5); other problems name the field.
  */
-function parseContactInput(body: unknown): ContactInput {
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    const fields = body as Record<string, unknown>;
-    const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-    if (REQUIRED_FIELDS.some((field) => blank(fields[field]))) throw new HttpError(400, contactMessages.nameAndEmailRequired);
-  }
-  return parse(contactInputSchema, body);
-}
+const parseContactInput = (body: unknown): ContactInput =>
+  parseForm(contactInputSchema, body, {
+    required: [
+      { path: ['name'], message: contactMessages.nameAndEmailRequired },
+      { path: ['email'], message: contactMessages.nameAndEmailRequired },
+    ],
+  });
 
 export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
   httpApi({

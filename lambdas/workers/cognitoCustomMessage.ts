@@ -11,6 +11,7 @@
  * and exactly once; everything else inserted into the HTML is escaped.
  */
 import type { CustomMessageTriggerEvent } from 'aws-lambda';
+import { escapeHtml } from '../../schema/email/escape';
 
 export const CONFIRMATION_SUBJECT = 'Confirm your Trackpitch account';
 
@@ -23,14 +24,8 @@ export const CONFIRMATION_TRIGGERS: ReadonlySet<string> = new Set(['CustomMessag
 /** A display name is free text of up to 2,048 characters; the email only needs a greeting's worth. */
 const MAX_NAME_CHARACTERS = 80;
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** Re-exported for its tests: the one HTML escape (schema/email/escape.ts). */
+export { escapeHtml };
 
 /** The site's origin (and optional base path) without a trailing slash; throws on anything but an http(s) URL. */
 export function normaliseSiteUrl(siteUrl: string): string {

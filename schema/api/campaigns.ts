@@ -90,6 +90,9 @@ export const composeMessages = {
   contactNotFound: 'That contact no longer exists.',
 } as const;
 
+/** Every Compose text: the server answers a problem worded with one of these with that text alone. */
+export const composeSpecTexts: ReadonlySet<string> = new Set(Object.values(composeMessages));
+
 const text = (max: number, required?: string) => {
   const base = z.string().trim().max(max, `Must be at most ${max} characters`);
   return required ? base.min(1, required) : base;

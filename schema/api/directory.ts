@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contactSchema } from './contacts';
-import { genres, type Genre } from './options';
+import { genres, isGenre, type Genre } from './options';
 
 /** Directory entries are labels or DJs only (spec §3 labelfinder_contacts); Fan is a user-contact type. */
 export const directoryContactTypes = ['Label', 'DJ'] as const;
@@ -78,7 +78,7 @@ export function normalizeGenre(value: string): Genre | null {
   const alias = genreAliases[lower];
   if (alias) return alias;
   const slug = lower.replace(/[\s_]+/g, '-');
-  return (genres as readonly string[]).includes(slug) ? (slug as Genre) : 'other';
+  return isGenre(slug) ? slug : 'other';
 }
 
 /** Normalised, de-duplicated genres in first-seen order. */

@@ -5,6 +5,9 @@ export const genres = [
 ] as const;
 export type Genre = (typeof genres)[number];
 
+/** Whether a value is one of the genre slugs (and not, say, 'constructor'). */
+export const isGenre = (value: string): value is Genre => (genres as readonly string[]).includes(value);
+
 /** How each genre of the option list reads to people (the web's badges and filters, a directory contact's genre). */
 export const genreLabels: Record<Genre, string> = {
   house: 'House',

@@ -2,7 +2,7 @@
  * Per-recipient placeholders (spec §5) and template variables: one implementation for the preview and
  * for sending. Pure (no DOM, no html-to-text): the web bundle imports it.
  */
-import { genreLabels, genres, type Genre } from '../api/options';
+import { genreLabels, isGenre } from '../api/options';
 import { isHttpLink } from '../api/links';
 import { escapeHtml, escapeHtmlLines } from './escape';
 import { UNSUBSCRIBE_URL_SOURCE, unsubscribeFooterHtml, unsubscribeFooterText } from './footer';
@@ -32,7 +32,7 @@ export interface PlaceholderContext {
 /** A genre as people read it: an option-list slug becomes its label ('deep-house' → 'Deep House'); other text stays. */
 export function genreLabel(genre: string): string {
   const slug = genre.trim().toLowerCase();
-  return (genres as readonly string[]).includes(slug) ? genreLabels[slug as Genre] : genre;
+  return isGenre(slug) ? genreLabels[slug] : genre;
 }
 
 /** The value of each placeholder ('' when missing); a genre slug reads as its label ('deep-house' → 'Deep House'). */

@@ -19,16 +19,13 @@ import {
 import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../../lambdas/ports';
 import {
   aiTrackSchema,
-  composeMessages,
   draftInputSchema,
-  generatePreviewSchema,
   htmlCampaignDefaults,
   type Campaign,
   type DraftInputBody,
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { isHtmlDocument } from '../../schema/email/htmlDocument';
-import { formMessage } from '../../lambdas/core/forms';
 import { isUlid } from '../../lambdas/core/ids';
 import type { Profile } from '../../schema/api/profile';
 
@@ -446,24 +443,10 @@ describe('userTemplateDescription', () => {
   });
 });
 
-describe('isUlid and formMessage', () => {
+describe('isUlid', () => {
   it('accepts ULIDs only', () => {
     expect(isUlid('01KAKZ3R0000000000000000AA')).toBe(true);
     for (const id of ['01kakz3r0000000000000000aa', '01KAKZ3R0000000000000000A', '01KAKZ3R0000000000000000AI', 'tpl-demo-to-label', '']) expect(isUlid(id)).toBe(false);
   });
 
-  it('answers a missing or blank required field with the spec text, and a spec text of the schema alone', () => {
-    const required = [
-      { path: ['track', 'track_name'], message: composeMessages.previewNeeds },
-      { path: ['track', 'description'], message: composeMessages.previewNeeds },
-    ];
-    const body = { track: { ...track, bpm: null }, contact_id: 'x', total_recipients: 1 };
-    expect(formMessage(generatePreviewSchema, body, required)).toBeUndefined();
-    expect(formMessage(generatePreviewSchema, { ...body, track: { ...body.track, track_name: ' ' } }, required)).toBe(composeMessages.previewNeeds);
-    expect(formMessage(generatePreviewSchema, { ...body, track: { ...body.track, description: undefined } }, required)).toBe(composeMessages.previewNeeds);
-    expect(formMessage(generatePreviewSchema, { ...body, total_recipients: 0 }, required)).toBe(composeMessages.previewNeeds);
-    expect(formMessage(generatePreviewSchema, { ...body, track: { ...body.track, track_url: 'ftp://x' } }, required)).toBe(composeMessages.trackUrlInvalid);
-    // Other problems are described field by field by the HTTP layer.
-    expect(formMessage(generatePreviewSchema, { ...body, extra: 1 }, required)).toBeUndefined();
-  });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
 import { z } from 'zod';
 import { groupsFromClaim, HttpError, knownId, noContent, parseForm } from '../../lambdas/http/api';
+import { composeMessages, composeSpecTexts, generatePreviewSchema } from '../../schema/api/campaigns';
 import { isUlid } from '../../lambdas/core/ids';
 import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
@@ -100,12 +101,35 @@ describe('the handlers\' shared answers', () => {
 
   it("parseForm: a blank required field gets the form's text; other problems are described field by field", () => {
     const schema = z.object({ name: z.string().trim().min(1), count: z.number() }).strict();
-    const rules = [{ path: ['name'], message: 'Please enter a name.' }];
+    const rules = { required: [{ path: ['name'], message: 'Please enter a name.' }] };
     expect(parseForm(schema, { name: ' Demo ', count: 1 }, rules)).toEqual({ name: 'Demo', count: 1 });
     expect(httpErrorOf(() => parseForm(schema, { name: '  ', count: 1 }, rules))).toEqual({ status: 400, message: 'Please enter a name.' });
     expect(httpErrorOf(() => parseForm(schema, { count: 1 }, rules))).toEqual({ status: 400, message: 'Please enter a name.' });
     expect(httpErrorOf(() => parseForm(schema, { name: 'Demo', count: 'x' }, rules))).toEqual({ status: 400, message: 'count must be a number' });
     expect(httpErrorOf(() => parseForm(schema, undefined, rules))).toEqual({ status: 400, message: 'The request needs a JSON body.' });
+  });
+
+  it('parseForm: a problem the schema words with a spec text is answered with that text alone (Compose, spec §5)', () => {
+    const texts = {
+      required: [
+        { path: ['track', 'track_name'], message: composeMessages.previewNeeds },
+        { path: ['track', 'description'], message: composeMessages.previewNeeds },
+      ],
+      specTexts: composeSpecTexts,
+    };
+    const body = {
+      track: { track_name: 'Night Drive', track_url: 'https://soundcloud.com/nova/night-drive', genre: 'techno', description: 'A groove.', bpm: null },
+      contact_id: 'x',
+      total_recipients: 1,
+    };
+    expect(parseForm(generatePreviewSchema, body, texts).total_recipients).toBe(1);
+    const answer = (changed: unknown) => httpErrorOf(() => parseForm(generatePreviewSchema, changed, texts));
+    expect(answer({ ...body, track: { ...body.track, track_name: ' ' } })).toEqual({ status: 400, message: composeMessages.previewNeeds });
+    expect(answer({ ...body, track: { ...body.track, description: undefined } })).toEqual({ status: 400, message: composeMessages.previewNeeds });
+    expect(answer({ ...body, total_recipients: 0 })).toEqual({ status: 400, message: composeMessages.previewNeeds });
+    expect(answer({ ...body, track: { ...body.track, track_url: 'ftp://x' } })).toEqual({ status: 400, message: composeMessages.trackUrlInvalid });
+    // Other problems name their field.
+    expect(answer({ ...body, extra: 1 })).toEqual({ status: 400, message: 'Unknown field: extra' });
   });
 });
 

@@ -19,7 +19,7 @@ import { genreLabels, type Genre } from '../../schema/api/options';
 import type { Profile } from '../../schema/api/profile';
 import type { CampaignTemplate } from '../../schema/api/templates';
 import { renderEmail } from '../../schema/email/render';
-import { newDraftCampaign } from '../../lambdas/core/compose';
+import { newDraftCampaign } from '../../lambdas/core/campaign';
 import type { DraftContent } from '../../lambdas/ports';
 import { systemTemplates } from '../../lib/local/seed/templates';
 import { createApiClient } from '../../web/src/api/client';

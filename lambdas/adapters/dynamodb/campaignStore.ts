@@ -5,7 +5,7 @@ import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
 import { withoutKeys } from './client';
 import { projectionOf, putNew, queryPartition } from './query';
-import { newDraftCampaign } from '../../core/compose';
+import { newDraftCampaign } from '../../core/campaign';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts

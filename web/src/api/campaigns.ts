@@ -1,5 +1,4 @@
 import {
-  campaignListSchema,
   campaignSchema,
   recipientPreviewSchema,
   savedContactListSchema,
@@ -25,17 +24,6 @@ import type { ApiClient } from './client';
 
 const campaignPath = (id: string) => `/api/campaigns/${encodeURIComponent(id)}`;
 const parseCampaign = (data: unknown) => campaignSchema.parse(data);
-
-/** GET /api/campaigns: every campaign of the user, newest first. */
-export async function listCampaigns(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<Campaign[]> {
-  const result = await api.request('/api/campaigns', { parse: (data) => campaignListSchema.parse(data), signal });
-  return result.campaigns;
-}
-
-/** GET /api/campaigns/{id}: 404 when it is not the user's. */
-export function getCampaign(api: ApiClient, id: string, { signal }: { signal?: AbortSignal } = {}): Promise<Campaign> {
-  return api.request(campaignPath(id), { parse: parseCampaign, signal });
-}
 
 /**
  * POST /api/campaigns/generate-preview: the writer writes the email for the first selected recipient and
@@ -101,9 +89,4 @@ export async function listContactLists(api: ApiClient, { signal }: { signal?: Ab
 /** POST /api/contact-lists: the 'Save Contact List' dialog. */
 export function createContactList(api: ApiClient, input: ContactListInput): Promise<SavedContactList> {
   return api.post('/api/contact-lists', input, (data) => savedContactListSchema.parse(data));
-}
-
-/** DELETE /api/contact-lists/{id}. */
-export async function deleteContactList(api: ApiClient, id: string): Promise<void> {
-  await api.delete(`/api/contact-lists/${encodeURIComponent(id)}`);
 }

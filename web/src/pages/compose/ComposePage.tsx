@@ -6,7 +6,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody } from '../../../../schema/api/campaigns';
-import { artistLinks, artistName } from '../../../../schema/api/profile';
+import { artistDetails } from '../../../../schema/api/profile';
 import type { CampaignTemplate } from '../../../../schema/api/templates';
 import { applyTemplateVariables, type TemplateVariableValues } from '../../../../schema/email/placeholders';
 import { ApiError, errorMessage } from '../../api/client';
@@ -63,7 +63,7 @@ export default function ComposePage() {
   const stillNeeded = canGenerate ? [] : missingBeyondHint(track);
 
   const changeTrack = useCallback((changes: Partial<TrackForm>) => setTrack((current) => ({ ...current, ...changes })), []);
-  const artist = useMemo(() => ({ name: profile ? artistName(profile) : '', links: profile ? artistLinks(profile) : [] }), [profile]);
+  const artist = useMemo(() => (profile ? artistDetails(profile) : { name: '', links: [] }), [profile]);
   const { track_name, track_url, genre, description } = track;
   const htmlPanelTrack = useMemo(() => ({ track_name, track_url, genre, description }), [track_name, track_url, genre, description]);
   const savedHtmlPreview = useMemo(

@@ -1,4 +1,4 @@
-import Badge, { type BadgeProps } from '@cloudscape-design/components/badge';
+import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -21,7 +21,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { CheckboxFilter, FilterGroup } from '../../components/FiltersSection';
 import { useFollow } from '../../components/useFollow';
 import { useNotifications } from '../../notifications/NotificationsContext';
-import { countByType, genreOptions } from '../contacts/filters';
+import { contactTypeBadgeColors, countByType, genreOptions } from '../contacts/filters';
 import styles from './compose.module.css';
 import { SaveListModal } from './SaveListModal';
 import { isUnsubscribed, type Recipients } from './useRecipients';
@@ -29,7 +29,6 @@ import { isUnsubscribed, type Recipients } from './useRecipients';
 /** Rows rendered at once: the list may hold thousands of contacts, the page keeps its DOM small. */
 export const RECIPIENT_ROWS_STEP = 100;
 
-const typeBadgeColors: Record<ContactType, BadgeProps['color']> = { Label: 'blue', DJ: 'green', Fan: 'grey' };
 
 /** 'N contacts match your filters (M selected)' (spec §2). */
 export const matchLine = (matching: number, selected: number) =>
@@ -56,7 +55,7 @@ const RecipientRow = memo(function RecipientRow({
           <span className={styles.recipientDetail}>{contact.email}</span>{' '}
           {contact.label_name && <span className={styles.recipientDetail}>{contact.label_name}</span>}{' '}
           <span className={styles.recipientBadges}>
-            <Badge color={typeBadgeColors[contact.contact_type]}>{contact.contact_type}</Badge>{' '}
+            <Badge color={contactTypeBadgeColors[contact.contact_type]}>{contact.contact_type}</Badge>{' '}
             {unsubscribed && <Badge color="red">Unsubscribed</Badge>}
           </span>
         </span>

@@ -9,7 +9,7 @@ import {
   type HtmlTrackInput,
 } from '../../../../schema/api/campaigns';
 import { isHttpLink } from '../../../../schema/api/links';
-import { genres, type Genre, type Tone } from '../../../../schema/api/options';
+import { type Genre, type Tone } from '../../../../schema/api/options';
 
 /**
  * The Track Information card's values (spec §3 "Campaign form data") as the inputs hold them: text,
@@ -44,7 +44,7 @@ export const toneLabels: Record<Tone, string> = { professional: 'Professional', 
 export const emailLengthOptionLabel = (length: EmailLength) => `${emailLengthLabels[length]} (~${length} words)`;
 
 export const isEmailLength = (value: number): value is EmailLength => (emailLengths as readonly number[]).includes(value);
-export const isGenre = (value: string): value is Genre => (genres as readonly string[]).includes(value);
+export { isGenre } from '../../../../schema/api/options';
 
 /** A typed link that is not a http(s) website (blank is not an error here: the * says it is needed). */
 export const isBadTrackUrl = (value: string) => value.trim() !== '' && !isHttpLink(value);

@@ -1,5 +1,5 @@
 import Alert from '@cloudscape-design/components/alert';
-import Badge, { type BadgeProps } from '@cloudscape-design/components/badge';
+import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
@@ -15,7 +15,7 @@ import { CheckboxFilter, FiltersSection } from '../../components/FiltersSection'
 import { listPagination, pageOf } from '../../components/ListPagination';
 import styles from './contacts.module.css';
 import { DeleteContactsModal, type DeleteTarget } from './DeleteContactsModal';
-import { allContactTypes, countByType, filterContacts, genreOptions, splitGenres, type GenreOption } from './filters';
+import { allContactTypes, contactTypeBadgeColors, countByType, filterContacts, genreOptions, splitGenres, type GenreOption } from './filters';
 import type { ContactList } from './useContactList';
 
 /** Cards per page: the list can hold 10,000 contacts, the page renders only these. */
@@ -23,7 +23,6 @@ export const CONTACTS_PAGE_SIZE = 30;
 
 const cardsPerRow: CardsProps.CardsLayout[] = [{ cards: 1 }, { minWidth: 600, cards: 2 }, { minWidth: 960, cards: 3 }];
 
-const typeBadgeColors: Record<ContactType, BadgeProps['color']> = { Label: 'blue', DJ: 'green', Fan: 'grey' };
 
 /** Names a contact in control labels: the email too, since two contacts may share a name. */
 const contactLabel = (contact: Contact) => `${contact.name} (${contact.email})`;
@@ -42,7 +41,7 @@ const ContactCardHeader = memo(function ContactCardHeader({
     <div className={styles.cardHeader}>
       <div className={styles.cardHeading}>
         <span className={styles.cardTitle}>{contact.name}</span>
-        <Badge color={typeBadgeColors[contact.contact_type]}>{contact.contact_type}</Badge>
+        <Badge color={contactTypeBadgeColors[contact.contact_type]}>{contact.contact_type}</Badge>
       </div>
       <div className={styles.cardActions}>
         <Button variant="icon" iconName="edit" ariaLabel={`Edit ${contactLabel(contact)}`} onClick={() => onEdit(contact)} />

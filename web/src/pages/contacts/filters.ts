@@ -1,4 +1,5 @@
 import { contactTypes, type ContactType } from '../../../../schema/api/options';
+import type { BadgeProps } from '@cloudscape-design/components/badge';
 import type { Contact } from '../../../../schema/api/contacts';
 
 /**
@@ -141,3 +142,6 @@ export function genreOptions(contacts: readonly FilterableContact[]): GenreOptio
   }
   return options.sort((a, b) => collator.compare(a.label, b.label));
 }
+
+/** The badge colour of each contact type, the same on the Contacts page and in Compose's recipient list. */
+export const contactTypeBadgeColors: Record<ContactType, BadgeProps['color']> = { Label: 'blue', DJ: 'green', Fan: 'grey' };

@@ -13,12 +13,11 @@ import { campaignLimits, composeMessages } from '../../../../../schema/api/campa
 import { isHtmlDocument } from '../../../../../schema/email/htmlDocument';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import { HtmlEmailGuide } from './HtmlEmailGuide';
+import type { EmailDraft } from '../emailDraft';
 import styles from './html.module.css';
 
-export interface HtmlDraft {
-  subject: string;
-  body: string;
-}
+/** The composer's subject and HTML: the same shape as the AI preview's email. */
+export type HtmlDraft = EmailDraft;
 
 type BodyView = 'code' | 'preview';
 

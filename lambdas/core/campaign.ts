@@ -1,0 +1,26 @@
+/**
+ * A campaign's own rules, kept apart from compose.ts (which renders emails): the campaign store imports
+ * this, and every Lambda builds that store, so it must not pull in the email renderer. Pure.
+ */
+import type { Campaign } from '../../schema/api/campaigns';
+import type { DraftContent } from '../ports';
+
+/** A new draft campaign with this content: status draft, nothing sent, no sending times. */
+export function newDraftCampaign(id: string, content: DraftContent, at: string): Campaign {
+  return {
+    id,
+    ...content,
+    status: 'draft',
+    sending_status: null,
+    total_queued: 0,
+    next_send_at: null,
+    emails_sent: 0,
+    emails_opened: 0,
+    emails_clicked: 0,
+    emails_unsubscribed: 0,
+    started_sending_at: null,
+    completed_sending_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
