@@ -21,7 +21,31 @@ import { DynamoWrittenEmailStore } from './adapters/dynamodb/writtenEmailStore';
 import { BedrockWriter } from './adapters/bedrock/bedrockWriter';
 import { LocalWriter } from './adapters/local-writer/localWriter';
 import { DomPurifySanitizer } from './adapters/html/domPurifySanitizer';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DynamoMailboxStore } from './adapters/dynamodb/mailboxStore';
+import { DynamoOAuthStateStore } from './adapters/dynamodb/oauthStateStore';
+import { DynamoSendQueueStore, DynamoSenderStore } from './adapters/dynamodb/sendingStore';
+import { DynamoTrackingStore } from './adapters/dynamodb/trackingStore';
+import { DynamoOutboxStore } from './adapters/dynamodb/outboxStore';
+import { GoogleMailboxAuth } from './adapters/google/googleMailboxAuth';
+import { GmailMailer } from './adapters/gmail/gmailMailer';
+import { LocalMailboxAuth } from './adapters/local-mailbox/localMailboxAuth';
+import { LocalMailer } from './adapters/local-mailbox/localMailer';
+import { KmsSecretBox } from './adapters/kms/kmsSecretBox';
+import { localKeys } from './adapters/local-secrets/localKeys';
+import { cachedSecretString, SecretsManagerOAuthStateKey } from './adapters/secrets-manager/secretValue';
+import { SEND_INTERVAL_MS } from './core/sendingWindow';
 import type {
+  Mailer,
+  MailboxAuthProvider,
+  MailboxStore,
+  OAuthStateKeySource,
+  OAuthStateStore,
+  OutboxStore,
+  SecretBox,
+  SendQueueStore,
+  TrackingStore,
   CampaignStore,
   ContactListStore,
   EmailWriter,
@@ -53,10 +77,30 @@ export interface Deps {
   sanitizer: HtmlSanitizer;
   clock: Clock;
   ids: IdGenerator;
+  mailboxes: MailboxStore;
+  oauthStates: OAuthStateStore;
+  oauthStateKey: OAuthStateKeySource;
+  mailboxAuth: MailboxAuthProvider;
+  secrets: SecretBox;
+  sendQueue: SendQueueStore;
+  tracking: TrackingStore;
+  /** The local mailbox's sent folder: local runtime only. */
+  outbox: OutboxStore | undefined;
+  sending: SendingConfig;
+}
+
+export interface SendingConfig {
+  /** The public base URL of the app (links in emails, the OAuth redirect): APP_URL. */
+  appUrl: string;
+  /** Spacing of a user's emails: SEND_INTERVAL_SECONDS (default 60, spec §9); a demo or a test may run faster. */
+  intervalMs: number;
 }
 
 /** Which AI writer runs: Bedrock in AWS; the local writer (no network) in `npm start` and the tests. */
 export type WriterKind = 'bedrock' | 'local';
+
+/** Which mailbox sends: Gmail in AWS; the local mailbox (the outbox page) in `npm start` and the tests. */
+export type MailboxKind = 'gmail' | 'local';
 
 export interface ServerConfig {
   tableName: string;
@@ -65,6 +109,16 @@ export interface ServerConfig {
   writer: WriterKind;
   /** Bedrock model (or inference profile) id; required when writer is bedrock. */
   bedrockModelId?: string;
+  mailbox: MailboxKind;
+  appUrl: string;
+  intervalMs: number;
+  /** Local runtime: where the local keys live (absent: in memory, per process). */
+  localDataDir?: string;
+  /** AWS: the KMS key sealing refresh tokens; the secrets holding the OAuth state key and the Google client secret. */
+  tokenKeyId?: string;
+  oauthStateSecretName?: string;
+  googleClientId?: string;
+  googleClientSecretName?: string;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -78,6 +132,58 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(env.DYNAMODB_ENDPOINT ? { dynamoEndpoint: env.DYNAMODB_ENDPOINT } : {}),
     writer,
     ...(env.BEDROCK_MODEL_ID ? { bedrockModelId: env.BEDROCK_MODEL_ID } : {}),
+    mailbox: env.MAILBOX === 'local' || env.MAILBOX === 'gmail' ? env.MAILBOX : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 'gmail',
+    appUrl: (env.APP_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+    intervalMs: sendIntervalMs(env.SEND_INTERVAL_SECONDS),
+    ...(env.LOCAL_DATA_DIR ? { localDataDir: env.LOCAL_DATA_DIR } : {}),
+    ...(env.TOKEN_KEY_ID ? { tokenKeyId: env.TOKEN_KEY_ID } : {}),
+    ...(env.OAUTH_STATE_SECRET_NAME ? { oauthStateSecretName: env.OAUTH_STATE_SECRET_NAME } : {}),
+    ...(env.GOOGLE_CLIENT_ID ? { googleClientId: env.GOOGLE_CLIENT_ID } : {}),
+    ...(env.GOOGLE_CLIENT_SECRET_NAME ? { googleClientSecretName: env.GOOGLE_CLIENT_SECRET_NAME } : {}),
+  };
+}
+
+/** SEND_INTERVAL_SECONDS as milliseconds: a positive number of seconds (fractions allowed), else spec §9's 60 s. */
+export function sendIntervalMs(value: string | undefined): number {
+  const seconds = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : SEND_INTERVAL_MS;
+}
+
+/** The Google OAuth client (AWS): its id, and its secret read from Secrets Manager on first use. */
+function googleClient(config: ServerConfig, secretsManager: () => SecretsManagerClient) {
+  const { googleClientId, googleClientSecretName } = config;
+  if (!googleClientId || !googleClientSecretName) return undefined;
+  return { clientId: googleClientId, clientSecret: () => cachedSecretString(secretsManager(), googleClientSecretName) };
+}
+
+/** The adapters of the mailbox connection and delivery: Google/KMS/Secrets Manager in AWS, the local twins locally. */
+function mailboxAdapters(config: ServerConfig, outbox: OutboxStore | undefined, clock: Clock) {
+  if (config.mailbox === 'local') {
+    const keys = localKeys(config.localDataDir);
+    return {
+      secrets: keys.secretBox,
+      oauthStateKey: keys.oauthStateKey,
+      mailboxAuth: new LocalMailboxAuth({ consentUrl: `${config.appUrl}/local/mailbox/consent` }),
+      mailer: new LocalMailer(outbox!, clock) as Mailer,
+    };
+  }
+  let secretsManager: SecretsManagerClient | undefined;
+  const secretsClient = () => (secretsManager ??= new SecretsManagerClient({ region: config.region }));
+  const google = googleClient(config, secretsClient);
+  const notConfigured = (what: string) => () => {
+    throw new Error(`${what} is not configured (see docs/deploy.md: Gmail sending)`);
+  };
+  return {
+    secrets: config.tokenKeyId
+      ? new KmsSecretBox(new KMSClient({ region: config.region }), config.tokenKeyId)
+      : ({ seal: notConfigured('TOKEN_KEY_ID'), open: notConfigured('TOKEN_KEY_ID') } as SecretBox),
+    oauthStateKey: config.oauthStateSecretName
+      ? new SecretsManagerOAuthStateKey(secretsClient(), config.oauthStateSecretName)
+      : ({ key: notConfigured('OAUTH_STATE_SECRET_NAME') } as OAuthStateKeySource),
+    mailboxAuth: google
+      ? new GoogleMailboxAuth(google)
+      : ({ authorizationUrl: notConfigured('Google OAuth'), exchangeCode: notConfigured('Google OAuth'), revoke: async () => undefined } as MailboxAuthProvider),
+    mailer: google ? (new GmailMailer(google) as Mailer) : ({ send: notConfigured('Google OAuth') } as Mailer),
   };
 }
 
@@ -96,6 +202,8 @@ export function makeDeps(config: ServerConfig): Deps {
   const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
   const ids = ulidGenerator();
   const contacts = new DynamoContactStore(db, config.tableName);
+  const outbox = config.mailbox === 'local' ? new DynamoOutboxStore(db, config.tableName, { ids }) : undefined;
+  const { secrets, oauthStateKey, mailboxAuth } = mailboxAdapters(config, outbox, systemClock);
   return {
     profiles: new DynamoProfileStore(db, config.tableName),
     waitlist: new DynamoWaitlistStore(db, config.tableName),
@@ -111,6 +219,15 @@ export function makeDeps(config: ServerConfig): Deps {
     sanitizer: new DomPurifySanitizer(),
     clock: systemClock,
     ids,
+    mailboxes: new DynamoMailboxStore(db, config.tableName),
+    oauthStates: new DynamoOAuthStateStore(db, config.tableName),
+    oauthStateKey,
+    mailboxAuth,
+    secrets,
+    sendQueue: new DynamoSendQueueStore(db, config.tableName, { intervalMs: config.intervalMs }),
+    tracking: new DynamoTrackingStore(db, config.tableName),
+    outbox,
+    sending: { appUrl: config.appUrl, intervalMs: config.intervalMs },
   };
 }
 
@@ -136,5 +253,21 @@ export function composeDispatcher(env: NodeJS.ProcessEnv = process.env): {
     cursors: new DynamoSendingCursorStore(db, config.tableName),
     queue: new SqsQueue(new SQSClient({ region: config.region }), queueUrl),
     clock: systemClock,
+  };
+}
+
+/**
+ * The sender's wiring (lambdas/workers/sender.ts): the API's deps plus the pipeline's store and the
+ * mailer (Gmail in AWS, the local mailbox locally).
+ */
+export function composeSender(env: NodeJS.ProcessEnv = process.env) {
+  const config = readServerConfig(env);
+  const deps = makeDeps(config);
+  const db = makeDocumentClient({ tableName: config.tableName, region: config.region, endpoint: config.dynamoEndpoint });
+  const { mailer } = mailboxAdapters(config, deps.outbox, deps.clock);
+  return {
+    ...deps,
+    senderStore: new DynamoSenderStore(db, config.tableName, { intervalMs: config.intervalMs }),
+    mailer,
   };
 }

@@ -9,6 +9,7 @@ import type { CampaignTemplate } from '../schema/api/templates';
 import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../schema/api/directory';
 import type { Profile, ProfileUpdate } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
+import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
 
 export interface Clock {
   now(): Date;
@@ -275,4 +276,193 @@ export interface WrittenEmailStore {
   get(campaignId: string, requestKey: string): Promise<WrittenEmail | undefined>;
   /** Stores the email unless one is stored under this key (the first writer wins); returns what is stored. */
   putIfAbsent(campaignId: string, requestKey: string, email: WrittenEmail, now: Date): Promise<WrittenEmail>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sending (issue 6): the mailbox connection, the paced queue, delivery, tracking, the local outbox.
+// Item layouts: schema/ACCESS_PATTERNS.md; DESIGN §4 (pipeline invariants) and §5 (security).
+
+/** A mailbox as stored (`USER#<sub>` / `MAILBOX`). The refresh token is sealed (SecretBox) and never leaves the server. */
+export interface StoredMailbox {
+  email: string;
+  accountType: 'free' | 'workspace';
+  /** 2000 for Workspace (the ID token carries `hd`), else 500 (spec §9). */
+  dailyLimit: number;
+  sealedRefreshToken: string;
+  connectedAt: string;
+}
+
+export interface MailboxStore {
+  get(userId: string): Promise<StoredMailbox | undefined>;
+  /** Stores the mailbox and sets the profile's gmail_connected / gmail_email / gmail_daily_limit / gmail_account_type, in one transaction. */
+  connect(userId: string, mailbox: StoredMailbox): Promise<void>;
+  /**
+   * Deletes the mailbox and sets gmail_connected false (one transaction). Returns what was stored
+   * (so the caller can revoke the token), or undefined when nothing was connected.
+   */
+  disconnect(userId: string): Promise<StoredMailbox | undefined>;
+}
+
+export interface OAuthStateStore {
+  /** Remembers a consent's nonce for the user until `expiresAt` (TTL). */
+  create(nonce: string, userId: string, expiresAt: Date): Promise<void>;
+  /** Deletes the nonce's item and returns the user it was made for; undefined if unknown, used or expired. Single use. */
+  consume(nonce: string, now: Date): Promise<string | undefined>;
+}
+
+/** What the provider says about the mailbox the artist authorized. */
+export interface AuthorizedMailbox {
+  refreshToken: string;
+  email: string;
+  /** The Google Workspace domain (`hd` in the ID token); null for a consumer account. */
+  hostedDomain: string | null;
+}
+
+/** The OAuth side of a mailbox connection: Google in AWS, the local mailbox's consent page locally. */
+export interface MailboxAuthProvider {
+  /** The consent URL (offline access; scopes gmail.send and userinfo.email only). */
+  authorizationUrl(input: { state: string; redirectUri: string }): string;
+  /** Throws MailboxAuthError('token_exchange_failed') when the code is refused or no refresh token comes back. */
+  exchangeCode(input: { code: string; redirectUri: string }): Promise<AuthorizedMailbox>;
+  /** Best effort at disconnect; never throws. */
+  revoke(refreshToken: string): Promise<void>;
+}
+
+/** Envelope encryption of secrets at rest (KMS in AWS; AES-256-GCM with a local key file locally). */
+export interface SecretBox {
+  /** `context` is bound to the ciphertext (KMS encryption context / GCM associated data): the user id. */
+  seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  /** Throws when the ciphertext or the context was changed. */
+  open(sealed: string, context: Record<string, string>): Promise<string>;
+}
+
+/** The HMAC key of OAuth states (Secrets Manager in AWS, the local data folder locally). */
+export interface OAuthStateKeySource {
+  key(): Promise<Buffer>;
+}
+
+/** One email as the sender hands it to a mailer: the mailer builds the MIME (lambdas/adapters/mime). */
+export interface OutgoingEmail {
+  from: { name: string; email: string };
+  to: { name: string | null; email: string };
+  subject: string;
+  html: string;
+  text: string;
+  /** `<id@host>`: the Message-ID header. */
+  messageId: string;
+  /** https URL answering the RFC 8058 one-click POST (List-Unsubscribe), and the page for people. */
+  listUnsubscribeUrl: string;
+  /** Who and what it belongs to (the local outbox shows it; Gmail ignores it). */
+  meta: { userId: string; campaignId: string; position: number };
+}
+
+/**
+ * Sends one email through the user's mailbox. Throws MailerError (lambdas/core/errors.ts) with a kind
+ * the sender acts on: rate_limited / transient (retry with back-off), daily_limit (after the next
+ * reset), auth (invalid_grant: pause, mark disconnected), rejected (permanent: failed). Any other
+ * throw (a timeout after the request left) means the outcome is unknown.
+ */
+export interface Mailer {
+  send(email: OutgoingEmail, credentials: { refreshToken: string; mailboxEmail: string }): Promise<{ providerMessageId: string }>;
+}
+
+/** A sent email's public token (`TOKEN#<token>`): what the pixel, the click links and the unsubscribe page may know. */
+export interface EmailToken {
+  token: string;
+  user_id: string;
+  campaign_id: string;
+  position: number;
+  contact_id: string;
+  contact_email: string;
+  contact_name: string | null;
+  artist_name: string;
+  track_name: string;
+  /** The links of the email as sent, in order: the click route `/api/t/c/<token>/<n>` redirects to links[n] only. */
+  links: string[];
+  created_at: string;
+}
+
+/**
+ * One recipient of a sending campaign (`CAMPAIGN#<id>` / `RCPT#<position>`): its queue item and, once
+ * sent, its email log. The attributes are stored under these names.
+ */
+export interface RecipientRecord {
+  campaign_id: string;
+  user_id: string;
+  position: number;
+  /** The contact as it was when queued (the writer and the placeholders read it). */
+  contact: Contact;
+  recipient_name: string | null;
+  recipient_email: string;
+  status: RecipientStatus;
+  attempts: number;
+  /** After a retryable failure: not before this time. */
+  retry_at: string | null;
+  /** Set by the claim; a `sending` item claimed long ago is recorded `unknown` (never retried). */
+  claimed_at: string | null;
+  token: string | null;
+  message_id: string | null;
+  subject: string | null;
+  html: string | null;
+  text: string | null;
+  sent_at: string | null;
+  opened_at: string | null;
+  open_count: number;
+  machine_open_count: number;
+  clicked_at: string | null;
+  click_count: number;
+  detail: string | null;
+}
+
+export type QueueBatchOutcome =
+  | { outcome: 'queued'; campaign: Campaign; queued: number }
+  /** This batch (same batch_start) was queued before: nothing queued twice. */
+  | { outcome: 'already_queued'; campaign: Campaign }
+  | { outcome: 'not_found' }
+  /** The campaign is not a draft (first batch) or not this selection's queue (later batches). */
+  | { outcome: 'conflict'; campaign: Campaign };
+
+/** The send flow's side of the queue (the HTTP sending routes). The sender's side is SenderStore. */
+export interface SendQueueStore {
+  /**
+   * Queues one batch of recipients at the campaign's next positions. The first batch (batchStart 0)
+   * turns the draft into a sending (or, with sendAfter in the future, scheduled) campaign and adds it
+   * to the user's sending cursor; `total` is the whole selection's size.
+   */
+  queueBatch(
+    userId: string,
+    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date },
+  ): Promise<QueueBatchOutcome>;
+  /** Stops sending within one tick; the campaign keeps its position. */
+  pause(userId: string, campaignId: string, now: Date): Promise<{ outcome: 'paused'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
+  /** Continues from where it stopped, never from the top. */
+  resume(userId: string, campaignId: string, now: Date): Promise<{ outcome: 'resumed'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
+  /** Today's (Pacific) and this month's counted emails, and when the user's next email is due. */
+  usage(userId: string, now: Date): Promise<{ sentToday: number; usedThisMonth: number; nextSendAt: string | null }>;
+  /** Address ids this artist already sent the track (by its key) to. One partition query. */
+  pitchedAddressIds(userId: string, trackKey: string): Promise<Set<string>>;
+  /** The campaign's recipients in queue order (no content). Caller has checked the campaign is the user's. */
+  listRecipients(campaignId: string): Promise<RecipientRecord[]>;
+  getRecipient(campaignId: string, position: number): Promise<RecipientRecord | undefined>;
+}
+
+export interface TrackingStore {
+  getToken(token: string): Promise<EmailToken | undefined>;
+  /** Counts an open on the email and, the first human open only, on the campaign; machine opens apart. */
+  recordOpen(token: EmailToken, kind: 'human' | 'machine', now: Date): Promise<void>;
+  /** Counts a click on the email and, the first only, on the campaign. */
+  recordClick(token: EmailToken, now: Date): Promise<void>;
+  /**
+   * Records the unsubscribe under the address (UnsubscribeStore's item, with the campaign's track
+   * name) and counts it on the campaign once. Idempotent: 'already' when the address was unsubscribed.
+   */
+  unsubscribe(token: EmailToken, reason: { reason: string | null; details: string | null }, now: Date): Promise<'unsubscribed' | 'already'>;
+  isUnsubscribed(token: EmailToken): Promise<boolean>;
+}
+
+/** The local mailbox's sent folder (local runtime only). */
+export interface OutboxStore {
+  add(userId: string, message: Omit<OutboxMessage, 'id'>, now: Date): Promise<string>;
+  list(userId: string): Promise<OutboxMessageSummary[]>;
+  get(userId: string, id: string): Promise<OutboxMessage | undefined>;
 }

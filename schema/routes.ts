@@ -35,6 +35,12 @@ export interface HandlerGroupDefinition {
   timeoutSeconds?: number;
   /** Lambda memory in MB, 128–10240 (default DEFAULT_LAMBDA_LIMITS). */
   memoryMb?: number;
+  /** Served by the local runtime only (the local outbox): CDK deploys no Lambda and no route for it. */
+  localOnly?: boolean;
+  /** Encrypts mailbox refresh tokens (KMS GenerateDataKey in AWS). */
+  sealsSecrets?: boolean;
+  /** Reads the OAuth state signing key and the Google client secret (Secrets Manager in AWS). */
+  readsOAuthSecrets?: boolean;
 }
 
 export const handlerGroups = {
@@ -75,6 +81,29 @@ export const handlerGroups = {
     entry: 'lambdas/http/compose.ts',
     description: "the user's campaign templates and saved recipient lists",
     table: 'readwrite',
+  },
+  sending: {
+    entry: 'lambdas/http/sending.ts',
+    description: 'send a campaign (checks, queueing in batches), pause, resume, sending status, sent emails',
+    table: 'readwrite',
+  },
+  mailbox: {
+    entry: 'lambdas/http/mailbox.ts',
+    description: 'connect a Gmail mailbox (OAuth consent and callback), disconnect it',
+    table: 'readwrite',
+    sealsSecrets: true,
+    readsOAuthSecrets: true,
+  },
+  tracking: {
+    entry: 'lambdas/http/tracking.ts',
+    description: 'public: open pixel, click redirect, the unsubscribe page lookup and confirm, RFC 8058 one-click',
+    table: 'readwrite',
+  },
+  outbox: {
+    entry: 'lambdas/http/outbox.ts',
+    description: 'local runtime only: the messages the local mailbox sent',
+    table: 'read',
+    localOnly: true,
   },
 } as const satisfies Record<string, HandlerGroupDefinition>;
 
@@ -133,7 +162,29 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/contact-lists', handler: 'compose', access: 'user' },
   { method: 'POST', path: '/api/contact-lists', handler: 'compose', access: 'user' },
   { method: 'DELETE', path: '/api/contact-lists/{id}', handler: 'compose', access: 'user' },
+  { method: 'GET', path: '/api/sending/status', handler: 'sending', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/{id}/send-check', handler: 'sending', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/{id}/send', handler: 'sending', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/{id}/pause', handler: 'sending', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/{id}/resume', handler: 'sending', access: 'user' },
+  { method: 'GET', path: '/api/campaigns/{id}/emails', handler: 'sending', access: 'user' },
+  { method: 'GET', path: '/api/campaigns/{id}/emails/{position}', handler: 'sending', access: 'user' },
+  { method: 'POST', path: '/api/mailbox/connect', handler: 'mailbox', access: 'user' },
+  { method: 'DELETE', path: '/api/mailbox', handler: 'mailbox', access: 'user' },
+  // Google (or the local mailbox's consent page) sends the browser here: no token, the signed state says who.
+  { method: 'GET', path: '/api/mailbox/callback', handler: 'mailbox', access: 'public', throttle: { rate: 5, burst: 10 } },
+  // Mail clients, proxies and scanners fetch these: public, throttled.
+  { method: 'GET', path: '/api/t/o/{token}', handler: 'tracking', access: 'public', throttle: { rate: 50, burst: 100 } },
+  { method: 'GET', path: '/api/t/c/{token}/{link}', handler: 'tracking', access: 'public', throttle: { rate: 50, burst: 100 } },
+  { method: 'GET', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'POST', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'POST', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'GET', path: '/api/local/outbox', handler: 'outbox', access: 'user' },
+  { method: 'GET', path: '/api/local/outbox/{id}', handler: 'outbox', access: 'user' },
 ];
+
+/** The routes deployed to AWS: every route but the local runtime's own (the outbox). */
+export const cloudRoutes = (): readonly RouteDefinition[] => routes.filter((route) => !(handlerGroups[route.handler] as HandlerGroupDefinition).localOnly);
 
 /** The API Gateway route key, as it appears in `event.routeKey`. */
 export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;

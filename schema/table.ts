@@ -36,7 +36,7 @@ export const indexes = {
   },
 } as const satisfies Record<string, IndexDefinition>;
 
-/** Epoch seconds; DynamoDB deletes the item some time after it passes (OAuth state, Stripe events). */
+/** Epoch seconds; DynamoDB deletes the item some time after it passes (OAuth state, Stripe events, written emails). */
 export const ttlAttribute = 'expiresAt';
 
 /** Number of DUE shards: spreads the dispatcher's hot partition. */
@@ -99,6 +99,35 @@ export const key = {
   /** A saved recipient list of the Compose picker: `LIST#<ulid>`, newest first read descending. */
   contactList: (id: string) => `LIST#${id}`,
   contactListPrefix: () => 'LIST#',
+
+  // ---- Sending (issue 6) -------------------------------------------------------------------------
+  /** The user's connected mailbox: address, account type, the encrypted refresh token (server only). */
+  mailbox: () => 'MAILBOX',
+  /** A pending OAuth consent: `OAUTHSTATE#<nonce>` / `OAUTHSTATE`, deleted on use (single use), TTL. */
+  oauthStatePartition: (nonce: string) => `OAUTHSTATE#${nonce}`,
+  oauthStateSort: () => 'OAUTHSTATE',
+  /**
+   * One recipient of a sending campaign = its queue item and, once sent, its email log:
+   * `CAMPAIGN#<id>` / `RCPT#<position>`. Positions are 0-based and zero-padded (sortable), in the order
+   * the send request queued them, so the sender's next item is a key it can compute (no query).
+   */
+  recipient: (position: number) => `RCPT#${String(position).padStart(6, '0')}`,
+  recipientPrefix: () => 'RCPT#',
+  /** GSI1 partition of a user's sent emails, sorted by `<sent at>#<campaign id>#<position>`: recent sends. */
+  sentTimeline: (userId: string) => `USER#${userId}#SENT`,
+  sentTimeSort: (sentAt: string, campaignId: string, position: number) => `${sentAt}#${campaignId}#${String(position).padStart(6, '0')}`,
+  /** Emails counted against the mailbox's daily limit on one Pacific date (YYYY-MM-DD). */
+  dayCounter: (pacificDate: string) => `DAY#${pacificDate}`,
+  /** Emails counted against the plan's monthly limit in one Pacific month (YYYY-MM). */
+  monthCounter: (pacificMonth: string) => `MONTH#${pacificMonth}`,
+  /** A sent email's public token (unsubscribe, open pixel, click links): `TOKEN#<token>` / `TOKEN`. */
+  tokenPartition: (token: string) => `TOKEN#${token}`,
+  tokenSort: () => 'TOKEN',
+  /** This artist already pitched this track to this address: `PITCHED#<addressId>#<track key>`. */
+  pitched: (addressId: string, trackKey: string) => `PITCHED#${addressId}#${trackKey}`,
+  /** A message the local mailbox "sent" (local runtime only): `OUTBOX#<ulid>`, newest first read descending. */
+  outboxMessage: (id: string) => `OUTBOX#${id}`,
+  outboxPrefix: () => 'OUTBOX#',
 } as const;
 
 /** The CreateTable input used by the local runtime and the integration tests. */

@@ -28,6 +28,7 @@ export function newProfile(identity: Identity, now: Date): Profile {
     gmail_connected: false,
     gmail_daily_limit: DEFAULT_GMAIL_DAILY_LIMIT,
     gmail_account_type: 'free',
+    gmail_email: null,
     labelfinder_additions_count: 0,
   };
 }

@@ -6,7 +6,7 @@ import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
 /**
  * Compose: campaign drafts, the AI preview, per-recipient previews, user templates and saved contact
  * lists (spec §2 Compose, §3 campaigns / campaign_templates / email_templates / saved_contact_lists,
- * §4 Email preview and HTML mode, §5, §8 Compose, §9). Sending is issue 6: it adds statuses and counters.
+ * §4 Email preview and HTML mode, §5, §8 Compose, §9). Sending (issue 6) adds statuses and counters; its API is sending.ts.
  */
 
 /** Spec §3/§9: 100 Short, 150 Medium (default), 250 Long. Read as words (see EmailLength docs in the note). */
@@ -181,6 +181,16 @@ export const campaignSchema = z.object({
   emails_opened: z.number().int(),
   emails_clicked: z.number().int(),
   emails_unsubscribed: z.number().int(),
+  /** Sending outcomes besides sent (issue 6): given up after retries or refused; not sent (unsubscribed, already pitched, gone); outcome unknown (a crash after the provider call: never retried). */
+  emails_failed: z.number().int(),
+  emails_skipped: z.number().int(),
+  emails_unknown: z.number().int(),
+  /** Opens by mail-privacy proxies and link scanners, counted apart from emails_opened (people). */
+  emails_machine_opened: z.number().int(),
+  /** Nothing is sent before this time (scheduled mode: the next Pacific midnight); null until queued. */
+  send_after: z.string().nullable(),
+  /** Why a paused campaign is paused: the artist, or the mailbox lost its authorization. */
+  pause_reason: z.enum(['user', 'mailbox_disconnected']).nullable(),
   email_subject: z.string(),
   /** Plain text (turned into HTML with line breaks when sent) or a sanitized HTML document. */
   email_body: z.string(),
@@ -199,7 +209,14 @@ export const campaignSchema = z.object({
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
-export const campaignListSchema = z.object({ campaigns: z.array(campaignSchema) });
+/** A campaign without its email body: what the campaigns list and the dashboard read. */
+export const campaignSummarySchema = campaignSchema.omit({ email_body: true });
+export type CampaignSummary = z.infer<typeof campaignSummarySchema>;
+export const campaignListSchema = z.object({ campaigns: z.array(campaignSummarySchema) });
+
+/** Emails of a campaign not yet sent, failed, skipped or unknown (spec §9 queue ETA: pending ÷ 60 h). */
+export const pendingEmails = (campaign: Pick<Campaign, 'total_queued' | 'emails_sent' | 'emails_failed' | 'emails_skipped' | 'emails_unknown'>) =>
+  Math.max(0, campaign.total_queued - campaign.emails_sent - campaign.emails_failed - campaign.emails_skipped - campaign.emails_unknown);
 
 const recipientCount = z
   .number()

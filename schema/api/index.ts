@@ -7,3 +7,4 @@ export * from './templates';
 export * from './directory';
 export * from './contacts';
 export * from './campaigns';
+export * from './sending';

@@ -22,6 +22,8 @@ export const profileSchema = z.object({
   gmail_connected: z.boolean(),
   gmail_daily_limit: z.number().int(),
   gmail_account_type: z.enum(['free', 'workspace']),
+  /** The connected mailbox's address (null when none is connected). */
+  gmail_email: z.string().nullable(),
   labelfinder_additions_count: z.number().int(),
 });
 export type Profile = z.infer<typeof profileSchema>;

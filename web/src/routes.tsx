@@ -18,11 +18,12 @@ const dashboardPage = (name: keyof typeof import('./pages/dashboard/pages')) =>
   lazy(() => import('./pages/dashboard/pages').then((module) => ({ default: module[name] })));
 const ContactsPage = lazy(() => import('./pages/contacts/ContactsPage'));
 const ComposePage = lazy(() => import('./pages/compose/ComposePage'));
-const CampaignsPage = dashboardPage('CampaignsPage');
-const CampaignDetailPage = dashboardPage('CampaignDetailPage');
+const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage'));
+const CampaignDetailPage = lazy(() => import('./pages/campaigns/CampaignDetailPage'));
+const OutboxPage = lazy(() => import('./pages/outbox/OutboxPage'));
 const LabelFinderPage = lazy(() => import('./pages/labelfinder/LabelFinderPage'));
 const AnalyticsPage = dashboardPage('AnalyticsPage');
-const SettingsPage = dashboardPage('SettingsPage');
+const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 const SubscriptionPage = dashboardPage('SubscriptionPage');
 
 /** The route table of spec §2. */
@@ -67,6 +68,8 @@ export function AppRoutes() {
           <Route path="analytics" element={<AnalyticsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="subscription" element={<SubscriptionPage />} />
+          {/* The local mailbox's sent folder; the page itself says so when the app runs in AWS. */}
+          <Route path="outbox" element={<OutboxPage />} />
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
         <Route

@@ -11,6 +11,8 @@ const PRIVATE_FIELDS = ['gmail_refresh_token'] as const;
 function toProfile(item: Record<string, unknown>): Profile {
   const profile = withoutKeys<Profile & Record<string, unknown>>(item);
   for (const field of PRIVATE_FIELDS) delete profile[field];
+  // Profiles stored before the mailbox connection existed have no address field.
+  profile.gmail_email ??= null;
   return profile;
 }
 

@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { campaignSummarySchema } from './campaigns';
+import { unsubscribeReasons } from './contacts';
+
+/**
+ * Sending (issue 6; spec §2 Compose dialogs / Campaigns / Campaign detail / Settings → Mailbox
+ * Integration / Unsubscribe page, §4 capacity and send modes, §5, §8 Sending / Campaigns / Mailbox
+ * connection / Unsubscribe, §9; DESIGN §4, §5): the request and response shapes of the send flow, the
+ * mailbox connection, tracking, the unsubscribe page and the local outbox. The web imports the types.
+ */
+
+/** Spec §4 send modes; see lambdas/core/sendingWindow.ts for what each means. */
+export const sendModes = ['immediate', 'partial', 'scheduled'] as const;
+export type SendModeName = (typeof sendModes)[number];
+
+/** Spec §9: the send flow queues recipients in batches of 100 (one request each: a real progress bar). */
+export const SEND_BATCH_SIZE = 100;
+
+/** Spec §8 Sending and §5 texts, word for word. */
+export const sendingMessages = {
+  previewFirst: 'Please generate an email preview first.',
+  selectContacts: 'Please select at least one contact to send the email.',
+  notAuthenticated: 'User not authenticated.',
+  authRequiredTitle: 'Authentication Required',
+  authRequired: 'Please log in to send campaigns',
+  capacityCheckFailed: 'Failed to check sending capacity. Please try again.',
+  cannotSendTitle: 'Cannot Send',
+  insufficientCapacity: 'Cannot Send: Insufficient daily capacity. Please try again tomorrow.',
+  sessionExpired: 'Authentication session expired. Please log in again.',
+  allUnsubscribed: 'All selected contacts have unsubscribed',
+  dailyLimitProvider: 'Daily Gmail sending limit reached',
+  dailyLimitTitle: 'Daily mailbox limit reached',
+  dailyLimit:
+    "You've hit your daily sending limit. The counter will reset at midnight Pacific Time. You can resume sending tomorrow.",
+  failedToSend: (message: string | undefined) => `Failed to send campaign: ${message || 'Unknown error'}`,
+  completedWithErrors: 'Campaign completed with errors',
+  started: 'Campaign Started!',
+  scheduled: 'Campaign Scheduled!',
+  /** Beyond the spec (DESIGN §4): sending needs a connected mailbox. */
+  mailboxRequired: 'Connect your Gmail account in Settings before sending a campaign.',
+  notADraft: 'This campaign has already been sent.',
+} as const;
+
+/** Spec §8 Campaigns texts. */
+export const campaignMessages = {
+  loadFailed: 'Failed to load campaigns.',
+  detailFailed: 'Failed to load campaign details',
+  resumeFailed: (message: string) => `Failed to resume: ${message}`,
+  pauseFailed: (message: string) => `Failed to pause: ${message}`,
+  paused: 'Campaign paused',
+  resumed: 'Campaign resumed',
+  notFound: 'Campaign not found',
+  empty: 'No campaigns yet',
+} as const;
+
+/** Spec §8 Mailbox connection texts; `gmail_error` codes the callback redirects with. */
+export const mailboxErrorCodes = ['access_denied', 'invalid_callback', 'token_exchange_failed', 'save_failed'] as const;
+export type MailboxErrorCode = (typeof mailboxErrorCodes)[number];
+export const mailboxMessages = {
+  errors: {
+    access_denied: 'Gmail connection was cancelled or access was denied.',
+    invalid_callback: 'Invalid callback from Google. Please try again.',
+    token_exchange_failed: 'Failed to exchange authorization code. Please try again.',
+    save_failed: 'Failed to save Gmail connection. Please try again.',
+  } satisfies Record<MailboxErrorCode, string>,
+  otherError: (value: string) => `Gmail connection failed: ${value}`,
+  connectionFailed: 'Connection Failed',
+  noAuthUrl: 'No authorization URL received from server',
+  disconnectionFailed: 'Disconnection Failed',
+  connected: 'Gmail Connected!',
+  disconnected: 'Gmail Disconnected',
+} as const;
+
+/** The message for a `gmail_error` value (spec §8): a known code's text, else 'Gmail connection failed: {value}'. */
+export const mailboxErrorMessage = (value: string) =>
+  (mailboxErrorCodes as readonly string[]).includes(value) ? mailboxMessages.errors[value as MailboxErrorCode] : mailboxMessages.otherError(value);
+
+/** Spec §5 and §8 Unsubscribe texts (the five reasons: contacts.ts `unsubscribeReasons`). */
+export const unsubscribeMessages = {
+  invalidLink: 'Invalid unsubscribe link',
+  invalidToken: 'Invalid or expired token',
+  invalidOrExpiredLink: 'Invalid or expired link',
+  failed: 'Failed to unsubscribe',
+  success: 'You have been unsubscribed',
+  title: (artist: string) => `Unsubscribe from ${artist}`,
+  confirm: 'Confirm Unsubscribe',
+  processing: 'Processing...',
+  doneTitle: "You've been unsubscribed",
+  doneLine: (artist: string) => `You won't receive any more emails from ${artist}.`,
+  doneMistake: 'If this was a mistake, please contact the artist directly.',
+} as const;
+export const UNSUBSCRIBE_DETAILS_MAX = 500;
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/sending/status: the mailbox, today's and this month's usage, and the user's queue.
+
+export const sendingStatusSchema = z.object({
+  mailbox: z.object({
+    connected: z.boolean(),
+    email: z.string().nullable(),
+    account_type: z.enum(['free', 'workspace']),
+    /** 500, or 2000 for a Workspace account (spec §9). */
+    daily_limit: z.number().int(),
+  }),
+  today: z.object({
+    /** The Pacific date the daily counter counts (YYYY-MM-DD). */
+    date: z.string(),
+    sent: z.number().int(),
+    remaining: z.number().int(),
+    /** The next midnight America/Los_Angeles (ISO). */
+    resets_at: z.string(),
+  }),
+  month: z.object({
+    month: z.string(),
+    used: z.number().int(),
+    /** null: unlimited (the Label plan). */
+    limit: z.number().int().nullable(),
+    remaining: z.number().int().nullable(),
+  }),
+  /** What can go out today: the smaller of today's and the month's remainder. */
+  available_now: z.number().int(),
+  /** When the user's next email is due (null: nothing queued). */
+  next_send_at: z.string().nullable(),
+});
+export type SendingStatus = z.infer<typeof sendingStatusSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// POST /api/campaigns/{id}/send-check: before the capacity dialog. Who would be skipped, and capacity.
+
+const contactIds = (max: number) => z.array(z.string().min(1).max(100)).min(1, sendingMessages.selectContacts).max(max);
+
+export const sendCheckRequestSchema = z.object({ contact_ids: contactIds(20_000) }).strict();
+export type SendCheckRequest = z.infer<typeof sendCheckRequestSchema>;
+
+export const sendCheckSchema = z.object({
+  selected: z.number().int(),
+  /** On the user's unsubscribe list: never queued. */
+  unsubscribed: z.number().int(),
+  /** Already received this track from this artist: skipped unless `send_again` (DESIGN §6). */
+  already_sent: z.number().int(),
+  /** Not among the user's contacts any more (deleted since selected): never queued. */
+  unknown: z.number().int(),
+  status: sendingStatusSchema,
+});
+export type SendCheck = z.infer<typeof sendCheckSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// POST /api/campaigns/{id}/send: queue one batch (≤ 100) of the selection. The first batch (batch_start
+// 0) turns the draft into a sending (or scheduled) campaign; the others add to its queue. A batch
+// already queued (a retry) is answered with what it queued before and queues nothing twice.
+
+export const sendBatchRequestSchema = z
+  .object({
+    contact_ids: contactIds(SEND_BATCH_SIZE),
+    mode: z.enum(sendModes),
+    /** Send to contacts who already received this track from this artist (DESIGN §6). */
+    send_again: z.boolean().default(false),
+    /** Index of this batch's first contact in the whole selection. */
+    batch_start: z.number().int().min(0),
+    /** Size of the whole selection (every batch carries it). */
+    total: z.number().int().min(1).max(20_000),
+  })
+  .strict();
+export type SendBatchRequest = z.input<typeof sendBatchRequestSchema>;
+
+export const sendBatchSchema = z.object({
+  queued: z.number().int(),
+  skipped_unsubscribed: z.number().int(),
+  skipped_already_sent: z.number().int(),
+  skipped_unknown: z.number().int(),
+  campaign: campaignSummarySchema,
+});
+export type SendBatchResult = z.infer<typeof sendBatchSchema>;
+
+// POST /api/campaigns/{id}/pause and /resume answer the campaign summary.
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/campaigns/{id}/emails: the campaign's recipients and their outcome (no content);
+// GET /api/campaigns/{id}/emails/{position}: one email with its content (the expandable view).
+
+export const recipientStatuses = ['pending', 'sending', 'sent', 'failed', 'skipped', 'unknown'] as const;
+export type RecipientStatus = (typeof recipientStatuses)[number];
+
+export const campaignEmailSchema = z.object({
+  position: z.number().int(),
+  recipient_name: z.string().nullable(),
+  recipient_email: z.string(),
+  status: z.enum(recipientStatuses),
+  subject: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  opened_at: z.string().nullable(),
+  open_count: z.number().int(),
+  machine_open_count: z.number().int(),
+  clicked_at: z.string().nullable(),
+  click_count: z.number().int(),
+  /** Why it failed or was skipped, in words. */
+  detail: z.string().nullable(),
+});
+export type CampaignEmail = z.infer<typeof campaignEmailSchema>;
+export const campaignEmailListSchema = z.object({ emails: z.array(campaignEmailSchema) });
+export const campaignEmailContentSchema = campaignEmailSchema.extend({ html: z.string().nullable(), text: z.string().nullable() });
+export type CampaignEmailContent = z.infer<typeof campaignEmailContentSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Mailbox: POST /api/mailbox/connect → { authUrl } (the browser goes there); DELETE /api/mailbox.
+
+export const mailboxConnectSchema = z.object({ authUrl: z.string() });
+
+// ---------------------------------------------------------------------------------------------------
+// Unsubscribe (public): GET /api/unsubscribe?token= (never unsubscribes), POST /api/unsubscribe,
+// POST /api/unsubscribe/one-click?token= (RFC 8058).
+
+export const unsubscribeLookupSchema = z.object({
+  artistName: z.string(),
+  alreadyUnsubscribed: z.boolean(),
+});
+export type UnsubscribeLookup = z.infer<typeof unsubscribeLookupSchema>;
+
+export const unsubscribeSubmitSchema = z
+  .object({
+    token: z.string().min(1).max(200),
+    reason: z.enum(unsubscribeReasons).nullable().optional(),
+    reasonDetails: z.string().trim().max(UNSUBSCRIBE_DETAILS_MAX).nullable().optional(),
+  })
+  .strict();
+export type UnsubscribeSubmit = z.input<typeof unsubscribeSubmitSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Local outbox (local runtime only): GET /api/local/outbox, GET /api/local/outbox/{id}.
+
+export const outboxMessageSummarySchema = z.object({
+  id: z.string(),
+  sent_at: z.string(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  campaign_id: z.string(),
+});
+export type OutboxMessageSummary = z.infer<typeof outboxMessageSummarySchema>;
+export const outboxListSchema = z.object({ messages: z.array(outboxMessageSummarySchema) });
+export const outboxMessageSchema = outboxMessageSummarySchema.extend({
+  html: z.string(),
+  text: z.string(),
+  /** Every header as sent (List-Unsubscribe, Message-ID, …), in order. */
+  headers: z.array(z.tuple([z.string(), z.string()])),
+  /** The raw MIME message as the mailbox would transmit it. */
+  raw: z.string(),
+});
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;

@@ -1,0 +1,6 @@
+// STUB (issue 6): replaced by its owner.
+import { PageShell } from '../dashboard/PageShell';
+
+export default function CampaignDetailPage() {
+  return <PageShell title="CampaignDetailPage" />;
+}

@@ -1,0 +1,6 @@
+// STUB (issue 6): replaced by its owner.
+import { PageShell } from '../dashboard/PageShell';
+
+export default function SettingsPage() {
+  return <PageShell title="SettingsPage" />;
+}
