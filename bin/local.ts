@@ -6,7 +6,8 @@
  *
  * Environment: PORT (app, default 3000), DYNAMODB_PORT (default 8741), COGNITO_PORT (default 8742),
  * LOCAL_ADMIN_EMAIL / LOCAL_ADMIN_PASSWORD (the seeded admin account, default admin@example.com /
- * Trackpitch-admin-1), JAVA_HOME (a JDK 17 other than the one on PATH).
+ * Trackpitch-admin-1), SEND_INTERVAL_SECONDS (spacing of each user's emails and the sending ticker's
+ * period, default 60; e.g. 5 for a demo), JAVA_HOME (a JDK 17 other than the one on PATH).
  */
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -26,6 +27,15 @@ const shown = (path: string) => relative(process.cwd(), path) || '.';
 function fail(message: string): never {
   console.error(`\n✖ ${message}`);
   process.exit(1);
+}
+
+/** SEND_INTERVAL_SECONDS: unset = 60 s (spec §9); otherwise a positive number of seconds. */
+function sendIntervalFromEnv(): number | undefined {
+  const raw = process.env.SEND_INTERVAL_SECONDS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
+  return seconds;
 }
 
 function portFromEnv(name: string, fallback: number): number {
@@ -56,6 +66,7 @@ async function main() {
     dynamodb: portFromEnv('DYNAMODB_PORT', DEFAULT_PORTS.dynamodb),
     cognito: portFromEnv('COGNITO_PORT', DEFAULT_PORTS.cognito),
   };
+  const sendIntervalSeconds = sendIntervalFromEnv();
 
   const running = runningInstance(dataDir);
   if (running) {
@@ -81,6 +92,8 @@ async function main() {
       dataDir,
       ports,
       accessLog: (line) => console.log(`  ${line}`),
+      ticker: true,
+      ...(sendIntervalSeconds !== undefined ? { sendIntervalSeconds } : {}),
     });
   } catch (error) {
     if (error instanceof LocalStackError) fail(error.message);
@@ -134,9 +147,15 @@ Trackpitch is running at ${stack.appUrl}   (started in ${seconds} s after the we
   Engines on 127.0.0.1: DynamoDB Local ${stack.dynamoEndpoint}, cognito-local ${stack.cognitoEndpoint}
   Logs:   ${shown(stack.logDir)}/
   Seeded: ${stack.seeded.templates} system templates, ${stack.seeded.directoryEntries} LabelFinder entries
+  Mail:   the local mailbox sends nothing out: see ${stack.appUrl}/dashboard/outbox (one email per user every ${formatSeconds(stack.sending.intervalMs)}; SEND_INTERVAL_SECONDS=5 npm start for a quick demo)
 
 Press Ctrl-C to stop.
 `);
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
 main().catch((error: unknown) => {

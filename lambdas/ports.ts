@@ -128,6 +128,8 @@ export interface ContactStore {
   importMany(userId: string, contacts: readonly NewContact[], now: Date): Promise<{ created: Contact[]; skipped: number }>;
   /** Which of these ids exist for the user (BatchGet, no full read). */
   existingIds(userId: string, ids: readonly string[]): Promise<Set<string>>;
+  /** The user's contacts among these ids (BatchGet, consistent); ids that are not a contact are simply absent. */
+  getMany(userId: string, ids: readonly string[]): Promise<Contact[]>;
 }
 
 export interface UnsubscribeStore {
@@ -465,4 +467,139 @@ export interface OutboxStore {
   add(userId: string, message: Omit<OutboxMessage, 'id'>, now: Date): Promise<string>;
   list(userId: string): Promise<OutboxMessageSummary[]>;
   get(userId: string, id: string): Promise<OutboxMessage | undefined>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sender (the pipeline's store): the sender worker's side of the queue (DESIGN §4; the pipeline design).
+// Every write that moves the cursor is conditional on the tick's due time, so a duplicate or late tick
+// changes nothing.
+
+/** One active campaign on a user's sending cursor (`SENDER.queue.<campaignId>`). */
+export interface SenderQueueEntry {
+  /** The next position to process (`RCPT#<position>`). */
+  position: number;
+  /** Nothing of this campaign is sent before this time. */
+  send_after: string;
+  /** A user's campaigns go out in the order they were queued. */
+  queued_at: string;
+}
+
+/** The user's sending cursor (`USER#<sub>` / `SENDER`): the active campaigns and when the next tick is due. */
+export interface SenderCursor {
+  queue: Record<string, SenderQueueEntry>;
+  /** When the next tick is due; null: out of the DUE index (nothing to do). */
+  due_at: string | null;
+  /** The last claim: the next one needs now ≥ last_claim_at + interval. */
+  last_claim_at: string | null;
+}
+
+/** The campaign and position a tick expects at the head of the queue (read in the same request as the cursor). */
+export interface SenderHead {
+  campaignId: string;
+  position: number;
+}
+
+/** A campaign with the attributes only the pipeline and the send flow use. */
+export type SendingCampaign = Campaign & {
+  /** How many of the selection the send flow has processed (later batches are conditional on it). */
+  queued_through: number;
+  /** When the send flow last queued a batch. */
+  last_batch_at: string | null;
+  /** While paused: the position sending continues from. */
+  resume_position: number | null;
+};
+
+/** Everything the sender decides on for one user, read in one request (two when the tick's head was stale). */
+export interface SenderView {
+  cursor: SenderCursor | undefined;
+  profile: Profile | undefined;
+  mailbox: StoredMailbox | undefined;
+  /** Counted this Pacific day / month (DAY# / MONTH# items). */
+  sentToday: number;
+  usedThisMonth: number;
+  /** The head at the read's time with its campaign and recipient; undefined when no campaign is due. */
+  head: (SenderHead & { campaign: SendingCampaign | undefined; recipient: RecipientRecord | undefined }) | undefined;
+}
+
+/** Marks a position no email goes to, counted on the campaign (`from` is the status it must have). */
+export interface RecipientMark {
+  status: 'skipped' | 'unknown' | 'failed';
+  from: 'pending' | 'sending';
+  detail: string;
+}
+
+export interface ClaimInput {
+  tickDueAt: string;
+  now: Date;
+  campaignId: string;
+  position: number;
+  token: EmailToken;
+  /** The recipient's address id: its UNSUB# key. */
+  addressId: string;
+  dailyLimit: number;
+  /** null: unlimited (counted, never refused). */
+  monthlyLimit: number | null;
+  /** The cursor's next due time (now + interval). */
+  nextDueAt: Date;
+}
+
+/** unsubscribed: the address unsubscribed after it was queued; conflict: something changed since the read (read again). */
+export type ClaimOutcome = 'claimed' | 'unsubscribed' | 'conflict';
+
+interface RecordBase {
+  campaignId: string;
+  position: number;
+  token: string;
+  /** The claim's time: its DAY/MONTH counters are the ones released. */
+  claimedAt: Date;
+  now: Date;
+}
+
+/** What became of a claimed email (one transaction each). */
+export type RecordInput =
+  | (RecordBase & {
+      kind: 'sent';
+      messageId: string;
+      subject: string;
+      html: string;
+      text: string;
+      trackKey: string;
+      addressId: string;
+      /** This was the campaign's last position: it completes. */
+      completes: boolean;
+      nextDueAt: Date;
+    })
+  /** Back to pending until retryAt; the counters released; the cursor due at retryAt. */
+  | (RecordBase & { kind: 'retry'; attempts: number; retryAt: Date; detail: string })
+  /** Failed for good (refused, or out of attempts): counted, released, the cursor moves on. */
+  | (RecordBase & { kind: 'failed'; attempts: number; detail: string; completes: boolean })
+  /** The provider's daily limit: back to pending, today's counter set to the limit, the cursor due after the reset. */
+  | (RecordBase & { kind: 'daily_limit'; dailyLimit: number; until: Date })
+  /** The mailbox's authorization is gone: back to pending, released, every campaign paused, the mailbox disconnected. */
+  | (RecordBase & { kind: 'auth'; queue: Record<string, SenderQueueEntry> });
+
+export interface SenderStore {
+  /** The view at `now`; `hint` is the head the tick expects (fetched in the same request). */
+  read(userId: string, now: Date, hint?: SenderHead): Promise<SenderView>;
+  /** Moves the cursor's due time to `until` (a wait). False when the tick is stale. */
+  reschedule(userId: string, tickDueAt: string, until: Date): Promise<boolean>;
+  /** Takes the cursor out of the DUE index, only while its queue is empty. */
+  goIdle(userId: string, tickDueAt: string): Promise<boolean>;
+  /**
+   * Moves the campaign past `position` (no email goes there): with `mark` the recipient is marked and
+   * counted; without, it is already final or missing. Completes the campaign when `completes`.
+   */
+  advance(userId: string, input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date }): Promise<boolean>;
+  /** Completes the campaign (all batches in, every position processed) and takes it off the cursor. */
+  complete(userId: string, input: { tickDueAt: string; campaignId: string; now: Date }): Promise<boolean>;
+  /** Takes a campaign that no longer exists off the cursor. */
+  forget(userId: string, input: { tickDueAt: string; campaignId: string }): Promise<boolean>;
+  /** A recipient whose email could not be written yet (the writer failed): pending until retryAt, the cursor due then. */
+  postpone(userId: string, input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string }): Promise<boolean>;
+  /** No mailbox: every campaign on the cursor paused (mailbox_disconnected), the cursor out of the DUE index. */
+  pauseAll(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean>;
+  /** Claims one email (one transaction): the recipient, the cursor, the day's and month's counters, the unsubscribe and pause checks, the token. */
+  claim(userId: string, input: ClaimInput): Promise<ClaimOutcome>;
+  /** Records a claimed email's outcome (one transaction). */
+  record(userId: string, input: RecordInput): Promise<void>;
 }

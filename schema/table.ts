@@ -123,8 +123,10 @@ export const key = {
   /** A sent email's public token (unsubscribe, open pixel, click links): `TOKEN#<token>` / `TOKEN`. */
   tokenPartition: (token: string) => `TOKEN#${token}`,
   tokenSort: () => 'TOKEN',
-  /** This artist already pitched this track to this address: `PITCHED#<addressId>#<track key>`. */
-  pitched: (addressId: string, trackKey: string) => `PITCHED#${addressId}#${trackKey}`,
+  /** This artist already pitched this track to this address: `PITCHED#<track key>#<addressId>` (one query per track). */
+  pitched: (trackKey: string, addressId: string) => `PITCHED#${trackKey}#${addressId}`,
+  /** Every address this artist sent one track to: `begins_with(SK, PITCHED#<track key>#)`. */
+  pitchedPrefix: (trackKey: string) => `PITCHED#${trackKey}#`,
   /** A message the local mailbox "sent" (local runtime only): `OUTBOX#<ulid>`, newest first read descending. */
   outboxMessage: (id: string) => `OUTBOX#${id}`,
   outboxPrefix: () => 'OUTBOX#',

@@ -35,21 +35,38 @@ export type OAuthStateCheck =
   /** Signed for another user: a state link taken from someone else's browser. */
   | { outcome: 'other_user' };
 
-export function verifyOAuthState(state: string, key: Buffer, expected: { userId: string; now: Date }): OAuthStateCheck {
+/** The claims of a state signed with `key`, whoever it names; undefined when not made with this key or malformed. */
+function signedClaims(state: string, key: Buffer): OAuthStateClaims | undefined {
   const [payload, signature, extra] = state.split('.');
-  if (!payload || !signature || extra !== undefined) return { outcome: 'invalid' };
+  if (!payload || !signature || extra !== undefined) return undefined;
   const wanted = Buffer.from(signatureOf(payload, key));
   const given = Buffer.from(signature);
-  if (wanted.length !== given.length || !timingSafeEqual(wanted, given)) return { outcome: 'invalid' };
-  let claims: OAuthStateClaims;
+  if (wanted.length !== given.length || !timingSafeEqual(wanted, given)) return undefined;
   try {
     const parsed = JSON.parse(decode(payload)) as { u?: unknown; n?: unknown; e?: unknown };
-    if (typeof parsed.u !== 'string' || typeof parsed.n !== 'string' || typeof parsed.e !== 'number') return { outcome: 'invalid' };
-    claims = { userId: parsed.u, nonce: parsed.n, expiresAt: parsed.e };
+    if (typeof parsed.u !== 'string' || typeof parsed.n !== 'string' || typeof parsed.e !== 'number') return undefined;
+    return { userId: parsed.u, nonce: parsed.n, expiresAt: parsed.e };
   } catch {
-    return { outcome: 'invalid' };
+    return undefined;
   }
+}
+
+export function verifyOAuthState(state: string, key: Buffer, expected: { userId: string; now: Date }): OAuthStateCheck {
+  const claims = signedClaims(state, key);
+  if (!claims) return { outcome: 'invalid' };
   if (claims.userId !== expected.userId) return { outcome: 'other_user' };
   if (expected.now.getTime() >= claims.expiresAt) return { outcome: 'expired' };
+  return { outcome: 'valid', claims };
+}
+
+/**
+ * A state's claims before the user is known: the callback has no signed-in user, so it reads the nonce
+ * here, learns the user from the nonce's single-use item, then checks the state names that same user
+ * with verifyOAuthState.
+ */
+export function readOAuthState(state: string, key: Buffer, now: Date): Exclude<OAuthStateCheck, { outcome: 'other_user' }> {
+  const claims = signedClaims(state, key);
+  if (!claims) return { outcome: 'invalid' };
+  if (now.getTime() >= claims.expiresAt) return { outcome: 'expired' };
   return { outcome: 'valid', claims };
 }

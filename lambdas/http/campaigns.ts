@@ -31,6 +31,7 @@ import {
 } from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
+import { campaignSummary } from '../core/queueing';
 import type { Identity } from '../core/profile';
 import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, WrittenEmailStore } from '../ports';
 import { compose } from '../compose';
@@ -125,8 +126,9 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
   };
 
   return httpApi({
+    /** Summaries: the list never carries the email bodies (up to 100 KB each). */
     'GET /api/campaigns': async ({ identity }) =>
-      json(200, { campaigns: await campaigns.list(identity!.userId) } satisfies z.infer<typeof campaignListSchema>),
+      json(200, { campaigns: (await campaigns.list(identity!.userId)).map(campaignSummary) } satisfies z.infer<typeof campaignListSchema>),
 
     /** A draft from an email the artist wrote, took from a template or built in HTML mode ('Create Preview'). */
     'POST /api/campaigns': async ({ identity, body }) => {

@@ -1,5 +1,6 @@
+import type { Profile } from '../../schema/api/profile';
 import { profileUpdateSchema } from '../../schema/api/profile';
-import type { Clock, ProfileStore } from '../ports';
+import type { Clock, ProfileStore, SendQueueStore } from '../ports';
 import { compose } from '../compose';
 import { HttpError, httpApi, json, lazyHandler, parse } from './api';
 import { ensureProfile } from './ensureProfile';
@@ -7,18 +8,27 @@ import { ensureProfile } from './ensureProfile';
 export interface ProfileDeps {
   profiles: ProfileStore;
   clock: Clock;
+  /** The pipeline's counters: emails_used is this Pacific month's count. Absent, the stored value is shown. */
+  sendQueue?: Pick<SendQueueStore, 'usage'>;
 }
 
-export const makeHandler = ({ profiles, clock }: ProfileDeps) =>
-  httpApi({
+export const makeHandler = ({ profiles, clock, sendQueue }: ProfileDeps) => {
+  /** The profile with this month's usage as the pipeline counted it: one more read, alongside the profile's. */
+  const withUsage = async (userId: string, read: Promise<Profile | undefined>): Promise<Profile | undefined> => {
+    const [profile, usage] = await Promise.all([read, sendQueue?.usage(userId, clock.now())]);
+    return profile && usage ? { ...profile, emails_used: usage.usedThisMonth } : profile;
+  };
+
+  return httpApi({
     /** Creates the profile on first sign-in (spec §3 defaults), then returns it. */
-    'GET /api/profile': async ({ identity }) => json(200, await ensureProfile(profiles, identity!, clock.now())),
+    'GET /api/profile': async ({ identity }) => json(200, await withUsage(identity!.userId, ensureProfile(profiles, identity!, clock.now()))),
     'PATCH /api/profile': async ({ identity, body }) => {
       const update = parse(profileUpdateSchema, body);
-      const updated = await profiles.update(identity!.userId, update);
+      const updated = await withUsage(identity!.userId, profiles.update(identity!.userId, update));
       if (!updated) throw new HttpError(404, 'No profile yet: sign in again to create it.');
       return json(200, updated);
     },
   });
+};
 
 export const handler = lazyHandler(() => makeHandler(compose()));

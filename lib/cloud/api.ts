@@ -2,8 +2,10 @@
  * The HTTP API: one Lambda per handler group of schema/routes.ts (timeout and memory from
  * lambdaLimits(), as locally), one API route per route (JWT authorizer on the Cognito user pool and
  * web client unless the route is public), table grants exactly as the handler group declares (and, for a
- * group that calls the AI writer, bedrock:InvokeModel on the configured model only), a default stage
- * throttle plus per-route throttles, and JSON access logs.
+ * group that calls the AI writer, bedrock:InvokeModel on the configured model only; for a group that
+ * seals mailbox tokens or reads the OAuth secrets, exactly those keys and secrets), a default stage
+ * throttle plus per-route throttles, and JSON access logs. Groups served by the local runtime only
+ * (the local outbox) get no Lambda and no route.
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -23,10 +25,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
+  cloudRoutes,
   handlerGroups,
   lambdaLimits,
   routeKey,
-  routes,
   type HandlerGroup,
   type HandlerGroupDefinition,
   type RouteDefinition,
@@ -35,15 +37,27 @@ import type { Auth } from './auth';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
 import { acknowledge } from './nag';
+import type { MailboxSecrets } from './secrets';
 
 export interface ApiProps {
   stage: string;
   version: string;
   data: Data;
   auth: Auth;
+  secrets: MailboxSecrets;
   bedrockModelId: string;
   throttle: { rate: number; burst: number };
 }
+
+/** The handler groups deployed to AWS: every group but those marked localOnly (the local outbox). */
+export type CloudHandlerGroup = {
+  [G in HandlerGroup]: (typeof handlerGroups)[G] extends { localOnly: true } ? never : G;
+}[HandlerGroup];
+
+export const cloudHandlerGroups = (): CloudHandlerGroup[] =>
+  (Object.keys(handlerGroups) as HandlerGroup[]).filter(
+    (group): group is CloudHandlerGroup => !(handlerGroups[group] as HandlerGroupDefinition).localOnly,
+  );
 
 /** `GET /api/profile/{id}` → `GetApiProfileId`: a stable construct id per route. */
 export function routeConstructId(route: Pick<RouteDefinition, 'method' | 'path'>): string {
@@ -76,8 +90,8 @@ export function bedrockModelResources(scope: Construct, modelId: string): string
   return [`arn:${partition}:bedrock:${region}::foundation-model/${modelId}`];
 }
 
-/** Lets a writer Lambda call the configured model (schema/routes.ts `writer: true`). */
-function grantModelInvocation(fn: AppFunction, modelId: string): void {
+/** Lets a writer Lambda (schema/routes.ts `writer: true`, and the sender) call the configured model. */
+export function grantModelInvocation(fn: AppFunction, modelId: string): void {
   const resources = bedrockModelResources(fn, modelId);
   fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources }));
   for (const resource of resources.filter((r) => r.includes(':bedrock:*:'))) {
@@ -118,7 +132,7 @@ export class Api extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   readonly accessLogs: LogGroup;
-  readonly functions: Record<HandlerGroup, AppFunction>;
+  readonly functions: Record<CloudHandlerGroup, AppFunction>;
   readonly routes: Map<string, HttpRoute> = new Map();
 
   constructor(scope: Construct, id: string, props: ApiProps) {
@@ -147,9 +161,10 @@ export class Api extends Construct {
       TABLE_NAME: props.data.table.tableName,
       BEDROCK_MODEL_ID: props.bedrockModelId,
     };
-    const functions = {} as Record<HandlerGroup, AppFunction>;
-    const integrations = {} as Record<HandlerGroup, HttpLambdaIntegration>;
-    for (const [group, definition] of Object.entries(handlerGroups) as [HandlerGroup, HandlerGroupDefinition][]) {
+    const functions = {} as Record<CloudHandlerGroup, AppFunction>;
+    const integrations = {} as Record<CloudHandlerGroup, HttpLambdaIntegration>;
+    for (const group of cloudHandlerGroups()) {
+      const definition: HandlerGroupDefinition = handlerGroups[group];
       const name = group[0]!.toUpperCase() + group.slice(1);
       // The same limits the local server applies (schema/routes.ts).
       const limits = lambdaLimits(group);
@@ -167,6 +182,11 @@ export class Api extends Construct {
       });
       props.data.grantTable(fn.fn, definition.table);
       if (definition.writer) grantModelInvocation(fn, props.bedrockModelId);
+      const secretsEnvironment = {
+        ...(definition.sealsSecrets ? props.secrets.grantSeal(fn.role) : {}),
+        ...(definition.readsOAuthSecrets ? props.secrets.grantOAuthSecrets(fn.role) : {}),
+      };
+      for (const [name, value] of Object.entries(secretsEnvironment)) fn.fn.addEnvironment(name, value);
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${name}Integration`, fn.fn);
     }
@@ -181,11 +201,12 @@ export class Api extends Construct {
 
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     const cfnStage = this.stage.node.defaultChild as CfnStage;
-    for (const route of routes) {
+    for (const route of cloudRoutes()) {
+      const handler = route.handler as CloudHandlerGroup;
       const httpRoute = new HttpRoute(this, routeConstructId(route), {
         httpApi: this.httpApi,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
-        integration: integrations[route.handler],
+        integration: integrations[handler],
         authorizer: route.access === 'public' ? none : jwt,
       });
       this.routes.set(routeKey(route), httpRoute);
@@ -208,6 +229,15 @@ export class Api extends Construct {
       }
     }
     if (Object.keys(routeSettings).length > 0) cfnStage.routeSettings = routeSettings;
+  }
+
+  /**
+   * APP_URL on every API Lambda: the public base of the links and redirects they build (emails'
+   * unsubscribe and tracking links, the OAuth redirect URI, the return to /dashboard/settings). Set
+   * after the web distribution exists; no cycle: the distribution depends on the HttpApi only.
+   */
+  setAppUrl(appUrl: string): void {
+    for (const fn of Object.values<AppFunction>(this.functions)) fn.fn.addEnvironment('APP_URL', appUrl);
   }
 
   /** The API's execute-api host name, the CloudFront origin for /api/*. */

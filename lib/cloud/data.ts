@@ -33,7 +33,7 @@ export interface DataProps {
 
 export class Data extends Construct {
   readonly table: Table;
-  /** For envelope encryption of Gmail refresh tokens (granted to the handlers that need it later). */
+  /** For envelope encryption of Gmail refresh tokens (granted in lib/cloud/secrets.ts to the functions that seal or open them). */
   readonly tokenKey: Key;
 
   constructor(scope: Construct, id: string, props: DataProps) {

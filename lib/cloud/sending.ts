@@ -1,18 +1,35 @@
 /**
  * The paced sending pipeline's AWS half (DESIGN §4): the SQS FIFO queue (per-user message groups,
- * KMS-encrypted, TLS only) with its dead-letter queue, the dispatcher Lambda, and the EventBridge
- * Scheduler schedule that runs the dispatcher every minute with its scheduled time in the payload.
+ * KMS-encrypted, TLS only) with its dead-letter queue, the dispatcher Lambda, the EventBridge
+ * Scheduler schedule that runs the dispatcher every minute with its scheduled time in the payload,
+ * and the sender Lambda fed by the queue with partial batch failures.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { ContextAttribute, type IScheduleTarget, Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { grantModelInvocation } from './api';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
+import type { MailboxSecrets } from './secrets';
 
 export const DISPATCHER_ENTRY = 'lambdas/workers/dispatcher.ts';
+export const SENDER_ENTRY = 'lambdas/workers/sender.ts';
+
+/** Ticks per sender invocation: SQS FIFO's maximum; at most one per user (message group) in flight. */
+export const SENDER_BATCH_SIZE = 10;
+/** A tick sends at most one email (one writer call, one Gmail call) plus a few bounded skips. */
+export const SENDER_TIMEOUT = Duration.seconds(60);
+/** The sender writes personal emails with the AI writer and sanitizes their HTML (jsdom reads its own files). */
+export const SENDER_NODE_MODULES = ['jsdom'] as const;
+/** At least six times the sender's timeout (AWS guidance for SQS event sources). */
+export const SEND_QUEUE_VISIBILITY_TIMEOUT = Duration.minutes(6);
+if (SEND_QUEUE_VISIBILITY_TIMEOUT.toSeconds() < 6 * SENDER_TIMEOUT.toSeconds()) {
+  throw new Error('lib/cloud/sending.ts: the send queue visibility timeout must be at least six times the sender timeout');
+}
 
 /** The payload the scheduler sends; the dispatcher reads `scheduledTime` (lambdas/workers/dispatcher.ts). */
 export const DISPATCHER_PAYLOAD = { scheduledTime: ContextAttribute.scheduledTime } as const;
@@ -24,6 +41,8 @@ export interface SendingProps {
   stage: string;
   version: string;
   data: Data;
+  secrets: MailboxSecrets;
+  bedrockModelId: string;
 }
 
 export class Sending extends Construct {
@@ -31,6 +50,7 @@ export class Sending extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly dispatcher: AppFunction;
+  readonly sender: AppFunction;
   readonly schedule: Schedule;
   readonly schedulerRole: Role;
 
@@ -61,8 +81,7 @@ export class Sending extends Construct {
       encryption: QueueEncryption.KMS,
       encryptionMasterKey: this.key,
       enforceSSL: true,
-      // At least six times the sender Lambda's timeout (AWS guidance for SQS event sources).
-      visibilityTimeout: Duration.minutes(6),
+      visibilityTimeout: SEND_QUEUE_VISIBILITY_TIMEOUT,
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
     });
@@ -84,6 +103,31 @@ export class Sending extends Construct {
     );
     this.dispatcher.role.addToPrincipalPolicy(
       new PolicyStatement({ sid: 'EncryptQueueMessages', actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [this.key.keyArn] }),
+    );
+
+    this.sender = new AppFunction(this, 'Sender', {
+      entry: SENDER_ENTRY,
+      description: `Trackpitch ${props.stage}: send each due user's next email through their mailbox`,
+      environment: {
+        ...commonEnvironment(props.stage, props.version),
+        TABLE_NAME: props.data.table.tableName,
+        BEDROCK_MODEL_ID: props.bedrockModelId,
+      },
+      timeout: SENDER_TIMEOUT,
+      memorySize: 1024,
+      nodeModules: SENDER_NODE_MODULES,
+    });
+    props.data.grantTable(this.sender.fn, 'readwrite');
+    grantModelInvocation(this.sender, props.bedrockModelId);
+    const senderSecrets = { ...props.secrets.grantOpen(this.sender.role), ...props.secrets.grantGoogleClient(this.sender.role) };
+    for (const [name, value] of Object.entries(senderSecrets)) this.sender.fn.addEnvironment(name, value);
+    // Receive, delete and change visibility on the queue, and kms:Decrypt on its key.
+    this.sender.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: SENDER_BATCH_SIZE,
+        // A failed tick is retried alone (then dead-lettered); the others of the batch are deleted.
+        reportBatchItemFailures: true,
+      }),
     );
 
     // The scheduler's own role: trusted by this account's scheduler only, allowed to invoke only the dispatcher.

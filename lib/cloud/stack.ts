@@ -12,6 +12,7 @@ import { Auth } from './auth';
 import { REPO_ROOT, type TrackpitchConfig } from './config';
 import { Data } from './data';
 import { Monitoring } from './monitoring';
+import { MailboxSecrets } from './secrets';
 import { Sending } from './sending';
 import { OAUTH_SIGN_IN_PATH, OAUTH_SIGN_OUT_PATH, Web } from './web';
 
@@ -29,6 +30,7 @@ function packageVersion(): string {
 export class TrackpitchStack extends Stack {
   readonly data: Data;
   readonly auth: Auth;
+  readonly secrets: MailboxSecrets;
   readonly api: Api;
   readonly sending: Sending;
   readonly web: Web;
@@ -41,15 +43,23 @@ export class TrackpitchStack extends Stack {
 
     this.data = new Data(this, 'Data', { stage: config.stage });
     this.auth = new Auth(this, 'Auth', { stage: config.stage, domainPrefix: config.cognitoDomainPrefix, google: config.google });
+    this.secrets = new MailboxSecrets(this, 'MailboxSecrets', { stage: config.stage, tokenKey: this.data.tokenKey, google: config.google });
     this.api = new Api(this, 'Api', {
       stage: config.stage,
       version,
       data: this.data,
       auth: this.auth,
+      secrets: this.secrets,
       bedrockModelId: config.bedrockModelId,
       throttle: config.apiThrottle,
     });
-    this.sending = new Sending(this, 'Sending', { stage: config.stage, version, data: this.data });
+    this.sending = new Sending(this, 'Sending', {
+      stage: config.stage,
+      version,
+      data: this.data,
+      secrets: this.secrets,
+      bedrockModelId: config.bedrockModelId,
+    });
     this.web = new Web(this, 'Web', {
       stage: config.stage,
       webDistPath: config.webDistPath,
@@ -57,6 +67,10 @@ export class TrackpitchStack extends Stack {
       auth: this.auth,
       contactEmails: config.contactEmails,
     });
+    // After the web: emails' links, the OAuth redirect URI and redirects point at the site. No cycle:
+    // the distribution depends on the HttpApi resource only, never on a Lambda.
+    this.api.setAppUrl(this.web.url);
+    this.sending.sender.fn.addEnvironment('APP_URL', this.web.url);
     // After the web: the confirmation email links to the site (see Auth.domainName for why this is no cycle).
     this.auth.addConfirmationEmail({ siteUrl: this.web.url, version });
     this.auth.setRedirectUrls(
@@ -69,6 +83,7 @@ export class TrackpitchStack extends Stack {
       functions: {
         ...Object.fromEntries(Object.entries(this.api.functions).map(([group, fn]) => [group, fn.fn])),
         dispatcher: this.sending.dispatcher.fn,
+        sender: this.sending.sender.fn,
         customMessage: this.auth.customMessage!.fn,
       },
       dispatcher: this.sending.dispatcher.fn,

@@ -189,7 +189,7 @@ export async function startCognitoLocal(options: CognitoLocalOptions & { trigger
   });
   let port: number;
   try {
-    const match = await engine.waitForLine(/Cognito Local running on https?:\/\/[^\s:]+:(\d+)/, options.timeoutMs ?? 20_000);
+    const match = await engine.waitForLine(/Cognito Local running on https?:\/\/[^\s:]+:(\d+)/, options.timeoutMs ?? 60_000);
     port = Number(match[1]);
   } catch (error) {
     await engine.stop(500);

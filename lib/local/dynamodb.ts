@@ -53,7 +53,7 @@ export interface DynamoDbLocalOptions {
   /** Folder for the database file; omitted = in memory. */
   dbPath?: string;
   logFile: string;
-  /** How long to wait for the server; default 20 s. */
+  /** How long to wait for the server; default 60 s (a JVM on a busy 2-CPU machine can take over 20 s). */
   timeoutMs?: number;
   /** Origins let read its answers from a browser (`-cors`); default none (NO_BROWSER_ORIGIN). */
   corsOrigins?: string[];
@@ -158,7 +158,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   const engine = spawnEngine('DynamoDB Local', javaBin('java'), args, { cwd: home, logFile: options.logFile });
   let port: number;
   try {
-    const match = await engine.waitForLine(/^LOOPBACK_DYNAMODB_(LISTENING \S+ (\d+)|FAILED (.*))$/, options.timeoutMs ?? 20_000);
+    const match = await engine.waitForLine(/^LOOPBACK_DYNAMODB_(LISTENING \S+ (\d+)|FAILED (.*))$/, options.timeoutMs ?? 60_000);
     if (match[3] !== undefined) {
       if (/in use|bind/i.test(match[3])) {
         throw new LocalStackError(

@@ -1,10 +1,11 @@
 /**
  * The local server (127.0.0.1 only): the web build, `/config.json`, `/api/*` as API Gateway serves
- * it in AWS (route list from schema/routes.ts, JWT authorizer, route throttling, payload format 2.0
- * events to the same handler modules the Lambdas run), and one local-only endpoint,
- * `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1 "Local decisions"):
- * JSON only (a cross-site page cannot send that without a preflight, which is not answered) and
- * refused to any Origin but the app's own.
+ * it in AWS (route list from schema/routes.ts, local-only routes included, JWT authorizer, route
+ * throttling, payload format 2.0 events to the same handler modules the Lambdas run), and two
+ * local-only pages: `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1
+ * "Local decisions"): JSON only (a cross-site page cannot send that without a preflight, which is not
+ * answered) and refused to any Origin but the app's own; and `/local/mailbox/consent`, the local
+ * mailbox's stand-in for Google's consent screen (lib/local/mailboxConsent.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,6 +15,7 @@ import { findRoute, handlerGroups, lambdaLimits, type HandlerGroup } from '../..
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { buildApiEvent, internalServerError, isTextContentType, makeLambdaContext, toHttpResponse, type ApiGatewayEvent, type HttpResponse } from './event';
 import { LocalStackError } from './errors';
+import { handleMailboxConsent, MAILBOX_CONSENT_PATH } from './mailboxConsent';
 import type { Authorizer } from './jwt';
 import { LOOPBACK } from './net';
 import { fromRoot } from './paths';
@@ -327,6 +329,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         return writeJson(res, 200, runtimeConfig, { ...SECURITY_HEADERS, 'cache-control': 'no-store' });
       }
       if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);
+      if (pathname === MAILBOX_CONSENT_PATH) return handleMailboxConsent(req, res, { appOrigins: [...ownOrigins()] });
       req.resume();
       serveStatic(req, res, pathname);
     })();

@@ -1,11 +1,16 @@
 /**
- * startLocalStack: DynamoDB Local + cognito-local + the local server, wired as in AWS. Used by
+ * startLocalStack: DynamoDB Local + cognito-local + the local server, wired as in AWS, and the sending
+ * ticker (the scheduler, SQS and the sender's event source in one: lib/local/ticker.ts). Used by
  * `npm start` (persisted data, fixed ports), the integration tests' global setup and the browser
  * tests (in memory, random ports).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { sendIntervalMs, systemClock } from '../../lambdas/compose';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
@@ -21,11 +26,16 @@ import {
   type AdminAccount,
 } from './cognito';
 import { ensureTable, makeDynamoClients, startDynamoDbLocal } from './dynamodb';
+import { LocalStackError } from './errors';
 import { makeAuthorizer } from './jwt';
 import { assertPortFree } from './net';
-import { defaultWebDist, engineDataPaths } from './paths';
+import { defaultWebDist, engineDataPaths, fromRoot } from './paths';
 import { appOrigins, importHandler, reserveLocalServer, startLocalServer } from './server';
 import { seedSystemData } from './seed/index';
+import { createLocalTicker, type SenderHandler, type TickResult } from './ticker';
+
+/** The sender Lambda's module (the same entry lib/cloud/sending.ts deploys). */
+const SENDER_MODULE = 'lambdas/workers/sender.ts';
 
 export interface LocalStackOptions {
   /** Keep data here across restarts (DynamoDB file, cognito-local's `.cognito/`, logs); omitted = in memory. */
@@ -42,6 +52,14 @@ export interface LocalStackOptions {
   accessLog?: (line: string) => void;
   /** Progress messages while starting. */
   onProgress?: (message: string) => void;
+  /**
+   * Run the sending ticker on a timer (every sendIntervalSeconds). Off unless asked for: the
+   * integration tests' shared stack holds fake-clock pipelines on the same table, which a wall-clock
+   * dispatcher would pick up. `npm start` turns it on; `stack.sending.tick()` works either way.
+   */
+  ticker?: boolean;
+  /** SEND_INTERVAL_SECONDS for the handlers and the ticker (fractions allowed); default: the environment's, else 60. */
+  sendIntervalSeconds?: number;
 }
 
 export interface LocalStack {
@@ -59,6 +77,8 @@ export interface LocalStack {
   /** Child process ids, for leftovers detection (bin/local.ts writes them to a pid file). */
   pids: { dynamodb: number; cognito: number };
   logDir: string;
+  /** The sending pipeline's local plumbing: its pace, whether its timer runs, and one tick on demand. */
+  sending: { intervalMs: number; timed: boolean; tick(): Promise<TickResult> };
   /** Resolves if an engine exits while the stack is running (not after stop()). */
   engineExited: Promise<{ name: string; code: number | null; signal: NodeJS.Signals | null; logFile: string }>;
   stop(): Promise<void>;
@@ -93,8 +113,27 @@ export function handlerEnvironment(
   };
 }
 
+/** Loads the sender Lambda's handler on first use (a broken sender then fails its ticks, not the whole stack). */
+function lazySender(): SenderHandler {
+  let loaded: Promise<SenderHandler> | undefined;
+  return async (event) => {
+    loaded ??= import(pathToFileURL(fromRoot(SENDER_MODULE)).href).then((module: { handler?: unknown }) => {
+      if (typeof module.handler !== 'function') throw new Error(`${SENDER_MODULE} does not export a handler`);
+      return module.handler as SenderHandler;
+    });
+    loaded.catch(() => {
+      loaded = undefined;
+    });
+    return (await loaded)(event);
+  };
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const progress = options.onProgress ?? (() => undefined);
+  const { sendIntervalSeconds } = options;
+  if (sendIntervalSeconds !== undefined && !(Number.isFinite(sendIntervalSeconds) && sendIntervalSeconds > 0)) {
+    throw new LocalStackError(`The send interval must be a positive number of seconds, got ${sendIntervalSeconds}.`);
+  }
   const ports = { app: options.ports?.app ?? 0, dynamodb: options.ports?.dynamodb ?? 0, cognito: options.ports?.cognito ?? 0 };
   const tableName = options.tableName ?? TABLE_NAME_DEFAULT;
   const region = LOCAL_REGION;
@@ -198,6 +237,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     });
     Object.assign(process.env, env);
+    if (sendIntervalSeconds !== undefined) process.env.SEND_INTERVAL_SECONDS = String(sendIntervalSeconds);
+    const intervalMs = sendIntervalMs(process.env.SEND_INTERVAL_SECONDS);
 
     const handlers = new Map(await handlersLoaded);
 
@@ -214,6 +255,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     cleanups.push(server.close);
     process.env.APP_URL = server.url; // links the handlers put in emails and redirects
+
+    // After the server: the sender builds links with APP_URL. Stopped before the server and the engines.
+    const cursorDb = makeDocumentClient({ tableName, region, endpoint: dynamo.endpoint });
+    const ticker = createLocalTicker({
+      intervalMs,
+      cursors: new DynamoSendingCursorStore(cursorDb, tableName),
+      send: lazySender(),
+      clock: systemClock,
+      region,
+    });
+    if (options.ticker) ticker.start();
+    cleanups.push(async () => {
+      await ticker.stop();
+      cursorDb.destroy();
+    });
 
     const engineExited = new Promise<Awaited<LocalStack['engineExited']>>((resolve) => {
       const watch = (engine: typeof dynamo | typeof cognito, logFile: string) =>
@@ -237,6 +293,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       seeded,
       pids: { dynamodb: dynamo.process.pid, cognito: cognito.process.pid },
       logDir,
+      sending: { intervalMs, timed: options.ticker === true, tick: () => ticker.tick() },
       engineExited,
       stop: stopAll,
     };

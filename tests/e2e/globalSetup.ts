@@ -5,7 +5,8 @@ import { defaultWebDist } from '../../lib/local/paths';
 /** One fresh in-memory stack for the browser run; its URL and admin account reach the workers by env. */
 export default async function globalSetup() {
   if (!existsSync(defaultWebDist)) throw new Error('web/dist is missing: run `npm run build:web` first (npm test does).');
-  const stack = await startLocalStack({});
+  // The ticker sends every second, so the sending test sees its emails arrive in seconds.
+  const stack = await startLocalStack({ ticker: true, sendIntervalSeconds: 1 });
   process.env.E2E_BASE_URL = stack.appUrl;
   process.env.E2E_ADMIN_EMAIL = stack.admin.email;
   process.env.E2E_ADMIN_PASSWORD = stack.admin.password;

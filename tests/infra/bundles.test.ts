@@ -13,31 +13,34 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudHandlerGroups } from '../../lib/cloud/api';
 import { CUSTOM_MESSAGE_ENTRY } from '../../lib/cloud/auth';
 import { REPO_ROOT } from '../../lib/cloud/config';
-import { DISPATCHER_ENTRY } from '../../lib/cloud/sending';
-import { handlerGroups } from '../../schema/routes';
+import { DISPATCHER_ENTRY, SENDER_ENTRY, SENDER_NODE_MODULES } from '../../lib/cloud/sending';
+import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
 
 const run = promisify(execFile);
 
 const entries: { name: string; entry: string; nodeModules: readonly string[] }[] = [
-  ...Object.entries(handlerGroups).map(([name, group]) => ({
-    name,
-    entry: group.entry,
-    nodeModules: ('nodeModules' in group ? group.nodeModules : undefined) ?? [],
-  })),
+  ...cloudHandlerGroups().map((name) => {
+    const group: HandlerGroupDefinition = handlerGroups[name];
+    return { name, entry: group.entry, nodeModules: group.nodeModules ?? [] };
+  }),
   { name: 'dispatcher', entry: DISPATCHER_ENTRY, nodeModules: [] },
+  { name: 'sender', entry: SENDER_ENTRY, nodeModules: SENDER_NODE_MODULES },
   { name: 'cognitoCustomMessage', entry: CUSTOM_MESSAGE_ENTRY, nodeModules: [] },
 ];
 
 let outDir: string;
+/** The source files esbuild put into each bundle (its metafile's inputs). */
+const bundledFiles = new Map<string, string[]>();
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(tmpdir(), 'trackpitch-bundles-'));
   await Promise.all(
     entries.map(async ({ name, entry, nodeModules }) => {
       const dir = path.join(outDir, name);
-      await build({
+      const result = await build({
         entryPoints: [path.join(REPO_ROOT, entry)],
         outfile: path.join(dir, 'index.mjs'),
         bundle: true,
@@ -51,6 +54,7 @@ beforeAll(async () => {
         metafile: true,
         logLevel: 'silent',
       });
+      bundledFiles.set(name, Object.keys(result.metafile.inputs));
       // What NodejsFunction installs beside the bundle: link the repository's copy.
       for (const module of nodeModules) {
         await mkdir(path.join(dir, 'node_modules'), { recursive: true });
@@ -81,7 +85,21 @@ describe('Lambda bundles', () => {
       // jsdom's loader reads this stylesheet from its own folder at load time.
       expect(code, name).not.toContain('default-stylesheet.css');
     }
-    expect(entries.filter((e) => e.nodeModules.includes('jsdom')).map((e) => e.name)).toEqual(['campaigns']);
+    expect(entries.filter((e) => e.nodeModules.includes('jsdom')).map((e) => e.name)).toEqual(['campaigns', 'sender']);
+  });
+
+  it('no bundle carries the whole googleapis package: only the Gmail and OAuth 2 clients it calls', () => {
+    // `import { google } from 'googleapis'` pulls ~300 Google APIs (tens of MB) into every Lambda that
+    // reaches the composition root: import the one API module instead (googleapis/build/src/apis/<api>).
+    for (const { name } of entries) {
+      const apis = new Set(
+        bundledFiles
+          .get(name)!
+          .map((file) => /node_modules\/googleapis\/build\/src\/apis\/([^/]+)\//.exec(file)?.[1])
+          .filter((api): api is string => api !== undefined),
+      );
+      expect([...apis].filter((api) => api !== 'gmail' && api !== 'oauth2'), name).toEqual([]);
+    }
   });
 
   it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {

@@ -9,9 +9,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Api } from '../../lib/cloud/api';
+import { Api, cloudHandlerGroups } from '../../lib/cloud/api';
 import { Auth } from '../../lib/cloud/auth';
 import { Data, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
+import { MailboxSecrets } from '../../lib/cloud/secrets';
 import {
   DEFAULT_LAMBDA_LIMITS,
   handlerGroups,
@@ -113,7 +114,8 @@ describe('lambdaLimits', () => {
   function buildApi() {
     const { stack, data } = bareStack();
     const auth = new Auth(stack, 'Auth', { stage: 'test', domainPrefix: 'trackpitch-test', google: undefined });
-    return new Api(stack, 'Api', { stage: 'test', version: '0.0.0', data, auth, bedrockModelId: 'model', throttle: { rate: 1, burst: 1 } });
+    const secrets = new MailboxSecrets(stack, 'Secrets', { stage: 'test', tokenKey: data.tokenKey, google: undefined });
+    return new Api(stack, 'Api', { stage: 'test', version: '0.0.0', data, auth, secrets, bedrockModelId: 'model', throttle: { rate: 1, burst: 1 } });
   }
 
   it('lib/cloud deploys each API Lambda with exactly lambdaLimits() (an override included)', () => {
@@ -121,7 +123,7 @@ describe('lambdaLimits', () => {
     mutable('admin').memoryMb = 1024;
     const api = buildApi();
     const template = Template.fromStack(Stack.of(api));
-    for (const group of Object.keys(handlerGroups) as HandlerGroup[]) {
+    for (const group of cloudHandlerGroups()) {
       const id = Stack.of(api).getLogicalId(api.functions[group].fn.node.defaultChild as CfnFunction);
       const [, fn] = resourcesOfType(template, 'AWS::Lambda::Function').find(([logicalId]) => logicalId === id)!;
       const limits = lambdaLimits(group);

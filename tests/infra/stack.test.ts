@@ -8,13 +8,14 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
+import { cloudHandlerGroups } from '../../lib/cloud/api';
 import { CUSTOM_MESSAGE_ENTRY } from '../../lib/cloud/auth';
 import { DEFAULTS } from '../../lib/cloud/config';
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
 import { MetricNames, METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/metrics';
 import { SPA_REWRITE_CODE } from '../../lib/cloud/web';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
-import { ADMIN_GROUP, handlerGroups, lambdaLimits, routeKey, routes, type HandlerGroup } from '../../schema/routes';
+import { ADMIN_GROUP, cloudRoutes, handlerGroups, lambdaLimits, routeKey } from '../../schema/routes';
 import { allIndexes, createTableInput } from '../../schema/table';
 import { actionsOf, onlyResource, resourcesOfType, statementsOfRole, synth } from './synth';
 
@@ -166,7 +167,10 @@ describe('api', () => {
     });
   });
 
-  it('has exactly the routes of schema/routes.ts, with JWT auth unless public', () => {
+  // Every route of schema/routes.ts but the local runtime's own (tests/infra/sending.test.ts checks those are absent).
+  const routes = cloudRoutes();
+
+  it('has exactly the routes of schema/routes.ts deployed to AWS, with JWT auth unless public', () => {
     const [authorizerId] = authorizers[0]!;
     const actual = routeResources.map(([, r]) => r.Properties!.RouteKey as string).sort();
     expect(actual).toEqual(routes.map(routeKey).sort());
@@ -190,12 +194,13 @@ describe('api', () => {
       const integrationId = Object.keys(integrations).find((id) => target.includes(`"${id}"`))!;
       expect(integrationId, routeKey(route)).toBeDefined();
       const uri = JSON.stringify(integrations[integrationId]!.Properties!.IntegrationUri);
-      expect(uri, routeKey(route)).toContain(`"${logicalId(stack.api.functions[route.handler].fn)}"`);
+      const group = cloudHandlerGroups().find((g) => g === route.handler)!;
+      expect(uri, routeKey(route)).toContain(`"${logicalId(stack.api.functions[group].fn)}"`);
     }
   });
 
-  it('has one Lambda per handler group: Node 22, arm64, ESM bundle, table name and Powertools settings', () => {
-    const groups = Object.keys(handlerGroups) as HandlerGroup[];
+  it('has one Lambda per handler group deployed to AWS: Node 22, arm64, ESM bundle, table name and Powertools settings', () => {
+    const groups = cloudHandlerGroups();
     expect(Object.keys(stack.api.functions).sort()).toEqual([...groups].sort());
     for (const group of groups) {
       template.hasResourceProperties('AWS::Lambda::Function', {
@@ -221,14 +226,21 @@ describe('api', () => {
     const expected = { read: [...TABLE_READ_ACTIONS].sort(), readwrite: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort() };
     // The statement names each index (no `index/*` wildcard): `…:table/<table>/index/<name>`.
     const indexName = (arn: unknown) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(arn))?.[1];
-    for (const [group, definition] of Object.entries(handlerGroups) as [HandlerGroup, { table: string }][]) {
+    for (const group of cloudHandlerGroups()) {
+      const definition: { table: string; sealsSecrets?: boolean; readsOAuthSecrets?: boolean } = handlerGroups[group];
       const role = stack.api.functions[group].role;
       const statements = statementsOfRole(template, stack.getLogicalId(role.node.defaultChild as CfnRole));
       const dynamo = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
-      // Nothing else in the role but its logs, and a writer group's model (checked in writer-grant.test.ts).
+      // Nothing else in the role but its logs, a writer group's model (checked in writer-grant.test.ts) and
+      // a mailbox group's key and secrets (checked in sending.test.ts).
       const other = actionsOf(statements.filter((s) => !dynamo.includes(s)));
       const writer = (definition as { writer?: boolean }).writer === true;
-      expect(other.every((a) => a.startsWith('logs:') || (writer && a === 'bedrock:InvokeModel')), `${group}: ${other.join(', ')}`).toBe(true);
+      const allowed = (a: string) =>
+        a.startsWith('logs:') ||
+        (writer && a === 'bedrock:InvokeModel') ||
+        (definition.sealsSecrets === true && (a === 'kms:GenerateDataKey' || a === 'kms:Decrypt')) ||
+        (definition.readsOAuthSecrets === true && a === 'secretsmanager:GetSecretValue');
+      expect(other.every(allowed), `${group}: ${other.join(', ')}`).toBe(true);
       if (definition.table === 'none') {
         expect(dynamo, group).toEqual([]);
         continue;
@@ -252,7 +264,7 @@ describe('api', () => {
 
 
   it("gives each group's Lambda the timeout and memory of lambdaLimits(), as the local server does", () => {
-    for (const group of Object.keys(handlerGroups) as HandlerGroup[]) {
+    for (const group of cloudHandlerGroups()) {
       const limits = lambdaLimits(group);
       const [, fn] = resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === logicalId(stack.api.functions[group].fn))!;
       expect({ Timeout: fn.Properties!.Timeout, MemorySize: fn.Properties!.MemorySize }, group).toEqual({
@@ -270,7 +282,7 @@ describe('api', () => {
   });
 
   it('no Trackpitch Lambda role uses an AWS managed policy', () => {
-    const roles = [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.auth.customMessage!].map((f) => f.role);
+    const roles = [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.sending.sender, stack.auth.customMessage!].map((f) => f.role);
     for (const role of roles) {
       const [, resource] = resourcesOfType(template, 'AWS::IAM::Role').find(([id]) => id === stack.getLogicalId(role.node.defaultChild as CfnRole))!;
       expect(resource.Properties!.ManagedPolicyArns).toBeUndefined();
@@ -477,7 +489,7 @@ describe('monitoring', () => {
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     expect(alarms.find((a) => a.MetricName === 'Invocations')).toMatchObject({ ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching' });
-    for (const fn of [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.auth.customMessage!]) {
+    for (const fn of [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.sending.sender, stack.auth.customMessage!]) {
       expect(alarms.some((a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"${logicalId(fn.fn)}"`)), fn.node.path).toBe(true);
     }
     expect(alarms.find((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toBeDefined();

@@ -8,12 +8,13 @@ import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { bedrockModelResources } from '../../lib/cloud/api';
+import { bedrockModelResources, cloudHandlerGroups, type CloudHandlerGroup } from '../../lib/cloud/api';
 import { DEFAULTS } from '../../lib/cloud/config';
-import { handlerGroups, type HandlerGroup, type HandlerGroupDefinition } from '../../schema/routes';
+import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
 import { actionsOf, statementsOfRole, synth, type Synthesized } from './synth';
 
-const groups = Object.entries(handlerGroups) as [HandlerGroup, HandlerGroupDefinition][];
+// The groups deployed as Lambdas (a localOnly group has none).
+const groups = cloudHandlerGroups().map((group) => [group, handlerGroups[group] as HandlerGroupDefinition] as const);
 const writerGroups = groups.filter(([, definition]) => definition.writer).map(([group]) => group);
 
 /** A CloudFormation string (plain, Ref or Fn::Join) as text, pseudo parameters as `${AWS::Region}`. */
@@ -26,7 +27,7 @@ function text(value: unknown): string {
 }
 
 /** The bedrock statements of a handler group's role, resources as text. */
-function bedrockGrants({ stack, template }: Synthesized, group: HandlerGroup) {
+function bedrockGrants({ stack, template }: Synthesized, group: CloudHandlerGroup) {
   const role = stack.api.functions[group].role;
   return statementsOfRole(template, stack.getLogicalId(role.node.defaultChild as CfnRole))
     .filter((s) => actionsOf([s]).some((a) => a.startsWith('bedrock:')))

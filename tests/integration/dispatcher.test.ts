@@ -10,18 +10,20 @@ import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendin
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
 import { makeHandler } from '../../lambdas/workers/dispatcher';
 import { DUE_SHARDS, indexes, key } from '../../schema/table';
+import type { SenderQueueEntry } from '../../lambdas/ports';
 import { stack } from './helpers';
 
 const db = () => makeDocumentClient({ tableName: stack().tableName, region: stack().region, endpoint: stack().dynamoEndpoint });
 
 /** A sending cursor as the sending feature stores it: in the DUE index only while work is pending. */
-async function putCursor(userId: string, dueAt: string | undefined, shard: number) {
+async function putCursor(userId: string, dueAt: string | undefined, shard: number, queue: Record<string, SenderQueueEntry> = {}) {
   await db().send(
     new PutCommand({
       TableName: stack().tableName,
       Item: {
         PK: key.user(userId),
         SK: key.sender(),
+        queue,
         ...(dueAt ? { [indexes.due.partitionKey]: key.duePartition(shard), [indexes.due.sortKey]: key.dueSort(dueAt, userId) } : {}),
       },
     }),
@@ -47,11 +49,28 @@ describe('dispatcher on DynamoDB Local', () => {
     });
     await dispatch({ scheduledTime: tick });
 
-    const ticked = queue.receive(1000).map((m) => m.groupId).filter((id) => id.includes(run));
+    // Other tests' cursors may be due too: only this run's users are looked at.
+    const received = queue.receive(1000);
+    const ticked = received.map((m) => m.groupId).filter((id) => id.includes(run));
     expect(new Set(ticked)).toEqual(new Set([...due.map((u) => u.userId), `exact-${run}`]));
+    for (const message of received) queue.delete(message.receiptHandle);
 
     // The scheduler firing twice for the same minute adds nothing: FIFO deduplication by user and due time.
     await dispatch({ scheduledTime: tick });
-    expect(queue.depth).toBe(ticked.length);
+    expect(queue.receive(1000).filter((m) => m.groupId.includes(run))).toEqual([]);
+  });
+
+  it("carries the head of the user's queue at the tick's time, so the sender reads it in the same request", async () => {
+    const tick = '2099-02-01T00:00:00.000Z';
+    const userId = `head-${randomUUID().slice(0, 8)}`;
+    await putCursor(userId, '2099-01-31T23:59:00.000Z', 3, {
+      later: { position: 0, send_after: '2099-02-02T08:00:00.000Z', queued_at: '2099-01-01T00:00:00.000Z' },
+      second: { position: 9, send_after: '2099-01-20T00:00:00.000Z', queued_at: '2099-01-20T00:00:00.000Z' },
+      first: { position: 4, send_after: '2099-01-10T00:00:00.000Z', queued_at: '2099-01-10T00:00:00.000Z' },
+    });
+    const queue = new MemoryFifoQueue({ clock: { now: () => new Date(tick) }, visibilityTimeoutMs: 60_000, maxReceiveCount: 3 });
+    await makeHandler({ cursors: new DynamoSendingCursorStore(db(), stack().tableName), queue, clock: { now: () => new Date(tick) } })({ scheduledTime: tick });
+    const mine = queue.receive(1000).find((m) => m.groupId === userId);
+    expect(JSON.parse(mine!.body)).toEqual({ userId, dueAt: '2099-01-31T23:59:00.000Z', head: { campaignId: 'first', position: 4 } });
   });
 });

@@ -1,9 +1,12 @@
 /**
- * Route parity: every route the CDK template deploys answers on the local server with the same
- * authorization (JWT routes refuse a missing token, public ones do not), and a method the template
- * does not deploy for a path answers 404 locally too, as API Gateway does.
+ * Route parity: the CDK template deploys every route of schema/routes.ts but the local runtime's own
+ * (localOnly groups: the outbox); the local server serves every route, each with the authorization
+ * the template gives it (JWT routes refuse a missing token, public ones do not) or, for a local-only
+ * route, its declared access; and a method no route has for a path answers 404 locally too, as API
+ * Gateway does.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handlerGroups, routeKey, routes, type HandlerGroupDefinition } from '../../schema/routes';
 import { resourcesOfType, synth } from '../infra/synth';
 import { call, createUser, type TestUser } from './helpers';
 
@@ -16,6 +19,14 @@ interface DeployedRoute {
 const deployed: DeployedRoute[] = resourcesOfType(synth().template, 'AWS::ApiGatewayV2::Route').map(([, route]) => {
   const [method, path] = String(route.Properties!.RouteKey).split(' ');
   return { method: method!, path: path!, authorization: String(route.Properties!.AuthorizationType) };
+});
+
+const localOnly = routes.filter((route) => (handlerGroups[route.handler] as HandlerGroupDefinition).localOnly);
+
+/** Every route the local server serves, with the authorization API Gateway has (or would have) for it. */
+const served: DeployedRoute[] = routes.map((route) => {
+  const inTemplate = deployed.find((d) => `${d.method} ${d.path}` === routeKey(route));
+  return { method: route.method, path: route.path, authorization: inTemplate?.authorization ?? (route.access === 'public' ? 'NONE' : 'JWT') };
 });
 
 /** A concrete path for a route path: each `{param}` becomes a made-up id. */
@@ -35,7 +46,14 @@ describe('route parity between the CDK template and the local server', () => {
     expect(deployed.every((r) => r.authorization === 'JWT' || r.authorization === 'NONE')).toBe(true);
   });
 
-  it.each(deployed.map((r) => [`${r.method} ${r.path}`, r] as const))('%s answers locally with the same authorization', async (_key, route) => {
+  it('deploys every route to AWS but the local-only ones (the local outbox)', () => {
+    expect(localOnly.map(routeKey)).toEqual(expect.arrayContaining(['GET /api/local/outbox', 'GET /api/local/outbox/{id}']));
+    const deployedKeys = deployed.map((r) => `${r.method} ${r.path}`).sort();
+    expect(deployedKeys).toEqual(routes.filter((route) => !localOnly.includes(route)).map(routeKey).sort());
+    for (const route of localOnly) expect(deployedKeys).not.toContain(routeKey(route));
+  });
+
+  it.each(served.map((r) => [`${r.method} ${r.path}`, r] as const))('%s answers locally with the same authorization', async (_key, route) => {
     const anonymous = await call(concrete(route.path), { method: route.method, body: route.method === 'GET' ? undefined : {} });
     if (route.authorization === 'JWT') {
       expect(anonymous.status).toBe(401);
@@ -53,9 +71,9 @@ describe('route parity between the CDK template and the local server', () => {
     }
   });
 
-  it('answers 404 locally for a method the template does not deploy on a deployed path', async () => {
-    for (const route of deployed) {
-      const deployedMethods = new Set(deployed.filter((r) => r.path === route.path).map((r) => r.method));
+  it('answers 404 locally for a method no route has on a served path', async () => {
+    for (const route of served) {
+      const deployedMethods = new Set(served.filter((r) => r.path === route.path).map((r) => r.method));
       const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((m) => !deployedMethods.has(m))!;
       const response = await call(concrete(route.path), { method: other, token: user.idToken, body: other === 'GET' ? undefined : {} });
       expect(response.status, `${other} ${route.path}`).toBe(404);

@@ -18,6 +18,13 @@ describe('ticksFor', () => {
     ]);
     expect(JSON.parse(messages[0]!.body)).toEqual({ userId: 'a', dueAt: '2026-11-21T10:00:00.000Z' });
   });
+
+  it("carries the head of the user's queue when the store knows it", () => {
+    const [message] = ticksFor([{ userId: 'a', dueAt: '2026-11-21T10:00:00.000Z', head: { campaignId: 'C1', position: 7 } }]);
+    expect(JSON.parse(message!.body)).toEqual({ userId: 'a', dueAt: '2026-11-21T10:00:00.000Z', head: { campaignId: 'C1', position: 7 } });
+    // The head is a read hint, not part of the tick's identity: the dedup id stays user and due time.
+    expect(message!.deduplicationId).toBe('a#2026-11-21T10:00:00.000Z');
+  });
 });
 
 describe('dispatcher', () => {

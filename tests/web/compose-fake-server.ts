@@ -14,12 +14,20 @@ import {
   type Campaign,
   type SavedContactList,
 } from '../../schema/api/campaigns';
-import type { Contact, Unsubscribe } from '../../schema/api/contacts';
+import { normaliseEmail, type Contact, type Unsubscribe } from '../../schema/api/contacts';
 import { genreLabels, type Genre } from '../../schema/api/options';
 import type { Profile } from '../../schema/api/profile';
 import type { CampaignTemplate } from '../../schema/api/templates';
+import {
+  sendBatchRequestSchema,
+  sendCheckRequestSchema,
+  sendingMessages,
+  type SendBatchResult,
+  type SendingStatus,
+} from '../../schema/api/sending';
 import { renderEmail } from '../../schema/email/render';
 import { newDraftCampaign } from '../../lambdas/core/campaign';
+import { nextPacificMidnight, pacificDate, pacificMonth, sendingCapacity } from '../../lambdas/core/sendingWindow';
 import type { DraftContent } from '../../lambdas/ports';
 import { systemTemplates } from '../../lib/local/seed/templates';
 import { createApiClient } from '../../web/src/api/client';
@@ -66,17 +74,46 @@ export interface ComposeServerOptions {
   unsubscribes?: Unsubscribe[];
   lists?: SavedContactList[];
   userTemplates?: CampaignTemplate[];
+  sending?: Partial<FakeSending>;
 }
 
-export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = [], userTemplates = [] }: ComposeServerOptions = {}) {
+/** The fake's mailbox and usage (GET /api/sending/status is computed from it); tests change it freely. */
+export interface FakeSending {
+  mailboxConnected: boolean;
+  dailyLimit: number;
+  sentToday: number;
+  /** null: unlimited (the Label plan). */
+  monthLimit: number | null;
+  monthUsed: number;
+  /** Contacts who already received this track from this artist (skipped unless send_again). */
+  alreadySent: Set<string>;
+}
+
+export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = [], userTemplates = [], sending: sendingOptions = {} }: ComposeServerOptions = {}) {
   const base = fakeContactsServer(contacts, unsubscribes);
+  const sending: FakeSending = {
+    mailboxConnected: true,
+    dailyLimit: 500,
+    sentToday: 0,
+    monthLimit: 500,
+    monthUsed: 0,
+    alreadySent: new Set(),
+    ...sendingOptions,
+  };
+  /** Per campaign, each queued batch's answer by its batch_start: a batch sent again gets it again. */
+  const sentBatches = new Map<string, Map<number, SendBatchResult>>();
   const campaigns = new Map<string, Campaign>();
   const templates = new Map<string, CampaignTemplate>(userTemplates.map((t) => [t.id, t]));
   const savedLists: SavedContactList[] = [...lists];
   const fail: Record<
-    'generate' | 'create' | 'replace' | 'patch' | 'recipientPreview' | 'templates' | 'saveTemplate' | 'deleteTemplate' | 'lists' | 'saveList',
+    'generate' | 'create' | 'replace' | 'patch' | 'recipientPreview' | 'templates' | 'saveTemplate' | 'deleteTemplate' | 'lists' | 'saveList' | 'sendCheck',
     Failure
-  > = {
+  > & {
+    /** The send batch starting at `batch_start` fails `times` times (default once), then succeeds. */
+    sendBatch: { batch_start: number; status: number; message: string; times?: number } | null;
+  } = {
+    sendCheck: null,
+    sendBatch: null,
     generate: null,
     create: null,
     replace: null,
@@ -88,7 +125,9 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
     lists: null,
     saveList: null,
   };
-  const hold: { generate?: Promise<void>; recipientPreview?: Promise<void> } = {};
+  const hold: { generate?: Promise<void>; recipientPreview?: Promise<void>; sendCheck?: Promise<void>; sendBatch: Partial<Record<number, Promise<void>>> } = {
+    sendBatch: {},
+  };
   let clock = BASE;
   let sequence = 0;
   const now = () => new Date((clock += 1000)).toISOString();
@@ -98,6 +137,31 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
     const time = now();
     return { ...newDraftCampaign(id, content, createdAt ?? time), updated_at: time };
   }
+
+  function sendingStatus(): SendingStatus {
+    const at = new Date(clock);
+    const capacity = sendingCapacity({
+      dailyLimit: sending.dailyLimit,
+      sentToday: sending.sentToday,
+      monthlyLimit: sending.monthLimit,
+      usedThisMonth: sending.monthUsed,
+      requested: 1,
+    });
+    return {
+      mailbox: {
+        connected: sending.mailboxConnected,
+        email: sending.mailboxConnected ? 'robin@example.com' : null,
+        account_type: sending.dailyLimit === 2000 ? 'workspace' : 'free',
+        daily_limit: sending.dailyLimit,
+      },
+      today: { date: pacificDate(at), sent: sending.sentToday, remaining: capacity.todayRemaining, resets_at: nextPacificMidnight(at).toISOString() },
+      month: { month: pacificMonth(at), used: sending.monthUsed, limit: sending.monthLimit, remaining: capacity.monthRemaining },
+      available_now: capacity.availableNow,
+      next_send_at: null,
+    };
+  }
+
+  const unsubscribedEmails = () => new Set([...base.unsubs.values()].map((u) => normaliseEmail(u.contact_email)));
 
   const invalid = (issues: { message: string }[]) => json({ message: issues[0]?.message ?? 'Invalid request' }, 400);
 
@@ -212,6 +276,81 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
       templates.set(template.id, template);
       return json(template, 201);
     }
+    if (method === 'GET' && pathname === '/api/sending/status') return json(sendingStatus());
+
+    const check = /^\/api\/campaigns\/([^/]+)\/send-check$/.exec(pathname);
+    if (check && method === 'POST') {
+      await hold.sendCheck;
+      if (fail.sendCheck) return json({ message: fail.sendCheck.message }, fail.sendCheck.status);
+      const campaign = campaigns.get(decodeURIComponent(check[1]!));
+      if (!campaign) return json({ message: composeMessages.campaignNotFound }, 404);
+      if (campaign.status !== 'draft') return json({ message: sendingMessages.notADraft }, 409);
+      const parsed = sendCheckRequestSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const gone = unsubscribedEmails();
+      let unsubscribed = 0;
+      let unknown = 0;
+      let alreadySent = 0;
+      for (const id of parsed.data.contact_ids) {
+        const contact = base.contacts.get(id);
+        if (!contact) unknown++;
+        else if (gone.has(normaliseEmail(contact.email))) unsubscribed++;
+        else if (sending.alreadySent.has(id)) alreadySent++;
+      }
+      return json({ selected: parsed.data.contact_ids.length, unsubscribed, already_sent: alreadySent, unknown, status: sendingStatus() });
+    }
+
+    const send = /^\/api\/campaigns\/([^/]+)\/send$/.exec(pathname);
+    if (send && method === 'POST') {
+      const parsed = sendBatchRequestSchema.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const request = parsed.data;
+      await hold.sendBatch[request.batch_start];
+      const failing = fail.sendBatch;
+      if (failing && failing.batch_start === request.batch_start) {
+        const times = (failing.times ?? 1) - 1;
+        fail.sendBatch = times > 0 ? { ...failing, times } : null;
+        return json({ message: failing.message }, failing.status);
+      }
+      const campaign = campaigns.get(decodeURIComponent(send[1]!));
+      if (!campaign) return json({ message: composeMessages.campaignNotFound }, 404);
+      const batches = sentBatches.get(campaign.id) ?? new Map<number, SendBatchResult>();
+      const before = batches.get(request.batch_start);
+      if (before) return json(before);
+      if (!sending.mailboxConnected) return json({ message: sendingMessages.mailboxRequired }, 400);
+      if (batches.size === 0 && campaign.status !== 'draft') return json({ message: sendingMessages.notADraft }, 409);
+      const status = sendingStatus();
+      if (request.mode === 'immediate' && status.available_now === 0) return json({ message: sendingMessages.insufficientCapacity }, 400);
+      const gone = unsubscribedEmails();
+      const result = { queued: 0, skipped_unsubscribed: 0, skipped_already_sent: 0, skipped_unknown: 0 };
+      for (const id of request.contact_ids) {
+        const contact = base.contacts.get(id);
+        if (!contact) result.skipped_unknown++;
+        else if (gone.has(normaliseEmail(contact.email))) result.skipped_unsubscribed++;
+        else if (sending.alreadySent.has(id) && !request.send_again) result.skipped_already_sent++;
+        else result.queued++;
+      }
+      const time = now();
+      const scheduled = request.mode === 'scheduled';
+      const updated: Campaign = {
+        ...campaign,
+        status: scheduled ? 'scheduled' : 'sending',
+        sending_status: 'sending',
+        total_recipients: request.total,
+        total_queued: campaign.total_queued + result.queued,
+        send_after: scheduled ? status.today.resets_at : null,
+        next_send_at: campaign.next_send_at ?? (scheduled ? status.today.resets_at : time),
+        started_sending_at: campaign.started_sending_at ?? (scheduled ? null : time),
+        updated_at: time,
+      };
+      campaigns.set(updated.id, updated);
+      const { email_body: _body, ...summary } = updated;
+      const answer: SendBatchResult = { ...result, campaign: summary };
+      batches.set(request.batch_start, answer);
+      sentBatches.set(updated.id, batches);
+      return json(answer);
+    }
+
     const template = /^\/api\/templates\/([^/]+)$/.exec(pathname);
     if (template && method === 'DELETE') {
       if (fail.deleteTemplate) return json({ message: fail.deleteTemplate.message }, fail.deleteTemplate.status);
@@ -239,7 +378,7 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
     fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
   const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
 
-  return { contacts: base.contacts, campaigns, templates, savedLists, fail, hold, fetchImpl, calls, bodies };
+  return { contacts: base.contacts, unsubs: base.unsubs, campaigns, templates, savedLists, sending, fail, hold, fetchImpl, calls, bodies };
 }
 
 /** The stored content of a draft from the API's input (HTML blanks take the spec §5 defaults). */

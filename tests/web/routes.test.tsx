@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { afterSignInPath } from '../../web/src/auth/guards';
 import { currentPath, visitedPaths, localConfig, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
 
@@ -106,10 +106,7 @@ describe('dashboard routes', () => {
   });
 
   it.each([
-    ['/dashboard/campaigns', 'Campaigns'],
-    ['/dashboard/campaigns/01HXYZ', 'Campaign details'],
     ['/dashboard/analytics', 'Analytics'],
-    ['/dashboard/settings', 'Settings'],
     ['/dashboard/subscription', 'Subscription'],
   ])('%s shows its title and the coming-later state', async (path, title) => {
     renderApp(path, { auth: signedIn() });
@@ -141,10 +138,19 @@ describe('public pages', () => {
     expect(await screen.findByText('Invalid unsubscribe link')).toBeInTheDocument();
   });
 
-  it('shows the coming-later state for an unsubscribe link with a token', async () => {
-    renderApp('/unsubscribe?token=abc');
-    expect(await screen.findByText('This page is coming in a later release.')).toBeInTheDocument();
-    expect(screen.queryByText('Invalid unsubscribe link')).not.toBeInTheDocument();
+  it('shows the confirm form for an unsubscribe link with a token (public: no sign-in)', async () => {
+    const fetchImpl = vi.fn<typeof fetch>(async () =>
+      new Response(JSON.stringify({ artistName: 'DJ Nova', alreadyUnsubscribed: false }), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+    );
+    vi.stubGlobal('fetch', fetchImpl);
+    try {
+      renderApp('/unsubscribe?token=abc');
+      expect(await screen.findByRole('heading', { name: 'Unsubscribe from DJ Nova' })).toBeInTheDocument();
+      expect(screen.queryByText('Invalid unsubscribe link')).not.toBeInTheDocument();
+      expect(currentPath()).toBe('/unsubscribe?token=abc');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('shows the landing page on /landing even to a signed-in user', async () => {

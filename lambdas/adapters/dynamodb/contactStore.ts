@@ -244,4 +244,16 @@ export class DynamoContactStore implements ContactStore {
     const prefix = key.contactPrefix();
     return new Set(items.map((item) => String(item.SK).slice(prefix.length)));
   }
+
+  async getMany(userId: string, ids: readonly string[]): Promise<Contact[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      unique.map((id) => contactKey(userId, id)),
+      { projection: CONTACT_FIELDS, consistentRead: true },
+    );
+    return items.map(toContact);
+  }
 }

@@ -1,10 +1,63 @@
-// STUB (issue 6 contract): replaced by its owner. Constructor signature is the contract.
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { outboxMessageSummarySchema, type OutboxMessage, type OutboxMessageSummary } from '../../../schema/api/sending';
+import { key } from '../../../schema/table';
 import type { IdGenerator, OutboxStore } from '../../ports';
-const todo = (): never => { throw new Error('not implemented yet'); };
+import { withoutKeys } from './client';
+import { projectionOf, putNew, queryPartition } from './query';
+
+/**
+ * The local mailbox's sent folder (local runtime only; schema/ACCESS_PATTERNS.md): `USER#<sub>` /
+ * `OUTBOX#<ulid>`, so a user's messages are one partition query, newest first read descending, and
+ * another user's id is simply not under the caller's partition.
+ *
+ * The list's fields are plain attributes; the message itself (raw MIME, HTML, text, headers) is one
+ * gzipped JSON attribute: a 100 000-character body quoted-printable encoded twice could pass DynamoDB's
+ * 400 KB item limit, compressed it stays far below.
+ */
+const OUTBOX_MESSAGE = 'outbox-message';
+
+const SUMMARY_FIELDS = Object.keys(outboxMessageSummarySchema.shape) as (keyof OutboxMessageSummary)[];
+const summaryProjection = projectionOf(SUMMARY_FIELDS);
+
+type OutboxContent = Pick<OutboxMessage, 'html' | 'text' | 'headers' | 'raw'>;
+
+const pack = (content: OutboxContent) => gzipSync(Buffer.from(JSON.stringify(content), 'utf8'));
+const unpack = (content: Uint8Array): OutboxContent => JSON.parse(gunzipSync(content).toString('utf8')) as OutboxContent;
+
+const messageKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.outboxMessage(id) });
+
 export class DynamoOutboxStore implements OutboxStore {
-  constructor(readonly db: DynamoDBDocumentClient, readonly tableName: string, readonly options: { ids: IdGenerator }) {}
-  add = todo as OutboxStore['add'];
-  list = todo as OutboxStore['list'];
-  get = todo as OutboxStore['get'];
+  constructor(
+    readonly db: DynamoDBDocumentClient,
+    readonly tableName: string,
+    readonly options: { ids: IdGenerator },
+  ) {}
+
+  async add(userId: string, message: Omit<OutboxMessage, 'id'>, now: Date): Promise<string> {
+    const id = this.options.ids.next(now);
+    const { html, text, headers, raw, ...summary } = message;
+    await putNew(this.db, this.tableName, messageKey(userId, id), OUTBOX_MESSAGE, {
+      ...summary,
+      id,
+      content: pack({ html, text, headers, raw }),
+    });
+    return id;
+  }
+
+  async list(userId: string): Promise<OutboxMessageSummary[]> {
+    return queryPartition<OutboxMessageSummary>(this.db, this.tableName, {
+      pk: key.user(userId),
+      skPrefix: key.outboxPrefix(),
+      projection: summaryProjection,
+      newestFirst: true,
+    });
+  }
+
+  async get(userId: string, id: string): Promise<OutboxMessage | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: messageKey(userId, id) }));
+    if (!Item) return undefined;
+    const { content, ...summary } = withoutKeys<OutboxMessageSummary & { content: Uint8Array }>(Item);
+    return { ...summary, ...unpack(content) };
+  }
 }

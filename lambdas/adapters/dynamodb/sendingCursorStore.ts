@@ -1,6 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { indexes, key } from '../../../schema/table';
-import type { DueCursor, SendingCursorStore } from '../../ports';
+import type { DueCursorWithHead } from '../../core/dispatch';
+import { headOf } from '../../core/sender';
+import type { SenderQueueEntry, SendingCursorStore } from '../../ports';
 import { queryAll } from './query';
 
 export class DynamoSendingCursorStore implements SendingCursorStore {
@@ -9,7 +11,8 @@ export class DynamoSendingCursorStore implements SendingCursorStore {
     private readonly tableName: string,
   ) {}
 
-  async listDue(shard: number, now: Date, limit: number): Promise<DueCursor[]> {
+  /** Due cursors with their queue's head at `now` (the index projects the whole cursor). */
+  async listDue(shard: number, now: Date, limit: number): Promise<DueCursorWithHead[]> {
     const items = await queryAll(
       this.db,
       {
@@ -25,7 +28,9 @@ export class DynamoSendingCursorStore implements SendingCursorStore {
     return items.map((item) => {
       const sortKey = String(item[indexes.due.sortKey]);
       const separator = sortKey.indexOf('#');
-      return { dueAt: sortKey.slice(0, separator), userId: sortKey.slice(separator + 1) };
+      const queue = item.queue as Record<string, SenderQueueEntry> | undefined;
+      const head = queue ? headOf(queue, now) : undefined;
+      return { dueAt: sortKey.slice(0, separator), userId: sortKey.slice(separator + 1), ...(head ? { head } : {}) };
     });
   }
 }

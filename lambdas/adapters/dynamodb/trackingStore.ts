@@ -1,12 +1,266 @@
-// STUB (issue 6 contract): replaced by its owner. Constructor signature is the contract.
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TrackingStore } from '../../ports';
-const todo = (): never => { throw new Error('not implemented yet'); };
+/**
+ * Tracking and the public unsubscribe (schema/ACCESS_PATTERNS.md "open pixel, click redirect,
+ * unsubscribe page" and "unsubscribe by token"). Everything starts from a sent email's token item
+ * (`TOKEN#<token>` / `TOKEN`, written by the sender's claim), which names the user, the campaign and
+ * the recipient's position:
+ *  - the email's counters live on its RCPT item (`CAMPAIGN#<id>` / `RCPT#<position>`): opened_at,
+ *    open_count, machine_open_count, clicked_at, click_count (RecipientRecord's names);
+ *  - the campaign (`USER#<sub>` / `CAMPAIGN#<id>`) counts emails, not events: emails_opened on an
+ *    email's first human open, emails_machine_opened on its first machine open, emails_clicked on its
+ *    first click, emails_unsubscribed once per address. The "first" is decided by a condition on the
+ *    RCPT item inside the same transaction as the campaign's ADD, so two opens at once count once.
+ *  - an unsubscribe is UnsubscribeStore's item (`USER#<sub>` / `UNSUB#<addressId>`), so the Contacts
+ *    page lists it and the sender's claim (ConditionCheck on that key) stops every later send.
+ * A click does not count as an open: opens are what the pixel saw (DESIGN: opens by people and by
+ * machines are kept apart, and a click alone cannot tell which the open was).
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Unsubscribe } from '../../../schema/api/contacts';
+import { key } from '../../../schema/table';
+import { addressId } from '../../core/contacts';
+import type { EmailToken, TrackingStore } from '../../ports';
+
+/** The TOKEN item's attributes: exactly EmailToken's fields (the sender writes them by these names). */
+const TOKEN_FIELDS = [
+  'token',
+  'user_id',
+  'campaign_id',
+  'position',
+  'contact_id',
+  'contact_email',
+  'contact_name',
+  'artist_name',
+  'track_name',
+  'links',
+  'created_at',
+] as const satisfies readonly (keyof EmailToken)[];
+
+/** UnsubscribeStore's entity name (lambdas/adapters/dynamodb/unsubscribeStore.ts): one item shape for both writers. */
+const UNSUBSCRIBE_ENTITY = 'unsubscribe';
+
+/** Concurrent writes to the same campaign item (other opens, the sender's record) cancel a transaction: try again. */
+const CONFLICT_ATTEMPTS = 6;
+
+type Item = Record<string, unknown>;
+
+/** One kind of counted event on an email: how its first occurrence is recognised and what it counts. */
+interface EventCounter {
+  /** True on the RCPT item while this event has not happened yet for the email. */
+  notYet: string;
+  /** The RCPT update of the first occurrence (sets its time, counts it). */
+  first: string;
+  /** The RCPT update of any later one. */
+  again: string;
+  /** The campaign's counter of emails with at least one such event. */
+  campaignCounter: 'emails_opened' | 'emails_machine_opened' | 'emails_clicked';
+}
+
+const HUMAN_OPEN: EventCounter = {
+  // The sender writes opened_at: null, so "absent or null" is "not opened yet".
+  notYet: '(attribute_not_exists(opened_at) OR attribute_type(opened_at, :nullType))',
+  first: 'SET opened_at = :now ADD open_count :one',
+  again: 'ADD open_count :one',
+  campaignCounter: 'emails_opened',
+};
+
+const MACHINE_OPEN: EventCounter = {
+  notYet: '(attribute_not_exists(machine_open_count) OR machine_open_count = :zero)',
+  first: 'ADD machine_open_count :one',
+  again: 'ADD machine_open_count :one',
+  campaignCounter: 'emails_machine_opened',
+};
+
+const CLICK: EventCounter = {
+  notYet: '(attribute_not_exists(clicked_at) OR attribute_type(clicked_at, :nullType))',
+  first: 'SET clicked_at = :now ADD click_count :one',
+  again: 'ADD click_count :one',
+  campaignCounter: 'emails_clicked',
+};
+
+const reasonCodes = (error: TransactionCanceledException) => (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+
+/** A condition that did not hold in a cancelled transaction: a decided answer, not a race. */
+const conditionFailed = (error: unknown) => error instanceof TransactionCanceledException && reasonCodes(error).includes('ConditionalCheckFailed');
+
+/** The write lost a race with a transaction on one of its items: worth trying again. */
+const lostRace = (error: unknown) =>
+  (error instanceof TransactionCanceledException && !conditionFailed(error) && reasonCodes(error).includes('TransactionConflict')) ||
+  (error instanceof Error && error.name === 'TransactionConflictException');
+
+/** Runs a write, again after a short random pause when it lost a race (the SDK does not retry those). */
+async function retryingRaces<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!lostRace(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+    }
+  }
+}
+
 export class DynamoTrackingStore implements TrackingStore {
-  constructor(readonly db: DynamoDBDocumentClient, readonly tableName: string) {}
-  getToken = todo as TrackingStore['getToken'];
-  recordOpen = todo as TrackingStore['recordOpen'];
-  recordClick = todo as TrackingStore['recordClick'];
-  unsubscribe = todo as TrackingStore['unsubscribe'];
-  isUnsubscribed = todo as TrackingStore['isUnsubscribed'];
+  constructor(
+    readonly db: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  async getToken(token: string): Promise<EmailToken | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { PK: key.tokenPartition(token), SK: key.tokenSort() },
+        // The claim writes the token just before the send: a strongly consistent read always sees it.
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return undefined;
+    return Object.fromEntries(TOKEN_FIELDS.map((field) => [field, Item[field]])) as unknown as EmailToken;
+  }
+
+  recordOpen(token: EmailToken, kind: 'human' | 'machine', now: Date): Promise<void> {
+    return this.count(token, kind === 'human' ? HUMAN_OPEN : MACHINE_OPEN, now);
+  }
+
+  recordClick(token: EmailToken, now: Date): Promise<void> {
+    return this.count(token, CLICK, now);
+  }
+
+  async unsubscribe(token: EmailToken, reason: { reason: string | null; details: string | null }, now: Date): Promise<'unsubscribed' | 'already'> {
+    const record: Unsubscribe = {
+      // addressId of the address as sent: the id the contact had when queued, and the key the sender checks.
+      id: addressId(token.user_id, token.contact_email),
+      contact_name: token.contact_name,
+      contact_email: token.contact_email,
+      unsubscribed_at: now.toISOString(),
+      unsubscribe_reason: reason.reason,
+      unsubscribe_reason_details: reason.details,
+      campaign_id: token.campaign_id,
+      track_name: token.track_name,
+    };
+    const put = {
+      TableName: this.tableName,
+      Item: { PK: key.user(token.user_id), SK: key.unsubscribe(record.id), entity: UNSUBSCRIBE_ENTITY, ...record },
+      // Already unsubscribed: keep the first record (its time and reason), count nothing.
+      ConditionExpression: 'attribute_not_exists(PK)',
+    };
+    try {
+      await retryingRaces(() =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: put },
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: this.campaignKey(token),
+                  UpdateExpression: 'ADD emails_unsubscribed :one',
+                  ConditionExpression: 'attribute_exists(PK)',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        ),
+      );
+      return 'unsubscribed';
+    } catch (error) {
+      if (!conditionFailed(error)) throw error;
+      const [unsubscribed] = reasonCodes(error as TransactionCanceledException);
+      if (unsubscribed === 'ConditionalCheckFailed') return 'already';
+      // Only the campaign's condition failed: it is missing (never expected).
+      return this.unsubscribeWithoutCampaign(put);
+    }
+  }
+
+  async isUnsubscribed(token: EmailToken): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { PK: key.user(token.user_id), SK: key.unsubscribe(addressId(token.user_id, token.contact_email)) },
+        ProjectionExpression: 'PK',
+        ConsistentRead: true,
+      }),
+    );
+    return Item !== undefined;
+  }
+
+  private campaignKey(token: EmailToken) {
+    return { PK: key.user(token.user_id), SK: key.campaign(token.campaign_id) };
+  }
+
+  private recipientKey(token: EmailToken) {
+    return { PK: key.campaignPartition(token.campaign_id), SK: key.recipient(token.position) };
+  }
+
+  /**
+   * The first occurrence: the RCPT update (only while `notYet`) and the campaign's ADD in one
+   * transaction. Any later one (the RCPT condition failed): the RCPT update alone. Neither creates
+   * an item: a missing RCPT or campaign is left missing.
+   */
+  private async count(token: EmailToken, counter: EventCounter, now: Date): Promise<void> {
+    const values: Item = { ':one': 1, ':now': now.toISOString(), ':nullType': 'NULL', ':zero': 0 };
+    const used = (expression: string) => Object.fromEntries(Object.entries(values).filter(([name]) => expression.includes(name)));
+    const firstCondition = `attribute_exists(PK) AND ${counter.notYet}`;
+    try {
+      await retryingRaces(() =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: this.recipientKey(token),
+                  UpdateExpression: counter.first,
+                  ConditionExpression: firstCondition,
+                  ExpressionAttributeValues: used(`${counter.first} ${firstCondition}`),
+                },
+              },
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: this.campaignKey(token),
+                  UpdateExpression: `ADD ${counter.campaignCounter} :one`,
+                  ConditionExpression: 'attribute_exists(PK)',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        ),
+      );
+      return;
+    } catch (error) {
+      // Not the first (or the RCPT or campaign is missing): count it on the email alone.
+      if (!conditionFailed(error)) throw error;
+    }
+    try {
+      await retryingRaces(() =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: this.recipientKey(token),
+            UpdateExpression: counter.again,
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: used(counter.again),
+          }),
+        ),
+      );
+    } catch (error) {
+      // The email's RCPT item is gone: there is nothing to count on.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  /** The campaign item is missing (never expected): the unsubscribe must still be recorded. */
+  private async unsubscribeWithoutCampaign(put: { TableName: string; Item: Item; ConditionExpression: string }): Promise<'unsubscribed' | 'already'> {
+    try {
+      await this.db.send(new PutCommand(put));
+      return 'unsubscribed';
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return 'already';
+      throw error;
+    }
+  }
 }

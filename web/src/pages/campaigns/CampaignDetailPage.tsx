@@ -1,6 +1,319 @@
-// STUB (issue 6): replaced by its owner.
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Link from '@cloudscape-design/components/link';
+import Popover from '@cloudscape-design/components/popover';
+import ProgressBar from '@cloudscape-design/components/progress-bar';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import type { Campaign } from '../../../../schema/api/campaigns';
+import { campaignMessages } from '../../../../schema/api/sending';
+import { ApiError, errorMessage } from '../../api/client';
+import { pauseCampaign, resumeCampaign } from '../../api/sending';
+import { useAuth } from '../../auth/AuthContext';
+import { useFollow } from '../../components/useFollow';
+import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
+import { CampaignBadge } from './CampaignsPage';
+import styles from './campaigns.module.css';
+import { campaignTotal, formatDateTime, genreLabel, mailboxDisconnectedText, progressPercent, STATISTICS_ANCHOR } from './campaignView';
+import { Figures } from './Figures';
+import { getCampaign } from './campaignsApi';
+import { QueuePanel } from './QueuePanel';
+import { SentEmailsList } from './SentEmailsList';
+import { UsageWidget } from './UsageWidget';
 
+/** How often a sending campaign is read again: the queue panel is never more than this behind (< 5 s). */
+export const CAMPAIGN_POLL_MS = 3000;
+
+const LIST_PATH = '/dashboard/campaigns';
+
+type PageState = { kind: 'loading' } | { kind: 'notFound' } | { kind: 'failed' } | { kind: 'ready'; campaign: Campaign };
+
+/**
+ * /dashboard/campaigns/{id} (spec §2): Back, Pause / Resume Sending, the usage widget, the live queue
+ * panel while sending (the campaign is read again every CAMPAIGN_POLL_MS until it stops sending), the
+ * Delivery Summary, the statistics, the campaign's details and its emails.
+ */
 export default function CampaignDetailPage() {
-  return <PageShell title="CampaignDetailPage" />;
+  const { id = '' } = useParams();
+  const { api } = useAuth();
+  const { notify } = useNotifications();
+  const navigate = useNavigate();
+  const { hash } = useLocation();
+  const [state, setState] = useState<PageState>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [changing, setChanging] = useState(false);
+  // Bumped by pause / resume: a poll answered from before the change must not undo it on screen.
+  const generation = useRef(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ kind: 'loading' });
+    getCampaign(api, id, { signal: controller.signal }).then(
+      (campaign) => {
+        if (!controller.signal.aborted) setState({ kind: 'ready', campaign });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setState(error instanceof ApiError && error.status === 404 ? { kind: 'notFound' } : { kind: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [api, id, attempt]);
+
+  const sending = state.kind === 'ready' && state.campaign.sending_status === 'sending';
+
+  // The live panel: read the campaign again while it is sending; stop when it is not, or on leaving.
+  useEffect(() => {
+    if (!sending) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = () => {
+      const started = generation.current;
+      getCampaign(api, id, { signal: controller.signal })
+        .then(
+          (campaign) => {
+            if (!controller.signal.aborted && started === generation.current) setState({ kind: 'ready', campaign });
+          },
+          // A missed poll is retried at the next one; the page keeps what it shows.
+          () => {},
+        )
+        .finally(() => {
+          if (!controller.signal.aborted) timer = setTimeout(poll, CAMPAIGN_POLL_MS);
+        });
+    };
+    timer = setTimeout(poll, CAMPAIGN_POLL_MS);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [api, id, sending]);
+
+  // The card's 'Stats' button links to #statistics: go there once the page has it.
+  const ready = state.kind === 'ready';
+  useEffect(() => {
+    if (ready && hash === `#${STATISTICS_ANCHOR}`) document.getElementById(STATISTICS_ANCHOR)?.scrollIntoView?.({ block: 'start' });
+  }, [ready, hash]);
+
+  const changeSending = useCallback(
+    async (campaign: Campaign) => {
+      const pausing = campaign.sending_status === 'sending';
+      setChanging(true);
+      generation.current += 1;
+      try {
+        const summary = pausing ? await pauseCampaign(api, campaign.id) : await resumeCampaign(api, campaign.id);
+        setState((current) => (current.kind === 'ready' ? { kind: 'ready', campaign: { ...current.campaign, ...summary } } : current));
+        notify({ type: 'success', title: pausing ? campaignMessages.paused : campaignMessages.resumed });
+      } catch (error) {
+        const message = errorMessage(error);
+        notify({ type: 'error', title: pausing ? campaignMessages.pauseFailed(message) : campaignMessages.resumeFailed(message) });
+      } finally {
+        setChanging(false);
+      }
+    },
+    [api, notify],
+  );
+
+  const back = (
+    <Button iconName="arrow-left" onClick={() => navigate(LIST_PATH)}>
+      Back
+    </Button>
+  );
+
+  if (state.kind === 'loading') {
+    return (
+      <PageShell title="Campaign" actions={back}>
+        <StatusIndicator type="loading">Loading campaign</StatusIndicator>
+      </PageShell>
+    );
+  }
+  if (state.kind === 'notFound') {
+    return (
+      <PageShell title={campaignMessages.notFound}>
+        <Box>
+          <Button variant="primary" onClick={() => navigate(LIST_PATH)}>
+            Back to Campaigns
+          </Button>
+        </Box>
+      </PageShell>
+    );
+  }
+  if (state.kind === 'failed') {
+    return (
+      <PageShell title="Campaign" actions={back}>
+        <Alert type="error" action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
+          {campaignMessages.detailFailed}
+        </Alert>
+      </PageShell>
+    );
+  }
+
+  const { campaign } = state;
+  const paused = campaign.sending_status === 'paused';
+  return (
+    <PageShell
+      title={campaign.track_name}
+      description={campaign.email_subject}
+      actions={
+        <SpaceBetween direction="horizontal" size="xs">
+          {back}
+          {sending && (
+            <Button iconName="pause" loading={changing} onClick={() => void changeSending(campaign)}>
+              Pause
+            </Button>
+          )}
+          {paused && (
+            <Button variant="primary" iconName="caret-right-filled" loading={changing} onClick={() => void changeSending(campaign)}>
+              Resume Sending
+            </Button>
+          )}
+        </SpaceBetween>
+      }
+    >
+      {paused && campaign.pause_reason === 'mailbox_disconnected' && <MailboxDisconnected />}
+      <UsageWidget />
+      {sending && <QueuePanel campaign={campaign} />}
+      <DeliverySummary campaign={campaign} />
+      <StatCards campaign={campaign} />
+      <CampaignDetails campaign={campaign} />
+      <SentEmailsList
+        campaignId={campaign.id}
+        refreshKey={[campaign.emails_sent, campaign.emails_failed, campaign.emails_skipped, campaign.emails_unknown, campaign.emails_opened, campaign.emails_clicked].join('/')}
+      />
+    </PageShell>
+  );
+}
+
+function MailboxDisconnected() {
+  const follow = useFollow();
+  return (
+    <Alert
+      type="warning"
+      header="Mailbox disconnected"
+      action={
+        <Button href="/dashboard/settings" onFollow={follow}>
+          Go to Settings
+        </Button>
+      }
+    >
+      {mailboxDisconnectedText}
+    </Alert>
+  );
+}
+
+function DeliverySummary({ campaign }: { campaign: Campaign }) {
+  const rate = (count: number) => (campaign.emails_sent > 0 ? `${Math.round((count / campaign.emails_sent) * 100)}%` : '—');
+  return (
+    <Container header={<Header variant="h2">Delivery Summary</Header>}>
+      <SpaceBetween size="m">
+        <ProgressBar
+          value={progressPercent(campaign)}
+          label="Delivered"
+          additionalInfo={`${campaign.emails_sent} of ${campaignTotal(campaign)} sent`}
+        />
+        <Figures
+          items={[
+            { label: 'Recipients', value: campaign.total_recipients.toLocaleString() },
+            { label: 'Queued', value: campaign.total_queued.toLocaleString() },
+            { label: 'Delivered', value: campaign.emails_sent.toLocaleString() },
+            { label: 'Failed', value: campaign.emails_failed.toLocaleString() },
+            { label: 'Skipped', value: campaign.emails_skipped.toLocaleString() },
+            { label: 'Outcome unknown', value: campaign.emails_unknown.toLocaleString() },
+            { label: 'Open rate', value: rate(campaign.emails_opened) },
+            { label: 'Click rate', value: rate(campaign.emails_clicked) },
+          ]}
+        />
+      </SpaceBetween>
+    </Container>
+  );
+}
+
+function StatCard({ label, info, children }: { label: string; info?: ReactNode; children: ReactNode }) {
+  // A named group, so a screen reader (and a test) finds each figure by its label.
+  return (
+    <div role="group" aria-label={label}>
+      <Container>
+        <SpaceBetween size="xxs">
+          <Box variant="awsui-key-label">
+            {label}
+            {info && <> {info}</>}
+          </Box>
+          <Box variant="awsui-value-large" tagOverride="div">
+            {children}
+          </Box>
+        </SpaceBetween>
+      </Container>
+    </div>
+  );
+}
+
+export const openedHelp = (machineOpened: number) =>
+  `People who opened the email. Opens by mail-privacy proxies and link scanners are counted apart and not included: ${machineOpened} such open${machineOpened === 1 ? '' : 's'}.`;
+
+function StatCards({ campaign }: { campaign: Campaign }) {
+  return (
+    <section id={STATISTICS_ANCHOR} aria-labelledby={`${STATISTICS_ANCHOR}-heading`}>
+      <SpaceBetween size="s">
+        <Header variant="h2" headingTagOverride="h2">
+          <span id={`${STATISTICS_ANCHOR}-heading`}>Statistics</span>
+        </Header>
+        <div className={styles.statGrid}>
+          <StatCard label="Total Sent">{campaign.emails_sent.toLocaleString()}</StatCard>
+          <StatCard
+            label="Opened"
+            info={
+              <Popover header="About opens" content={openedHelp(campaign.emails_machine_opened)} triggerType="custom" dismissAriaLabel="Close">
+                <Button variant="inline-icon" iconName="status-info" ariaLabel="About opens" />
+              </Popover>
+            }
+          >
+            {campaign.emails_opened.toLocaleString()}
+          </StatCard>
+          <StatCard label="Clicked">{campaign.emails_clicked.toLocaleString()}</StatCard>
+          <StatCard label="Status">
+            <CampaignBadge campaign={campaign} />
+          </StatCard>
+          <StatCard label="Unsubscribed">{campaign.emails_unsubscribed.toLocaleString()}</StatCard>
+        </div>
+      </SpaceBetween>
+    </section>
+  );
+}
+
+function CampaignDetails({ campaign }: { campaign: Campaign }) {
+  const follow = useFollow();
+  return (
+    <Container header={<Header variant="h2">Campaign Details</Header>}>
+      <KeyValuePairs
+        columns={3}
+        items={[
+          { label: 'Track', value: campaign.track_name },
+          {
+            label: 'Link',
+            value: campaign.track_url ? (
+              <Link href={campaign.track_url} external onFollow={follow}>
+                <span className={styles.wrap}>{campaign.track_url}</span>
+              </Link>
+            ) : (
+              '—'
+            ),
+          },
+          { label: 'Genre', value: campaign.genre ? genreLabel(campaign.genre) : '—' },
+          { label: 'Mood', value: campaign.mood ?? '—' },
+          { label: 'BPM', value: campaign.bpm === null ? '—' : String(campaign.bpm) },
+          { label: 'Tone', value: campaign.ai_tone.charAt(0).toUpperCase() + campaign.ai_tone.slice(1) },
+          { label: 'Subject', value: campaign.email_subject },
+          { label: 'Created', value: formatDateTime(campaign.created_at) },
+          { label: 'Started', value: formatDateTime(campaign.started_sending_at) },
+          { label: 'Completed', value: formatDateTime(campaign.completed_sending_at) },
+        ]}
+      />
+    </Container>
+  );
 }

@@ -1,6 +1,202 @@
-// STUB (issue 6): replaced by its owner.
+import Alert from '@cloudscape-design/components/alert';
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
+import ProgressBar from '@cloudscape-design/components/progress-bar';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useCallback, useEffect, useState } from 'react';
+import { pendingEmails, type CampaignSummary } from '../../../../schema/api/campaigns';
+import { campaignMessages } from '../../../../schema/api/sending';
+import { errorMessage } from '../../api/client';
+import { resumeCampaign } from '../../api/sending';
+import { useAuth } from '../../auth/AuthContext';
+import { useFollow } from '../../components/useFollow';
+import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
+import { badgeColors, campaignBadge, campaignPath, campaignTotal, formatDateTime, genreLabel, progressPercent, STATISTICS_ANCHOR } from './campaignView';
+import { Figures } from './Figures';
+import { listCampaigns } from './campaignsApi';
+import { TodayStatusCard } from './TodayStatusCard';
+import { useSendingStatus } from './useSendingStatus';
 
+/** 1 column on phones, 2 on tablets, 3 on desktop (widths of the list, not the window). */
+export const CAMPAIGN_CARDS_PER_ROW: CardsProps.CardsLayout[] = [{ cards: 1 }, { minWidth: 600, cards: 2 }, { minWidth: 900, cards: 3 }];
+
+type ListState = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; campaigns: CampaignSummary[] };
+
+/**
+ * /dashboard/campaigns (spec §2): today's sending status, then a card per campaign with its badge
+ * (spec §4), progress and counts, 'Resume (n)' for a paused one, 'View' and 'Stats' (the detail page's
+ * statistics: the analytics page has no per-campaign view).
+ */
 export default function CampaignsPage() {
-  return <PageShell title="CampaignsPage" />;
+  const { api } = useAuth();
+  const { notify } = useNotifications();
+  const follow = useFollow();
+  const sendingStatus = useSendingStatus();
+  const [list, setList] = useState<ListState>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [resuming, setResuming] = useState<ReadonlySet<string>>(new Set());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setList({ kind: 'loading' });
+    listCampaigns(api, { signal: controller.signal }).then(
+      (campaigns) => {
+        if (!controller.signal.aborted) setList({ kind: 'ready', campaigns });
+      },
+      () => {
+        if (!controller.signal.aborted) setList({ kind: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [api, attempt]);
+
+  const resume = useCallback(
+    async (campaign: CampaignSummary) => {
+      setResuming((current) => new Set(current).add(campaign.id));
+      try {
+        const updated = await resumeCampaign(api, campaign.id);
+        setList((current) =>
+          current.kind === 'ready' ? { ...current, campaigns: current.campaigns.map((c) => (c.id === updated.id ? updated : c)) } : current,
+        );
+        notify({ type: 'success', title: campaignMessages.resumed });
+      } catch (error) {
+        notify({ type: 'error', title: campaignMessages.resumeFailed(errorMessage(error)) });
+      } finally {
+        setResuming((current) => {
+          const next = new Set(current);
+          next.delete(campaign.id);
+          return next;
+        });
+      }
+    },
+    [api, notify],
+  );
+
+  const cardDefinition: CardsProps.CardDefinition<CampaignSummary> = {
+    header: (campaign) => (
+      <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+        <Box variant="h3" tagOverride="h2" padding="n">
+          {campaign.track_name}
+        </Box>
+        <CampaignBadge campaign={campaign} />
+      </SpaceBetween>
+    ),
+    sections: [
+      {
+        id: 'about',
+        content: (campaign) => (
+          <SpaceBetween size="xxs">
+            <Box color="text-body-secondary">{genreLabel(campaign.genre)}</Box>
+            {campaign.description && <Box>{campaign.description}</Box>}
+          </SpaceBetween>
+        ),
+      },
+      {
+        id: 'times',
+        content: (campaign) => (
+          <Figures
+            minWidth={120}
+            items={[
+              { label: 'Started', value: formatDateTime(campaign.started_sending_at) },
+              { label: 'Completed', value: formatDateTime(campaign.completed_sending_at) },
+            ]}
+          />
+        ),
+      },
+      {
+        id: 'progress',
+        content: (campaign) => (
+          <ProgressBar
+            value={progressPercent(campaign)}
+            label="Progress"
+            ariaLabel={`${campaign.track_name}: progress`}
+            additionalInfo={`${campaign.emails_sent} of ${campaignTotal(campaign)} sent`}
+          />
+        ),
+      },
+      {
+        id: 'counts',
+        content: (campaign) => (
+          <Figures
+            large
+            minWidth={64}
+            items={[
+              { label: 'Sent', value: campaign.emails_sent.toLocaleString() },
+              { label: 'Opened', value: campaign.emails_opened.toLocaleString() },
+              { label: 'Clicked', value: campaign.emails_clicked.toLocaleString() },
+            ]}
+          />
+        ),
+      },
+      {
+        id: 'actions',
+        content: (campaign) => (
+          <SpaceBetween direction="horizontal" size="xs">
+            {campaign.sending_status === 'paused' && (
+              <Button
+                variant="primary"
+                loading={resuming.has(campaign.id)}
+                ariaLabel={`Resume ${campaign.track_name} (${pendingEmails(campaign)} pending)`}
+                onClick={() => void resume(campaign)}
+              >
+                Resume ({pendingEmails(campaign)})
+              </Button>
+            )}
+            <Button href={campaignPath(campaign.id)} onFollow={follow} ariaLabel={`View ${campaign.track_name}`}>
+              View
+            </Button>
+            <Button
+              href={`${campaignPath(campaign.id)}#${STATISTICS_ANCHOR}`}
+              onFollow={follow}
+              ariaLabel={`Stats of ${campaign.track_name}`}
+            >
+              Stats
+            </Button>
+          </SpaceBetween>
+        ),
+      },
+    ],
+  };
+
+  return (
+    <PageShell title="Campaigns" description="Track your campaigns as they send, pause or resume them, and see how they did.">
+      <TodayStatusCard state={sendingStatus} />
+      {list.kind === 'failed' ? (
+        <Alert type="error" action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
+          {campaignMessages.loadFailed}
+        </Alert>
+      ) : (
+        <Cards
+          items={list.kind === 'ready' ? list.campaigns : []}
+          trackBy="id"
+          loading={list.kind === 'loading'}
+          loadingText="Loading campaigns"
+          cardsPerRow={CAMPAIGN_CARDS_PER_ROW}
+          cardDefinition={cardDefinition}
+          ariaLabels={{ cardsLabel: 'Campaigns', itemSelectionLabel: () => '', selectionGroupLabel: 'Campaigns' }}
+          empty={
+            <Box textAlign="center" color="inherit" padding="l">
+              <SpaceBetween size="s">
+                <Box variant="h2" tagOverride="p" padding="n">
+                  {campaignMessages.empty}
+                </Box>
+                <Box color="text-body-secondary">Create your first campaign from the Compose page.</Box>
+                <Button href="/dashboard/compose" onFollow={follow} variant="primary">
+                  Go to Compose
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        />
+      )}
+    </PageShell>
+  );
+}
+
+export function CampaignBadge({ campaign }: { campaign: Parameters<typeof campaignBadge>[0] }) {
+  const label = campaignBadge(campaign);
+  return <Badge color={badgeColors[label]}>{label}</Badge>;
 }

@@ -5,7 +5,8 @@ import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody } from '../../../../schema/api/campaigns';
+import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody, type SavedContactList } from '../../../../schema/api/campaigns';
+import { contactTypes } from '../../../../schema/api/options';
 import { artistDetails } from '../../../../schema/api/profile';
 import type { CampaignTemplate } from '../../../../schema/api/templates';
 import { applyTemplateVariables, type TemplateVariableValues } from '../../../../schema/email/placeholders';
@@ -20,6 +21,7 @@ import type { EmailDraft } from './emailDraft';
 import { EmailPreviewCard } from './EmailPreviewCard';
 import { RecipientPreview } from './RecipientPreview';
 import { RecipientsCard } from './RecipientsCard';
+import { SendCampaign } from './send/SendCampaign';
 import { TrackInfoCard } from './TrackInfoCard';
 import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, missingBeyondHint, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
@@ -32,6 +34,9 @@ const modeOptions = [
   { id: 'html', text: 'HTML Mode' },
 ] as const;
 
+/** A saved list that selects no one and shows every contact type: applied, it clears the selection. */
+const clearedSelection: SavedContactList = { id: '', name: '', contact_types: [...contactTypes], selected_genres: [], contact_ids: [], created_at: '' };
+
 /** Thrown after a failure the page has already told the user about. */
 class Reported extends Error {}
 
@@ -39,7 +44,8 @@ class Reported extends Error {}
  * /dashboard/compose (spec §2 Compose): the track, the recipients, and the email, written by the AI
  * writer (AI mode) or from an HTML template (HTML mode). Generating or saving creates one draft campaign,
  * which later saves rewrite, so a compose session leaves one draft. Switching modes keeps the track and
- * the selection. Sending belongs to the sending issue.
+ * the selection. 'Send Campaign' sends the draft of the current mode; once it is queued the page starts
+ * afresh (spec §4 Sending flow).
  */
 export default function ComposePage() {
   const { api, profile } = useAuth();
@@ -55,10 +61,14 @@ export default function ComposePage() {
   const [templates, setTemplates] = useState<readonly CampaignTemplate[] | null>(null);
   /** HTML mode is mounted when first chosen and then kept (its typed HTML survives a visit to AI mode). */
   const [htmlShown, setHtmlShown] = useState(false);
+  /** Changed after a send: the track card and HTML mode start afresh (what they hold themselves included). */
+  const [sendSession, setSendSession] = useState(0);
 
   const selected = recipients.selected;
   const canGenerate = aiTrackReady(track) && selected.length > 0;
   const aiCampaign = campaign?.mode === 'ai' ? campaign : null;
+  /** What 'Send Campaign' sends: the draft whose preview the current mode shows. */
+  const sendableCampaign = mode === 'ai' ? aiCampaign : campaign?.mode === 'html' ? campaign : null;
   /** Shown under the spec's hint: the * fields it does not name. */
   const stillNeeded = canGenerate ? [] : missingBeyondHint(track);
 
@@ -73,9 +83,10 @@ export default function ComposePage() {
 
   // The handlers below read the page's latest values through this ref, so they keep one identity and
   // the memoised cards beside the track form do not re-render on every keystroke in it.
-  const latest = useRef({ track, artist, campaign, selected, canGenerate });
+  const applySavedList = recipients.applySavedList;
+  const latest = useRef({ track, artist, campaign, selected, canGenerate, applySavedList });
   useLayoutEffect(() => {
-    latest.current = { track, artist, campaign, selected, canGenerate };
+    latest.current = { track, artist, campaign, selected, canGenerate, applySavedList };
   });
 
   /**
@@ -230,6 +241,16 @@ export default function ComposePage() {
     [notify, writeDraft, forgetLostDraft],
   );
 
+  /** Spec §4 Sending flow: after a send the form, the selection, the preview and the draft reset. */
+  const resetAfterSend = useCallback(() => {
+    setTrack(emptyTrackForm);
+    setCampaign(null);
+    setEditing(null);
+    setSendSession((n) => n + 1);
+    // An empty list with every contact type: no selection, and the filters back to where they start.
+    latest.current.applySavedList(clearedSelection);
+  }, []);
+
   return (
     <PageShell
       title="Compose Campaign"
@@ -250,7 +271,7 @@ export default function ComposePage() {
       {/* Two columns from a laptop's content width (Cloudscape's s: 912 px), as spec §2 lays the page out. */}
       <Grid gridDefinition={[{ colspan: { default: 12, s: 6 } }, { colspan: { default: 12, s: 6 } }]}>
         <SpaceBetween size="l">
-          <TrackInfoCard mode={mode} form={track} onChange={changeTrack} />
+          <TrackInfoCard key={sendSession} mode={mode} form={track} onChange={changeTrack} />
           <RecipientsCard recipients={recipients} />
           {mode === 'ai' && (
             <SpaceBetween size="xs">
@@ -288,6 +309,7 @@ export default function ComposePage() {
             <div hidden={mode !== 'html'}>
               <Suspense fallback={<StatusIndicator type="loading">Loading HTML mode...</StatusIndicator>}>
                 <HtmlModePanel
+                  key={sendSession}
                   track={htmlPanelTrack}
                   artist={artist}
                   savedPreview={savedHtmlPreview}
@@ -296,6 +318,7 @@ export default function ComposePage() {
               </Suspense>
             </div>
           )}
+          <SendCampaign campaign={sendableCampaign} recipients={selected} editing={mode === 'ai' && editing !== null} onSent={resetAfterSend} />
           {campaign && <RecipientPreview campaign={campaign} recipients={selected} unsubscribed={recipients.unsubscribed} />}
         </SpaceBetween>
       </Grid>

@@ -6,14 +6,15 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
+import { ConfigContext } from '../../config/ConfigContext';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
 import { tierLabels, usagePercent, usageText } from './format';
-import { accountNavItems, activeNavHref, mainNavItems, type NavItem } from './navigation';
+import { accountNavItems, activeNavHref, localNavItems, mainNavItems, type NavItem } from './navigation';
 
 /** A sidebar link; a description goes in `info`, next to the link rather than inside it. */
 function navLink(item: NavItem): SideNavigationProps.Link {
@@ -41,6 +42,9 @@ const navItems: SideNavigationProps.Item[] = [
   ...accountNavItems.map(navLink),
 ];
 
+/** The local runtime's own pages, in a list of their own under the product's sections. */
+const localItems: SideNavigationProps.Item[] = localNavItems.map(navLink);
+
 const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
 
 /** Sidebar content: the section links, plan and mailbox badges, usage, the user, Show Tour and Sign out. */
@@ -63,6 +67,16 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
     }
   }
 
+  // Read without useConfig: the sidebar also renders where no runtime config is provided.
+  const local = useContext(ConfigContext)?.mode === 'local';
+  const activeHref = activeNavHref(location.pathname);
+  const follow: SideNavigationProps['onFollow'] = (event) => {
+    if (event.detail.external) return;
+    event.preventDefault();
+    navigate(event.detail.href);
+    onNavigate?.();
+  };
+
   const name = user?.name || profile?.full_name || '';
   const email = user?.email || profile?.email || '';
 
@@ -70,15 +84,11 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
     <div className={styles.nav}>
       <SideNavigation
         header={{ text: 'Trackpitch', href: '/dashboard' }}
-        activeHref={activeNavHref(location.pathname)}
+        activeHref={activeHref}
         items={navItems}
-        onFollow={(event) => {
-          if (event.detail.external) return;
-          event.preventDefault();
-          navigate(event.detail.href);
-          onNavigate?.();
-        }}
+        onFollow={follow}
       />
+      {local && <SideNavigation activeHref={activeHref} items={localItems} onFollow={follow} />}
       <div className={styles.account}>
         <SpaceBetween size="m">
           {profile ? (

@@ -20,11 +20,14 @@ export const accountNavItems: readonly NavItem[] = [
   { text: 'Subscription', href: '/dashboard/subscription' },
 ];
 
+/** Shown only when the app runs locally (runtime config mode 'local'): the local mailbox's sent folder. */
+export const localNavItems: readonly NavItem[] = [{ text: 'Outbox', href: '/dashboard/outbox', description: 'Local mailbox' }];
+
 /** The item to highlight: the longest item path that is the current path or a prefix of it. */
 export function activeNavHref(pathname: string): string | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   let best: string | undefined;
-  for (const { href } of [...mainNavItems, ...accountNavItems]) {
+  for (const { href } of [...mainNavItems, ...accountNavItems, ...localNavItems]) {
     if ((path === href || path.startsWith(`${href}/`)) && (!best || href.length > best.length)) best = href;
   }
   return best;

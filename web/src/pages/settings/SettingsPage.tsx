@@ -1,6 +1,177 @@
-// STUB (issue 6): replaced by its owner.
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import type { Profile } from '../../../../schema/api/profile';
+import { mailboxErrorMessage, mailboxMessages } from '../../../../schema/api/sending';
+import { errorMessage } from '../../api/client';
+import { consentNavigation, disconnectMailbox, startMailboxConnection } from '../../api/mailbox';
+import { useAuth } from '../../auth/AuthContext';
+import { useNotifications } from '../../notifications/NotificationsContext';
+import { tierLabels } from '../dashboard/format';
 import { PageShell } from '../dashboard/PageShell';
 
+const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
+
+/** Spec §3: the workspace type is shown as a business workspace account. */
+export const accountTypeLabels: Record<Profile['gmail_account_type'], string> = {
+  free: 'Personal Gmail account',
+  workspace: 'Business workspace account',
+};
+
+/** The query flags the mailbox callback redirects with (spec §2 Settings). */
+const CONNECTED_FLAG = 'gmail_connected';
+const ERROR_FLAG = 'gmail_error';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Box variant="awsui-key-label">{label}</Box>
+      <Box tagOverride="div">{children}</Box>
+    </div>
+  );
+}
+
+/** Settings (spec §2): Account Overview and Mailbox Integration. */
 export default function SettingsPage() {
-  return <PageShell title="SettingsPage" />;
+  const { user, profile, profileError, signOut, refreshProfile, api } = useAuth();
+  const { notify } = useNotifications();
+  const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [signingOut, setSigningOut] = useState(false);
+  const [connecting, setConnecting] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+  const handledFlags = useRef<string | null>(null);
+
+  // After the consent redirect: one toast for the outcome, then the flags leave the URL (a reload must not repeat it).
+  useEffect(() => {
+    const connected = searchParams.get(CONNECTED_FLAG);
+    const error = searchParams.get(ERROR_FLAG);
+    if (connected === null && error === null) return;
+    const seen = `${connected}|${error}`;
+    if (handledFlags.current === seen) return;
+    handledFlags.current = seen;
+    if (error !== null) {
+      notify({ type: 'error', title: mailboxMessages.connectionFailed, message: mailboxErrorMessage(error) });
+    } else if (connected === 'true') {
+      notify({ type: 'success', title: mailboxMessages.connected });
+      void refreshProfile();
+    }
+    const rest = new URLSearchParams(searchParams);
+    rest.delete(CONNECTED_FLAG);
+    rest.delete(ERROR_FLAG);
+    setSearchParams(rest, { replace: true });
+  }, [searchParams, setSearchParams, notify, refreshProfile]);
+
+  async function connect() {
+    setConnecting(true);
+    try {
+      const authUrl = await startMailboxConnection(api);
+      if (!authUrl) {
+        notify({ type: 'error', title: mailboxMessages.connectionFailed, message: mailboxMessages.noAuthUrl });
+        setConnecting(false);
+        return;
+      }
+      // Leaves the app for the consent screen; the button stays busy until the page goes.
+      consentNavigation.go(authUrl);
+    } catch (error) {
+      notify({ type: 'error', title: mailboxMessages.connectionFailed, message: errorMessage(error) });
+      setConnecting(false);
+    }
+  }
+
+  async function disconnect() {
+    setDisconnecting(true);
+    try {
+      await disconnectMailbox(api);
+      await refreshProfile();
+      notify({ type: 'success', title: mailboxMessages.disconnected });
+    } catch (error) {
+      notify({ type: 'error', title: mailboxMessages.disconnectionFailed, message: errorMessage(error) });
+    } finally {
+      setDisconnecting(false);
+    }
+  }
+
+  async function handleSignOut() {
+    setSigningOut(true);
+    try {
+      await signOut();
+      navigate('/auth', { replace: true });
+    } catch {
+      notify({ type: 'error', title: 'Error', message: 'Failed to sign out' });
+      setSigningOut(false);
+    }
+  }
+
+  const email = profile?.email || user?.email || '';
+
+  return (
+    <PageShell title="Settings">
+      <Container
+        header={
+          <Header variant="h2" actions={<Button iconName="undo" onClick={handleSignOut} loading={signingOut}>Sign Out</Button>}>
+            Account Overview
+          </Header>
+        }
+      >
+        {profile ? (
+          <ColumnLayout columns={4} variant="text-grid" minColumnWidth={150}>
+            <Fact label="Email">
+              <span style={{ overflowWrap: 'anywhere' }}>{email}</span>
+            </Fact>
+            <Fact label="Plan">
+              <Badge color={tierColors[profile.tier]}>{tierLabels[profile.tier]}</Badge>
+            </Fact>
+            <Fact label="Emails Used">{profile.emails_used}</Fact>
+            <Fact label="Email Limit">{profile.email_limit}</Fact>
+          </ColumnLayout>
+        ) : profileError ? (
+          <Box color="text-body-secondary">{profileError}</Box>
+        ) : (
+          <StatusIndicator type="loading">Loading your account</StatusIndicator>
+        )}
+      </Container>
+
+      <Container
+        header={
+          <Header variant="h2" description="A mailbox must be connected before any campaign is sent. Trackpitch only asks to send email and to see your address.">
+            Mailbox Integration
+          </Header>
+        }
+      >
+        {/* Spec §4 Mailbox token status: while loading, nothing is shown. */}
+        {profile &&
+          (profile.gmail_connected ? (
+            <SpaceBetween size="m">
+              <StatusIndicator type="success">Gmail connected</StatusIndicator>
+              <ColumnLayout columns={3} variant="text-grid" minColumnWidth={150}>
+                <Fact label="Mailbox">
+                  <span style={{ overflowWrap: 'anywhere' }}>{profile.gmail_email ?? '—'}</span>
+                </Fact>
+                <Fact label="Account type">{accountTypeLabels[profile.gmail_account_type]}</Fact>
+                <Fact label="Daily limit">{profile.gmail_daily_limit} emails per day</Fact>
+              </ColumnLayout>
+              <Button onClick={disconnect} loading={disconnecting}>
+                Disconnect
+              </Button>
+            </SpaceBetween>
+          ) : (
+            <SpaceBetween size="m">
+              <StatusIndicator type="warning">Gmail not connected</StatusIndicator>
+              <Box variant="p">Connect your Gmail account to send campaigns from your own address.</Box>
+              <Button variant="primary" onClick={connect} loading={connecting}>
+                Connect Gmail
+              </Button>
+            </SpaceBetween>
+          ))}
+      </Container>
+    </PageShell>
+  );
 }

@@ -1,0 +1,142 @@
+/**
+ * The send flow's rules (spec §4 capacity and send modes, §5 sending checks, §9 limits; DESIGN §4):
+ * which of the selected contacts are queued, when a send request's emails may start, the user's
+ * limits, and the sending status the capacity dialog and the campaigns page show. Pure: the HTTP
+ * handler reads the facts and writes the queue.
+ */
+import { campaignSummarySchema, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
+import type { Profile } from '../../schema/api/profile';
+import type { SendingStatus, SendModeName } from '../../schema/api/sending';
+import { nextPacificMidnight, pacificDate, pacificMonth, planSendTimes, sendingCapacity, type Capacity } from './sendingWindow';
+
+/** Why a selected contact is not queued; `eligible` when it is. */
+export type Eligibility = 'eligible' | 'unsubscribed' | 'unknown' | 'already_sent';
+
+/** What the store says about the user's addresses. Contact ids are address ids, so one set of ids fits all. */
+export interface SelectionFacts {
+  /** Ids of the addresses on the user's unsubscribe list. */
+  unsubscribed: ReadonlySet<string>;
+  /** Ids that are the user's contacts now. */
+  contacts: ReadonlySet<string>;
+  /** Ids this artist already sent this track to. */
+  pitched: ReadonlySet<string>;
+  /** The artist ticked 'send again anyway'. */
+  sendAgain: boolean;
+}
+
+/**
+ * Unsubscribed comes first (never sent, whatever else is true), then contacts deleted since they were
+ * selected, then those who already got the track, who are sent to again only when the artist asks.
+ */
+export function eligibilityOf(id: string, facts: SelectionFacts): Eligibility {
+  if (facts.unsubscribed.has(id)) return 'unsubscribed';
+  if (!facts.contacts.has(id)) return 'unknown';
+  if (facts.pitched.has(id) && !facts.sendAgain) return 'already_sent';
+  return 'eligible';
+}
+
+export interface SortedSelection {
+  /** In the order selected, each id once: the queue order. */
+  eligible: string[];
+  unsubscribed: number;
+  unknown: number;
+  alreadySent: number;
+}
+
+/** Sorts a selection (or one batch of it); an id selected twice counts once. */
+export function sortSelection(ids: readonly string[], facts: SelectionFacts): SortedSelection {
+  const sorted: SortedSelection = { eligible: [], unsubscribed: 0, unknown: 0, alreadySent: 0 };
+  for (const id of new Set(ids)) {
+    const eligibility = eligibilityOf(id, facts);
+    if (eligibility === 'eligible') sorted.eligible.push(id);
+    else if (eligibility === 'unsubscribed') sorted.unsubscribed++;
+    else if (eligibility === 'unknown') sorted.unknown++;
+    else sorted.alreadySent++;
+  }
+  return sorted;
+}
+
+/** Spec §5: the whole selection is on the unsubscribe list ('All selected contacts have unsubscribed'). */
+export const allUnsubscribed = (sorted: SortedSelection) =>
+  sorted.eligible.length === 0 && sorted.unknown === 0 && sorted.alreadySent === 0 && sorted.unsubscribed > 0;
+
+// ---------------------------------------------------------------------------------------------------
+// Limits and capacity.
+
+export type LimitsProfile = Pick<Profile, 'tier' | 'email_limit' | 'gmail_daily_limit'>;
+
+/** The plan's monthly email limit (spec §6): the profile's email_limit; null (unlimited) on the Label plan. */
+export const monthlyLimitOf = (profile: Pick<Profile, 'tier' | 'email_limit'>): number | null => (profile.tier === 'label' ? null : profile.email_limit);
+
+/** The mailbox's daily limit (spec §9: 500, or 2000 for a Workspace account), as the connection recorded it. */
+export const dailyLimitOf = (profile: Pick<Profile, 'gmail_daily_limit'>): number => profile.gmail_daily_limit;
+
+/** The user's counted emails: this Pacific day's and this Pacific month's, and when the next email is due. */
+export interface Usage {
+  sentToday: number;
+  usedThisMonth: number;
+  nextSendAt: string | null;
+}
+
+export function capacityOf(profile: LimitsProfile, usage: Usage, requested: number): Capacity {
+  return sendingCapacity({
+    dailyLimit: dailyLimitOf(profile),
+    sentToday: usage.sentToday,
+    monthlyLimit: monthlyLimitOf(profile),
+    usedThisMonth: usage.usedThisMonth,
+    requested,
+  });
+}
+
+/** GET /api/sending/status and the send check: the mailbox, today's and this month's usage, the queue. */
+export function sendingStatus(
+  profile: LimitsProfile & Pick<Profile, 'gmail_connected' | 'gmail_email' | 'gmail_account_type'>,
+  usage: Usage,
+  now: Date,
+): SendingStatus {
+  const capacity = capacityOf(profile, usage, 0);
+  const monthlyLimit = monthlyLimitOf(profile);
+  return {
+    mailbox: {
+      connected: profile.gmail_connected,
+      email: profile.gmail_connected ? profile.gmail_email : null,
+      account_type: profile.gmail_account_type,
+      daily_limit: dailyLimitOf(profile),
+    },
+    today: {
+      date: pacificDate(now),
+      sent: usage.sentToday,
+      remaining: capacity.todayRemaining,
+      resets_at: nextPacificMidnight(now).toISOString(),
+    },
+    month: { month: pacificMonth(now), used: usage.usedThisMonth, limit: monthlyLimit, remaining: capacity.monthRemaining },
+    available_now: capacity.availableNow,
+    next_send_at: usage.nextSendAt,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Send modes.
+
+export type SendStart = { outcome: 'start'; sendAfter: Date } | { outcome: 'insufficient' };
+
+/**
+ * When a send request's first email may go (spec §4): immediate, only when today's and the month's
+ * capacity covers every email requested; partial, now (the pipeline stops at the daily limit and goes on
+ * after the reset by itself); scheduled, at the next Pacific midnight. Nothing requested needs no capacity.
+ */
+export function sendStart({ mode, capacity, requested, now }: { mode: SendModeName; capacity: Capacity; requested: number; now: Date }): SendStart {
+  if (mode === 'scheduled') return { outcome: 'start', sendAfter: nextPacificMidnight(now) };
+  if (requested > 0 && planSendTimes({ mode, capacity, count: requested, now }).outcome === 'insufficient') return { outcome: 'insufficient' };
+  return { outcome: 'start', sendAfter: now };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Answers.
+
+const SUMMARY_FIELDS = Object.keys(campaignSummarySchema.shape) as (keyof CampaignSummary)[];
+
+/** A campaign as lists and the send flow answer it: the contract's fields without the email body (no internal attributes). */
+export function campaignSummary(campaign: Campaign | CampaignSummary): CampaignSummary {
+  return Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, campaign[field]])) as CampaignSummary;
+}

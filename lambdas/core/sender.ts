@@ -1,0 +1,212 @@
+/**
+ * The sender's rules (DESIGN §4; the pipeline design): what to do next for a due user, given what was
+ * read and the time; back-off; the stale-claim rule; the track key of "already pitched"; the email as
+ * handed to the mailer. Pure: the worker reads, asks `decide`, and writes what it says.
+ */
+import { createHash } from 'node:crypto';
+import type { Campaign, RenderedEmail } from '../../schema/api/campaigns';
+import { artistName } from '../../schema/api/profile';
+import { DUE_SHARDS } from '../../schema/table';
+import type { EmailToken, OutgoingEmail, RecipientRecord, SenderHead, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../ports';
+import type { Profile } from '../../schema/api/profile';
+import { dailyLimitOf, monthlyLimitOf } from './queueing';
+import { nextPacificMidnight, pacificMonth } from './sendingWindow';
+import { oneClickUnsubscribeUrl, trackedHtml } from './tracking';
+
+/** A `sending` recipient claimed this long ago never reported back: its outcome is unknown (never retried). */
+export const STALE_CLAIM_MS = 5 * 60_000;
+/** Provider attempts of one email before it is failed. */
+export const MAX_ATTEMPTS = 5;
+/** Back-off after the 1st, 2nd, … retryable failure: 1, 2, 4, 8, 16 minutes. */
+export const BACKOFF_MS = [1, 2, 4, 8, 16].map((minutes) => minutes * 60_000);
+/** Steps one tick may take for a user (skips, completions) before it gives up the message. */
+export const MAX_STEPS = 10;
+/** A campaign whose send flow stopped queueing (the browser closed mid-way) completes after this. */
+export const BATCH_GRACE_MS = 15 * 60_000;
+
+/** The recipient details (RCPT.detail) the sender writes, in words. */
+export const recipientDetails = {
+  unsubscribed: 'Unsubscribed before this email was sent.',
+  unknown: 'The mailbox did not confirm this email; it is not sent again.',
+  gaveUp: (message: string) => `Not sent after ${MAX_ATTEMPTS} attempts: ${message}`,
+} as const;
+
+/**
+ * The key of "this artist already pitched this track" (`PITCHED#<key>#<addressId>`): the lower-cased,
+ * trimmed track link, or the track name when there is none, hashed to 22 base64url characters.
+ */
+export function pitchKey(campaign: Pick<Campaign, 'track_url' | 'track_name'>): string {
+  const url = campaign.track_url?.trim().toLowerCase();
+  const basis = url ? url : `name:${campaign.track_name.trim().toLowerCase()}`;
+  return createHash('sha256').update(basis).digest('base64url').slice(0, 22);
+}
+
+/** The DUE shard of a user's cursor: a stable hash of the user id. */
+export function dueShard(userId: string): number {
+  return createHash('sha256').update(userId).digest().readUInt32BE(0) % DUE_SHARDS;
+}
+
+/** Wait after the `attempt`-th retryable failure (1-based): 1, 2, 4, 8, 16 minutes. */
+export function backoffMs(attempt: number): number {
+  return BACKOFF_MS[Math.min(Math.max(attempt, 1), BACKOFF_MS.length) - 1]!;
+}
+
+/** The first instant of the next Pacific month (the monthly plan limit's reset). */
+export function nextPacificMonthStart(at: Date): Date {
+  const month = pacificMonth(at);
+  let next = nextPacificMidnight(at);
+  while (pacificMonth(next) === month) next = nextPacificMidnight(next);
+  return next;
+}
+
+/**
+ * The head of a user's queue at `now`: of the campaigns whose send_after has come, the one queued first
+ * (a scheduled campaign does not block an earlier one that is due). Undefined when none is due.
+ */
+export function headOf(queue: Record<string, SenderQueueEntry>, now: Date): SenderHead | undefined {
+  let head: [string, SenderQueueEntry] | undefined;
+  for (const entry of Object.entries(queue)) {
+    if (Date.parse(entry[1].send_after) > now.getTime()) continue;
+    if (!head || entry[1].queued_at < head[1].queued_at || (entry[1].queued_at === head[1].queued_at && entry[0] < head[0])) head = entry;
+  }
+  return head ? { campaignId: head[0], position: head[1].position } : undefined;
+}
+
+/** When the next campaign of the queue becomes due (none is due now). */
+function firstSendAfter(queue: Record<string, SenderQueueEntry>): Date {
+  return new Date(Math.min(...Object.values(queue).map((entry) => Date.parse(entry.send_after))));
+}
+
+/** Whether processing `position` finishes the campaign: every batch is in and it is the last queued position. */
+export function completesAt(campaign: Pick<SendingCampaign, 'queued_through' | 'total_recipients' | 'total_queued'>, position: number): boolean {
+  return campaign.queued_through >= campaign.total_recipients && position + 1 >= campaign.total_queued;
+}
+
+export type WaitReason = 'scheduled' | 'retry' | 'in_flight' | 'daily_limit' | 'monthly_limit' | 'pacing' | 'batches' | 'settling';
+
+export type Decision =
+  /** The tick is not the cursor's current one (a duplicate, or the cursor moved): drop it. */
+  | { kind: 'stale' }
+  /** Nothing queued: take the cursor out of the DUE index. */
+  | { kind: 'idle' }
+  /** Nothing to do before `until`: move the cursor there. */
+  | { kind: 'wait'; until: Date; reason: WaitReason }
+  /** Every batch in, every position processed. */
+  | { kind: 'complete'; campaignId: string }
+  /** The campaign is gone: take it off the cursor. */
+  | { kind: 'forget'; campaignId: string }
+  /** No email for this position: mark it (counted) or just move past it (already final, or missing). */
+  | { kind: 'advance'; campaignId: string; position: number; mark?: { status: 'unknown'; from: 'sending'; detail: string }; completes: boolean }
+  /** No mailbox to send with: pause every campaign of the cursor. */
+  | { kind: 'pause'; reason: 'mailbox_disconnected' }
+  | {
+      kind: 'send';
+      campaign: SendingCampaign;
+      recipient: RecipientRecord;
+      profile: Profile;
+      mailbox: StoredMailbox;
+      completes: boolean;
+      dailyLimit: number;
+      monthlyLimit: number | null;
+    };
+
+const FINAL_STATUSES: ReadonlySet<RecipientRecord['status']> = new Set(['sent', 'failed', 'skipped', 'unknown']);
+
+/**
+ * The next step for a user whose tick for `tickDueAt` arrived at `now`. Every branch is one decision;
+ * the worker carries it out with one conditional write (or the claim, the send and the record).
+ */
+export function decide(view: SenderView, tickDueAt: string, now: Date, intervalMs: number): Decision {
+  const { cursor } = view;
+  const nowMs = now.getTime();
+  if (!cursor || cursor.due_at === null || cursor.due_at !== tickDueAt || Date.parse(cursor.due_at) > nowMs) return { kind: 'stale' };
+  if (Object.keys(cursor.queue).length === 0) return { kind: 'idle' };
+  const { profile, mailbox } = view;
+  if (!mailbox || !profile) return { kind: 'pause', reason: 'mailbox_disconnected' };
+
+  const head = view.head;
+  if (!head) return { kind: 'wait', until: firstSendAfter(cursor.queue), reason: 'scheduled' };
+  const { campaign, recipient, campaignId, position } = head;
+  if (!campaign) return { kind: 'forget', campaignId };
+  // Pause and resume change the campaign and the cursor in one transaction; a read between them (the
+  // batch read is not one snapshot) settles by the next interval.
+  if (campaign.sending_status !== 'sending') return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'settling' };
+
+  if (position >= campaign.total_queued) {
+    if (campaign.queued_through >= campaign.total_recipients) return { kind: 'complete', campaignId };
+    const lastBatch = Date.parse(campaign.last_batch_at ?? campaign.started_sending_at ?? campaign.updated_at);
+    if (!(nowMs - lastBatch < BATCH_GRACE_MS)) return { kind: 'complete', campaignId };
+    return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'batches' };
+  }
+  const completes = completesAt(campaign, position);
+  if (!recipient || FINAL_STATUSES.has(recipient.status)) return { kind: 'advance', campaignId, position, completes };
+  if (recipient.status === 'sending') {
+    const staleAt = Date.parse(recipient.claimed_at ?? '') + STALE_CLAIM_MS;
+    // A claim without a time cannot be waited out: its outcome is unknown now.
+    if (Number.isNaN(staleAt) || staleAt <= nowMs) {
+      return { kind: 'advance', campaignId, position, completes, mark: { status: 'unknown', from: 'sending', detail: recipientDetails.unknown } };
+    }
+    return { kind: 'wait', until: new Date(staleAt), reason: 'in_flight' };
+  }
+  if (recipient.retry_at && Date.parse(recipient.retry_at) > nowMs) return { kind: 'wait', until: new Date(recipient.retry_at), reason: 'retry' };
+
+  const dailyLimit = dailyLimitOf(profile);
+  const monthlyLimit = monthlyLimitOf(profile);
+  if (view.sentToday >= dailyLimit) return { kind: 'wait', until: nextPacificMidnight(now), reason: 'daily_limit' };
+  if (monthlyLimit !== null && view.usedThisMonth >= monthlyLimit) return { kind: 'wait', until: nextPacificMonthStart(now), reason: 'monthly_limit' };
+  if (cursor.last_claim_at) {
+    const paced = Date.parse(cursor.last_claim_at) + intervalMs;
+    if (paced > nowMs) return { kind: 'wait', until: new Date(paced), reason: 'pacing' };
+  }
+  return { kind: 'send', campaign, recipient, profile, mailbox, completes, dailyLimit, monthlyLimit };
+}
+
+/** The Message-ID of one email: unique per campaign, position and token (`<id.position.token8@trackpitch>`). */
+export const messageIdOf = (campaignId: string, position: number, token: string) => `<${campaignId}.${position}.${token.slice(0, 8)}@trackpitch>`;
+
+export interface OutgoingInput {
+  userId: string;
+  campaign: Campaign;
+  recipient: RecipientRecord;
+  profile: Pick<Profile, 'artist_name' | 'full_name'>;
+  mailbox: Pick<StoredMailbox, 'email'>;
+  /** The recipient's email as rendered (recipientEmail, with the unsubscribe page URL of `token`). */
+  rendered: RenderedEmail;
+  token: string;
+  appUrl: string;
+  now: Date;
+}
+
+/** The email as the mailer gets it (tracked links, pixel, List-Unsubscribe) and the token item stored with it. */
+export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl, now }: OutgoingInput): {
+  email: OutgoingEmail;
+  token: EmailToken;
+} {
+  const tracked = trackedHtml(rendered.html, { appUrl, token });
+  const artist = artistName(profile);
+  return {
+    email: {
+      from: { name: artist, email: mailbox.email },
+      to: { name: recipient.recipient_name, email: recipient.recipient_email },
+      subject: rendered.subject,
+      html: tracked.html,
+      text: rendered.text,
+      messageId: messageIdOf(campaign.id, recipient.position, token),
+      listUnsubscribeUrl: oneClickUnsubscribeUrl(appUrl, token),
+      meta: { userId, campaignId: campaign.id, position: recipient.position },
+    },
+    token: {
+      token,
+      user_id: userId,
+      campaign_id: campaign.id,
+      position: recipient.position,
+      contact_id: recipient.contact.id,
+      contact_email: recipient.recipient_email,
+      contact_name: recipient.recipient_name,
+      artist_name: artist,
+      track_name: campaign.track_name,
+      links: tracked.links,
+      created_at: now.toISOString(),
+    },
+  };
+}

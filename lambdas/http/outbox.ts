@@ -1,0 +1,43 @@
+/**
+ * The local mailbox's sent folder (local runtime only; CDK deploys no route for it): the list, newest
+ * first without the bodies, and one message in full for the Outbox page. The user id only comes from the
+ * verified token: another user's message is not under the caller's partition, so it is the same 404 as a
+ * missing one. Without an outbox (not the local mailbox) every route is a 404.
+ */
+import type { z } from 'zod';
+import type { OutboxMessage, outboxListSchema } from '../../schema/api/sending';
+import { isUlid } from '../core/ids';
+import type { OutboxStore } from '../ports';
+import { compose } from '../compose';
+import { HttpError, httpApi, json, knownId, lazyHandler } from './api';
+
+export interface OutboxDeps {
+  /** Undefined unless the local mailbox sends. */
+  outbox: OutboxStore | undefined;
+}
+
+export const outboxMessages = {
+  notLocal: 'The outbox exists only when Trackpitch runs locally.',
+  messageNotFound: 'Message not found.',
+} as const;
+
+export const makeHandler = ({ outbox }: OutboxDeps) => {
+  const localOutbox = (): OutboxStore => {
+    if (!outbox) throw new HttpError(404, outboxMessages.notLocal);
+    return outbox;
+  };
+  return httpApi({
+    'GET /api/local/outbox': async ({ identity }) =>
+      json(200, { messages: await localOutbox().list(identity!.userId) } satisfies z.infer<typeof outboxListSchema>),
+
+    'GET /api/local/outbox/{id}': async ({ identity, params }) => {
+      const store = localOutbox();
+      const id = knownId(params.id, isUlid, outboxMessages.messageNotFound);
+      const message = await store.get(identity!.userId, id);
+      if (!message) throw new HttpError(404, outboxMessages.messageNotFound);
+      return json(200, message satisfies OutboxMessage);
+    },
+  });
+};
+
+export const handler = lazyHandler(() => makeHandler(compose()));

@@ -1,0 +1,263 @@
+/**
+ * The HTTP side of sending (spec §2 Compose dialogs, Campaigns, Campaign detail; §4 capacity and send
+ * modes; §5 sending checks; §8 Sending and Campaigns texts; DESIGN §4): the sending status, the send
+ * check before the capacity dialog, queueing a selection batch by batch, pause and resume, and a
+ * campaign's emails. The pipeline (lambdas/workers/sender.ts) does the sending. The user id only comes
+ * from the verified token: another user's campaign is not found under the caller's partition (404).
+ * Logs carry ids and counts, never addresses or email text.
+ */
+import type { z } from 'zod';
+import { campaignLimits, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
+import type { Contact } from '../../schema/api/contacts';
+import {
+  campaignMessages,
+  sendBatchRequestSchema,
+  sendCheckRequestSchema,
+  SEND_BATCH_SIZE,
+  sendingMessages,
+  type CampaignEmail,
+  type campaignEmailListSchema,
+  type CampaignEmailContent,
+  type SendBatchResult,
+  type SendCheck,
+  type SendingStatus,
+} from '../../schema/api/sending';
+import { isAddressId } from '../core/contacts';
+import { isUlid } from '../core/ids';
+import type { Identity } from '../core/profile';
+import { allUnsubscribed, campaignSummary, capacityOf, sendingStatus, sendStart, sortSelection } from '../core/queueing';
+import { pitchKey } from '../core/sender';
+import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, UnsubscribeStore } from '../ports';
+import { compose } from '../compose';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, parseForm, type FormRule } from './api';
+import { ensureProfile } from './ensureProfile';
+
+export interface SendingDeps {
+  campaigns: CampaignStore;
+  contacts: ContactStore;
+  profiles: ProfileStore;
+  unsubscribes: UnsubscribeStore;
+  sendQueue: SendQueueStore;
+  clock: Clock;
+}
+
+/** Answers of this API beyond the spec's texts (schema/api/sending.ts holds those). */
+export const sendingApiMessages = {
+  emailNotFound: 'Email not found',
+  batchShape: `A batch is ${SEND_BATCH_SIZE} contacts of the selection (the last one the rest), starting at a multiple of ${SEND_BATCH_SIZE}.`,
+  batchOutOfOrder: 'This batch does not follow the recipients already queued for this campaign. Please start the send again.',
+  notSending: 'Only a campaign that is sending can be paused.',
+  notPaused: 'Only a paused campaign can be resumed.',
+} as const;
+
+/** The spec's texts: a body problem worded with one of them is answered with it alone. */
+const sendingSpecTexts: ReadonlySet<string> = new Set(Object.values(sendingMessages as Record<string, unknown>).filter((text): text is string => typeof text === 'string'));
+
+const selectionNeeds: FormRule[] = [{ path: ['contact_ids'], message: sendingMessages.selectContacts }];
+
+/** A campaign id of the path: campaign ids are ULIDs. */
+const campaignIdOf = (id: string | undefined) => knownId(id, isUlid, campaignMessages.notFound);
+
+/** A position of the path: a non-negative whole number written plainly, within the most recipients a campaign has. */
+function positionOf(value: string | undefined): number {
+  const position = knownId(value, (text) => /^(0|[1-9]\d{0,5})$/.test(text), sendingApiMessages.emailNotFound);
+  const number = Number(position);
+  if (number >= campaignLimits.recipients) throw new HttpError(404, sendingApiMessages.emailNotFound);
+  return number;
+}
+
+/**
+ * The store counts a batch as covering positions [batch_start, batch_start + SEND_BATCH_SIZE) of the
+ * selection (how far the selection is queued is all it keeps), so every batch but the last is full.
+ */
+const isWholeBatch = ({ batch_start, total, contact_ids }: { batch_start: number; total: number; contact_ids: readonly string[] }) =>
+  batch_start % SEND_BATCH_SIZE === 0 && batch_start < total && contact_ids.length === Math.min(SEND_BATCH_SIZE, total - batch_start);
+
+const blank = (text: string | null | undefined) => !text || text.trim() === '';
+
+/** A recipient as the detail page lists it: who, what became of it, opens and clicks; no content. */
+function campaignEmail(record: RecipientRecord): CampaignEmail {
+  return {
+    position: record.position,
+    recipient_name: record.recipient_name ?? null,
+    recipient_email: record.recipient_email,
+    status: record.status,
+    subject: record.subject ?? null,
+    sent_at: record.sent_at ?? null,
+    opened_at: record.opened_at ?? null,
+    open_count: record.open_count ?? 0,
+    machine_open_count: record.machine_open_count ?? 0,
+    clicked_at: record.clicked_at ?? null,
+    click_count: record.click_count ?? 0,
+    detail: record.detail ?? null,
+  };
+}
+
+export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, clock }: SendingDeps) => {
+  const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
+
+  const campaignOf = async (userId: string, id: string): Promise<Campaign> => {
+    const campaign = await campaigns.get(userId, id);
+    if (!campaign) throw new HttpError(404, campaignMessages.notFound);
+    return campaign;
+  };
+
+  const unsubscribedIds = async (userId: string) => new Set((await unsubscribes.list(userId)).map((unsubscribe) => unsubscribe.id));
+
+  /** Only an address id can be a contact: another string is unknown without a read. */
+  const contactIdsOf = (ids: readonly string[]) => ids.filter(isAddressId);
+
+  /**
+   * A batch the store says was queued before is a retry only when its contacts are in the queue: the
+   * store keeps how far the selection got, not who was in it, and another tab's selection sent to the
+   * same campaign is not a retry. Rare (a lost answer), so reading the queue here costs nothing usually.
+   */
+  const allQueued = async (campaignId: string, contactIds: readonly string[]) => {
+    if (contactIds.length === 0) return true;
+    const queued = new Set((await sendQueue.listRecipients(campaignId)).map((recipient) => recipient.contact.id));
+    return contactIds.every((contactId) => queued.has(contactId));
+  };
+
+  const summaryAnswer = (campaign: Campaign | CampaignSummary) => json(200, campaignSummary(campaign) satisfies CampaignSummary);
+
+  return httpApi({
+    'GET /api/sending/status': async ({ identity }) => {
+      const now = clock.now();
+      const [profile, usage] = await Promise.all([profileOf(identity!), sendQueue.usage(identity!.userId, now)]);
+      return json(200, sendingStatus(profile, usage, now) satisfies SendingStatus);
+    },
+
+    /** Before the capacity dialog: who of the selection would not be queued, and the capacity left. */
+    'POST /api/campaigns/{id}/send-check': async ({ identity, params, body }) => {
+      const id = campaignIdOf(params.id);
+      const { contact_ids } = parseForm(sendCheckRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
+      const userId = identity!.userId;
+      const now = clock.now();
+      const [campaign, profile, usage, unsubscribed, existing] = await Promise.all([
+        campaignOf(userId, id),
+        profileOf(identity!),
+        sendQueue.usage(userId, now),
+        unsubscribedIds(userId),
+        contacts.existingIds(userId, contactIdsOf(contact_ids)),
+      ]);
+      const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
+      const sorted = sortSelection(contact_ids, { unsubscribed, contacts: existing, pitched, sendAgain: false });
+      return json(200, {
+        selected: new Set(contact_ids).size,
+        unsubscribed: sorted.unsubscribed,
+        already_sent: sorted.alreadySent,
+        unknown: sorted.unknown,
+        status: sendingStatus(profile, usage, now),
+      } satisfies SendCheck);
+    },
+
+    /**
+     * Queues one batch of the selection. The first batch of a draft checks the preview, the mailbox and,
+     * for immediate mode, the capacity, then turns the draft into a sending (or scheduled) campaign; the
+     * store queues a batch only once (a retry is answered without queueing anything again).
+     */
+    'POST /api/campaigns/{id}/send': async ({ identity, params, body }) => {
+      const id = campaignIdOf(params.id);
+      const request = parseForm(sendBatchRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
+      if (!isWholeBatch(request)) throw new HttpError(400, sendingApiMessages.batchShape);
+      const userId = identity!.userId;
+      const now = clock.now();
+      const firstBatch = request.batch_start === 0;
+      const [campaign, profile, unsubscribed, found] = await Promise.all([
+        campaignOf(userId, id),
+        firstBatch ? profileOf(identity!) : undefined,
+        unsubscribedIds(userId),
+        contacts.getMany(userId, contactIdsOf(request.contact_ids)),
+      ]);
+      if (blank(campaign.email_subject) || blank(campaign.email_body)) throw new HttpError(400, sendingMessages.previewFirst);
+      // A first batch sent again after the draft started is a retry: the store answers it, no checks again.
+      const starting = firstBatch && campaign.status === 'draft';
+      if (starting && !profile!.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+
+      const byId = new Map<string, Contact>(found.map((contact) => [contact.id, contact]));
+      const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
+      const sorted = sortSelection(request.contact_ids, { unsubscribed, contacts: new Set(byId.keys()), pitched, sendAgain: request.send_again });
+      const wholeSelection = firstBatch && request.contact_ids.length >= request.total;
+      if (starting && wholeSelection && allUnsubscribed(sorted)) throw new HttpError(400, sendingMessages.allUnsubscribed);
+
+      let sendAfter = campaign.send_after ? new Date(campaign.send_after) : now;
+      if (starting) {
+        // The decision is made once, on the first batch. Later batches may skip more, so what this batch
+        // skipped is the best count of the emails requested that is known now.
+        const requested = request.total - (request.contact_ids.length - sorted.eligible.length);
+        const usage = await sendQueue.usage(userId, now);
+        const start = sendStart({ mode: request.mode, capacity: capacityOf(profile!, usage, requested), requested, now });
+        if (start.outcome === 'insufficient') throw new HttpError(400, sendingMessages.insufficientCapacity);
+        sendAfter = start.sendAfter;
+      }
+
+      const result = await sendQueue.queueBatch(userId, {
+        campaignId: id,
+        batchStart: request.batch_start,
+        total: request.total,
+        contacts: sorted.eligible.map((contactId) => byId.get(contactId)!),
+        sendAfter,
+        now,
+      });
+      if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
+      const refused = () => new HttpError(409, firstBatch ? sendingMessages.notADraft : sendingApiMessages.batchOutOfOrder);
+      if (result.outcome === 'conflict') throw refused();
+      if (result.outcome === 'already_queued' && !(await allQueued(id, sorted.eligible))) throw refused();
+      const queued = result.outcome === 'queued' ? result.queued : sorted.eligible.length;
+      logger.info(result.outcome === 'queued' ? 'Batch queued' : 'Batch was queued before', {
+        campaignId: id,
+        batchStart: request.batch_start,
+        mode: request.mode,
+        queued,
+        skipped: request.contact_ids.length - sorted.eligible.length,
+      });
+      return json(200, {
+        queued,
+        skipped_unsubscribed: sorted.unsubscribed,
+        skipped_already_sent: sorted.alreadySent,
+        skipped_unknown: sorted.unknown,
+        campaign: campaignSummary(result.campaign),
+      } satisfies SendBatchResult);
+    },
+
+    'POST /api/campaigns/{id}/pause': async ({ identity, params }) => {
+      const id = campaignIdOf(params.id);
+      const result = await sendQueue.pause(identity!.userId, id, clock.now());
+      if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
+      if (result.outcome === 'conflict') throw new HttpError(409, sendingApiMessages.notSending);
+      logger.info('Campaign paused', { campaignId: id });
+      return summaryAnswer(result.campaign);
+    },
+
+    /** Sending needs the mailbox: without one, the campaign stays paused. Another user's id is 404 first. */
+    'POST /api/campaigns/{id}/resume': async ({ identity, params }) => {
+      const id = campaignIdOf(params.id);
+      const userId = identity!.userId;
+      const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity!)]);
+      if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      const result = await sendQueue.resume(userId, id, clock.now());
+      if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
+      if (result.outcome === 'conflict') throw new HttpError(409, sendingApiMessages.notPaused);
+      logger.info('Campaign resumed', { campaignId: id });
+      return summaryAnswer(result.campaign);
+    },
+
+    'GET /api/campaigns/{id}/emails': async ({ identity, params }) => {
+      const id = campaignIdOf(params.id);
+      await campaignOf(identity!.userId, id);
+      const recipients = await sendQueue.listRecipients(id);
+      return json(200, { emails: recipients.map(campaignEmail) } satisfies z.infer<typeof campaignEmailListSchema>);
+    },
+
+    'GET /api/campaigns/{id}/emails/{position}': async ({ identity, params }) => {
+      const id = campaignIdOf(params.id);
+      const position = positionOf(params.position);
+      await campaignOf(identity!.userId, id);
+      const record = await sendQueue.getRecipient(id, position);
+      if (!record) throw new HttpError(404, sendingApiMessages.emailNotFound);
+      return json(200, { ...campaignEmail(record), html: record.html ?? null, text: record.text ?? null } satisfies CampaignEmailContent);
+    },
+  });
+};
+
+export const handler = lazyHandler(() => makeHandler(compose()));

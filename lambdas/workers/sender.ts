@@ -1,0 +1,302 @@
+/**
+ * The sender (DESIGN §4; the pipeline design): fed by the FIFO queue, one tick per due user. For each
+ * tick: read the user's view (one request), decide (lambdas/core/sender.ts), and either write the
+ * decision (a wait, a skip, a completion) and maybe take the next step, or render the email, claim it
+ * (one transaction), hand it to the mailbox, and record the outcome (one transaction).
+ *
+ * A DynamoDB error is thrown and the tick reported in batchItemFailures (SQS retries it; a retried tick
+ * whose cursor has moved on is stale and dropped). A mailer failure other than a MailerError (a timeout
+ * after the request left) leaves the recipient `sending`: the stale-claim rule records it unknown later,
+ * and it is never sent again.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
+import { composeSender } from '../compose';
+import { artistDetails, recipientEmail } from '../core/compose';
+import { addressId } from '../core/contacts';
+import type { SendTick } from '../core/dispatch';
+import { newEmailToken } from '../core/emailToken';
+import { MailerError, WriterError } from '../core/errors';
+import { backoffMs, decide, MAX_ATTEMPTS, MAX_STEPS, outgoingEmail, pitchKey, recipientDetails, type Decision } from '../core/sender';
+import { nextPacificMidnight } from '../core/sendingWindow';
+import { unsubscribePageUrl } from '../core/tracking';
+import type { Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderQueueEntry, SenderStore, WrittenEmailStore } from '../ports';
+
+export interface SenderDeps {
+  store: SenderStore;
+  mailer: Mailer;
+  clock: Clock;
+  secrets: SecretBox;
+  writer: EmailWriter;
+  sanitizer: HtmlSanitizer;
+  written: WrittenEmailStore;
+  /** New email tokens (default: 32 random bytes); replaceable for seeded tests. */
+  tokens?: () => string;
+  appUrl: string;
+  intervalMs: number;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  metrics?: SenderMetrics;
+}
+
+/** The part of Powertools Metrics the sender uses. */
+export interface SenderMetrics {
+  addMetric(name: string, unit: typeof MetricUnit.Count, value: number): void;
+  publishStoredMetrics(): void;
+}
+
+/** How one tick ended (logged; the tests read it). */
+export type TickOutcome =
+  | 'stale'
+  | 'idle'
+  | 'waiting'
+  | 'paused'
+  | 'sent'
+  | 'retrying'
+  | 'failed'
+  | 'daily_limit'
+  | 'disconnected'
+  | 'unknown'
+  | 'postponed'
+  | 'steps_exhausted';
+
+/** The tick a message carries; anything else is dropped (redelivery could not make it valid). */
+export function parseTick(body: string): SendTick | undefined {
+  try {
+    const value = JSON.parse(body) as Partial<SendTick>;
+    if (typeof value.userId !== 'string' || value.userId === '' || typeof value.dueAt !== 'string') return undefined;
+    const head = value.head;
+    const validHead = head && typeof head.campaignId === 'string' && Number.isInteger(head.position) ? { campaignId: head.campaignId, position: head.position } : undefined;
+    return { userId: value.userId, dueAt: value.dueAt, ...(validHead ? { head: validHead } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function makeProcessor(deps: SenderDeps) {
+  const { store, mailer, clock, secrets, appUrl, intervalMs } = deps;
+  const newToken = deps.tokens ?? newEmailToken;
+  const count = (name: string) => deps.metrics?.addMetric(name, MetricUnit.Count, 1);
+
+  /** Renders, claims, sends and records one email. 'continue': the claim found a reason not to send; read again. */
+  async function send(
+    userId: string,
+    tickDueAt: string,
+    decision: Extract<Decision, { kind: 'send' }>,
+    queue: Record<string, SenderQueueEntry>,
+    now: Date,
+  ): Promise<TickOutcome | 'continue'> {
+    const { campaign, recipient, profile, mailbox, completes, dailyLimit, monthlyLimit } = decision;
+    const position = recipient.position;
+    // The token is made at the first claim and kept by retries, so a retried email's links stay the same.
+    const token = recipient.token ?? newToken();
+    let rendered;
+    try {
+      // Rendered before the claim: a writer failure must not use up the day's quota.
+      rendered = await recipientEmail({
+        campaign,
+        contact: recipient.contact,
+        artist: artistDetails(profile),
+        writer: deps.writer,
+        sanitizer: deps.sanitizer,
+        written: deps.written,
+        unsubscribeUrl: unsubscribePageUrl(appUrl, token),
+        now,
+      });
+    } catch (error) {
+      if (!(error instanceof WriterError)) throw error;
+      const attempts = recipient.attempts + 1;
+      if (attempts >= MAX_ATTEMPTS) {
+        const mark = { status: 'failed' as const, from: 'pending' as const, detail: recipientDetails.gaveUp(error.message) };
+        await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
+        count(MetricNames.EmailsFailed);
+        return 'continue';
+      }
+      const retryAt = new Date(now.getTime() + backoffMs(attempts));
+      await store.postpone(userId, { tickDueAt, campaignId: campaign.id, position, attempts, retryAt, detail: error.message });
+      deps.logger?.warn('writer failed; email postponed', { userId, campaignId: campaign.id, position, reason: error.reason });
+      return 'postponed';
+    }
+    const outgoing = outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl, now });
+    // Opened before the claim: a key service that is down fails the tick without holding a claim.
+    const refreshToken = await secrets.open(mailbox.sealedRefreshToken, { userId });
+    const recipientAddress = addressId(userId, recipient.recipient_email);
+    const nextDueAt = new Date(now.getTime() + intervalMs);
+
+    const claim = await store.claim(userId, {
+      tickDueAt,
+      now,
+      campaignId: campaign.id,
+      position,
+      token: outgoing.token,
+      addressId: recipientAddress,
+      dailyLimit,
+      monthlyLimit,
+      nextDueAt,
+    });
+    if (claim === 'unsubscribed') {
+      const mark = { status: 'skipped' as const, from: 'pending' as const, detail: recipientDetails.unsubscribed };
+      await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
+      return 'continue';
+    }
+    if (claim === 'conflict') return 'continue';
+
+    const base = { campaignId: campaign.id, position, token, claimedAt: now, now };
+    try {
+      await mailer.send(outgoing.email, { refreshToken, mailboxEmail: mailbox.email });
+    } catch (error) {
+      if (!(error instanceof MailerError)) {
+        // The request may have left: the outcome is unknown and the email is never sent again.
+        deps.logger?.error('mailer outcome unknown', { userId, campaignId: campaign.id, position, error: String(error) });
+        count(MetricNames.EmailsUnknownOutcome);
+        return 'unknown';
+      }
+      deps.logger?.warn('mailer refused', { userId, campaignId: campaign.id, position, kind: error.kind, message: error.message });
+      switch (error.kind) {
+        case 'rate_limited':
+        case 'transient': {
+          count(MetricNames.ProviderThrottled);
+          const attempts = recipient.attempts + 1;
+          if (attempts >= MAX_ATTEMPTS) {
+            await store.record(userId, { ...base, kind: 'failed', attempts, detail: recipientDetails.gaveUp(error.message), completes });
+            count(MetricNames.EmailsFailed);
+            return 'failed';
+          }
+          const retryAt = new Date(Math.max(now.getTime() + backoffMs(attempts), nextDueAt.getTime()));
+          await store.record(userId, { ...base, kind: 'retry', attempts, retryAt, detail: error.message });
+          return 'retrying';
+        }
+        case 'daily_limit':
+          count(MetricNames.ProviderThrottled);
+          await store.record(userId, { ...base, kind: 'daily_limit', dailyLimit, until: nextPacificMidnight(now) });
+          return 'daily_limit';
+        case 'auth':
+          // Every campaign of the cursor is paused at its position (the claim did not move any).
+          await store.record(userId, { ...base, kind: 'auth', queue });
+          return 'disconnected';
+        case 'rejected':
+          await store.record(userId, { ...base, kind: 'failed', attempts: recipient.attempts + 1, detail: error.message, completes });
+          count(MetricNames.EmailsFailed);
+          return 'failed';
+      }
+    }
+    await store.record(userId, {
+      ...base,
+      kind: 'sent',
+      messageId: outgoing.email.messageId,
+      subject: outgoing.email.subject,
+      html: outgoing.email.html,
+      text: outgoing.email.text,
+      trackKey: pitchKey(campaign),
+      addressId: recipientAddress,
+      completes,
+      nextDueAt,
+    });
+    count(MetricNames.EmailsSent);
+    return 'sent';
+  }
+
+  /** One tick: steps until an email goes out, the cursor waits, or the tick turns out stale. */
+  return async function processTick(tick: SendTick): Promise<TickOutcome> {
+    const { userId, dueAt } = tick;
+    let hint: SenderHead | undefined = tick.head;
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const now = clock.now();
+      const view = await store.read(userId, now, hint);
+      const decision = decide(view, dueAt, now, intervalMs);
+      hint = undefined;
+      switch (decision.kind) {
+        case 'stale':
+          return 'stale';
+        case 'idle':
+          await store.goIdle(userId, dueAt);
+          return 'idle';
+        case 'wait':
+          await store.reschedule(userId, dueAt, decision.until);
+          return 'waiting';
+        case 'pause':
+          await store.pauseAll(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, now });
+          return 'paused';
+        case 'complete':
+          await store.complete(userId, { tickDueAt: dueAt, campaignId: decision.campaignId, now });
+          continue;
+        case 'forget':
+          await store.forget(userId, { tickDueAt: dueAt, campaignId: decision.campaignId });
+          continue;
+        case 'advance': {
+          const { campaignId, position, mark, completes } = decision;
+          const moved = await store.advance(userId, { tickDueAt: dueAt, campaignId, position, completes, now, ...(mark ? { mark } : {}) });
+          if (moved && mark?.status === 'unknown') count(MetricNames.EmailsUnknownOutcome);
+          if (moved && !completes) hint = { campaignId, position: position + 1 };
+          continue;
+        }
+        case 'send': {
+          const outcome = await send(userId, dueAt, decision, view.cursor?.queue ?? {}, now);
+          if (outcome !== 'continue') return outcome;
+          continue;
+        }
+      }
+    }
+    // Bounded work per tick: the cursor is still due, so the next dispatcher run picks it up again.
+    return 'steps_exhausted';
+  };
+}
+
+/**
+ * The SQS handler: ticks of different users in parallel, a user's ticks in order. When a tick fails,
+ * it and every later tick of the same user are reported (FIFO order within a message group).
+ */
+export function makeHandler(deps: SenderDeps) {
+  const processTick = makeProcessor(deps);
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const groups = new Map<string, SQSRecord[]>();
+    for (const record of event.Records) {
+      const group = record.attributes?.MessageGroupId ?? record.messageId;
+      groups.set(group, [...(groups.get(group) ?? []), record]);
+    }
+    const failures: string[] = [];
+    await Promise.all(
+      [...groups.values()].map(async (records) => {
+        for (const [i, record] of records.entries()) {
+          const tick = parseTick(record.body);
+          if (!tick) {
+            deps.logger?.warn('malformed tick dropped', { messageId: record.messageId });
+            continue;
+          }
+          try {
+            const outcome = await processTick(tick);
+            deps.logger?.info('tick', { userId: tick.userId, dueAt: tick.dueAt, outcome });
+          } catch (error) {
+            deps.logger?.error('tick failed', { userId: tick.userId, dueAt: tick.dueAt, error: String(error) });
+            failures.push(...records.slice(i).map((r) => r.messageId));
+            return;
+          }
+        }
+      }),
+    );
+    deps.metrics?.publishStoredMetrics();
+    return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}
+
+let built: ReturnType<typeof makeHandler> | undefined;
+export const handler = (event: SQSEvent) => {
+  if (!built) {
+    const deps = composeSender();
+    built = makeHandler({
+      store: deps.senderStore,
+      mailer: deps.mailer,
+      clock: deps.clock,
+      secrets: deps.secrets,
+      writer: deps.writer,
+      sanitizer: deps.sanitizer,
+      written: deps.written,
+      appUrl: deps.sending.appUrl,
+      intervalMs: deps.sending.intervalMs,
+      logger: new Logger({ serviceName: 'trackpitch-sender' }),
+      metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
+    });
+  }
+  return built(event);
+};

@@ -1,0 +1,180 @@
+/**
+ * The local mailbox's consent page (`/local/mailbox/consent`), the stand-in for Google's consent screen
+ * in `npm start` and the tests. GET shows "Connect a test mailbox": the address to connect (any address:
+ * nothing is sent anywhere, the outbox page shows what it "sent"), whether it is a Google Workspace
+ * account, and Allow / Deny. POST sends the browser back to the app's own callback with a code of the
+ * local mailbox (lambdas/adapters/local-mailbox/localMailboxAuth.ts) or `error=access_denied`, and the
+ * state unchanged. Any other redirect_uri is refused, so the page cannot be used to bounce a browser
+ * (or a code) to another site.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { issueLocalMailboxCode } from '../../lambdas/adapters/local-mailbox/localMailboxAuth';
+import { FREE_GMAIL_DAILY_LIMIT, WORKSPACE_GMAIL_DAILY_LIMIT } from '../../lambdas/core/plans';
+
+export const MAILBOX_CONSENT_PATH = '/local/mailbox/consent';
+export const DEFAULT_LOCAL_MAILBOX = 'artist@local.test';
+const CALLBACK_PATH = '/api/mailbox/callback';
+const FORM_LIMIT_BYTES = 16 * 1024;
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  // The page needs no script; its only form posts to itself.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The callback URL when it is this app's own, else undefined. */
+function ownCallback(redirectUri: string | null, appOrigins: readonly string[]): string | undefined {
+  if (!redirectUri) return undefined;
+  return appOrigins.some((origin) => redirectUri === `${origin}${CALLBACK_PATH}`) ? redirectUri : undefined;
+}
+
+interface FormValues {
+  state: string;
+  redirectUri: string;
+  email: string;
+  workspace: boolean;
+  error?: string;
+}
+
+function consentPage(values: FormValues): string {
+  const errorId = 'email-error';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Connect a test mailbox · Trackpitch (local)</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 0; background: #f4f4f6; color: #16191f; }
+  main { max-width: 28rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
+  @media (max-width: 480px) { main { margin: 0; border-radius: 0; box-shadow: none; } }
+  h1 { font-size: 1.4rem; margin-top: 0; }
+  label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
+  input[type=email] { box-sizing: border-box; width: 100%; padding: .6rem; font-size: 1rem; border: 1px solid #7d8998; border-radius: 8px; }
+  .check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; }
+  .check input { width: 1.2rem; height: 1.2rem; margin: 0; }
+  .hint { color: #5f6b7a; font-size: .9rem; margin: .25rem 0 0; }
+  .error { color: #d91515; font-weight: 600; }
+  .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
+  button { font-size: 1rem; padding: .6rem 1.4rem; border-radius: 20px; border: 2px solid #0972d3; cursor: pointer; }
+  button[value=allow] { background: #0972d3; color: #fff; }
+  button[value=deny] { background: #fff; color: #0972d3; }
+  button:focus-visible, input:focus-visible { outline: 3px solid #0972d3; outline-offset: 2px; }
+</style>
+</head>
+<body>
+<main>
+  <h1>Connect a test mailbox</h1>
+  <p>This is the local stand-in for Google's consent screen. Nothing is sent to a real mailbox: the emails Trackpitch "sends" appear on the app's Outbox page.</p>
+  <p>Trackpitch would like to:</p>
+  <ul>
+    <li>Send email on your behalf</li>
+    <li>See your email address</li>
+  </ul>
+  <form method="post" action="${MAILBOX_CONSENT_PATH}" novalidate>
+    <input type="hidden" name="state" value="${escapeHtml(values.state)}">
+    <input type="hidden" name="redirect_uri" value="${escapeHtml(values.redirectUri)}">
+    <label for="email">Mailbox address</label>
+    <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(values.email)}"${
+      values.error ? ` aria-invalid="true" aria-describedby="${errorId}"` : ''
+    }>
+    ${values.error ? `<p id="${errorId}" class="error" role="alert">${escapeHtml(values.error)}</p>` : ''}
+    <label class="check"><input type="checkbox" name="workspace" value="true"${values.workspace ? ' checked' : ''}> Google Workspace account</label>
+    <p class="hint">A Workspace mailbox may send ${WORKSPACE_GMAIL_DAILY_LIMIT} emails a day; a personal Gmail account ${FREE_GMAIL_DAILY_LIMIT}.</p>
+    <div class="actions">
+      <button type="submit" name="decision" value="allow">Allow</button>
+      <button type="submit" name="decision" value="deny">Deny</button>
+    </div>
+  </form>
+</main>
+</body>
+</html>`;
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+}
+
+function problemPage(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  send(
+    res,
+    status,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect a test mailbox · Trackpitch (local)</title></head><body><main><h1>Connect a test mailbox</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>`,
+    headers,
+  );
+}
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > FORM_LIMIT_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? 'too-large' : new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}
+
+const INVALID_LINK = 'This consent link is not valid. Start again from Settings → Mailbox Integration → Connect Gmail.';
+
+/** Serves `/local/mailbox/consent`; `appOrigins` are the app's own origins (its callback is the only redirect allowed). */
+export async function handleMailboxConsent(req: IncomingMessage, res: ServerResponse, { appOrigins }: { appOrigins: readonly string[] }): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    req.resume();
+    const state = url.searchParams.get('state');
+    const redirectUri = ownCallback(url.searchParams.get('redirect_uri'), appOrigins);
+    if (!state || !redirectUri) return problemPage(res, 400, INVALID_LINK);
+    return send(res, 200, consentPage({ state, redirectUri, email: DEFAULT_LOCAL_MAILBOX, workspace: false }));
+  }
+  if (req.method !== 'POST') {
+    req.resume();
+    return problemPage(res, 405, 'Method not allowed.', { allow: 'GET, HEAD, POST' });
+  }
+  // Only the page itself (served from one of the app's origins) may answer for the person.
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null' && !appOrigins.includes(origin)) {
+    req.resume();
+    return problemPage(res, 403, 'Only the Trackpitch app may use this page.');
+  }
+  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
+    req.resume();
+    return problemPage(res, 415, 'Send the consent form.');
+  }
+  const form = await readForm(req);
+  if (form === 'too-large') return problemPage(res, 413, 'The request is too large.');
+  const state = form.get('state');
+  const redirectUri = ownCallback(form.get('redirect_uri'), appOrigins);
+  if (!state || !redirectUri) return problemPage(res, 400, INVALID_LINK);
+
+  const back = new URL(redirectUri);
+  back.searchParams.set('state', state);
+  if (form.get('decision') === 'deny') {
+    back.searchParams.set('error', 'access_denied');
+    return redirect(res, back);
+  }
+  if (form.get('decision') !== 'allow') return problemPage(res, 400, 'Choose Allow or Deny.');
+  const email = (form.get('email') ?? '').trim();
+  const workspace = form.get('workspace') === 'true';
+  if (email.length > 254 || !EMAIL.test(email)) {
+    return send(res, 400, consentPage({ state, redirectUri, email, workspace, error: 'Enter an email address, such as artist@local.test.' }));
+  }
+  back.searchParams.set('code', issueLocalMailboxCode({ email: email.toLowerCase(), workspace }));
+  return redirect(res, back);
+}
+
+function redirect(res: ServerResponse, location: URL) {
+  res.writeHead(302, { location: location.toString(), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': '0' }).end();
+}

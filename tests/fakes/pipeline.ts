@@ -1,0 +1,1279 @@
+/**
+ * The sending pipeline driven tick by tick on DynamoDB Local (DESIGN §4; the pipeline design), for the
+ * seeded fault-injection suite (tests/integration/pipeline-faults.test.ts) and the sending benchmark
+ * (bench/sending.ts). The real dispatcher, MemoryFifoQueue and sender handler, the real stores, and:
+ * - a fake clock the driver moves (dispatcher runs at each simulated minute, like the local ticker);
+ * - a seeded PRNG (mulberry32) and hash-seeded streams, so a run's choices replay from its seed;
+ * - a fault-injecting document client (a Proxy on `send`): a simulated Lambda crash before or after a
+ *   chosen command (the invocation dies: nothing of it is deleted from the queue, SQS redelivers after
+ *   the visibility timeout), a DynamoDB throttling error, and a count of requests per command;
+ * - a recording mailer that can answer 429 / 5xx / daily limit / invalid_grant / rejected, or throw
+ *   after (or before) the email left (the outcome is unknown to the sender);
+ * - an event log (claims, mailer calls, pauses, resumes, unsubscribes, crashes) in one sequence, which
+ *   `invariantViolations` checks DESIGN §4's invariants against, with what the table holds at the end.
+ * Nothing here depends on vitest: the benchmark uses it on a table of its own.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, batchWriteAll, type WriteRequest } from '../../lambdas/adapters/dynamodb/batch';
+import type { SQSEvent } from 'aws-lambda';
+import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
+import { DynamoMailboxStore } from '../../lambdas/adapters/dynamodb/mailboxStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { DynamoSendQueueStore, DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sendingStore';
+import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
+import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
+import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
+import { MemoryFifoQueue, type ReceivedMessage } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
+import { LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
+import { addressId } from '../../lambdas/core/contacts';
+import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
+import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
+import { newProfile } from '../../lambdas/core/profile';
+import { dueShard, headOf, MAX_ATTEMPTS } from '../../lambdas/core/sender';
+import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
+import type { DueCursorWithHead } from '../../lambdas/core/dispatch';
+import type { Mailer, OutgoingEmail, RecipientRecord, SecretBox, SenderQueueEntry, SendingCursorStore, StoredMailbox } from '../../lambdas/ports';
+import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
+import { makeHandler as makeSender } from '../../lambdas/workers/sender';
+import { LOCAL_BATCH_SIZE, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS, sqsEvent } from '../../lib/local/ticker';
+import type { Campaign } from '../../schema/api/campaigns';
+import type { Contact } from '../../schema/api/contacts';
+import type { Profile, Tier } from '../../schema/api/profile';
+import { SEND_BATCH_SIZE } from '../../schema/api/sending';
+import { indexes, key } from '../../schema/table';
+
+export const MINUTE_MS = 60_000;
+export const PIPELINE_APP_URL = 'https://app.trackpitch.test';
+
+// =====================================================================================================
+// Seeded randomness.
+
+export interface Rng {
+  /** [0, 1) */
+  next(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+  /** An integer in [lo, hi]. */
+  between(lo: number, hi: number): number;
+  chance(p: number): boolean;
+  pick<T>(items: readonly T[]): T;
+}
+
+/** mulberry32: a tiny, good-enough 32-bit PRNG; the same seed gives the same stream. */
+export function mulberry32(seed: number): Rng {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  return { next, int, between: (lo, hi) => lo + int(hi - lo + 1), chance: (p) => next() < p, pick: (items) => items[int(items.length)]! };
+}
+
+/**
+ * A stream seeded by what a choice is about (the run's seed, a user, a position, an attempt), so the
+ * choice does not depend on the order in which concurrent work asked for it.
+ */
+export function rngFor(...parts: (string | number)[]): Rng {
+  return mulberry32(createHash('sha256').update(parts.join('\u0000')).digest().readUInt32LE(0));
+}
+
+/** Email tokens from a hash stream: reproducible, and of the shape every token has (newEmailToken's). */
+export function seededTokens(tag: string): () => string {
+  let n = 0;
+  return () => newEmailToken((size) => createHash('sha256').update(`${tag}:${++n}`).digest().subarray(0, size));
+}
+
+// =====================================================================================================
+// The clock.
+
+export class FakeClock {
+  private at: number;
+  constructor(start: Date) {
+    this.at = start.getTime();
+  }
+  now(): Date {
+    return new Date(this.at);
+  }
+  set(at: Date | number): void {
+    this.at = typeof at === 'number' ? at : at.getTime();
+  }
+  advance(ms: number): void {
+    this.at += ms;
+  }
+}
+
+const floorMinute = (ms: number) => Math.floor(ms / MINUTE_MS) * MINUTE_MS;
+const ceilMinute = (ms: number) => Math.ceil(ms / MINUTE_MS) * MINUTE_MS;
+
+// =====================================================================================================
+// Invocations and the event log.
+
+/** One sender Lambda invocation (one SQS batch). A crash kills all of it. */
+export interface Invocation {
+  id: number;
+  /** Sequence number of its start in the event log. */
+  startSeq: number;
+  crashed: boolean;
+}
+
+const currentInvocation = new AsyncLocalStorage<Invocation>();
+
+/** A simulated Lambda crash (the process died): not a DynamoDB error, nothing after it runs. */
+export class SimulatedCrash extends Error {
+  constructor(where: string) {
+    super(`simulated crash ${where}`);
+    this.name = 'SimulatedCrash';
+  }
+}
+
+export type MailerFault = MailerFailure | 'unknown_after_send' | 'unknown_before_send';
+
+export interface MailerCall {
+  seq: number;
+  at: Date;
+  invocation: number | undefined;
+  userId: string;
+  campaignId: string;
+  position: number;
+  to: string;
+  messageId: string;
+  token: string | null;
+  /** What the fake provider did instead of accepting (undefined: accepted). */
+  fault: MailerFault | 'crashed' | undefined;
+  /** The email left: accepted, or thrown at after it left (the sender cannot know). */
+  delivered: boolean;
+}
+
+export type ClaimPhase = 'start' | 'ok' | 'refused' | 'error';
+export type ActionKind = 'pause' | 'resume' | 'unsubscribe' | 'disconnect' | 'connect' | 'queue';
+/** What a record transaction was, read from its items (for the log only). */
+export type RecordKind = 'sent' | 'retry' | 'failed' | 'daily_limit' | 'auth' | 'unknown';
+
+export type PipelineEvent = { seq: number } & (
+  | { kind: 'invocation'; invocation: number }
+  | { kind: 'claim'; phase: ClaimPhase; invocation: number | undefined; userId: string; campaignId: string; position: number; at: Date }
+  | { kind: 'record'; phase: 'ok' | 'refused' | 'error'; record: RecordKind; invocation: number | undefined; userId: string; campaignId: string; position: number; at: Date }
+  | { kind: 'mail'; call: MailerCall }
+  | { kind: 'action'; action: ActionKind; phase: 'start' | 'end'; userId: string; campaignId?: string; email?: string; outcome?: string; concurrent?: boolean }
+  | { kind: 'crash'; invocation: number; where: string }
+  | { kind: 'fault'; fault: DbFault; step: Step; invocation: number | undefined; userId: string | undefined }
+);
+
+/** Distributes Omit over the union (a plain Omit of a union keeps only the common keys). */
+type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> : never;
+
+export class EventLog {
+  readonly events: PipelineEvent[] = [];
+  add(event: WithoutSeq<PipelineEvent>): number {
+    const seq = this.events.length;
+    this.events.push({ ...event, seq } as PipelineEvent);
+    return seq;
+  }
+  get next(): number {
+    return this.events.length;
+  }
+}
+
+// =====================================================================================================
+// The fault-injecting document client.
+
+export type Step = 'read' | 'claim' | 'record' | 'write' | 'query' | 'other';
+
+export interface CommandInfo {
+  /** The command's class (BatchGetCommand, TransactWriteCommand, …). */
+  name: string;
+  step: Step;
+  userId: string | undefined;
+  campaignId: string | undefined;
+  position: number | undefined;
+  record?: RecordKind;
+}
+
+type Command = { constructor: { name: string }; input: unknown };
+type TransactItem = { Update?: { Key: Record<string, unknown>; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, unknown> }; Put?: { Item: Record<string, unknown> }; Delete?: { Key: Record<string, unknown> } };
+
+const USER_PK = /"PK":"USER#([^"#]+)"/;
+
+/** What a command is in the pipeline's terms: a read, the claim, the record, another write. */
+export function describeCommand(command: Command): CommandInfo {
+  const name = command.constructor.name;
+  const json = JSON.stringify(command.input ?? {});
+  const userId = USER_PK.exec(json)?.[1];
+  const info: CommandInfo = { name, step: 'other', userId, campaignId: undefined, position: undefined };
+  if (name === 'BatchGetCommand' || name === 'GetCommand') info.step = 'read';
+  else if (name === 'QueryCommand') info.step = 'query';
+  else if (name === 'TransactWriteCommand') {
+    const items = ((command.input as { TransactItems?: TransactItem[] }).TransactItems ?? []) as TransactItem[];
+    const first = items[0]?.Update;
+    const values = first?.ExpressionAttributeValues ?? {};
+    const rcpt = first && typeof first.Key.SK === 'string' && first.Key.SK.startsWith('RCPT#') ? first.Key : undefined;
+    if (rcpt) {
+      info.campaignId = String(rcpt.PK).replace(/^CAMPAIGN#/, '');
+      info.position = Number(String(rcpt.SK).replace(/^RCPT#/, ''));
+    }
+    if (rcpt && values[':sending'] === 'sending' && values[':pending'] === 'pending') info.step = 'claim';
+    else if (rcpt && values[':claimed'] === 'sending') {
+      info.step = 'record';
+      info.record = items.some((item) => item.Delete && item.Delete.Key.SK === key.mailbox())
+        ? 'auth'
+        : items.some((item) => item.Put && String(item.Put.Item.SK).startsWith('PITCHED#'))
+          ? 'sent'
+          : items.some((item) => item.Update?.UpdateExpression?.includes('sent = :limit'))
+            ? 'daily_limit'
+            : ':failed' in values
+              ? 'failed'
+              : ':retryAt' in values
+                ? 'retry'
+                : 'unknown';
+    } else info.step = 'write';
+  } else info.step = 'write';
+  return info;
+}
+
+export type DbFault = 'crash-before' | 'crash-after' | 'throttle';
+
+export interface FaultyDbOptions {
+  log?: EventLog;
+  /** The fault for this command in this invocation, if any (only inside a sender invocation). */
+  fault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined;
+  /** Requests per command name (every request, faulted or not). */
+  counts?: Map<string, number>;
+  /** The simulated clock (the log's times). */
+  clock?: { now(): Date };
+}
+
+/**
+ * The document client as the sender sees it: every `send` goes through the fault plan. Once an
+ * invocation crashed, every later request of it throws (the process is gone).
+ */
+export function faultyDocumentClient(db: DynamoDBDocumentClient, options: FaultyDbOptions): DynamoDBDocumentClient {
+  const { log, counts } = options;
+  const now = () => options.clock?.now() ?? new Date();
+  const send = async (command: Command, ...rest: unknown[]) => {
+    const info = describeCommand(command);
+    counts?.set(info.name, (counts.get(info.name) ?? 0) + 1);
+    const invocation = currentInvocation.getStore();
+    if (invocation?.crashed) throw new SimulatedCrash(`(already crashed) at ${info.step}`);
+    const fault = invocation && options.fault ? options.fault(info, invocation) : undefined;
+    if (fault) log?.add({ kind: 'fault', fault, step: info.step, invocation: invocation?.id, userId: info.userId });
+    const crash = (where: string) => {
+      invocation!.crashed = true;
+      log?.add({ kind: 'crash', invocation: invocation!.id, where: `${where} ${info.step} (${info.name})` });
+      return new SimulatedCrash(`${where} ${info.step}`);
+    };
+    if (fault === 'crash-before') throw crash('before');
+    if (fault === 'throttle') throw new ProvisionedThroughputExceededException({ message: 'Simulated throttling', $metadata: {} });
+    const tracked = (info.step === 'claim' || info.step === 'record') && info.userId !== undefined && info.campaignId !== undefined;
+    if (tracked && info.step === 'claim') {
+      log?.add({ kind: 'claim', phase: 'start', invocation: invocation?.id, userId: info.userId!, campaignId: info.campaignId!, position: info.position!, at: now() });
+    }
+    let result: unknown;
+    let error: unknown;
+    try {
+      result = await (db.send as (c: Command, ...r: unknown[]) => Promise<unknown>).call(db, command, ...rest);
+    } catch (caught) {
+      error = caught;
+    }
+    if (tracked) {
+      const phase = error === undefined ? 'ok' : error instanceof TransactionCanceledException ? 'refused' : 'error';
+      const base = { invocation: invocation?.id, userId: info.userId!, campaignId: info.campaignId!, position: info.position!, at: now() };
+      if (info.step === 'claim') log?.add({ kind: 'claim', phase, ...base });
+      else log?.add({ kind: 'record', phase, record: info.record ?? 'unknown', ...base });
+    }
+    if (fault === 'crash-after') throw crash('after');
+    if (error !== undefined) throw error;
+    return result;
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'send') return send;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** A document client that counts every request by command name (a middleware: the benchmark's meter). */
+export function countRequests(db: DynamoDBDocumentClient, counts: Map<string, number>): void {
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = String(context.commandName ?? 'unknown');
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: 'pipelineRequestCounter' },
+  );
+}
+
+// =====================================================================================================
+// The mailer.
+
+export interface MailerAttempt {
+  userId: string;
+  campaignId: string;
+  position: number;
+  /** 1 for the first call for this (campaign, position). */
+  attempt: number;
+}
+
+/**
+ * Records every call (time, user, campaign, position) and answers as the plan says: accept, a
+ * MailerError of a kind, or a plain throw after (or before) the email left. `script` queues answers
+ * for a user's next calls (named scenarios); `plan` decides the rest (seeded runs).
+ */
+export class FaultyMailer implements Mailer {
+  readonly calls: MailerCall[] = [];
+  private readonly scripted = new Map<string, (MailerFault | 'accept')[]>();
+  private readonly attempts = new Map<string, number>();
+
+  constructor(
+    private readonly clock: { now(): Date },
+    private readonly log: EventLog,
+    private readonly plan?: (attempt: MailerAttempt) => MailerFault | undefined,
+  ) {}
+
+  /** Runs inside a call, before it answers (a scenario places a user action between the claim and the record). */
+  during: ((attempt: MailerAttempt) => Promise<void>) | undefined;
+
+  /** The user's next calls answer these, in order ('accept' for a normal send). */
+  script(userId: string, ...answers: (MailerFault | 'accept')[]): void {
+    this.scripted.set(userId, [...(this.scripted.get(userId) ?? []), ...answers]);
+  }
+
+  get delivered(): MailerCall[] {
+    return this.calls.filter((call) => call.delivered);
+  }
+
+  async send(email: OutgoingEmail): Promise<{ providerMessageId: string }> {
+    const { userId, campaignId, position } = email.meta;
+    const slot = `${campaignId}#${position}`;
+    const attempt = (this.attempts.get(slot) ?? 0) + 1;
+    this.attempts.set(slot, attempt);
+    const invocation = currentInvocation.getStore();
+    let fault: MailerCall['fault'];
+    if (invocation?.crashed) fault = 'crashed';
+    else {
+      const queued = this.scripted.get(userId);
+      const next = queued && queued.length > 0 ? queued.shift() : this.plan?.({ userId, campaignId, position, attempt });
+      fault = next === 'accept' ? undefined : next;
+    }
+    if (fault !== 'crashed') await this.during?.({ userId, campaignId, position, attempt });
+    const delivered = fault === undefined || fault === 'unknown_after_send';
+    const token = tokenOf(email.listUnsubscribeUrl);
+    const call: MailerCall = { seq: -1, at: this.clock.now(), invocation: invocation?.id, userId, campaignId, position, to: email.to.email, messageId: email.messageId, token, fault, delivered };
+    call.seq = this.log.add({ kind: 'mail', call });
+    this.calls.push(call);
+    switch (fault) {
+      case undefined:
+        return { providerMessageId: `provider-${call.seq}` };
+      case 'crashed':
+        throw new SimulatedCrash('in the mailer');
+      case 'unknown_after_send':
+        throw new Error('socket hang up after the request was written');
+      case 'unknown_before_send':
+        throw new Error('connect ETIMEDOUT');
+      default:
+        throw new MailerError(fault, mailerMessages[fault]);
+    }
+  }
+}
+
+const mailerMessages: Record<MailerFailure, string> = {
+  rate_limited: 'Too many requests (429)',
+  transient: 'Backend error (503)',
+  daily_limit: 'Daily user sending limit exceeded',
+  auth: 'invalid_grant',
+  rejected: 'Invalid To header',
+};
+
+function tokenOf(url: string): string | null {
+  try {
+    return new URL(url).searchParams.get('token');
+  } catch {
+    return null;
+  }
+}
+
+/** A mailer that only counts and times what it is handed (the benchmark's). */
+export class NoopMailer implements Mailer {
+  readonly sent: { userId: string; at: number }[] = [];
+  constructor(private readonly clock: { now(): Date }) {}
+  async send(email: OutgoingEmail): Promise<{ providerMessageId: string }> {
+    this.sent.push({ userId: email.meta.userId, at: this.clock.now().getTime() });
+    return { providerMessageId: `noop-${this.sent.length}` };
+  }
+}
+
+/** Seals by prefixing with the user (opening needs the same context), as the sender expects of a SecretBox. */
+export const fakeSecretBox: SecretBox = {
+  seal: async (plaintext, context) => `sealed:${context.userId}:${plaintext}`,
+  open: async (sealed, context) => {
+    const prefix = `sealed:${context.userId}:`;
+    if (!sealed.startsWith(prefix)) throw new Error('secret opened with another context');
+    return sealed.slice(prefix.length);
+  },
+};
+
+// =====================================================================================================
+// The world: users, campaigns, the dispatcher, the FIFO, the sender, and the driver.
+
+export interface PipelineUser {
+  userId: string;
+  index: number;
+  dailyLimit: number;
+  /** null: unlimited (Label plan). */
+  monthlyLimit: number | null;
+  /** Counters already used before the run (DAY / MONTH items written at setup). */
+  preDay: Map<string, number>;
+  preMonth: Map<string, number>;
+  campaigns: PipelineCampaign[];
+}
+
+export interface PipelineCampaign {
+  userId: string;
+  campaign: Campaign;
+  contacts: Contact[];
+}
+
+export interface UserOptions {
+  dailyLimit?: number;
+  tier?: Tier;
+  /** The plan's monthly limit (profile.email_limit); ignored for the Label plan. */
+  emailLimit?: number;
+  /** Already counted today / this month (Pacific) at the clock's time. */
+  sentToday?: number;
+  usedThisMonth?: number;
+}
+
+export interface PipelineOptions {
+  /** The plain client: setup, user actions, the final reads. */
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  clock: FakeClock;
+  /** What run ids start with (unique per run, so runs on a shared table never meet). */
+  tag: string;
+  intervalMs?: number;
+  appUrl?: string;
+  /** Default: a FaultyMailer on this world's log, answering as `mailerPlan` says. */
+  mailer?: Mailer;
+  mailerPlan?: (attempt: MailerAttempt) => MailerFault | undefined;
+  /** The sender's (and dispatcher's) client: default a faulty client over `db` with no faults. */
+  senderDb?: DynamoDBDocumentClient;
+  dispatcherDb?: DynamoDBDocumentClient;
+  dbFault?: FaultyDbOptions['fault'];
+  /** Email tokens (default: seeded from the tag). */
+  tokens?: () => string;
+  /**
+   * Where the dispatcher finds due cursors: 'index' (default), the real DUE index query (every cursor
+   * of the table); 'own', this world's cursors read by key (a shared table holds other runs' cursors,
+   * and one read per minute instead of a query per shard), each checked to be in the DUE index exactly
+   * as its due_at says (`dueIndexProblems`), so an index the real dispatcher would miss is still caught.
+   */
+  cursorsFrom?: 'index' | 'own';
+  visibilityTimeoutMs?: number;
+}
+
+/** How one delivery pass treats the messages it hands out (decided by the suite). */
+export interface DeliveryChoices {
+  /** Hand the same batch to a second invocation at the same time (an at-least-once duplicate). */
+  duplicateConcurrently?: boolean;
+  /** Receipts whose delete is lost: processed, yet delivered again after the visibility timeout. */
+  loseDelete?: ReadonlySet<string>;
+}
+
+export interface DriveHooks {
+  /** Before each dispatcher run: user actions; what it returns runs at the same time as the deliveries (a race). */
+  atMinute?: (at: Date, firing: number) => Promise<(() => Promise<unknown>) | void>;
+  /** Fire the scheduler a second time this minute (with that offset from the first, ms). */
+  secondFiring?: () => number | undefined;
+  /** How long after the dispatcher run the messages are handled (ms). */
+  jitterMs?: () => number;
+  deliveryChoices?: (messages: ReceivedMessage[]) => DeliveryChoices;
+  /** A time the suite wants a minute fired at (a planned action), if any. */
+  wakeAt?: () => number | undefined;
+}
+
+type CursorItem = Record<string, unknown> & { queue?: Record<string, SenderQueueEntry>; due_at?: string; last_claim_at?: string };
+
+export class PipelineWorld {
+  readonly log = new EventLog();
+  readonly clock: FakeClock;
+  readonly db: DynamoDBDocumentClient;
+  readonly tableName: string;
+  readonly intervalMs: number;
+  readonly appUrl: string;
+  readonly mailer: Mailer;
+  readonly fifo: MemoryFifoQueue;
+  readonly users: PipelineUser[] = [];
+  readonly dbCounts = new Map<string, number>();
+  readonly sendQueue: DynamoSendQueueStore;
+  readonly campaigns: DynamoCampaignStore;
+  readonly mailboxes: DynamoMailboxStore;
+  readonly unsubscribes: DynamoUnsubscribeStore;
+  readonly tracking: DynamoTrackingStore;
+  readonly senderDb: DynamoDBDocumentClient;
+  readonly stats = { firings: 0, invocations: 0, crashedInvocations: 0, duplicateInvocations: 0, lostDeletes: 0, secondFirings: 0, dispatched: 0 };
+  private readonly userIds = new Set<string>();
+  /** Cursors whose DUE index attributes disagree with their due_at (the real dispatcher would miss or repeat them). */
+  readonly dueIndexProblems: string[] = [];
+  /** This world's cursors as last read, while nothing has changed them (the next dispatcher run uses it). */
+  private cursorRead: Promise<Map<string, CursorItem | undefined>> | undefined;
+  private readonly handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+  private readonly dispatcher: ReturnType<typeof makeDispatcher>;
+  private readonly visibilityTimeoutMs: number;
+  private readonly redeliveries: number[] = [];
+  private invocations = 0;
+  private readonly tag: string;
+
+  constructor(options: PipelineOptions) {
+    this.clock = options.clock;
+    this.db = options.db;
+    this.tableName = options.tableName;
+    this.tag = options.tag;
+    this.intervalMs = options.intervalMs ?? MINUTE_MS;
+    this.appUrl = options.appUrl ?? PIPELINE_APP_URL;
+    this.mailer = options.mailer ?? new FaultyMailer(this.clock, this.log, options.mailerPlan);
+    this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS;
+    this.senderDb = options.senderDb ?? faultyDocumentClient(options.db, { log: this.log, counts: this.dbCounts, clock: this.clock, ...(options.dbFault ? { fault: options.dbFault } : {}) });
+    const ids = ulidGenerator();
+    this.campaigns = new DynamoCampaignStore(this.db, this.tableName, { ids });
+    this.sendQueue = new DynamoSendQueueStore(this.db, this.tableName, { intervalMs: this.intervalMs });
+    this.mailboxes = new DynamoMailboxStore(this.db, this.tableName);
+    this.unsubscribes = new DynamoUnsubscribeStore(this.db, this.tableName);
+    this.tracking = new DynamoTrackingStore(this.db, this.tableName);
+    this.fifo = new MemoryFifoQueue({ clock: this.clock, visibilityTimeoutMs: this.visibilityTimeoutMs, maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT });
+    const cursors: SendingCursorStore =
+      options.cursorsFrom === 'own'
+        ? { listDue: (shard, now, limit) => this.listOwnDue(shard, now, limit) }
+        : new DynamoSendingCursorStore(options.dispatcherDb ?? this.senderDb, this.tableName);
+    this.dispatcher = makeDispatcher({ cursors, queue: this.fifo, clock: this.clock });
+    this.handler = makeSender({
+      store: new DynamoSenderStore(this.senderDb, this.tableName, { intervalMs: this.intervalMs }),
+      mailer: this.mailer,
+      clock: this.clock,
+      secrets: fakeSecretBox,
+      writer: new LocalWriter(),
+      sanitizer: { sanitize: (html: string) => html },
+      written: new DynamoWrittenEmailStore(this.senderDb, this.tableName),
+      tokens: options.tokens ?? seededTokens(options.tag),
+      appUrl: this.appUrl,
+      intervalMs: this.intervalMs,
+    });
+  }
+
+  get now(): Date {
+    return this.clock.now();
+  }
+
+  /** The recording mailer (when the world made it). */
+  get mail(): FaultyMailer {
+    if (!(this.mailer instanceof FaultyMailer)) throw new Error('this world has another mailer');
+    return this.mailer;
+  }
+
+  /** A campaign's name within the run (`u<i>c<j>`): what seeded choices key on (ids are random). */
+  labelOf(campaignId: string): string {
+    for (const user of this.users) {
+      const j = user.campaigns.findIndex((c) => c.campaign.id === campaignId);
+      if (j >= 0) return `u${user.index}c${j}`;
+    }
+    return campaignId;
+  }
+
+  /** The run's label of a user id (`u<i>`). */
+  userLabel(userId: string): string {
+    return userId.slice(this.tag.length + 1);
+  }
+
+  // ---- setup ------------------------------------------------------------------------------------
+
+  /** A user with a profile, a connected mailbox, and counters already used (see addUsers). */
+  async addUser(options: UserOptions = {}): Promise<PipelineUser> {
+    return (await this.addUsers([options]))[0]!;
+  }
+
+  /**
+   * Users with a profile, a connected mailbox (the MAILBOX item and the profile's gmail_* fields as
+   * DynamoMailboxStore.connect writes them) and the DAY / MONTH counters already used, in batch writes.
+   */
+  async addUsers(list: readonly UserOptions[]): Promise<PipelineUser[]> {
+    const now = this.now;
+    const requests: WriteRequest[] = [];
+    const added: PipelineUser[] = [];
+    for (const options of list) {
+      const index = this.users.length + added.length;
+      const userId = `${this.tag}-u${index}`;
+      const dailyLimit = options.dailyLimit ?? 500;
+      const tier = options.tier ?? 'free';
+      const mailbox = await this.mailboxFor(userId, dailyLimit);
+      const profile: Profile = {
+        ...newProfile({ userId, email: `${userId}@artist.test`, name: `Artist ${index}`, groups: [] }, now),
+        artist_name: `DJ ${index}`,
+        tier,
+        ...(options.emailLimit !== undefined ? { email_limit: options.emailLimit } : {}),
+        gmail_connected: true,
+        gmail_email: mailbox.email,
+        gmail_daily_limit: mailbox.dailyLimit,
+        gmail_account_type: mailbox.accountType,
+      };
+      const user: PipelineUser = { userId, index, dailyLimit, monthlyLimit: tier === 'label' ? null : profile.email_limit, preDay: new Map(), preMonth: new Map(), campaigns: [] };
+      const put = (item: Record<string, unknown>) => requests.push({ PutRequest: { Item: { PK: key.user(userId), ...item } } });
+      put({ SK: key.profile(), entity: 'profile', ...profile });
+      put({ SK: key.mailbox(), entity: 'mailbox', ...mailbox });
+      if (options.sentToday) {
+        user.preDay.set(pacificDate(now), options.sentToday);
+        put({ SK: key.dayCounter(pacificDate(now)), entity: 'counter', sent: options.sentToday });
+      }
+      if (options.usedThisMonth) {
+        user.preMonth.set(pacificMonth(now), options.usedThisMonth);
+        put({ SK: key.monthCounter(pacificMonth(now)), entity: 'counter', sent: options.usedThisMonth });
+      }
+      added.push(user);
+    }
+    await batchWriteAll(this.db, this.tableName, requests, { concurrency: 8 });
+    for (const user of added) {
+      this.users.push(user);
+      this.userIds.add(user.userId);
+    }
+    return added;
+  }
+
+  private async mailboxFor(userId: string, dailyLimit: number): Promise<StoredMailbox> {
+    return {
+      email: `${userId}@gmail.test`,
+      accountType: dailyLimit > 500 ? 'workspace' : 'free',
+      dailyLimit,
+      sealedRefreshToken: await fakeSecretBox.seal(`refresh-${userId}`, { userId }),
+      connectedAt: this.now.toISOString(),
+    };
+  }
+
+  user(userId: string): PipelineUser {
+    const user = this.users.find((u) => u.userId === userId);
+    if (!user) throw new Error(`no user ${userId}`);
+    return user;
+  }
+
+  /** Contacts of a user (not stored: the queue keeps its own snapshot); `names` picks the addresses. */
+  contacts(userId: string, names: readonly (string | number)[]): Contact[] {
+    return names.map((name) => {
+      const email = `r${name}-${userId}@label.test`;
+      return {
+        id: addressId(userId, email),
+        name: `Recipient ${name}`,
+        email,
+        label_name: `Label ${name}`,
+        contact_type: 'Label',
+        position: null,
+        genre: null,
+        website_url: null,
+        notes: null,
+        genre_focus: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+      };
+    });
+  }
+
+  /** An HTML-mode draft (a link to the track and one to the artist's site). */
+  async draft(userId: string, recipients: number, trackName = 'Midnight Drive'): Promise<Campaign> {
+    return this.campaigns.createDraft(
+      userId,
+      {
+        mode: 'html',
+        track_name: trackName,
+        track_url: `https://music.test/${encodeURIComponent(trackName)}`,
+        genre: 'Electronic',
+        mood: null,
+        bpm: null,
+        description: 'A late-night track',
+        ai_tone: 'professional',
+        email_length: 150,
+        email_subject: 'New track for [CONTACT_NAME]',
+        email_body: '<!DOCTYPE html><html><body><p>Hi [CONTACT_NAME],</p><p><a href="https://music.test/listen">Listen</a> · <a href="https://artist.test/">My site</a></p></body></html>',
+        personalised_by_writer: false,
+        preview_contact_id: null,
+        total_recipients: recipients,
+      },
+      this.now,
+    );
+  }
+
+  /** Queues the selection through the send flow's store, in batches of SEND_BATCH_SIZE as the web sends them. */
+  async queue(userId: string, campaign: Campaign, contacts: Contact[], sendAfter: Date = this.now): Promise<PipelineCampaign> {
+    const batches = Math.max(1, Math.ceil(contacts.length / SEND_BATCH_SIZE));
+    this.touched();
+    const start = this.log.add({ kind: 'action', action: 'queue', phase: 'start', userId, campaignId: campaign.id });
+    for (let b = 0; b < batches; b++) {
+      const result = await this.sendQueue.queueBatch(userId, {
+        campaignId: campaign.id,
+        batchStart: b * SEND_BATCH_SIZE,
+        total: contacts.length,
+        contacts: contacts.slice(b * SEND_BATCH_SIZE, (b + 1) * SEND_BATCH_SIZE),
+        sendAfter,
+        now: this.now,
+      });
+      if (result.outcome !== 'queued') throw new Error(`queueBatch ${campaign.id} batch ${b}: ${result.outcome}`);
+    }
+    this.log.add({ kind: 'action', action: 'queue', phase: 'end', userId, campaignId: campaign.id, outcome: `queued at ${start}` });
+    const queued = { userId, campaign, contacts };
+    this.user(userId).campaigns.push(queued);
+    return queued;
+  }
+
+  /** A draft of `n` recipients (or these contacts) queued now (or at sendAfter). */
+  async campaignFor(userId: string, contacts: Contact[], options: { sendAfter?: Date; trackName?: string } = {}): Promise<PipelineCampaign> {
+    const draft = await this.draft(userId, contacts.length, options.trackName);
+    return this.queue(userId, draft, contacts, options.sendAfter);
+  }
+
+  // ---- user actions (logged) ---------------------------------------------------------------------
+
+  async pause(userId: string, campaignId: string, concurrent = false) {
+    this.touched();
+    this.log.add({ kind: 'action', action: 'pause', phase: 'start', userId, campaignId, concurrent });
+    const result = await this.sendQueue.pause(userId, campaignId, this.now);
+    this.log.add({ kind: 'action', action: 'pause', phase: 'end', userId, campaignId, outcome: result.outcome, concurrent });
+    return result.outcome;
+  }
+
+  async resume(userId: string, campaignId: string, concurrent = false) {
+    this.touched();
+    this.log.add({ kind: 'action', action: 'resume', phase: 'start', userId, campaignId, concurrent });
+    const result = await this.sendQueue.resume(userId, campaignId, this.now);
+    this.log.add({ kind: 'action', action: 'resume', phase: 'end', userId, campaignId, outcome: result.outcome, concurrent });
+    return result.outcome;
+  }
+
+  /**
+   * The address unsubscribes: through the tracking store with the token of an email it got from this
+   * user (as the unsubscribe page does), or, when it got none yet, the same item written by the
+   * unsubscribe store (an unsubscribe from another campaign, or the Contacts page).
+   */
+  async unsubscribe(userId: string, email: string, concurrent = false) {
+    this.touched();
+    this.log.add({ kind: 'action', action: 'unsubscribe', phase: 'start', userId, email, concurrent });
+    const mailer = this.mailer instanceof FaultyMailer ? this.mailer : undefined;
+    const token = mailer?.calls.find((call) => call.userId === userId && call.to === email && call.delivered && call.token)?.token;
+    const stored = token ? await this.tracking.getToken(token) : undefined;
+    let outcome: string;
+    if (stored) outcome = await this.tracking.unsubscribe(stored, { reason: null, details: null }, this.now);
+    else {
+      await this.unsubscribes.record(userId, {
+        contact_name: null,
+        contact_email: email,
+        unsubscribed_at: this.now.toISOString(),
+        unsubscribe_reason: null,
+        unsubscribe_reason_details: null,
+        campaign_id: null,
+        track_name: null,
+      });
+      outcome = 'recorded';
+    }
+    this.log.add({ kind: 'action', action: 'unsubscribe', phase: 'end', userId, email, outcome, concurrent });
+    return outcome;
+  }
+
+  /** Settings → disconnect: the mailbox item deleted and the profile says disconnected. */
+  async disconnect(userId: string) {
+    this.touched();
+    this.log.add({ kind: 'action', action: 'disconnect', phase: 'start', userId });
+    const removed = await this.mailboxes.disconnect(userId);
+    this.log.add({ kind: 'action', action: 'disconnect', phase: 'end', userId, outcome: removed ? 'disconnected' : 'none' });
+  }
+
+  async connect(userId: string) {
+    this.touched();
+    this.log.add({ kind: 'action', action: 'connect', phase: 'start', userId });
+    await this.mailboxes.connect(userId, await this.mailboxFor(userId, this.user(userId).dailyLimit));
+    this.log.add({ kind: 'action', action: 'connect', phase: 'end', userId });
+  }
+
+  /** Every paused campaign resumed (the mailbox connected again first when it is gone). */
+  async resumeEverything(): Promise<number> {
+    let resumed = 0;
+    for (const user of this.users) {
+      const items = await this.campaignItems(user);
+      const paused = items.filter((item) => item?.sending_status === 'paused');
+      if (paused.length === 0) continue;
+      if (!(await this.mailboxes.get(user.userId))) await this.connect(user.userId);
+      for (const item of paused) if ((await this.resume(user.userId, String(item!.id))) === 'resumed') resumed++;
+    }
+    return resumed;
+  }
+
+  // ---- driving ------------------------------------------------------------------------------------
+
+  /** One dispatcher run (the scheduler's payload carries the minute). */
+  async dispatch(at: Date = this.now): Promise<number> {
+    const { dispatched } = await this.dispatcher({ scheduledTime: at.toISOString() });
+    this.touched();
+    this.stats.dispatched += dispatched;
+    return dispatched;
+  }
+
+  /** One sender invocation with this batch, inside its own invocation context. */
+  private async invoke(messages: ReceivedMessage[]) {
+    const invocation: Invocation = { id: ++this.invocations, startSeq: -1, crashed: false };
+    invocation.startSeq = this.log.add({ kind: 'invocation', invocation: invocation.id });
+    this.stats.invocations++;
+    let failed: Set<string>;
+    try {
+      const response = await currentInvocation.run(invocation, () => this.handler(sqsEvent(messages, this.now)));
+      failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+    } catch {
+      failed = new Set(messages.map((message) => message.receiptHandle));
+    }
+    if (invocation.crashed) this.stats.crashedInvocations++;
+    return { crashed: invocation.crashed, failed };
+  }
+
+  /**
+   * Hands out everything the queue delivers now, `concurrency` invocations at a time (the local ticker
+   * runs one); a crashed invocation deletes nothing, a failed message stays (visibility timeout).
+   */
+  async deliver(options: { concurrency?: number; choices?: DriveHooks['deliveryChoices'] } = {}): Promise<{ delivered: number }> {
+    let delivered = 0;
+    for (;;) {
+      const batches: ReceivedMessage[][] = [];
+      for (;;) {
+        const messages = this.fifo.receive(LOCAL_BATCH_SIZE);
+        if (messages.length === 0) break;
+        // Users in a stable order: the invocation's make-up does not depend on the shard hash.
+        batches.push(messages.sort((a, b) => a.groupId.localeCompare(b.groupId)));
+        if (batches.length >= (options.concurrency ?? 1)) break;
+      }
+      if (batches.length === 0) return { delivered };
+      await Promise.all(
+        batches.map(async (messages) => {
+          delivered += messages.length;
+          const choices = options.choices?.(messages) ?? {};
+          const runs = [this.invoke(messages)];
+          if (choices.duplicateConcurrently) {
+            this.stats.duplicateInvocations++;
+            runs.push(this.invoke(messages));
+          }
+          const outcomes = await Promise.all(runs);
+          const first = outcomes[0]!;
+          for (const message of messages) {
+            const lost = choices.loseDelete?.has(message.receiptHandle) ?? false;
+            if (lost) this.stats.lostDeletes++;
+            if (first.crashed || first.failed.has(message.receiptHandle) || lost) this.redeliveries.push(this.now.getTime() + this.visibilityTimeoutMs);
+            else this.fifo.delete(message.receiptHandle);
+          }
+        }),
+      );
+    }
+  }
+
+  /** What the DUE index query would answer for this world's users (see `cursorsFrom`). */
+  private async listOwnDue(shard: number, now: Date, limit: number): Promise<DueCursorWithHead[]> {
+    this.cursorRead ??= this.cursors();
+    const due: DueCursorWithHead[] = [];
+    for (const [userId, cursor] of await this.cursorRead) {
+      if (!cursor || dueShard(userId) !== shard) continue;
+      const dueAt = cursor.due_at;
+      const expected = dueAt ? { pk: key.duePartition(shard), sk: key.dueSort(dueAt, userId) } : { pk: undefined, sk: undefined };
+      if (cursor[indexes.due.partitionKey] !== expected.pk || cursor[indexes.due.sortKey] !== expected.sk) {
+        const problem = `${userId}: due_at ${String(dueAt)} but DUE index keys ${String(cursor[indexes.due.partitionKey])} / ${String(cursor[indexes.due.sortKey])}`;
+        if (!this.dueIndexProblems.includes(problem)) this.dueIndexProblems.push(problem);
+      }
+      if (dueAt && dueAt <= now.toISOString()) {
+        const head = headOf(cursor.queue ?? {}, now);
+        due.push({ userId, dueAt, ...(head ? { head } : {}) });
+      }
+    }
+    return due.sort((a, b) => a.dueAt.localeCompare(b.dueAt)).slice(0, limit);
+  }
+
+  /** Something other than the sender may have changed a cursor: the next dispatcher run reads again. */
+  private touched(): void {
+    this.cursorRead = undefined;
+  }
+
+  /** The cursors of this world's users (consistent reads). */
+  async cursors(): Promise<Map<string, CursorItem | undefined>> {
+    const items = await this.batchGet(this.users.map((user) => ({ PK: key.user(user.userId), SK: key.sender() })));
+    return new Map(this.users.map((user) => [user.userId, items.find((item) => item.PK === key.user(user.userId)) as never]));
+  }
+
+  private batchGet(keys: { PK: string; SK: string }[]): Promise<Record<string, unknown>[]> {
+    return batchGetAll(this.db, this.tableName, keys, { consistentRead: true, concurrency: 8 });
+  }
+
+  /**
+   * Fires the dispatcher at every simulated minute something can happen (the minutes in between,
+   * when no cursor is due and nothing waits for redelivery, are skipped), delivering after each run,
+   * until nothing is due, the queue is empty and the hooks want nothing more. Returns the minutes fired.
+   */
+  async drive(hooks: DriveHooks = {}, maxFirings = 600): Promise<{ firings: number; settled: boolean }> {
+    let firings = 0;
+    let minute = floorMinute(this.now.getTime());
+    while (firings < maxFirings) {
+      this.clock.set(minute);
+      firings++;
+      this.stats.firings++;
+      const race = await hooks.atMinute?.(this.now, firings);
+      // The scheduler firing twice: at the same time (two runs at once, before any delivery) or later.
+      const second = hooks.secondFiring?.();
+      if (second !== undefined) this.stats.secondFirings++;
+      await Promise.all([this.dispatch(new Date(minute)), second === 0 ? this.dispatch(new Date(minute)) : undefined]);
+      const jitter = hooks.jitterMs?.() ?? 0;
+      this.clock.set(minute + jitter);
+      const deliveries = this.deliver({ ...(hooks.deliveryChoices ? { choices: hooks.deliveryChoices } : {}) });
+      await Promise.all([deliveries, race ? race() : undefined]);
+      if (second !== undefined && second > 0) {
+        this.clock.set(Math.max(this.now.getTime(), minute + second));
+        await this.dispatch(this.now);
+        await this.deliver({ ...(hooks.deliveryChoices ? { choices: hooks.deliveryChoices } : {}) });
+      }
+      // What is the next minute anything can happen?
+      const wakes: number[] = [];
+      const read = this.cursors();
+      for (const cursor of (await read).values()) if (cursor?.due_at) wakes.push(Date.parse(cursor.due_at));
+      // Nothing changes the cursors until the next minute's actions (which call touched()).
+      this.cursorRead = read;
+      const nowMs = this.now.getTime();
+      for (let i = this.redeliveries.length - 1; i >= 0; i--) if (this.redeliveries[i]! <= nowMs) this.redeliveries.splice(i, 1);
+      wakes.push(...this.redeliveries);
+      if (this.fifo.depth > 0 && this.redeliveries.length === 0) wakes.push(nowMs + MINUTE_MS);
+      const planned = hooks.wakeAt?.();
+      if (planned !== undefined) wakes.push(planned);
+      if (wakes.length === 0) return { firings, settled: true };
+      minute = Math.max(minute + MINUTE_MS, ceilMinute(Math.min(...wakes)));
+    }
+    return { firings, settled: false };
+  }
+
+  /** Takes this world's cursors out of the DUE index (a shared table: later runs' dispatchers skip them). */
+  async cleanup(snapshot?: Snapshot): Promise<void> {
+    const indexed = snapshot ? snapshot.users.filter((u) => u.cursor?.[indexes.due.partitionKey] !== undefined).map((u) => u.user) : this.users;
+    await Promise.all(
+      indexed.map((user) =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { PK: key.user(user.userId), SK: key.sender() },
+            UpdateExpression: 'REMOVE DuePK, DueSK',
+            ConditionExpression: 'attribute_exists(PK)',
+          }),
+        ).catch(() => undefined),
+      ),
+    );
+  }
+
+  // ---- what the table holds -------------------------------------------------------------------------
+
+  async campaignItems(user: PipelineUser): Promise<(Record<string, unknown> | undefined)[]> {
+    const items = await this.batchGet(user.campaigns.map((c) => ({ PK: key.user(user.userId), SK: key.campaign(c.campaign.id) })));
+    return user.campaigns.map((c) => items.find((item) => item.SK === key.campaign(c.campaign.id)));
+  }
+
+  async recipients(campaignId: string): Promise<(RecipientRecord & Record<string, unknown>)[]> {
+    const found: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rcpt)',
+          ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':rcpt': key.recipientPrefix() },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      found.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return found as never;
+  }
+
+  /** What the table holds for this world: recipients (one query per campaign), then one batch read of the rest. */
+  async snapshot(): Promise<Snapshot> {
+    const recipients = new Map<string, (RecipientRecord & Record<string, unknown>)[]>();
+    await Promise.all(this.users.flatMap((user) => user.campaigns.map(async (c) => recipients.set(c.campaign.id, await this.recipients(c.campaign.id)))));
+    const mailer = this.mailer instanceof FaultyMailer ? this.mailer : undefined;
+    const plans = this.users.map((user) => {
+      const days = new Set(user.preDay.keys());
+      const months = new Set(user.preMonth.keys());
+      const times = [
+        ...(mailer?.calls.filter((call) => call.userId === user.userId).map((call) => call.at) ?? []),
+        ...user.campaigns.flatMap((c) => recipients.get(c.campaign.id)!.flatMap((r) => [r.sent_at, r.claimed_at].filter((t): t is string => typeof t === 'string').map((t) => new Date(t)))),
+      ];
+      for (const at of times) {
+        days.add(pacificDate(at));
+        months.add(pacificMonth(at));
+      }
+      const addresses = [...new Set(user.campaigns.flatMap((c) => c.contacts.map((contact) => contact.email)))];
+      return { user, days: [...days], months: [...months], addresses };
+    });
+    const keys = plans.flatMap(({ user, days, months, addresses }) => {
+      const pk = key.user(user.userId);
+      return [
+        { PK: pk, SK: key.sender() },
+        { PK: pk, SK: key.mailbox() },
+        ...user.campaigns.map((c) => ({ PK: pk, SK: key.campaign(c.campaign.id) })),
+        ...days.map((d) => ({ PK: pk, SK: key.dayCounter(d) })),
+        ...months.map((m) => ({ PK: pk, SK: key.monthCounter(m) })),
+        ...addresses.map((email) => ({ PK: pk, SK: key.unsubscribe(addressId(user.userId, email)) })),
+      ];
+    });
+    const items = await this.batchGet(keys);
+    const find = (pk: string, sk: string) => items.find((item) => item.PK === pk && item.SK === sk);
+    return {
+      users: plans.map(({ user, days, months, addresses }) => {
+        const pk = key.user(user.userId);
+        const counter = (sk: string) => Number(find(pk, sk)?.sent ?? 0);
+        const mailbox = find(pk, key.mailbox());
+        return {
+          user,
+          cursor: find(pk, key.sender()) as CursorItem | undefined,
+          campaigns: user.campaigns.map((c) => ({ ...c, item: find(pk, key.campaign(c.campaign.id)), recipients: recipients.get(c.campaign.id)! })),
+          day: new Map(days.map((d) => [d, counter(key.dayCounter(d))])),
+          month: new Map(months.map((m) => [m, counter(key.monthCounter(m))])),
+          unsubscribed: new Set(addresses.filter((email) => find(pk, key.unsubscribe(addressId(user.userId, email))))),
+          mailbox: mailbox as StoredMailbox | undefined,
+        };
+      }),
+    };
+  }
+}
+
+export interface Snapshot {
+  users: {
+    user: PipelineUser;
+    cursor: CursorItem | undefined;
+    campaigns: (PipelineCampaign & { item: Record<string, unknown> | undefined; recipients: (RecipientRecord & Record<string, unknown>)[] })[];
+    day: Map<string, number>;
+    month: Map<string, number>;
+    unsubscribed: Set<string>;
+    mailbox: StoredMailbox | undefined;
+  }[];
+}
+
+// =====================================================================================================
+// DESIGN §4's invariants, checked against the log and the table.
+
+const FINAL = new Set(['sent', 'failed', 'skipped', 'unknown']);
+
+export interface InvariantOptions {
+  /** Every campaign must have completed (the run resumed everything and settled). */
+  expectCompleted?: boolean;
+}
+
+/**
+ * Every broken invariant, in words (empty: all hold):
+ * - at most one email delivered per (campaign, position); no call after it; at most MAX_ATTEMPTS calls;
+ * - every mailer call follows a successful claim of that position in the same invocation;
+ * - nothing sent to an address whose claim started after its unsubscribe was written;
+ * - per user: calls ≥ interval apart; per Pacific day ≤ the daily limit; per Pacific month ≤ the plan's;
+ * - no claim succeeds for a campaign between its pause and its resume (pause stops within one tick),
+ *   nor after an invalid_grant paused it (until resumed), nor by a tick that read after a disconnect;
+ * - per campaign, positions go out in order (resume continues where it stopped, nothing skipped);
+ * - every recipient ends sent | failed | skipped | unknown (unless its campaign is paused), consistent
+ *   with what the mailer saw; campaign counters == recipient statuses; DAY/MONTH == sent + unknown.
+ */
+export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, options: InvariantOptions = {}): string[] {
+  const problems: string[] = [...world.dueIndexProblems];
+  const mailer = world.mail;
+  const events = world.log.events;
+  const calls = mailer.calls;
+  const slot = (campaignId: string, position: number) => `${campaignId}#${position}`;
+  const callsBySlot = new Map<string, MailerCall[]>();
+  for (const call of calls) callsBySlot.set(slot(call.campaignId, call.position), [...(callsBySlot.get(slot(call.campaignId, call.position)) ?? []), call]);
+  const fmt = (call: MailerCall) => `call #${call.seq} (${call.userId} ${call.campaignId}#${call.position} at ${call.at.toISOString()}${call.fault ? `, ${call.fault}` : ''})`;
+
+  // Once per (campaign, position).
+  for (const [key, slotCalls] of callsBySlot) {
+    const delivered = slotCalls.filter((call) => call.delivered);
+    if (delivered.length > 1) problems.push(`${key}: delivered ${delivered.length} times (${delivered.map(fmt).join('; ')})`);
+    const firstDelivered = slotCalls.findIndex((call) => call.delivered);
+    if (firstDelivered >= 0 && firstDelivered < slotCalls.length - 1) problems.push(`${key}: called again after it was delivered (${slotCalls.map(fmt).join('; ')})`);
+    const attempts = slotCalls.filter((call) => call.fault !== 'crashed').length;
+    if (attempts > MAX_ATTEMPTS) problems.push(`${key}: ${attempts} provider calls (max ${MAX_ATTEMPTS})`);
+  }
+
+  // Each claim's start, and each call's claim: same invocation, same position, succeeded, before the call.
+  const lastStart = new Map<string, number>();
+  const claimStartOf = new Map<number, number>();
+  const lastOk = new Map<string, number>();
+  const claimOf = new Map<MailerCall, number>();
+  const invocationStart = new Map<number, number>();
+  for (const event of events) {
+    if (event.kind === 'invocation') invocationStart.set(event.invocation, event.seq);
+    if (event.kind === 'claim') {
+      const id = `${event.invocation}#${slot(event.campaignId, event.position)}`;
+      if (event.phase === 'start') lastStart.set(id, event.seq);
+      if (event.phase === 'ok') {
+        claimStartOf.set(event.seq, lastStart.get(id) ?? event.seq);
+        lastOk.set(id, event.seq);
+      }
+    }
+    if (event.kind === 'mail') {
+      const call = event.call;
+      const ok = lastOk.get(`${call.invocation}#${slot(call.campaignId, call.position)}`);
+      if (ok === undefined) problems.push(`${fmt(call)}: no successful claim of that position before it in its invocation`);
+      else claimOf.set(call, claimStartOf.get(ok)!);
+    }
+  }
+
+  // Unsubscribed addresses: no claim that started after the unsubscribe was written may send.
+  const unsubscribedAt = new Map<string, number>();
+  for (const event of events) {
+    if (event.kind === 'action' && event.action === 'unsubscribe' && event.phase === 'end') {
+      const id = `${event.userId}#${event.email}`;
+      if (!unsubscribedAt.has(id)) unsubscribedAt.set(id, event.seq);
+    }
+  }
+  for (const call of calls) {
+    const written = unsubscribedAt.get(`${call.userId}#${call.to}`);
+    const claimStart = claimOf.get(call);
+    if (written !== undefined && claimStart !== undefined && claimStart > written) {
+      problems.push(`${fmt(call)}: sent to ${call.to}, whose unsubscribe was written (#${written}) before the claim started (#${claimStart})`);
+    }
+  }
+
+  // Paused: no claim that started after a pause ended (or after an invalid_grant was recorded) succeeds
+  // before a resume of that campaign started; no claim by a tick that started after a disconnect.
+  const pauses: { userId: string; campaignId: string | undefined; from: number; why: string }[] = [];
+  for (const event of events) {
+    if (event.kind === 'action' && event.action === 'pause' && event.phase === 'end' && event.outcome === 'paused') pauses.push({ userId: event.userId, campaignId: event.campaignId, from: event.seq, why: 'paused' });
+    if (event.kind === 'record' && event.record === 'auth' && event.phase === 'ok') pauses.push({ userId: event.userId, campaignId: undefined, from: event.seq, why: 'paused by invalid_grant' });
+  }
+  const resumeStarts = events.filter((e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && e.action === 'resume' && e.phase === 'start');
+  const mailboxChanges = events.filter((e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && (e.action === 'disconnect' || e.action === 'connect') && e.phase === 'end');
+  for (const event of events) {
+    if (event.kind !== 'claim' || event.phase !== 'ok') continue;
+    const start = claimStartOf.get(event.seq)!;
+    for (const pause of pauses) {
+      if (pause.userId !== event.userId || (pause.campaignId !== undefined && pause.campaignId !== event.campaignId) || pause.from > start) continue;
+      const resumed = resumeStarts.some((e) => e.userId === event.userId && e.campaignId === event.campaignId && e.seq > pause.from && e.seq < start);
+      if (!resumed) problems.push(`claim #${event.seq} of ${event.campaignId}#${event.position} (started #${start}) succeeded while ${pause.why} since #${pause.from}`);
+    }
+    const invStart = event.invocation !== undefined ? invocationStart.get(event.invocation) : undefined;
+    const lastChange = invStart === undefined ? undefined : [...mailboxChanges].reverse().find((e) => e.userId === event.userId && e.seq < invStart);
+    if (lastChange?.action === 'disconnect') problems.push(`claim #${event.seq} of ${event.campaignId}#${event.position} by a tick that started after the mailbox was disconnected (#${lastChange.seq})`);
+  }
+
+  for (const { user, cursor, campaigns, day, month, unsubscribed } of snapshot.users) {
+    const userCalls = calls.filter((call) => call.userId === user.userId);
+    // Pacing: every provider call of a user is a claim's; claims are ≥ interval apart.
+    const attempts = userCalls.filter((call) => call.fault !== 'crashed').sort((a, b) => a.at.getTime() - b.at.getTime() || a.seq - b.seq);
+    for (let i = 1; i < attempts.length; i++) {
+      const gap = attempts[i]!.at.getTime() - attempts[i - 1]!.at.getTime();
+      if (gap < world.intervalMs) problems.push(`${user.userId}: two provider calls ${gap / 1000} s apart (${fmt(attempts[i - 1]!)}; ${fmt(attempts[i]!)})`);
+    }
+    // Limits.
+    const delivered = userCalls.filter((call) => call.delivered);
+    const perDay = new Map<string, number>();
+    const perMonth = new Map<string, number>();
+    for (const call of delivered) {
+      perDay.set(pacificDate(call.at), (perDay.get(pacificDate(call.at)) ?? 0) + 1);
+      perMonth.set(pacificMonth(call.at), (perMonth.get(pacificMonth(call.at)) ?? 0) + 1);
+    }
+    for (const [d, n] of perDay) {
+      const total = n + (user.preDay.get(d) ?? 0);
+      if (total > user.dailyLimit) problems.push(`${user.userId}: ${total} emails on Pacific day ${d} (daily limit ${user.dailyLimit}, ${user.preDay.get(d) ?? 0} before the run)`);
+    }
+    if (user.monthlyLimit !== null) {
+      for (const [m, n] of perMonth) {
+        const total = n + (user.preMonth.get(m) ?? 0);
+        if (total > user.monthlyLimit) problems.push(`${user.userId}: ${total} emails in Pacific month ${m} (monthly limit ${user.monthlyLimit})`);
+      }
+    }
+
+    // Recipients, campaigns, counters.
+    const countedDay = new Map<string, number>(user.preDay);
+    const countedMonth = new Map<string, number>(user.preMonth);
+    const count = (map: Map<string, number>, k: string) => map.set(k, (map.get(k) ?? 0) + 1);
+    let active = false;
+    for (const { campaign, contacts, item, recipients } of campaigns) {
+      const name = `${user.userId} campaign ${campaign.id}`;
+      if (!item) {
+        problems.push(`${name}: missing`);
+        continue;
+      }
+      const paused = item.sending_status === 'paused';
+      if (recipients.length !== contacts.length || item.total_queued !== contacts.length) problems.push(`${name}: ${recipients.length} recipients, total_queued ${String(item.total_queued)}, ${contacts.length} queued`);
+      const resumeAt = paused ? Number(item.resume_position ?? 0) : Infinity;
+      const statusCount = { sent: 0, failed: 0, skipped: 0, unknown: 0 } as Record<string, number>;
+      for (const r of recipients) {
+        const rname = `${campaign.id}#${r.position}`;
+        const slotCalls = callsBySlot.get(slot(campaign.id, r.position)) ?? [];
+        const deliveredCalls = slotCalls.filter((call) => call.delivered);
+        if (r.status in statusCount) statusCount[r.status]!++;
+        if (!FINAL.has(r.status)) {
+          if (!paused || r.position < resumeAt) problems.push(`${rname}: ended ${r.status} (campaign ${String(item.status)}/${String(item.sending_status)})`);
+          continue;
+        }
+        // (The position a pause kept may be final: an email in flight at the pause was recorded.)
+        if (paused && r.position > resumeAt) problems.push(`${rname}: ${r.status} after the paused campaign's resume position ${resumeAt}`);
+        if (r.status === 'sent') {
+          count(countedDay, pacificDate(new Date(r.sent_at!)));
+          count(countedMonth, pacificMonth(new Date(r.sent_at!)));
+          const last = deliveredCalls.at(-1);
+          if (deliveredCalls.length !== 1 || last!.fault !== undefined) problems.push(`${rname}: sent, but the mailer accepted it ${deliveredCalls.filter((c) => !c.fault).length} times (${slotCalls.map(fmt).join('; ') || 'no call'})`);
+          else if (r.message_id !== last!.messageId || r.token !== last!.token) problems.push(`${rname}: sent with message id ${String(r.message_id)}, the mailer got ${last!.messageId}`);
+          if (!isEmailToken(r.token)) problems.push(`${rname}: token ${String(r.token)} is not an email token`);
+        }
+        if (r.status === 'unknown') {
+          count(countedDay, pacificDate(new Date(r.claimed_at!)));
+          count(countedMonth, pacificMonth(new Date(r.claimed_at!)));
+          const claimed = events.some((e) => e.kind === 'claim' && e.phase === 'ok' && e.campaignId === campaign.id && e.position === r.position);
+          if (!claimed) problems.push(`${rname}: unknown without ever being claimed`);
+        }
+        if (r.status === 'skipped') {
+          if (deliveredCalls.length > 0) problems.push(`${rname}: skipped, yet delivered (${deliveredCalls.map(fmt).join('; ')})`);
+          if (!unsubscribed.has(r.recipient_email)) problems.push(`${rname}: skipped, but ${r.recipient_email} never unsubscribed`);
+        }
+        if (r.status === 'failed') {
+          if (deliveredCalls.length > 0) problems.push(`${rname}: failed, yet delivered`);
+          const real = slotCalls.filter((c) => c.fault !== 'crashed');
+          const lastFault = real.at(-1)?.fault;
+          if (!(lastFault === 'rejected' || ((lastFault === 'rate_limited' || lastFault === 'transient') && r.attempts >= MAX_ATTEMPTS))) {
+            problems.push(`${rname}: failed after ${real.map((c) => c.fault ?? 'accepted').join(', ') || 'no call'}`);
+          }
+        }
+      }
+      // Order: per campaign, provider calls never go back to an earlier position.
+      const campaignCalls = calls.filter((call) => call.campaignId === campaign.id && call.fault !== 'crashed');
+      for (let i = 1; i < campaignCalls.length; i++) {
+        if (campaignCalls[i]!.position < campaignCalls[i - 1]!.position) problems.push(`${name}: position ${campaignCalls[i]!.position} sent after position ${campaignCalls[i - 1]!.position}`);
+      }
+      for (const status of ['sent', 'failed', 'skipped', 'unknown']) {
+        const stored = Number(item[`emails_${status}`] ?? 0);
+        if (stored !== statusCount[status]) problems.push(`${name}: emails_${status} = ${stored}, ${statusCount[status]} recipients ${status}`);
+      }
+      const allFinal = recipients.every((r) => FINAL.has(r.status));
+      if (item.status === 'completed' && !allFinal) problems.push(`${name}: completed with recipients not final`);
+      if (!paused && item.status !== 'completed') {
+        active = true;
+        if (options.expectCompleted) problems.push(`${name}: ended ${String(item.status)}/${String(item.sending_status)}, not completed`);
+      }
+      if (paused) active = true;
+    }
+    for (const [d, stored] of day) {
+      const expected = countedDay.get(d) ?? 0;
+      const providerLimit = userCalls.some((call) => call.fault === 'daily_limit' && pacificDate(call.at) === d) && stored === user.dailyLimit;
+      if (stored !== expected && !providerLimit) problems.push(`${user.userId}: DAY#${d} = ${stored}, sent + unknown that day = ${expected}`);
+    }
+    for (const [m, stored] of month) {
+      const expected = countedMonth.get(m) ?? 0;
+      if (stored !== expected) problems.push(`${user.userId}: MONTH#${m} = ${stored}, sent + unknown that month = ${expected}`);
+    }
+    // The cursor: in the DUE index iff there is work; idle at the end when everything completed.
+    const queue = cursor?.queue ?? {};
+    if (!active && (Object.keys(queue).length > 0 || cursor?.due_at !== undefined || cursor?.DuePK !== undefined)) {
+      problems.push(`${user.userId}: every campaign done, but the cursor still has ${Object.keys(queue).length} campaign(s), due_at ${String(cursor?.due_at)}`);
+    }
+    if (Object.keys(queue).length > 0 && cursor?.due_at === undefined) problems.push(`${user.userId}: campaigns on the cursor but it is not due (stuck)`);
+  }
+  return problems;
+}

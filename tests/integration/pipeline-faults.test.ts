@@ -1,0 +1,742 @@
+/**
+ * The sending pipeline under faults (issue 6, point 7; DESIGN §4): hundreds of seeded runs of the real
+ * dispatcher, FIFO and sender on DynamoDB Local with a fake clock (tests/fakes/pipeline.ts), mixing
+ * duplicate deliveries, the scheduler firing twice, crashes between any two steps, DynamoDB throttling,
+ * provider failures (429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes), pause/resume
+ * races, unsubscribes mid-campaign, daily and monthly limits at the boundary and the Pacific midnight
+ * rollover across both DST changes. After each run (settled: nothing due, stale claims expired,
+ * everything paused resumed) every invariant of DESIGN §4 is checked (`invariantViolations`). Then a
+ * named scenario per fault, so a failure names it.
+ *
+ * A failing run prints its seed; replay one with PIPELINE_SEED=<seed> (and PIPELINE_RUNS=<n> per
+ * family to run more). Choices are seeded; only the interleaving of truly concurrent work (a duplicate
+ * invocation racing the first, a pause racing a tick) is left to the engine.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
+import { nextPacificMidnight } from '../../lambdas/core/sendingWindow';
+import { key } from '../../schema/table';
+import {
+  FakeClock,
+  invariantViolations,
+  MINUTE_MS,
+  mulberry32,
+  PipelineWorld,
+  rngFor,
+  type CommandInfo,
+  type DbFault,
+  type DriveHooks,
+  type Invocation,
+  type MailerAttempt,
+  type MailerFault,
+  type PipelineUser,
+  type Rng,
+  type Snapshot,
+} from '../fakes/pipeline';
+import { dynamodb, stack } from './helpers';
+
+const EXEC = randomUUID().slice(0, 8);
+const RUNS_PER_FAMILY = Number(process.env.PIPELINE_RUNS ?? 34);
+const ONLY_SEED = process.env.PIPELINE_SEED ? Number(process.env.PIPELINE_SEED) : undefined;
+/** Runs at a time (each has its own users, clock and queue; the table is shared). */
+const PARALLEL = Number(process.env.PIPELINE_PARALLEL ?? 12);
+const TIMEOUT = 240_000;
+
+/** Start times: an ordinary afternoon, and nights where the Pacific day, month or offset changes. */
+const STARTS = {
+  ordinary: '2026-11-21T18:00:00.000Z',
+  /** Oct 31 23:50 PDT: midnight (07:00Z) also starts November; that night is 25 h (next midnight 08:00Z). */
+  fallBack: '2026-11-01T06:50:00.000Z',
+  /** Mar 7 23:50 PST: midnight 08:00Z, then clocks spring forward; that day is 23 h (next midnight 07:00Z). */
+  springForward: '2026-03-08T07:50:00.000Z',
+  /** Mar 31 23:50 PDT: April starts at 07:00Z. */
+  monthEnd: '2026-04-01T06:50:00.000Z',
+  /** Dec 31 23:55 PST: a new year at 08:00Z. */
+  yearEnd: '2027-01-01T07:55:00.000Z',
+} as const;
+const ALL_STARTS = Object.values(STARTS);
+const BOUNDARY_STARTS = [STARTS.fallBack, STARTS.springForward, STARTS.monthEnd, STARTS.yearEnd];
+
+const db = () => dynamodb().doc;
+
+// =====================================================================================================
+// Seeded runs.
+
+interface Mix {
+  /** P(a batch is handed to a second invocation at the same time). */
+  duplicates: number;
+  /** P(a processed message's delete is lost: delivered again after the visibility timeout). */
+  lostDelete: number;
+  /** P(the scheduler fires twice in a minute). */
+  secondFiring: number;
+  /** Up to this long between the dispatcher run and the deliveries. */
+  jitterMs: number;
+  /** P(a crash before or after a claim or record request), and any other request. */
+  crash: number;
+  crashOther: number;
+  /** P(a throttling error on a request). */
+  throttle: number;
+  /** P(each provider answer) per call. */
+  mailer: Partial<Record<MailerFault, number>>;
+  /** P(a user action per user per minute). */
+  actions: number;
+  /** P(small daily / monthly limits with counters near them). */
+  limits: number;
+  starts: readonly string[];
+}
+
+const calm: Mix = { duplicates: 0, lostDelete: 0, secondFiring: 0, jitterMs: 0, crash: 0, crashOther: 0, throttle: 0, mailer: {}, actions: 0, limits: 0, starts: ALL_STARTS };
+
+const families = {
+  'duplicate deliveries and the scheduler firing twice': { ...calm, duplicates: 0.35, lostDelete: 0.15, secondFiring: 0.35, jitterMs: 40_000 },
+  'crashes before/after the claim, the provider call and the log write; DynamoDB throttling': { ...calm, crash: 0.12, crashOther: 0.03, throttle: 0.04 },
+  'provider failures: 429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes': {
+    ...calm,
+    mailer: { rate_limited: 0.1, transient: 0.07, daily_limit: 0.03, auth: 0.03, rejected: 0.05, unknown_after_send: 0.04, unknown_before_send: 0.02 },
+  },
+  'pause/resume races, disconnects and unsubscribes mid-campaign': { ...calm, actions: 0.3, jitterMs: 20_000 },
+  'daily and monthly limits at the boundary, Pacific midnight and both DST changes': { ...calm, limits: 1, starts: BOUNDARY_STARTS, jitterMs: 30_000 },
+  'everything at once': {
+    duplicates: 0.15,
+    lostDelete: 0.08,
+    secondFiring: 0.15,
+    jitterMs: 40_000,
+    crash: 0.06,
+    crashOther: 0.015,
+    throttle: 0.02,
+    mailer: { rate_limited: 0.05, transient: 0.04, daily_limit: 0.015, auth: 0.015, rejected: 0.03, unknown_after_send: 0.02, unknown_before_send: 0.01 },
+    actions: 0.12,
+    limits: 0.4,
+    starts: ALL_STARTS,
+  },
+} satisfies Record<string, Mix>;
+type Family = keyof typeof families;
+const FAMILY_NAMES = Object.keys(families) as Family[];
+
+interface RunReport {
+  seed: number;
+  family: Family;
+  problems: string[];
+  emails: number;
+  calls: number;
+  firings: number;
+  faults: Record<string, number>;
+}
+
+const reports: RunReport[] = [];
+
+const bump = (faults: Record<string, number>, name: string, by = 1) => {
+  if (by) faults[name] = (faults[name] ?? 0) + by;
+};
+
+/** The provider's answer to one call, from the run's mix (keyed by what it is about, not by order). */
+function mailerPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: () => boolean) {
+  return ({ userId, campaignId, position, attempt }: MailerAttempt): MailerFault | undefined => {
+    if (quiet()) return undefined;
+    const r = rngFor(seed, 'mail', world().userLabel(userId), world().labelOf(campaignId), position, attempt).next();
+    let edge = 0;
+    for (const [fault, p] of Object.entries(mix.mailer) as [MailerFault, number][]) {
+      edge += p;
+      if (r < edge) return fault;
+    }
+    return undefined;
+  };
+}
+
+/** A DynamoDB fault for this request: biased to the claim and the record (the steps a crash between matters most). */
+function dbPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: () => boolean) {
+  const requestNumbers = new Map<string, number>();
+  return (info: CommandInfo, invocation: Invocation): DbFault | undefined => {
+    if (quiet() || !info.userId) return undefined;
+    const id = `${invocation.id}#${info.userId}`;
+    const n = (requestNumbers.get(id) ?? 0) + 1;
+    requestNumbers.set(id, n);
+    const rng = rngFor(seed, 'db', invocation.id, world().userLabel(info.userId), n);
+    const crash = info.step === 'claim' || info.step === 'record' ? mix.crash : mix.crashOther;
+    const r = rng.next();
+    if (r < crash / 2) return 'crash-before';
+    if (r < crash) return 'crash-after';
+    if (r < crash + mix.throttle) return 'throttle';
+    return undefined;
+  };
+}
+
+interface RunPlan {
+  start: Date;
+  users: { limits: boolean; dailyLimit: number; sentToday: number; tier: 'free' | 'pro' | 'label'; emailLimit: number; usedThisMonth: number; campaigns: { recipients: number; shared: number; sendAfterMs: number | 'midnight' }[] }[];
+}
+
+function planRun(rng: Rng, mix: Mix): RunPlan {
+  const start = new Date(rng.pick(mix.starts));
+  const users = Array.from({ length: rng.between(2, 3) }, () => {
+    const limits = rng.chance(mix.limits);
+    const dailyLimit = limits ? rng.between(2, 4) : 500;
+    const tier = rng.pick(['free', 'pro', 'label'] as const);
+    const emailLimit = limits ? rng.between(3, 9) : 50;
+    const campaigns = [{ recipients: rng.between(3, 6), shared: 0, sendAfterMs: 0 as number | 'midnight' }];
+    if (rng.chance(0.3)) {
+      campaigns.push({
+        recipients: rng.between(3, 5),
+        // Addresses also in the first campaign: an unsubscribe from one must stop the other.
+        shared: rng.between(0, 2),
+        sendAfterMs: rng.pick([0, 0, 3 * MINUTE_MS, 90 * MINUTE_MS, 'midnight'] as const),
+      });
+    }
+    return {
+      limits,
+      dailyLimit,
+      sentToday: limits ? rng.between(0, dailyLimit) : rng.chance(0.2) ? rng.between(0, 3) : 0,
+      tier,
+      emailLimit,
+      usedThisMonth: limits && tier !== 'label' ? rng.between(0, emailLimit) : 0,
+      campaigns,
+    };
+  });
+  return { start, users };
+}
+
+async function runSeed(family: Family, seed: number): Promise<RunReport> {
+  const mix: Mix = families[family];
+  const rng = mulberry32(seed);
+  const plan = planRun(rng, mix);
+  const clock = new FakeClock(plan.start);
+  let quiet = false;
+  let world!: PipelineWorld;
+  world = new PipelineWorld({
+    db: db(),
+    tableName: stack().tableName,
+    clock,
+    tag: `pf-${EXEC}-${seed}`,
+    cursorsFrom: 'own',
+    mailerPlan: mailerPlanFor(seed, mix, () => world, () => quiet),
+    dbFault: dbPlanFor(seed, mix, () => world, () => quiet),
+  });
+  const faults: Record<string, number> = {};
+  const report: RunReport = { seed, family, problems: [], emails: 0, calls: 0, firings: 0, faults };
+  let snapshot: Snapshot | undefined;
+  try {
+    // Setup: users with their mailbox and counters, campaigns queued through the send flow's store.
+    const users = await world.addUsers(plan.users.map((u) => ({ dailyLimit: u.dailyLimit, tier: u.tier, emailLimit: u.emailLimit, sentToday: u.sentToday, usedThisMonth: u.usedThisMonth })));
+    await Promise.all(
+      plan.users.map(async (u, i) => {
+        let first: string[] = [];
+        for (const [j, c] of u.campaigns.entries()) {
+          const names = [...first.slice(0, c.shared), ...Array.from({ length: c.recipients - Math.min(c.shared, first.length) }, (_, n) => `c${j}n${n}`)];
+          if (j === 0) first = names;
+          const sendAfter = c.sendAfterMs === 'midnight' ? nextPacificMidnight(clock.now()) : new Date(clock.now().getTime() + c.sendAfterMs);
+          await world.campaignFor(users[i]!.userId, world.contacts(users[i]!.userId, names), { sendAfter, trackName: `Track ${j}` });
+        }
+      }),
+    );
+
+    // User actions: pause / resume / unsubscribe / disconnect, some racing the minute's deliveries.
+    const userPaused = new Map<string, { userId: string; at: number }>();
+    const reconnects = new Map<string, number>();
+    let authSeen = 0;
+    const act = async (user: PipelineUser, concurrent: boolean) => {
+      // Every choice drawn before the first await: a racing action does not reorder the run's stream.
+      const choice = rng.next();
+      const c = rng.pick(user.campaigns);
+      const contact = rng.pick(c.contacts);
+      const later = rng.between(1, 30) * MINUTE_MS;
+      if (choice < 0.35) {
+        if ((await world.pause(user.userId, c.campaign.id, concurrent)) === 'paused') {
+          bump(faults, 'pauses');
+          userPaused.set(c.campaign.id, { userId: user.userId, at: world.now.getTime() + later });
+        }
+      } else if (choice < 0.55) {
+        const paused = [...userPaused.entries()].find(([, p]) => p.userId === user.userId);
+        if (paused) {
+          userPaused.delete(paused[0]);
+          if ((await world.resume(user.userId, paused[0], concurrent)) === 'resumed') bump(faults, 'resumes');
+        }
+      } else if (choice < 0.92) {
+        await world.unsubscribe(user.userId, contact.email, concurrent);
+        bump(faults, 'unsubscribes');
+      } else if (!reconnects.has(user.userId)) {
+        reconnects.set(user.userId, world.now.getTime() + later);
+        await world.disconnect(user.userId);
+        bump(faults, 'disconnects');
+      }
+    };
+    const hooks: DriveHooks = {
+      atMinute: async (at) => {
+        const now = at.getTime();
+        // After an invalid_grant: the artist connects again and resumes, some minutes later.
+        const auths = world.mail.calls.filter((call) => call.fault === 'auth');
+        for (const call of auths.slice(authSeen)) if (!reconnects.has(call.userId)) reconnects.set(call.userId, now + rng.between(1, 40) * MINUTE_MS);
+        authSeen = auths.length;
+        for (const [userId, when] of [...reconnects]) {
+          if (when > now) continue;
+          reconnects.delete(userId);
+          await world.connect(userId);
+          for (const c of world.user(userId).campaigns) if ((await world.resume(userId, c.campaign.id)) === 'resumed') bump(faults, 'resumes');
+        }
+        for (const [id, planned] of [...userPaused]) {
+          if (planned.at > now) continue;
+          userPaused.delete(id);
+          if ((await world.resume(planned.userId, id)) === 'resumed') bump(faults, 'resumes');
+        }
+        const racing: PipelineUser[] = [];
+        for (const user of world.users) {
+          if (!rng.chance(mix.actions)) continue;
+          if (rng.chance(0.5)) racing.push(user);
+          else await act(user, false);
+        }
+        if (racing.length > 0) return () => Promise.all(racing.map((user) => act(user, true)));
+      },
+      secondFiring: () => (rng.chance(mix.secondFiring) ? rng.pick([0, 5_000, 30_000]) : undefined),
+      jitterMs: () => (mix.jitterMs ? rng.int(mix.jitterMs) : 0),
+      deliveryChoices: (messages) => ({
+        duplicateConcurrently: rng.chance(mix.duplicates),
+        loseDelete: new Set(messages.filter(() => rng.chance(mix.lostDelete)).map((m) => m.receiptHandle)),
+      }),
+      wakeAt: () => {
+        const times = [...reconnects.values(), ...[...userPaused.values()].map((p) => p.at)];
+        return times.length > 0 ? Math.min(...times) : undefined;
+      },
+    };
+
+    const first = await world.drive(hooks, 900);
+    report.firings += first.firings;
+    if (!first.settled) report.problems.push(`did not settle within ${first.firings} dispatcher runs`);
+    // The end: no more faults; everything paused is resumed (mailbox connected again) and runs out.
+    quiet = true;
+    await world.resumeEverything();
+    const last = await world.drive({}, 900);
+    report.firings += last.firings;
+    if (!last.settled) report.problems.push(`did not settle after resuming everything (${last.firings} dispatcher runs)`);
+
+    snapshot = await world.snapshot();
+    report.problems.push(...invariantViolations(world, snapshot, { expectCompleted: true }));
+  } catch (error) {
+    report.problems.push(`the run threw: ${(error as Error)?.stack ?? String(error)}`);
+  } finally {
+    await world.cleanup(snapshot).catch(() => undefined);
+  }
+  report.emails = world.mail.delivered.length;
+  report.calls = world.mail.calls.length;
+  for (const call of world.mail.calls) if (call.fault && call.fault !== 'crashed') bump(faults, `mailer ${call.fault}`);
+  for (const event of world.log.events) if (event.kind === 'fault') bump(faults, event.fault === 'throttle' ? 'throttles' : `${event.fault} ${event.step}`);
+  bump(faults, 'crashed invocations', world.stats.crashedInvocations);
+  bump(faults, 'duplicate invocations', world.stats.duplicateInvocations);
+  bump(faults, 'lost deletes', world.stats.lostDeletes);
+  bump(faults, 'second firings', world.stats.secondFirings);
+  return report;
+}
+
+/** Runs `seeds` of a family, PARALLEL at a time. */
+async function runFamily(family: Family): Promise<RunReport[]> {
+  const base = (FAMILY_NAMES.indexOf(family) + 1) * 1000;
+  const seeds = ONLY_SEED !== undefined ? (Math.floor(ONLY_SEED / 1000) * 1000 === base ? [ONLY_SEED] : []) : Array.from({ length: RUNS_PER_FAMILY }, (_, i) => base + i + 1);
+  const results: RunReport[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < seeds.length) {
+        const seed = seeds[next++]!;
+        results.push(await runSeed(family, seed));
+      }
+    }),
+  );
+  reports.push(...results);
+  return results.sort((a, b) => a.seed - b.seed);
+}
+
+const failuresOf = (results: RunReport[]) =>
+  results.filter((r) => r.problems.length > 0).map((r) => `seed ${r.seed} (replay: PIPELINE_SEED=${r.seed}): ${r.problems.slice(0, 6).join(' | ')}${r.problems.length > 6 ? ` | … ${r.problems.length - 6} more` : ''}`);
+
+afterAll(() => {
+  if (reports.length === 0) return;
+  const faults: Record<string, number> = {};
+  for (const r of reports) for (const [name, n] of Object.entries(r.faults)) bump(faults, name, n);
+  const sum = (f: (r: RunReport) => number) => reports.reduce((total, r) => total + f(r), 0);
+  const injected = Object.entries(faults)
+    .filter(([name]) => !['pauses', 'resumes', 'unsubscribes', 'disconnects'].includes(name))
+    .reduce((total, [, n]) => total + n, 0);
+  console.info(
+    `[pipeline-faults] ${reports.length} seeded runs, ${sum((r) => r.emails)} emails delivered (${sum((r) => r.calls)} provider calls), ` +
+      `${sum((r) => r.firings)} dispatcher minutes, ${injected} faults injected, ${sum((r) => (r.problems.length > 0 ? 1 : 0))} runs with violations\n` +
+      `[pipeline-faults] ${Object.entries(faults)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, n]) => `${name}: ${n}`)
+        .join(', ')}`,
+  );
+});
+
+describe('the sending pipeline under seeded faults: every DESIGN §4 invariant after every run', () => {
+  for (const family of FAMILY_NAMES) {
+    it(
+      family,
+      async () => {
+        const results = await runFamily(family);
+        expect(failuresOf(results)).toEqual([]);
+        // The runs did what they are about (a mix that injected nothing would prove nothing).
+        if (ONLY_SEED === undefined) expect(results.reduce((n, r) => n + r.emails, 0)).toBeGreaterThan(results.length * 3);
+      },
+      TIMEOUT,
+    );
+  }
+});
+
+// =====================================================================================================
+// One named scenario per fault: exact times and outcomes, and every invariant.
+
+let scenarioCount = 0;
+
+function scenarioWorld(options: { start?: string; dbFault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined } = {}) {
+  const clock = new FakeClock(new Date(options.start ?? STARTS.ordinary));
+  return new PipelineWorld({
+    db: db(),
+    tableName: stack().tableName,
+    clock,
+    tag: `pn-${EXEC}-${++scenarioCount}`,
+    cursorsFrom: 'own',
+    ...(options.dbFault ? { dbFault: options.dbFault } : {}),
+  });
+}
+
+/** A DynamoDB fault on the nth request of this step (then none). */
+function faultOnce(step: CommandInfo['step'], fault: DbFault, nth = 1) {
+  let seen = 0;
+  return (info: CommandInfo): DbFault | undefined => (info.step === step && ++seen === nth ? fault : undefined);
+}
+
+/** A user with one campaign of `n` recipients queued now. */
+async function oneCampaign(world: PipelineWorld, n: number, options: Parameters<PipelineWorld['addUser']>[0] = {}) {
+  const user = await world.addUser(options);
+  const { campaign, contacts } = await world.campaignFor(user.userId, world.contacts(user.userId, Array.from({ length: n }, (_, i) => i)));
+  return { user, campaign, contacts };
+}
+
+/** Runs until nothing is due and checks every invariant; returns what the table holds. */
+async function settle(world: PipelineWorld, hooks: DriveHooks = {}, expectCompleted = true) {
+  const { settled } = await world.drive(hooks, 300);
+  expect(settled).toBe(true);
+  const snapshot = await world.snapshot();
+  expect(invariantViolations(world, snapshot, { expectCompleted })).toEqual([]);
+  return snapshot;
+}
+
+const at = (iso: string, minutes = 0) => new Date(Date.parse(iso) + minutes * MINUTE_MS).toISOString();
+const callTimes = (world: PipelineWorld) => world.mail.calls.map((call) => [call.position, call.at.toISOString(), call.fault ?? 'accepted']);
+const statuses = (snapshot: Snapshot, campaign = 0, user = 0) => snapshot.users[user]!.campaigns[campaign]!.recipients.map((r) => r.status);
+const T0 = STARTS.ordinary;
+
+describe('named faults', () => {
+  it('duplicate delivery: every tick handed to two invocations at once still sends each position once, a minute apart', async () => {
+    const world = scenarioWorld();
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world, { deliveryChoices: () => ({ duplicateConcurrently: true }) });
+    expect(world.stats.duplicateInvocations).toBeGreaterThanOrEqual(3);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'accepted'],
+      [1, at(T0, 1), 'accepted'],
+      [2, at(T0, 2), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it('the scheduler firing twice a minute (same time, or 5 s later) adds no second tick and no second email', async () => {
+    const world = scenarioWorld();
+    await oneCampaign(world, 3);
+    let n = 0;
+    await settle(world, { secondFiring: () => [0, 5_000][n++ % 2] });
+    expect(world.stats.secondFirings).toBeGreaterThanOrEqual(3);
+    expect(world.mail.calls.map((call) => call.position)).toEqual([0, 1, 2]);
+    // One sender invocation per tick: the FIFO deduplicated the second firings' messages.
+    expect(world.stats.invocations).toBe(world.mail.calls.length + 1);
+  });
+
+  it('a crash before the claim: the tick comes back after the visibility timeout and the email goes once', async () => {
+    const world = scenarioWorld({ dbFault: faultOnce('claim', 'crash-before') });
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world);
+    expect(world.stats.crashedInvocations).toBe(1);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0, 6), 'accepted'],
+      [1, at(T0, 7), 'accepted'],
+      [2, at(T0, 8), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it('a crash after the claim, before the provider call: unknown once the claim is stale, never sent, still counted', async () => {
+    const world = scenarioWorld({ dbFault: faultOnce('claim', 'crash-after') });
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [1, at(T0, 6), 'accepted'],
+      [2, at(T0, 7), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['unknown', 'sent', 'sent']);
+    expect(snapshot.users[0]!.campaigns[0]!.recipients[0]!.detail).toBe(recipientDetails.unknown);
+    expect([...snapshot.users[0]!.day.values()]).toEqual([3]);
+  });
+
+  it('a crash after the provider call, before the record: unknown (the stale-claim rule), never sent again', async () => {
+    const world = scenarioWorld({ dbFault: faultOnce('record', 'crash-before') });
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'accepted'],
+      [1, at(T0, 6), 'accepted'],
+      [2, at(T0, 7), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['unknown', 'sent', 'sent']);
+    expect(snapshot.users[0]!.campaigns[0]!.item).toMatchObject({ emails_sent: 2, emails_unknown: 1, status: 'completed' });
+  });
+
+  it('a crash after the log write: recorded sent, nothing sent twice (the redelivered tick is stale)', async () => {
+    const world = scenarioWorld({ dbFault: faultOnce('record', 'crash-after') });
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'accepted'],
+      [1, at(T0, 6), 'accepted'],
+      [2, at(T0, 7), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it('DynamoDB throttling on the read: the tick is reported failed, retried by the queue, and the email goes once', async () => {
+    const world = scenarioWorld({ dbFault: faultOnce('read', 'throttle') });
+    await oneCampaign(world, 2);
+    const snapshot = await settle(world);
+    expect(world.stats.crashedInvocations).toBe(0);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0, 6), 'accepted'],
+      [1, at(T0, 7), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent']);
+  });
+
+  it('429 then 5xx: retried after 1 and 2 minutes, then sent; the counters count it once', async () => {
+    const world = scenarioWorld();
+    const { user } = await oneCampaign(world, 3);
+    world.mail.script(user.userId, 'rate_limited', 'transient');
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'rate_limited'],
+      [0, at(T0, 1), 'transient'],
+      [0, at(T0, 3), 'accepted'],
+      [1, at(T0, 4), 'accepted'],
+      [2, at(T0, 5), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent']);
+    expect([...snapshot.users[0]!.day.values()]).toEqual([3]);
+  });
+
+  it('five retryable failures: failed for good with the reason, and the campaign goes on', async () => {
+    const world = scenarioWorld();
+    const { user } = await oneCampaign(world, 2);
+    world.mail.script(user.userId, 'transient', 'transient', 'transient', 'transient', 'transient');
+    const snapshot = await settle(world);
+    expect(callTimes(world).map(([position, time]) => [position, time])).toEqual([
+      [0, at(T0)],
+      [0, at(T0, 1)],
+      [0, at(T0, 3)],
+      [0, at(T0, 7)],
+      [0, at(T0, 15)],
+      [1, at(T0, 16)],
+    ]);
+    expect(statuses(snapshot)).toEqual(['failed', 'sent']);
+    expect(snapshot.users[0]!.campaigns[0]!.recipients[0]!.detail).toBe(recipientDetails.gaveUp('Backend error (503)'));
+  });
+
+  it('rejected: that email failed with the reason, the next goes at the next interval', async () => {
+    const world = scenarioWorld();
+    const { user } = await oneCampaign(world, 2);
+    world.mail.script(user.userId, 'rejected');
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'rejected'],
+      [1, at(T0, 1), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['failed', 'sent']);
+    expect([...snapshot.users[0]!.day.values()]).toEqual([1]);
+  });
+
+  it('a throw after the email left (outcome unknown): unknown once the claim is stale, never sent again, counted', async () => {
+    const world = scenarioWorld();
+    const { user } = await oneCampaign(world, 3);
+    world.mail.script(user.userId, 'unknown_after_send');
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'unknown_after_send'],
+      [1, at(T0, STALE_CLAIM_MS / MINUTE_MS), 'accepted'],
+      [2, at(T0, STALE_CLAIM_MS / MINUTE_MS + 1), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['unknown', 'sent', 'sent']);
+    expect(snapshot.users[0]!.campaigns[0]!.item).toMatchObject({ emails_sent: 2, emails_unknown: 1 });
+    expect([...snapshot.users[0]!.day.values()]).toEqual([3]);
+  });
+
+  it('invalid_grant: every campaign paused where it stood, the mailbox disconnected; connected and resumed, it continues there', async () => {
+    const world = scenarioWorld();
+    const { user } = await oneCampaign(world, 3);
+    world.mail.script(user.userId, 'accept', 'auth');
+    const paused = await settle(world, {}, false);
+    expect(paused.users[0]!.campaigns[0]!.item).toMatchObject({ sending_status: 'paused', pause_reason: 'mailbox_disconnected', resume_position: 1 });
+    expect(paused.users[0]!.mailbox).toBeUndefined();
+    expect(statuses(paused)).toEqual(['sent', 'pending', 'pending']);
+
+    world.clock.advance(30 * MINUTE_MS);
+    await world.connect(user.userId);
+    expect(await world.resume(user.userId, user.campaigns[0]!.campaign.id)).toBe('resumed');
+    const snapshot = await settle(world);
+    expect(world.mail.calls.map((call) => [call.position, call.fault ?? 'accepted'])).toEqual([
+      [0, 'accepted'],
+      [1, 'auth'],
+      [1, 'accepted'],
+      [2, 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it("the provider's daily limit on Oct 31 (PDT): nothing more until Pacific midnight, 07:00Z, which also starts November", async () => {
+    const world = scenarioWorld({ start: STARTS.fallBack });
+    const { user } = await oneCampaign(world, 3);
+    world.mail.script(user.userId, 'daily_limit');
+    const snapshot = await settle(world);
+    expect(callTimes(world)).toEqual([
+      [0, at(STARTS.fallBack), 'daily_limit'],
+      [0, '2026-11-01T07:00:00.000Z', 'accepted'],
+      [1, '2026-11-01T07:01:00.000Z', 'accepted'],
+      [2, '2026-11-01T07:02:00.000Z', 'accepted'],
+    ]);
+    const u = snapshot.users[0]!;
+    // The provider said the day is used up: the day's counter shows the limit; the month's was released.
+    expect(u.day.get('2026-10-31')).toBe(u.user.dailyLimit);
+    expect(u.day.get('2026-11-01')).toBe(3);
+    expect(u.month.get('2026-10')).toBe(0);
+    expect(u.month.get('2026-11')).toBe(3);
+  });
+
+  it('a pause between ticks stops sending at once; resumed ten minutes later it continues at the next position', async () => {
+    const world = scenarioWorld();
+    const { user, campaign } = await oneCampaign(world, 4);
+    let resumeAt: number | undefined;
+    const snapshot = await settle(world, {
+      atMinute: async (now, firing) => {
+        if (firing === 2) {
+          expect(await world.pause(user.userId, campaign.id)).toBe('paused');
+          resumeAt = now.getTime() + 10 * MINUTE_MS;
+        }
+        if (resumeAt !== undefined && now.getTime() >= resumeAt) {
+          resumeAt = undefined;
+          expect(await world.resume(user.userId, campaign.id)).toBe('resumed');
+        }
+      },
+      wakeAt: () => resumeAt,
+    });
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'accepted'],
+      [1, at(T0, 11), 'accepted'],
+      [2, at(T0, 12), 'accepted'],
+      [3, at(T0, 13), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent', 'sent']);
+  });
+
+  it('a pause racing a tick: at most the email already claimed goes; resume sends every other position once', async () => {
+    for (const racingFiring of [1, 2, 3]) {
+      const world = scenarioWorld();
+      const { user, campaign } = await oneCampaign(world, 4);
+      const first = await settle(
+        world,
+        { atMinute: async (_now, firing) => (firing === racingFiring ? () => world.pause(user.userId, campaign.id, true) : undefined) },
+        false,
+      );
+      const sentBeforeResume = world.mail.calls.length;
+      expect(sentBeforeResume).toBeLessThanOrEqual(racingFiring);
+      expect(first.users[0]!.campaigns[0]!.item).toMatchObject({ sending_status: 'paused' });
+      world.clock.advance(5 * MINUTE_MS);
+      expect(await world.resume(user.userId, campaign.id)).toBe('resumed');
+      const snapshot = await settle(world);
+      expect(world.mail.calls.map((call) => call.position)).toEqual([0, 1, 2, 3]);
+      expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    }
+  });
+
+  it("an unsubscribe from one campaign's email stops the address in another campaign already queued", async () => {
+    const world = scenarioWorld();
+    const user = await world.addUser();
+    const [x, y, z] = world.contacts(user.userId, ['x', 'y', 'z']);
+    await world.campaignFor(user.userId, [x!, y!], { trackName: 'First' });
+    await world.campaignFor(user.userId, [x!, z!], { trackName: 'Second' });
+    const snapshot = await settle(world, {
+      atMinute: async (_now, firing) => {
+        // After the first campaign's email to x went (18:00), x unsubscribes through its link.
+        if (firing === 2) expect(await world.unsubscribe(user.userId, x!.email)).toBe('unsubscribed');
+      },
+    });
+    expect(world.mail.calls.map((call) => [world.labelOf(call.campaignId), call.to])).toEqual([
+      ['u0c0', x!.email],
+      ['u0c0', y!.email],
+      ['u0c1', z!.email],
+    ]);
+    expect(statuses(snapshot, 1)).toEqual(['skipped', 'sent']);
+    expect(snapshot.users[0]!.campaigns[1]!.recipients[0]!.detail).toBe(recipientDetails.unsubscribed);
+    expect(snapshot.users[0]!.campaigns[0]!.item).toMatchObject({ emails_unsubscribed: 1 });
+    expect(snapshot.users[0]!.campaigns[1]!.item).toMatchObject({ emails_sent: 1, emails_skipped: 1, status: 'completed' });
+  });
+
+  it('daily limit at the boundary across the fall-back night: Oct 31 ends at 07:00Z, Nov 1 (25 h) at 08:00Z on Nov 2', async () => {
+    const world = scenarioWorld({ start: STARTS.fallBack });
+    await oneCampaign(world, 4, { dailyLimit: 2, sentToday: 1 });
+    const snapshot = await settle(world);
+    expect(world.mail.calls.map((call) => call.at.toISOString())).toEqual([
+      '2026-11-01T06:50:00.000Z',
+      '2026-11-01T07:00:00.000Z',
+      '2026-11-01T07:01:00.000Z',
+      '2026-11-02T08:00:00.000Z',
+    ]);
+    expect(Object.fromEntries(snapshot.users[0]!.day)).toEqual({ '2026-10-31': 2, '2026-11-01': 2, '2026-11-02': 1 });
+  });
+
+  it('daily limit across the spring-forward night: Mar 7 ends at 08:00Z, Mar 8 (23 h) at 07:00Z on Mar 9', async () => {
+    const world = scenarioWorld({ start: STARTS.springForward });
+    await oneCampaign(world, 3, { dailyLimit: 1 });
+    const snapshot = await settle(world);
+    expect(world.mail.calls.map((call) => call.at.toISOString())).toEqual(['2026-03-08T07:50:00.000Z', '2026-03-08T08:00:00.000Z', '2026-03-09T07:00:00.000Z']);
+    expect(Object.fromEntries(snapshot.users[0]!.day)).toEqual({ '2026-03-07': 1, '2026-03-08': 1, '2026-03-09': 1 });
+  });
+
+  it('monthly plan limit at the boundary: the last email of March, then nothing until April starts (Pacific)', async () => {
+    const world = scenarioWorld({ start: STARTS.monthEnd });
+    await oneCampaign(world, 3, { tier: 'free', emailLimit: 3, usedThisMonth: 2 });
+    const snapshot = await settle(world);
+    expect(world.mail.calls.map((call) => call.at.toISOString())).toEqual(['2026-04-01T06:50:00.000Z', '2026-04-01T07:00:00.000Z', '2026-04-01T07:01:00.000Z']);
+    expect(Object.fromEntries(snapshot.users[0]!.month)).toEqual({ '2026-03': 3, '2026-04': 2 });
+  });
+});
+
+describe('races between the sender and the artist', () => {
+  it('a campaign resumed while another one’s email meets invalid_grant is not lost: it is paused too, or still queued', async () => {
+    const world = scenarioWorld();
+    const user = await world.addUser();
+    const a = await world.campaignFor(user.userId, world.contacts(user.userId, ['a0', 'a1', 'a2']), { trackName: 'A' });
+    const b = await world.campaignFor(user.userId, world.contacts(user.userId, ['b0', 'b1']), { trackName: 'B' });
+    expect(await world.pause(user.userId, b.campaign.id)).toBe('paused');
+    world.mail.script(user.userId, 'accept', 'auth');
+    // The artist resumes B after the sender read the queue and claimed A's email, before it records the invalid_grant.
+    world.mail.during = async ({ attempt, position, campaignId }) => {
+      if (campaignId === a.campaign.id && position === 1 && attempt === 1) expect(await world.resume(user.userId, b.campaign.id)).toBe('resumed');
+    };
+    const stopped = await settle(world, {}, false);
+    world.mail.during = undefined;
+    for (const c of stopped.users[0]!.campaigns) {
+      const onCursor = c.campaign.id in (stopped.users[0]!.cursor?.queue ?? {});
+      // Either paused (it can be resumed) or still on the cursor: never "sending" with nothing to send it.
+      expect({ campaign: world.labelOf(c.campaign.id), lost: c.item?.sending_status === 'sending' && c.item?.status !== 'completed' && !onCursor }).toEqual({
+        campaign: world.labelOf(c.campaign.id),
+        lost: false,
+      });
+    }
+    world.clock.advance(10 * MINUTE_MS);
+    await world.resumeEverything();
+    await settle(world);
+  });
+});

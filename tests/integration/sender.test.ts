@@ -1,0 +1,362 @@
+/**
+ * The sending pipeline end to end on DynamoDB Local (DESIGN §4): campaigns queued by the send flow's
+ * store, ticks as the dispatcher makes them (and once through the real dispatcher and the local FIFO),
+ * the real sender handler with a recording mailer and a fake clock.
+ */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
+import { MailerError } from '../../lambdas/core/errors';
+import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
+import { clickUrl, oneClickUnsubscribeUrl, openPixelUrl, unsubscribePageUrl } from '../../lambdas/core/tracking';
+import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
+import { indexes, key } from '../../schema/table';
+import { APP_URL, contactFor, INTERVAL_MS, sendingWorld, type SendingWorld } from './sendingFixtures';
+
+const fail = (kind: ConstructorParameters<typeof MailerError>[0], message = `provider said ${kind}`) => () => {
+  throw new MailerError(kind, message);
+};
+
+async function queued(world: SendingWorld, n: number) {
+  const campaign = await world.draft(n);
+  const contacts = Array.from({ length: n }, (_, i) => contactFor(world.userId, i + 1));
+  await world.queue(campaign, contacts);
+  return { campaign, contacts };
+}
+
+describe('sender: a campaign from first email to completion', () => {
+  it('sends a 3-recipient campaign one per interval, in order, tracked, and records everything (through the dispatcher and the FIFO)', async () => {
+    const world = await sendingWorld();
+    const { campaign, contacts } = await queued(world, 3);
+    const fifo = new MemoryFifoQueue({ clock: world.clock, visibilityTimeoutMs: 60_000, maxReceiveCount: 5 });
+    const dispatch = makeDispatcher({ cursors: new DynamoSendingCursorStore(world.db, world.tableName), queue: fifo, clock: world.clock });
+
+    world.counting.reset();
+    let ticks = 0;
+    for (let minute = 0; minute < 6; minute++) {
+      await dispatch({ scheduledTime: world.now.toISOString() });
+      for (const message of fifo.receive(1000)) {
+        if (message.groupId === world.userId) {
+          ticks++;
+          const result = await world.deliver(JSON.parse(message.body));
+          expect(result.batchItemFailures).toEqual([]);
+        }
+        fifo.delete(message.receiptHandle);
+      }
+      // A second dispatcher run in the same minute (the scheduler firing twice) adds nothing.
+      await dispatch({ scheduledTime: world.now.toISOString() });
+      for (const message of fifo.receive(1000)) {
+        expect(message.groupId).not.toBe(world.userId);
+        fifo.delete(message.receiptHandle);
+      }
+      world.advance(INTERVAL_MS);
+    }
+    const requests = world.counting.total();
+
+    // One per interval, in queue order.
+    expect(world.mailer.sent.map((s) => s.email.to.email)).toEqual(contacts.map((c) => c.email));
+    const gaps = world.mailer.sent.slice(1).map((s, i) => s.at.getTime() - world.mailer.sent[i]!.at.getTime());
+    expect(gaps).toEqual([INTERVAL_MS, INTERVAL_MS]);
+    expect(ticks).toBe(4); // three emails, then one tick that takes the idle cursor out of the index
+
+    // The email: from the artist, tracked, with its unsubscribe links.
+    const first = world.mailer.sent[0]!;
+    const recipients = await world.recipients(campaign.id);
+    const token = recipients[0]!.token!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.credentials).toEqual({ refreshToken: 'refresh-token-1', mailboxEmail: 'ada@gmail.test' });
+    expect(first.email.from).toEqual({ name: 'DJ Ada', email: 'ada@gmail.test' });
+    expect(first.email.to).toEqual({ name: 'Recipient 1', email: contacts[0]!.email });
+    expect(first.email.subject).toBe('New track for Recipient 1');
+    expect(first.email.html).toContain(`href="${clickUrl(APP_URL, token, 0)}"`);
+    expect(first.email.html).toContain(`href="${clickUrl(APP_URL, token, 1)}"`);
+    expect(first.email.html).toContain(`href="${unsubscribePageUrl(APP_URL, token)}"`);
+    expect(first.email.html).toContain(`src="${openPixelUrl(APP_URL, token)}"`);
+    expect(first.email.html).not.toContain('music.test');
+    expect(first.email.text).toContain(unsubscribePageUrl(APP_URL, token));
+    expect(first.email.listUnsubscribeUrl).toBe(oneClickUnsubscribeUrl(APP_URL, token));
+    expect(first.email.messageId).toBe(`<${campaign.id}.0.${token.slice(0, 8)}@trackpitch>`);
+
+    // The log: every recipient sent with its content, on the user's sent timeline.
+    expect(recipients.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(recipients[0]).toMatchObject({
+      sent_at: first.at.toISOString(),
+      message_id: first.email.messageId,
+      subject: first.email.subject,
+      html: first.email.html,
+      text: first.email.text,
+      GSI1PK: key.sentTimeline(world.userId),
+      GSI1SK: key.sentTimeSort(first.at.toISOString(), campaign.id, 0),
+    });
+
+    // The token item the public routes read: exactly the EmailToken fields and the links as sent.
+    const tokenItem = await world.item(key.tokenPartition(token), key.tokenSort());
+    expect(tokenItem).toMatchObject({
+      token,
+      user_id: world.userId,
+      campaign_id: campaign.id,
+      position: 0,
+      contact_id: contacts[0]!.id,
+      contact_email: contacts[0]!.email,
+      contact_name: 'Recipient 1',
+      artist_name: 'DJ Ada',
+      track_name: 'Midnight Drive',
+      links: ['https://music.test/midnight-drive?from=mail&x=1', 'https://ada.test/'],
+    });
+
+    // Counters, completion, "already pitched", and the cursor out of the DUE index.
+    const stored = await world.campaign(campaign.id);
+    expect(stored).toMatchObject({ emails_sent: 3, emails_failed: 0, emails_skipped: 0, emails_unknown: 0, status: 'completed', sending_status: null, completed_sending_at: world.mailer.sent[2]!.at.toISOString() });
+    expect(await world.counters()).toEqual({ day: 3, month: 3 });
+    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(campaign))).toEqual(new Set(contacts.map((c) => c.id)));
+    const cursor = await world.cursor();
+    expect(cursor?.queue).toEqual({});
+    expect(cursor?.due_at).toBeUndefined();
+    expect(cursor?.[indexes.due.partitionKey as 'DuePK']).toBeUndefined();
+
+    // DynamoDB requests: 3 per email (read, claim, record) plus 2 for the final idle tick.
+    expect(Object.fromEntries(world.counting.counts)).toEqual({ BatchGetItemCommand: 4, TransactWriteItemsCommand: 7 });
+    expect(requests).toBe(3 * 3 + 2);
+    console.info(`[sender] ${requests} DynamoDB requests for 3 emails (${(requests / 3).toFixed(2)} per email; steady state 3)`);
+  });
+
+  it('sends nothing to an address that unsubscribed after it was queued, and moves on in the same tick', async () => {
+    const world = await sendingWorld();
+    const { campaign, contacts } = await queued(world, 3);
+    await world.tick();
+    await world.unsubscribes.record(world.userId, {
+      contact_name: 'Recipient 2',
+      contact_email: contacts[1]!.email,
+      unsubscribed_at: world.now.toISOString(),
+      unsubscribe_reason: null,
+      unsubscribe_reason_details: null,
+      campaign_id: campaign.id,
+      track_name: 'Midnight Drive',
+    });
+    await world.tick();
+    expect(world.mailer.sent.map((s) => s.email.to.email)).toEqual([contacts[0]!.email, contacts[2]!.email]);
+    const recipients = await world.recipients(campaign.id);
+    expect(recipients.map((r) => r.status)).toEqual(['sent', 'skipped', 'sent']);
+    expect(recipients[1]!.detail).toBe(recipientDetails.unsubscribed);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 2, emails_skipped: 1, status: 'completed' });
+    expect(await world.counters()).toEqual({ day: 2, month: 2 });
+  });
+
+  it('a duplicate tick (redelivery, or the same tick twice in a batch) is stale and sends nothing more', async () => {
+    const world = await sendingWorld();
+    await queued(world, 3);
+    const tick = await world.dueTick();
+    await world.deliver(tick!, tick!);
+    await world.deliver(tick!);
+    world.advance(5 * INTERVAL_MS);
+    await world.deliver(tick!);
+    expect(world.mailer.calls).toHaveLength(1);
+  });
+});
+
+describe('sender: the SQS batch', () => {
+  it("reports a tick that hit a DynamoDB error, and the same user's later ticks, for redelivery; drops a malformed one", async () => {
+    const world = await sendingWorld();
+    await queued(world, 1);
+    const tick = await world.dueTick();
+    world.withDeps({
+      store: Object.assign(Object.create(world.senderStore), {
+        read: async () => {
+          throw new Error('ProvisionedThroughputExceededException');
+        },
+      }),
+    });
+    const result = await world.deliver(tick!, { ...tick!, dueAt: '2026-11-21T18:01:00.000Z' });
+    expect(result.batchItemFailures).toHaveLength(2);
+    world.withDeps({});
+    expect((await world.deliver({ nonsense: true })).batchItemFailures).toEqual([]);
+    // Redelivered, the tick still works: nothing was claimed.
+    expect((await world.deliver(tick!)).batchItemFailures).toEqual([]);
+    expect(world.mailer.sent).toHaveLength(1);
+  });
+});
+
+describe('sender: provider failures', () => {
+  it('429: back to pending with back-off, the counters released, then sent', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 2);
+    world.mailer.script.push(fail('rate_limited'));
+    const start = world.now;
+    await world.tick();
+    const [first] = await world.recipients(campaign.id);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, retry_at: new Date(start.getTime() + 60_000).toISOString(), detail: 'provider said rate_limited' });
+    expect(await world.counters()).toEqual({ day: 0, month: 0 });
+    expect((await world.cursor())?.due_at).toBe(first!.retry_at);
+
+    world.mailer.script.push(fail('transient'));
+    await world.tick();
+    const [second] = await world.recipients(campaign.id);
+    expect(second).toMatchObject({ status: 'pending', attempts: 2, retry_at: new Date(world.now.getTime() + 120_000).toISOString() });
+
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.email.meta.position)).toEqual([0, 1]);
+    expect(world.mailer.calls).toHaveLength(4);
+    const token = (await world.recipients(campaign.id))[0]!.token!;
+    // The retries kept the first claim's token: one token item, its links the email's.
+    expect(world.mailer.calls.slice(0, 3).every((c) => c.email.listUnsubscribeUrl.endsWith(token))).toBe(true);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 2, status: 'completed' });
+    expect(await world.counters()).toEqual({ day: 2, month: 2 });
+  });
+
+  it('gives up after five attempts: failed, counted, and the campaign goes on', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 2);
+    for (let i = 0; i < 5; i++) world.mailer.script.push(fail('transient', '503 backend error'));
+    await world.runUntilIdle();
+    const recipients = await world.recipients(campaign.id);
+    expect(recipients.map((r) => r.status)).toEqual(['failed', 'sent']);
+    expect(recipients[0]).toMatchObject({ attempts: 5, detail: recipientDetails.gaveUp('503 backend error') });
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 1, emails_failed: 1, status: 'completed' });
+    expect(await world.counters()).toEqual({ day: 1, month: 1 });
+  });
+
+  it("the provider's daily limit: today's counter shows the limit and the queue waits for Pacific midnight (fall-back day)", async () => {
+    // 23:50 PST on 1 November 2026, the day the clocks went back.
+    const world = await sendingWorld({ start: new Date('2026-11-02T07:50:00.000Z') });
+    const { campaign } = await queued(world, 2);
+    world.mailer.script.push(fail('daily_limit', 'Daily Gmail sending limit reached'));
+    await world.tick();
+    expect((await world.recipients(campaign.id))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await world.counters()).toEqual({ day: 500, month: 0 });
+    expect((await world.cursor())?.due_at).toBe('2026-11-02T08:00:00.000Z');
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.at.toISOString())).toEqual(['2026-11-02T08:00:00.000Z', '2026-11-02T08:01:00.000Z']);
+    expect(await world.counters()).toEqual({ day: 2, month: 2 });
+  });
+
+  it('the daily limit from its own counter: the rest waits for the next Pacific midnight', async () => {
+    // 23:58:30 PDT on 31 October 2026 (DST still on): the next midnight is 07:00 UTC.
+    const world = await sendingWorld({ start: new Date('2026-11-01T06:58:30.000Z'), dailyLimit: 1 });
+    await queued(world, 3);
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.at.toISOString())).toEqual(['2026-11-01T06:58:30.000Z', '2026-11-01T07:00:00.000Z', '2026-11-02T08:00:00.000Z']);
+  });
+
+  it('invalid_grant: every campaign paused where it stood, the mailbox disconnected, nothing more sent', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 3);
+    await world.tick();
+    world.mailer.script.push(fail('auth', 'invalid_grant'));
+    await world.tick();
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', pause_reason: 'mailbox_disconnected', resume_position: 1, emails_sent: 1 });
+    expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['sent', 'pending', 'pending']);
+    expect(await world.item(key.user(world.userId), key.mailbox())).toBeUndefined();
+    expect(await world.item(key.user(world.userId), key.profile())).toMatchObject({ gmail_connected: false });
+    const cursor = await world.cursor();
+    expect(cursor?.queue).toEqual({});
+    expect(cursor?.due_at).toBeUndefined();
+    expect(await world.counters()).toEqual({ day: 1, month: 1 });
+    expect(await world.tick()).toBeUndefined();
+    expect(world.mailer.sent).toHaveLength(1);
+  });
+
+  it('rejected: that email failed with the reason, the next one goes at the next interval', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 2);
+    world.mailer.script.push(fail('rejected', 'Invalid To header'));
+    await world.runUntilIdle();
+    const recipients = await world.recipients(campaign.id);
+    expect(recipients.map((r) => [r.status, r.detail])).toEqual([
+      ['failed', 'Invalid To header'],
+      ['sent', null],
+    ]);
+    expect(world.mailer.calls[1]!.at.getTime() - world.mailer.calls[0]!.at.getTime()).toBe(INTERVAL_MS);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 1, emails_failed: 1, status: 'completed' });
+    expect(await world.counters()).toEqual({ day: 1, month: 1 });
+  });
+
+  it('a throw after the provider call: unknown once the claim is stale, counted, never sent again', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 2);
+    world.mailer.script.push(() => {
+      throw new Error('socket hang up');
+    });
+    const claimedAt = world.now;
+    await world.tick();
+    expect((await world.recipients(campaign.id))[0]).toMatchObject({ status: 'sending', claimed_at: claimedAt.toISOString() });
+    // The next tick finds it in flight and waits for the stale time; a redelivered tick is stale.
+    await world.tick();
+    expect((await world.cursor())?.due_at).toBe(new Date(claimedAt.getTime() + STALE_CLAIM_MS).toISOString());
+    await world.runUntilIdle();
+    const recipients = await world.recipients(campaign.id);
+    expect(recipients.map((r) => r.status)).toEqual(['unknown', 'sent']);
+    expect(recipients[0]!.detail).toBe(recipientDetails.unknown);
+    expect(world.mailer.calls.map((c) => c.email.meta.position)).toEqual([0, 1]);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 1, emails_unknown: 1, status: 'completed' });
+    // The unknown one stays counted: it may have gone out.
+    expect(await world.counters()).toEqual({ day: 2, month: 2 });
+  });
+});
+
+describe('sender: pause and resume', () => {
+  it('a paused campaign sends nothing; resumed, it continues at its position', async () => {
+    const world = await sendingWorld();
+    const { campaign, contacts } = await queued(world, 3);
+    await world.tick();
+    expect((await world.sendQueue.pause(world.userId, campaign.id, world.now)).outcome).toBe('paused');
+    world.advance(10 * INTERVAL_MS);
+    await world.runUntilIdle();
+    expect(world.mailer.sent).toHaveLength(1);
+    expect(await world.cursor()).toMatchObject({ queue: {} });
+
+    expect((await world.sendQueue.resume(world.userId, campaign.id, world.now)).outcome).toBe('resumed');
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.email.to.email)).toEqual(contacts.map((c) => c.email));
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 3, status: 'completed' });
+  });
+
+  it('a pause while an email is in flight: that email is recorded, and resume does not send it again', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 3);
+    // The artist pauses while the mailer has the first email: between the claim and the record.
+    const pauseDuringSend = world.mailer.send.bind(world.mailer);
+    world.withDeps({
+      mailer: {
+        send: async (email, credentials) => {
+          const result = await pauseDuringSend(email, credentials);
+          if (email.meta.position === 0) await world.sendQueue.pause(world.userId, campaign.id, world.now);
+          return result;
+        },
+      },
+    });
+    await world.tick();
+    expect((await world.recipients(campaign.id))[0]!.status).toBe('sent');
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', resume_position: 0, emails_sent: 1 });
+    await world.sendQueue.resume(world.userId, campaign.id, world.now);
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.email.meta.position)).toEqual([0, 1, 2]);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 3, status: 'completed' });
+  });
+
+  it('a disconnected mailbox pauses the queue at the next tick', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 2);
+    await world.db.send(new DeleteCommand({ TableName: world.tableName, Key: { PK: key.user(world.userId), SK: key.mailbox() } }));
+    await world.tick();
+    expect(world.mailer.calls).toHaveLength(0);
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', pause_reason: 'mailbox_disconnected', resume_position: 0 });
+  });
+});
+
+describe('sender: two campaigns of one user', () => {
+  it('go in the order queued, never two emails in one interval; a scheduled one waits for its time', async () => {
+    const world = await sendingWorld();
+    const a = await queued(world, 2);
+    const scheduled = await world.draft(1, { track_name: 'Later', track_url: 'https://music.test/later' });
+    await world.queue(scheduled, [contactFor(world.userId, 9)], new Date(world.now.getTime() + 30 * INTERVAL_MS));
+    world.advance(1000);
+    const b = await world.draft(2, { track_name: 'Second', track_url: 'https://music.test/second' });
+    await world.queue(b, [contactFor(world.userId, 5), contactFor(world.userId, 6)]);
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.email.meta.campaignId)).toEqual([a.campaign.id, a.campaign.id, b.id, b.id, scheduled.id]);
+    const times = world.mailer.sent.map((s) => s.at.getTime());
+    expect(times.slice(1).every((t, i) => t - times[i]! >= INTERVAL_MS)).toBe(true);
+    expect(world.mailer.sent[4]!.at.getTime()).toBe(Date.parse(scheduled.created_at) + 30 * INTERVAL_MS);
+  });
+});

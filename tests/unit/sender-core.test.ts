@@ -1,0 +1,379 @@
+/**
+ * The sender's decisions (lambdas/core/sender.ts): every branch of `decide`, the back-off, the stale
+ * claim rule, the Pacific day and month limits (DST included), pacing, the head of a user's queue, the
+ * track key, and the email as the mailer gets it.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  backoffMs,
+  BATCH_GRACE_MS,
+  completesAt,
+  decide,
+  dueShard,
+  headOf,
+  MAX_ATTEMPTS,
+  messageIdOf,
+  nextPacificMonthStart,
+  outgoingEmail,
+  pitchKey,
+  STALE_CLAIM_MS,
+} from '../../lambdas/core/sender';
+import { newDraftCampaign } from '../../lambdas/core/campaign';
+import { newProfile } from '../../lambdas/core/profile';
+import type { RecipientRecord, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../../lambdas/ports';
+import type { Contact } from '../../schema/api/contacts';
+import { DUE_SHARDS } from '../../schema/table';
+
+const INTERVAL = 60_000;
+const NOW = new Date('2026-11-21T18:00:00.000Z');
+const TICK = '2026-11-21T17:59:30.000Z';
+const minutes = (n: number) => n * 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const contact: Contact = {
+  id: 'addr-1',
+  name: 'Mara Velvet',
+  email: 'mara@label.test',
+  label_name: 'Velvet Records',
+  contact_type: 'Label',
+  position: null,
+  genre: null,
+  website_url: null,
+  notes: null,
+  genre_focus: null,
+  created_at: '2026-11-01T00:00:00.000Z',
+};
+
+function campaign(overrides: Partial<SendingCampaign> = {}): SendingCampaign {
+  const draft = newDraftCampaign(
+    'C1',
+    {
+      mode: 'html',
+      track_name: 'Midnight Drive',
+      track_url: 'https://music.test/midnight',
+      genre: 'Electronic',
+      mood: null,
+      bpm: null,
+      description: 'A track',
+      ai_tone: 'professional',
+      email_length: 150,
+      email_subject: 'Hi [CONTACT_NAME]',
+      email_body: 'Listen: https://music.test/midnight',
+      personalised_by_writer: false,
+      preview_contact_id: null,
+      total_recipients: 3,
+    },
+    '2026-11-21T17:00:00.000Z',
+  );
+  return {
+    ...draft,
+    status: 'sending',
+    sending_status: 'sending',
+    total_queued: 3,
+    started_sending_at: '2026-11-21T17:00:00.000Z',
+    send_after: '2026-11-21T17:00:00.000Z',
+    queued_through: 3,
+    last_batch_at: '2026-11-21T17:00:00.000Z',
+    resume_position: null,
+    ...overrides,
+  };
+}
+
+function recipient(overrides: Partial<RecipientRecord> = {}): RecipientRecord {
+  return {
+    campaign_id: 'C1',
+    user_id: 'u1',
+    position: 0,
+    contact,
+    recipient_name: contact.name,
+    recipient_email: contact.email,
+    status: 'pending',
+    attempts: 0,
+    retry_at: null,
+    claimed_at: null,
+    token: null,
+    message_id: null,
+    subject: null,
+    html: null,
+    text: null,
+    sent_at: null,
+    opened_at: null,
+    open_count: 0,
+    machine_open_count: 0,
+    clicked_at: null,
+    click_count: 0,
+    detail: null,
+    ...overrides,
+  };
+}
+
+const mailbox: StoredMailbox = { email: 'artist@gmail.test', accountType: 'free', dailyLimit: 500, sealedRefreshToken: 'sealed', connectedAt: '2026-11-01T00:00:00.000Z' };
+const profile = { ...newProfile({ userId: 'u1', email: 'artist@site.test', name: 'Ada Artist', groups: [] }, new Date('2026-11-01T00:00:00Z')), artist_name: 'DJ Ada', gmail_connected: true };
+
+const entry = (overrides: Partial<SenderQueueEntry> = {}): SenderQueueEntry => ({ position: 0, send_after: '2026-11-21T17:00:00.000Z', queued_at: '2026-11-21T17:00:00.000Z', ...overrides });
+
+function view(overrides: Partial<SenderView> & { camp?: SendingCampaign | undefined; rcpt?: RecipientRecord | undefined; position?: number } = {}): SenderView {
+  const { camp = campaign(), rcpt = recipient(), position = 0, ...rest } = overrides;
+  const hasCamp = 'camp' in overrides ? overrides.camp : camp;
+  const hasRcpt = 'rcpt' in overrides ? overrides.rcpt : rcpt;
+  return {
+    cursor: { queue: { C1: entry({ position }) }, due_at: TICK, last_claim_at: iso(NOW.getTime() - minutes(2)) },
+    profile,
+    mailbox,
+    sentToday: 0,
+    usedThisMonth: 0,
+    head: { campaignId: 'C1', position, campaign: hasCamp, recipient: hasRcpt },
+    ...rest,
+  };
+}
+
+describe('decide: is the tick current?', () => {
+  it('drops a tick when there is no cursor, the cursor is not due, or it is due at another time', () => {
+    expect(decide(view({ cursor: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'stale' });
+    expect(decide(view({ cursor: { queue: {}, due_at: null, last_claim_at: null } }), TICK, NOW, INTERVAL)).toEqual({ kind: 'stale' });
+    // A duplicate of a tick whose claim already moved the cursor on.
+    expect(decide(view(), '2026-11-21T17:58:30.000Z', NOW, INTERVAL)).toEqual({ kind: 'stale' });
+  });
+
+  it('drops a tick that arrives before the cursor is due', () => {
+    const future = iso(NOW.getTime() + 1000);
+    expect(decide(view({ cursor: { queue: { C1: entry() }, due_at: future, last_claim_at: null } }), future, NOW, INTERVAL)).toEqual({ kind: 'stale' });
+  });
+
+  it('goes idle when nothing is queued', () => {
+    expect(decide(view({ cursor: { queue: {}, due_at: TICK, last_claim_at: null }, head: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'idle' });
+  });
+
+  it('pauses everything when the mailbox (or the profile) is gone', () => {
+    expect(decide(view({ mailbox: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'pause', reason: 'mailbox_disconnected' });
+    expect(decide(view({ profile: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'pause', reason: 'mailbox_disconnected' });
+  });
+});
+
+describe('decide: which campaign, and is it ready?', () => {
+  it('waits for the first scheduled campaign when none is due yet', () => {
+    const queue = { C1: entry({ send_after: '2026-11-22T08:00:00.000Z' }), C2: entry({ send_after: '2026-11-21T20:00:00.000Z' }) };
+    expect(decide(view({ cursor: { queue, due_at: TICK, last_claim_at: null }, head: undefined }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date('2026-11-21T20:00:00.000Z'),
+      reason: 'scheduled',
+    });
+  });
+
+  it('forgets a campaign that no longer exists', () => {
+    expect(decide(view({ camp: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'forget', campaignId: 'C1' });
+  });
+
+  it('waits one interval when the campaign reads paused (pause and the cursor settle together)', () => {
+    expect(decide(view({ camp: campaign({ sending_status: 'paused' }) }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date(NOW.getTime() + INTERVAL),
+      reason: 'settling',
+    });
+  });
+
+  it('completes a campaign whose every position is processed and every batch is in', () => {
+    expect(decide(view({ position: 3, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
+    // Nothing eligible at all (every selected contact skipped at queueing).
+    expect(decide(view({ position: 0, camp: campaign({ total_queued: 0 }), rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
+  });
+
+  it('waits for the send flow while batches are still coming, and gives up on them after the grace time', () => {
+    const waiting = campaign({ total_recipients: 250, queued_through: 100, total_queued: 3, last_batch_at: iso(NOW.getTime() - minutes(1)) });
+    expect(decide(view({ position: 3, camp: waiting, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(NOW.getTime() + INTERVAL), reason: 'batches' });
+    const abandoned = { ...waiting, last_batch_at: iso(NOW.getTime() - BATCH_GRACE_MS) };
+    expect(decide(view({ position: 3, camp: abandoned, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
+  });
+});
+
+describe('decide: the head recipient', () => {
+  it('moves past a position that is already final or missing, without counting it again', () => {
+    for (const status of ['sent', 'failed', 'skipped', 'unknown'] as const) {
+      expect(decide(view({ rcpt: recipient({ status }) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'advance', campaignId: 'C1', position: 0, completes: false });
+    }
+    expect(decide(view({ position: 2, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'advance', campaignId: 'C1', position: 2, completes: true });
+  });
+
+  it('records a claim older than the stale time as unknown (never retried) and waits for a younger one', () => {
+    const claimedAt = (ago: number) => recipient({ status: 'sending', claimed_at: iso(NOW.getTime() - ago), token: 't' });
+    const unknown = decide(view({ rcpt: claimedAt(STALE_CLAIM_MS) }), TICK, NOW, INTERVAL);
+    expect(unknown).toMatchObject({ kind: 'advance', campaignId: 'C1', position: 0, mark: { status: 'unknown', from: 'sending' } });
+    expect(decide(view({ rcpt: claimedAt(minutes(1)) }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date(NOW.getTime() - minutes(1) + STALE_CLAIM_MS),
+      reason: 'in_flight',
+    });
+    // A claim without a time can only be unknown.
+    expect(decide(view({ rcpt: recipient({ status: 'sending', claimed_at: null }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'advance', mark: { status: 'unknown' } });
+  });
+
+  it('waits for a retry time in the future and sends once it has come', () => {
+    const later = iso(NOW.getTime() + minutes(4));
+    expect(decide(view({ rcpt: recipient({ retry_at: later, attempts: 3 }) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(later), reason: 'retry' });
+    expect(decide(view({ rcpt: recipient({ retry_at: iso(NOW.getTime()), attempts: 3 }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
+  });
+
+  it('sends with the limits of the profile: the mailbox daily limit and the plan monthly limit', () => {
+    const decision = decide(view(), TICK, NOW, INTERVAL);
+    expect(decision).toMatchObject({ kind: 'send', completes: false, dailyLimit: 500, monthlyLimit: 50 });
+    if (decision.kind === 'send') expect(decision.recipient.position).toBe(0);
+    expect(decide(view({ position: 2, rcpt: recipient({ position: 2 }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', completes: true });
+  });
+});
+
+describe('decide: limits and pacing', () => {
+  it('waits for the next Pacific midnight when today is used up', () => {
+    expect(decide(view({ sentToday: 500 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date('2026-11-22T08:00:00.000Z'), reason: 'daily_limit' });
+    expect(decide(view({ sentToday: 499 }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
+  });
+
+  it.each([
+    // The fall-back day (1 November 2026, 25 hours): the next midnight is PST.
+    ['2026-11-01T20:00:00.000Z', '2026-11-02T08:00:00.000Z'],
+    // The day before it: that midnight is still PDT.
+    ['2026-10-31T20:00:00.000Z', '2026-11-01T07:00:00.000Z'],
+    // The spring-forward day (8 March 2026): after 02:00 the next midnight is PDT.
+    ['2026-03-08T12:00:00.000Z', '2026-03-09T07:00:00.000Z'],
+  ])('at %s a used-up day waits until %s (DST-correct)', (now, midnight) => {
+    const at = new Date(now);
+    const tick = iso(at.getTime() - 1000);
+    const v = view({ sentToday: 500, cursor: { queue: { C1: entry() }, due_at: tick, last_claim_at: null } });
+    expect(decide(v, tick, at, INTERVAL)).toEqual({ kind: 'wait', until: new Date(midnight), reason: 'daily_limit' });
+  });
+
+  it('waits for the first instant of the next Pacific month when the plan month is used up, and never for the Label plan', () => {
+    expect(decide(view({ usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date('2026-12-01T08:00:00.000Z'), reason: 'monthly_limit' });
+    const label = { ...profile, tier: 'label' as const };
+    expect(decide(view({ usedThisMonth: 100_000, profile: label }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: null });
+  });
+
+  it('waits until one interval after the last claim, and not a moment longer', () => {
+    const last = NOW.getTime() - 20_000;
+    const paced = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_claim_at: iso(last) } });
+    expect(decide(paced, TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(last + INTERVAL), reason: 'pacing' });
+    const exactly = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_claim_at: iso(NOW.getTime() - INTERVAL) } });
+    expect(decide(exactly, TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
+    // A faster interval (SEND_INTERVAL_SECONDS for a demo) paces by that.
+    expect(decide(paced, TICK, NOW, 10_000)).toMatchObject({ kind: 'send' });
+  });
+});
+
+describe('the Pacific month rollover', () => {
+  it.each([
+    ['2026-01-31T10:00:00.000Z', '2026-02-01T08:00:00.000Z'],
+    // The last hours of 31 October in Los Angeles are 1 November in UTC; the month starts in PDT.
+    ['2026-11-01T05:00:00.000Z', '2026-11-01T07:00:00.000Z'],
+    // Early on 1 November (PDT) the next month start is 1 December (PST).
+    ['2026-11-01T07:00:00.000Z', '2026-12-01T08:00:00.000Z'],
+    ['2026-12-31T23:00:00.000Z', '2027-01-01T08:00:00.000Z'],
+    // Spring: March starts in PST, April in PDT.
+    ['2026-03-15T12:00:00.000Z', '2026-04-01T07:00:00.000Z'],
+  ])('after %s the next month starts at %s', (now, start) => {
+    expect(nextPacificMonthStart(new Date(now)).toISOString()).toBe(start);
+  });
+});
+
+describe('back-off', () => {
+  it('waits 1, 2, 4, 8 and 16 minutes after the 1st to 5th failure', () => {
+    expect([1, 2, 3, 4, 5].map(backoffMs)).toEqual([1, 2, 4, 8, 16].map(minutes));
+    expect(backoffMs(9)).toBe(minutes(16));
+    expect(backoffMs(0)).toBe(minutes(1));
+    expect(MAX_ATTEMPTS).toBe(5);
+  });
+});
+
+describe('headOf: a user’s campaigns in the order queued', () => {
+  it('takes the earliest queued campaign that is due; a scheduled one does not block it', () => {
+    const queue = {
+      late: entry({ queued_at: '2026-11-21T17:30:00.000Z', position: 4 }),
+      scheduled: entry({ queued_at: '2026-11-21T16:00:00.000Z', send_after: '2026-11-22T08:00:00.000Z' }),
+      early: entry({ queued_at: '2026-11-21T17:10:00.000Z', position: 7 }),
+    };
+    expect(headOf(queue, NOW)).toEqual({ campaignId: 'early', position: 7 });
+    expect(headOf(queue, new Date('2026-11-22T08:00:00.000Z'))).toEqual({ campaignId: 'scheduled', position: 0 });
+    expect(headOf({ scheduled: queue.scheduled }, NOW)).toBeUndefined();
+    expect(headOf({}, NOW)).toBeUndefined();
+  });
+
+  it('breaks a tie of queue times by campaign id (stable)', () => {
+    expect(headOf({ B: entry(), A: entry() }, NOW)?.campaignId).toBe('A');
+  });
+});
+
+describe('pitchKey: the "already sent this track" key', () => {
+  it('is the same for the same link whatever its case and spaces, and 22 base64url characters', () => {
+    const key = pitchKey({ track_url: 'https://Music.test/Midnight', track_name: 'A' });
+    expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(pitchKey({ track_url: '  https://music.test/midnight ', track_name: 'B' })).toBe(key);
+    expect(pitchKey({ track_url: 'https://music.test/other', track_name: 'A' })).not.toBe(key);
+  });
+
+  it('uses the track name when there is no link, never colliding with a link', () => {
+    const byName = pitchKey({ track_url: null, track_name: ' Midnight Drive ' });
+    expect(pitchKey({ track_url: '', track_name: 'midnight drive' })).toBe(byName);
+    expect(pitchKey({ track_url: 'midnight drive', track_name: 'x' })).not.toBe(byName);
+  });
+});
+
+describe('small rules', () => {
+  it('spreads users over the DUE shards, the same shard every time', () => {
+    const shards = Array.from({ length: 200 }, (_, i) => dueShard(`user-${i}`));
+    expect(new Set(shards)).toEqual(new Set(Array.from({ length: DUE_SHARDS }, (_, i) => i)));
+    expect(dueShard('user-7')).toBe(dueShard('user-7'));
+  });
+
+  it('completes at the last position only when every batch is in', () => {
+    expect(completesAt({ queued_through: 3, total_recipients: 3, total_queued: 3 }, 2)).toBe(true);
+    expect(completesAt({ queued_through: 3, total_recipients: 3, total_queued: 3 }, 1)).toBe(false);
+    expect(completesAt({ queued_through: 100, total_recipients: 150, total_queued: 100 }, 99)).toBe(false);
+  });
+
+  it('makes a Message-ID from the campaign, the position and the token', () => {
+    expect(messageIdOf('C1', 12, 'abcdefghijklmnop')).toBe('<C1.12.abcdefgh@trackpitch>');
+  });
+});
+
+describe('outgoingEmail', () => {
+  it('sends from the artist name and the mailbox, with tracked links, the pixel and the one-click unsubscribe URL', () => {
+    const token = 'T'.repeat(43);
+    const rendered = {
+      subject: 'Hi Mara',
+      html: `<html><body><a href="https://music.test/midnight">Listen</a> <a href="https://app.test/unsubscribe?token=${token}">Unsubscribe</a></body></html>`,
+      text: 'Listen: https://music.test/midnight',
+    };
+    const { email, token: item } = outgoingEmail({
+      userId: 'u1',
+      campaign: campaign(),
+      recipient: recipient({ position: 1 }),
+      profile,
+      mailbox,
+      rendered,
+      token,
+      appUrl: 'https://app.test',
+      now: NOW,
+    });
+    expect(email.from).toEqual({ name: 'DJ Ada', email: 'artist@gmail.test' });
+    expect(email.to).toEqual({ name: 'Mara Velvet', email: 'mara@label.test' });
+    expect(email.subject).toBe('Hi Mara');
+    expect(email.text).toBe(rendered.text);
+    expect(email.html).toContain(`href="https://app.test/api/t/c/${token}/0"`);
+    expect(email.html).toContain(`href="https://app.test/unsubscribe?token=${token}"`);
+    expect(email.html).toContain(`<img src="https://app.test/api/t/o/${token}" width="1" height="1" alt="" style="display:none">`);
+    expect(email.listUnsubscribeUrl).toBe(`https://app.test/api/unsubscribe/one-click?token=${token}`);
+    expect(email.messageId).toBe(`<C1.1.TTTTTTTT@trackpitch>`);
+    expect(email.meta).toEqual({ userId: 'u1', campaignId: 'C1', position: 1 });
+    expect(item).toEqual({
+      token,
+      user_id: 'u1',
+      campaign_id: 'C1',
+      position: 1,
+      contact_id: 'addr-1',
+      contact_email: 'mara@label.test',
+      contact_name: 'Mara Velvet',
+      artist_name: 'DJ Ada',
+      track_name: 'Midnight Drive',
+      links: ['https://music.test/midnight'],
+      created_at: NOW.toISOString(),
+    });
+  });
+});

@@ -1,0 +1,325 @@
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { campaignMessages } from '../../schema/api/sending';
+import { CAMPAIGN_POLL_MS } from '../../web/src/pages/campaigns/CampaignDetailPage';
+import { mailboxDisconnectedText } from '../../web/src/pages/campaigns/campaignView';
+import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
+import { SENT_EMAILS_TITLE } from '../../web/src/pages/campaigns/SentEmailsList';
+import { USAGE_REFRESH_MS } from '../../web/src/pages/campaigns/useSendingStatus';
+import { USAGE_WIDGET_TITLE, usageTexts } from '../../web/src/pages/campaigns/UsageWidget';
+import {
+  campaign,
+  campaignEmail,
+  fakeCampaignsServer,
+  renderCampaigns,
+  sendingCampaign,
+  sendingStatus,
+  type CampaignsServer,
+} from './campaigns-fake-server';
+import { toast } from './compose-fake-server';
+import { currentPath, preloadRoutes } from './helpers';
+
+beforeAll(async () => {
+  await preloadRoutes();
+  await import('../../web/src/pages/campaigns/CampaignsPage');
+  await import('../../web/src/pages/campaigns/CampaignDetailPage');
+}, 60_000);
+
+const DETAIL = '/dashboard/campaigns/campaign-1';
+
+async function openDetail(server: CampaignsServer, track = 'Track 1') {
+  const result = renderCampaigns(server, DETAIL);
+  const heading = await screen.findByRole('heading', { name: track, level: 1 });
+  return { ...result, heading };
+}
+
+/** The card (Cloudscape Container) whose header reads `title`. */
+function card(title: string): HTMLElement {
+  const found = createWrapper()
+    .findAllContainers()
+    .find((candidate) => candidate.findHeader()?.getElement().textContent?.startsWith(title));
+  if (!found) throw new Error(`no '${title}' card`);
+  return found.getElement();
+}
+
+/** The value next to `label` in a key-value list inside `container`. */
+function valueOf(container: HTMLElement, label: string): string {
+  const term = [...container.querySelectorAll('dt')].find((dt) => dt.textContent === label);
+  if (!term) throw new Error(`no '${label}' in the card`);
+  return term.nextElementSibling?.textContent ?? '';
+}
+
+/** A stat card's whole text (label, then value). */
+function statCard(label: string): string {
+  const section = document.getElementById('statistics')!;
+  const found = createWrapper(section)
+    .findAllContainers()
+    .find((candidate) => candidate.getElement().textContent?.startsWith(label));
+  if (!found) throw new Error(`no '${label}' stat card`);
+  return found.getElement().textContent!.slice(label.length).trim();
+}
+
+/** Runs the page's timers forward by `ms` (fake timers), letting the answers they start arrive. */
+async function advance(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+const campaignReads = (server: CampaignsServer) => server.calls('GET', '/api/campaigns/campaign-1').length;
+
+describe('campaign detail', () => {
+  it('shows the stat cards, the Delivery Summary and the Campaign Details', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [
+        sendingCampaign(1, 20, 20, {
+          status: 'completed',
+          sending_status: null,
+          track_name: 'Midnight Drive',
+          track_url: 'https://soundcloud.com/robin/midnight-drive',
+          genre: 'Techno',
+          mood: 'Driving',
+          bpm: 130,
+          ai_tone: 'friendly',
+          email_subject: 'New techno for your label',
+          emails_opened: 9,
+          emails_machine_opened: 4,
+          emails_clicked: 5,
+          emails_unsubscribed: 1,
+          completed_sending_at: '2025-03-01T20:00:00.000Z',
+        }),
+      ],
+    });
+    const user = userEvent.setup();
+    await openDetail(server, 'Midnight Drive');
+
+    expect(statCard('Total Sent')).toBe('20');
+    expect(statCard('Opened')).toBe('9');
+    expect(statCard('Clicked')).toBe('5');
+    expect(statCard('Status')).toBe('Complete');
+    expect(statCard('Unsubscribed')).toBe('1');
+    // The Opened card explains that machine opens are counted apart, with their number.
+    await user.click(screen.getByRole('button', { name: 'About opens' }));
+    expect(await screen.findByText(/mail-privacy proxies and link scanners are counted apart and not included: 4 such opens/)).toBeInTheDocument();
+
+    const summary = card('Delivery Summary');
+    expect(within(summary).getByText('20 of 20 sent')).toBeInTheDocument();
+    expect(valueOf(summary, 'Delivered')).toBe('20');
+    expect(valueOf(summary, 'Open rate')).toBe('45%');
+
+    const details = card('Campaign Details');
+    expect(valueOf(details, 'Track')).toBe('Midnight Drive');
+    expect(within(details).getByRole('link', { name: /midnight-drive/ })).toHaveAttribute('href', 'https://soundcloud.com/robin/midnight-drive');
+    expect(valueOf(details, 'Genre')).toBe('Techno');
+    expect(valueOf(details, 'Mood')).toBe('Driving');
+    expect(valueOf(details, 'BPM')).toBe('130');
+    expect(valueOf(details, 'Tone')).toBe('Friendly');
+    expect(valueOf(details, 'Subject')).toBe('New techno for your label');
+    expect(valueOf(details, 'Completed')).not.toBe('—');
+
+    // Not sending: no queue panel, and neither Pause nor Resume.
+    expect(() => card(QUEUE_PANEL_TITLE)).toThrow();
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Resume Sending' })).toBeNull();
+  });
+
+  it('shows the Sending badge, Pause, and a queue panel with counts, next send and ETA while sending', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 135, 10, { emails_failed: 2, emails_skipped: 2, emails_unknown: 1 })],
+    });
+    await openDetail(server);
+    expect(statCard('Status')).toBe('Sending');
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    const queue = card(QUEUE_PANEL_TITLE);
+    expect(valueOf(queue, 'Pending')).toBe('120');
+    expect(valueOf(queue, 'Sent')).toBe('10');
+    expect(valueOf(queue, 'Failed')).toBe('2');
+    expect(valueOf(queue, 'Skipped')).toBe('2');
+    expect(valueOf(queue, 'Unknown')).toBe('1');
+    expect(valueOf(queue, 'Next send')).not.toBe('—');
+    // 120 pending ÷ 60 an hour.
+    expect(valueOf(queue, 'Estimated time left')).toBe('about 2 hours');
+  });
+
+  it('updates the queue panel on the next poll without a reload, and stops polling once the campaign is done', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = fakeCampaignsServer({ campaigns: [sendingCampaign(1, 30, 5)] });
+    const { heading } = await openDetail(server);
+    expect(valueOf(card(QUEUE_PANEL_TITLE), 'Pending')).toBe('25');
+    const reads = campaignReads(server);
+
+    // The sender gets three more out.
+    server.update('campaign-1', { emails_sent: 8 });
+    await advance(CAMPAIGN_POLL_MS);
+    await waitFor(() => expect(valueOf(card(QUEUE_PANEL_TITLE), 'Pending')).toBe('22'));
+    expect(valueOf(card(QUEUE_PANEL_TITLE), 'Sent')).toBe('8');
+    expect(statCard('Total Sent')).toBe('8');
+    // Still the same page: the heading was never replaced, nothing showed a loading state.
+    expect(screen.getByRole('heading', { name: 'Track 1', level: 1 })).toBe(heading);
+    expect(campaignReads(server)).toBeGreaterThan(reads);
+
+    // The campaign finishes: the panel goes, and so does the polling.
+    server.update('campaign-1', { emails_sent: 30, status: 'completed', sending_status: null, completed_sending_at: '2025-03-01T20:00:00.000Z' });
+    await advance(CAMPAIGN_POLL_MS);
+    await waitFor(() => expect(() => card(QUEUE_PANEL_TITLE)).toThrow());
+    expect(statCard('Status')).toBe('Complete');
+    const afterDone = campaignReads(server);
+    await advance(CAMPAIGN_POLL_MS * 5);
+    expect(campaignReads(server)).toBe(afterDone);
+  });
+
+  it('stops polling when the page is left', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = fakeCampaignsServer({ campaigns: [sendingCampaign(1, 30, 5)] });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await openDetail(server);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/campaigns'));
+    const reads = campaignReads(server);
+    await advance(CAMPAIGN_POLL_MS * 5);
+    expect(campaignReads(server)).toBe(reads);
+  });
+
+  it("pauses: 'Campaign paused', the button becomes 'Resume Sending', the queue panel and polling stop; resuming flips it back", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = fakeCampaignsServer({ campaigns: [sendingCampaign(1, 30, 5)] });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await openDetail(server);
+
+    await user.click(screen.getByRole('button', { name: 'Pause' }));
+    await toast(campaignMessages.paused);
+    expect(server.calls('POST', '/api/campaigns/campaign-1/pause')).toHaveLength(1);
+    expect(await screen.findByRole('button', { name: 'Resume Sending' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(() => card(QUEUE_PANEL_TITLE)).toThrow();
+    expect(statCard('Status')).toBe('Paused');
+    const reads = campaignReads(server);
+    await advance(CAMPAIGN_POLL_MS * 3);
+    expect(campaignReads(server)).toBe(reads);
+    // Paused by the artist: no mailbox warning.
+    expect(screen.queryByText(mailboxDisconnectedText)).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Resume Sending' }));
+    await toast(campaignMessages.resumed);
+    expect(await screen.findByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(card(QUEUE_PANEL_TITLE)).toBeInTheDocument();
+    // Sending again: the polling is back.
+    server.update('campaign-1', { emails_sent: 6 });
+    await advance(CAMPAIGN_POLL_MS);
+    await waitFor(() => expect(valueOf(card(QUEUE_PANEL_TITLE), 'Sent')).toBe('6'));
+  });
+
+  it("says 'Failed to pause: {message}' and 'Failed to resume: {message}', leaving the button as it was", async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 30, 5), sendingCampaign(2, 30, 5, { track_name: 'Held', sending_status: 'paused', pause_reason: 'user' })],
+    });
+    server.fail.pause = { status: 500, message: 'Queue unavailable' };
+    server.fail.resume = { status: 409, message: 'Monthly limit reached' };
+    const user = userEvent.setup();
+    const { unmount } = await openDetail(server);
+    await user.click(screen.getByRole('button', { name: 'Pause' }));
+    await toast(campaignMessages.pauseFailed('Queue unavailable'));
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    unmount();
+
+    renderCampaigns(server, '/dashboard/campaigns/campaign-2');
+    await screen.findByRole('heading', { name: 'Held', level: 1 });
+    await user.click(screen.getByRole('button', { name: 'Resume Sending' }));
+    await toast(campaignMessages.resumeFailed('Monthly limit reached'));
+    expect(screen.getByRole('button', { name: 'Resume Sending' })).toBeInTheDocument();
+  });
+
+  it('explains that a campaign paused for a disconnected mailbox needs the mailbox reconnected in Settings', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 30, 5, { sending_status: 'paused', pause_reason: 'mailbox_disconnected' })],
+    });
+    const user = userEvent.setup();
+    await openDetail(server);
+    expect(screen.getByText(mailboxDisconnectedText)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Go to Settings' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/settings'));
+  });
+
+  it('shows this month’s usage with a warning at 80 % and limit reached at 100 %, refreshed every 60 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 30, 30, { status: 'completed', sending_status: null })],
+      status: sendingStatus({ month: { used: 399, limit: 500 } }),
+    });
+    await openDetail(server);
+    const widget = () => within(card(USAGE_WIDGET_TITLE));
+    expect(await widget().findByText('399 of 500 emails used')).toBeInTheDocument();
+    expect(widget().queryByText(usageTexts.warning)).toBeNull();
+    expect(widget().queryByText(usageTexts.limit)).toBeNull();
+
+    server.state.status = sendingStatus({ month: { used: 400, limit: 500 } });
+    await advance(USAGE_REFRESH_MS);
+    expect(await widget().findByText('400 of 500 emails used')).toBeInTheDocument();
+    expect(widget().getByText(usageTexts.warning)).toBeInTheDocument();
+    expect(widget().queryByText(usageTexts.limit)).toBeNull();
+
+    server.state.status = sendingStatus({ month: { used: 500, limit: 500 } });
+    await advance(USAGE_REFRESH_MS);
+    expect(await widget().findByText(usageTexts.limit)).toBeInTheDocument();
+    expect(widget().queryByText(usageTexts.warning)).toBeNull();
+    expect(createWrapper(card(USAGE_WIDGET_TITLE)).findProgressBar()!.findPercentageText()!.getElement().textContent).toBe('100%');
+  });
+
+  it("shows 'Campaign not found' with 'Back to Campaigns' for an id that is not the user's", async () => {
+    const server = fakeCampaignsServer({ campaigns: [campaign(2)] });
+    const user = userEvent.setup();
+    renderCampaigns(server, DETAIL);
+    expect(await screen.findByRole('heading', { name: campaignMessages.notFound, level: 1 })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back to Campaigns' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/campaigns'));
+  });
+
+  it("says 'Failed to load campaign details' when the campaign cannot be read, and Retry loads it", async () => {
+    const server = fakeCampaignsServer({ campaigns: [campaign(1)] });
+    server.fail.get = { status: 500, message: 'Internal error' };
+    const user = userEvent.setup();
+    renderCampaigns(server, DETAIL);
+    expect(await screen.findByText(campaignMessages.detailFailed)).toBeInTheDocument();
+    server.fail.get = null;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Track 1', level: 1 })).toBeInTheDocument();
+  });
+
+  it('lists the sent emails, and expanding one loads its subject and HTML into an empty-sandbox frame', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 2, 1)],
+      emails: {
+        'campaign-1': [
+          campaignEmail(0, { opened_at: '2025-03-01T19:00:00.000Z', open_count: 2, clicked_at: '2025-03-01T19:05:00.000Z', click_count: 1 }),
+          campaignEmail(1, { status: 'pending', sent_at: null, subject: null, html: null, text: null }),
+        ],
+      },
+    });
+    const user = userEvent.setup();
+    await openDetail(server);
+    const list = within(await waitFor(() => card(SENT_EMAILS_TITLE)));
+    const items = await list.findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const first = within(items[0]!);
+    expect(first.getByText('Person 0 <person0@example.com>')).toBeInTheDocument();
+    expect(createWrapper(items[0]!).findBadge()!.getElement()).toHaveTextContent('Sent');
+    expect(first.getByText(/Opened .* \(2×\)/)).toBeInTheDocument();
+    expect(first.getByText(/Clicked .* \(1×\)/)).toBeInTheDocument();
+    expect(createWrapper(items[1]!).findBadge()!.getElement()).toHaveTextContent('Pending');
+    expect(server.calls('GET', '/api/campaigns/campaign-1/emails/0')).toHaveLength(0);
+
+    await user.click(first.getByRole('button', { name: 'Email content for person0@example.com' }));
+    const frame = await first.findByTitle('Email to person0@example.com');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('srcdoc')).toContain('Hi Person 0, <a href="https://soundcloud.com/robin">listen</a>');
+    expect(first.getByText('Hello Person 0')).toBeInTheDocument();
+    expect(server.calls('GET', '/api/campaigns/campaign-1/emails/0')).toHaveLength(1);
+
+    // Not sent yet: nothing to show.
+    await user.click(within(items[1]!).getByRole('button', { name: 'Email content for person1@example.com' }));
+    expect(await within(items[1]!).findByText('This email has not been sent yet.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,193 @@
+import { vi } from 'vitest';
+import { newDraftCampaign } from '../../lambdas/core/campaign';
+import { campaignSummarySchema, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
+import type { CampaignEmail, CampaignEmailContent, SendingStatus } from '../../schema/api/sending';
+import { createApiClient } from '../../web/src/api/client';
+import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { json } from './contacts-fake-server';
+import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
+
+/**
+ * An in-memory API for the Campaigns list and Campaign detail pages with the contracts of
+ * schema/api/campaigns.ts and schema/api/sending.ts: GET /api/campaigns (summaries, no email body),
+ * GET /api/campaigns/{id}, pause / resume (answer the summary), the sending status, a campaign's emails
+ * and one email's content. Tests change `campaigns`, `emails` and `status` to move a campaign on.
+ */
+
+type Failure = { status: number; message: string } | null;
+
+const BASE = Date.UTC(2025, 2, 1, 17, 0);
+const at = (minutes: number) => new Date(BASE + minutes * 60_000).toISOString();
+
+/** A campaign built by the server's own draft rule, then moved on by `overrides`. */
+export function campaign(i: number, overrides: Partial<Campaign> = {}): Campaign {
+  const draft = newDraftCampaign(
+    `campaign-${i}`,
+    {
+      mode: 'ai',
+      track_name: `Track ${i}`,
+      track_url: `https://soundcloud.com/robin/track-${i}`,
+      genre: 'techno',
+      mood: 'dark',
+      bpm: 128,
+      description: `Description of track ${i}`,
+      ai_tone: 'professional',
+      email_length: 150,
+      email_subject: `Subject of track ${i}`,
+      email_body: 'Hi [CONTACT_NAME], listen to this.',
+      personalised_by_writer: false,
+      preview_contact_id: null,
+      total_recipients: 10,
+    },
+    at(i),
+  );
+  return { ...draft, ...overrides };
+}
+
+/** A campaign queued to `total` recipients that has sent `sent` so far and is still sending. */
+export function sendingCampaign(i: number, total: number, sent: number, overrides: Partial<Campaign> = {}): Campaign {
+  return campaign(i, {
+    status: 'sending',
+    sending_status: 'sending',
+    total_recipients: total,
+    total_queued: total,
+    emails_sent: sent,
+    started_sending_at: at(100),
+    send_after: at(100),
+    next_send_at: at(100 + sent + 1),
+    ...overrides,
+  });
+}
+
+export function sendingStatus(overrides: { month?: Partial<SendingStatus['month']>; today?: Partial<SendingStatus['today']>; mailbox?: Partial<SendingStatus['mailbox']>; next_send_at?: string | null } = {}): SendingStatus {
+  const mailbox = { connected: true, email: 'robin@gmail.com', account_type: 'free' as const, daily_limit: 500, ...overrides.mailbox };
+  const today = { date: '2025-03-01', sent: 12, remaining: mailbox.daily_limit - 12, resets_at: '2025-03-02T08:00:00.000Z', ...overrides.today };
+  const month = { month: '2025-03', used: 120, limit: 500, remaining: 380, ...overrides.month };
+  return {
+    mailbox,
+    today,
+    month,
+    available_now: Math.min(today.remaining, month.remaining ?? today.remaining),
+    next_send_at: overrides.next_send_at === undefined ? at(200) : overrides.next_send_at,
+  };
+}
+
+/** An email of a campaign at `position`, sent unless overridden; its content is a small HTML document. */
+export function campaignEmail(position: number, overrides: Partial<CampaignEmailContent> = {}): CampaignEmailContent {
+  const address = `person${position}@example.com`;
+  return {
+    position,
+    recipient_name: `Person ${position}`,
+    recipient_email: address,
+    status: 'sent',
+    subject: `Hello Person ${position}`,
+    sent_at: at(100 + position),
+    opened_at: null,
+    open_count: 0,
+    machine_open_count: 0,
+    clicked_at: null,
+    click_count: 0,
+    detail: null,
+    html: `<html><body><p>Hi Person ${position}, <a href="https://soundcloud.com/robin">listen</a></p></body></html>`,
+    text: `Hi Person ${position}, listen: https://soundcloud.com/robin`,
+    ...overrides,
+  };
+}
+
+const summaryOf = (c: Campaign): CampaignSummary => campaignSummarySchema.parse(c);
+const listItem = ({ html: _html, text: _text, ...email }: CampaignEmailContent): CampaignEmail => email;
+
+export interface CampaignsServerOptions {
+  campaigns?: Campaign[];
+  emails?: Record<string, CampaignEmailContent[]>;
+  status?: SendingStatus;
+}
+
+export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEmails = {}, status = sendingStatus() }: CampaignsServerOptions = {}) {
+  const campaigns = new Map(initial.map((c) => [c.id, c]));
+  const emails = new Map(Object.entries(initialEmails));
+  const state = { status };
+  const fail: Record<'list' | 'get' | 'pause' | 'resume' | 'status' | 'emails' | 'email', Failure> = {
+    list: null,
+    get: null,
+    pause: null,
+    resume: null,
+    status: null,
+    emails: null,
+    email: null,
+  };
+  const hold: { list?: Promise<void>; get?: Promise<void>; email?: Promise<void> } = {};
+  const notFound = () => json({ message: 'Campaign not found.' }, 404);
+
+  const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
+    const method = init?.method ?? 'GET';
+    const { pathname } = new URL(String(input), 'http://localhost');
+    const failed = (which: keyof typeof fail) => {
+      const failure = fail[which];
+      return failure ? json({ message: failure.message }, failure.status) : null;
+    };
+
+    if (method === 'GET' && pathname === '/api/sending/status') return failed('status') ?? json(state.status);
+    if (method === 'GET' && pathname === '/api/campaigns') {
+      await hold.list;
+      return (
+        failed('list') ??
+        json({ campaigns: [...campaigns.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(summaryOf) })
+      );
+    }
+
+    const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|emails)(?:\/([^/]+))?)?$/.exec(pathname);
+    if (!match) return json({ message: 'Not found' }, 404);
+    const id = decodeURIComponent(match[1]!);
+    const action = match[2];
+    const current = campaigns.get(id);
+
+    if (method === 'GET' && action === undefined) await hold.get;
+    if (method === 'GET' && action === undefined) return failed('get') ?? (current ? json(current) : notFound());
+    if (method === 'POST' && (action === 'pause' || action === 'resume')) {
+      const failure = failed(action);
+      if (failure) return failure;
+      if (!current) return notFound();
+      const pausing = action === 'pause';
+      if (current.sending_status !== (pausing ? 'sending' : 'paused')) {
+        return json({ message: pausing ? 'This campaign is not sending.' : 'This campaign is not paused.' }, 409);
+      }
+      const next: Campaign = pausing
+        ? // As the store does: the status stays (sending or scheduled); sending_status says it is paused.
+          { ...current, sending_status: 'paused', pause_reason: 'user', next_send_at: null }
+        : { ...current, sending_status: 'sending', pause_reason: null, next_send_at: at(300) };
+      campaigns.set(id, next);
+      return json(summaryOf(next));
+    }
+    if (method === 'GET' && action === 'emails') {
+      if (!current) return notFound();
+      const list = emails.get(id) ?? [];
+      if (match[3] === undefined) return failed('emails') ?? json({ emails: list.map(listItem) });
+      await hold.email;
+      const one = list.find((email) => String(email.position) === decodeURIComponent(match[3]!));
+      return failed('email') ?? (one ? json(one) : json({ message: 'Email not found.' }, 404));
+    }
+    return json({ message: 'Not found' }, 404);
+  });
+
+  const calls = (method: string, path: string) =>
+    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+
+  /** Moves a stored campaign on, as the sender would. */
+  const update = (id: string, change: Partial<Campaign>) => {
+    const current = campaigns.get(id);
+    if (!current) throw new Error(`no campaign ${id}`);
+    campaigns.set(id, { ...current, ...change });
+  };
+
+  return { campaigns, emails, state, fail, hold, fetchImpl, calls, update };
+}
+
+export type CampaignsServer = ReturnType<typeof fakeCampaignsServer>;
+
+export function renderCampaigns(server: CampaignsServer, path = '/dashboard/campaigns') {
+  // A stored flag keeps the guided tour from opening over the page.
+  window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
+  const api = createApiClient(async () => 'user-id-token', server.fetchImpl);
+  return renderApp(path, { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), api }) });
+}

@@ -1,0 +1,319 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { composeMessages } from '../../schema/api/campaigns';
+import type { Contact } from '../../schema/api/contacts';
+import { SEND_BATCH_SIZE, sendingMessages } from '../../schema/api/sending';
+import { contact, gate, manyContacts, unsubscribe } from './contacts-fake-server';
+import { containerOf, fakeComposeServer, fillTrack, openCompose, recipientBox, toast, type ComposeServer } from './compose-fake-server';
+import { currentPath, preloadRoutes } from './helpers';
+
+beforeAll(async () => {
+  await preloadRoutes();
+  await import('../../web/src/pages/compose/ComposePage');
+}, 60_000);
+
+const ana = contact(3, { name: 'Ana Vogel', email: 'ana@deeprecords.example', label_name: 'Deep Records' });
+const ben = contact(2, { name: 'Ben Ortiz', email: 'ben@nightowl.example', label_name: 'Night Owl' });
+const cleo = contact(1, { name: 'Cleo Brandt', email: 'cleo@basement.example', label_name: 'Basement' });
+const trio = [ana, ben, cleo];
+
+const connected = { gmail_connected: true } as const;
+const sendButton = () => screen.getByRole('button', { name: 'Send Campaign' });
+const capacityDialog = () => screen.getByRole('dialog', { name: 'Send Campaign' });
+
+/** Opens Compose, selects `chosen` (or every contact with Select All) and generates the AI preview. */
+async function withPreview(server: ComposeServer, chosen: readonly Contact[] | 'all', profile: object = connected): Promise<UserEvent> {
+  const user = userEvent.setup();
+  await openCompose(server, profile);
+  await fillTrack(user);
+  if (chosen === 'all') {
+    const count = server.contacts.size;
+    await screen.findByText(`${count} contacts match your filters (0 selected)`);
+    await user.click(screen.getByRole('button', { name: 'Select All' }));
+    await screen.findByText(`${count} contacts match your filters (${count} selected)`);
+  } else {
+    for (const one of chosen) await user.click(recipientBox(one.email));
+  }
+  await user.click(screen.getByRole('button', { name: 'Generate Email Preview' }));
+  await within(containerOf('Email Preview')).findByRole('button', { name: 'Edit' });
+  return user;
+}
+
+/** Presses Send Campaign and waits for the capacity check to answer. */
+async function openCapacity(user: UserEvent) {
+  await user.click(sendButton());
+  await screen.findByRole('dialog', { name: 'Send Campaign' });
+  await waitFor(() => expect(screen.queryByText('Checking sending capacity...')).toBeNull());
+  return capacityDialog();
+}
+
+const radio = (name: string) => within(capacityDialog()).getByRole('radio', { name });
+const valueOf = (dialog: HTMLElement, label: string) => {
+  const term = within(dialog).getByText(label, { selector: 'dt > div' });
+  return term.closest('dt')!.nextElementSibling!.textContent;
+};
+
+/** The progress dialog finishes (Continue, or its own 3 s close), then the success dialog shows. */
+async function successDialog(user: UserEvent, title: string) {
+  const progress = await screen.findByRole('dialog', { name: 'Sending Campaign' });
+  const next = await within(progress).findByRole('button', { name: 'Continue' });
+  await user.click(next);
+  return screen.findByRole('dialog', { name: title });
+}
+
+const batchStarts = (server: ComposeServer, id: string) => server.bodies('POST', `/api/campaigns/${id}/send`).map((body) => body.batch_start);
+const draftId = (server: ComposeServer) => [...server.campaigns.keys()][0]!;
+
+// Each test generates a preview first: whole-page flows, slower than the project's default allows on a busy machine.
+const slow = { timeout: 60_000 };
+
+describe('compose: Send Campaign checks', slow, () => {
+  it('asks for a preview, then for a contact, before anything is sent', async () => {
+    const server = fakeComposeServer({ contacts: trio });
+    const user = userEvent.setup();
+    await openCompose(server, connected);
+    await user.click(sendButton());
+    await toast(sendingMessages.previewFirst);
+
+    await fillTrack(user);
+    await user.click(recipientBox(ana.email));
+    await user.click(screen.getByRole('button', { name: 'Generate Email Preview' }));
+    await within(containerOf('Email Preview')).findByRole('button', { name: 'Edit' });
+    await user.click(recipientBox(ana.email));
+    await user.click(sendButton());
+    await toast(sendingMessages.selectContacts);
+    expect(screen.queryByRole('dialog', { name: 'Send Campaign' })).toBeNull();
+    expect(server.calls('POST', `/api/campaigns/${draftId(server)}/send-check`)).toHaveLength(0);
+  });
+
+  it('without a connected mailbox says so with a way to Settings', async () => {
+    const server = fakeComposeServer({ contacts: trio });
+    const user = await withPreview(server, [ana], { gmail_connected: false });
+    await user.click(sendButton());
+    const item = await toast('Mailbox not connected');
+    expect(item).toHaveTextContent(sendingMessages.mailboxRequired);
+    await user.click(within(item).getByRole('link', { name: 'Go to Settings' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/settings'));
+    expect(server.calls('POST', `/api/campaigns/${draftId(server)}/send-check`)).toHaveLength(0);
+  });
+
+  it('when the server says the mailbox is not connected, the dialog says so and offers no send', async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { mailboxConnected: false } });
+    const user = await withPreview(server, [ana]);
+    const dialog = await openCapacity(user);
+    expect(within(dialog).getByText(sendingMessages.mailboxRequired)).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Go to Settings' })).toHaveAttribute('href', '/dashboard/settings');
+    expect(within(dialog).queryByRole('button', { name: /^(Start Sending|Schedule Campaign)$/ })).toBeNull();
+  });
+
+  it('a failed capacity check says so and can be retried', async () => {
+    const server = fakeComposeServer({ contacts: trio });
+    server.fail.sendCheck = { status: 500, message: 'boom' };
+    const user = await withPreview(server, [ana]);
+    const dialog = await openCapacity(user);
+    expect(within(dialog).getByText(sendingMessages.capacityCheckFailed)).toBeInTheDocument();
+    server.fail.sendCheck = null;
+    await user.click(within(dialog).getByRole('button', { name: 'Retry' }));
+    expect(await within(dialog).findByRole('radio', { name: 'Send now' })).toBeEnabled();
+    expect(within(dialog).queryByText(sendingMessages.capacityCheckFailed)).toBeNull();
+  });
+});
+
+describe('compose: the capacity dialog', slow, () => {
+  it('sufficient: Send now is chosen, the remainder option is off; capacities and the reset are shown', async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { sentToday: 20, monthLimit: null } });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(server.bodies('POST', `/api/campaigns/${draftId(server)}/send-check`)).toEqual([{ contact_ids: trio.map((c) => c.id) }]);
+    expect(radio('Send now')).toBeEnabled();
+    expect(radio('Send now')).toBeChecked();
+    expect(radio("Send today's remainder now, the rest tomorrow")).toBeDisabled();
+    expect(radio('Schedule for tomorrow')).toBeEnabled();
+    expect(valueOf(dialog, "Today's mailbox capacity")).toBe('480 of 500 left');
+    expect(valueOf(dialog, "This month's plan capacity")).toBe('Unlimited');
+    expect(valueOf(dialog, 'Counter resets')).toMatch(/^Midnight Pacific Time \(.+ your time\)$/);
+    expect(within(dialog).queryByText(sendingMessages.insufficientCapacity)).toBeNull();
+  });
+
+  it('partial: Send now is off with the spec text, the remainder option is chosen', async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { monthLimit: 50, monthUsed: 48 } });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(radio('Send now')).toBeDisabled();
+    expect(within(dialog).getByText(sendingMessages.insufficientCapacity)).toBeInTheDocument();
+    expect(radio("Send today's remainder now, the rest tomorrow")).toBeEnabled();
+    expect(radio("Send today's remainder now, the rest tomorrow")).toBeChecked();
+    expect(radio('Schedule for tomorrow')).toBeEnabled();
+    expect(valueOf(dialog, "This month's plan capacity")).toBe('2 of 50 left');
+    expect(within(dialog).getByText('2 of 3 emails can go out today; the rest after the counter resets.')).toBeInTheDocument();
+  });
+
+  it('exhausted: only Schedule for tomorrow', async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { sentToday: 500 } });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(radio('Send now')).toBeDisabled();
+    expect(radio("Send today's remainder now, the rest tomorrow")).toBeDisabled();
+    expect(radio('Schedule for tomorrow')).toBeChecked();
+    expect(valueOf(dialog, "Today's mailbox capacity")).toBe('0 of 500 left');
+    expect(within(dialog).getByRole('button', { name: 'Schedule Campaign' })).toBeEnabled();
+  });
+
+  it("counts the unsubscribed and those who already received the track; 'Send again anyway' adds them back", async () => {
+    const gone = unsubscribe(1, { contact_email: cleo.email, contact_name: cleo.name });
+    const server = fakeComposeServer({ contacts: trio, unsubscribes: [gone], sending: { alreadySent: new Set([ben.id]), sentToday: 499 } });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(valueOf(dialog, 'Unsubscribed (skipped)')).toBe('1');
+    expect(valueOf(dialog, 'Already received this track')).toBe('1');
+    expect(screen.getByTestId('requested-count')).toHaveTextContent('1');
+    // One left today, one to send: sufficient.
+    expect(radio('Send now')).toBeChecked();
+
+    await user.click(within(dialog).getByRole('checkbox', { name: /Send again anyway/ }));
+    expect(screen.getByTestId('requested-count')).toHaveTextContent('2');
+    // Two to send with one left: partial now.
+    expect(radio('Send now')).toBeDisabled();
+    expect(radio("Send today's remainder now, the rest tomorrow")).toBeChecked();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
+    await successDialog(user, sendingMessages.started);
+    expect(server.bodies('POST', `/api/campaigns/${draftId(server)}/send`)).toEqual([
+      { contact_ids: trio.map((c) => c.id), mode: 'partial', send_again: true, batch_start: 0, total: 3 },
+    ]);
+  });
+
+  it('when every selected contact has unsubscribed, says so and offers no send', async () => {
+    const server = fakeComposeServer({
+      contacts: [ana, ben],
+      unsubscribes: [unsubscribe(1, { contact_email: ana.email }), unsubscribe(2, { contact_email: ben.email.toUpperCase() })],
+    });
+    const user = await withPreview(server, [ana, ben]);
+    const dialog = await openCapacity(user);
+    expect(within(dialog).getByText(sendingMessages.allUnsubscribed)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /^(Start Sending|Schedule Campaign)$/ })).toBeNull();
+    expect(within(dialog).queryByRole('radio')).toBeNull();
+  });
+});
+
+describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
+  it('queues 250 recipients in 3 batches of 100 in order, with real progress, then Campaign Started! and a reset form', async () => {
+    const many = manyContacts(250);
+    const server = fakeComposeServer({ contacts: many });
+    const user = await withPreview(server, 'all');
+    const id = draftId(server);
+    const dialog = await openCapacity(user);
+    const second = gate();
+    server.hold.sendBatch[100] = second.promise;
+    await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
+
+    const progress = await screen.findByRole('dialog', { name: 'Sending Campaign' });
+    expect(await within(progress).findByText('Queueing 200 of 250')).toBeInTheDocument();
+    expect(batchStarts(server, id)).toEqual([0, 100]);
+    second.open();
+
+    const success = await successDialog(user, sendingMessages.started);
+    const bodies = server.bodies('POST', `/api/campaigns/${id}/send`);
+    expect(bodies.map((body) => body.batch_start)).toEqual([0, 100, 200]);
+    expect(bodies.map((body) => (body.contact_ids as string[]).length)).toEqual([SEND_BATCH_SIZE, SEND_BATCH_SIZE, 50]);
+    expect(bodies.every((body) => body.total === 250 && body.mode === 'immediate' && body.send_again === false)).toBe(true);
+    // Together the batches are the selection, once each, in list order (newest first).
+    const listOrder = [...many].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((c) => c.id);
+    expect(bodies.flatMap((body) => body.contact_ids as string[])).toEqual(listOrder);
+
+    expect(valueOf(success, 'Queued')).toBe('250 emails');
+    expect(valueOf(success, 'Skipped')).toBe('None');
+    expect(valueOf(success, 'Estimated sending time')).toBe('about 4.2 hours (60 emails an hour)');
+    expect(server.campaigns.get(id)!.status).toBe('sending');
+
+    // The form started afresh behind the dialog.
+    await user.click(within(success).getByRole('button', { name: 'Close' }));
+    expect(screen.getByRole('textbox', { name: 'Track Name *' })).toHaveValue('');
+    expect(screen.queryByText(composeMessages.trackUrlRequired)).toBeNull();
+    expect(screen.getByText('250 contacts match your filters (0 selected)')).toBeInTheDocument();
+    expect(within(containerOf('Email Preview')).getByText('No email preview yet')).toBeInTheDocument();
+    // The next preview makes a new draft, not a rewrite of the sent campaign.
+    await fillTrack(user);
+    await user.click(recipientBox(many[many.length - 1]!.email));
+    await user.click(screen.getByRole('button', { name: 'Generate Email Preview' }));
+    await within(containerOf('Email Preview')).findByRole('button', { name: 'Edit' });
+    const regenerate = server.bodies('POST', '/api/campaigns/generate-preview');
+    expect(regenerate[regenerate.length - 1]).not.toHaveProperty('campaign_id');
+  });
+
+  it('a failed batch shows the error; Retry continues from that batch', async () => {
+    const server = fakeComposeServer({ contacts: manyContacts(250) });
+    server.fail.sendBatch = { batch_start: 100, status: 500, message: 'Database is down' };
+    const user = await withPreview(server, 'all');
+    const id = draftId(server);
+    const dialog = await openCapacity(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
+
+    const progress = await screen.findByRole('dialog', { name: 'Sending Campaign' });
+    expect(await within(progress).findByText(sendingMessages.failedToSend('Database is down'))).toBeInTheDocument();
+    expect(batchStarts(server, id)).toEqual([0, 100]);
+    await user.click(within(progress).getByRole('button', { name: 'Retry' }));
+    await successDialog(user, sendingMessages.started);
+    expect(batchStarts(server, id)).toEqual([0, 100, 100, 200]);
+  });
+
+  it('Stop after a failed batch: Campaign completed with errors, with what was queued and the numbered errors', async () => {
+    const server = fakeComposeServer({ contacts: manyContacts(101) });
+    server.fail.sendBatch = { batch_start: 100, status: 500, message: 'Database is down' };
+    const user = await withPreview(server, 'all');
+    const id = draftId(server);
+    await user.click(within(await openCapacity(user)).getByRole('button', { name: 'Start Sending' }));
+    const progress = await screen.findByRole('dialog', { name: 'Sending Campaign' });
+    await within(progress).findByText(sendingMessages.failedToSend('Database is down'));
+    await user.click(within(progress).getByRole('button', { name: 'Stop' }));
+
+    const summary = await screen.findByRole('dialog', { name: sendingMessages.completedWithErrors });
+    expect(within(summary).getByText('100/101 emails queued successfully')).toBeInTheDocument();
+    expect(within(within(summary).getByRole('list', { name: 'Errors' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      `Contacts 101–101: ${sendingMessages.failedToSend('Database is down')}`,
+    ]);
+    expect(server.campaigns.get(id)!.status).toBe('sending');
+    // The campaign has left draft: Compose starts afresh.
+    expect(screen.getByRole('textbox', { name: 'Track Name *' })).toHaveValue('');
+  });
+
+  it('a 429 gives the daily-limit toast', async () => {
+    const server = fakeComposeServer({ contacts: trio });
+    server.fail.sendBatch = { batch_start: 0, status: 429, message: 'Too many requests' };
+    const user = await withPreview(server, trio);
+    await user.click(within(await openCapacity(user)).getByRole('button', { name: 'Start Sending' }));
+    const item = await toast(sendingMessages.dailyLimitTitle);
+    expect(item).toHaveTextContent(sendingMessages.dailyLimit);
+    // Nothing was queued: Cancel goes back to Compose with the draft as it was.
+    const progress = screen.getByRole('dialog', { name: 'Sending Campaign' });
+    await user.click(within(progress).getByRole('button', { name: 'Cancel' }));
+    expect(within(containerOf('Email Preview')).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+    expect(server.campaigns.get(draftId(server))!.status).toBe('draft');
+  });
+
+  it("a message with 'Daily Gmail sending limit reached' gives the daily-limit toast too", async () => {
+    const server = fakeComposeServer({ contacts: trio });
+    server.fail.sendBatch = { batch_start: 0, status: 400, message: `${sendingMessages.dailyLimitProvider} for today` };
+    const user = await withPreview(server, trio);
+    await user.click(within(await openCapacity(user)).getByRole('button', { name: 'Start Sending' }));
+    expect(await toast(sendingMessages.dailyLimitTitle)).toHaveTextContent(sendingMessages.dailyLimit);
+  });
+
+  it('scheduled: Campaign Scheduled! with the first email after the reset; View campaign opens it', async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { alreadySent: new Set([cleo.id]) } });
+    const user = await withPreview(server, trio);
+    const id = draftId(server);
+    const dialog = await openCapacity(user);
+    await user.click(radio('Schedule for tomorrow'));
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule Campaign' }));
+    const success = await successDialog(user, sendingMessages.scheduled);
+    expect(server.bodies('POST', `/api/campaigns/${id}/send`)[0]).toMatchObject({ mode: 'scheduled', send_again: false });
+    expect(valueOf(success, 'Queued')).toBe('2 emails');
+    expect(valueOf(success, 'Skipped')).toBe('1 already received this track');
+    const resetsAt = server.campaigns.get(id)!.send_after!;
+    expect(valueOf(success, 'First email goes out')).toBe(new Date(resetsAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+    await user.click(within(success).getByRole('button', { name: 'View campaign' }));
+    await waitFor(() => expect(currentPath()).toBe(`/dashboard/campaigns/${id}`));
+  });
+});

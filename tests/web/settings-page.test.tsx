@@ -1,0 +1,168 @@
+/**
+ * Settings (spec §2 Settings, §4 Mailbox token status and connection, §8 Mailbox connection texts):
+ * Account Overview, the Mailbox Integration card in each state, connect (to the consent URL the server
+ * gives, or 'No authorization URL received from server'), disconnect, and the query flags the mailbox
+ * callback redirects with: one toast each, then gone from the URL.
+ */
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Profile } from '../../schema/api/profile';
+import { mailboxErrorCodes, mailboxMessages } from '../../schema/api/sending';
+import { createApiClient } from '../../web/src/api/client';
+import { consentNavigation } from '../../web/src/api/mailbox';
+import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+
+beforeAll(async () => {
+  await preloadRoutes();
+  await import('../../web/src/pages/settings/SettingsPage');
+}, 60_000);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+type Reply = { status: number; body?: unknown };
+
+/** The API as the page sees it: each `METHOD path` answers with its reply; calls are recorded. */
+function fakeApi(replies: Record<string, Reply>) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const reply = replies[`${init?.method ?? 'GET'} ${String(input)}`];
+    if (!reply) return new Response(JSON.stringify({ message: 'Not found.' }), { status: 404, headers: { 'content-type': 'application/json' } });
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
+  });
+  return { api: createApiClient(async () => 'test-token', fetchMock as typeof fetch), fetchMock };
+}
+
+function renderSettings(path: string, { profile = makeProfile(), replies = {} }: { profile?: Profile | null; replies?: Record<string, Reply> } = {}) {
+  const { api, fetchMock } = fakeApi(replies);
+  const auth = makeFakeAuth({ user: testUser, profile, api });
+  renderApp(path, { auth, stateful: false });
+  return { auth, fetchMock };
+}
+
+const workspaceProfile = () =>
+  makeProfile({ gmail_connected: true, gmail_email: 'nova@nova-records.test', gmail_account_type: 'workspace', gmail_daily_limit: 2000, tier: 'pro', emails_used: 12, email_limit: 500 });
+
+/** The Cloudscape container whose header is `title`. */
+async function card(title: string): Promise<HTMLElement> {
+  await screen.findByRole('heading', { name: title });
+  const found = createWrapper()
+    .findAllContainers()
+    .find((container) => container.findHeader()?.getElement().textContent?.includes(title));
+  if (!found) throw new Error(`no ${title} card`);
+  return found.getElement();
+}
+const mailboxCard = () => card('Mailbox Integration');
+
+describe('Settings page', () => {
+  it('shows the title, the Account Overview (email, plan badge, Emails Used, Email Limit, Sign Out)', async () => {
+    renderSettings('/dashboard/settings', { profile: workspaceProfile() });
+    expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
+    const overview = await card('Account Overview');
+    expect(within(overview).getByText(testUser.email)).toBeInTheDocument();
+    expect(within(overview).getByText('Pro')).toBeInTheDocument();
+    expect(within(overview).getByText('Emails Used').nextElementSibling).toHaveTextContent('12');
+    expect(within(overview).getByText('Email Limit').nextElementSibling).toHaveTextContent('500');
+    expect(within(overview).getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it('Sign Out signs out and goes to /auth', async () => {
+    const { auth } = renderSettings('/dashboard/settings');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(currentPath()).toBe('/auth'));
+    expect(auth.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('while the profile loads, the mailbox card shows nothing (no Connect, no Disconnect)', async () => {
+    renderSettings('/dashboard/settings', { profile: null });
+    const card = await mailboxCard();
+    expect(within(card).queryByRole('button')).toBeNull();
+    expect(within(card).queryByText(/^Gmail (not )?connected$/)).toBeNull();
+  });
+
+  it('connected: the mailbox address, the business workspace account type and its daily limit', async () => {
+    renderSettings('/dashboard/settings', { profile: workspaceProfile() });
+    const card = await mailboxCard();
+    expect(within(card).getByText('nova@nova-records.test')).toBeInTheDocument();
+    expect(within(card).getByText('Business workspace account')).toBeInTheDocument();
+    expect(within(card).getByText('2000 emails per day')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Connect Gmail' })).toBeNull();
+  });
+
+  it('a personal account shows 500 a day', async () => {
+    renderSettings('/dashboard/settings', { profile: makeProfile({ gmail_connected: true, gmail_email: 'me@gmail.test' }) });
+    const card = await mailboxCard();
+    expect(within(card).getByText('Personal Gmail account')).toBeInTheDocument();
+    expect(within(card).getByText('500 emails per day')).toBeInTheDocument();
+  });
+});
+
+describe('connect', () => {
+  it('Connect Gmail asks the server to start and sends the browser to the consent URL it returns', async () => {
+    const go = vi.spyOn(consentNavigation, 'go').mockImplementation(() => undefined);
+    const { fetchMock } = renderSettings('/dashboard/settings', { replies: { 'POST /api/mailbox/connect': { status: 200, body: { authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?state=s' } } } });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s'));
+    const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/mailbox/connect')!;
+    expect(init?.method).toBe('POST');
+    expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer test-token');
+  });
+
+  it("without an authUrl: 'Connection Failed' / 'No authorization URL received from server', and the browser stays", async () => {
+    const go = vi.spyOn(consentNavigation, 'go').mockImplementation(() => undefined);
+    renderSettings('/dashboard/settings', { replies: { 'POST /api/mailbox/connect': { status: 200, body: {} } } });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
+    expect(await screen.findByText(mailboxMessages.noAuthUrl)).toBeInTheDocument();
+    expect(screen.getByText(mailboxMessages.connectionFailed)).toBeInTheDocument();
+    expect(go).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Connect Gmail' })).toBeEnabled();
+  });
+
+  it("a server failure: 'Connection Failed' with the server's message", async () => {
+    renderSettings('/dashboard/settings', { replies: { 'POST /api/mailbox/connect': { status: 503, body: { message: 'Google OAuth is not configured' } } } });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
+    expect(await screen.findByText('Google OAuth is not configured')).toBeInTheDocument();
+    expect(screen.getByText(mailboxMessages.connectionFailed)).toBeInTheDocument();
+  });
+});
+
+describe('disconnect', () => {
+  it("Disconnect deletes the mailbox, reloads the profile and says 'Gmail Disconnected'", async () => {
+    const { auth, fetchMock } = renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 204 } } });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
+    expect(await screen.findByText(mailboxMessages.disconnected)).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/mailbox' && init?.method === 'DELETE')).toBe(true);
+    expect(auth.refreshProfile).toHaveBeenCalled();
+  });
+
+  it("a failure says 'Disconnection Failed'", async () => {
+    renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 500, body: { message: 'Something went wrong on our side. Please try again.' } } } });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
+    expect(await screen.findByText(mailboxMessages.disconnectionFailed)).toBeInTheDocument();
+  });
+});
+
+describe('after the consent redirect', () => {
+  it("gmail_connected=true: 'Gmail Connected!', the profile is reloaded, and the flag leaves the URL (other parameters stay)", async () => {
+    const { auth } = renderSettings('/dashboard/settings?tab=mailbox&gmail_connected=true', { profile: workspaceProfile() });
+    expect(await screen.findByText(mailboxMessages.connected)).toBeInTheDocument();
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/settings?tab=mailbox'));
+    expect(auth.refreshProfile).toHaveBeenCalledTimes(1);
+    expect(screen.getAllByText(mailboxMessages.connected)).toHaveLength(1);
+  });
+
+  it.each(mailboxErrorCodes.map((code) => [code, mailboxMessages.errors[code]] as const))('gmail_error=%s shows %j and leaves the URL', async (code, text) => {
+    renderSettings(`/dashboard/settings?gmail_error=${code}`, { profile: makeProfile() });
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/settings'));
+  });
+
+  it("any other gmail_error value: 'Gmail connection failed: {value}'", async () => {
+    renderSettings('/dashboard/settings?gmail_error=server_misconfigured');
+    expect(await screen.findByText('Gmail connection failed: server_misconfigured')).toBeInTheDocument();
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/settings'));
+  });
+});

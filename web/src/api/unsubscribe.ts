@@ -1,0 +1,61 @@
+/**
+ * The public unsubscribe page's calls (spec §7: unsubscribe GET and POST). No sign-in: the email's
+ * token is the whole authority, so these are plain fetches without the Authorization header.
+ *  - GET /api/unsubscribe?token=: who the email came from and whether the address is already off the
+ *    list. Never unsubscribes.
+ *  - POST /api/unsubscribe {token, reason, reasonDetails}: unsubscribes (idempotent).
+ * A failure carries the response's `error` (or `message`) field when it has one: the page shows it.
+ */
+import type { UnsubscribeLookup, UnsubscribeSubmit } from '../../../schema/api/sending';
+
+export class UnsubscribeError extends Error {
+  constructor(
+    /** HTTP status; 0 when the server could not be reached. */
+    readonly status: number,
+    /** The response's own words (`error`, else `message`), when it had any. */
+    readonly serverMessage: string | undefined,
+  ) {
+    super(serverMessage ?? `Request failed (${status})`);
+    this.name = 'UnsubscribeError';
+  }
+}
+
+async function send(path: string, init: RequestInit, fetchImpl: typeof fetch): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetchImpl(path, { ...init, credentials: 'same-origin', headers: { Accept: 'application/json', ...init.headers } });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new UnsubscribeError(0, undefined);
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const fields = (body ?? {}) as { error?: unknown; message?: unknown };
+  const said = typeof fields.error === 'string' && fields.error ? fields.error : typeof fields.message === 'string' && fields.message ? fields.message : undefined;
+  if (!response.ok) throw new UnsubscribeError(response.status, said);
+  // A 200 that still says `error` (spec §7: the responses may carry one) is a failure too.
+  if (typeof fields.error === 'string' && fields.error) throw new UnsubscribeError(response.status, fields.error);
+  return body;
+}
+
+const defaultFetch: typeof fetch = (...args) => fetch(...args);
+
+export async function lookupUnsubscribe(token: string, options: { signal?: AbortSignal; fetchImpl?: typeof fetch } = {}): Promise<UnsubscribeLookup> {
+  const body = await send(`/api/unsubscribe?token=${encodeURIComponent(token)}`, { method: 'GET', signal: options.signal }, options.fetchImpl ?? defaultFetch);
+  const value = body as Partial<UnsubscribeLookup> | undefined;
+  if (!value || typeof value.artistName !== 'string' || typeof value.alreadyUnsubscribed !== 'boolean') throw new UnsubscribeError(200, undefined);
+  return { artistName: value.artistName, alreadyUnsubscribed: value.alreadyUnsubscribed };
+}
+
+export async function confirmUnsubscribe(input: UnsubscribeSubmit, options: { fetchImpl?: typeof fetch } = {}): Promise<void> {
+  await send(
+    '/api/unsubscribe',
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(input) },
+    options.fetchImpl ?? defaultFetch,
+  );
+}

@@ -1,0 +1,42 @@
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import ProgressBar from '@cloudscape-design/components/progress-bar';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { pendingEmails, type CampaignSummary } from '../../../../schema/api/campaigns';
+import { formatDateTime, queueEta } from './campaignView';
+import { Figures } from './Figures';
+
+export const QUEUE_PANEL_TITLE = 'Sending Queue';
+
+/**
+ * The live queue panel (spec §2), shown while the campaign is sending: the detail page re-reads the
+ * campaign every few seconds and this panel follows. ETA: pending ÷ 60 hours (spec §9, one email a minute).
+ */
+export function QueuePanel({ campaign, now = Date.now() }: { campaign: CampaignSummary; now?: number }) {
+  const pending = pendingEmails(campaign);
+  const processed = campaign.total_queued - pending;
+  const waitsUntil = campaign.send_after && Date.parse(campaign.send_after) > now ? campaign.send_after : null;
+  return (
+    <Container header={<Header variant="h2">{QUEUE_PANEL_TITLE}</Header>}>
+      <SpaceBetween size="m">
+        <ProgressBar
+          value={campaign.total_queued > 0 ? Math.round((processed / campaign.total_queued) * 100) : 0}
+          label="Queue progress"
+          additionalInfo={`${processed} of ${campaign.total_queued} processed`}
+        />
+        <Figures
+          items={[
+            { label: 'Pending', value: pending.toLocaleString() },
+            { label: 'Sent', value: campaign.emails_sent.toLocaleString() },
+            { label: 'Failed', value: campaign.emails_failed.toLocaleString() },
+            { label: 'Skipped', value: campaign.emails_skipped.toLocaleString() },
+            { label: 'Unknown', value: campaign.emails_unknown.toLocaleString() },
+            { label: 'Next send', value: campaign.next_send_at ? formatDateTime(campaign.next_send_at) : '—' },
+            { label: 'Estimated time left', value: queueEta(pending) },
+            ...(waitsUntil ? [{ label: 'Starts after', value: formatDateTime(waitsUntil) }] : []),
+          ]}
+        />
+      </SpaceBetween>
+    </Container>
+  );
+}
