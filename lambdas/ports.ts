@@ -414,6 +414,8 @@ export interface RecipientRecord {
   clicked_at: string | null;
   click_count: number;
   detail: string | null;
+  /** Queued with "send again": another campaign's pitch of the same track does not stop it (the claim checks). */
+  send_again?: boolean;
 }
 
 export type QueueBatchOutcome =
@@ -433,7 +435,7 @@ export interface SendQueueStore {
    */
   queueBatch(
     userId: string,
-    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date },
+    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date; sendAgain?: boolean },
   ): Promise<QueueBatchOutcome>;
   /** Stops sending within one tick; the campaign keeps its position. */
   pause(userId: string, campaignId: string, now: Date): Promise<{ outcome: 'paused'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
@@ -536,6 +538,10 @@ export interface ClaimInput {
   token: EmailToken;
   /** The recipient's address id: its UNSUB# key. */
   addressId: string;
+  /** The campaign's track key (pitchKey): the claim puts `PITCHED#<trackKey>#<addressId>`, at most once per address. */
+  trackKey: string;
+  /** The recipient was queued with "send again": another campaign's pitch of the track does not refuse the claim. */
+  sendAgain: boolean;
   dailyLimit: number;
   /** null: unlimited (counted, never refused). */
   monthlyLimit: number | null;
@@ -543,8 +549,12 @@ export interface ClaimInput {
   nextDueAt: Date;
 }
 
-/** unsubscribed: the address unsubscribed after it was queued; conflict: something changed since the read (read again). */
-export type ClaimOutcome = 'claimed' | 'unsubscribed' | 'conflict';
+/**
+ * unsubscribed: the address unsubscribed after it was queued; already_pitched: another campaign pitched
+ * this track to the address (and the recipient was not queued with send again); duplicate: another
+ * position of this campaign has the address; conflict: something changed since the read (read again).
+ */
+export type ClaimOutcome = 'claimed' | 'unsubscribed' | 'already_pitched' | 'duplicate' | 'conflict';
 
 interface RecordBase {
   campaignId: string;
@@ -563,16 +573,17 @@ export type RecordInput =
       subject: string;
       html: string;
       text: string;
-      trackKey: string;
-      addressId: string;
       /** This was the campaign's last position: it completes. */
       completes: boolean;
       nextDueAt: Date;
     })
   /** Back to pending until retryAt; the counters released; the cursor due at retryAt. */
   | (RecordBase & { kind: 'retry'; attempts: number; retryAt: Date; detail: string })
-  /** Failed for good (refused, or out of attempts): counted, released, the cursor moves on. */
-  | (RecordBase & { kind: 'failed'; attempts: number; detail: string; completes: boolean })
+  /**
+   * Failed for good (refused, or out of attempts): counted, released, the cursor moves on; the claim's
+   * PITCHED#<trackKey>#<addressId> is deleted (never sent: a later campaign may pitch the track again).
+   */
+  | (RecordBase & { kind: 'failed'; attempts: number; detail: string; completes: boolean; trackKey: string; addressId: string })
   /** The provider's daily limit: back to pending, today's counter set to the limit, the cursor due after the reset. */
   | (RecordBase & { kind: 'daily_limit'; dailyLimit: number; until: Date })
   /** The mailbox's authorization is gone: back to pending, released, every campaign paused, the mailbox disconnected. */

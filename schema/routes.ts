@@ -179,6 +179,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'POST', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'POST', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'GET', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'GET', path: '/api/local/outbox', handler: 'outbox', access: 'user' },
   { method: 'GET', path: '/api/local/outbox/{id}', handler: 'outbox', access: 'user' },
 ];

@@ -27,6 +27,10 @@ export const BATCH_GRACE_MS = 15 * 60_000;
 /** The recipient details (RCPT.detail) the sender writes, in words. */
 export const recipientDetails = {
   unsubscribed: 'Unsubscribed before this email was sent.',
+  /** Another campaign pitched this track to the address first (the recipient was not queued with send again). */
+  alreadyPitched: 'Already received this track',
+  /** The address has another position in this campaign: it gets one email. */
+  duplicate: 'Duplicate recipient in this campaign',
   unknown: 'The mailbox did not confirm this email; it is not sent again.',
   gaveUp: (message: string) => `Not sent after ${MAX_ATTEMPTS} attempts: ${message}`,
 } as const;

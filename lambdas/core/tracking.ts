@@ -6,6 +6,7 @@
  * one place these public URLs are spelled: the sender, the tracking routes and the tests import them.
  */
 import { escapeHtml } from '../../schema/email/escape';
+import { insertBeforeBodyEnd } from '../../schema/email/htmlDocument';
 
 /** The open pixel of an email: `GET /api/t/o/<token>` answers a 1×1 GIF. */
 export const openPixelUrl = (appUrl: string, token: string) => `${appUrl}/api/t/o/${token}`;
@@ -40,13 +41,20 @@ export function decodeAttribute(value: string): string {
 const LINK_TAG = /<(a|area)\b[^>]*>/gi;
 /** The href attribute inside a tag: double-quoted, single-quoted or bare. */
 const HREF_ATTRIBUTE = /(\shref\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
-const HTTP_LINK = /^https?:\/\/\S+$/i;
-
-/** `fragment` placed before the document's last </body>, or at the end when there is none. */
-function insertBeforeBodyEnd(html: string, fragment: string): string {
-  const bodyEnd = [...html.matchAll(/<\/body\s*>/gi)].at(-1)?.index ?? -1;
-  return bodyEnd === -1 ? `${html}\n${fragment}` : `${html.slice(0, bodyEnd)}${fragment}\n${html.slice(bodyEnd)}`;
+/**
+ * A link target as it will be redirected to: parsed and re-serialised (percent-encoded, so no control
+ * character or quote can reach a Location header); undefined for anything but an http(s) URL.
+ */
+function redirectTarget(href: string): string | undefined {
+  if (!/^https?:\/\//i.test(href)) return undefined;
+  try {
+    const url = new URL(href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
+
 
 export interface TrackedHtml {
   html: string;
@@ -62,11 +70,11 @@ export interface TrackedHtml {
 export function trackedHtml(html: string, { appUrl, token }: { appUrl: string; token: string }): TrackedHtml {
   const links: string[] = [];
   const numbers = new Map<string, number>();
-  const unsubscribeUrl = unsubscribePageUrl(appUrl, token);
+  const unsubscribeUrl = redirectTarget(unsubscribePageUrl(appUrl, token));
   const rewritten = html.replace(LINK_TAG, (tag) =>
     tag.replace(HREF_ATTRIBUTE, (attribute, prefix: string, double?: string, single?: string, bare?: string) => {
-      const target = decodeAttribute(double ?? single ?? bare ?? '').trim();
-      if (!HTTP_LINK.test(target) || target === unsubscribeUrl) return attribute;
+      const target = redirectTarget(decodeAttribute(double ?? single ?? bare ?? '').trim());
+      if (target === undefined || target === unsubscribeUrl) return attribute;
       let n = numbers.get(target);
       if (n === undefined) {
         n = links.length;
@@ -77,4 +85,19 @@ export function trackedHtml(html: string, { appUrl, token }: { appUrl: string; t
     }),
   );
   return { html: insertBeforeBodyEnd(rewritten, openPixelHtml(appUrl, token)), links };
+}
+
+/**
+ * The email as the artist wrote it, from its tracked form: the pixel removed and every tracked link
+ * back to its stored target. The campaign page shows this, so the artist reading their own sent email
+ * is never counted as an open or a click. Matched by the token, whatever the app's address was then.
+ */
+export function untrackedHtml(html: string, { token, links }: { token: string; links: readonly string[] }): string {
+  const path = (kind: 'o' | 'c') => `[^"']*/api/t/${kind}/${token.replace(/[^A-Za-z0-9_-]/g, '')}`;
+  return html
+    .replace(new RegExp(`\\n?<img src="${path('o')}"[^>]*>`, 'g'), '')
+    .replace(new RegExp(`"${path('c')}/(\\d+)"`, 'g'), (match, n: string) => {
+      const target = links[Number(n)];
+      return target === undefined ? match : `"${escapeHtml(target)}"`;
+    });
 }

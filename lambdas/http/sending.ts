@@ -27,7 +27,8 @@ import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
 import { allUnsubscribed, campaignSummary, capacityOf, sendingStatus, sendStart, sortSelection } from '../core/queueing';
 import { pitchKey } from '../core/sender';
-import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, UnsubscribeStore } from '../ports';
+import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, UnsubscribeStore } from '../ports';
+import { untrackedHtml } from '../core/tracking';
 import { compose } from '../compose';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, parseForm, type FormRule } from './api';
 import { ensureProfile } from './ensureProfile';
@@ -38,6 +39,8 @@ export interface SendingDeps {
   profiles: ProfileStore;
   unsubscribes: UnsubscribeStore;
   sendQueue: SendQueueStore;
+  /** Reads a sent email's token: its stored links turn the tracked HTML back into what the artist wrote. */
+  tracking: Pick<TrackingStore, 'getToken'>;
   clock: Clock;
 }
 
@@ -93,7 +96,7 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
   };
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, clock }: SendingDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, clock }: SendingDeps) => {
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
   const campaignOf = async (userId: string, id: string): Promise<Campaign> => {
@@ -198,9 +201,12 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         contacts: sorted.eligible.map((contactId) => byId.get(contactId)!),
         sendAfter,
         now,
+        sendAgain: request.send_again,
       });
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
       const refused = () => new HttpError(409, firstBatch ? sendingMessages.notADraft : sendingApiMessages.batchOutOfOrder);
+      // A draft refused its first batch only because the mailbox went away meanwhile.
+      if (result.outcome === 'conflict' && firstBatch && result.campaign.status === 'draft') throw new HttpError(400, sendingMessages.mailboxRequired);
       if (result.outcome === 'conflict') throw refused();
       if (result.outcome === 'already_queued' && !(await allQueued(id, sorted.eligible))) throw refused();
       const queued = result.outcome === 'queued' ? result.queued : sorted.eligible.length;
@@ -237,6 +243,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
       const result = await sendQueue.resume(userId, id, clock.now());
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
+      // Still paused after a refused resume: the mailbox was disconnected meanwhile.
+      if (result.outcome === 'conflict' && result.campaign.sending_status === 'paused') throw new HttpError(400, sendingMessages.mailboxRequired);
       if (result.outcome === 'conflict') throw new HttpError(409, sendingApiMessages.notPaused);
       logger.info('Campaign resumed', { campaignId: id });
       return summaryAnswer(result.campaign);
@@ -255,7 +263,10 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       await campaignOf(identity!.userId, id);
       const record = await sendQueue.getRecipient(id, position);
       if (!record) throw new HttpError(404, sendingApiMessages.emailNotFound);
-      return json(200, { ...campaignEmail(record), html: record.html ?? null, text: record.text ?? null } satisfies CampaignEmailContent);
+      // The artist's own view of the email must not count as an open or a click: pixel out, links back.
+      const token = record.html && record.token ? await tracking.getToken(record.token) : undefined;
+      const html = record.html && token ? untrackedHtml(record.html, token) : (record.html ?? null);
+      return json(200, { ...campaignEmail(record), html, text: record.text ?? null } satisfies CampaignEmailContent);
     },
   });
 };

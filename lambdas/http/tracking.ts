@@ -128,6 +128,14 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
       return json(200, { artistName: token.artist_name, alreadyUnsubscribed: true } satisfies UnsubscribeLookup);
     },
 
+    // A mail client without RFC 8058 opens the List-Unsubscribe URL in a browser: it gets the page, which
+    // asks first (a GET never unsubscribes: link scanners fetch it too).
+    'GET /api/unsubscribe/one-click': async ({ query }) => ({
+      statusCode: 302,
+      headers: { location: `/unsubscribe?token=${encodeURIComponent(query.token ?? '')}`, ...NO_CACHE },
+      body: '',
+    }),
+
     [ONE_CLICK_ROUTE]: async ({ query }) => {
       const token = await findToken(query.token);
       if (!token) return invalidToken();

@@ -122,6 +122,7 @@ export function makeProcessor(deps: SenderDeps) {
     // Opened before the claim: a key service that is down fails the tick without holding a claim.
     const refreshToken = await secrets.open(mailbox.sealedRefreshToken, { userId });
     const recipientAddress = addressId(userId, recipient.recipient_email);
+    const trackKey = pitchKey(campaign);
     const nextDueAt = new Date(now.getTime() + intervalMs);
 
     const claim = await store.claim(userId, {
@@ -131,18 +132,22 @@ export function makeProcessor(deps: SenderDeps) {
       position,
       token: outgoing.token,
       addressId: recipientAddress,
+      trackKey,
+      sendAgain: recipient.send_again === true,
       dailyLimit,
       monthlyLimit,
       nextDueAt,
     });
-    if (claim === 'unsubscribed') {
-      const mark = { status: 'skipped' as const, from: 'pending' as const, detail: recipientDetails.unsubscribed };
+    if (claim === 'unsubscribed' || claim === 'already_pitched' || claim === 'duplicate') {
+      const detail = { unsubscribed: recipientDetails.unsubscribed, already_pitched: recipientDetails.alreadyPitched, duplicate: recipientDetails.duplicate }[claim];
+      const mark = { status: 'skipped' as const, from: 'pending' as const, detail };
       await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
       return 'continue';
     }
     if (claim === 'conflict') return 'continue';
 
     const base = { campaignId: campaign.id, position, token, claimedAt: now, now };
+    const pitched = { trackKey, addressId: recipientAddress };
     try {
       await mailer.send(outgoing.email, { refreshToken, mailboxEmail: mailbox.email });
     } catch (error) {
@@ -159,7 +164,7 @@ export function makeProcessor(deps: SenderDeps) {
           count(MetricNames.ProviderThrottled);
           const attempts = recipient.attempts + 1;
           if (attempts >= MAX_ATTEMPTS) {
-            await store.record(userId, { ...base, kind: 'failed', attempts, detail: recipientDetails.gaveUp(error.message), completes });
+            await store.record(userId, { ...base, ...pitched, kind: 'failed', attempts, detail: recipientDetails.gaveUp(error.message), completes });
             count(MetricNames.EmailsFailed);
             return 'failed';
           }
@@ -172,11 +177,12 @@ export function makeProcessor(deps: SenderDeps) {
           await store.record(userId, { ...base, kind: 'daily_limit', dailyLimit, until: nextPacificMidnight(now) });
           return 'daily_limit';
         case 'auth':
-          // Every campaign of the cursor is paused at its position (the claim did not move any).
+          // The mailbox is disconnected and the cursor left due at `now`: processTick goes on and pauses
+          // every campaign on it from a fresh read (one resumed since this tick's read too).
           await store.record(userId, { ...base, kind: 'auth', queue });
           return 'disconnected';
         case 'rejected':
-          await store.record(userId, { ...base, kind: 'failed', attempts: recipient.attempts + 1, detail: error.message, completes });
+          await store.record(userId, { ...base, ...pitched, kind: 'failed', attempts: recipient.attempts + 1, detail: error.message, completes });
           count(MetricNames.EmailsFailed);
           return 'failed';
       }
@@ -188,8 +194,6 @@ export function makeProcessor(deps: SenderDeps) {
       subject: outgoing.email.subject,
       html: outgoing.email.html,
       text: outgoing.email.text,
-      trackKey: pitchKey(campaign),
-      addressId: recipientAddress,
       completes,
       nextDueAt,
     });
@@ -199,8 +203,10 @@ export function makeProcessor(deps: SenderDeps) {
 
   /** One tick: steps until an email goes out, the cursor waits, or the tick turns out stale. */
   return async function processTick(tick: SendTick): Promise<TickOutcome> {
-    const { userId, dueAt } = tick;
+    const { userId } = tick;
+    let dueAt = tick.dueAt;
     let hint: SenderHead | undefined = tick.head;
+    let disconnected = false;
     for (let step = 0; step < MAX_STEPS; step++) {
       const now = clock.now();
       const view = await store.read(userId, now, hint);
@@ -217,7 +223,7 @@ export function makeProcessor(deps: SenderDeps) {
           return 'waiting';
         case 'pause':
           await store.pauseAll(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, now });
-          return 'paused';
+          return disconnected ? 'disconnected' : 'paused';
         case 'complete':
           await store.complete(userId, { tickDueAt: dueAt, campaignId: decision.campaignId, now });
           continue;
@@ -233,6 +239,12 @@ export function makeProcessor(deps: SenderDeps) {
         }
         case 'send': {
           const outcome = await send(userId, dueAt, decision, view.cursor?.queue ?? {}, now);
+          if (outcome === 'disconnected') {
+            // The auth record left the cursor due at the claim's time: the next step pauses (no mailbox).
+            dueAt = now.toISOString();
+            disconnected = true;
+            continue;
+          }
           if (outcome !== 'continue') return outcome;
           continue;
         }

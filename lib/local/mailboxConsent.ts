@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { issueLocalMailboxCode } from '../../lambdas/adapters/local-mailbox/localMailboxAuth';
 import { FREE_GMAIL_DAILY_LIMIT, WORKSPACE_GMAIL_DAILY_LIMIT } from '../../lambdas/core/plans';
+import { escapeHtml } from '../../schema/email/escape';
 
 export const MAILBOX_CONSENT_PATH = '/local/mailbox/consent';
 export const DEFAULT_LOCAL_MAILBOX = 'artist@local.test';
@@ -26,9 +27,6 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The callback URL when it is this app's own, else undefined. */
 function ownCallback(redirectUri: string | null, appOrigins: readonly string[]): string | undefined {

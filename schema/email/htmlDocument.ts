@@ -27,3 +27,9 @@ export function htmlDocument(body: string, { title, bodyStyle }: { title?: strin
     '</html>',
   ].join('\n');
 }
+
+/** `fragment` placed before the document's last </body>, or at the end when there is none. */
+export function insertBeforeBodyEnd(html: string, fragment: string): string {
+  const bodyEnd = [...html.matchAll(/<\/body\s*>/gi)].at(-1)?.index ?? -1;
+  return bodyEnd === -1 ? `${html}\n${fragment}` : `${html.slice(0, bodyEnd)}${fragment}\n${html.slice(bodyEnd)}`;
+}

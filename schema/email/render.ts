@@ -7,7 +7,7 @@ import { convert, type HtmlToTextOptions } from 'html-to-text';
 import type { RenderedEmail } from '../api/campaigns';
 import { escapeHtml } from './escape';
 import { hasUnsubscribeLink, unsubscribeFooterHtml, unsubscribeFooterText } from './footer';
-import { htmlDocument, isHtmlDocument } from './htmlDocument';
+import { htmlDocument, insertBeforeBodyEnd, isHtmlDocument } from './htmlDocument';
 import { fillPlaceholders, type PlaceholderContext } from './placeholders';
 
 export { UNSUBSCRIBE_URL_PLACEHOLDER, UNSUBSCRIBE_FOOTER_TEXT, UNSUBSCRIBE_LINK_TEXT } from './footer';
@@ -88,11 +88,6 @@ export interface RenderOptions {
   unsubscribeUrl: string;
 }
 
-/** `fragment` placed before the document's </body>, or at the end when there is none. */
-function insertBeforeBodyEnd(html: string, fragment: string): string {
-  const bodyEnd = [...html.matchAll(/<\/body\s*>/gi)].at(-1)?.index ?? -1;
-  return bodyEnd === -1 ? `${html}\n${fragment}` : `${html.slice(0, bodyEnd)}${fragment}\n${html.slice(bodyEnd)}`;
-}
 
 /**
  * Placeholders filled (escaped in HTML), plain text turned into HTML, [UNSUBSCRIBE_URL] set, and the §5

@@ -33,10 +33,19 @@ async function artistWithContacts(page: Page, request: APIRequestContext, baseUR
   return user;
 }
 
+/** The user's campaigns, newest first, each read whole (the list answers summaries without the body). */
 async function campaignsOf(request: APIRequestContext, user: TestUser) {
-  const response = await request.get('/api/campaigns', { headers: { authorization: `Bearer ${await idTokenFor(user)}` } });
+  const headers = { authorization: `Bearer ${await idTokenFor(user)}` };
+  const response = await request.get('/api/campaigns', { headers });
   expect(response.status()).toBe(200);
-  return ((await response.json()) as { campaigns: { email_subject: string; email_body: string; mode: string; total_recipients: number }[] }).campaigns;
+  const { campaigns } = (await response.json()) as { campaigns: { id: string }[] };
+  return Promise.all(
+    campaigns.map(async ({ id }) => {
+      const campaign = await request.get(`/api/campaigns/${id}`, { headers });
+      expect(campaign.status()).toBe(200);
+      return (await campaign.json()) as { email_subject: string; email_body: string; mode: string; total_recipients: number };
+    }),
+  );
 }
 
 async function selectEveryRecipient(page: Page) {

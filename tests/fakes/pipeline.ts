@@ -224,7 +224,7 @@ export function describeCommand(command: Command): CommandInfo {
       info.step = 'record';
       info.record = items.some((item) => item.Delete && item.Delete.Key.SK === key.mailbox())
         ? 'auth'
-        : items.some((item) => item.Put && String(item.Put.Item.SK).startsWith('PITCHED#'))
+        : values[':sent'] === 'sent'
           ? 'sent'
           : items.some((item) => item.Update?.UpdateExpression?.includes('sent = :limit'))
             ? 'daily_limit'

@@ -16,7 +16,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { nextPacificMidnight } from '../../lambdas/core/sendingWindow';
-import { key } from '../../schema/table';
 import {
   FakeClock,
   invariantViolations,

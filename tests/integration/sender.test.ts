@@ -11,6 +11,9 @@ import { MailerError } from '../../lambdas/core/errors';
 import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { clickUrl, oneClickUnsubscribeUrl, openPixelUrl, unsubscribePageUrl } from '../../lambdas/core/tracking';
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
+import type { RecipientRecord } from '../../lambdas/ports';
+import type { Contact } from '../../schema/api/contacts';
+import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { APP_URL, contactFor, INTERVAL_MS, sendingWorld, type SendingWorld } from './sendingFixtures';
 
@@ -358,5 +361,78 @@ describe('sender: two campaigns of one user', () => {
     const times = world.mailer.sent.map((s) => s.at.getTime());
     expect(times.slice(1).every((t, i) => t - times[i]! >= INTERVAL_MS)).toBe(true);
     expect(world.mailer.sent[4]!.at.getTime()).toBe(Date.parse(scheduled.created_at) + 30 * INTERVAL_MS);
+  });
+});
+
+describe('sender: one email of a track per address (checked at the claim)', () => {
+  /**
+   * Queues batches of a selection of `total` as the send route does: batch n covers selection positions
+   * [100n, 100n + 100) and carries only those of it queued (the route dedupes within a batch only).
+   */
+  async function queueBatches(world: SendingWorld, campaignId: string, total: number, batches: Contact[][], sendAgain = false) {
+    for (const [n, contacts] of batches.entries()) {
+      const result = await world.sendQueue.queueBatch(world.userId, { campaignId, batchStart: n * SEND_BATCH_SIZE, total, contacts, sendAfter: world.now, now: world.now, sendAgain });
+      expect(result.outcome).toBe('queued');
+    }
+  }
+  const byPosition = (recipients: RecipientRecord[]) => [...recipients].sort((a, b) => a.position - b.position);
+
+  it('one address queued twice in one campaign (in two batches) gets one email; the other position is skipped as a duplicate', async () => {
+    const world = await sendingWorld();
+    const [ada, bo] = [contactFor(world.userId, 1), contactFor(world.userId, 2)];
+    const campaign = await world.draft(SEND_BATCH_SIZE + 2);
+    // Ada in the first batch and again in the second: positions 0 and 1.
+    await queueBatches(world, campaign.id, SEND_BATCH_SIZE + 2, [[ada!], [ada!, bo!]]);
+    await world.runUntilIdle();
+
+    expect(world.mailer.sent.map((s) => s.email.to.email)).toEqual([ada!.email, bo!.email]);
+    expect(byPosition(await world.recipients(campaign.id)).map((r) => [r.status, r.detail])).toEqual([
+      ['sent', null],
+      ['skipped', recipientDetails.duplicate],
+      ['sent', null],
+    ]);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 2, emails_skipped: 1, status: 'completed' });
+    expect(await world.counters()).toEqual({ day: 2, month: 2 });
+  });
+
+  it('two campaigns of the same track queued before either sends: the address gets it once, unless the artist insisted (send again)', async () => {
+    const world = await sendingWorld();
+    const [ada, bo] = [contactFor(world.userId, 1), contactFor(world.userId, 2)];
+    const first = await world.draft(1);
+    const second = await world.draft(2);
+    const third = await world.draft(1);
+    await queueBatches(world, first.id, 1, [[ada!]]);
+    await queueBatches(world, second.id, 2, [[ada!, bo!]]);
+    await queueBatches(world, third.id, 1, [[ada!]], true);
+    await world.runUntilIdle();
+
+    // The first campaign's email, and the insisting third campaign's; never the second's.
+    expect(world.mailer.sent.map((s) => [s.email.meta.campaignId, s.email.to.email])).toEqual([
+      [first.id, ada!.email],
+      [second.id, bo!.email],
+      [third.id, ada!.email],
+    ]);
+    expect(byPosition(await world.recipients(second.id)).map((r) => [r.status, r.detail])).toEqual([
+      ['skipped', recipientDetails.alreadyPitched],
+      ['sent', null],
+    ]);
+    expect(await world.campaign(second.id)).toMatchObject({ emails_sent: 1, emails_skipped: 1, status: 'completed' });
+    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(first))).toEqual(new Set([ada!.id, bo!.id]));
+  });
+
+  it('a refused email (never sent) lets a later campaign of the track pitch the address', async () => {
+    const world = await sendingWorld();
+    const ada = contactFor(world.userId, 1);
+    const first = await world.draft(1);
+    const second = await world.draft(1);
+    await queueBatches(world, first.id, 1, [[ada]]);
+    await queueBatches(world, second.id, 1, [[ada]]);
+    world.mailer.script.push(fail('rejected', 'Recipient address rejected'));
+    await world.runUntilIdle();
+
+    expect((await world.recipients(first.id))[0]).toMatchObject({ status: 'failed' });
+    expect((await world.recipients(second.id))[0]).toMatchObject({ status: 'sent' });
+    expect(world.mailer.sent.map((s) => s.email.meta.campaignId)).toEqual([second.id]);
+    expect(await world.item(key.user(world.userId), key.pitched(pitchKey(first), ada.id))).toMatchObject({ campaign_id: second.id, position: 0 });
   });
 });

@@ -439,6 +439,15 @@ describe('POST /api/unsubscribe/one-click (RFC 8058)', () => {
     expect(await unsubscribedList(sent.user)).toEqual([expect.objectContaining({ contact_email: sent.token.contact_email, track_name: 'Night Drive' })]);
   });
 
+  it('opened with a GET (a mail client without RFC 8058, a scanner) it sends the browser to the page and unsubscribes no one', async () => {
+    const sent = await sentEmail();
+    const opened = await fetch(`${server.url}/api/unsubscribe/one-click?token=${sent.token.token}`, { redirect: 'manual' });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe(`/unsubscribe?token=${sent.token.token}`);
+    expect(await unsubscribeItem(sent)).toBeUndefined();
+    expect(await counters(sent)).toMatchObject({ unsubscribed: 0 });
+  });
+
   it('accepts a multipart body too, and answers 404 to an unknown or missing token', async () => {
     const sent = await sentEmail();
     const boundary = 'b0undary';

@@ -4,7 +4,7 @@
  * (the click route redirects to nothing else).
  */
 import { describe, expect, it } from 'vitest';
-import { clickUrl, decodeAttribute, oneClickUnsubscribeUrl, openPixelUrl, trackedHtml, unsubscribePageUrl } from '../../lambdas/core/tracking';
+import { clickUrl, decodeAttribute, oneClickUnsubscribeUrl, openPixelUrl, trackedHtml, unsubscribePageUrl, untrackedHtml } from '../../lambdas/core/tracking';
 import { renderEmail } from '../../schema/email/render';
 
 const APP = 'https://app.test';
@@ -57,7 +57,8 @@ describe('trackedHtml', () => {
 
   it('stores the target a browser would follow: entities in the href decoded', () => {
     const { html, links } = track('<body><a href="https://a.test/?a=1&amp;b=2&#38;c=&#x33;">q</a><a href="HTTPS://B.TEST/X">u</a></body>');
-    expect(links).toEqual(['https://a.test/?a=1&b=2&c=3', 'HTTPS://B.TEST/X']);
+    // …and normalised as a URL (scheme and host lower-cased): what the redirect's Location says.
+    expect(links).toEqual(['https://a.test/?a=1&b=2&c=3', 'https://b.test/X']);
     expect(hrefs(html)).toEqual([clickUrl(APP, TOKEN, 0), clickUrl(APP, TOKEN, 1)]);
   });
 
@@ -87,5 +88,28 @@ describe('trackedHtml', () => {
 describe('decodeAttribute', () => {
   it('decodes named, decimal and hex references and leaves unknown ones', () => {
     expect(decodeAttribute('a&amp;b&lt;&gt;&quot;&#39;&#x2F;&unknown;')).toBe('a&b<>"\'/&unknown;');
+  });
+});
+
+describe('link targets', () => {
+  it('are stored percent-encoded, so no control character or quote reaches the redirect', () => {
+    const { links } = track('<a href="https://a.test/x&#1;y">odd</a><a href="https://b.test/é?q=&quot;">quote</a><a href="https://[bad">broken</a>');
+    expect(links).toEqual(['https://a.test/x%01y', 'https://b.test/%C3%A9?q=%22']);
+  });
+});
+
+describe('untrackedHtml', () => {
+  it('gives back the email as written: no pixel, every tracked link to its stored target (the artist reading it counts nothing)', () => {
+    const original = '<html><body><p>Hi</p><a href="https://a.test/1">one</a> <a href="https://b.test/2?x=1&amp;y=2">two</a> <a href="https://a.test/1">again</a></body></html>';
+    const tracked = track(original);
+    const shown = untrackedHtml(tracked.html, { token: TOKEN, links: tracked.links });
+    expect(shown).not.toContain('/api/t/');
+    expect(hrefs(shown)).toEqual(['https://a.test/1', 'https://b.test/2?x=1&amp;y=2', 'https://a.test/1']);
+    expect(shown.replace(/\s+/g, '')).toBe(original.replace(/\s+/g, ''));
+  });
+
+  it('leaves another email\'s tracked links alone', () => {
+    const other = trackedHtml('<a href="https://a.test/1">one</a>', { appUrl: APP, token: 'Other_token-0123456789abcdefghijklmnopqrstuv' });
+    expect(untrackedHtml(other.html, { token: TOKEN, links: ['https://evil.test/'] })).toBe(other.html);
   });
 });

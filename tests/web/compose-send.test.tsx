@@ -7,6 +7,7 @@ import { SEND_BATCH_SIZE, sendingMessages } from '../../schema/api/sending';
 import { contact, gate, manyContacts, unsubscribe } from './contacts-fake-server';
 import { containerOf, fakeComposeServer, fillTrack, openCompose, recipientBox, toast, type ComposeServer } from './compose-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
+import { whenTheRestGoes } from '../../web/src/pages/compose/send/CapacityModal';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -146,7 +147,19 @@ describe('compose: the capacity dialog', slow, () => {
     expect(radio("Send today's remainder now, the rest tomorrow")).toBeChecked();
     expect(radio('Schedule for tomorrow')).toBeEnabled();
     expect(valueOf(dialog, "This month's plan capacity")).toBe('2 of 50 left');
-    expect(within(dialog).getByText('2 of 3 emails can go out today; the rest after the counter resets.')).toBeInTheDocument();
+    // The plan's month, not the mailbox's day, is what stops the rest: they wait for the month to turn.
+    expect(within(dialog).getByText(/^2 of 3 emails can go out today; the rest when your plan's monthly limit resets on .+\.$/)).toBeInTheDocument();
+  });
+
+  it('says the rest goes after the daily reset when the mailbox, not the plan, is the limit, and names the plan reset otherwise', () => {
+    const status = (today: number, month: number | null) =>
+      ({
+        today: { remaining: today },
+        month: { month: '2026-11', remaining: month },
+      }) as Parameters<typeof whenTheRestGoes>[0];
+    expect(whenTheRestGoes(status(2, 400))).toBe('the rest after the counter resets');
+    expect(whenTheRestGoes(status(2, null))).toBe('the rest after the counter resets');
+    expect(whenTheRestGoes(status(480, 2))).toMatch(/^the rest when your plan's monthly limit resets on (1 December|December 1)$/);
   });
 
   it('exhausted: only Schedule for tomorrow', async () => {

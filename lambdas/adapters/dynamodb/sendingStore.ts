@@ -108,6 +108,7 @@ const RECIPIENT_DEFAULTS: Omit<RecipientRecord, 'campaign_id' | 'user_id' | 'pos
   clicked_at: null,
   click_count: 0,
   detail: null,
+  send_again: false,
 };
 const RECIPIENT_FIELDS = ['campaign_id', 'user_id', 'position', 'contact', 'recipient_name', 'recipient_email', ...Object.keys(RECIPIENT_DEFAULTS)] as (keyof RecipientRecord)[];
 
@@ -128,7 +129,8 @@ const counterOf = (item: Item | undefined) => Number(item?.sent ?? 0);
 
 // ---- transactions ------------------------------------------------------------------------------------
 
-type TransactResult = { ok: true } | { ok: false; failed: boolean[] };
+/** failed[i]: item i's condition failed; oldItems[i]: the item as it was, when item i asked for it (ALL_OLD). */
+type TransactResult = { ok: true } | { ok: false; failed: boolean[]; oldItems: (Item | undefined)[] };
 
 /**
  * One TransactWriteItems. A cancellation is answered by index: failed[i] is true when item i's
@@ -141,12 +143,18 @@ async function transact(db: DynamoDBDocumentClient, items: TransactItem[]): Prom
     return { ok: true };
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
-    const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-    if (codes.some((code) => code === 'TransactionConflict')) return { ok: false, failed: items.map(() => true) };
+    const reasons = error.CancellationReasons ?? [];
+    const codes = reasons.map((reason) => reason.Code ?? 'None');
+    if (codes.some((code) => code === 'TransactionConflict')) return { ok: false, failed: items.map(() => true), oldItems: [] };
     if (!codes.every((code) => code === 'None' || code === 'ConditionalCheckFailed')) throw error;
-    return { ok: false, failed: items.map((_, i) => codes[i] === 'ConditionalCheckFailed') };
+    const oldItems = reasons.map((reason) => reason.Item as Item | undefined);
+    return { ok: false, failed: items.map((_, i) => codes[i] === 'ConditionalCheckFailed'), oldItems };
   }
 }
+
+/** A string attribute of an item from a cancellation reason (the document client leaves those marshalled). */
+const stringAttribute = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof (value as { S?: unknown } | undefined)?.S === 'string' ? (value as { S: string }).S : undefined;
 
 /** An UpdateItem in a transaction; names and values are merged from the parts that build it. */
 function update(tableName: string, itemKey: Item, parts: { set?: string[]; add?: string[]; remove?: string[]; condition?: string; names?: Record<string, string>; values?: Item }): TransactItem {
@@ -176,6 +184,9 @@ const counterAdd = (tableName: string, itemKey: Item, delta: number): TransactIt
 /** The campaign's completion: all batches in, every position processed. */
 const completionSet = ['#status = :completed', 'sending_status = :null', 'completed_sending_at = :now', 'next_send_at = :null', 'updated_at = :now'];
 const completionValues = (now: Date) => ({ ':completed': 'completed', ':null': null, ':now': now.toISOString() });
+
+/** Tries of pauseAll when the queue keeps changing under it. */
+const PAUSE_ALL_ATTEMPTS = 5;
 
 
 // =====================================================================================================
@@ -230,6 +241,14 @@ export class DynamoSendQueueStore implements SendQueueStore {
   }
 
   /**
+   * The mailbox still connected, checked in the transaction that puts a campaign on the cursor: once the
+   * sender met invalid_grant (the MAILBOX item deleted), nothing joins the cursor it is about to pause.
+   */
+  private mailboxConnected(userId: string): TransactItem {
+    return { ConditionCheck: { TableName: this.tableName, Key: mailboxKey(userId), ConditionExpression: 'attribute_exists(PK)' } };
+  }
+
+  /**
    * Batch n of a selection covers positions [batchStart, batchStart + SEND_BATCH_SIZE) of it (the web
    * sends SEND_BATCH_SIZE per batch, the last one fewer); `contacts` are those of it that are queued.
    * RCPT items are written first (BatchWriteItem), then one transaction moves the campaign on,
@@ -237,9 +256,10 @@ export class DynamoSendQueueStore implements SendQueueStore {
    */
   async queueBatch(
     userId: string,
-    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date },
+    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date; sendAgain?: boolean },
   ): Promise<QueueBatchOutcome> {
     const { campaignId, batchStart, total, contacts, sendAfter, now } = input;
+    const sendAgain = input.sendAgain === true;
     for (let attempt = 1; ; attempt++) {
       const { campaign, senderItem } = await this.readUser(userId, campaignId);
       if (!campaign) return { outcome: 'not_found' };
@@ -267,6 +287,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
               contact,
               recipient_name: contact.name,
               recipient_email: contact.email,
+              send_again: sendAgain,
             },
           },
         })),
@@ -291,7 +312,10 @@ export class DynamoSendQueueStore implements SendQueueStore {
         }),
       ];
       if (first) {
-        items.push(this.addToCursor(userId, senderItem, campaignId, { position: 0, send_after: sendAfterIso, queued_at: nowIso }, new Date(Math.max(sendAfter.getTime(), now.getTime()))));
+        items.push(
+          this.addToCursor(userId, senderItem, campaignId, { position: 0, send_after: sendAfterIso, queued_at: nowIso }, new Date(Math.max(sendAfter.getTime(), now.getTime()))),
+          this.mailboxConnected(userId),
+        );
       }
       const result = await transact(this.db, items);
       if (result.ok) {
@@ -306,6 +330,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
         } as Campaign;
         return { outcome: 'queued', campaign: contractCampaign(next), queued: contacts.length };
       }
+      // The mailbox was disconnected meanwhile (invalid_grant): nothing may join a cursor being paused.
+      if (first && result.failed.every((failed, i) => failed === (i === items.length - 1))) return { outcome: 'conflict', campaign: contractCampaign(campaign) };
       // The campaign or the cursor changed since the read (another batch, a sender tick): read again.
       if (attempt >= 5) throw new Error(`Could not queue the batch of campaign ${campaignId}: it kept changing`);
     }
@@ -371,6 +397,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
           values: { ':sending': 'sending', ':null': null, ':now': nowIso, ':paused': 'paused', ':sendAfter': sendAfter },
         }),
         this.addToCursor(userId, senderItem, campaignId, entry, new Date(sendAfter)),
+        // A disconnect after the read fails this; the next read sees no mailbox and answers conflict.
+        this.mailboxConnected(userId),
       ]);
       if (result.ok) {
         return {
@@ -581,24 +609,49 @@ export class DynamoSenderStore implements SenderStore {
     );
   }
 
-  /** The cursor emptied and out of the DUE index. */
-  private cursorEmptied(userId: string, condition?: { tickDueAt: string }): TransactItem {
+  /**
+   * The cursor emptied and out of the DUE index, on the tick's condition and only while its queue is
+   * `queue` as read (the same campaigns at the same positions): a campaign queued, resumed or paused
+   * meanwhile fails it, so none is dropped from the cursor without being paused.
+   */
+  private cursorEmptied(userId: string, tickDueAt: string, queue: Record<string, SenderQueueEntry>): TransactItem {
+    const entries = Object.entries(queue);
+    const names: Record<string, string> = { '#duePk': indexes.due.partitionKey, '#dueSk': indexes.due.sortKey };
+    const values: Item = { ':empty': {}, ':tick': tickDueAt, ':size': entries.length };
+    const conditions = ['due_at = :tick', entries.length === 0 ? '(attribute_not_exists(queue) OR size(queue) = :size)' : 'size(queue) = :size'];
+    if (entries.length > 0) names['#position'] = 'position';
+    entries.forEach(([campaignId, entry], i) => {
+      names[`#c${i}`] = campaignId;
+      values[`:p${i}`] = entry.position;
+      conditions.push(`queue.#c${i}.#position = :p${i}`);
+    });
     return update(this.tableName, senderKey(userId), {
       set: ['queue = :empty'],
       remove: ['due_at', '#duePk', '#dueSk'],
-      names: { '#duePk': indexes.due.partitionKey, '#dueSk': indexes.due.sortKey },
-      values: { ':empty': {}, ...(condition ? { ':tick': condition.tickDueAt } : {}) },
-      condition: condition ? 'due_at = :tick' : 'attribute_exists(PK)',
+      names,
+      values,
+      condition: conditions.join(' AND '),
     });
   }
 
   async pauseAll(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean> {
-    const result = await transact(this.db, [this.cursorEmptied(userId, { tickDueAt: input.tickDueAt }), ...this.pauseCampaigns(userId, input.queue, input.now)]);
-    return result.ok;
+    const { tickDueAt, now } = input;
+    let queue = input.queue;
+    for (let attempt = 1; ; attempt++) {
+      const result = await transact(this.db, [this.cursorEmptied(userId, tickDueAt, queue), ...this.pauseCampaigns(userId, queue, now)]);
+      if (result.ok) return true;
+      // Bounded: the cursor stays due at the tick, so a later tick pauses what is left.
+      if (attempt >= PAUSE_ALL_ATTEMPTS) return false;
+      // The queue changed since the read (a campaign resumed, queued or paused meanwhile): read it again.
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: senderKey(userId), ConsistentRead: true }));
+      const cursor = toCursor(Item);
+      if (!cursor || cursor.due_at !== tickDueAt) return false;
+      queue = cursor.queue;
+    }
   }
 
   async claim(userId: string, input: ClaimInput): Promise<ClaimOutcome> {
-    const { tickDueAt, now, campaignId, position, token, addressId, dailyLimit, monthlyLimit, nextDueAt } = input;
+    const { tickDueAt, now, campaignId, position, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, nextDueAt } = input;
     const nowIso = now.toISOString();
     const due = this.dueSet(userId, nextDueAt);
     const items: TransactItem[] = [
@@ -644,11 +697,31 @@ export class DynamoSenderStore implements SenderStore {
           ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
         },
       },
+      {
+        // At most one email of a track per address (DESIGN §4, §6): this position's claim holds the
+        // address for the track (a retry of it puts the same item again). Another position of this
+        // campaign never gets it; another campaign's pitch is fine only when the artist insisted.
+        Put: {
+          TableName: this.tableName,
+          Item: { ...userItem(userId, pitchedSort(trackKey, addressId)), entity: 'pitched', campaign_id: campaignId, position, pitched_at: nowIso },
+          ConditionExpression: sendAgain
+            ? 'attribute_not_exists(PK) OR campaign_id <> :campaign OR #position = :position'
+            : 'attribute_not_exists(PK) OR (campaign_id = :campaign AND #position = :position)',
+          ExpressionAttributeNames: { '#position': 'position' },
+          ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
     ];
     const result = await transact(this.db, items);
     if (result.ok) return 'claimed';
     const UNSUBSCRIBED = 4;
-    return result.failed.every((failed, i) => failed === (i === UNSUBSCRIBED)) ? 'unsubscribed' : 'conflict';
+    const PITCHED = items.length - 1;
+    // Only the recipient's own checks failed: it is skipped. Anything else changed since the read.
+    const onlyRecipientChecks = result.failed.some(Boolean) && result.failed.every((failed, i) => !failed || i === UNSUBSCRIBED || i === PITCHED);
+    if (!onlyRecipientChecks) return 'conflict';
+    if (result.failed[UNSUBSCRIBED]) return 'unsubscribed';
+    return stringAttribute(result.oldItems[PITCHED]?.campaign_id) === campaignId ? 'duplicate' : 'already_pitched';
   }
 
   async record(userId: string, input: RecordInput): Promise<void> {
@@ -667,12 +740,16 @@ export class DynamoSenderStore implements SenderStore {
       return update(this.tableName, senderKey(userId), { ...set, condition: 'attribute_exists(PK)' });
     };
 
-    /** Runs the record; when only the cursor's move failed (paused meanwhile: the entry is gone), again without it. */
-    const run = async (items: TransactItem[], cursorIndex?: number) => {
+    /**
+     * Runs the record; when only optional items failed (the cursor's move: paused meanwhile, the entry
+     * is gone; the PITCHED delete: the item is no longer this recipient's), again without them.
+     */
+    const run = async (items: TransactItem[], ...optional: number[]) => {
       const result = await transact(this.db, items);
       if (result.ok) return;
-      if (cursorIndex !== undefined && result.failed[cursorIndex] && result.failed.every((failed, i) => !failed || i === cursorIndex)) {
-        const retried = await transact(this.db, items.filter((_, i) => i !== cursorIndex));
+      const failedOptional = optional.filter((i) => result.failed[i]);
+      if (failedOptional.length > 0 && result.failed.every((failed, i) => !failed || failedOptional.includes(i))) {
+        const retried = await transact(this.db, items.filter((_, i) => !failedOptional.includes(i)));
         if (retried.ok) return;
       }
       // The recipient is no longer this claim's (recorded unknown meanwhile): nothing to record.
@@ -690,15 +767,10 @@ export class DynamoSenderStore implements SenderStore {
               { '#text': 'text' },
             ),
             this.campaignOutcome(userId, campaignId, 'emails_sent', input.completes, now, input.completes ? [] : ['next_send_at = :nextDue'], input.completes ? {} : { ':nextDue': input.nextDueAt.toISOString() }),
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...userItem(userId, pitchedSort(input.trackKey, input.addressId)), entity: 'pitched', campaign_id: campaignId, sent_at: nowIso },
-              },
-            },
+            // The PITCHED item was put by the claim and stays.
             this.cursorAdvance(userId, campaignId, position, input.completes),
           ],
-          3,
+          2,
         );
       }
       case 'retry':
@@ -719,8 +791,19 @@ export class DynamoSenderStore implements SenderStore {
             ...release(),
             this.campaignOutcome(userId, campaignId, 'emails_failed', input.completes, now),
             this.cursorAdvance(userId, campaignId, position, input.completes),
+            {
+              // Never sent: the claim's hold on the address for this track goes, so a later campaign may pitch it.
+              Delete: {
+                TableName: this.tableName,
+                Key: userItem(userId, pitchedSort(input.trackKey, input.addressId)),
+                ConditionExpression: 'campaign_id = :campaign AND #position = :position',
+                ExpressionAttributeNames: { '#position': 'position' },
+                ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
+              },
+            },
           ],
           4,
+          5,
         );
       case 'daily_limit':
         return run([
@@ -731,14 +814,17 @@ export class DynamoSenderStore implements SenderStore {
           due(input.until),
         ]);
       case 'auth':
+        // The queue read at the tick's start may be out of date (a campaign resumed since), so the
+        // cursor is left as it is and due at `now`: the next step reads it again, finds no mailbox and
+        // pauses every campaign on it (pauseAll). Resume and a first batch check the mailbox, so none
+        // joins the cursor after this.
         return run([
           recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
           ...release(),
-          this.cursorEmptied(userId),
+          due(now),
           update(this.tableName, profileKey(userId), { set: ['gmail_connected = :false'], condition: 'attribute_exists(PK)', values: { ':false': false } }),
           // The refresh token is dead: the mailbox is disconnected (connect again in Settings).
           { Delete: { TableName: this.tableName, Key: mailboxKey(userId) } },
-          ...this.pauseCampaigns(userId, input.queue, now),
         ]);
     }
   }

@@ -60,13 +60,7 @@ export function progressPercent(c: Pick<CampaignSummary, 'emails_sent' | 'total_
   return Math.min(100, Math.round((c.emails_sent / total) * 100));
 }
 
-/** Spec §9 queue ETA: pending ÷ 60 hours (one email a minute), in words. */
-export function queueEta(pending: number): string {
-  if (pending <= 0) return 'Nothing left to send';
-  if (pending < 60) return `about ${pending} minute${pending === 1 ? '' : 's'}`;
-  const hours = Math.round((pending / 60) * 10) / 10;
-  return `about ${hours} hour${hours === 1 ? '' : 's'}`;
-}
+export { queueEta } from '../../lib/queueEta';
 
 export type UsageLevel = 'normal' | 'warning' | 'limit';
 

@@ -6,11 +6,11 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import { useContext, useState } from 'react';
+import { useContext } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
+import { useSignOut } from '../../auth/useSignOut';
 import { ConfigContext } from '../../config/ConfigContext';
-import { useNotifications } from '../../notifications/NotificationsContext';
 import { useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
 import { tierLabels, usagePercent, usageText } from './format';
@@ -49,23 +49,12 @@ const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
 
 /** Sidebar content: the section links, plan and mailbox badges, usage, the user, Show Tour and Sign out. */
 export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
-  const { user, profile, profileError, signOut, refreshProfile } = useAuth();
-  const { notify } = useNotifications();
+  const { user, profile, profileError, refreshProfile } = useAuth();
   const { start } = useTour();
   const navigate = useNavigate();
   const location = useLocation();
-  const [signingOut, setSigningOut] = useState(false);
+  const { signOut: handleSignOut, signingOut } = useSignOut();
 
-  async function handleSignOut() {
-    setSigningOut(true);
-    try {
-      await signOut();
-      navigate('/auth', { replace: true });
-    } catch {
-      notify({ type: 'error', title: 'Error', message: 'Failed to sign out' });
-      setSigningOut(false);
-    }
-  }
 
   // Read without useConfig: the sidebar also renders where no runtime config is provided.
   const local = useContext(ConfigContext)?.mode === 'local';

@@ -7,12 +7,13 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import type { Profile } from '../../../../schema/api/profile';
 import { mailboxErrorMessage, mailboxMessages } from '../../../../schema/api/sending';
 import { errorMessage } from '../../api/client';
 import { consentNavigation, disconnectMailbox, startMailboxConnection } from '../../api/mailbox';
 import { useAuth } from '../../auth/AuthContext';
+import { useSignOut } from '../../auth/useSignOut';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { tierLabels } from '../dashboard/format';
 import { PageShell } from '../dashboard/PageShell';
@@ -40,11 +41,10 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 
 /** Settings (spec §2): Account Overview and Mailbox Integration. */
 export default function SettingsPage() {
-  const { user, profile, profileError, signOut, refreshProfile, api } = useAuth();
+  const { user, profile, profileError, refreshProfile, api } = useAuth();
   const { notify } = useNotifications();
-  const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
-  const [signingOut, setSigningOut] = useState(false);
+  const { signOut: handleSignOut, signingOut } = useSignOut();
   const [connecting, setConnecting] = useState(false);
   const [disconnecting, setDisconnecting] = useState(false);
   const handledFlags = useRef<string | null>(null);
@@ -99,16 +99,6 @@ export default function SettingsPage() {
     }
   }
 
-  async function handleSignOut() {
-    setSigningOut(true);
-    try {
-      await signOut();
-      navigate('/auth', { replace: true });
-    } catch {
-      notify({ type: 'error', title: 'Error', message: 'Failed to sign out' });
-      setSigningOut(false);
-    }
-  }
 
   const email = profile?.email || user?.email || '';
 

@@ -30,7 +30,19 @@ export const modeLabels: Record<SendModeName, string> = {
   scheduled: 'Schedule for tomorrow',
 };
 
-function scenarioAlert(scenario: CapacityScenario, availableNow: number, requested: number) {
+/**
+ * When the emails that cannot go out today will: after tomorrow's reset of the mailbox counter, or, when
+ * the plan's monthly limit is what stops them, when the plan's month starts again (the sender waits).
+ */
+export function whenTheRestGoes(status: SendCheck['status']): string {
+  const { month, today } = status;
+  if (month.remaining === null || month.remaining >= today.remaining) return 'the rest after the counter resets';
+  const [year, monthNumber] = month.month.split('-').map(Number);
+  const firstOfNext = new Date(Date.UTC(year!, monthNumber!, 1, 12));
+  return `the rest when your plan's monthly limit resets on ${firstOfNext.toLocaleDateString(undefined, { day: 'numeric', month: 'long', timeZone: 'UTC' })}`;
+}
+
+function scenarioAlert(scenario: CapacityScenario, availableNow: number, requested: number, rest: string) {
   if (scenario === 'exhausted') {
     return (
       <Alert type="warning" statusIconAriaLabel="Warning" header="No sending capacity left today">
@@ -41,7 +53,7 @@ function scenarioAlert(scenario: CapacityScenario, availableNow: number, request
   if (scenario === 'partial') {
     return (
       <Alert type="info" statusIconAriaLabel="Info" header="Partial capacity today">
-        {`${availableNow} of ${requested} emails can go out today; the rest after the counter resets.`}
+        {`${availableNow} of ${requested} emails can go out today; ${rest}.`}
       </Alert>
     );
   }
@@ -162,7 +174,7 @@ export function CapacityModal({
           nothingToSend(state.check, sendAgain)
         ) : (
           <>
-            {status.mailbox.connected && scenarioAlert(scenario, status.available_now, requested)}
+            {status.mailbox.connected && scenarioAlert(scenario, status.available_now, requested, whenTheRestGoes(status))}
             <FormField label="When to send">
               <RadioGroup
                 value={mode}
@@ -175,7 +187,7 @@ export function CapacityModal({
                     value === 'immediate' && scenario !== 'sufficient'
                       ? sendingMessages.insufficientCapacity
                       : value === 'partial'
-                        ? `${Math.min(status.available_now, requested)} today, the rest after the counter resets.`
+                        ? `${Math.min(status.available_now, requested)} today, ${whenTheRestGoes(status)}.`
                         : value === 'scheduled'
                           ? 'Every email goes out after the counter resets.'
                           : 'Every email goes out today, one a minute.',

@@ -6,7 +6,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router-dom';
 import { pendingEmails, type CampaignSummary } from '../../../../../schema/api/campaigns';
 import { sendingMessages, type SendModeName } from '../../../../../schema/api/sending';
-import { localTime, sendingEta, type QueueTotals } from './sendPlan';
+import { queueEta } from '../../../lib/queueEta';
+import { localTime, type QueueTotals } from './sendPlan';
 
 export interface SendSummary {
   campaignId: string;
@@ -85,7 +86,7 @@ export function SendSuccessModal({ summary, onClose }: { summary: SendSummary; o
             { label: 'First email goes out', value: firstAt ? localTime(firstAt) : '-' },
             {
               label: 'Estimated sending time',
-              value: campaign ? `${sendingEta(pendingEmails(campaign))} (60 emails an hour)` : '-',
+              value: campaign ? `${queueEta(pendingEmails(campaign))} (60 emails an hour)` : '-',
             },
           ]}
         />

@@ -82,14 +82,6 @@ export function sendFailure(error: unknown): SendFailure {
   return { kind: 'other', message: sendingMessages.failedToSend(message) };
 }
 
-/** Spec §9 queue ETA: pending emails ÷ 60 an hour, in words. */
-export function sendingEta(pending: number): string {
-  if (pending <= 0) return 'nothing left to send';
-  if (pending < 60) return `about ${pending} minute${pending === 1 ? '' : 's'}`;
-  const hours = pending / 60;
-  const shown = Number.isInteger(hours) ? String(hours) : hours.toFixed(1);
-  return `about ${shown} hour${shown === '1' ? '' : 's'}`;
-}
 
 /** An instant in the user's own time zone, e.g. 'Mar 2, 2025, 12:00 AM'. */
 export const localTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
