@@ -73,7 +73,7 @@ export class DynamoCampaignStore implements CampaignStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { outcome: 'saved', campaign: pick(toCampaign(Attributes!)) };
+      return { outcome: 'saved', campaign: contractCampaign(toCampaign(Attributes!)) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const stored = await this.get(userId, id);
@@ -82,7 +82,7 @@ export class DynamoCampaignStore implements CampaignStore {
   }
 }
 
-/** Only the contract's fields (ALL_NEW returns every attribute of the item). */
-function pick(campaign: Campaign): Campaign {
+/** Only the contract's fields: an item read whole (ALL_NEW, the sending store's reads) also holds internal attributes. */
+export function contractCampaign(campaign: Campaign): Campaign {
   return Object.fromEntries(CAMPAIGN_FIELDS.filter((field) => field in campaign).map((field) => [field, campaign[field]])) as Campaign;
 }

@@ -9,7 +9,8 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { campaignSchema, type Campaign } from '../../../schema/api/campaigns';
+import type { Campaign } from '../../../schema/api/campaigns';
+import { contractCampaign } from './campaignStore';
 import type { Contact } from '../../../schema/api/contacts';
 import type { Profile } from '../../../schema/api/profile';
 import { SEND_BATCH_SIZE } from '../../../schema/api/sending';
@@ -86,10 +87,6 @@ function toSendingCampaign(item: Item): SendingCampaign {
   };
 }
 
-const CAMPAIGN_FIELDS = Object.keys(campaignSchema.shape) as (keyof Campaign)[];
-/** Only the contract's fields (the internal sending attributes stay inside). */
-const contractCampaign = (campaign: Campaign): Campaign =>
-  Object.fromEntries(CAMPAIGN_FIELDS.filter((field) => field in campaign).map((field) => [field, campaign[field]])) as Campaign;
 
 const RECIPIENT_DEFAULTS: Omit<RecipientRecord, 'campaign_id' | 'user_id' | 'position' | 'contact' | 'recipient_name' | 'recipient_email'> = {
   status: 'pending',
