@@ -4,12 +4,15 @@
  * built and Playwright drives Debian's Chromium against a freshly started local stack.
  * Ends with one line `N passed, N failed` (also written to .test-output/summary.txt for CI).
  *
+ * A flaky browser test (failed, then passed on CI's retry) counts as failed, and is named at the end.
+ *
  * No Chromium: the browser suite is skipped with a loud banner, unless TRACKPITCH_REQUIRE_BROWSER=1
  * (set by .ci/run), which turns a missing browser into a failure.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chromiumPath } from '../tests/e2e/chromium';
+import { countPlaywright } from './playwright-report';
 
 const out = '.test-output';
 rmSync(out, { recursive: true, force: true });
@@ -45,6 +48,7 @@ if (vitestStatus !== 0 && total.failed === 0) total.failed += 1; // vitest crash
 // 2. Browser suite.
 const browser = chromiumPath();
 let browserNote = '';
+let flakyNote = '';
 if (!browser) {
   const banner = '!'.repeat(78);
   browserNote = 'THE BROWSER SUITE DID NOT RUN: no Chromium found (install Debian\'s `chromium` package, or set CHROMIUM_PATH).';
@@ -55,10 +59,13 @@ if (!browser) {
   const pwJson = `${out}/playwright.json`;
   const pwStatus = buildStatus === 0 ? run('npx', ['playwright', 'test']) : 1;
   if (existsSync(pwJson)) {
-    const report = JSON.parse(readFileSync(pwJson, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
-    total.passed += report.stats.expected + report.stats.flaky;
-    total.failed += report.stats.unexpected;
-    total.skipped += report.stats.skipped;
+    const browserCount = countPlaywright(JSON.parse(readFileSync(pwJson, 'utf8')));
+    total.passed += browserCount.passed;
+    total.failed += browserCount.failed;
+    total.skipped += browserCount.skipped;
+    if (browserCount.flaky.length > 0) {
+      flakyNote = `FLAKY: ${browserCount.flaky.length} browser test(s) failed, then passed on retry (counted as failed):\n${browserCount.flaky.map((name) => `  ${name}`).join('\n')}`;
+    }
   }
   if (pwStatus !== 0 && !existsSync(pwJson)) total.failed += 1;
   if (pwStatus !== 0 && total.failed === 0) total.failed += 1;
@@ -67,5 +74,6 @@ if (!browser) {
 const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;
 writeFileSync(`${out}/summary.txt`, `${summary}\n`);
 if (browserNote) console.log(`\n${browserNote}`);
+if (flakyNote) console.log(`\n${flakyNote}`);
 console.log(`\n${summary}`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -3,7 +3,8 @@
  * JSON file becomes directory entries with the spec's defaults, and every record that cannot be loaded
  * is reported with its row and reasons. Pure: no I/O; the store upserts what this returns.
  */
-import { isContactEmail } from '../../schema/api/contacts';
+import { characterMessages, characterReasons, hasNulOrLoneSurrogate } from '../../schema/api/characters';
+import { contactEmailError, isContactEmail } from '../../schema/api/contacts';
 import {
   applyDirectoryDefaults,
   type DirectoryEntry,
@@ -58,6 +59,9 @@ const fieldLabels: Record<Field, string> = {
 export const directoryImportMessages = {
   missingEmail: 'Missing email address',
   invalidEmail: (value: string) => `Invalid email format: ${value}`,
+  /** The address looks right but holds a character Gmail refuses (the row's `email` shows the value). */
+  invisibleInEmail: characterReasons.invisibleInEmail,
+  cannotStore: (field: string) => characterReasons.cannotStore(field),
   duplicate: (row: number) => `Duplicate of row ${row}`,
   tooLong: (field: string, max: number) => `${field} is too long (at most ${max} characters)`,
   invalidWebsite: (value: string) => `Invalid website: ${value}`,
@@ -188,6 +192,9 @@ const FEATURED_VALUES = new Set(['', 'true', 'false', 'yes', 'no', 'y', 'n', '1'
 
 type TextField = Exclude<Field, 'genres' | 'is_featured'>;
 
+/** The fields stored as written; the email, website and contact type have stricter rules with reasons of their own. */
+const FREE_TEXT_FIELDS: ReadonlySet<TextField> = new Set(['name', 'location', 'label_size', 'description', 'submission_guidelines']);
+
 function validateRecords(records: { row: number; record: RawRecord | undefined }[]): DirectoryImportPlan {
   const entries: NewDirectoryEntry[] = [];
   const rejected: DirectoryImportRejection[] = [];
@@ -210,13 +217,16 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
       const present = (values as string[]).filter((value) => value !== '');
       const value = field === 'location' ? present.join(', ') : (present[0] ?? '');
       if (max !== undefined && value.length > max) reasons.push(directoryImportMessages.tooLong(fieldLabels[field], max));
+      else if (FREE_TEXT_FIELDS.has(field) && hasNulOrLoneSurrogate(value)) reasons.push(directoryImportMessages.cannotStore(fieldLabels[field]));
       return value;
     };
 
     const email = text('email');
+    const emailError = email === '' ? null : contactEmailError(email);
     if (email === '') reasons.push(directoryImportMessages.missingEmail);
-    else if (!isContactEmail(email)) reasons.push(directoryImportMessages.invalidEmail(email));
-    else if (email.length > directoryImportLimits.email) reasons.push(directoryImportMessages.tooLong(fieldLabels.email, directoryImportLimits.email));
+    else if (emailError !== null) {
+      reasons.push(emailError === characterMessages.invisibleInEmail ? directoryImportMessages.invisibleInEmail : directoryImportMessages.invalidEmail(email));
+    } else if (email.length > directoryImportLimits.email) reasons.push(directoryImportMessages.tooLong(fieldLabels.email, directoryImportLimits.email));
 
     const name = text('name', directoryImportLimits.name);
     const location = text('location', directoryImportLimits.location);

@@ -13,6 +13,7 @@ import type {
 } from 'aws-lambda';
 import type { z } from 'zod';
 import type { ApiError } from '../../schema/api/common';
+import { apiMessages } from '../../schema/api/serverMessages';
 import { ADMIN_GROUP, routes, routeKey as keyOf } from '../../schema/routes';
 import { DomainError, type DomainErrorKind } from '../core/errors';
 import type { Identity } from '../core/profile';
@@ -165,12 +166,26 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 const accessByRouteKey = new Map(routes.map((route) => [keyOf(route), route.access]));
 
-/** Builds a Lambda handler for one handler group from its route map. */
+/** The error `code` of a route of schema/routes.ts that its handler group's map has no entry for (a server bug). */
+export const ROUTE_NOT_HANDLED = 'route_not_handled';
+
+/**
+ * Builds a Lambda handler for one handler group from its route map. A key that names no route of
+ * schema/routes.ts could never be called (a typo, a renamed route): refused when the handler is built.
+ */
 export function httpApi(handlers: Record<string, RouteHandler>) {
+  const unrouted = Object.keys(handlers).filter((routeKey) => !accessByRouteKey.has(routeKey));
+  if (unrouted.length > 0) throw new Error(`httpApi: no route in schema/routes.ts for ${unrouted.join(', ')}`);
   const base = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
-    const handle = handlers[event.routeKey];
+    const handle = Object.hasOwn(handlers, event.routeKey) ? handlers[event.routeKey] : undefined;
     const access = accessByRouteKey.get(event.routeKey);
-    if (!handle || !access) return json(404, { message: 'Not found.' } satisfies ApiError);
+    if (!access) return json(404, { message: apiMessages.noRoute } satisfies ApiError);
+    if (!handle) {
+      // The route is deployed to this group but its map lacks it: our bug, not the caller's missing page.
+      const requestId = context.awsRequestId || event.requestContext.requestId;
+      logger.error('No handler for the route', { routeKey: event.routeKey, requestId, code: ROUTE_NOT_HANDLED });
+      return json(500, { message: apiMessages.internalError, code: ROUTE_NOT_HANDLED, requestId } satisfies ApiError);
+    }
     try {
       const identity = identityFromEvent(event);
       // API Gateway has already checked the token; this guards against a route deployed without it.
@@ -194,7 +209,7 @@ export function httpApi(handlers: Record<string, RouteHandler>) {
       }
       const requestId = context.awsRequestId || event.requestContext.requestId;
       logger.error('Unhandled error', { error: error as Error, routeKey: event.routeKey, requestId });
-      return json(500, { message: 'Something went wrong on our side. Please try again.', requestId } satisfies ApiError);
+      return json(500, { message: apiMessages.internalError, requestId } satisfies ApiError);
     }
   };
   return middy(base).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -3,6 +3,7 @@
  * entries to the caller's contacts within the tier's limit (spec §5, §6, §8). Logs counts, never emails.
  */
 import {
+  cannotAddMessage,
   DIRECTORY_LIMIT_CODE,
   directoryAddSchema,
   directoryMessages,
@@ -67,7 +68,7 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
         case 'unknown_entries':
           throw new HttpError(404, directoryMessages.unknownEntries);
         case 'no_email':
-          throw new HttpError(400, directoryMessages.noEmail(result.entry.name));
+          throw new HttpError(400, cannotAddMessage(result.entry));
         case 'no_profile':
           throw new HttpError(404, 'No profile yet: sign in again to create it.');
         case 'over_allowance':

@@ -5,7 +5,7 @@
  * missing one. Without an outbox (not the local mailbox) every route is a 404.
  */
 import type { z } from 'zod';
-import type { OutboxMessage, outboxListSchema } from '../../schema/api/sending';
+import { outboxMessages, type OutboxMessage, type outboxListSchema } from '../../schema/api/sending';
 import { isUlid } from '../core/ids';
 import type { OutboxStore } from '../ports';
 import { compose } from '../compose';
@@ -16,10 +16,7 @@ export interface OutboxDeps {
   outbox: OutboxStore | undefined;
 }
 
-export const outboxMessages = {
-  notLocal: 'The outbox exists only when Trackpitch runs locally.',
-  messageNotFound: 'Message not found.',
-} as const;
+export { outboxMessages };
 
 export const makeHandler = ({ outbox }: OutboxDeps) => {
   const localOutbox = (): OutboxStore => {

@@ -14,6 +14,7 @@ import {
   sendBatchRequestSchema,
   sendCheckRequestSchema,
   SEND_BATCH_SIZE,
+  sendingApiMessages,
   sendingMessages,
   type CampaignEmail,
   type campaignEmailListSchema,
@@ -44,14 +45,7 @@ export interface SendingDeps {
   clock: Clock;
 }
 
-/** Answers of this API beyond the spec's texts (schema/api/sending.ts holds those). */
-export const sendingApiMessages = {
-  emailNotFound: 'Email not found',
-  batchShape: `A batch is ${SEND_BATCH_SIZE} contacts of the selection (the last one the rest), starting at a multiple of ${SEND_BATCH_SIZE}.`,
-  batchOutOfOrder: 'This batch does not follow the recipients already queued for this campaign. Please start the send again.',
-  notSending: 'Only a campaign that is sending can be paused.',
-  notPaused: 'Only a paused campaign can be resumed.',
-} as const;
+export { sendingApiMessages };
 
 /** The spec's texts: a body problem worded with one of them is answered with it alone. */
 const sendingSpecTexts: ReadonlySet<string> = new Set(Object.values(sendingMessages as Record<string, unknown>).filter((text): text is string => typeof text === 'string'));

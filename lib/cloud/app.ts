@@ -1,6 +1,6 @@
 /**
  * Builds the CDK app: config → stack → cdk-nag (AwsSolutions). bin/app.ts runs it for the CLI; the
- * infra tests call it with their own context (bundling skipped, placeholder web build).
+ * infra tests call it with their own context (bundling skipped: no esbuild, no Vite).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

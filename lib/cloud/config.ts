@@ -11,8 +11,20 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (lib/cloud/../..), so paths work whatever the current directory is. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A committed one-page stand-in for the web build, for synth and tests without `npm run build:web`. */
+/** The web app's sources: by default synth builds them with Vite (lib/cloud/web-build.ts). */
+export const WEB_DIR = path.join(REPO_ROOT, 'web');
+
+/** A committed one-page stand-in for the web build, for a synth or deploy without the real app. */
 export const PLACEHOLDER_WEB_DIST = path.join(REPO_ROOT, 'lib', 'cloud', 'placeholder-web');
+
+/** Where the deployed web app comes from (the `webDist` setting). */
+export type WebSource =
+  /** webDist unset: CDK's asset bundling runs `vite build` on `webDir` during synth. */
+  | { kind: 'vite'; webDir: string }
+  /** webDist=<folder>: a web app you built yourself, deployed as it is. */
+  | { kind: 'prebuilt'; path: string }
+  /** webDist=placeholder: the one-page stand-in. */
+  | { kind: 'placeholder'; path: string };
 
 export interface GoogleConfig {
   /** OAuth 2.0 web client id from Google Cloud console (ends with .apps.googleusercontent.com). */
@@ -38,10 +50,8 @@ export interface TrackpitchConfig {
   contactEmails: { support: string; privacy: string };
   /** Address subscribed to the alarm topic (confirm the subscription email once); undefined: no subscription. */
   alarmEmail: string | undefined;
-  /** Absolute path of the built web app (must contain index.html). */
-  webDistPath: string;
-  /** True when the placeholder page is deployed instead of the real web build. */
-  webIsPlaceholder: boolean;
+  /** The web app to deploy: built from web/ during synth (default), a prebuilt folder, or the placeholder. */
+  web: WebSource;
   /** Default API stage throttle: steady requests per second and burst. */
   apiThrottle: { rate: number; burst: number };
 }
@@ -58,7 +68,7 @@ export const SETTINGS = {
   supportEmail: { env: 'TRACKPITCH_SUPPORT_EMAIL', help: 'support contact email shown in the app' },
   privacyEmail: { env: 'TRACKPITCH_PRIVACY_EMAIL', help: 'privacy contact email shown in the app' },
   alarmEmail: { env: 'TRACKPITCH_ALARM_EMAIL', help: 'email subscribed to the alarm topic' },
-  webDist: { env: 'TRACKPITCH_WEB_DIST', help: "path of the built web app, or 'placeholder'" },
+  webDist: { env: 'TRACKPITCH_WEB_DIST', help: "unset: synth builds web/ with Vite; or a prebuilt web app folder, or 'placeholder'" },
   apiRateLimit: { env: 'TRACKPITCH_API_RATE_LIMIT', help: 'default API requests per second' },
   apiBurstLimit: { env: 'TRACKPITCH_API_BURST_LIMIT', help: 'default API burst' },
 } as const;
@@ -70,7 +80,6 @@ export const DEFAULTS = {
   bedrockModelId: 'amazon.nova-lite-v1:0',
   supportEmail: 'support@example.com',
   privacyEmail: 'privacy@example.com',
-  webDist: 'web/dist',
   apiRateLimit: 50,
   apiBurstLimit: 100,
 } as const;
@@ -90,7 +99,7 @@ export interface ConfigSources {
   /** CDK context lookup, e.g. `(key) => app.node.tryGetContext(key)`. */
   context: (key: string) => unknown;
   env?: NodeJS.ProcessEnv;
-  /** Base for relative paths (webDist); default: the repository root. */
+  /** Base for a relative webDist folder; default: the repository root. */
   rootDir?: string;
 }
 
@@ -209,14 +218,20 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   }
   const alarmEmail = email('alarmEmail');
 
-  const webDistSetting = text('webDist') ?? DEFAULTS.webDist;
-  const webIsPlaceholder = webDistSetting === 'placeholder';
-  const webDistPath = webIsPlaceholder ? PLACEHOLDER_WEB_DIST : path.resolve(rootDir, webDistSetting);
-  if (!existsSync(path.join(webDistPath, 'index.html'))) {
-    problems.push(
-      `${where('webDist')}: no web build at ${webDistPath} (index.html missing). ` +
-        'Run `npm run build:web` first, or synthesize with `-c webDist=placeholder` to deploy a placeholder page.',
-    );
+  const webDist = text('webDist');
+  let web: WebSource;
+  if (webDist === undefined) {
+    web = { kind: 'vite', webDir: WEB_DIR };
+  } else if (webDist === 'placeholder') {
+    web = { kind: 'placeholder', path: PLACEHOLDER_WEB_DIST };
+  } else {
+    web = { kind: 'prebuilt', path: path.resolve(rootDir, webDist) };
+    if (!existsSync(path.join(web.path, 'index.html'))) {
+      problems.push(
+        `${where('webDist')}: no web build at ${web.path} (index.html missing). ` +
+          'Leave webDist unset to have synth build web/ itself, or use `-c webDist=placeholder` to deploy a placeholder page.',
+      );
+    }
   }
 
   const apiThrottle = {
@@ -234,8 +249,7 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
     bedrockModelId,
     contactEmails: { support, privacy },
     alarmEmail,
-    webDistPath,
-    webIsPlaceholder,
+    web,
     apiThrottle,
   };
 }

@@ -74,6 +74,9 @@ export class AppFunction extends Construct {
       bundleAwsSDK: true,
       // Kept out of the bundle and installed by npm into the asset's node_modules, at the version package.json pins.
       ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules] } : {}),
+      // That install takes the packages from npm's cache when it has them (package-lock.json pins each
+      // version and checksum): offline, npm would otherwise retry the registry for minutes per function.
+      environment: { npm_config_prefer_offline: 'true' },
     };
 
     this.fn = new NodejsFunction(this, 'Function', {

@@ -62,7 +62,7 @@ export class TrackpitchStack extends Stack {
     });
     this.web = new Web(this, 'Web', {
       stage: config.stage,
-      webDistPath: config.webDistPath,
+      web: config.web,
       api: this.api,
       auth: this.auth,
       contactEmails: config.contactEmails,

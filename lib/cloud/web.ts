@@ -2,7 +2,8 @@
  * The web app: a private S3 bucket behind CloudFront (origin access control), security headers on
  * every response, SPA routing by a CloudFront Function (extension-less paths → /index.html; error
  * responses are left alone so API 404s stay 404s), `/api/*` forwarded to the HTTP API uncached,
- * and the built app deployed with a generated `config.json` (schema/api/runtimeConfig.ts).
+ * and the web app (built from web/ during synth by default, lib/cloud/web-build.ts) deployed with a
+ * generated `config.json` (schema/api/runtimeConfig.ts).
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
@@ -32,7 +33,9 @@ import { Construct } from 'constructs';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import type { Api } from './api';
 import type { Auth } from './auth';
+import type { WebSource } from './config';
 import { acknowledge } from './nag';
+import { webBuildAsset } from './web-build';
 
 /** Where the OAuth hosted UI returns after sign-in and sign-out (paths of the web app). */
 export const OAUTH_SIGN_IN_PATH = '/auth';
@@ -54,8 +57,8 @@ export const SPA_REWRITE_CODE = `function handler(event) {
 
 export interface WebProps {
   stage: string;
-  /** Absolute path of the built web app (contains index.html). */
-  webDistPath: string;
+  /** The web app: built from web/ by Vite during synth, a prebuilt folder, or the placeholder. */
+  web: WebSource;
   api: Api;
   auth: Auth;
   contactEmails: { support: string; privacy: string };
@@ -88,6 +91,8 @@ export class Web extends Construct {
   readonly headers: ResponseHeadersPolicy;
   readonly spaRewrite: CloudFrontFunction;
   readonly runtimeConfig: RuntimeConfig;
+  /** The web app asset's folder and options (kept so tests can see how it is built; tests skip bundling). */
+  readonly webAsset: ReturnType<typeof webBuildAsset>;
 
   constructor(scope: Construct, id: string, props: WebProps) {
     super(scope, id);
@@ -215,8 +220,9 @@ export class Web extends Construct {
     deployLogs.grantWrite(deployRole);
     const deployment = { destinationBucket: this.bucket, role: deployRole, logGroup: deployLogs, prune: false, memoryLimit: 512 };
 
-    // One asset for both deployments; each picks its files with include/exclude.
-    const webBuild = Source.asset(props.webDistPath);
+    // One asset for both deployments (built once per synth); each picks its files with include/exclude.
+    this.webAsset = webBuildAsset(props.web);
+    const webBuild = Source.asset(this.webAsset.path, this.webAsset.options);
 
     // Hashed build output: cached for a year. Prune off: a page loaded before a deploy may still ask for old chunks.
     const assets = new BucketDeployment(this, 'DeployAssets', {

@@ -13,6 +13,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { routeKey, type RouteDefinition } from '../../schema/routes';
+import { gatewayMessages } from '../../schema/api/serverMessages';
 
 export type ApiGatewayEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type JwtClaims = APIGatewayEventRequestContextJWTAuthorizer['jwt']['claims'];
@@ -245,4 +246,4 @@ export function toHttpResponse(result: unknown): HttpResponse {
 }
 
 /** API Gateway's answer when the integration fails (the Lambda threw or returned garbage). */
-export const internalServerError = (): HttpResponse => jsonResponse(500, { message: 'Internal Server Error' });
+export const internalServerError = (): HttpResponse => jsonResponse(500, { message: gatewayMessages.internalServerError });

@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { issueLocalMailboxCode } from '../../lambdas/adapters/local-mailbox/localMailboxAuth';
 import { FREE_GMAIL_DAILY_LIMIT, WORKSPACE_GMAIL_DAILY_LIMIT } from '../../lambdas/core/plans';
+import { characterMessages, hasInvisibleOrControl } from '../../schema/api/characters';
 import { escapeHtml } from '../../schema/email/escape';
 
 export const MAILBOX_CONSENT_PATH = '/local/mailbox/consent';
@@ -166,9 +167,11 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
   if (form.get('decision') !== 'allow') return problemPage(res, 400, 'Choose Allow or Deny.');
   const email = (form.get('email') ?? '').trim();
   const workspace = form.get('workspace') === 'true';
-  if (email.length > 254 || !EMAIL.test(email)) {
-    return send(res, 400, consentPage({ state, redirectUri, email, workspace, error: 'Enter an email address, such as artist@local.test.' }));
-  }
+  // The app's email rule (schema/api/characters): an address that looks right but holds an invisible character is named as such.
+  const error = hasInvisibleOrControl(email)
+    ? characterMessages.invisibleInEmail
+    : email.length > 254 || !EMAIL.test(email) ? 'Enter an email address, such as artist@local.test.' : null;
+  if (error !== null) return send(res, 400, consentPage({ state, redirectUri, email, workspace, error }));
   back.searchParams.set('code', issueLocalMailboxCode({ email: email.toLowerCase(), workspace }));
   return redirect(res, back);
 }

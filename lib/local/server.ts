@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { findRoute, handlerGroups, lambdaLimits, type HandlerGroup } from '../../schema/routes';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
+import { gatewayMessages, localServerMessages } from '../../schema/api/serverMessages';
 import { buildApiEvent, internalServerError, isTextContentType, makeLambdaContext, toHttpResponse, type ApiGatewayEvent, type HttpResponse } from './event';
 import { LocalStackError } from './errors';
 import { handleMailboxConsent, MAILBOX_CONSENT_PATH } from './mailboxConsent';
@@ -111,7 +112,7 @@ async function listenLoopback(server: Server, port: number): Promise<number> {
 export async function reserveLocalServer(port: number): Promise<ReservedServer> {
   const server = createServer((req, res) => {
     req.resume();
-    writeJson(res, 503, { message: 'Trackpitch is starting; try again in a moment.' }, { 'retry-after': '1' });
+    writeJson(res, 503, { message: localServerMessages.starting }, { 'retry-after': '1' });
   });
   const bound = await listenLoopback(server, port);
   return { server, port: bound, url: `http://${LOOPBACK}:${bound}`, close: () => closeServer(server) };
@@ -205,15 +206,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const match = findRoute(method, rawPath);
     if (!match) {
       req.resume();
-      return finish(api(404, 'Not Found'));
+      return finish(api(404, gatewayMessages.notFound));
     }
     const { route, params } = match;
     if (!throttle(route)) {
       req.resume();
-      return finish(api(429, 'Too Many Requests'));
+      return finish(api(429, gatewayMessages.tooManyRequests));
     }
     const body = await readBody(req, bodyLimit, !isTextContentType(req.headers['content-type']));
-    if (body === 'too-large') return finish(api(413, 'Request Entity Too Large'));
+    if (body === 'too-large') return finish(api(413, gatewayMessages.payloadTooLarge));
     let claims: Record<string, unknown> | undefined;
     if (route.access !== 'public') {
       const result = await options.authorize(req.headers.authorization);
@@ -222,7 +223,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           result.reason === 'missing'
             ? 'Bearer'
             : `Bearer error="invalid_token" error_description="${result.description.replace(/["\\]/g, '')}"`;
-        return finish(api(401, 'Unauthorized', { 'www-authenticate': challenge }));
+        return finish(api(401, gatewayMessages.unauthorized, { 'www-authenticate': challenge }));
       }
       claims = result.claims as Record<string, unknown>;
     }
@@ -257,7 +258,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       });
       const result = await Promise.race([handler(event, context), timeout]);
       // A Lambda that runs out of time is an invocation error (500); an integration timeout is a 503.
-      if (result === 'timeout') return finish(lambdaTimeoutMs < timeoutMs ? internalServerError() : api(503, 'Service Unavailable'));
+      if (result === 'timeout') return finish(lambdaTimeoutMs < timeoutMs ? internalServerError() : api(503, gatewayMessages.serviceUnavailable));
       finish(toHttpResponse(result));
     } catch (error) {
       // What API Gateway answers when the Lambda itself fails; the error goes to the console, as to CloudWatch.
@@ -298,7 +299,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
     try {
       const outcome = await options.confirmSignUp(email.trim());
-      if (outcome === 'not-found') return writeJson(res, 404, { message: 'There is no account with this email address.' }, headers);
+      if (outcome === 'not-found') return writeJson(res, 404, { message: localServerMessages.noAccount }, headers);
       res.writeHead(204, headers).end();
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Local sign-up confirmation failed', error: String(error) }));
@@ -335,7 +336,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     })();
     work.catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Local server error', error: String((error as Error)?.stack ?? error) }));
-      if (!res.headersSent) writeJson(res, 500, { message: 'Internal Server Error' });
+      if (!res.headersSent) writeJson(res, 500, { message: gatewayMessages.internalServerError });
       else res.destroy();
     });
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './common';
 import { contactTypes, genres, tones } from './options';
 import { isHttpLink } from './links';
 import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
@@ -93,12 +94,13 @@ export const composeMessages = {
 /** Every Compose text: the server answers a problem worded with one of these with that text alone. */
 export const composeSpecTexts: ReadonlySet<string> = new Set(Object.values(composeMessages));
 
-const text = (max: number, required?: string) => {
-  const base = z.string().trim().max(max, `Must be at most ${max} characters`);
+/** Free text named as the form names it ('Track name'), for the message of a character that cannot be stored. */
+const text = (field: string, max: number, required?: string) => {
+  const base = storableText(field).trim().max(max, `Must be at most ${max} characters`);
   return required ? base.min(1, required) : base;
 };
-const nullableText = (max: number) =>
-  text(max)
+const nullableText = (field: string, max: number) =>
+  text(field, max)
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 
@@ -128,12 +130,12 @@ const bpm = z
  */
 export const aiTrackSchema = z
   .object({
-    track_name: text(campaignLimits.trackName, composeMessages.previewNeeds),
+    track_name: text('Track name', campaignLimits.trackName, composeMessages.previewNeeds),
     track_url: trackUrl.refine((value) => value !== '', composeMessages.trackUrlRequired),
     genre: z.enum(genres, { message: 'Choose a genre from the list' }),
-    mood: nullableText(campaignLimits.mood),
+    mood: nullableText('Mood', campaignLimits.mood),
     bpm,
-    description: text(campaignLimits.description, composeMessages.previewNeeds),
+    description: text('Description', campaignLimits.description, composeMessages.previewNeeds),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
     email_length: z
       .union([z.literal(100), z.literal(150), z.literal(250)])
@@ -146,12 +148,12 @@ export type AiTrackInput = z.input<typeof aiTrackSchema>;
 /** The same fields in HTML mode: all optional; blanks take the defaults of spec §5 on the server. */
 export const htmlTrackSchema = z
   .object({
-    track_name: text(campaignLimits.trackName).optional(),
+    track_name: text('Track name', campaignLimits.trackName).optional(),
     track_url: trackUrl.optional(),
-    genre: text(campaignLimits.genre).optional(),
-    mood: nullableText(campaignLimits.mood),
+    genre: text('Genre', campaignLimits.genre).optional(),
+    mood: nullableText('Mood', campaignLimits.mood),
     bpm,
-    description: text(campaignLimits.description).optional(),
+    description: text('Description', campaignLimits.description).optional(),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
     email_length: z
       .union([z.literal(100), z.literal(150), z.literal(250)])
@@ -242,9 +244,8 @@ export const generatePreviewSchema = z
   .strict();
 export type GeneratePreviewRequest = z.input<typeof generatePreviewSchema>;
 
-const subject = text(campaignLimits.subject, composeMessages.subjectAndBodyRequired);
-const body = z
-  .string()
+const subject = text('Subject', campaignLimits.subject, composeMessages.subjectAndBodyRequired);
+const body = storableText('Email body')
   .max(campaignLimits.body, `Must be at most ${campaignLimits.body} characters`)
   .refine((value) => value.trim() !== '', composeMessages.subjectAndBodyRequired);
 
@@ -297,7 +298,7 @@ export const templateListSchema = z.object({ templates: z.array(campaignTemplate
 /** The save-template dialog (spec §2): name required ('Please enter a template name.'). */
 export const templateInputSchema = z
   .object({
-    name: text(campaignLimits.templateName, composeMessages.templateNameRequired),
+    name: text('Template name', campaignLimits.templateName, composeMessages.templateNameRequired),
     subject: subject,
     body: body.refine((value) => value.length <= TEMPLATE_BODY_MAX, `Must be at most ${TEMPLATE_BODY_MAX} characters`),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
@@ -322,9 +323,9 @@ export const savedContactListsSchema = z.object({ lists: z.array(savedContactLis
 
 export const contactListInputSchema = z
   .object({
-    name: text(campaignLimits.listName, composeMessages.listNameRequired),
+    name: text('List name', campaignLimits.listName, composeMessages.listNameRequired),
     contact_types: z.array(z.enum(contactTypes)).max(contactTypes.length),
-    selected_genres: z.array(z.string().trim().toLowerCase().min(1).max(100)).max(500),
+    selected_genres: z.array(storableText('Genre').trim().toLowerCase().min(1).max(100)).max(500),
     contact_ids: z
       .array(contactId)
       .max(campaignLimits.listContactIds, `A list holds at most ${campaignLimits.listContactIds} contacts`),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { characterMessages, hasNulOrLoneSurrogate } from './characters';
 
 /** Every error the API returns has this body; `requestId` is set on 500s so support can find the log. */
 export const apiErrorSchema = z.object({
@@ -11,3 +12,11 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 
 export const healthSchema = z.object({ ok: z.literal(true), version: z.string() });
 export type Health = z.infer<typeof healthSchema>;
+
+/**
+ * A free-text field (a name, notes, a description, a subject, a body): a string that refuses NUL and
+ * unpaired surrogates (./characters) with a message naming the field as the form does ('Name contains a
+ * character that cannot be stored.'). Chain the field's own rules after it: `storableText('Name').trim().max(200)`.
+ */
+export const storableText = (field: string) =>
+  z.string().refine((value) => !hasNulOrLoneSurrogate(value), characterMessages.cannotStore(field));

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { characterMessages, hasInvisibleOrControl } from './characters';
+import { storableText } from './common';
 import { normaliseWebsite } from './links';
 import { contactTypes } from './options';
 
@@ -15,10 +17,22 @@ import { contactTypes } from './options';
 export const CONTACT_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Whether a value is an address a contact can have (spec §5), surrounding spaces ignored: false for the
+ * The one email rule of contacts (the form, the CSV import, the directory import and add), surrounding
+ * spaces ignored: null for an address a contact can have, else why not. An invisible or control character
+ * (./characters) is named as such, since the address looks right; anything else off the spec §5 pattern
+ * gets the spec's 'Please enter a valid email address.'.
+ */
+export function contactEmailError(value: string): string | null {
+  const email = value.trim();
+  if (hasInvisibleOrControl(email)) return characterMessages.invisibleInEmail;
+  return CONTACT_EMAIL_PATTERN.test(email) ? null : contactMessages.invalidEmail;
+}
+
+/**
+ * Whether a value is an address a contact can have (contactEmailError finds nothing): false for the
  * directory's 'No email' default and anything else that cannot be sent to.
  */
-export const isContactEmail = (value: string) => CONTACT_EMAIL_PATTERN.test(value.trim());
+export const isContactEmail = (value: string) => contactEmailError(value) === null;
 
 /** The form of an email address uniqueness is decided on (case-insensitive, surrounding spaces ignored). */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -71,13 +85,13 @@ export const contactMessages = {
   invalidWebsite: 'Enter a website such as https://label.com',
 } as const;
 
-const requiredText = (max: number) =>
-  z.string().trim().min(1, contactMessages.nameAndEmailRequired).max(max, `Must be at most ${max} characters`);
+/** Free text named as the form names it ('Name', 'Notes'), for the message of a character that cannot be stored. */
+const requiredText = (max: number, field: string) =>
+  storableText(field).trim().min(1, contactMessages.nameAndEmailRequired).max(max, `Must be at most ${max} characters`);
 
 /** Optional text: blank becomes null (spec §7: "empty optional fields null"). */
-const optionalText = (max: number) =>
-  z
-    .string()
+const optionalText = (max: number, field: string) =>
+  storableText(field)
     .trim()
     .max(max, `Must be at most ${max} characters`)
     .transform((value) => (value === '' ? null : value))
@@ -85,10 +99,18 @@ const optionalText = (max: number) =>
     .optional()
     .transform((value) => value ?? null);
 
-const emailField = requiredText(contactLimits.email).refine((value) => CONTACT_EMAIL_PATTERN.test(value), contactMessages.invalidEmail);
+const emailField = z
+  .string()
+  .trim()
+  .min(1, contactMessages.nameAndEmailRequired)
+  .max(contactLimits.email, `Must be at most ${contactLimits.email} characters`)
+  .superRefine((value, ctx) => {
+    const message = contactEmailError(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
 
 /** A website as people type it ('https://…', 'http://…' or a bare 'label.com'), stored as the link normaliseWebsite makes. */
-const websiteField = optionalText(Number.POSITIVE_INFINITY)
+const websiteField = optionalText(Number.POSITIVE_INFINITY, 'Website')
   .refine((value) => value === null || normaliseWebsite(value) !== null, contactMessages.invalidWebsite)
   .transform((value) => (value === null ? null : normaliseWebsite(value)))
   // The limit applies to what is stored ('label.com' is stored as 'https://label.com'), so an edit of a
@@ -115,14 +137,14 @@ export type Contact = z.infer<typeof contactSchema>;
 /** POST /api/contacts and PUT /api/contacts/{id} (the edit form sends every field). Unknown fields refused. */
 export const contactInputSchema = z
   .object({
-    name: requiredText(contactLimits.name),
+    name: requiredText(contactLimits.name, 'Name'),
     email: emailField,
-    label_name: optionalText(contactLimits.labelName),
+    label_name: optionalText(contactLimits.labelName, 'Label/Company'),
     contact_type: z.enum(contactTypes).default('Label'),
-    position: optionalText(contactLimits.position),
-    genre: optionalText(contactLimits.genre),
+    position: optionalText(contactLimits.position, 'Position'),
+    genre: optionalText(contactLimits.genre, 'Genre'),
     website_url: websiteField,
-    notes: optionalText(contactLimits.notes),
+    notes: optionalText(contactLimits.notes, 'Notes'),
   })
   .strict();
 export type ContactInput = z.infer<typeof contactInputSchema>;
@@ -167,10 +189,10 @@ export const csvContactSchema = z
   .object({
     email: emailField,
     /** Missing or blank: the part of the email before the @. */
-    name: optionalText(contactLimits.name),
-    label_name: optionalText(contactLimits.labelName),
+    name: optionalText(contactLimits.name, 'Name'),
+    label_name: optionalText(contactLimits.labelName, 'Label/Company'),
     contact_type: z.enum(contactTypes).default('Label'),
-    genre: optionalText(contactLimits.genre),
+    genre: optionalText(contactLimits.genre, 'Genre'),
   })
   .strict();
 export type CsvContact = z.input<typeof csvContactSchema>;

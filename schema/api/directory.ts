@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasInvisibleOrControl } from './characters';
 import { contactSchema } from './contacts';
 import { genres, isGenre, type Genre } from './options';
 
@@ -186,8 +187,15 @@ export const directoryMessages = {
   paidLimitReached: (limit: number) => `You've reached your LabelFinder limit (${limit} contacts).`,
   onlyNMore: (n: number) => `You can only add ${n} more contacts. Please select fewer contacts or upgrade to Premium.`,
   noEmail: (name: string) => `${name} has no email address, so it cannot be added to your contacts.`,
+  /** An entry stored before imports refused such addresses (the email rule of schema/api/characters.ts). */
+  invisibleInEmail: (name: string) =>
+    `The email address of ${name} contains an invisible or control character, so it cannot be added to your contacts.`,
   unknownEntries: 'Some of the selected contacts are no longer in the directory. Reload the page and try again.',
 } as const;
+
+/** Why an entry whose email is not a contact's address (isContactEmail) cannot be added: the server's refusal and the card's disabled reason. */
+export const cannotAddMessage = (entry: Pick<DirectoryEntry, 'name' | 'email'>) =>
+  hasInvisibleOrControl(entry.email.trim()) ? directoryMessages.invisibleInEmail(entry.name) : directoryMessages.noEmail(entry.name);
 
 /**
  * What a directory add did: the contacts created, the entries skipped because the caller already has a

@@ -4,6 +4,7 @@
  * A bare 'label.com' means https. Anything else (javascript:, data:, mailto:, ftp:, 'localhost', text) is
  * not a website.
  */
+import { hasInvisibleOrControl } from './characters';
 
 /**
  * A link that must be typed with its scheme (profile links, the waitlist's SoundCloud/Spotify link): starts
@@ -26,8 +27,9 @@ const DOTTED_HOST = /^[^.]+(\.[^.]+)+$/;
  */
 export function normaliseWebsite(value: string | null | undefined): string | null {
   const trimmed = (value ?? '').trim();
-  // Spaces and invisible format characters (zero-width space, BOM) make two links look alike.
-  if (trimmed === '' || /[\s\u200b-\u200f\u2060\ufeff]/.test(trimmed)) return null;
+  // Spaces, controls and invisible characters (zero-width space, soft hyphen, BOM, direction marks) make
+  // two links look alike: the address rule of ./characters, plus the plain space.
+  if (trimmed === '' || trimmed.includes(' ') || hasInvisibleOrControl(trimmed)) return null;
   const scheme = HTTP_SCHEME.exec(trimmed);
   // The host part as typed: an '@' (user info, even empty) or a backslash there hides the real host from a
   // reader ('https://label.com@evil.example', 'https://@evil.example'); a leading '/' is no host at all.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './common';
 import { isHttpLink } from './links';
 
 export const tiers = ['free', 'pro', 'label'] as const;
@@ -36,9 +37,9 @@ const optionalUrl = z
   .transform((value) => (value === '' ? null : value))
   .nullable();
 
-const optionalText = (max: number) =>
-  z
-    .string()
+/** Free text named as the Settings form names it, for the message of a character that cannot be stored. */
+const optionalText = (max: number, field: string) =>
+  storableText(field)
     .trim()
     .max(max, `Must be at most ${max} characters`)
     .transform((value) => (value === '' ? null : value))
@@ -47,9 +48,9 @@ const optionalText = (max: number) =>
 /** PATCH /api/profile: every field optional, unknown fields refused. */
 export const profileUpdateSchema = z
   .object({
-    full_name: z.string().trim().min(1, 'Please enter your full name').max(100, 'Must be at most 100 characters'),
-    artist_name: optionalText(100),
-    bio: optionalText(1000),
+    full_name: storableText('Full name').trim().min(1, 'Please enter your full name').max(100, 'Must be at most 100 characters'),
+    artist_name: optionalText(100, 'Artist name'),
+    bio: optionalText(1000, 'Bio'),
     website_url: optionalUrl,
     soundcloud_url: optionalUrl,
     spotify_url: optionalUrl,

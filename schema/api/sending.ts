@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { campaignSummarySchema } from './campaigns';
 import { unsubscribeReasons } from './contacts';
+import { storableText } from './common';
 
 /**
  * Sending (issue 6; spec §2 Compose dialogs / Campaigns / Campaign detail / Settings → Mailbox
@@ -51,6 +52,15 @@ export const campaignMessages = {
   resumed: 'Campaign resumed',
   notFound: 'Campaign not found',
   empty: 'No campaigns yet',
+} as const;
+
+/** Answers of the sending API beyond the spec's texts (lambdas/http/sending.ts). */
+export const sendingApiMessages = {
+  emailNotFound: 'Email not found',
+  batchShape: `A batch is ${SEND_BATCH_SIZE} contacts of the selection (the last one the rest), starting at a multiple of ${SEND_BATCH_SIZE}.`,
+  batchOutOfOrder: 'This batch does not follow the recipients already queued for this campaign. Please start the send again.',
+  notSending: 'Only a campaign that is sending can be paused.',
+  notPaused: 'Only a paused campaign can be resumed.',
 } as const;
 
 /** Spec §8 Mailbox connection texts; `gmail_error` codes the callback redirects with. */
@@ -220,13 +230,19 @@ export const unsubscribeSubmitSchema = z
   .object({
     token: z.string().min(1).max(200),
     reason: z.enum(unsubscribeReasons).nullable().optional(),
-    reasonDetails: z.string().trim().max(UNSUBSCRIBE_DETAILS_MAX).nullable().optional(),
+    reasonDetails: storableText('Details').trim().max(UNSUBSCRIBE_DETAILS_MAX).nullable().optional(),
   })
   .strict();
 export type UnsubscribeSubmit = z.input<typeof unsubscribeSubmitSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // Local outbox (local runtime only): GET /api/local/outbox, GET /api/local/outbox/{id}.
+
+/** The outbox API's answers (lambdas/http/outbox.ts); the Outbox page shows messageNotFound. */
+export const outboxMessages = {
+  notLocal: 'The outbox exists only when Trackpitch runs locally.',
+  messageNotFound: 'Message not found.',
+} as const;
 
 export const outboxMessageSummarySchema = z.object({
   id: z.string(),

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { storableText } from './common';
 import { isHttpLink } from './links';
 import {
   ARTIST_NAME_MAX,
   EMAIL_MAX,
-  EMAIL_PATTERN,
   LINK_MAX,
   musicStyles,
   NOTES_MAX,
   waitlistMessages,
+  waitlistEmailError,
   waitlistStatuses,
   WHY_INTERESTED_MAX,
 } from './waitlistConstants';
@@ -35,8 +36,12 @@ export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
 export const waitlistJoinSchema = z
   .object({
     email: z.string().trim().min(1, waitlistMessages.required).max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
-      .regex(EMAIL_PATTERN, waitlistMessages.badEmail).transform((email) => email.toLowerCase()),
-    artist_name: z.string().trim().min(1, waitlistMessages.required).max(ARTIST_NAME_MAX, `Artist name must be at most ${ARTIST_NAME_MAX} characters`),
+      .superRefine((email, ctx) => {
+        const message = waitlistEmailError(email);
+        if (message) ctx.addIssue({ code: 'custom', message });
+      })
+      .transform((email) => email.toLowerCase()),
+    artist_name: storableText('Artist name').trim().min(1, waitlistMessages.required).max(ARTIST_NAME_MAX, `Artist name must be at most ${ARTIST_NAME_MAX} characters`),
     music_style: z.string().trim().min(1, waitlistMessages.required).pipe(z.enum(musicStyles, 'Choose a music style from the list')),
     soundcloud_spotify_url: z
       .string()
@@ -45,8 +50,7 @@ export const waitlistJoinSchema = z
       .refine((value) => value === '' || isHttpLink(value), waitlistMessages.badLink)
       .transform((value) => (value === '' ? null : value))
       .nullish(),
-    why_interested: z
-      .string()
+    why_interested: storableText('Why interested')
       .trim()
       .max(WHY_INTERESTED_MAX, `Tell us in at most ${WHY_INTERESTED_MAX} characters`)
       .transform((value) => (value === '' ? null : value))
@@ -73,7 +77,7 @@ export type WaitlistSpots = z.infer<typeof waitlistSpotsSchema>;
 export const waitlistStatusChangeSchema = z.object({ status: z.enum(['approved', 'rejected']) }).strict();
 
 /** PUT /api/admin/waitlist/{id}/notes (admins): a blank text clears the notes (null). 200 with the updated WaitlistEntry. */
-export const waitlistNotesSchema = z.object({ notes: z.string().max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`) }).strict();
+export const waitlistNotesSchema = z.object({ notes: storableText('Notes').max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`) }).strict();
 
 /** GET /api/admin/waitlist page sizes: one page stays far below Lambda's 6 MB response limit. */
 export const WAITLIST_PAGE_MAX = 1000;

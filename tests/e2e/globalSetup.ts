@@ -12,5 +12,9 @@ export default async function globalSetup() {
   process.env.E2E_ADMIN_PASSWORD = stack.admin.password;
   process.env.E2E_COGNITO_ENDPOINT = stack.cognitoEndpoint;
   process.env.E2E_USER_POOL_CLIENT_ID = stack.userPoolClientId;
+  // For tests that put a record no API can write (a raw message in the local outbox) straight into the table.
+  process.env.E2E_DYNAMODB_ENDPOINT = stack.dynamoEndpoint;
+  process.env.E2E_TABLE_NAME = stack.tableName;
+  process.env.E2E_REGION = stack.region;
   return async () => stack.stop();
 }

@@ -6,7 +6,8 @@
  * - a seeded PRNG (mulberry32) and hash-seeded streams, so a run's choices replay from its seed;
  * - a fault-injecting document client (a Proxy on `send`): a simulated Lambda crash before or after a
  *   chosen command (the invocation dies: nothing of it is deleted from the queue, SQS redelivers after
- *   the visibility timeout), a DynamoDB throttling error, and a count of requests per command;
+ *   the visibility timeout), a DynamoDB throttling error, and a count of requests per command; which
+ *   request is the claim or the record it reads from the sending store's step tag (`sendingStepOf`);
  * - a recording mailer that can answer 429 / 5xx / daily limit / invalid_grant / rejected, or throw
  *   after (or before) the email left (the outcome is unknown to the sender);
  * - an event log (claims, mailer calls, pauses, resumes, unsubscribes, crashes) in one sequence, which
@@ -22,7 +23,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { DynamoMailboxStore } from '../../lambdas/adapters/dynamodb/mailboxStore';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
-import { DynamoSendQueueStore, DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sendingStore';
+import { DynamoSendQueueStore, DynamoSenderStore, sendingStepOf, type SendingStep } from '../../lambdas/adapters/dynamodb/sendingStore';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
@@ -32,7 +33,6 @@ import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { addressId } from '../../lambdas/core/contacts';
 import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
 import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
-import { newProfile } from '../../lambdas/core/profile';
 import { dueShard, headOf, MAX_ATTEMPTS } from '../../lambdas/core/sender';
 import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import type { DueCursorWithHead } from '../../lambdas/core/dispatch';
@@ -42,9 +42,10 @@ import { makeHandler as makeSender } from '../../lambdas/workers/sender';
 import { LOCAL_BATCH_SIZE, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS, sqsEvent } from '../../lib/local/ticker';
 import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
-import type { Profile, Tier } from '../../schema/api/profile';
+import type { Tier } from '../../schema/api/profile';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
+import { buildContact, buildDraftContent, buildProfile } from './builders';
 
 export const MINUTE_MS = 60_000;
 export const PIPELINE_APP_URL = 'https://app.trackpitch.test';
@@ -154,7 +155,7 @@ export interface MailerCall {
 
 export type ClaimPhase = 'start' | 'ok' | 'refused' | 'error';
 export type ActionKind = 'pause' | 'resume' | 'unsubscribe' | 'disconnect' | 'connect' | 'queue';
-/** What a record transaction was, read from its items (for the log only). */
+/** What a record transaction was (its step tag's outcome). */
 export type RecordKind = 'sent' | 'retry' | 'failed' | 'daily_limit' | 'auth' | 'unknown';
 
 export type PipelineEvent = { seq: number } & (
@@ -191,6 +192,8 @@ export interface CommandInfo {
   /** The command's class (BatchGetCommand, TransactWriteCommand, …). */
   name: string;
   step: Step;
+  /** The sending store's step (SENDING_STEPS) when the command is one of its transactions. */
+  sendingStep?: SendingStep;
   userId: string | undefined;
   campaignId: string | undefined;
   position: number | undefined;
@@ -198,44 +201,24 @@ export interface CommandInfo {
 }
 
 type Command = { constructor: { name: string }; input: unknown };
-type TransactItem = { Update?: { Key: Record<string, unknown>; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, unknown> }; Put?: { Item: Record<string, unknown> }; Delete?: { Key: Record<string, unknown> } };
 
 const USER_PK = /"PK":"USER#([^"#]+)"/;
 
-/** What a command is in the pipeline's terms: a read, the claim, the record, another write. */
+/**
+ * What a command is in the pipeline's terms: the claim, the record (and its outcome) or another write,
+ * by the tag the sending store attaches to each transaction (`sendingStepOf`), never by its expression
+ * text; any other command by its class: a read, a query, a write.
+ */
 export function describeCommand(command: Command): CommandInfo {
   const name = command.constructor.name;
-  const json = JSON.stringify(command.input ?? {});
-  const userId = USER_PK.exec(json)?.[1];
-  const info: CommandInfo = { name, step: 'other', userId, campaignId: undefined, position: undefined };
-  if (name === 'BatchGetCommand' || name === 'GetCommand') info.step = 'read';
-  else if (name === 'QueryCommand') info.step = 'query';
-  else if (name === 'TransactWriteCommand') {
-    const items = ((command.input as { TransactItems?: TransactItem[] }).TransactItems ?? []) as TransactItem[];
-    const first = items[0]?.Update;
-    const values = first?.ExpressionAttributeValues ?? {};
-    const rcpt = first && typeof first.Key.SK === 'string' && first.Key.SK.startsWith('RCPT#') ? first.Key : undefined;
-    if (rcpt) {
-      info.campaignId = String(rcpt.PK).replace(/^CAMPAIGN#/, '');
-      info.position = Number(String(rcpt.SK).replace(/^RCPT#/, ''));
-    }
-    if (rcpt && values[':sending'] === 'sending' && values[':pending'] === 'pending') info.step = 'claim';
-    else if (rcpt && values[':claimed'] === 'sending') {
-      info.step = 'record';
-      info.record = items.some((item) => item.Delete && item.Delete.Key.SK === key.mailbox())
-        ? 'auth'
-        : values[':sent'] === 'sent'
-          ? 'sent'
-          : items.some((item) => item.Update?.UpdateExpression?.includes('sent = :limit'))
-            ? 'daily_limit'
-            : ':failed' in values
-              ? 'failed'
-              : ':retryAt' in values
-                ? 'retry'
-                : 'unknown';
-    } else info.step = 'write';
-  } else info.step = 'write';
-  return info;
+  const tag = sendingStepOf(command);
+  if (tag) {
+    const step: Step = tag.step === 'claim' || tag.step === 'record' ? tag.step : 'write';
+    return { name, step, sendingStep: tag.step, userId: tag.userId, campaignId: tag.campaignId, position: tag.position, ...(tag.record ? { record: tag.record } : {}) };
+  }
+  const userId = USER_PK.exec(JSON.stringify(command.input ?? {}))?.[1];
+  const step: Step = name === 'BatchGetCommand' || name === 'GetCommand' ? 'read' : name === 'QueryCommand' ? 'query' : 'write';
+  return { name, step, userId, campaignId: undefined, position: undefined };
 }
 
 export type DbFault = 'crash-before' | 'crash-after' | 'throttle';
@@ -263,14 +246,19 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
     const invocation = currentInvocation.getStore();
     if (invocation?.crashed) throw new SimulatedCrash(`(already crashed) at ${info.step}`);
     const fault = invocation && options.fault ? options.fault(info, invocation) : undefined;
-    if (fault) log?.add({ kind: 'fault', fault, step: info.step, invocation: invocation?.id, userId: info.userId });
+    // Logged where it is thrown: a fault planned but never injected is not counted as one.
+    const inject = <E extends Error>(error: E): E => {
+      log?.add({ kind: 'fault', fault: fault!, step: info.step, invocation: invocation?.id, userId: info.userId });
+      return error;
+    };
     const crash = (where: string) => {
+      const error = inject(new SimulatedCrash(`${where} ${info.step}`));
       invocation!.crashed = true;
       log?.add({ kind: 'crash', invocation: invocation!.id, where: `${where} ${info.step} (${info.name})` });
-      return new SimulatedCrash(`${where} ${info.step}`);
+      return error;
     };
     if (fault === 'crash-before') throw crash('before');
-    if (fault === 'throttle') throw new ProvisionedThroughputExceededException({ message: 'Simulated throttling', $metadata: {} });
+    if (fault === 'throttle') throw inject(new ProvisionedThroughputExceededException({ message: 'Simulated throttling', $metadata: {} }));
     const tracked = (info.step === 'claim' || info.step === 'record') && info.userId !== undefined && info.campaignId !== undefined;
     if (tracked && info.step === 'claim') {
       log?.add({ kind: 'claim', phase: 'start', invocation: invocation?.id, userId: info.userId!, campaignId: info.campaignId!, position: info.position!, at: now() });
@@ -614,8 +602,11 @@ export class PipelineWorld {
       const dailyLimit = options.dailyLimit ?? 500;
       const tier = options.tier ?? 'free';
       const mailbox = await this.mailboxFor(userId, dailyLimit);
-      const profile: Profile = {
-        ...newProfile({ userId, email: `${userId}@artist.test`, name: `Artist ${index}`, groups: [] }, now),
+      const profile = buildProfile({
+        id: userId,
+        created_at: now.toISOString(),
+        email: `${userId}@artist.test`,
+        full_name: `Artist ${index}`,
         artist_name: `DJ ${index}`,
         tier,
         ...(options.emailLimit !== undefined ? { email_limit: options.emailLimit } : {}),
@@ -623,7 +614,7 @@ export class PipelineWorld {
         gmail_email: mailbox.email,
         gmail_daily_limit: mailbox.dailyLimit,
         gmail_account_type: mailbox.accountType,
-      };
+      });
       const user: PipelineUser = { userId, index, dailyLimit, monthlyLimit: tier === 'label' ? null : profile.email_limit, preDay: new Map(), preMonth: new Map(), campaigns: [] };
       const put = (item: Record<string, unknown>) => requests.push({ PutRequest: { Item: { PK: key.user(userId), ...item } } });
       put({ SK: key.profile(), entity: 'profile', ...profile });
@@ -666,19 +657,7 @@ export class PipelineWorld {
   contacts(userId: string, names: readonly (string | number)[]): Contact[] {
     return names.map((name) => {
       const email = `r${name}-${userId}@label.test`;
-      return {
-        id: addressId(userId, email),
-        name: `Recipient ${name}`,
-        email,
-        label_name: `Label ${name}`,
-        contact_type: 'Label',
-        position: null,
-        genre: null,
-        website_url: null,
-        notes: null,
-        genre_focus: null,
-        created_at: '2026-01-01T00:00:00.000Z',
-      };
+      return buildContact({ id: addressId(userId, email), name: `Recipient ${name}`, email, label_name: `Label ${name}`, created_at: '2026-01-01T00:00:00.000Z' });
     });
   }
 
@@ -686,22 +665,12 @@ export class PipelineWorld {
   async draft(userId: string, recipients: number, trackName = 'Midnight Drive'): Promise<Campaign> {
     return this.campaigns.createDraft(
       userId,
-      {
-        mode: 'html',
+      buildDraftContent({
         track_name: trackName,
         track_url: `https://music.test/${encodeURIComponent(trackName)}`,
-        genre: 'Electronic',
-        mood: null,
-        bpm: null,
-        description: 'A late-night track',
-        ai_tone: 'professional',
-        email_length: 150,
-        email_subject: 'New track for [CONTACT_NAME]',
         email_body: '<!DOCTYPE html><html><body><p>Hi [CONTACT_NAME],</p><p><a href="https://music.test/listen">Listen</a> · <a href="https://artist.test/">My site</a></p></body></html>',
-        personalised_by_writer: false,
-        preview_contact_id: null,
         total_recipients: recipients,
-      },
+      }),
       this.now,
     );
   }
@@ -1070,7 +1039,8 @@ export interface InvariantOptions {
 
 /**
  * Every broken invariant, in words (empty: all hold):
- * - at most one email delivered per (campaign, position); no call after it; at most MAX_ATTEMPTS calls;
+ * - at most one email delivered per (campaign, position); no call after it; at most MAX_ATTEMPTS calls
+ *   that used an attempt (a daily-limit or invalid_grant answer waits for the reset or the reconnection);
  * - every mailer call follows a successful claim of that position in the same invocation;
  * - nothing sent to an address whose claim started after its unsubscribe was written;
  * - per user: calls ≥ interval apart; per Pacific day ≤ the daily limit; per Pacific month ≤ the plan's;
@@ -1096,8 +1066,9 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     if (delivered.length > 1) problems.push(`${key}: delivered ${delivered.length} times (${delivered.map(fmt).join('; ')})`);
     const firstDelivered = slotCalls.findIndex((call) => call.delivered);
     if (firstDelivered >= 0 && firstDelivered < slotCalls.length - 1) problems.push(`${key}: called again after it was delivered (${slotCalls.map(fmt).join('; ')})`);
-    const attempts = slotCalls.filter((call) => call.fault !== 'crashed').length;
-    if (attempts > MAX_ATTEMPTS) problems.push(`${key}: ${attempts} provider calls (max ${MAX_ATTEMPTS})`);
+    // A daily-limit or invalid_grant answer puts the email back without using an attempt (the sender's rule).
+    const attempts = slotCalls.filter((call) => call.fault !== 'crashed' && call.fault !== 'daily_limit' && call.fault !== 'auth').length;
+    if (attempts > MAX_ATTEMPTS) problems.push(`${key}: ${attempts} provider calls that used an attempt (max ${MAX_ATTEMPTS}): ${slotCalls.map(fmt).join('; ')}`);
   }
 
   // Each claim's start, and each call's claim: same invocation, same position, succeeded, before the call.

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, PLACEHOLDER_WEB_DIST, readConfig, SETTINGS } from '../../lib/cloud/config';
+import { ConfigError, DEFAULTS, PLACEHOLDER_WEB_DIST, readConfig, SETTINGS, WEB_DIR } from '../../lib/cloud/config';
 
 const placeholder = { webDist: 'placeholder' };
 const read = (context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, rootDir?: string) =>
@@ -22,9 +22,9 @@ function problems(context: Record<string, unknown>, env: NodeJS.ProcessEnv = {},
 }
 
 describe('readConfig', () => {
-  it('has working defaults (with the placeholder web build)', () => {
-    const config = read(placeholder);
-    expect(config).toMatchObject({
+  it('has working defaults, the web app built from web/ during synth', () => {
+    const config = read({});
+    expect(config).toEqual({
       stage: 'dev',
       cognitoDomainPrefix: 'trackpitch-dev',
       google: undefined,
@@ -33,8 +33,7 @@ describe('readConfig', () => {
       bedrockModelId: DEFAULTS.bedrockModelId,
       contactEmails: { support: DEFAULTS.supportEmail, privacy: DEFAULTS.privacyEmail },
       alarmEmail: undefined,
-      webDistPath: PLACEHOLDER_WEB_DIST,
-      webIsPlaceholder: true,
+      web: { kind: 'vite', webDir: WEB_DIR },
       apiThrottle: { rate: DEFAULTS.apiRateLimit, burst: DEFAULTS.apiBurstLimit },
     });
   });
@@ -56,6 +55,7 @@ describe('readConfig', () => {
       callbackUrls: ['https://a.example.com/auth', 'https://b.example.com/auth'],
       apiThrottle: { rate: 7, burst: DEFAULTS.apiBurstLimit },
       alarmEmail: 'ops@example.com',
+      web: { kind: 'placeholder', path: PLACEHOLDER_WEB_DIST },
     });
     expect(read({ stage: 'qa', apiRateLimit: 9, callbackUrls: ['https://c.example.com/auth'] }, env)).toMatchObject({
       stage: 'qa',
@@ -101,16 +101,25 @@ describe('readConfig', () => {
     expect(read({ ...placeholder, stage: 'prod', supportEmail: 'help@trackpitch.io', privacyEmail: 'privacy@trackpitch.io' }).stage).toBe('prod');
   });
 
-  it('explains a missing web build and how to proceed without one', () => {
+  it('needs no web build when webDist is unset: synth builds web/ (a fresh clone has no web/dist)', () => {
+    const emptyRoot = mkdtempSync(path.join(tmpdir(), 'trackpitch-config-'));
+    expect(read({}, {}, emptyRoot).web).toEqual({ kind: 'vite', webDir: WEB_DIR });
+    expect(read({ webDist: '' }, { TRACKPITCH_WEB_DIST: ' ' }, emptyRoot).web).toEqual({ kind: 'vite', webDir: WEB_DIR });
+  });
+
+  it('deploys a prebuilt webDist folder as it is, and explains one without index.html', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'trackpitch-config-'));
-    const [message] = problems({}, {}, root);
-    expect(message).toContain(path.join(root, 'web', 'dist'));
-    expect(message).toContain('npm run build:web');
+    const [message] = problems({ webDist: 'build/web' }, {}, root);
+    expect(message).toContain(path.join(root, 'build', 'web'));
+    expect(message).toContain('index.html missing');
+    expect(message).toContain('Leave webDist unset');
     expect(message).toContain('-c webDist=placeholder');
 
-    mkdirSync(path.join(root, 'web', 'dist'), { recursive: true });
-    writeFileSync(path.join(root, 'web', 'dist', 'index.html'), '<!doctype html>');
-    expect(read({}, {}, root)).toMatchObject({ webDistPath: path.join(root, 'web', 'dist'), webIsPlaceholder: false });
+    mkdirSync(path.join(root, 'build', 'web'), { recursive: true });
+    writeFileSync(path.join(root, 'build', 'web', 'index.html'), '<!doctype html>');
+    expect(read({ webDist: 'build/web' }, {}, root).web).toEqual({ kind: 'prebuilt', path: path.join(root, 'build', 'web') });
+    expect(read({}, { TRACKPITCH_WEB_DIST: path.join(root, 'build', 'web') }).web).toEqual({ kind: 'prebuilt', path: path.join(root, 'build', 'web') });
+    expect(read(placeholder).web).toEqual({ kind: 'placeholder', path: PLACEHOLDER_WEB_DIST });
   });
 
   it('prints as one readable message', () => {

@@ -1,11 +1,12 @@
 /**
- * Builds the real CDK app for the infra tests: bundling skipped (no esbuild runs), the placeholder
- * web build, and an explicit environment so a developer's TRACKPITCH_* variables cannot leak in.
+ * Builds the real CDK app for the infra tests: bundling skipped (no esbuild and no Vite build runs:
+ * the web asset keeps its default, built from web/ by Vite, but is not built), and an explicit
+ * environment so a developer's TRACKPITCH_* variables cannot leak in.
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp, type BuiltApp } from '../../lib/cloud/app';
 
-export const TEST_CONTEXT = { 'aws:cdk:bundling-stacks': [], webDist: 'placeholder' } as const;
+export const TEST_CONTEXT = { 'aws:cdk:bundling-stacks': [] } as const;
 
 export const GOOGLE_CONTEXT = {
   googleClientId: '1234-test.apps.googleusercontent.com',

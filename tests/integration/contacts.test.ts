@@ -189,6 +189,16 @@ describe('POST /api/contacts: validation (400 with its exact message, nothing st
     ['an email with a space', form({ email: 'mara velvet@velvet.example' }), 'email: Please enter a valid email address.'],
     ['an email without a dot after the @', form({ email: 'mara@velvet' }), 'email: Please enter a valid email address.'],
     ['an email over 254 characters', form({ email: `${'m'.repeat(250)}@velvet.example` }), 'email: Must be at most 254 characters'],
+    ['an email with NUL', form({ email: 'a\u0000@b.example' }), 'email: Email contains an invisible or control character.'],
+    ['an email with a zero-width space', form({ email: 'a\u200b@b.example' }), 'email: Email contains an invisible or control character.'],
+    ['an email with a right-to-left mark', form({ email: 'mara@velvet\u200f.example' }), 'email: Email contains an invisible or control character.'],
+    ['an email with a no-break space inside', form({ email: 'mara\u00a0velvet@b.example' }), 'email: Email contains an invisible or control character.'],
+    ['an email with a lone surrogate', form({ email: 'mara\ud800@b.example' }), 'email: Email contains an invisible or control character.'],
+    ['a name with NUL', form({ name: 'Mara\u0000Velvet' }), 'name: Name contains a character that cannot be stored.'],
+    ['a name with a lone high surrogate', form({ name: 'Mara \ud83d' }), 'name: Name contains a character that cannot be stored.'],
+    ['a name with a lone low surrogate', form({ name: '\ude00 Mara' }), 'name: Name contains a character that cannot be stored.'],
+    ['notes with NUL', form({ notes: 'Met at ADE.\u0000' }), 'notes: Notes contains a character that cannot be stored.'],
+    ['a label with a lone surrogate', form({ label_name: 'Velvet \udbff Records' }), 'label_name: Label/Company contains a character that cannot be stored.'],
     ['a name over 200 characters', form({ name: 'n'.repeat(201) }), 'name: Must be at most 200 characters'],
     ['notes over 2000 characters', form({ notes: 'x'.repeat(2001) }), 'notes: Must be at most 2000 characters'],
     ['a website that is not one', form({ website_url: 'not a website' }), 'website_url: Enter a website such as https://label.com'],
@@ -291,6 +301,8 @@ describe('GET, PUT, DELETE /api/contacts/{id}', () => {
       [{ ...form({ email: contact.email }), name: undefined }, contactMessages.nameAndEmailRequired],
       [form({ email: '' }), contactMessages.nameAndEmailRequired],
       [form({ email: 'broken@' }), 'email: Please enter a valid email address.'],
+      [form({ email: contact.email.replace('@', '\u200b@') }), 'email: Email contains an invisible or control character.'],
+      [form({ email: contact.email, name: 'Mara\u0000' }), 'name: Name contains a character that cannot be stored.'],
       [{ ...form({ email: contact.email }), created_at: '2000-01-01T00:00:00.000Z' }, 'Unknown field: created_at'],
     ] as const) {
       const response = await api(user, `/api/contacts/${contact.id}`, { method: 'PUT', body });
@@ -443,6 +455,9 @@ describe('POST /api/contacts/import', () => {
     const user = await createUser({ name: 'Bad Importer' });
     const cases: [unknown, string][] = [
       [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'not-an-email' }] }, 'contacts.1.email: Please enter a valid email address.'],
+      [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'a\u0000@b.example' }] }, 'contacts.1.email: Email contains an invisible or control character.'],
+      [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'a\u200b@b.example' }] }, 'contacts.1.email: Email contains an invisible or control character.'],
+      [{ contacts: [{ email: uniqueEmail('ok'), name: 'Mara\ud800' }] }, 'contacts.0.name: Name contains a character that cannot be stored.'],
       [{ contacts: [{ email: uniqueEmail('ok') }, { name: 'No Email' }] }, 'contacts.1.email is required'],
       [{ contacts: [{ email: uniqueEmail('ok'), phone: '123' }] }, 'Unknown field: phone'],
       [{ contacts: [] }, 'contacts: No contacts to import'],

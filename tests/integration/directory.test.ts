@@ -522,6 +522,39 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(await listed()).toHaveLength(before);
   });
 
+  it('rejects a record whose email holds an invisible or control character, or whose text cannot be stored, by row; the rest is loaded', async () => {
+    const before = await listed();
+    const records = [
+      { name: 'Clean Records', email: address('clean') },
+      { name: 'Zero Width', email: address('zero').replace('@', '\u200b@') },
+      { name: 'Nul Records', email: address('nul').replace('@', '\u0000@') },
+      { name: 'Marked', email: `\u200e${address('marked')}` },
+      { name: 'Half \ud800 Pair', email: address('half') },
+      { name: 'Nul Notes', email: address('nul-notes'), description: 'Demos\u0000 welcome' },
+    ];
+    const response = await importFile('json', JSON.stringify(records));
+    expect(response).toMatchObject({
+      status: 200,
+      json: {
+        created: 1,
+        updated: 0,
+        rejected: [
+          { row: 2, email: records[1]!.email, reasons: ['Email contains an invisible or control character'] },
+          { row: 3, email: records[2]!.email, reasons: ['Email contains an invisible or control character'] },
+          { row: 4, email: records[3]!.email, reasons: ['Email contains an invisible or control character'] },
+          { row: 5, email: address('half'), reasons: ['Name contains a character that cannot be stored'] },
+          { row: 6, email: address('nul-notes'), reasons: ['Description contains a character that cannot be stored'] },
+        ],
+      },
+    });
+    const after = await listed();
+    expect(after).toHaveLength(before.length + 1);
+    expect(byEmail(after, address('clean'))).toHaveLength(1);
+    for (const name of ['zero', 'nul', 'marked', 'half', 'nul-notes']) {
+      expect(after.filter((entry) => entry.email.includes(`${name}-${tag}`)), name).toEqual([]);
+    }
+  });
+
   it('refuses a file over 3 MB counted in bytes (accented text), and an import that would take the directory past 1,500 entries', async () => {
     const before = (await listed()).length;
     // Two-byte characters: fewer characters than the limit has bytes, but more bytes.
@@ -555,6 +588,30 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
       json: { message: 'Silent Records has no email address, so it cannot be added to your contacts.' },
     });
     expect(await profileItem(user.sub, tableName)).toMatchObject({ labelfinder_additions_count: 0 });
+  });
+
+  it('an entry stored with an invisible character in its email (before imports refused it) is not in the email lookup and cannot be added', async () => {
+    const entry = applyDirectoryDefaults({ id: `lf-zwsp-${tag}`, name: 'Hidden Space Records', email: address('hidden').replace('@', '\u200b@') });
+    await dynamodb().doc.send(new PutCommand({ TableName: tableName, Item: directoryItem(entry) }));
+    const lookup = await queryAll(dynamodb().doc, {
+      TableName: tableName,
+      IndexName: indexes.byLookup.name,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': key.directoryEmailLookup() },
+    });
+    expect(lookup.some((item) => item.id === entry.id)).toBe(false);
+    expect(await addEntries(user, [entry.id], server.url)).toMatchObject({
+      status: 400,
+      json: { message: 'The email address of Hidden Space Records contains an invisible or control character, so it cannot be added to your contacts.' },
+    });
+    expect(await profileItem(user.sub, tableName)).toMatchObject({ labelfinder_additions_count: 0 });
+    const contacts = await queryAll(dynamodb().doc, {
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :contact)',
+      ExpressionAttributeValues: { ':pk': key.user(user.sub), ':contact': key.contactPrefix() },
+      ConsistentRead: true,
+    });
+    expect(contacts.filter((item) => String(item.email).includes(`hidden-${tag}`))).toEqual([]);
   });
 
   const run = promisify(execFile);

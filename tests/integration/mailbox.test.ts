@@ -385,6 +385,12 @@ describe('the local consent page', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.text).toContain('aria-invalid="true"');
     expect(invalid.text).toContain('role="alert"');
+    // The app's email rule: an address that looks right but holds an invisible character is named as such.
+    form.set('email', 'artist\u200b@local.test');
+    const invisible = await request(consentUrl, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.url } });
+    expect(invisible.status).toBe(400);
+    expect(invisible.headers.get('location')).toBeNull();
+    expect(invisible.text).toContain('Email contains an invisible or control character.');
   });
 
   it('escapes what it echoes and forbids scripts and framing', async () => {

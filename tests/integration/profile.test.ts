@@ -113,6 +113,31 @@ describe('PATCH /api/profile', () => {
     expect(after.json?.full_name).toBe('Patch Tester');
   });
 
+  it('answers 400 naming the field to a name or bio holding NUL or a lone surrogate, and keeps what was stored', async () => {
+    const user = await signedIn();
+    const cases: [Record<string, string>, string][] = [
+      [{ full_name: 'Ada\u0000Lovelace' }, 'full_name: Full name contains a character that cannot be stored.'],
+      [{ full_name: 'Ada \ud800' }, 'full_name: Full name contains a character that cannot be stored.'],
+      [{ artist_name: '\udc00Ada' }, 'artist_name: Artist name contains a character that cannot be stored.'],
+      [{ bio: 'Techno since 1999.\u0000' }, 'bio: Bio contains a character that cannot be stored.'],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call('/api/profile', { method: 'PATCH', token: user.idToken, body });
+      expect(response, JSON.stringify(body)).toMatchObject({ status: 400, json: { message } });
+    }
+    const after = await call('/api/profile', { token: user.idToken });
+    expect(after.json).toMatchObject({ full_name: 'Patch Tester', artist_name: null, bio: null });
+  });
+
+  it('answers 400 to a link with an invisible character (zero-width space, soft hyphen)', async () => {
+    const user = await signedIn();
+    for (const website_url of ['https://label\u200b.example', 'https://lab\u00adel.example']) {
+      const response = await call('/api/profile', { method: 'PATCH', token: user.idToken, body: { website_url } });
+      expect(response).toMatchObject({ status: 400, json: { message: 'website_url: Enter a link that starts with http:// or https://' } });
+    }
+    expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject({ website_url: null });
+  });
+
   it('answers 400 to a link that is not a web address', async () => {
     const user = await signedIn();
     const response = await call('/api/profile', { method: 'PATCH', token: user.idToken, body: { website_url: 'javascript:alert(1)' } });

@@ -2,10 +2,12 @@
  * Route parity: the CDK template deploys every route of schema/routes.ts but the local runtime's own
  * (localOnly groups: the outbox); the local server serves every route, each with the authorization
  * the template gives it (JWT routes refuse a missing token, public ones do not) or, for a local-only
- * route, its declared access; and a method no route has for a path answers 404 locally too, as API
- * Gateway does.
+ * route, its declared access; every route reaches an entry of its handler group's map (httpApi answers
+ * 500 `route_not_handled` for one without); and a method no route has for a path answers 404 locally
+ * too, as API Gateway does.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_NOT_HANDLED } from '../../lambdas/http/api';
 import { handlerGroups, routeKey, routes, type HandlerGroupDefinition } from '../../schema/routes';
 import { resourcesOfType, synth } from '../infra/synth';
 import { call, createUser, type TestUser } from './helpers';
@@ -41,6 +43,16 @@ describe('route parity between the CDK template and the local server', () => {
   /** What the local server (like API Gateway) answers for a method and path no route matches. */
   const MISSING_ROUTE = { message: 'Not Found' };
 
+  /**
+   * The route reached its own handler: not a 5xx, so neither httpApi's answer for a route its group's
+   * map has no entry for (`route_not_handled`, say after a handler's key was renamed) nor a handler
+   * that could not be built (a map key naming no route). Every route answers these requests below 500.
+   */
+  const expectHandled = (answer: { status: number; json?: unknown }) => {
+    expect((answer.json as { code?: unknown } | undefined)?.code, 'a route its handler group has no entry for').not.toBe(ROUTE_NOT_HANDLED);
+    expect(answer.status, JSON.stringify(answer.json)).toBeLessThan(500);
+  };
+
   it('deploys at least the known routes', () => {
     expect(deployed.map((r) => `${r.method} ${r.path}`)).toContain('GET /api/profile');
     expect(deployed.every((r) => r.authorization === 'JWT' || r.authorization === 'NONE')).toBe(true);
@@ -65,9 +77,11 @@ describe('route parity between the CDK template and the local server', () => {
       expect(signedIn.status).not.toBe(401);
       // A route's own 404 (no such contact for a made-up id) is an answer; the server's missing-route 404 is not.
       expect(signedIn.json).not.toEqual(MISSING_ROUTE);
+      expectHandled(signedIn);
     } else {
       expect(anonymous.status).not.toBe(401);
       expect(anonymous.json).not.toEqual(MISSING_ROUTE);
+      expectHandled(anonymous);
     }
   });
 

@@ -3,12 +3,13 @@
  * store, ticks as the dispatcher makes them (and once through the real dispatcher and the local FIFO),
  * the real sender handler with a recording mailer and a fake clock.
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
 import { MailerError } from '../../lambdas/core/errors';
 import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
+import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import { clickUrl, oneClickUnsubscribeUrl, openPixelUrl, unsubscribePageUrl } from '../../lambdas/core/tracking';
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
 import type { RecipientRecord } from '../../lambdas/ports';
@@ -434,5 +435,49 @@ describe('sender: one email of a track per address (checked at the claim)', () =
     expect((await world.recipients(second.id))[0]).toMatchObject({ status: 'sent' });
     expect(world.mailer.sent.map((s) => s.email.meta.campaignId)).toEqual([second.id]);
     expect(await world.item(key.user(world.userId), key.pitched(pitchKey(first), ada.id))).toMatchObject({ campaign_id: second.id, position: 0 });
+  });
+});
+
+describe("sender: the claim is the limits' last word", () => {
+  /**
+   * The read said one email was left today (this month); the counter moved before the claim. Today only
+   * a claim moves it up, and the cursor's pace condition already refuses a second claim in one interval,
+   * so this checks the claim's own condition on the DAY (MONTH) counter, alone: it must refuse the slot.
+   */
+  async function slotTakenAfterTheRead(world: SendingWorld, counterSk: string, usedBefore: number) {
+    const counterKey = { PK: key.user(world.userId), SK: counterSk };
+    await world.db.send(new PutCommand({ TableName: world.tableName, Item: { ...counterKey, entity: 'counter', sent: usedBefore } }));
+    const store = world.senderStore;
+    world.withDeps({
+      store: Object.assign(Object.create(store) as typeof store, {
+        claim: async (...args: Parameters<typeof store.claim>) => {
+          await world.db.send(new UpdateCommand({ TableName: world.tableName, Key: counterKey, UpdateExpression: 'ADD sent :one', ExpressionAttributeValues: { ':one': 1 } }));
+          return store.claim(...args);
+        },
+      }),
+    });
+  }
+
+  it('the last daily slot taken after the read: the claim refuses it, nothing is sent, the rest waits for Pacific midnight', async () => {
+    const world = await sendingWorld({ dailyLimit: 2 });
+    const { campaign } = await queued(world, 2);
+    await slotTakenAfterTheRead(world, key.dayCounter(pacificDate(world.now)), 1);
+    await world.tick();
+    expect(world.mailer.calls).toEqual([]);
+    expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect(await world.counters()).toEqual({ day: 2, month: 0 });
+    // 18:00Z on 21 November is 10:00 PST: the next Pacific midnight is 08:00Z on the 22nd.
+    expect((await world.cursor())?.due_at).toBe('2026-11-22T08:00:00.000Z');
+  });
+
+  it("the month's last email taken after the read: the claim refuses it, and the rest waits for the next Pacific month", async () => {
+    const world = await sendingWorld({ profile: { tier: 'free', email_limit: 3 } });
+    const { campaign } = await queued(world, 2);
+    await slotTakenAfterTheRead(world, key.monthCounter(pacificMonth(world.now)), 2);
+    await world.tick();
+    expect(world.mailer.calls).toEqual([]);
+    expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect(await world.counters()).toEqual({ day: 0, month: 3 });
+    expect((await world.cursor())?.due_at).toBe('2026-12-01T08:00:00.000Z');
   });
 });

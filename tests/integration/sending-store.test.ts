@@ -4,7 +4,8 @@
  * resume keeping the position, usage, "already pitched", the recipients list, and another user's
  * campaign never touched.
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoSendQueueStore, sendingStepOf } from '../../lambdas/adapters/dynamodb/sendingStore';
 import { describe, expect, it } from 'vitest';
 import { dueShard, pitchKey } from '../../lambdas/core/sender';
 import type { Campaign } from '../../schema/api/campaigns';
@@ -141,6 +142,39 @@ describe('pause and resume', () => {
     await world.db.send(new DeleteCommand({ TableName: world.tableName, Key: { PK: key.user(world.userId), SK: key.mailbox() } }));
     expect(await world.sendQueue.resume(world.userId, draft.id, world.now)).toMatchObject({ outcome: 'conflict', campaign: { sending_status: 'paused' } });
     expect((await world.cursor())?.queue).toEqual({});
+  });
+
+  it("a resume racing the sender's idle tick (after its read, before its write) leaves the campaign on a due cursor", async () => {
+    const world = await sendingWorld();
+    const draft = await world.draft(3);
+    await batch(world, draft, 0, 3);
+    await world.tick();
+    // Paused: off the cursor, which stays due at the next interval with nothing on it.
+    await world.sendQueue.pause(world.userId, draft.id, world.now);
+    const tick = (await world.cursor())!.due_at!;
+    // The resume reads the cursor (due then); the sender's tick finds it empty and takes it out of the
+    // DUE index; then the resume's write lands.
+    let raced = false;
+    const racing = new Proxy(world.db, {
+      get(target, property) {
+        if (property !== 'send') return Reflect.get(target, property, target);
+        return async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
+          if (sendingStepOf(command)?.step === 'resume' && !raced) {
+            raced = true;
+            expect(await world.senderStore.goIdle(world.userId, tick)).toBe(true);
+          }
+          return target.send(command);
+        };
+      },
+    });
+    const store = new DynamoSendQueueStore(racing, world.tableName, { intervalMs: INTERVAL_MS });
+    expect(await store.resume(world.userId, draft.id, world.now)).toMatchObject({ outcome: 'resumed' });
+    const cursor = await world.cursor();
+    expect(cursor?.queue[draft.id]).toMatchObject({ position: 1 });
+    expect(cursor?.due_at).toBe(tick);
+    expect(cursor?.[indexes.due.sortKey as 'DueSK']).toBe(key.dueSort(tick, world.userId));
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.email.meta.position)).toEqual([0, 1, 2]);
   });
 
   it('resume keeps a scheduled campaign waiting for its time', async () => {

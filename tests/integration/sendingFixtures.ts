@@ -17,14 +17,14 @@ import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
 import { addressId } from '../../lambdas/core/contacts';
 import { headOf } from '../../lambdas/core/sender';
-import { newProfile } from '../../lambdas/core/profile';
 import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { Profile } from '../../schema/api/profile';
-import type { Mailer, OutgoingEmail, RecipientRecord, SecretBox, SenderQueueEntry, StoredMailbox } from '../../lambdas/ports';
+import type { Mailer, OutgoingEmail, RecipientRecord, SecretBox, SenderQueueEntry } from '../../lambdas/ports';
 import { makeHandler, type SenderDeps } from '../../lambdas/workers/sender';
 import { key } from '../../schema/table';
+import { buildContact, buildDraftContent, buildMailbox, buildProfile } from '../fakes/builders';
 import { stack } from './helpers';
 
 export const APP_URL = 'https://app.trackpitch.test';
@@ -79,19 +79,7 @@ export const fakeSecrets: SecretBox = {
 
 export function contactFor(userId: string, n: number, run = randomUUID().slice(0, 6)): Contact {
   const email = `rcpt${n}-${run}@label.test`;
-  return {
-    id: addressId(userId, email),
-    name: `Recipient ${n}`,
-    email,
-    label_name: `Label ${n}`,
-    contact_type: 'Label',
-    position: null,
-    genre: null,
-    website_url: null,
-    notes: null,
-    genre_focus: null,
-    created_at: '2026-11-01T00:00:00.000Z',
-  };
+  return buildContact({ id: addressId(userId, email), name: `Recipient ${n}`, email, label_name: `Label ${n}` });
 }
 
 export interface WorldOptions {
@@ -115,21 +103,23 @@ export async function sendingWorld(options: WorldOptions = {}) {
   const unsubscribes = new DynamoUnsubscribeStore(plain, tableName);
   const dailyLimit = options.dailyLimit ?? 500;
 
-  const profile: Profile = {
-    ...newProfile({ userId, email: `${userId}@artist.test`, name: 'Ada Artist', groups: [] }, now),
+  const profile = buildProfile({
+    id: userId,
+    created_at: now.toISOString(),
+    email: `${userId}@artist.test`,
+    full_name: 'Ada Artist',
     artist_name: 'DJ Ada',
     gmail_connected: true,
     gmail_email: 'ada@gmail.test',
     gmail_daily_limit: dailyLimit,
     ...options.profile,
-  };
-  const mailbox: StoredMailbox = {
+  });
+  const mailbox = buildMailbox({
     email: 'ada@gmail.test',
-    accountType: 'free',
     dailyLimit,
     sealedRefreshToken: await fakeSecrets.seal('refresh-token-1', { userId }),
     connectedAt: now.toISOString(),
-  };
+  });
   await plain.send(new PutCommand({ TableName: tableName, Item: { PK: key.user(userId), SK: key.profile(), entity: 'profile', ...profile } }));
   await plain.send(new PutCommand({ TableName: tableName, Item: { PK: key.user(userId), SK: key.mailbox(), entity: 'mailbox', ...mailbox } }));
 
@@ -177,23 +167,13 @@ export async function sendingWorld(options: WorldOptions = {}) {
     async draft(recipients: number, overrides: Partial<Campaign> = {}): Promise<Campaign> {
       return campaigns.createDraft(
         userId,
-        {
-          mode: 'html',
+        buildDraftContent({
           track_name: overrides.track_name ?? 'Midnight Drive',
           track_url: overrides.track_url ?? 'https://music.test/midnight-drive',
-          genre: 'Electronic',
-          mood: null,
-          bpm: null,
-          description: 'A late-night track',
-          ai_tone: 'professional',
-          email_length: 150,
-          email_subject: 'New track for [CONTACT_NAME]',
           email_body:
             '<!DOCTYPE html><html><body><p>Hi [CONTACT_NAME],</p><p><a href="https://music.test/midnight-drive?from=mail&amp;x=1">Listen</a> · <a href="https://ada.test/">My site</a></p></body></html>',
-          personalised_by_writer: false,
-          preview_contact_id: null,
           total_recipients: recipients,
-        },
+        }),
         now,
       );
     },

@@ -91,6 +91,12 @@ describe('POST /api/waitlist: validation (each a 400 with its exact message, not
     ['a bad email', () => form({ email: 'nova-at-example.com' }), 'email: Enter a valid email address'],
     ['an email with a space', () => form({ email: 'nova pulse@example.com' }), 'email: Enter a valid email address'],
     ['an email over 254 characters', () => form({ email: `${'a'.repeat(250)}@example.com` }), 'email: Email must be at most 254 characters'],
+    ['an email with NUL', (e) => form({ email: e.replace('@', '\u0000@') }), 'email: Email contains an invisible or control character.'],
+    ['an email with a zero-width space', (e) => form({ email: e.replace('@', '\u200b@') }), 'email: Email contains an invisible or control character.'],
+    ['an email with a lone surrogate', (e) => form({ email: e.replace('@', '\ud800@') }), 'email: Email contains an invisible or control character.'],
+    ['an artist name with NUL', (e) => form({ email: e, artist_name: 'Nova\u0000Pulse' }), 'artist_name: Artist name contains a character that cannot be stored.'],
+    ['an artist name with a lone surrogate', (e) => form({ email: e, artist_name: 'Nova\udc00' }), 'artist_name: Artist name contains a character that cannot be stored.'],
+    ['why_interested with a lone surrogate', (e) => form({ email: e, why_interested: 'Because \ud83d' }), 'why_interested: Why interested contains a character that cannot be stored.'],
     ['a style not in the list', (e) => form({ email: e, music_style: 'Polka' }), 'music_style: Choose a music style from the list'],
     ['a style in another case', (e) => form({ email: e, music_style: 'techno' }), 'music_style: Choose a music style from the list'],
     ['an ftp link', (e) => form({ email: e, soundcloud_spotify_url: 'ftp://files.example.com/track' }), 'soundcloud_spotify_url: Enter a link that starts with http:// or https://'],
@@ -451,6 +457,9 @@ describe('admin waitlist routes', () => {
     expect((await entryItem(id))!.notes).toBe('Strong catalogue; ask for the label deck.');
 
     expect(await putNotes(id, { notes: 'n'.repeat(2001) })).toMatchObject({ status: 400, json: { message: 'notes: Notes must be at most 2000 characters' } });
+    for (const notes of ['call\u0000back', 'call \ud800back']) {
+      expect(await putNotes(id, { notes })).toMatchObject({ status: 400, json: { message: 'notes: Notes contains a character that cannot be stored.' } });
+    }
     expect((await entryItem(id))!.notes).toBe('Strong catalogue; ask for the label deck.');
     expect((await putNotes(id, { notes: 'n'.repeat(2000) })).status).toBe(200);
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
 import { z } from 'zod';
-import { groupsFromClaim, HttpError, knownId, noContent, parseForm } from '../../lambdas/http/api';
+import { groupsFromClaim, HttpError, httpApi, json, knownId, noContent, parseForm, ROUTE_NOT_HANDLED } from '../../lambdas/http/api';
 import { composeMessages, composeSpecTexts, generatePreviewSchema } from '../../schema/api/campaigns';
 import { isUlid } from '../../lambdas/core/ids';
 import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
@@ -210,5 +210,21 @@ describe('a crash', () => {
     expect(response.status).toBe(500);
     expect(response.body.requestId).toBe('req-1');
     expect(JSON.stringify(response.body)).not.toMatch(/fire|index\.js/);
+  });
+});
+
+describe("a handler group's route map", () => {
+  it('a route of schema/routes.ts missing from the map is a 500 with its own code (a server bug), not the caller\'s 404', async () => {
+    // The profile group's map with PATCH left out: GET still answers, PATCH is the missing entry.
+    const handler = httpApi({ 'GET /api/profile': async () => json(200, { ok: true }) });
+    const get = await handler(event('GET', '/api/profile', { claims: claimsOf('ivan') }), context());
+    expect(get.statusCode).toBe(200);
+    const patch = await handler(event('PATCH', '/api/profile', { claims: claimsOf('ivan'), body: '{}' }), context());
+    expect(patch.statusCode).toBe(500);
+    expect(JSON.parse(String(patch.body))).toEqual({ message: 'Something went wrong on our side. Please try again.', code: ROUTE_NOT_HANDLED, requestId: 'req-1' });
+  });
+
+  it('a key naming no route (a typo, a renamed route) is refused when the handler is built', () => {
+    expect(() => httpApi({ 'PATCH /api/profiles': async () => json(200, {}) })).toThrow('httpApi: no route in schema/routes.ts for PATCH /api/profiles');
   });
 });

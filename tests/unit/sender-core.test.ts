@@ -18,11 +18,9 @@ import {
   pitchKey,
   STALE_CLAIM_MS,
 } from '../../lambdas/core/sender';
-import { newDraftCampaign } from '../../lambdas/core/campaign';
-import { newProfile } from '../../lambdas/core/profile';
-import type { RecipientRecord, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../../lambdas/ports';
-import type { Contact } from '../../schema/api/contacts';
+import type { RecipientRecord, SenderQueueEntry, SenderView, SendingCampaign } from '../../lambdas/ports';
 import { DUE_SHARDS } from '../../schema/table';
+import { buildContact, buildMailbox, buildProfile, buildRecipient, buildSendingCampaign } from '../fakes/builders';
 
 const INTERVAL = 60_000;
 const NOW = new Date('2026-11-21T18:00:00.000Z');
@@ -30,43 +28,17 @@ const TICK = '2026-11-21T17:59:30.000Z';
 const minutes = (n: number) => n * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const contact: Contact = {
-  id: 'addr-1',
-  name: 'Mara Velvet',
-  email: 'mara@label.test',
-  label_name: 'Velvet Records',
-  contact_type: 'Label',
-  position: null,
-  genre: null,
-  website_url: null,
-  notes: null,
-  genre_focus: null,
-  created_at: '2026-11-01T00:00:00.000Z',
-};
+const contact = buildContact({ id: 'addr-1', name: 'Mara Velvet', email: 'mara@label.test', label_name: 'Velvet Records' });
 
+/** Campaign C1 sending three recipients since 17:00, with a link to the track. */
 function campaign(overrides: Partial<SendingCampaign> = {}): SendingCampaign {
-  const draft = newDraftCampaign(
-    'C1',
-    {
-      mode: 'html',
-      track_name: 'Midnight Drive',
-      track_url: 'https://music.test/midnight',
-      genre: 'Electronic',
-      mood: null,
-      bpm: null,
-      description: 'A track',
-      ai_tone: 'professional',
-      email_length: 150,
-      email_subject: 'Hi [CONTACT_NAME]',
-      email_body: 'Listen: https://music.test/midnight',
-      personalised_by_writer: false,
-      preview_contact_id: null,
-      total_recipients: 3,
-    },
-    '2026-11-21T17:00:00.000Z',
-  );
-  return {
-    ...draft,
+  return buildSendingCampaign({
+    id: 'C1',
+    track_name: 'Midnight Drive',
+    track_url: 'https://music.test/midnight',
+    email_subject: 'Hi [CONTACT_NAME]',
+    email_body: 'Listen: https://music.test/midnight',
+    total_recipients: 3,
     status: 'sending',
     sending_status: 'sending',
     total_queued: 3,
@@ -74,41 +46,16 @@ function campaign(overrides: Partial<SendingCampaign> = {}): SendingCampaign {
     send_after: '2026-11-21T17:00:00.000Z',
     queued_through: 3,
     last_batch_at: '2026-11-21T17:00:00.000Z',
-    resume_position: null,
+    created_at: '2026-11-21T17:00:00.000Z',
+    updated_at: '2026-11-21T17:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
-function recipient(overrides: Partial<RecipientRecord> = {}): RecipientRecord {
-  return {
-    campaign_id: 'C1',
-    user_id: 'u1',
-    position: 0,
-    contact,
-    recipient_name: contact.name,
-    recipient_email: contact.email,
-    status: 'pending',
-    attempts: 0,
-    retry_at: null,
-    claimed_at: null,
-    token: null,
-    message_id: null,
-    subject: null,
-    html: null,
-    text: null,
-    sent_at: null,
-    opened_at: null,
-    open_count: 0,
-    machine_open_count: 0,
-    clicked_at: null,
-    click_count: 0,
-    detail: null,
-    ...overrides,
-  };
-}
+const recipient = (overrides: Partial<RecipientRecord> = {}): RecipientRecord => buildRecipient({ campaign_id: 'C1', user_id: 'u1', contact, ...overrides });
 
-const mailbox: StoredMailbox = { email: 'artist@gmail.test', accountType: 'free', dailyLimit: 500, sealedRefreshToken: 'sealed', connectedAt: '2026-11-01T00:00:00.000Z' };
-const profile = { ...newProfile({ userId: 'u1', email: 'artist@site.test', name: 'Ada Artist', groups: [] }, new Date('2026-11-01T00:00:00Z')), artist_name: 'DJ Ada', gmail_connected: true };
+const mailbox = buildMailbox({ email: 'artist@gmail.test', dailyLimit: 500 });
+const profile = buildProfile({ id: 'u1', artist_name: 'DJ Ada', gmail_connected: true, email_limit: 50 });
 
 const entry = (overrides: Partial<SenderQueueEntry> = {}): SenderQueueEntry => ({ position: 0, send_after: '2026-11-21T17:00:00.000Z', queued_at: '2026-11-21T17:00:00.000Z', ...overrides });
 

@@ -3,11 +3,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { WaitlistEntry } from '../../schema/api/waitlist';
+import { INVALID_CURSOR, waitlistListQuerySchema, type WaitlistEntry } from '../../schema/api/waitlist';
+import { waitlistMessages } from '../../schema/api/waitlistConstants';
 import { createApiClient } from '../../web/src/api/client';
 import { fileSaver } from '../../web/src/lib/csv';
 import { PAGE_SIZE } from '../../web/src/pages/admin/WaitlistManager';
 import { makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -62,12 +64,12 @@ function fakeServer(initial: WaitlistEntry[], { maxPage = Number.POSITIVE_INFINI
     const { pathname, searchParams } = new URL(url, 'http://localhost');
     if (method === 'GET' && pathname === '/api/admin/waitlist') {
       if (fail.list) return json({ message: fail.list.message }, fail.list.status);
-      const limit = Number(searchParams.get('limit') ?? 500);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return json({ message: 'bad limit' }, 400);
-      const cursor = searchParams.get('cursor');
+      const query = waitlistListQuerySchema.safeParse(Object.fromEntries(searchParams));
+      if (!query.success) return json({ message: query.error.issues[0]?.message ?? 'Invalid' }, 400);
+      const { limit, cursor = null } = query.data;
       const list = [...entries.values()].sort((a, b) => (a.submitted_at < b.submitted_at ? 1 : -1));
       const start = cursor === null ? 0 : list.findIndex((e) => e.id === atob(cursor)) + 1;
-      if (cursor !== null && start === 0) return json({ message: 'Invalid cursor' }, 400);
+      if (cursor !== null && start === 0) return json({ message: INVALID_CURSOR }, 400);
       if (cursor !== null) await hold.laterPages;
       const page = list.slice(start, start + Math.min(limit, maxPage));
       const more = start + page.length < list.length;
@@ -77,8 +79,8 @@ function fakeServer(initial: WaitlistEntry[], { maxPage = Number.POSITIVE_INFINI
     if (method === 'PATCH' && statusMatch) {
       if (fail.status) return json({ message: fail.status.message }, fail.status.status);
       const current = entries.get(decodeURIComponent(statusMatch[1]!));
-      if (!current) return json({ message: 'Entry not found' }, 404);
-      if (current.status !== 'pending') return json({ message: 'Only pending entries can be approved or rejected.' }, 409);
+      if (!current) return json({ message: waitlistMessages.notFound }, 404);
+      if (current.status !== 'pending') return json({ message: waitlistMessages.notPending }, 409);
       const status = body.status as 'approved' | 'rejected';
       const next: WaitlistEntry = { ...current, status, approved_at: status === 'approved' ? new Date().toISOString() : null };
       entries.set(next.id, next);
@@ -89,13 +91,13 @@ function fakeServer(initial: WaitlistEntry[], { maxPage = Number.POSITIVE_INFINI
     if (method === 'PUT' && notesMatch) {
       if (fail.notes) return json({ message: fail.notes.message }, fail.notes.status);
       const current = entries.get(decodeURIComponent(notesMatch[1]!));
-      if (!current) return json({ message: 'Entry not found' }, 404);
+      if (!current) return json({ message: waitlistMessages.notFound }, 404);
       const next = { ...current, notes: body.notes ?? null };
       entries.set(next.id, next);
       await hold.notes;
       return json(next);
     }
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
   const callsTo = (method: string) => fetchImpl.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === method);
   return { entries, fail, hold, fetchImpl, callsTo };
@@ -224,23 +226,23 @@ describe('admin waitlist page', () => {
     server.entries.set('id-00001', { ...server.entries.get('id-00001')!, status: 'approved' });
     await userEvent.setup().click(within(rowOf('zed@example.com')).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Error updating status')).toBeInTheDocument();
-    expect(screen.getByText('Only pending entries can be approved or rejected.')).toBeInTheDocument();
+    expect(screen.getByText(waitlistMessages.notPending)).toBeInTheDocument();
     await expectCounts(4, 1, 2, 1);
     expect(within(rowOf('zed@example.com')).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
 
-    server.fail.status = { status: 500, message: 'Database unavailable' };
+    server.fail.status = { status: 500, message: apiMessages.internalError };
     await userEvent.setup().click(within(rowOf('cat@example.com')).getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Database unavailable')).toBeInTheDocument();
+    expect(await screen.findByText(apiMessages.internalError)).toBeInTheDocument();
     expect(within(rowOf('cat@example.com')).getByText('Pending')).toBeInTheDocument();
     expect(within(rowOf('cat@example.com')).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
   });
 
   it('shows an error toast and a retry when the list cannot be fetched', async () => {
     const server = fakeServer(mixed());
-    server.fail.list = { status: 500, message: 'Could not read the waitlist' };
+    server.fail.list = { status: 500, message: apiMessages.internalError };
     await renderAdmin(server);
     expect(await screen.findByText('Error fetching entries')).toBeInTheDocument();
-    expect(screen.getByText('Could not read the waitlist')).toBeInTheDocument();
+    expect(screen.getByText(apiMessages.internalError)).toBeInTheDocument();
     expect(screen.getByText('Could not load entries')).toBeInTheDocument();
     server.fail.list = null;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
@@ -491,7 +493,7 @@ describe('admin waitlist page', () => {
     server.hold.laterPages = laterPages.promise;
     await renderAdmin(server);
     expect(await screen.findByText('Loaded 2 entries…')).toBeInTheDocument();
-    server.fail.list = { status: 500, message: 'Could not read the waitlist' };
+    server.fail.list = { status: 500, message: apiMessages.internalError };
     laterPages.open();
     expect(await screen.findByText('Error fetching entries')).toBeInTheDocument();
     expect(screen.getByText('Could not load entries')).toBeInTheDocument();

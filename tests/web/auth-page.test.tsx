@@ -70,6 +70,22 @@ describe('/auth page', () => {
     expect(auth.signIn).not.toHaveBeenCalled();
   });
 
+  it('refuses to create an account whose email holds an invisible character (it becomes the profile email); signing in is not blocked', async () => {
+    const auth = makeFakeAuth();
+    const { user } = await openAuth({ auth });
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await user.type(screen.getByLabelText('Full Name'), 'Robin Example');
+    await user.type(screen.getByLabelText('Email'), 'new\u200b@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secret-pass1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Email contains an invisible or control character.')).toBeInTheDocument();
+    expect(auth.signUp).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(auth.signIn).toHaveBeenCalledWith('new\u200b@example.com', 'Secret-pass1'));
+  });
+
   it("shows 'Login Failed' with the server's message", async () => {
     const auth = makeFakeAuth({ signIn: vi.fn(async () => ({ error: new Error('Incorrect username or password.') })) });
     const { user } = await openAuth({ auth });

@@ -7,6 +7,7 @@ import type { AuthEvent, AuthService, AuthSession } from '../../web/src/auth/typ
 import { NotificationsProvider } from '../../web/src/notifications/NotificationsContext';
 import { awsConfigWithGoogle, localConfig, makeProfile, testUser } from './helpers';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
+import { localServerMessages } from '../../schema/api/serverMessages';
 
 // Flashbar (the toasts) is loaded lazily; load it once before the tests that wait for a toast.
 beforeAll(() => import('../../web/src/notifications/Toasts'), 60_000);
@@ -116,13 +117,16 @@ describe('AuthProvider', () => {
 
   it('ends loading after a 2 s session-check time-out and clears the stored auth keys', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.useFakeTimers();
     window.localStorage.setItem(storedKey, 'user-1');
     window.localStorage.setItem('unrelated', 'kept');
     renderProvider(fakeService({ getSession: () => new Promise(() => {}) }));
     expect(text('loading')).toBe('true');
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 1500)));
+    await act(() => vi.advanceTimersByTimeAsync(1999));
     expect(text('loading')).toBe('true');
-    await waitFor(() => expect(text('loading')).toBe('false'), { timeout: 2000 });
+    expect(window.localStorage.getItem(storedKey)).toBe('user-1');
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(text('loading')).toBe('false');
     expect(text('user')).toBe('none');
     expect(window.localStorage.getItem(storedKey)).toBeNull();
     expect(window.localStorage.getItem('unrelated')).toBe('kept');
@@ -211,10 +215,10 @@ describe('AuthProvider', () => {
 
   it('returns the local confirmation error to the caller', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const fetchImpl = vi.fn<typeof fetch>(async () => jsonResponse({ message: 'No such user' }, 404));
+    const fetchImpl = vi.fn<typeof fetch>(async () => jsonResponse({ message: localServerMessages.noAccount }, 404));
     renderProvider(fakeService(), { fetchImpl });
     await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
-    await waitFor(() => expect(document.title).toBe('error:No such user'));
+    await waitFor(() => expect(document.title).toBe(`error:${localServerMessages.noAccount}`));
   });
 
   it('confirms a sign-up through the service and returns its error to the caller', async () => {

@@ -2,7 +2,7 @@ import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { campaignMessages } from '../../schema/api/sending';
+import { campaignMessages, sendingApiMessages } from '../../schema/api/sending';
 import { CAMPAIGN_POLL_MS } from '../../web/src/pages/campaigns/CampaignDetailPage';
 import { mailboxDisconnectedText } from '../../web/src/pages/campaigns/campaignView';
 import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
@@ -20,6 +20,7 @@ import {
 } from './campaigns-fake-server';
 import { toast } from './compose-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
+import { apiMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -215,19 +216,19 @@ describe('campaign detail', () => {
     const server = fakeCampaignsServer({
       campaigns: [sendingCampaign(1, 30, 5), sendingCampaign(2, 30, 5, { track_name: 'Held', sending_status: 'paused', pause_reason: 'user' })],
     });
-    server.fail.pause = { status: 500, message: 'Queue unavailable' };
-    server.fail.resume = { status: 409, message: 'Monthly limit reached' };
+    server.fail.pause = { status: 500, message: apiMessages.internalError };
+    server.fail.resume = { status: 409, message: sendingApiMessages.notPaused };
     const user = userEvent.setup();
     const { unmount } = await openDetail(server);
     await user.click(screen.getByRole('button', { name: 'Pause' }));
-    await toast(campaignMessages.pauseFailed('Queue unavailable'));
+    await toast(campaignMessages.pauseFailed(apiMessages.internalError));
     expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
     unmount();
 
     renderCampaigns(server, '/dashboard/campaigns/campaign-2');
     await screen.findByRole('heading', { name: 'Held', level: 1 });
     await user.click(screen.getByRole('button', { name: 'Resume Sending' }));
-    await toast(campaignMessages.resumeFailed('Monthly limit reached'));
+    await toast(campaignMessages.resumeFailed(sendingApiMessages.notPaused));
     expect(screen.getByRole('button', { name: 'Resume Sending' })).toBeInTheDocument();
   });
 
@@ -278,7 +279,7 @@ describe('campaign detail', () => {
 
   it("says 'Failed to load campaign details' when the campaign cannot be read, and Retry loads it", async () => {
     const server = fakeCampaignsServer({ campaigns: [campaign(1)] });
-    server.fail.get = { status: 500, message: 'Internal error' };
+    server.fail.get = { status: 500, message: apiMessages.internalError };
     const user = userEvent.setup();
     renderCampaigns(server, DETAIL);
     expect(await screen.findByText(campaignMessages.detailFailed)).toBeInTheDocument();

@@ -1,9 +1,10 @@
 import { vi } from 'vitest';
-import { newDraftCampaign } from '../../lambdas/core/campaign';
-import { campaignSummarySchema, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
-import type { CampaignEmail, CampaignEmailContent, SendingStatus } from '../../schema/api/sending';
+import { campaignSummarySchema, composeMessages, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
+import { campaignMessages, sendingApiMessages, type CampaignEmail, type CampaignEmailContent, type SendingStatus } from '../../schema/api/sending';
+import { gatewayMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { buildCampaign } from '../fakes/builders';
 import { json } from './contacts-fake-server';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
@@ -19,29 +20,24 @@ type Failure = { status: number; message: string } | null;
 const BASE = Date.UTC(2025, 2, 1, 17, 0);
 const at = (minutes: number) => new Date(BASE + minutes * 60_000).toISOString();
 
-/** A campaign built by the server's own draft rule, then moved on by `overrides`. */
+/** A draft campaign of an AI-written email about track `i`, moved on by `overrides`. */
 export function campaign(i: number, overrides: Partial<Campaign> = {}): Campaign {
-  const draft = newDraftCampaign(
-    `campaign-${i}`,
-    {
-      mode: 'ai',
-      track_name: `Track ${i}`,
-      track_url: `https://soundcloud.com/robin/track-${i}`,
-      genre: 'techno',
-      mood: 'dark',
-      bpm: 128,
-      description: `Description of track ${i}`,
-      ai_tone: 'professional',
-      email_length: 150,
-      email_subject: `Subject of track ${i}`,
-      email_body: 'Hi [CONTACT_NAME], listen to this.',
-      personalised_by_writer: false,
-      preview_contact_id: null,
-      total_recipients: 10,
-    },
-    at(i),
-  );
-  return { ...draft, ...overrides };
+  return buildCampaign({
+    id: `campaign-${i}`,
+    mode: 'ai',
+    track_name: `Track ${i}`,
+    track_url: `https://soundcloud.com/robin/track-${i}`,
+    genre: 'techno',
+    mood: 'dark',
+    bpm: 128,
+    description: `Description of track ${i}`,
+    email_subject: `Subject of track ${i}`,
+    email_body: 'Hi [CONTACT_NAME], listen to this.',
+    total_recipients: 10,
+    created_at: at(i),
+    updated_at: at(i),
+    ...overrides,
+  });
 }
 
 /** A campaign queued to `total` recipients that has sent `sent` so far and is still sending. */
@@ -117,7 +113,9 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
     email: null,
   };
   const hold: { list?: Promise<void>; get?: Promise<void>; email?: Promise<void> } = {};
-  const notFound = () => json({ message: 'Campaign not found.' }, 404);
+  // GET /api/campaigns/{id} is the campaigns handler's; pause, resume and the emails are the sending handler's.
+  const campaignNotFound = () => json({ message: composeMessages.campaignNotFound }, 404);
+  const notFound = () => json({ message: campaignMessages.notFound }, 404);
 
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const method = init?.method ?? 'GET';
@@ -137,20 +135,20 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
     }
 
     const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|emails)(?:\/([^/]+))?)?$/.exec(pathname);
-    if (!match) return json({ message: 'Not found' }, 404);
+    if (!match) return json({ message: gatewayMessages.notFound }, 404);
     const id = decodeURIComponent(match[1]!);
     const action = match[2];
     const current = campaigns.get(id);
 
     if (method === 'GET' && action === undefined) await hold.get;
-    if (method === 'GET' && action === undefined) return failed('get') ?? (current ? json(current) : notFound());
+    if (method === 'GET' && action === undefined) return failed('get') ?? (current ? json(current) : campaignNotFound());
     if (method === 'POST' && (action === 'pause' || action === 'resume')) {
       const failure = failed(action);
       if (failure) return failure;
       if (!current) return notFound();
       const pausing = action === 'pause';
       if (current.sending_status !== (pausing ? 'sending' : 'paused')) {
-        return json({ message: pausing ? 'This campaign is not sending.' : 'This campaign is not paused.' }, 409);
+        return json({ message: pausing ? sendingApiMessages.notSending : sendingApiMessages.notPaused }, 409);
       }
       const next: Campaign = pausing
         ? // As the store does: the status stays (sending or scheduled); sending_status says it is paused.
@@ -165,9 +163,9 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
       if (match[3] === undefined) return failed('emails') ?? json({ emails: list.map(listItem) });
       await hold.email;
       const one = list.find((email) => String(email.position) === decodeURIComponent(match[3]!));
-      return failed('email') ?? (one ? json(one) : json({ message: 'Email not found.' }, 404));
+      return failed('email') ?? (one ? json(one) : json({ message: sendingApiMessages.emailNotFound }, 404));
     }
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
 
   const calls = (method: string, path: string) =>

@@ -2,13 +2,14 @@ import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { campaignMessages } from '../../schema/api/sending';
+import { campaignMessages, sendingApiMessages } from '../../schema/api/sending';
 import { CAMPAIGN_CARDS_PER_ROW } from '../../web/src/pages/campaigns/CampaignsPage';
 import { TODAY_STATUS_TITLE } from '../../web/src/pages/campaigns/TodayStatusCard';
 import { campaign, fakeCampaignsServer, renderCampaigns, sendingCampaign, sendingStatus, type CampaignsServer } from './campaigns-fake-server';
 import { toast } from './compose-fake-server';
 import { gate } from './contacts-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
+import { apiMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -141,11 +142,11 @@ describe('campaigns list', () => {
     const server = fakeCampaignsServer({
       campaigns: [sendingCampaign(1, 10, 4, { track_name: 'On Hold', sending_status: 'paused', pause_reason: 'user' })],
     });
-    server.fail.resume = { status: 409, message: 'Mailbox not connected' };
+    server.fail.resume = { status: 409, message: sendingApiMessages.notPaused };
     const user = userEvent.setup();
     await openList(server);
     await user.click(within(await cardOf('On Hold')).getByRole('button', { name: /Resume/ }));
-    await toast(campaignMessages.resumeFailed('Mailbox not connected'));
+    await toast(campaignMessages.resumeFailed(sendingApiMessages.notPaused));
     expect(within(await cardOf('On Hold')).getByRole('button', { name: /Resume/ })).toBeInTheDocument();
   });
 
@@ -169,7 +170,7 @@ describe('campaigns list', () => {
 
   it("says 'Failed to load campaigns.' when the list cannot be read, and Retry loads it", async () => {
     const server = fakeCampaignsServer({ campaigns: [campaign(1)] });
-    server.fail.list = { status: 500, message: 'Internal error' };
+    server.fail.list = { status: 500, message: apiMessages.internalError };
     const user = userEvent.setup();
     await openList(server);
     expect(await screen.findByText(campaignMessages.loadFailed)).toBeInTheDocument();

@@ -19,12 +19,14 @@ import { genreLabels, type Genre } from '../../schema/api/options';
 import type { Profile } from '../../schema/api/profile';
 import type { CampaignTemplate } from '../../schema/api/templates';
 import {
+  campaignMessages,
   sendBatchRequestSchema,
   sendCheckRequestSchema,
   sendingMessages,
   type SendBatchResult,
   type SendingStatus,
 } from '../../schema/api/sending';
+import { gatewayMessages } from '../../schema/api/serverMessages';
 import { renderEmail } from '../../schema/email/render';
 import { newDraftCampaign } from '../../lambdas/core/campaign';
 import { nextPacificMidnight, pacificDate, pacificMonth, sendingCapacity } from '../../lambdas/core/sendingWindow';
@@ -283,7 +285,7 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
       await hold.sendCheck;
       if (fail.sendCheck) return json({ message: fail.sendCheck.message }, fail.sendCheck.status);
       const campaign = campaigns.get(decodeURIComponent(check[1]!));
-      if (!campaign) return json({ message: composeMessages.campaignNotFound }, 404);
+      if (!campaign) return json({ message: campaignMessages.notFound }, 404);
       if (campaign.status !== 'draft') return json({ message: sendingMessages.notADraft }, 409);
       const parsed = sendCheckRequestSchema.safeParse(body);
       if (!parsed.success) return invalid(parsed.error.issues);
@@ -313,7 +315,7 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
         return json({ message: failing.message }, failing.status);
       }
       const campaign = campaigns.get(decodeURIComponent(send[1]!));
-      if (!campaign) return json({ message: composeMessages.campaignNotFound }, 404);
+      if (!campaign) return json({ message: campaignMessages.notFound }, 404);
       const batches = sentBatches.get(campaign.id) ?? new Map<number, SendBatchResult>();
       const before = batches.get(request.batch_start);
       if (before) return json(before);
@@ -371,7 +373,7 @@ export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = []
       return json(list, 201);
     }
 
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
 
   const calls = (method: string, path: string) =>

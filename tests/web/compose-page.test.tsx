@@ -19,6 +19,7 @@ import {
   writtenEmail,
 } from './compose-fake-server';
 import { preloadRoutes } from './helpers';
+import { apiMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -231,11 +232,11 @@ describe('compose: AI preview', () => {
     expect(card.getByText(original.subject)).toBeInTheDocument();
     expect(card.queryByText(`${original.subject} (edited)`)).not.toBeInTheDocument();
 
-    server.fail.patch = { status: 500, message: 'Database unavailable' };
+    server.fail.patch = { status: 500, message: apiMessages.internalError };
     await user.click(card.getByRole('button', { name: 'Edit' }));
     await user.type(card.getByRole('textbox', { name: 'Subject' }), ' v2');
     await user.click(card.getByRole('button', { name: 'Save' }));
-    expect(await toast(composeMessages.saveEmailFailed)).toHaveTextContent('Database unavailable');
+    expect(await toast(composeMessages.saveEmailFailed)).toHaveTextContent(apiMessages.internalError);
     expect(card.getByRole('textbox', { name: 'Subject' })).toHaveValue(`${original.subject} v2`);
     expect([...server.campaigns.values()][0]!.email_subject).toBe(original.subject);
   });
@@ -345,9 +346,9 @@ describe('compose: campaign templates', () => {
 
   it('toasts when the templates cannot be loaded, and still offers the Custom Template', async () => {
     const server = fakeComposeServer({ contacts: [ana] });
-    server.fail.templates = { status: 500, message: 'Database unavailable' };
+    server.fail.templates = { status: 500, message: apiMessages.internalError };
     await openCompose(server);
-    expect(await toast(composeMessages.templatesLoadFailed)).toHaveTextContent('Database unavailable');
+    expect(await toast(composeMessages.templatesLoadFailed)).toHaveTextContent(apiMessages.internalError);
     expect(screen.getByRole('group', { name: 'Custom Template' })).toBeInTheDocument();
     expect(screen.queryByRole('group', { name: 'Demo to Label' })).not.toBeInTheDocument();
   });
@@ -385,13 +386,13 @@ describe('compose: campaign templates', () => {
 
   it('keeps the save-template dialog and the typed name when saving fails', async () => {
     const server = fakeComposeServer({ contacts: [ana] });
-    server.fail.saveTemplate = { status: 500, message: 'Database unavailable' };
+    server.fail.saveTemplate = { status: 500, message: apiMessages.internalError };
     const user = await generated(server);
     await user.click(within(previewContainer()).getByRole('button', { name: 'Save as Template' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Save as Template' }));
     await user.type(dialog.getByRole('textbox', { name: 'Template Name' }), 'Mine');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
-    expect(await toast(composeMessages.saveTemplateFailed)).toHaveTextContent('Database unavailable');
+    expect(await toast(composeMessages.saveTemplateFailed)).toHaveTextContent(apiMessages.internalError);
     expect(dialog.getByRole('textbox', { name: 'Template Name' })).toHaveValue('Mine');
   });
 });
@@ -433,9 +434,9 @@ describe('compose: preview per recipient', () => {
 
   it('says when a recipient email cannot be shown, and retries', async () => {
     const server = fakeComposeServer({ contacts: [ana] });
-    server.fail.recipientPreview = { status: 500, message: 'Renderer down' };
+    server.fail.recipientPreview = { status: 500, message: apiMessages.internalError };
     const user = await generated(server);
-    expect(await screen.findByText("This recipient's email could not be shown: Renderer down")).toBeInTheDocument();
+    expect(await screen.findByText(`This recipient's email could not be shown: ${apiMessages.internalError}`)).toBeInTheDocument();
     server.fail.recipientPreview = null;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByTitle('Recipient email preview').getAttribute('srcdoc')).toContain(`Hi ${ana.name},`));

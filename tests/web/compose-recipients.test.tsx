@@ -7,6 +7,7 @@ import { contact, manyContacts, unsubscribe } from './contacts-fake-server';
 import { containerOf, enter, fakeComposeServer, fillTrack, formField, openCompose, recipientBox, savedList, toast, validTrack } from './compose-fake-server';
 import { preloadRoutes } from './helpers';
 import { RECIPIENT_ROWS_STEP } from '../../web/src/pages/compose/RecipientsCard';
+import { apiMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -160,10 +161,10 @@ describe('compose: saved contact lists', () => {
     expect(dialog.getByText(composeMessages.listNameRequired)).toBeInTheDocument();
     expect(server.calls('POST', '/api/contact-lists')).toHaveLength(0);
 
-    server.fail.saveList = { status: 500, message: 'Database unavailable' };
+    server.fail.saveList = { status: 500, message: apiMessages.internalError };
     await user.type(dialog.getByRole('textbox', { name: 'List Name' }), 'House labels');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
-    expect(await toast(composeMessages.saveListFailed)).toHaveTextContent('Database unavailable');
+    expect(await toast(composeMessages.saveListFailed)).toHaveTextContent(apiMessages.internalError);
     expect(dialog.getByRole('textbox', { name: 'List Name' })).toHaveValue('House labels');
 
     server.fail.saveList = null;

@@ -8,6 +8,7 @@ import { contact, gate, manyContacts, unsubscribe } from './contacts-fake-server
 import { containerOf, fakeComposeServer, fillTrack, openCompose, recipientBox, toast, type ComposeServer } from './compose-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
 import { whenTheRestGoes } from '../../web/src/pages/compose/send/CapacityModal';
+import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -110,7 +111,7 @@ describe('compose: Send Campaign checks', slow, () => {
 
   it('a failed capacity check says so and can be retried', async () => {
     const server = fakeComposeServer({ contacts: trio });
-    server.fail.sendCheck = { status: 500, message: 'boom' };
+    server.fail.sendCheck = { status: 500, message: apiMessages.internalError };
     const user = await withPreview(server, [ana]);
     const dialog = await openCapacity(user);
     expect(within(dialog).getByText(sendingMessages.capacityCheckFailed)).toBeInTheDocument();
@@ -257,14 +258,14 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
 
   it('a failed batch shows the error; Retry continues from that batch', async () => {
     const server = fakeComposeServer({ contacts: manyContacts(250) });
-    server.fail.sendBatch = { batch_start: 100, status: 500, message: 'Database is down' };
+    server.fail.sendBatch = { batch_start: 100, status: 500, message: apiMessages.internalError };
     const user = await withPreview(server, 'all');
     const id = draftId(server);
     const dialog = await openCapacity(user);
     await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
 
     const progress = await screen.findByRole('dialog', { name: 'Sending Campaign' });
-    expect(await within(progress).findByText(sendingMessages.failedToSend('Database is down'))).toBeInTheDocument();
+    expect(await within(progress).findByText(sendingMessages.failedToSend(apiMessages.internalError))).toBeInTheDocument();
     expect(batchStarts(server, id)).toEqual([0, 100]);
     await user.click(within(progress).getByRole('button', { name: 'Retry' }));
     await successDialog(user, sendingMessages.started);
@@ -273,18 +274,18 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
 
   it('Stop after a failed batch: Campaign completed with errors, with what was queued and the numbered errors', async () => {
     const server = fakeComposeServer({ contacts: manyContacts(101) });
-    server.fail.sendBatch = { batch_start: 100, status: 500, message: 'Database is down' };
+    server.fail.sendBatch = { batch_start: 100, status: 500, message: apiMessages.internalError };
     const user = await withPreview(server, 'all');
     const id = draftId(server);
     await user.click(within(await openCapacity(user)).getByRole('button', { name: 'Start Sending' }));
     const progress = await screen.findByRole('dialog', { name: 'Sending Campaign' });
-    await within(progress).findByText(sendingMessages.failedToSend('Database is down'));
+    await within(progress).findByText(sendingMessages.failedToSend(apiMessages.internalError));
     await user.click(within(progress).getByRole('button', { name: 'Stop' }));
 
     const summary = await screen.findByRole('dialog', { name: sendingMessages.completedWithErrors });
     expect(within(summary).getByText('100/101 emails queued successfully')).toBeInTheDocument();
     expect(within(within(summary).getByRole('list', { name: 'Errors' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      `Contacts 101–101: ${sendingMessages.failedToSend('Database is down')}`,
+      `Contacts 101–101: ${sendingMessages.failedToSend(apiMessages.internalError)}`,
     ]);
     expect(server.campaigns.get(id)!.status).toBe('sending');
     // The campaign has left draft: Compose starts afresh.
@@ -293,7 +294,7 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
 
   it('a 429 gives the daily-limit toast', async () => {
     const server = fakeComposeServer({ contacts: trio });
-    server.fail.sendBatch = { batch_start: 0, status: 429, message: 'Too many requests' };
+    server.fail.sendBatch = { batch_start: 0, status: 429, message: gatewayMessages.tooManyRequests };
     const user = await withPreview(server, trio);
     await user.click(within(await openCapacity(user)).getByRole('button', { name: 'Start Sending' }));
     const item = await toast(sendingMessages.dailyLimitTitle);

@@ -1,16 +1,19 @@
 import { vi } from 'vitest';
 import { contactFromCsvRow } from '../../lambdas/core/contacts';
 import {
+  bulkDeleteSchema,
   contactImportSchema,
   contactInputSchema,
-  contactLimits,
+  contactListQuerySchema,
   contactMessages,
   normaliseEmail,
   type Contact,
   type Unsubscribe,
 } from '../../schema/api/contacts';
+import { gatewayMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { buildContact } from '../fakes/builders';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
 /**
@@ -27,20 +30,7 @@ export const idOf = (email: string) => `id-${normaliseEmail(email).replace(/[^a-
 
 export function contact(i: number, overrides: Partial<Contact> = {}): Contact {
   const email = overrides.email ?? `person${i}@example.com`;
-  return {
-    id: idOf(email),
-    name: `Person ${i}`,
-    email,
-    label_name: null,
-    contact_type: 'Label',
-    position: null,
-    genre: null,
-    website_url: null,
-    notes: null,
-    genre_focus: null,
-    created_at: new Date(BASE + i * 60_000).toISOString(),
-    ...overrides,
-  };
+  return buildContact({ id: idOf(email), name: `Person ${i}`, email, label_name: null, created_at: new Date(BASE + i * 60_000).toISOString(), ...overrides });
 }
 
 /** `count` contacts, person1 oldest, each with a distinct address. */
@@ -124,9 +114,9 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     const { pathname, searchParams } = new URL(String(input), 'http://localhost');
 
     if (method === 'GET' && pathname === '/api/contacts') {
-      const cursor = searchParams.get('cursor');
-      const limit = Number(searchParams.get('limit') ?? contactLimits.pageDefault);
-      if (!Number.isInteger(limit) || limit < 1 || limit > contactLimits.pageMax) return json({ message: 'bad limit' }, 400);
+      const query = contactListQuerySchema.safeParse(Object.fromEntries(searchParams));
+      if (!query.success) return json({ message: query.error.issues[0]?.message ?? 'Invalid' }, 400);
+      const { limit, cursor = null } = query.data;
       const list = sorted();
       const start = cursor === null ? 0 : Number(atob(cursor));
       const pageNumber = Math.floor(start / limit) + 1;
@@ -149,8 +139,9 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
 
     if (method === 'POST' && pathname === '/api/contacts/bulk-delete') {
       bulkDeleteCalls += 1;
-      const { ids } = body as { ids: string[] };
-      if (ids.length > contactLimits.bulkDeleteBatch) return json({ message: 'At most 100 contacts per request.' }, 400);
+      const parsed = bulkDeleteSchema.safeParse(body);
+      if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
+      const { ids } = parsed.data;
       if (fail.bulkDeleteCall?.call === bulkDeleteCalls) return json({ message: fail.bulkDeleteCall.message }, fail.bulkDeleteCall.status);
       await hold.bulkDelete;
       const deleted = ids.filter((id) => contacts.delete(id));
@@ -213,7 +204,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       if (!unsubs.delete(decodeURIComponent(unsub[1]!))) return json({ message: contactMessages.unsubscribeNotFound }, 404);
       return new Response(null, { status: 204 });
     }
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
 
   const calls = (method: string, path: string) =>

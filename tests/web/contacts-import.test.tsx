@@ -197,6 +197,23 @@ describe('mapping', () => {
   });
 });
 
+describe('invisible characters', () => {
+  it('names each row whose email holds an invisible or control character, and sends nothing', async () => {
+    const server = fakeContactsServer();
+    const user = await openImport(server);
+    await upload(user, csv([['email', 'name'], ['ok@fine.com', 'Fine'], ['zero\u200b@width.com', 'Zero'], ['no\u00a0break@space.com', 'Nbsp'], ['soft\u00adhyphen@x.com', 'Shy']]));
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    await user.click(importButton());
+    expect(await screen.findByText('Import Issues')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Row 3: Email contains an invisible or control character, Row 4: Email contains an invisible or control character, Row 5: Email contains an invisible or control character',
+      ),
+    ).toBeInTheDocument();
+    expect(server.calls('POST', '/api/contacts/import')).toHaveLength(0);
+  });
+});
+
 describe('importing', () => {
   it('sends batches of 100 with progress, merges what was created into the list and reports duplicates', async () => {
     const existing = Array.from({ length: 10 }, (_, i) => contact(i, { email: `row${i * 20 + 1}@import.test` }));

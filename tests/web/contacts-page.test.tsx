@@ -8,6 +8,7 @@ import { CONTACTS_PAGE_SIZE } from '../../web/src/pages/contacts/ContactsList';
 import { contact, fakeContactsServer, gate, idOf, manyContacts, renderContacts, unsubscribe, type ContactsServer } from './contacts-fake-server';
 import { preloadRoutes } from './helpers';
 import { fakeMatchMedia } from './matchMedia';
+import { apiMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -208,9 +209,9 @@ describe('contacts list', () => {
 
   it('says when the list cannot be loaded and loads it on Retry', async () => {
     const server = fakeContactsServer(manyContacts(3));
-    server.fail.list = { status: 500, message: 'Database unavailable' };
+    server.fail.list = { status: 500, message: apiMessages.internalError };
     await openPage(server);
-    expect(await screen.findByText('Database unavailable')).toBeInTheDocument();
+    expect(await screen.findByText(apiMessages.internalError)).toBeInTheDocument();
     expect(screen.getAllByText('Failed to load contacts.').length).toBeGreaterThanOrEqual(2); // toast and the list's own state
     server.fail.list = null;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
@@ -322,7 +323,7 @@ describe('add and edit', () => {
 
   it('says so when the server fails to add, with its message', async () => {
     const server = fakeContactsServer([]);
-    server.fail.add = { status: 500, message: 'Database unavailable' };
+    server.fail.add = { status: 500, message: apiMessages.internalError };
     await openPage(server);
     const user = userEvent.setup();
     const form = await openAddForm();
@@ -330,7 +331,7 @@ describe('add and edit', () => {
     await user.type(form.getByLabelText('Email *'), 'mia@lane.com');
     await user.click(form.getByRole('button', { name: 'Save Contact' }));
     expect(await screen.findByText('Failed to add contact.')).toBeInTheDocument();
-    expect(screen.getByText('Database unavailable')).toBeInTheDocument();
+    expect(screen.getByText(apiMessages.internalError)).toBeInTheDocument();
     expect(form.getByLabelText('Email *')).toHaveValue('mia@lane.com');
   });
 
@@ -410,14 +411,14 @@ describe('delete', () => {
 
   it('keeps the contact and says so when the delete fails', async () => {
     const server = fakeContactsServer([contact(1)]);
-    server.fail.remove = { status: 500, message: 'Database unavailable' };
+    server.fail.remove = { status: 500, message: apiMessages.internalError };
     await openPage(server);
     await showing(1, 1);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /^Delete Person 1/ }));
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Failed to delete contact.')).toBeInTheDocument();
-    expect(screen.getByText('Database unavailable')).toBeInTheDocument();
+    expect(screen.getByText(apiMessages.internalError)).toBeInTheDocument();
     await showing(1, 1);
   });
 
@@ -457,7 +458,7 @@ describe('delete', () => {
 
   it('a failure part-way keeps what was deleted removed and the rest selected', async () => {
     const server = fakeContactsServer(manyContacts(250));
-    server.fail.bulkDeleteCall = { call: 2, status: 500, message: 'Database unavailable' };
+    server.fail.bulkDeleteCall = { call: 2, status: 500, message: apiMessages.internalError };
     await openPage(server);
     await showing(250, 250);
     const user = userEvent.setup();
@@ -466,7 +467,7 @@ describe('delete', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete Contacts' })).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByText('Failed to delete contacts.')).toBeInTheDocument();
-    expect(screen.getByText('100 contact(s) have been removed. Database unavailable')).toBeInTheDocument();
+    expect(screen.getByText(`100 contact(s) have been removed. ${apiMessages.internalError}`)).toBeInTheDocument();
     await showing(150, 150);
     expect(screen.getByText('150 selected')).toBeInTheDocument();
     expect(server.contacts.size).toBe(150);
@@ -527,7 +528,7 @@ describe('unsubscribed tab', () => {
 
   it('says when resubscribing fails and keeps the card', async () => {
     const server = fakeContactsServer([], [unsubscribe(1, { contact_name: 'Ivy Stone' })]);
-    server.fail.resubscribe = { status: 500, message: 'Database unavailable' };
+    server.fail.resubscribe = { status: 500, message: apiMessages.internalError };
     await openPage(server);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('tab', { name: 'Unsubscribed (1)' }));
@@ -558,9 +559,9 @@ describe('unsubscribed tab', () => {
     expect(await screen.findByText('No unsubscribed contacts yet')).toBeInTheDocument();
 
     await user.click(tab('Contacts (0)'));
-    server.fail.unsubscribes = { status: 500, message: 'Database unavailable' };
+    server.fail.unsubscribes = { status: 500, message: apiMessages.internalError };
     await user.click(tab('Unsubscribed (0)'));
     expect(await screen.findAllByText('Failed to fetch unsubscribed contacts')).not.toHaveLength(0);
-    expect(screen.getByText('Database unavailable')).toBeInTheDocument();
+    expect(screen.getByText(apiMessages.internalError)).toBeInTheDocument();
   });
 });

@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import type { Profile } from '../../schema/api/profile';
-import { newProfile } from '../../lambdas/core/profile';
+import { buildProfile } from '../fakes/builders';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { createApiClient } from '../../web/src/api/client';
 import { AuthContext } from '../../web/src/auth/AuthContext';
@@ -34,10 +34,10 @@ export const awsConfigWithGoogle: RuntimeConfig = {
 
 export const testUser: AuthUser = { userId: 'user-1', email: 'dj@example.com', name: 'Robin Example' };
 
-/** A month-old free profile (so the tour does not auto-start), built by the server's own rule. */
+/** The test user's month-old free profile (so the tour does not auto-start). */
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {
-  const createdAt = new Date(Date.now() - 30 * 24 * 3600 * 1000);
-  return { ...newProfile({ userId: testUser.userId, email: testUser.email, name: testUser.name, groups: [] }, createdAt), ...overrides };
+  const createdAt = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
+  return buildProfile({ id: testUser.userId, created_at: createdAt, email: testUser.email, full_name: testUser.name, ...overrides });
 }
 
 export type FakeAuth = AuthContextValue;

@@ -8,11 +8,13 @@ import { genreLabels } from '../../schema/api/options';
 import {
   DIRECTORY_LIMIT_CODE,
   applyDirectoryDefaults,
+  cannotAddMessage,
   directoryMessages,
   type DirectoryAllowance,
   type DirectoryEntry,
   type RawDirectoryEntry,
 } from '../../schema/api/directory';
+import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 import { ApiError, createApiClient } from '../../web/src/api/client';
 import { DIRECTORY_ADD_CHUNK } from '../../web/src/api/directory';
 import { NotificationsProvider, useNotifications, type NotifyInput } from '../../web/src/notifications/NotificationsContext';
@@ -112,6 +114,13 @@ describe('LabelFinder filter rules', () => {
     expect(sample.map((e) => entryState(e, new Set(), new Set()))).toEqual(['addable', 'addable', 'addable', 'no-email', 'addable']);
     expect(sample[3]!.email).toBe('No email');
   });
+
+  it('treats an email holding an invisible character (stored before imports refused it) as no address, and says why on the card', () => {
+    const hidden = entry({ id: 'z', name: 'Hidden Space', email: 'a\u200b@labels.example' });
+    expect(entryState(hidden, new Set(), new Set())).toBe('no-email');
+    expect(cannotAddMessage(hidden)).toBe('The email address of Hidden Space contains an invisible or control character, so it cannot be added to your contacts.');
+    expect(cannotAddMessage(entry({ id: 'n', name: 'Silent', email: null }))).toBe(directoryMessages.noEmail('Silent'));
+  });
 });
 
 describe('LabelFinder tier rules', () => {
@@ -185,17 +194,19 @@ function contactFor(e: DirectoryEntry): Contact {
 function fakeServer(entries: DirectoryEntry[], allowance: DirectoryAllowance, { contacts = [] as string[] } = {}) {
   const state = { allowance: { ...allowance }, contacts: new Set(contacts), failList: null as number | null, failAdd: null as number | null };
   const holds: Promise<void>[] = [];
+  /** A 5xx as the API answers it (API Gateway's own for a 503). */
+  const failure = (status: number) => json({ message: status === 503 ? gatewayMessages.serviceUnavailable : apiMessages.internalError }, status);
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
     if (method === 'GET' && url === '/api/directory') {
-      if (state.failList) return json({ message: 'Directory unavailable' }, state.failList);
+      if (state.failList) return failure(state.failList);
       return json({ entries, allowance: state.allowance, in_contacts: [...state.contacts] });
     }
     if (method === 'POST' && url === '/api/directory/contacts') {
       const hold = holds.shift();
       if (hold) await hold;
-      if (state.failAdd) return json({ message: 'Database unavailable' }, state.failAdd);
+      if (state.failAdd) return failure(state.failAdd);
       const { entry_ids } = JSON.parse(String(init?.body)) as { entry_ids: string[] };
       const wanted = entry_ids.map((id) => entries.find((e) => e.id === id));
       if (wanted.some((e) => !e)) return json({ message: directoryMessages.unknownEntries }, 404);
@@ -212,7 +223,7 @@ function fakeServer(entries: DirectoryEntry[], allowance: DirectoryAllowance, { 
       state.allowance = { ...state.allowance, used: state.allowance.used + fresh.length };
       return json({ added: fresh.map(contactFor), duplicates: duplicates.map((e) => ({ id: e.id, name: e.name })), allowance: state.allowance });
     }
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
   const posts = () =>
     fetchImpl.mock.calls.filter(([, init]) => init?.method === 'POST').map(([, init]) => (JSON.parse(String(init?.body)) as { entry_ids: string[] }).entry_ids);
@@ -291,7 +302,7 @@ describe('LabelFinder page', () => {
     expect(within(salt.getByRole('list', { name: 'Salt Collective genres' })).getByText('House')).toBeInTheDocument();
     expect(salt.getByText('Submission guidelines')).toBeInTheDocument();
     expect(salt.getByText('Private SoundCloud links only.')).toBeInTheDocument();
-    const site = salt.getByRole('link', { name: /Visit Salt Collective website/ });
+    const site = salt.getByRole('link', { name: 'Visit website: Salt Collective (opens in a new tab)' });
     expect(site).toHaveAttribute('href', 'https://salt.example');
     expect(site).toHaveAttribute('target', '_blank');
     expect(site.getAttribute('rel')).toContain('noopener');
@@ -304,7 +315,7 @@ describe('LabelFinder page', () => {
     expect(hollow.getByText('Independent')).toBeInTheDocument();
     expect(hollow.getByText('DJ')).toBeInTheDocument();
     // No email: cannot be added or selected.
-    expect(hollow.getByRole('button', { name: 'Add to Contacts' })).toHaveAttribute('aria-disabled', 'true');
+    expect(hollow.getByRole('button', { name: 'Add to Contacts: Hollow Sounds' })).toHaveAttribute('aria-disabled', 'true');
     expect(hollow.getByRole('checkbox', { name: 'Select Hollow Sounds' })).toBeDisabled();
   });
 
@@ -318,8 +329,8 @@ describe('LabelFinder page', () => {
     ];
     await renderPage(fakeServer(sites, { used: 0, limit: 5 }));
     await screen.findByText('Showing 5 of 5 contacts');
-    expect(within(card('Upper Case')).getByRole('link', { name: /Visit Upper Case website/ })).toHaveAttribute('href', 'https://Upper.example/Demos');
-    expect(within(card('Bare Domain')).getByRole('link', { name: /Visit Bare Domain website/ })).toHaveAttribute('href', 'https://bare.example:8080/x');
+    expect(within(card('Upper Case')).getByRole('link', { name: 'Visit website: Upper Case (opens in a new tab)' })).toHaveAttribute('href', 'https://Upper.example/Demos');
+    expect(within(card('Bare Domain')).getByRole('link', { name: 'Visit website: Bare Domain (opens in a new tab)' })).toHaveAttribute('href', 'https://bare.example:8080/x');
     for (const name of ['Script Site', 'Data Site', 'Posing Site']) {
       expect(within(card(name)).queryByRole('link'), name).toBeNull();
       expect(within(card(name)).getByText('No website')).toBeInTheDocument();
@@ -377,7 +388,7 @@ describe('LabelFinder page', () => {
     const server = fakeServer(directory(), { used: 2, limit: 5 });
     const { refreshProfile } = await renderPage(server);
     await screen.findByText('Directory additions: 2 of 5 used');
-    await user.click(within(card('Copper Tone')).getByRole('button', { name: 'Add to Contacts' }));
+    await user.click(within(card('Copper Tone')).getByRole('button', { name: 'Add to Contacts: Copper Tone' }));
     const added = await toast('Contact added!');
     expect(added).toHaveTextContent('Copper Tone has been added to your contacts.');
     expect(server.posts()).toEqual([['c']]);
@@ -394,7 +405,7 @@ describe('LabelFinder page', () => {
     const velvet = await waitFor(() => card('Velvet Records'));
     expect(within(velvet).getByRole('button', { name: 'Added' })).toHaveAttribute('aria-disabled', 'true');
     expect(within(velvet).getByRole('checkbox', { name: 'Select Velvet Records' })).toBeDisabled();
-    expect(within(card('Copper Tone')).getByRole('button', { name: 'Add to Contacts' })).not.toHaveAttribute('aria-disabled');
+    expect(within(card('Copper Tone')).getByRole('button', { name: 'Add to Contacts: Copper Tone' })).not.toHaveAttribute('aria-disabled');
   });
 
   it('says "<name> is already in your contacts." on a 409 and shows the entry as added', async () => {
@@ -403,7 +414,7 @@ describe('LabelFinder page', () => {
     await renderPage(server);
     // Added in another tab after this page loaded.
     server.state.contacts.add('a');
-    await user.click(within(await waitFor(() => card('Velvet Records'))).getByRole('button', { name: 'Add to Contacts' }));
+    await user.click(within(await waitFor(() => card('Velvet Records'))).getByRole('button', { name: 'Add to Contacts: Velvet Records' }));
     await toast('Velvet Records is already in your contacts.');
     expect(within(card('Velvet Records')).getByRole('button', { name: 'Added' })).toBeInTheDocument();
     expect(screen.getByText('Directory additions: 0 of 5 used')).toBeInTheDocument();
@@ -414,16 +425,16 @@ describe('LabelFinder page', () => {
     const server = fakeServer(directory(), { used: 0, limit: 5 });
     server.state.failAdd = 500;
     await renderPage(server);
-    await user.click(within(await waitFor(() => card('Static Lab'))).getByRole('button', { name: 'Add to Contacts' }));
-    expect(await toast('Failed to add contact. Please try again.')).toHaveTextContent('Database unavailable');
-    expect(within(card('Static Lab')).getByRole('button', { name: 'Add to Contacts' })).not.toHaveAttribute('aria-disabled');
+    await user.click(within(await waitFor(() => card('Static Lab'))).getByRole('button', { name: 'Add to Contacts: Static Lab' }));
+    expect(await toast('Failed to add contact. Please try again.')).toHaveTextContent(apiMessages.internalError);
+    expect(within(card('Static Lab')).getByRole('button', { name: 'Add to Contacts: Static Lab' })).not.toHaveAttribute('aria-disabled');
   });
 
   it('at the free limit refuses a single add without a request, with an Upgrade action', async () => {
     const user = userEvent.setup();
     const server = fakeServer(directory(), { used: 5, limit: 5 });
     await renderPage(server);
-    await user.click(within(await waitFor(() => card('Static Lab'))).getByRole('button', { name: 'Add to Contacts' }));
+    await user.click(within(await waitFor(() => card('Static Lab'))).getByRole('button', { name: 'Add to Contacts: Static Lab' }));
     const notice = await toast("You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!");
     expect(within(notice).getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/dashboard/subscription');
     expect(server.posts()).toEqual([]);
@@ -509,7 +520,7 @@ describe('LabelFinder page', () => {
     expect(within(notice).getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/dashboard/subscription');
     // The real allowance is fetched again; nothing was marked added.
     expect(await screen.findByText('Directory additions: 4 of 5 used')).toBeInTheDocument();
-    expect(within(card('Velvet Records')).getByRole('button', { name: 'Add to Contacts' })).toBeInTheDocument();
+    expect(within(card('Velvet Records')).getByRole('button', { name: 'Add to Contacts: Velvet Records' })).toBeInTheDocument();
     await user.click(within(notice).getByRole('link', { name: 'Upgrade' }));
     await waitFor(() => expect(currentPath()).toBe('/dashboard/subscription'));
   });

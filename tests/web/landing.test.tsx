@@ -2,6 +2,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
+import { waitlistMessages } from '../../schema/api/waitlistConstants';
 import { MUSIC_STYLES, WAITLIST_TEXT } from '../../web/src/api/waitlist';
 import { fakeMatchMedia } from './matchMedia';
 import { ConfigContext } from '../../web/src/config/ConfigContext';
@@ -28,7 +30,7 @@ function fakeApi({ spots = { total: 50, taken: 8, remaining: 42 } as unknown, sp
       joins.push(JSON.parse(String(init.body)));
       return join ? join(init) : json({ id: '1' }, 201);
     }
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
   return { fetchImpl, joins };
 }
@@ -274,7 +276,7 @@ describe('landing page: beta spots', () => {
 
   it('falls back to the plain claim when the count cannot be loaded', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { fetchImpl } = fakeApi({ spots: { message: 'boom' }, spotsStatus: 500 });
+    const { fetchImpl } = fakeApi({ spots: { message: apiMessages.internalError }, spotsStatus: 500 });
     renderLanding(fetchImpl);
     const spots = screen.getByTestId('beta-spots');
     await waitFor(() => expect(spots).toHaveTextContent('Limited to the first 50 producers.'));
@@ -317,6 +319,24 @@ describe('landing page: waitlist form', () => {
     await user.type(screen.getByLabelText('SoundCloud/Spotify Link'), 'soundcloud.com/nova');
     await user.click(screen.getByRole('button', { name: 'Join the Beta' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Enter a link that starts with http:// or https://');
+    expect(api.joins).toHaveLength(0);
+  });
+
+  it.each([
+    ['a zero-width space', 'nova\u200b@example.com', 'Email contains an invisible or control character.'],
+    ['NUL', 'nova\u0000@example.com', 'Email contains an invisible or control character.'],
+    ['a no-break space', 'nova\u00a0pulse@example.com', 'Email contains an invisible or control character.'],
+    ['a lone surrogate', 'nova\ud800@example.com', 'Email contains an invisible or control character.'],
+    ['no domain', 'nova@example', 'Enter a valid email address'],
+  ])('refuses an email with %s before sending, with the message the server gives', async (_case, email, message) => {
+    const api = fakeApi();
+    const user = userEvent.setup();
+    renderLanding(api.fetchImpl);
+    await fillRequired(user);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
+    await user.click(screen.getByRole('button', { name: 'Join the Beta' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
     expect(api.joins).toHaveLength(0);
   });
 
@@ -383,9 +403,9 @@ describe('landing page: waitlist form', () => {
 
   it.each([
     ['a duplicate email (409)', json({ message: 'whatever the server says' }, 409), [WAITLIST_TEXT.duplicate]],
-    ['the throttle (429)', json({ message: 'Too Many Requests' }, 429), [WAITLIST_TEXT.throttled]],
-    ['a refused value (400)', json({ message: 'email: Enter a valid email address' }, 400), ['Enter a valid email address']],
-    ['a server failure (500)', json({ message: 'Internal error' }, 500), ['Something went wrong', 'Please try again or contact support']],
+    ['the throttle (429)', json({ message: gatewayMessages.tooManyRequests }, 429), [WAITLIST_TEXT.throttled]],
+    ['a refused value (400)', json({ message: `email: ${waitlistMessages.badEmail}` }, 400), [waitlistMessages.badEmail]],
+    ['a server failure (500)', json({ message: apiMessages.internalError }, 500), ['Something went wrong', 'Please try again or contact support']],
   ] as const)('after %s it shows the right text and keeps everything typed', async (_case, response, texts) => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const api = fakeApi({ join: () => response.clone() });

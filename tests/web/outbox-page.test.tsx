@@ -8,7 +8,8 @@ import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OutboxMessage } from '../../schema/api/sending';
+import { outboxMessages, type OutboxMessage } from '../../schema/api/sending';
+import { localServerMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
 import { MAIL_FRAME_SANDBOX, withLinksInNewTab } from '../../web/src/pages/outbox/mailView';
 import { OUTBOX_REFRESH_MS } from '../../web/src/pages/outbox/OutboxPage';
@@ -62,7 +63,7 @@ function fakeOutboxServer(initial: OutboxMessage[]) {
     }
     const one = /^\/api\/local\/outbox\/([^/]+)$/.exec(path);
     const found = one && messages.find((m) => m.id === decodeURIComponent(one[1]!));
-    return found ? json(found) : json({ message: 'Message not found.' }, 404);
+    return found ? json(found) : json({ message: outboxMessages.messageNotFound }, 404);
   });
   return { messages, fetchImpl, listCalls: () => fetchImpl.mock.calls.filter(([input]) => String(input) === '/api/local/outbox').length };
 }
@@ -137,11 +138,11 @@ describe('the Outbox page in local mode', () => {
     const server = fakeOutboxServer([message(1)]);
     openOutbox(server);
     await screen.findByText('New track for contact 1');
-    server.fetchImpl.mockImplementationOnce(async () => json({ message: 'The local server is restarting.' }, 503));
+    server.fetchImpl.mockImplementationOnce(async () => json({ message: localServerMessages.starting }, 503));
     await act(async () => {
       vi.advanceTimersByTime(OUTBOX_REFRESH_MS);
     });
-    expect(await screen.findByText('The local server is restarting.')).toBeInTheDocument();
+    expect(await screen.findByText(localServerMessages.starting)).toBeInTheDocument();
     expect(screen.getByText('New track for contact 1')).toBeInTheDocument();
   });
 
@@ -187,7 +188,7 @@ describe('the Outbox page in local mode', () => {
 
   it("says 'Message not found.' for an id that is not the user's", async () => {
     openOutbox(fakeOutboxServer([message(1)]), { path: '/dashboard/outbox?message=01KAKZ3R0000000000000000ZZ' });
-    expect(await screen.findByText('Message not found.')).toBeInTheDocument();
+    expect(await screen.findByText(outboxMessages.messageNotFound)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Back to Outbox' })).toBeInTheDocument();
   });
 });

@@ -13,6 +13,7 @@ import { mailboxErrorCodes, mailboxMessages } from '../../schema/api/sending';
 import { createApiClient } from '../../web/src/api/client';
 import { consentNavigation } from '../../web/src/api/mailbox';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -29,7 +30,7 @@ type Reply = { status: number; body?: unknown };
 function fakeApi(replies: Record<string, Reply>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const reply = replies[`${init?.method ?? 'GET'} ${String(input)}`];
-    if (!reply) return new Response(JSON.stringify({ message: 'Not found.' }), { status: 404, headers: { 'content-type': 'application/json' } });
+    if (!reply) return new Response(JSON.stringify({ message: gatewayMessages.notFound }), { status: 404, headers: { 'content-type': 'application/json' } });
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
   });
   return { api: createApiClient(async () => 'test-token', fetchMock as typeof fetch), fetchMock };
@@ -122,9 +123,9 @@ describe('connect', () => {
   });
 
   it("a server failure: 'Connection Failed' with the server's message", async () => {
-    renderSettings('/dashboard/settings', { replies: { 'POST /api/mailbox/connect': { status: 503, body: { message: 'Google OAuth is not configured' } } } });
+    renderSettings('/dashboard/settings', { replies: { 'POST /api/mailbox/connect': { status: 500, body: { message: apiMessages.internalError } } } });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
-    expect(await screen.findByText('Google OAuth is not configured')).toBeInTheDocument();
+    expect(await screen.findByText(apiMessages.internalError)).toBeInTheDocument();
     expect(screen.getByText(mailboxMessages.connectionFailed)).toBeInTheDocument();
   });
 });
@@ -139,7 +140,7 @@ describe('disconnect', () => {
   });
 
   it("a failure says 'Disconnection Failed'", async () => {
-    renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 500, body: { message: 'Something went wrong on our side. Please try again.' } } } });
+    renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 500, body: { message: apiMessages.internalError } } } });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByText(mailboxMessages.disconnectionFailed)).toBeInTheDocument();
   });

@@ -66,11 +66,21 @@ describe('local token refresher (cognito-local)', () => {
       .mockResolvedValueOnce(new Response('{}', { status: 500 }))
       .mockResolvedValueOnce(ok());
     const refresh = createLocalTokenRefresher({ endpoint: 'http://127.0.0.1:9229', clientId: 'c', fetchImpl });
-    const started = Date.now();
-    const result = await refresh({ tokens, username: 'u' });
-    expect(result.accessToken.toString()).toBe(accessToken);
+    vi.useFakeTimers();
+    const pending = refresh({ tokens, username: 'u' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    // The first retry waits 200 ms, the second 400 ms: not a millisecond less.
+    await vi.advanceTimersByTimeAsync(199);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(399);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
     expect(fetchImpl).toHaveBeenCalledTimes(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(550); // 200 ms + 400 ms, minus timer slack
+    const result = await pending;
+    expect(result.accessToken.toString()).toBe(accessToken);
   });
 
   it('makes one call for concurrent refreshes', async () => {

@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unsubscribeReasons } from '../../schema/api/contacts';
 import { unsubscribeMessages } from '../../schema/api/sending';
+import { gatewayMessages } from '../../schema/api/serverMessages';
 import { preloadRoutes, renderApp } from './helpers';
 
 beforeAll(preloadRoutes, 60_000);
@@ -33,7 +34,7 @@ function fakeApi({
     requests.push({ method, url, body: init?.body === undefined ? undefined : JSON.parse(String(init.body)) });
     if (method === 'GET' && url.startsWith('/api/unsubscribe?')) return lookup();
     if (method === 'POST' && url === '/api/unsubscribe') return submit();
-    return json({ message: 'Not found' }, 404);
+    return json({ message: gatewayMessages.notFound }, 404);
   });
   vi.stubGlobal('fetch', fetchImpl);
   return { requests };

@@ -124,6 +124,31 @@ function toMailbox(item: Item | undefined): StoredMailbox | undefined {
 
 const counterOf = (item: Item | undefined) => Number(item?.sent ?? 0);
 
+// ---- step tags ---------------------------------------------------------------------------------------
+
+/**
+ * The pipeline's transactions by name (the store methods that send them). Each one carries its tag:
+ * instrumentation reads it with `sendingStepOf(command)` (the fault-injection suite crashes "after the
+ * claim" by it), never the expression text, which a correct refactor may rename.
+ */
+export const SENDING_STEPS = ['queueBatch', 'pause', 'resume', 'reschedule', 'goIdle', 'advance', 'complete', 'forget', 'postpone', 'pauseAll', 'claim', 'record'] as const;
+export type SendingStep = (typeof SENDING_STEPS)[number];
+
+export interface SendingStepTag {
+  step: SendingStep;
+  userId: string;
+  /** The recipient it is about (advance, postpone, claim, record), or the campaign. */
+  campaignId?: string;
+  position?: number;
+  /** A record's outcome. */
+  record?: RecordInput['kind'];
+}
+
+const stepTags = new WeakMap<object, SendingStepTag>();
+
+/** What a command these stores sent is in the pipeline (undefined for any other command). */
+export const sendingStepOf = (command: object): SendingStepTag | undefined => stepTags.get(command);
+
 // ---- transactions ------------------------------------------------------------------------------------
 
 /** failed[i]: item i's condition failed; oldItems[i]: the item as it was, when item i asked for it (ALL_OLD). */
@@ -134,9 +159,11 @@ type TransactResult = { ok: true } | { ok: false; failed: boolean[]; oldItems: (
  * condition failed. A cancellation for another reason (a concurrent transaction on an item) is
  * reported as every item failing, so callers read again; anything else is thrown.
  */
-async function transact(db: DynamoDBDocumentClient, items: TransactItem[]): Promise<TransactResult> {
+async function transact(db: DynamoDBDocumentClient, tag: SendingStepTag, items: TransactItem[]): Promise<TransactResult> {
+  const command = new TransactWriteCommand({ TransactItems: items });
+  stepTags.set(command, tag);
   try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
+    await db.send(command);
     return { ok: true };
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
@@ -209,7 +236,9 @@ export class DynamoSendQueueStore implements SendQueueStore {
   /**
    * The cursor's update that adds (or puts back) a campaign: the queue map is created with the entry
    * when the cursor has none (a nested SET needs the map to exist), and the cursor becomes due at
-   * `earliest` when it is not due or due later. Conditional on what was read.
+   * `earliest` when it is not due or due later. Conditional on what was read, its due time included
+   * even when it stays: the sender's idle tick may take an empty cursor out of the DUE index between
+   * the read and this write, and a campaign added then would wait on a cursor nothing dispatches.
    */
   private addToCursor(userId: string, senderItem: Item | undefined, campaignId: string, entry: SenderQueueEntry, earliest: Date): TransactItem {
     const cursor = toCursor(senderItem);
@@ -218,16 +247,12 @@ export class DynamoSendQueueStore implements SendQueueStore {
     const dueAt = new Date(Math.max(earliest.getTime(), lastClaim)).toISOString();
     const moveDue = !cursor?.due_at || dueAt < cursor.due_at;
     const set = [hasQueue ? 'queue.#c = :entry' : 'queue = :queue', 'entity = :sender'];
-    const conditions = [hasQueue ? 'attribute_exists(queue)' : 'attribute_not_exists(queue)'];
-    const values: Item = { ':sender': 'sender', ...(hasQueue ? { ':entry': entry } : { ':queue': { [campaignId]: entry } }) };
+    const conditions = [hasQueue ? 'attribute_exists(queue)' : 'attribute_not_exists(queue)', cursor?.due_at ? 'due_at = :readDue' : 'attribute_not_exists(due_at)'];
+    const values: Item = { ':sender': 'sender', ...(hasQueue ? { ':entry': entry } : { ':queue': { [campaignId]: entry } }), ...(cursor?.due_at ? { ':readDue': cursor.due_at } : {}) };
     if (moveDue) {
       set.push('due_at = :due', '#duePk = :duePk', '#dueSk = :dueSk');
       const due = dueAttributes(userId, dueAt);
       Object.assign(values, { ':due': dueAt, ':duePk': due[indexes.due.partitionKey], ':dueSk': due[indexes.due.sortKey] });
-      if (cursor?.due_at) {
-        conditions.push('due_at = :readDue');
-        values[':readDue'] = cursor.due_at;
-      } else conditions.push('attribute_not_exists(due_at)');
     }
     return update(this.tableName, senderKey(userId), {
       set,
@@ -314,7 +339,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
           this.mailboxConnected(userId),
         );
       }
-      const result = await transact(this.db, items);
+      const result = await transact(this.db, { step: 'queueBatch', userId, campaignId }, items);
       if (result.ok) {
         const next: Campaign = {
           ...campaign,
@@ -361,7 +386,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
           }),
         );
       }
-      const result = await transact(this.db, items);
+      const result = await transact(this.db, { step: 'pause', userId, campaignId }, items);
       if (result.ok) {
         return {
           outcome: 'paused' as const,
@@ -386,7 +411,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
         // Back in its place among the user's campaigns: the time it was first queued.
         queued_at: campaign.started_sending_at ?? nowIso,
       };
-      const result = await transact(this.db, [
+      const result = await transact(this.db, { step: 'resume', userId, campaignId }, [
         update(this.tableName, campaignKey(userId, campaignId), {
           set: ['sending_status = :sending', 'pause_reason = :null', 'updated_at = :now', 'next_send_at = :sendAfter'],
           remove: ['resume_position'],
@@ -500,12 +525,12 @@ export class DynamoSenderStore implements SenderStore {
 
   async reschedule(userId: string, tickDueAt: string, until: Date): Promise<boolean> {
     const due = this.dueSet(userId, until);
-    const result = await transact(this.db, [update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': tickDueAt } })]);
+    const result = await transact(this.db, { step: 'reschedule', userId }, [update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': tickDueAt } })]);
     return result.ok;
   }
 
   async goIdle(userId: string, tickDueAt: string): Promise<boolean> {
-    const result = await transact(this.db, [
+    const result = await transact(this.db, { step: 'goIdle', userId }, [
       update(this.tableName, senderKey(userId), {
         remove: ['due_at', '#duePk', '#dueSk'],
         condition: 'due_at = :tick AND size(queue) = :zero',
@@ -552,12 +577,12 @@ export class DynamoSenderStore implements SenderStore {
       );
     }
     if (mark || completes) items.push(this.campaignOutcome(userId, campaignId, mark ? `emails_${mark.status}` : undefined, completes, now));
-    return (await transact(this.db, items)).ok;
+    return (await transact(this.db, { step: 'advance', userId, campaignId, position }, items)).ok;
   }
 
   async complete(userId: string, input: { tickDueAt: string; campaignId: string; now: Date }): Promise<boolean> {
     const { tickDueAt, campaignId, now } = input;
-    const result = await transact(this.db, [
+    const result = await transact(this.db, { step: 'complete', userId, campaignId }, [
       update(this.tableName, senderKey(userId), {
         remove: ['queue.#c'],
         condition: 'due_at = :tick AND attribute_exists(queue.#c)',
@@ -570,7 +595,7 @@ export class DynamoSenderStore implements SenderStore {
   }
 
   async forget(userId: string, input: { tickDueAt: string; campaignId: string }): Promise<boolean> {
-    const result = await transact(this.db, [
+    const result = await transact(this.db, { step: 'forget', userId, campaignId: input.campaignId }, [
       update(this.tableName, senderKey(userId), {
         remove: ['queue.#c'],
         condition: 'due_at = :tick',
@@ -583,7 +608,7 @@ export class DynamoSenderStore implements SenderStore {
 
   async postpone(userId: string, input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string }): Promise<boolean> {
     const due = this.dueSet(userId, input.retryAt);
-    const result = await transact(this.db, [
+    const result = await transact(this.db, { step: 'postpone', userId, campaignId: input.campaignId, position: input.position }, [
       update(this.tableName, recipientKey(input.campaignId, input.position), {
         set: ['attempts = :attempts', 'retry_at = :retryAt', 'detail = :detail'],
         condition: '#status = :pending',
@@ -635,7 +660,7 @@ export class DynamoSenderStore implements SenderStore {
     const { tickDueAt, now } = input;
     let queue = input.queue;
     for (let attempt = 1; ; attempt++) {
-      const result = await transact(this.db, [this.cursorEmptied(userId, tickDueAt, queue), ...this.pauseCampaigns(userId, queue, now)]);
+      const result = await transact(this.db, { step: 'pauseAll', userId }, [this.cursorEmptied(userId, tickDueAt, queue), ...this.pauseCampaigns(userId, queue, now)]);
       if (result.ok) return true;
       // Bounded: the cursor stays due at the tick, so a later tick pauses what is left.
       if (attempt >= PAUSE_ALL_ATTEMPTS) return false;
@@ -710,7 +735,7 @@ export class DynamoSenderStore implements SenderStore {
         },
       },
     ];
-    const result = await transact(this.db, items);
+    const result = await transact(this.db, { step: 'claim', userId, campaignId, position }, items);
     if (result.ok) return 'claimed';
     const UNSUBSCRIBED = 4;
     const PITCHED = items.length - 1;
@@ -741,12 +766,13 @@ export class DynamoSenderStore implements SenderStore {
      * Runs the record; when only optional items failed (the cursor's move: paused meanwhile, the entry
      * is gone; the PITCHED delete: the item is no longer this recipient's), again without them.
      */
+    const tag: SendingStepTag = { step: 'record', userId, campaignId, position, record: input.kind };
     const run = async (items: TransactItem[], ...optional: number[]) => {
-      const result = await transact(this.db, items);
+      const result = await transact(this.db, tag, items);
       if (result.ok) return;
       const failedOptional = optional.filter((i) => result.failed[i]);
       if (failedOptional.length > 0 && result.failed.every((failed, i) => !failed || failedOptional.includes(i))) {
-        const retried = await transact(this.db, items.filter((_, i) => !failedOptional.includes(i)));
+        const retried = await transact(this.db, tag, items.filter((_, i) => !failedOptional.includes(i)));
         if (retried.ok) return;
       }
       // The recipient is no longer this claim's (recorded unknown meanwhile): nothing to record.

@@ -14,6 +14,7 @@ export {
   EMAIL_MAX,
   EMAIL_PATTERN,
   LINK_MAX,
+  waitlistEmailError,
   WHY_INTERESTED_MAX,
 } from '../../../schema/api/waitlistConstants';
 /** Spec §2 music style options, in the spec's order. */

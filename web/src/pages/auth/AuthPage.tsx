@@ -10,6 +10,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
+import { characterMessages, hasInvisibleOrControl } from '../../../../schema/api/characters';
 import { useAuth } from '../../auth/AuthContext';
 import styles from '../../components/layout.module.css';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -105,6 +106,8 @@ export default function AuthPage() {
     const trimmedEmail = email.trim();
     const nextErrors: typeof errors = {};
     if (!trimmedEmail) nextErrors.email = 'Enter your email address';
+    // The account's address becomes the profile's: the app's email rule (an existing account still signs in).
+    else if (signingUp && hasInvisibleOrControl(trimmedEmail)) nextErrors.email = characterMessages.invisibleInEmail;
     if (!password) nextErrors.password = 'Enter your password';
     setErrors(nextErrors);
     if (signingUp && !fullName.trim()) {

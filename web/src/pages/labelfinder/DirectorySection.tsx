@@ -8,7 +8,7 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { memo, useMemo } from 'react';
 import { isContactEmail } from '../../../../schema/api/contacts';
-import { directoryMessages, type DirectoryEntry } from '../../../../schema/api/directory';
+import { cannotAddMessage, type DirectoryEntry } from '../../../../schema/api/directory';
 import { normaliseWebsite } from '../../../../schema/api/links';
 import { genreLabels } from '../../../../schema/api/options';
 import { listPagination, pageOf } from '../../components/ListPagination';
@@ -25,6 +25,10 @@ export function entryState(entry: DirectoryEntry, added: ReadonlySet<string>, ad
   if (!isContactEmail(entry.email)) return 'no-email';
   return adding.has(entry.id) ? 'adding' : 'addable';
 }
+
+// A card's controls name their entry, and each name starts with the control's visible text (WCAG 2.5.3
+// Label in Name): a speech-input user says what they see, "Add to Contacts" or "Visit website".
+const addLabel = (entry: DirectoryEntry) => `Add to Contacts: ${entry.name}`;
 
 const AddButton = memo(function AddButton({
   entry,
@@ -46,13 +50,13 @@ const AddButton = memo(function AddButton({
   }
   if (state === 'no-email') {
     return (
-      <Button disabled disabledReason={directoryMessages.noEmail(entry.name)}>
+      <Button disabled disabledReason={cannotAddMessage(entry)} ariaLabel={addLabel(entry)}>
         Add to Contacts
       </Button>
     );
   }
   return (
-    <Button iconName="add-plus" loading={state === 'adding'} disabled={disabled} onClick={() => onAdd(entry)}>
+    <Button iconName="add-plus" loading={state === 'adding'} disabled={disabled} ariaLabel={addLabel(entry)} onClick={() => onAdd(entry)}>
       Add to Contacts
     </Button>
   );
@@ -104,7 +108,7 @@ const Website = memo(function Website({ entry }: { entry: DirectoryEntry }) {
   const href = normaliseWebsite(entry.website_url);
   if (!href) return <Box color="text-body-secondary">No website</Box>;
   return (
-    <Link href={href} external target="_blank" rel="noopener noreferrer" ariaLabel={`Visit ${entry.name} website (opens in a new tab)`}>
+    <Link href={href} external target="_blank" rel="noopener noreferrer" ariaLabel={`Visit website: ${entry.name} (opens in a new tab)`}>
       Visit website
     </Link>
   );

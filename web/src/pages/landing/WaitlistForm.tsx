@@ -2,12 +2,12 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObje
 import {
   ARTIST_NAME_MAX,
   EMAIL_MAX,
-  EMAIL_PATTERN,
   joinFailure,
   joinWaitlist,
   LINK_MAX,
   MUSIC_STYLES,
   WAITLIST_TEXT,
+  waitlistEmailError,
   WHY_INTERESTED_MAX,
   type JoinFailure,
 } from '../../api/waitlist';
@@ -31,7 +31,9 @@ type FieldName = keyof Values;
 function check(values: Values): { message: string; fields: FieldName[] } | null {
   const missing = (['email', 'artistName', 'musicStyle'] as const).filter((name) => values[name].trim() === '');
   if (missing.length > 0) return { message: WAITLIST_TEXT.required, fields: [...missing] };
-  if (!EMAIL_PATTERN.test(values.email.trim())) return { message: WAITLIST_TEXT.badEmail, fields: ['email'] };
+  // The server's own check (an invisible or control character, then the pattern), so both give one message.
+  const emailError = waitlistEmailError(values.email);
+  if (emailError !== null) return { message: emailError, fields: ['email'] };
   // http(s) only (schema/api/links.ts), so no javascript: URL reaches the admin table.
   if (values.link.trim() !== '' && !isHttpLink(values.link)) {
     return { message: WAITLIST_TEXT.badLink, fields: ['link'] };

@@ -11,7 +11,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import type { OutboxMessage, OutboxMessageSummary } from '../../../../schema/api/sending';
+import { outboxMessages, type OutboxMessage, type OutboxMessageSummary } from '../../../../schema/api/sending';
 import { ApiError, errorMessage } from '../../api/client';
 import { getOutboxMessage, listOutbox } from '../../api/outbox';
 import { useAuth } from '../../auth/AuthContext';
@@ -135,7 +135,7 @@ function MessageView({ id, onBack }: { id: string; onBack: () => void }) {
       (message) => !controller.signal.aborted && setState({ status: 'ready', message }),
       (caught: unknown) =>
         !controller.signal.aborted &&
-        setState({ status: 'failed', error: caught instanceof ApiError && caught.status === 404 ? 'Message not found.' : errorMessage(caught) }),
+        setState({ status: 'failed', error: caught instanceof ApiError && caught.status === 404 ? outboxMessages.messageNotFound : errorMessage(caught) }),
     );
     return () => controller.abort();
   }, [api, id]);

@@ -7,6 +7,16 @@
  * The iframe's sandbox: links may open a new tab that is a normal page (so the unsubscribe page works
  * there), but the email itself runs no script and cannot reach the app (no allow-scripts, no
  * allow-same-origin, no top navigation).
+ *
+ * Why a srcdoc frame in an opaque origin rather than the message served from a mail origin of its own:
+ * checked in Chromium 156 by the server's log, this frame fetches its images, the tracking pixel
+ * included (as do allow-same-origin, no sandbox, and a second loopback origin with a CSP header). An
+ * origin of our own would add a listener and signed URLs for nothing the opaque origin lacks: no script
+ * runs, and the email gets none of the app origin's rights (its DOM, storage, the top window). Playwright does
+ * not report this frame's requests and does not give it its per-page user agent: that, not the frame,
+ * made outbox opens look uncounted (the browser tests start Chromium with a person's user agent).
+ * allow-same-origin stays out: it would put the email in the app's origin, one allow-scripts away from
+ * the user's tokens. tests/e2e/sending.spec.ts shows opens counting and script not running.
  */
 export const MAIL_FRAME_SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
 
