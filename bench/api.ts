@@ -16,7 +16,14 @@ try {
 
   const cases: [string, RequestInit][] = [
     ['GET /api/profile', { headers: { authorization: `Bearer ${token}` } }],
-    ['PATCH /api/profile', { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ artist_name: 'Bench Artist' }) }],
+    [
+      'PATCH /api/profile',
+      {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ artist_name: 'Bench Artist' }),
+      },
+    ],
   ];
   // GET /api/health is left out: it is a public route throttled to 20 requests a second by design.
   console.log(`${count} requests per route, ${concurrency} in flight:`);

@@ -68,7 +68,11 @@ for (let i = 0; i < runs * 10; i++) {
     await timed(() =>
       renderEmail(
         { subject: 'Demo Submission: [TRACK_NAME]', body: stored },
-        { recipient: { name: `Contact ${i}`, email: `c${i}@label.example`, label_name: 'Velvet Records' }, track: { track_name: 'Midnight Drive', track_url: templateInput.track_url, genre: 'techno' }, artistName: 'Nova Pulse' },
+        {
+          recipient: { name: `Contact ${i}`, email: `c${i}@label.example`, label_name: 'Velvet Records' },
+          track: { track_name: 'Midnight Drive', track_url: templateInput.track_url, genre: 'techno' },
+          artistName: 'Nova Pulse',
+        },
         { unsubscribeUrl: `https://app.example/unsubscribe?token=${i}` },
       ),
     ),
@@ -95,7 +99,12 @@ try {
   for (let i = 0; i < runs + 1; i++) {
     contacts.push(
       contactSchema.parse(
-        await call('/api/contacts', 'POST', { name: `Contact ${i} Reyes`, email: uniqueEmail(`c${i}`), label_name: `Label ${i} Records`, contact_type: i % 2 ? 'DJ' : 'Label' }),
+        await call('/api/contacts', 'POST', {
+          name: `Contact ${i} Reyes`,
+          email: uniqueEmail(`c${i}`),
+          label_name: `Label ${i} Records`,
+          contact_type: i % 2 ? 'DJ' : 'Label',
+        }),
       ),
     );
   }
@@ -111,7 +120,9 @@ try {
   for (let i = 0; i < runs; i++) {
     generate.push(
       await timed(async () => {
-        const campaign = campaignSchema.parse(await call('/api/campaigns/generate-preview', 'POST', { track, contact_id: contacts[0]!.id, total_recipients: contacts.length }));
+        const campaign = campaignSchema.parse(
+          await call('/api/campaigns/generate-preview', 'POST', { track, contact_id: contacts[0]!.id, total_recipients: contacts.length }),
+        );
         campaignId = campaign.id;
       }),
     );
@@ -121,7 +132,9 @@ try {
   const htmlDraft: number[] = [];
   for (let i = 0; i < runs; i++) {
     htmlDraft.push(
-      await timed(() => call('/api/campaigns', 'POST', { mode: 'html', track: {}, email_subject: 'Demo Submission: Midnight Drive', email_body: html, total_recipients: 3 })),
+      await timed(() =>
+        call('/api/campaigns', 'POST', { mode: 'html', track: {}, email_subject: 'Demo Submission: Midnight Drive', email_body: html, total_recipients: 3 }),
+      ),
     );
   }
   console.log(`POST /api/campaigns (HTML draft, ${(html.length / 1024).toFixed(1)} KB, sanitized), median of ${runs}: ${ms(medianOf(htmlDraft))}`);
@@ -133,7 +146,9 @@ try {
     firstLook.push(await timed(async () => recipientPreviewSchema.parse(await call(path, 'POST', { contact_id: contact.id }))));
     secondLook.push(await timed(async () => recipientPreviewSchema.parse(await call(path, 'POST', { contact_id: contact.id }))));
   }
-  console.log(`POST recipient-preview of a personalised draft: first look (write + keep) median ${ms(medianOf(firstLook))}, second look (read back) median ${ms(medianOf(secondLook))}`);
+  console.log(
+    `POST recipient-preview of a personalised draft: first look (write + keep) median ${ms(medianOf(firstLook))}, second look (read back) median ${ms(medianOf(secondLook))}`,
+  );
 } finally {
   await bench.stop();
 }

@@ -58,7 +58,10 @@ async function accountWithContacts(label: string) {
   }));
   const { created } = await store.importMany(account.sub, existing, new Date());
   if (created.length !== rows) throw new Error(`seeded ${created.length} contacts, expected ${rows}`);
-  const api = createApiClient(async () => account.idToken, (input, init) => fetch(`${stack.appUrl}${String(input)}`, init));
+  const api = createApiClient(
+    async () => account.idToken,
+    (input, init) => fetch(`${stack.appUrl}${String(input)}`, init),
+  );
   return { account, api };
 }
 

@@ -2,8 +2,19 @@
 import { spawnSync } from 'node:child_process';
 
 // start.ts runs npm start, which builds the web app that web-sizes.mjs and contacts.ts (first render) then use.
-for (const script of ['bench/api.ts', 'bench/waitlist.ts', 'bench/start.ts', 'bench/web-sizes.mjs', 'bench/contacts.ts', 'bench/compose.ts', 'bench/sending.ts']) {
+for (const script of [
+  'bench/api.ts',
+  'bench/waitlist.ts',
+  'bench/start.ts',
+  'bench/web-sizes.mjs',
+  'bench/contacts.ts',
+  'bench/compose.ts',
+  'bench/sending.ts',
+]) {
   console.log(`\n== ${script}`);
-  const status = spawnSync(script.endsWith('.mjs') ? 'node' : 'npx', script.endsWith('.mjs') ? [script] : ['tsx', script], { stdio: 'inherit', env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' } }).status;
+  const status = spawnSync(script.endsWith('.mjs') ? 'node' : 'npx', script.endsWith('.mjs') ? [script] : ['tsx', script], {
+    stdio: 'inherit',
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+  }).status;
   if (status !== 0) process.exit(status ?? 1);
 }

@@ -43,11 +43,19 @@ try {
     Array.from({ length: 16 }, async () => {
       while (next < added.length) {
         const user = added[next++]!;
-        await world.campaignFor(user.userId, world.contacts(user.userId, Array.from({ length: recipients }, (_, i) => i)));
+        await world.campaignFor(
+          user.userId,
+          world.contacts(
+            user.userId,
+            Array.from({ length: recipients }, (_, i) => i),
+          ),
+        );
       }
     }),
   );
-  console.log(`setup: ${users} users with a connected mailbox, ${users} campaigns × ${recipients} recipients queued (${users * recipients} RCPT items) in ${((performance.now() - setupStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `setup: ${users} users with a connected mailbox, ${users} campaigns × ${recipients} recipients queued (${users * recipients} RCPT items) in ${((performance.now() - setupStart) / 1000).toFixed(1)} s`,
+  );
 
   // --- Simulated minutes -------------------------------------------------------------------------
   senderCounts.clear();
@@ -77,7 +85,9 @@ try {
   const dispatcherTotal = [...dispatcherCounts.values()].reduce((a, b) => a + b, 0);
   const perEmail = (n: number) => (emails > 0 ? (n / emails).toFixed(2) : 'n/a');
 
-  console.log(`${users} users × ${recipients}-recipient campaigns; ${minutes} simulated minutes (of the ${recipients} a campaign needs), ${emails} emails sent, ${dispatched} ticks dispatched`);
+  console.log(
+    `${users} users × ${recipients}-recipient campaigns; ${minutes} simulated minutes (of the ${recipients} a campaign needs), ${emails} emails sent, ${dispatched} ticks dispatched`,
+  );
   console.log(`dispatcher tick (${users} due users): median ${ms(medianOf(tickMs))}, p95 ${ms(p95(tickMs))}, max ${ms(Math.max(...tickMs))}`);
   console.log(
     `DynamoDB requests per email sent: ${perEmail(senderTotal + dispatcherTotal)} (sender ${perEmail(senderTotal)}: ` +
@@ -85,7 +95,9 @@ try {
       `${[...dispatcherCounts].map(([name, n]) => `${name} ${perEmail(n)}`).join(', ')})`,
   );
   console.log(`largest number of emails one user got out in one simulated minute: ${Math.max(0, ...perUserMinute.values())}`);
-  console.log(`sender throughput: ${(emails / (sendingMs / 1000)).toFixed(0)} emails/s (${concurrency} invocations of up to 10 ticks at a time, DynamoDB Local)`);
+  console.log(
+    `sender throughput: ${(emails / (sendingMs / 1000)).toFixed(0)} emails/s (${concurrency} invocations of up to 10 ticks at a time, DynamoDB Local)`,
+  );
   console.log(`total simulated minutes: ${minutes}`);
   senderDb.destroy();
   dispatcherDb.destroy();

@@ -51,7 +51,12 @@ async function seed(all: WaitlistEntry[]) {
     { PK: key.waitlistPartition(), SK: key.waitlistEmail(entry.email), entity: 'waitlist-email', entry_id: entry.id },
   ]);
   items.push({ PK: key.waitlistPartition(), SK: key.waitlistCounter(), entity: 'waitlist-counter', entries: all.length } as never);
-  await batchWriteAll(db, stack.tableName, items.map((Item) => ({ PutRequest: { Item } })), { concurrency });
+  await batchWriteAll(
+    db,
+    stack.tableName,
+    items.map((Item) => ({ PutRequest: { Item } })),
+    { concurrency },
+  );
 }
 
 try {

@@ -20,11 +20,7 @@ const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 const routes = {
   'landing (/), signed out': ['index.html', 'src/pages/landing/LandingPage.tsx'],
   'auth (/auth), first paint': ['index.html', 'src/pages/auth/AuthPage.tsx'],
-  'auth (/auth) + Amplify (prefetched 300 ms after paint)': [
-    'index.html',
-    'src/pages/auth/AuthPage.tsx',
-    'src/auth/amplifyService.ts',
-  ],
+  'auth (/auth) + Amplify (prefetched 300 ms after paint)': ['index.html', 'src/pages/auth/AuthPage.tsx', 'src/auth/amplifyService.ts'],
   'dashboard (/dashboard), signed in': [
     'index.html',
     'src/auth/amplifyService.ts',

@@ -34,7 +34,8 @@ function sendIntervalFromEnv(): number | undefined {
   const raw = process.env.SEND_INTERVAL_SECONDS;
   if (raw === undefined || raw.trim() === '') return undefined;
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
   return seconds;
 }
 
@@ -70,7 +71,9 @@ async function main() {
 
   const running = runningInstance(dataDir);
   if (running) {
-    fail(`Trackpitch is already running (pid ${running.pid}) at ${running.appUrl}: stop it with Ctrl-C in its terminal (or kill ${running.pid}), then run npm start again.`);
+    fail(
+      `Trackpitch is already running (pid ${running.pid}) at ${running.appUrl}: stop it with Ctrl-C in its terminal (or kill ${running.pid}), then run npm start again.`,
+    );
   }
   const leftovers = await stopLeftovers(dataDir);
   if (leftovers.length > 0) console.log(`Stopped engines a previous run left behind (pids ${leftovers.join(', ')}).`);

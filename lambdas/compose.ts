@@ -182,7 +182,11 @@ function mailboxAdapters(config: ServerConfig, outbox: OutboxStore | undefined, 
       : ({ key: notConfigured('OAUTH_STATE_SECRET_NAME') } as OAuthStateKeySource),
     mailboxAuth: google
       ? new GoogleMailboxAuth(google)
-      : ({ authorizationUrl: notConfigured('Google OAuth'), exchangeCode: notConfigured('Google OAuth'), revoke: async () => undefined } as MailboxAuthProvider),
+      : ({
+          authorizationUrl: notConfigured('Google OAuth'),
+          exchangeCode: notConfigured('Google OAuth'),
+          revoke: async () => undefined,
+        } as MailboxAuthProvider),
     mailer: google ? (new GmailMailer(google) as Mailer) : ({ send: notConfigured('Google OAuth') } as Mailer),
   };
 }

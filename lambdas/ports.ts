@@ -56,11 +56,7 @@ export interface WaitlistStore {
   count(): Promise<number>;
   get(id: string): Promise<WaitlistEntry | undefined>;
   /** Applies `change` only while the entry's status is `from` (checked in the write itself). */
-  changeStatus(
-    id: string,
-    from: WaitlistEntry['status'],
-    change: Pick<WaitlistEntry, 'status' | 'approved_at'>,
-  ): Promise<WaitlistChangeResult>;
+  changeStatus(id: string, from: WaitlistEntry['status'], change: Pick<WaitlistEntry, 'status' | 'approved_at'>): Promise<WaitlistChangeResult>;
   /** Sets the internal notes (null clears them); undefined when there is no such entry. */
   setNotes(id: string, notes: string | null): Promise<WaitlistEntry | undefined>;
 }
@@ -96,9 +92,7 @@ export interface Queue {
 
 export type ContactWriteResult = { outcome: 'saved'; contact: Contact } | { outcome: 'duplicate' } | { outcome: 'not_found' };
 
-export type ContactListResult =
-  | { outcome: 'listed'; contacts: Contact[]; nextCursor?: string }
-  | { outcome: 'invalid_cursor' };
+export type ContactListResult = { outcome: 'listed'; contacts: Contact[]; nextCursor?: string } | { outcome: 'invalid_cursor' };
 
 /** A new contact before the store gives it its id (the addressId of its email) and time. */
 export type NewContact = ContactInput & { genre_focus?: string | null };
@@ -438,9 +432,17 @@ export interface SendQueueStore {
     input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date; sendAgain?: boolean },
   ): Promise<QueueBatchOutcome>;
   /** Stops sending within one tick; the campaign keeps its position. */
-  pause(userId: string, campaignId: string, now: Date): Promise<{ outcome: 'paused'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
+  pause(
+    userId: string,
+    campaignId: string,
+    now: Date,
+  ): Promise<{ outcome: 'paused'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
   /** Continues from where it stopped, never from the top. */
-  resume(userId: string, campaignId: string, now: Date): Promise<{ outcome: 'resumed'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
+  resume(
+    userId: string,
+    campaignId: string,
+    now: Date,
+  ): Promise<{ outcome: 'resumed'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
   /** Today's (Pacific) and this month's counted emails, and when the user's next email is due. */
   usage(userId: string, now: Date): Promise<{ sentToday: number; usedThisMonth: number; nextSendAt: string | null }>;
   /** Address ids this artist already sent the track (by its key) to. One partition query. */
@@ -600,13 +602,19 @@ export interface SenderStore {
    * Moves the campaign past `position` (no email goes there): with `mark` the recipient is marked and
    * counted; without, it is already final or missing. Completes the campaign when `completes`.
    */
-  advance(userId: string, input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date }): Promise<boolean>;
+  advance(
+    userId: string,
+    input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date },
+  ): Promise<boolean>;
   /** Completes the campaign (all batches in, every position processed) and takes it off the cursor. */
   complete(userId: string, input: { tickDueAt: string; campaignId: string; now: Date }): Promise<boolean>;
   /** Takes a campaign that no longer exists off the cursor. */
   forget(userId: string, input: { tickDueAt: string; campaignId: string }): Promise<boolean>;
   /** A recipient whose email could not be written yet (the writer failed): pending until retryAt, the cursor due then. */
-  postpone(userId: string, input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string }): Promise<boolean>;
+  postpone(
+    userId: string,
+    input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string },
+  ): Promise<boolean>;
   /** No mailbox: every campaign on the cursor paused (mailbox_disconnected), the cursor out of the DUE index. */
   pauseAll(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean>;
   /** Claims one email (one transaction): the recipient, the cursor, the day's and month's counters, the unsubscribe and pause checks, the token. */

@@ -45,11 +45,7 @@ export const DUE_SHARDS = 4;
 export const allIndexes: IndexDefinition[] = Object.values(indexes);
 
 /** Every key attribute is a string; listed once for CreateTable and CDK. */
-export const keyAttributes: string[] = [
-  keys.partition,
-  keys.sort,
-  ...allIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
-];
+export const keyAttributes: string[] = [keys.partition, keys.sort, ...allIndexes.flatMap((index) => [index.partitionKey, index.sortKey])];
 
 /** Key builders: the only place key strings are spelled. */
 export const key = {

@@ -17,8 +17,7 @@ import { runtimeConfigSchema, type RuntimeConfig } from '../schema/api/runtimeCo
 import { decodeCsvBytes } from '../schema/csv/parse';
 
 const USAGE =
-  'Usage: npm run directory:import -- <file.csv|file.json> [--site http://localhost:3000] ' +
-  '[--email admin@example.com --password ...] [--token <ID token>]';
+  'Usage: npm run directory:import -- <file.csv|file.json> [--site http://localhost:3000] ' + '[--email admin@example.com --password ...] [--token <ID token>]';
 
 class Failure extends Error {}
 
@@ -39,7 +38,7 @@ async function messageOf(response: Response): Promise<string> {
 /** USER_PASSWORD_AUTH at the pool's endpoint (the JSON API the SDK and Amplify use): the ID token. */
 async function signIn(config: RuntimeConfig, email: string, password: string): Promise<string> {
   if (!config.userPoolEndpoint) {
-    throw new Failure('This site uses Cognito in AWS, which signs in with SRP only: pass --token with an admin\'s ID token.');
+    throw new Failure("This site uses Cognito in AWS, which signs in with SRP only: pass --token with an admin's ID token.");
   }
   const response = await fetch(config.userPoolEndpoint, {
     method: 'POST',

@@ -26,7 +26,11 @@ function run(command: string, args: string[]) {
   return spawnSync(command, args, { stdio: 'inherit', env }).status ?? 1;
 }
 
-interface Count { passed: number; failed: number; skipped: number }
+interface Count {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
 const total: Count = { passed: 0, failed: 0, skipped: 0 };
 
 // 1. vitest: all four projects.
@@ -34,7 +38,10 @@ const vitestJson = `${out}/vitest.json`;
 const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extraArgs]);
 if (existsSync(vitestJson)) {
   const report = JSON.parse(readFileSync(vitestJson, 'utf8')) as {
-    numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number;
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
     testResults: { status: string; assertionResults: unknown[] }[];
   };
   total.passed += report.numPassedTests;
@@ -51,7 +58,7 @@ let browserNote = '';
 let flakyNote = '';
 if (!browser) {
   const banner = '!'.repeat(78);
-  browserNote = 'THE BROWSER SUITE DID NOT RUN: no Chromium found (install Debian\'s `chromium` package, or set CHROMIUM_PATH).';
+  browserNote = "THE BROWSER SUITE DID NOT RUN: no Chromium found (install Debian's `chromium` package, or set CHROMIUM_PATH).";
   console.log(`\n${banner}\n!! ${browserNote}\n${banner}\n`);
   if (process.env.TRACKPITCH_REQUIRE_BROWSER === '1') total.failed += 1;
 } else if (extraArgs.length === 0) {

@@ -4,14 +4,7 @@
  * Pure: no SDK, no I/O; the writer and the sanitizer are ports the caller passes in.
  */
 import { createHash } from 'node:crypto';
-import {
-  htmlCampaignDefaults,
-  type AiTrack,
-  type Campaign,
-  type ComposeMode,
-  type DraftInput,
-  type RenderedEmail,
-} from '../../schema/api/campaigns';
+import { htmlCampaignDefaults, type AiTrack, type Campaign, type ComposeMode, type DraftInput, type RenderedEmail } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
 import { htmlDocument, isHtmlDocument } from '../../schema/email/htmlDocument';
@@ -153,7 +146,13 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
  * turned into [CONTACT_NAME]. Personalised: every other recipient gets an email the writer writes for
  * them when the campaign is sent.
  */
-export function previewDraftContent(track: AiTrack, preview: WrittenEmail, contact: Pick<Contact, 'id'>, totalRecipients: number, sanitizer: HtmlSanitizer): DraftContent {
+export function previewDraftContent(
+  track: AiTrack,
+  preview: WrittenEmail,
+  contact: Pick<Contact, 'id'>,
+  totalRecipients: number,
+  sanitizer: HtmlSanitizer,
+): DraftContent {
   return {
     mode: 'ai',
     ...trackContent(track),
@@ -167,9 +166,12 @@ export function previewDraftContent(track: AiTrack, preview: WrittenEmail, conta
 
 export { newDraftCampaign } from './campaign';
 
-
 /** The placeholder values for one recipient of a campaign (spec §5). */
-export function placeholderContext(campaign: Pick<Campaign, 'track_name' | 'track_url' | 'genre'>, contact: Pick<Contact, 'name' | 'email' | 'label_name'>, artist: ArtistDetails): PlaceholderContext {
+export function placeholderContext(
+  campaign: Pick<Campaign, 'track_name' | 'track_url' | 'genre'>,
+  contact: Pick<Contact, 'name' | 'email' | 'label_name'>,
+  artist: ArtistDetails,
+): PlaceholderContext {
   return {
     recipient: { name: contact.name, email: contact.email, label_name: contact.label_name },
     track: { track_name: campaign.track_name, track_url: campaign.track_url, genre: campaign.genre },

@@ -19,7 +19,10 @@ import type { Tier } from '../../schema/api/profile';
  * The user id in the hash keeps ids unlinkable across users.
  */
 export function addressId(userId: string, email: string): string {
-  return createHash('sha256').update(`${userId}\n${normaliseEmail(email)}`).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(`${userId}\n${normaliseEmail(email)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** Whether a path id could be an addressId at all: anything else is a 404 with no read. */

@@ -5,12 +5,7 @@
  */
 import { characterMessages, characterReasons, hasNulOrLoneSurrogate } from '../../schema/api/characters';
 import { contactEmailError, isContactEmail } from '../../schema/api/contacts';
-import {
-  applyDirectoryDefaults,
-  type DirectoryEntry,
-  type DirectoryImportRequest,
-  type DirectoryImportResult,
-} from '../../schema/api/directory';
+import { applyDirectoryDefaults, type DirectoryEntry, type DirectoryImportRequest, type DirectoryImportResult } from '../../schema/api/directory';
 import { normaliseWebsite } from '../../schema/api/links';
 import { parseCsv } from '../../schema/csv/parse';
 import type { DirectoryImportRecord } from '../ports';
@@ -74,8 +69,7 @@ export const directoryImportMessages = {
   noRecords: 'The file has no entries.',
   invalidJson: (detail: string) => `The file is not valid JSON: ${detail}`,
   jsonShape: 'A JSON file must hold an array of entries, or an object with an "entries" array.',
-  nothingValid: (rejected: readonly DirectoryImportRejection[]) =>
-    `No entries were imported: every record was rejected. ${describeRejections(rejected)}`,
+  nothingValid: (rejected: readonly DirectoryImportRejection[]) => `No entries were imported: every record was rejected. ${describeRejections(rejected)}`,
 } as const;
 
 /** 'Row 3: Missing email address; Row 7: …' for the first `max` rejections, '...' when there are more. */

@@ -10,7 +10,5 @@ export type MailboxAccountType = 'free' | 'workspace';
 
 /** The account type and daily limit of a mailbox: Workspace when Google names its domain (`hd`). */
 export function mailboxAccount(hostedDomain: string | null): { accountType: MailboxAccountType; dailyLimit: number } {
-  return hostedDomain
-    ? { accountType: 'workspace', dailyLimit: WORKSPACE_GMAIL_DAILY_LIMIT }
-    : { accountType: 'free', dailyLimit: FREE_GMAIL_DAILY_LIMIT };
+  return hostedDomain ? { accountType: 'workspace', dailyLimit: WORKSPACE_GMAIL_DAILY_LIMIT } : { accountType: 'free', dailyLimit: FREE_GMAIL_DAILY_LIMIT };
 }

@@ -55,7 +55,6 @@ function redirectTarget(href: string): string | undefined {
   }
 }
 
-
 export interface TrackedHtml {
   html: string;
   /** The original link targets in order of first appearance: link n is what `/api/t/c/<token>/<n>` redirects to. */
@@ -94,10 +93,8 @@ export function trackedHtml(html: string, { appUrl, token }: { appUrl: string; t
  */
 export function untrackedHtml(html: string, { token, links }: { token: string; links: readonly string[] }): string {
   const path = (kind: 'o' | 'c') => `[^"']*/api/t/${kind}/${token.replace(/[^A-Za-z0-9_-]/g, '')}`;
-  return html
-    .replace(new RegExp(`\\n?<img src="${path('o')}"[^>]*>`, 'g'), '')
-    .replace(new RegExp(`"${path('c')}/(\\d+)"`, 'g'), (match, n: string) => {
-      const target = links[Number(n)];
-      return target === undefined ? match : `"${escapeHtml(target)}"`;
-    });
+  return html.replace(new RegExp(`\\n?<img src="${path('o')}"[^>]*>`, 'g'), '').replace(new RegExp(`"${path('c')}/(\\d+)"`, 'g'), (match, n: string) => {
+    const target = links[Number(n)];
+    return target === undefined ? match : `"${escapeHtml(target)}"`;
+  });
 }

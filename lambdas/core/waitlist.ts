@@ -16,11 +16,7 @@ export type WaitlistDecision = Exclude<WaitlistStatus, 'pending'>;
 export const isWaitlistEntryId = isUlid;
 
 /** The entry stored for a new join: pending, submitted now, not approved, no notes. */
-export function newWaitlistEntry(
-  join: ValidWaitlistJoin,
-  now: Date,
-  id: string,
-): WaitlistEntry & { status: 'pending'; approved_at: null; notes: null } {
+export function newWaitlistEntry(join: ValidWaitlistJoin, now: Date, id: string): WaitlistEntry & { status: 'pending'; approved_at: null; notes: null } {
   return {
     id,
     email: join.email,

@@ -20,15 +20,7 @@ import {
 import type { Contact } from '../../schema/api/contacts';
 import { artistName } from '../../schema/api/profile';
 import { isAddressId } from '../core/contacts';
-import {
-  artistDetails,
-  draftContent,
-  previewDraftContent,
-  recipientEmail,
-  storedBody,
-  withRecipientPlaceholders,
-  writerRequestFor,
-} from '../core/compose';
+import { artistDetails, draftContent, previewDraftContent, recipientEmail, storedBody, withRecipientPlaceholders, writerRequestFor } from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
 import { campaignSummary } from '../core/queueing';
@@ -157,7 +149,13 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
         contactId: contact.id,
         ...(campaignId ? { campaignId } : {}),
       });
-      const content = previewDraftContent(request.track, withRecipientPlaceholders(written, contact, artistName(profile)), contact, request.total_recipients, sanitizer);
+      const content = previewDraftContent(
+        request.track,
+        withRecipientPlaceholders(written, contact, artistName(profile)),
+        contact,
+        request.total_recipients,
+        sanitizer,
+      );
       if (campaignId === undefined) {
         const campaign = await campaigns.createDraft(userId, content, clock.now());
         logger.info('AI preview written, draft created', { campaignId: campaign.id });
@@ -213,7 +211,17 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
       const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity!)]);
       if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
       const rendered = await withWriter(
-        () => recipientEmail({ campaign, contact, artist: artistDetails(profile), writer, sanitizer, written, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL, now: clock.now() }),
+        () =>
+          recipientEmail({
+            campaign,
+            contact,
+            artist: artistDetails(profile),
+            writer,
+            sanitizer,
+            written,
+            unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL,
+            now: clock.now(),
+          }),
         { campaignId: id, contactId: contact.id },
       );
       return json(200, { contact_id: contact.id, ...rendered } satisfies RecipientPreview);

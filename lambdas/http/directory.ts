@@ -31,9 +31,7 @@ export interface DirectoryDeps {
 /** The refusal of an add over the allowance: the free-limit text (with Upgrade), the paid limit, or "only N more". */
 function overAllowanceMessage(allowance: DirectoryAllowance): string {
   if (allowance.used >= allowance.limit) {
-    return isFreeAllowance(allowance)
-      ? directoryMessages.freeLimitReached
-      : directoryMessages.paidLimitReached(allowance.limit);
+    return isFreeAllowance(allowance) ? directoryMessages.freeLimitReached : directoryMessages.paidLimitReached(allowance.limit);
   }
   return directoryMessages.onlyNMore(remainingAdditions(allowance));
 }
@@ -47,9 +45,7 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
       const userId = identity!.userId;
       const [entries, profile] = await Promise.all([directory.list(), profileOf(identity!)]);
       // Which entries the caller already has: the contact id is a function of the email (one BatchGet per 100).
-      const entryByContactId = new Map(
-        entries.filter((entry) => isContactEmail(entry.email)).map((entry) => [addressId(userId, entry.email), entry.id]),
-      );
+      const entryByContactId = new Map(entries.filter((entry) => isContactEmail(entry.email)).map((entry) => [addressId(userId, entry.email), entry.id]));
       const existing = await contacts.existingIds(userId, [...entryByContactId.keys()]);
       const inContacts = [...existing].map((contactId) => entryByContactId.get(contactId)!);
       return json(200, { entries, allowance: directoryAllowance(profile), in_contacts: inContacts } satisfies DirectoryList);
@@ -78,7 +74,12 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
           const single = new Set(entry_ids).size === 1;
           const [duplicate] = result.duplicates;
           if (single && result.added.length === 0 && duplicate) throw new HttpError(409, directoryMessages.alreadyInContacts(duplicate.name));
-          logger.info('Directory entries added to contacts', { userId, added: result.added.length, duplicates: result.duplicates.length, used: result.allowance.used });
+          logger.info('Directory entries added to contacts', {
+            userId,
+            added: result.added.length,
+            duplicates: result.duplicates.length,
+            used: result.allowance.used,
+          });
           return json(200, { added: result.added, duplicates: result.duplicates, allowance: result.allowance } satisfies DirectoryAddResult);
         }
       }

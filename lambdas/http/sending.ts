@@ -48,7 +48,9 @@ export interface SendingDeps {
 export { sendingApiMessages };
 
 /** The spec's texts: a body problem worded with one of them is answered with it alone. */
-const sendingSpecTexts: ReadonlySet<string> = new Set(Object.values(sendingMessages as Record<string, unknown>).filter((text): text is string => typeof text === 'string'));
+const sendingSpecTexts: ReadonlySet<string> = new Set(
+  Object.values(sendingMessages as Record<string, unknown>).filter((text): text is string => typeof text === 'string'),
+);
 
 const selectionNeeds: FormRule[] = [{ path: ['contact_ids'], message: sendingMessages.selectContacts }];
 

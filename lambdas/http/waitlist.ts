@@ -3,12 +3,7 @@
  * Both routes are throttled per route (schema/routes.ts), in API Gateway and in the local server.
  * Logs name the entry id, never the email.
  */
-import {
-  waitlistJoinSchema,
-  waitlistMessages,
-  type WaitlistEntry,
-  type WaitlistSpots,
-} from '../../schema/api/waitlist';
+import { waitlistJoinSchema, waitlistMessages, type WaitlistEntry, type WaitlistSpots } from '../../schema/api/waitlist';
 import { newWaitlistEntry, waitlistSpots, type ValidWaitlistJoin } from '../core/waitlist';
 import type { Clock, IdGenerator, WaitlistStore } from '../ports';
 import { compose } from '../compose';

@@ -59,7 +59,9 @@ export function confirmationEmail({ siteUrl, userName, codeParameter, name, emai
   // it stands for is digits, so the final URL needs no further encoding.
   const emailParam = email ? `&email=${encodeURIComponent(email)}` : '';
   const href = `${escapeHtml(`${siteUrl}${CONFIRMATION_PATH}?username=${encodeURIComponent(userName)}${emailParam}&code=`)}${codeParameter}`;
-  const shortName = Array.from(name?.trim() ?? '').slice(0, MAX_NAME_CHARACTERS).join('');
+  const shortName = Array.from(name?.trim() ?? '')
+    .slice(0, MAX_NAME_CHARACTERS)
+    .join('');
   const greeting = shortName ? `Hi ${escapeHtml(shortName)},` : 'Hi,';
   const html = [
     '<!DOCTYPE html>',

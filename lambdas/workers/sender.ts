@@ -48,18 +48,7 @@ export interface SenderMetrics {
 
 /** How one tick ended (logged; the tests read it). */
 export type TickOutcome =
-  | 'stale'
-  | 'idle'
-  | 'waiting'
-  | 'paused'
-  | 'sent'
-  | 'retrying'
-  | 'failed'
-  | 'daily_limit'
-  | 'disconnected'
-  | 'unknown'
-  | 'postponed'
-  | 'steps_exhausted';
+  'stale' | 'idle' | 'waiting' | 'paused' | 'sent' | 'retrying' | 'failed' | 'daily_limit' | 'disconnected' | 'unknown' | 'postponed' | 'steps_exhausted';
 
 /** The tick a message carries; anything else is dropped (redelivery could not make it valid). */
 export function parseTick(body: string): SendTick | undefined {
@@ -67,7 +56,8 @@ export function parseTick(body: string): SendTick | undefined {
     const value = JSON.parse(body) as Partial<SendTick>;
     if (typeof value.userId !== 'string' || value.userId === '' || typeof value.dueAt !== 'string') return undefined;
     const head = value.head;
-    const validHead = head && typeof head.campaignId === 'string' && Number.isInteger(head.position) ? { campaignId: head.campaignId, position: head.position } : undefined;
+    const validHead =
+      head && typeof head.campaignId === 'string' && Number.isInteger(head.position) ? { campaignId: head.campaignId, position: head.position } : undefined;
     return { userId: value.userId, dueAt: value.dueAt, ...(validHead ? { head: validHead } : {}) };
   } catch {
     return undefined;
@@ -139,7 +129,9 @@ export function makeProcessor(deps: SenderDeps) {
       nextDueAt,
     });
     if (claim === 'unsubscribed' || claim === 'already_pitched' || claim === 'duplicate') {
-      const detail = { unsubscribed: recipientDetails.unsubscribed, already_pitched: recipientDetails.alreadyPitched, duplicate: recipientDetails.duplicate }[claim];
+      const detail = { unsubscribed: recipientDetails.unsubscribed, already_pitched: recipientDetails.alreadyPitched, duplicate: recipientDetails.duplicate }[
+        claim
+      ];
       const mark = { status: 'skipped' as const, from: 'pending' as const, detail };
       await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
       return 'continue';

@@ -9,30 +9,13 @@
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  CfnStage,
-  HttpApi,
-  HttpMethod,
-  HttpNoneAuthorizer,
-  HttpRoute,
-  HttpRouteKey,
-  HttpStage,
-  LogGroupLogDestination,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import {
-  cloudRoutes,
-  handlerGroups,
-  lambdaLimits,
-  routeKey,
-  type HandlerGroup,
-  type HandlerGroupDefinition,
-  type RouteDefinition,
-} from '../../schema/routes';
+import { cloudRoutes, handlerGroups, lambdaLimits, routeKey, type HandlerGroup, type HandlerGroupDefinition, type RouteDefinition } from '../../schema/routes';
 import type { Auth } from './auth';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
@@ -55,9 +38,7 @@ export type CloudHandlerGroup = {
 }[HandlerGroup];
 
 export const cloudHandlerGroups = (): CloudHandlerGroup[] =>
-  (Object.keys(handlerGroups) as HandlerGroup[]).filter(
-    (group): group is CloudHandlerGroup => !(handlerGroups[group] as HandlerGroupDefinition).localOnly,
-  );
+  (Object.keys(handlerGroups) as HandlerGroup[]).filter((group): group is CloudHandlerGroup => !(handlerGroups[group] as HandlerGroupDefinition).localOnly);
 
 /** `GET /api/profile/{id}` → `GetApiProfileId`: a stable construct id per route. */
 export function routeConstructId(route: Pick<RouteDefinition, 'method' | 'path'>): string {

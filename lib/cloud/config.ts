@@ -133,7 +133,11 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
     const value = raw(key);
     if (value === undefined) return [];
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => v.trim()).filter(Boolean);
-    if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     problems.push(`${where(key)} must be a comma-separated string or a list of strings`);
     return [];
   };
@@ -163,10 +167,13 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   if (explicitPrefix === undefined && !STAGE.test(stage)) {
     // Derived from the stage, already reported above.
   } else if (!DOMAIN_PREFIX.test(cognitoDomainPrefix)) {
-    problems.push(`${where('cognitoDomainPrefix')} must be 1-63 lowercase letters, digits or '-', not starting or ending with '-'; got "${cognitoDomainPrefix}"`);
+    problems.push(
+      `${where('cognitoDomainPrefix')} must be 1-63 lowercase letters, digits or '-', not starting or ending with '-'; got "${cognitoDomainPrefix}"`,
+    );
   } else {
     const reserved = RESERVED_IN_DOMAIN.find((word) => cognitoDomainPrefix.includes(word));
-    if (reserved) problems.push(`${where('cognitoDomainPrefix')} must not contain the reserved word "${reserved}" (Cognito rejects it); got "${cognitoDomainPrefix}"`);
+    if (reserved)
+      problems.push(`${where('cognitoDomainPrefix')} must not contain the reserved word "${reserved}" (Cognito rejects it); got "${cognitoDomainPrefix}"`);
   }
 
   const googleClientId = text('googleClientId');
@@ -210,7 +217,10 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   const support = email('supportEmail', DEFAULTS.supportEmail)!;
   const privacy = email('privacyEmail', DEFAULTS.privacyEmail)!;
   if (stage === 'prod') {
-    for (const [key, value] of [['supportEmail', support], ['privacyEmail', privacy]] as const) {
+    for (const [key, value] of [
+      ['supportEmail', support],
+      ['privacyEmail', privacy],
+    ] as const) {
       if (/@([a-z0-9-]+\.)*example\.(com|org|net)$|\.(example|test|invalid|localhost)$/i.test(value)) {
         problems.push(`${where(key)} must be a real address for the prod stage (it is shown to users); got "${value}"`);
       }

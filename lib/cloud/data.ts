@@ -20,12 +20,7 @@ export const TABLE_READ_ACTIONS = [
 ] as const;
 
 /** TransactWriteItems / TransactGetItems are authorised through these per-item actions. */
-export const TABLE_WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
 
 export interface DataProps {
   stage: string;
@@ -69,9 +64,7 @@ export class Data extends Construct {
     const stack = Stack.of(this);
     return [
       this.table.tableArn,
-      ...allIndexes.map((index) =>
-        stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: `${this.table.tableName}/index/${index.name}` }),
-      ),
+      ...allIndexes.map((index) => stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: `${this.table.tableName}/index/${index.name}` })),
     ];
   }
 

@@ -75,11 +75,17 @@ export class Monitoring extends Construct {
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
 
-    const alarm = (id: string, description: string, metric: IMetric, threshold: number, options: {
-      evaluationPeriods?: number;
-      comparison?: ComparisonOperator;
-      missing?: TreatMissingData;
-    } = {}) => {
+    const alarm = (
+      id: string,
+      description: string,
+      metric: IMetric,
+      threshold: number,
+      options: {
+        evaluationPeriods?: number;
+        comparison?: ComparisonOperator;
+        missing?: TreatMissingData;
+      } = {},
+    ) => {
       const created = new Alarm(this, id, {
         alarmName: `trackpitch-${props.stage}-${id}`,
         alarmDescription: description,
@@ -103,7 +109,12 @@ export class Monitoring extends Construct {
       appMetric(MetricNames.EmailsUnknownOutcome, 'Sum'),
       1,
     );
-    alarm('provider-throttled', 'The mailbox provider throttled 10 or more sends within 15 minutes.', appMetric(MetricNames.ProviderThrottled, 'Sum', Duration.minutes(15)), 10);
+    alarm(
+      'provider-throttled',
+      'The mailbox provider throttled 10 or more sends within 15 minutes.',
+      appMetric(MetricNames.ProviderThrottled, 'Sum', Duration.minutes(15)),
+      10,
+    );
     alarm(
       'queue-lag',
       'Emails are going out more than 10 minutes after their scheduled time for 10 minutes.',
@@ -135,7 +146,12 @@ export class Monitoring extends Construct {
       { comparison: ComparisonOperator.LESS_THAN_THRESHOLD, missing: TreatMissingData.BREACHING, evaluationPeriods: 2 },
     );
     for (const [name, fn] of Object.entries(props.functions)) {
-      alarm(`${name}-errors`, `The ${name} Lambda failed (uncaught error, timeout or out of memory).`, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), 1);
+      alarm(
+        `${name}-errors`,
+        `The ${name} Lambda failed (uncaught error, timeout or out of memory).`,
+        fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        1,
+      );
     }
     const api5xx = props.apiStage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' });
     alarm('api-5xx', 'The API answered 5 or more server errors within 5 minutes.', api5xx, 5);
@@ -147,7 +163,11 @@ export class Monitoring extends Construct {
     });
     const count = (name: MetricName) => labelled(name, 'Sum');
     this.dashboard.addWidgets(
-      new TextWidget({ markdown: `# Trackpitch ${props.stage}\nSending pipeline, API and Lambdas. Alarms go to the SNS topic ${'`'}${this.topic.node.id}${'`'}.`, width: 24, height: 2 }),
+      new TextWidget({
+        markdown: `# Trackpitch ${props.stage}\nSending pipeline, API and Lambdas. Alarms go to the SNS topic ${'`'}${this.topic.node.id}${'`'}.`,
+        width: 24,
+        height: 2,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({

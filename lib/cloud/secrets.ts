@@ -66,9 +66,7 @@ export class MailboxSecrets extends Construct {
 
   /** Opening refresh tokens only (the sender). */
   grantOpen(grantee: IGrantable): Record<string, string> {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ sid: 'OpenMailboxTokens', actions: ['kms:Decrypt'], resources: [this.tokenKey.keyArn] }),
-    );
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ sid: 'OpenMailboxTokens', actions: ['kms:Decrypt'], resources: [this.tokenKey.keyArn] }));
     return { TOKEN_KEY_ID: this.tokenKey.keyArn };
   }
 

@@ -98,9 +98,7 @@ export class Sending extends Construct {
       timeout: Duration.seconds(50),
     });
     props.data.grantTable(this.dispatcher.fn, 'read');
-    this.dispatcher.role.addToPrincipalPolicy(
-      new PolicyStatement({ sid: 'SendToQueue', actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
-    );
+    this.dispatcher.role.addToPrincipalPolicy(new PolicyStatement({ sid: 'SendToQueue', actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
     this.dispatcher.role.addToPrincipalPolicy(
       new PolicyStatement({ sid: 'EncryptQueueMessages', actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [this.key.keyArn] }),
     );

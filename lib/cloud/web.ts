@@ -270,7 +270,8 @@ export class Web extends Construct {
     if (!deployHandler) throw new Error('BucketDeployment handler not found: aws-cdk-lib changed its construct id');
     acknowledge(deployHandler, {
       id: 'AwsSolutions-L1',
-      reason: 'The BucketDeployment handler is a CDK-managed singleton whose runtime is pinned by aws-cdk-lib and moves with CDK upgrades; it runs only during deployments.',
+      reason:
+        'The BucketDeployment handler is a CDK-managed singleton whose runtime is pinned by aws-cdk-lib and moves with CDK upgrades; it runs only during deployments.',
     });
   }
 

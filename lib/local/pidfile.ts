@@ -55,7 +55,10 @@ export interface ProcessInfo {
 function readArgv(pid: number): string[] | undefined {
   try {
     const proc = `/proc/${pid}/cmdline`;
-    if (existsSync(proc)) return readFileSync(proc, 'utf8').split('\0').filter((arg, i, all) => arg !== '' || i < all.length - 1);
+    if (existsSync(proc))
+      return readFileSync(proc, 'utf8')
+        .split('\0')
+        .filter((arg, i, all) => arg !== '' || i < all.length - 1);
     // No /proc (macOS): ps joins the arguments with spaces, so arguments with spaces split up;
     // a path with a space then matches nothing, which errs on the side of not touching the process.
     const line = execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -70,7 +73,12 @@ function readCwd(pid: number): string | undefined {
     const proc = `/proc/${pid}/cwd`;
     if (existsSync(`/proc/${pid}`)) return readlinkSync(proc);
     const out = execFileSync('lsof', ['-a', '-p', String(pid), '-d', 'cwd', '-Fn'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return out.split('\n').find((line) => line.startsWith('n'))?.slice(1) || undefined;
+    return (
+      out
+        .split('\n')
+        .find((line) => line.startsWith('n'))
+        ?.slice(1) || undefined
+    );
   } catch {
     return undefined;
   }

@@ -116,18 +116,10 @@ export function spawnEngine(name: string, command: string, args: string[], optio
           const match = line.match(pattern);
           if (match) return resolve(match);
         }
-        const timer = setTimeout(
-          () => finish(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s`))),
-          timeoutMs,
-        );
+        const timer = setTimeout(() => finish(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s`))), timeoutMs);
         listeners.add(listener);
         void exited.then(({ code, signal }) =>
-          finish(() =>
-            reject(
-              spawnError ??
-                new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready`),
-            ),
-          ),
+          finish(() => reject(spawnError ?? new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready`))),
         );
       });
     },

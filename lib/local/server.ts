@@ -220,9 +220,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const result = await options.authorize(req.headers.authorization);
       if (!result.ok) {
         const challenge =
-          result.reason === 'missing'
-            ? 'Bearer'
-            : `Bearer error="invalid_token" error_description="${result.description.replace(/["\\]/g, '')}"`;
+          result.reason === 'missing' ? 'Bearer' : `Bearer error="invalid_token" error_description="${result.description.replace(/["\\]/g, '')}"`;
         return finish(api(401, gatewayMessages.unauthorized, { 'www-authenticate': challenge }));
       }
       claims = result.claims as Record<string, unknown>;
@@ -262,7 +260,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       finish(toHttpResponse(result));
     } catch (error) {
       // What API Gateway answers when the Lambda itself fails; the error goes to the console, as to CloudWatch.
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Lambda invocation failed', routeKey: event.routeKey, requestId, error: String((error as Error)?.stack ?? error) }));
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'Lambda invocation failed',
+          routeKey: event.routeKey,
+          requestId,
+          error: String((error as Error)?.stack ?? error),
+        }),
+      );
       finish(internalServerError());
     } finally {
       clearTimeout(timer);

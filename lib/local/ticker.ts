@@ -66,32 +66,32 @@ export interface LocalTicker {
 /** The SQS event Lambda gets for these messages: messageId = the receipt (what batchItemFailures names). */
 export function sqsEvent(messages: ReceivedMessage[], now: Date, region = 'us-east-1'): SQSEvent {
   const timestamp = String(now.getTime());
-  const records = messages.map(
-    (message): SQSRecord => ({
-      messageId: message.receiptHandle,
-      receiptHandle: message.receiptHandle,
-      body: message.body,
-      attributes: {
-        ApproximateReceiveCount: String(message.receiveCount),
-        SentTimestamp: timestamp,
-        SenderId: 'trackpitch-local-dispatcher',
-        ApproximateFirstReceiveTimestamp: timestamp,
-        MessageGroupId: message.groupId,
-        MessageDeduplicationId: message.deduplicationId,
-      },
-      messageAttributes: {},
-      md5OfBody: createHash('md5').update(message.body).digest('hex'),
-      eventSource: 'aws:sqs',
-      eventSourceARN: LOCAL_QUEUE_ARN,
-      awsRegion: region,
-    }),
-  );
+  const records = messages.map((message): SQSRecord => ({
+    messageId: message.receiptHandle,
+    receiptHandle: message.receiptHandle,
+    body: message.body,
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: timestamp,
+      SenderId: 'trackpitch-local-dispatcher',
+      ApproximateFirstReceiveTimestamp: timestamp,
+      MessageGroupId: message.groupId,
+      MessageDeduplicationId: message.deduplicationId,
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(message.body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: LOCAL_QUEUE_ARN,
+    awsRegion: region,
+  }));
   return { Records: records };
 }
 
 export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
   const { clock, intervalMs } = options;
-  const report = options.onError ?? ((message: string, error?: unknown) => console.error(`[sending] ${message}${error ? `: ${String((error as Error)?.stack ?? error)}` : ''}`));
+  const report =
+    options.onError ??
+    ((message: string, error?: unknown) => console.error(`[sending] ${message}${error ? `: ${String((error as Error)?.stack ?? error)}` : ''}`));
   const queue = new MemoryFifoQueue({
     clock,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS,
@@ -110,7 +110,9 @@ export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
     for (;;) {
       const messages = queue.receive(LOCAL_BATCH_SIZE);
       if (queue.deadLetterMessages.length > deadLettered) {
-        report(`${queue.deadLetterMessages.length - deadLettered} sending tick(s) failed ${options.maxReceiveCount ?? LOCAL_MAX_RECEIVE_COUNT} times and were dead-lettered (see the errors above)`);
+        report(
+          `${queue.deadLetterMessages.length - deadLettered} sending tick(s) failed ${options.maxReceiveCount ?? LOCAL_MAX_RECEIVE_COUNT} times and were dead-lettered (see the errors above)`,
+        );
         deadLettered = queue.deadLetterMessages.length;
       }
       if (messages.length === 0) return { delivered, failed };

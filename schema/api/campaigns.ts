@@ -137,9 +137,7 @@ export const aiTrackSchema = z
     bpm,
     description: text('Description', campaignLimits.description, composeMessages.previewNeeds),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
-    email_length: z
-      .union([z.literal(100), z.literal(150), z.literal(250)])
-      .default(DEFAULT_EMAIL_LENGTH),
+    email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
   })
   .strict();
 export type AiTrack = z.output<typeof aiTrackSchema>;
@@ -155,9 +153,7 @@ export const htmlTrackSchema = z
     bpm,
     description: text('Description', campaignLimits.description).optional(),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
-    email_length: z
-      .union([z.literal(100), z.literal(150), z.literal(250)])
-      .default(DEFAULT_EMAIL_LENGTH),
+    email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
   })
   .strict();
 export type HtmlTrackInput = z.input<typeof htmlTrackSchema>;
@@ -220,11 +216,7 @@ export const campaignListSchema = z.object({ campaigns: z.array(campaignSummaryS
 export const pendingEmails = (campaign: Pick<Campaign, 'total_queued' | 'emails_sent' | 'emails_failed' | 'emails_skipped' | 'emails_unknown'>) =>
   Math.max(0, campaign.total_queued - campaign.emails_sent - campaign.emails_failed - campaign.emails_skipped - campaign.emails_unknown);
 
-const recipientCount = z
-  .number()
-  .int()
-  .min(1, composeMessages.previewNeeds)
-  .max(campaignLimits.recipients, `At most ${campaignLimits.recipients} recipients`);
+const recipientCount = z.number().int().min(1, composeMessages.previewNeeds).max(campaignLimits.recipients, `At most ${campaignLimits.recipients} recipients`);
 
 const contactId = z.string().min(1).max(100);
 
@@ -326,9 +318,7 @@ export const contactListInputSchema = z
     name: text('List name', campaignLimits.listName, composeMessages.listNameRequired),
     contact_types: z.array(z.enum(contactTypes)).max(contactTypes.length),
     selected_genres: z.array(storableText('Genre').trim().toLowerCase().min(1).max(100)).max(500),
-    contact_ids: z
-      .array(contactId)
-      .max(campaignLimits.listContactIds, `A list holds at most ${campaignLimits.listContactIds} contacts`),
+    contact_ids: z.array(contactId).max(campaignLimits.listContactIds, `A list holds at most ${campaignLimits.listContactIds} contacts`),
   })
   .strict();
 export type ContactListInput = z.input<typeof contactListInputSchema>;

@@ -18,5 +18,4 @@ export type Health = z.infer<typeof healthSchema>;
  * unpaired surrogates (./characters) with a message naming the field as the form does ('Name contains a
  * character that cannot be stored.'). Chain the field's own rules after it: `storableText('Name').trim().max(200)`.
  */
-export const storableText = (field: string) =>
-  z.string().refine((value) => !hasNulOrLoneSurrogate(value), characterMessages.cannotStore(field));
+export const storableText = (field: string) => z.string().refine((value) => !hasNulOrLoneSurrogate(value), characterMessages.cannotStore(field));

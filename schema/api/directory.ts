@@ -188,8 +188,7 @@ export const directoryMessages = {
   onlyNMore: (n: number) => `You can only add ${n} more contacts. Please select fewer contacts or upgrade to Premium.`,
   noEmail: (name: string) => `${name} has no email address, so it cannot be added to your contacts.`,
   /** An entry stored before imports refused such addresses (the email rule of schema/api/characters.ts). */
-  invisibleInEmail: (name: string) =>
-    `The email address of ${name} contains an invisible or control character, so it cannot be added to your contacts.`,
+  invisibleInEmail: (name: string) => `The email address of ${name} contains an invisible or control character, so it cannot be added to your contacts.`,
   unknownEntries: 'Some of the selected contacts are no longer in the directory. Reload the page and try again.',
 } as const;
 
@@ -233,7 +232,10 @@ export const directoryImportSchema = z
     content: z
       .string()
       .min(1, 'The file is empty.')
-      .refine((content) => utf8Length(content) <= DIRECTORY_IMPORT_MAX_BYTES, `The file is too large (at most ${DIRECTORY_IMPORT_MAX_BYTES / 1024 / 1024} MB): split it into smaller files.`),
+      .refine(
+        (content) => utf8Length(content) <= DIRECTORY_IMPORT_MAX_BYTES,
+        `The file is too large (at most ${DIRECTORY_IMPORT_MAX_BYTES / 1024 / 1024} MB): split it into smaller files.`,
+      ),
   })
   .strict();
 

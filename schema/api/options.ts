@@ -1,7 +1,18 @@
 /** Option lists of spec §3, shared by the web forms, the seed data and the server checks. */
 export const genres = [
-  'house', 'techno', 'progressive', 'trance', 'dubstep', 'drum-bass', 'deep-house',
-  'tech-house', 'minimal', 'ambient', 'breaks', 'bass', 'other',
+  'house',
+  'techno',
+  'progressive',
+  'trance',
+  'dubstep',
+  'drum-bass',
+  'deep-house',
+  'tech-house',
+  'minimal',
+  'ambient',
+  'breaks',
+  'bass',
+  'other',
 ] as const;
 export type Genre = (typeof genres)[number];
 

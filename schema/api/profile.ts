@@ -64,7 +64,10 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 export const artistName = (profile: Pick<Profile, 'artist_name' | 'full_name'>) => profile.artist_name?.trim() || profile.full_name.trim();
 
 /** What the artist's emails say about them (spec §5 [ARTIST_NAME], {{SOCIAL_LINKS}}): the name they sign with and their links. */
-export function artistDetails(profile: Parameters<typeof artistName>[0] & Parameters<typeof artistLinks>[0]): { name: string; links: { label: string; url: string }[] } {
+export function artistDetails(profile: Parameters<typeof artistName>[0] & Parameters<typeof artistLinks>[0]): {
+  name: string;
+  links: { label: string; url: string }[];
+} {
   return { name: artistName(profile), links: artistLinks(profile) };
 }
 

@@ -31,8 +31,7 @@ export const sendingMessages = {
   allUnsubscribed: 'All selected contacts have unsubscribed',
   dailyLimitProvider: 'Daily Gmail sending limit reached',
   dailyLimitTitle: 'Daily mailbox limit reached',
-  dailyLimit:
-    "You've hit your daily sending limit. The counter will reset at midnight Pacific Time. You can resume sending tomorrow.",
+  dailyLimit: "You've hit your daily sending limit. The counter will reset at midnight Pacific Time. You can resume sending tomorrow.",
   failedToSend: (message: string | undefined) => `Failed to send campaign: ${message || 'Unknown error'}`,
   completedWithErrors: 'Campaign completed with errors',
   started: 'Campaign Started!',

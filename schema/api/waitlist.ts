@@ -35,13 +35,20 @@ export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
  */
 export const waitlistJoinSchema = z
   .object({
-    email: z.string().trim().min(1, waitlistMessages.required).max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+    email: z
+      .string()
+      .trim()
+      .min(1, waitlistMessages.required)
+      .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
       .superRefine((email, ctx) => {
         const message = waitlistEmailError(email);
         if (message) ctx.addIssue({ code: 'custom', message });
       })
       .transform((email) => email.toLowerCase()),
-    artist_name: storableText('Artist name').trim().min(1, waitlistMessages.required).max(ARTIST_NAME_MAX, `Artist name must be at most ${ARTIST_NAME_MAX} characters`),
+    artist_name: storableText('Artist name')
+      .trim()
+      .min(1, waitlistMessages.required)
+      .max(ARTIST_NAME_MAX, `Artist name must be at most ${ARTIST_NAME_MAX} characters`),
     music_style: z.string().trim().min(1, waitlistMessages.required).pipe(z.enum(musicStyles, 'Choose a music style from the list')),
     soundcloud_spotify_url: z
       .string()
@@ -93,7 +100,13 @@ export const waitlistListQuerySchema = z.object({
     .string()
     .regex(/^[0-9]{1,4}$/, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`).max(WAITLIST_PAGE_MAX, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`)
+        .max(WAITLIST_PAGE_MAX, `limit must be a whole number from 1 to ${WAITLIST_PAGE_MAX}`),
+    )
     .default(WAITLIST_PAGE_DEFAULT),
   cursor: z.string().optional(),
 });

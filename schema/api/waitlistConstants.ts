@@ -5,8 +5,19 @@
 import { characterMessages, hasInvisibleOrControl } from './characters';
 
 export const musicStyles = [
-  'House', 'Techno', 'Hip-Hop', 'Drum & Bass', 'Dubstep', 'Trap', 'Future Bass',
-  'Progressive House', 'Deep House', 'Trance', 'Hardstyle', 'Ambient', 'Other',
+  'House',
+  'Techno',
+  'Hip-Hop',
+  'Drum & Bass',
+  'Dubstep',
+  'Trap',
+  'Future Bass',
+  'Progressive House',
+  'Deep House',
+  'Trance',
+  'Hardstyle',
+  'Ambient',
+  'Other',
 ] as const;
 
 export const waitlistStatuses = ['pending', 'approved', 'rejected'] as const;

@@ -51,8 +51,7 @@ export const csvMessages = {
   noNew: 'No new contacts',
   noNewDetail: 'All contacts in the CSV already exist.',
   nothingToImport: 'No contacts to import',
-  success: (imported: number, duplicates: number) =>
-    `Import successful! Imported ${imported} contacts successfully. ${duplicates} duplicates skipped.`,
+  success: (imported: number, duplicates: number) => `Import successful! Imported ${imported} contacts successfully. ${duplicates} duplicates skipped.`,
   progress: (done: number, total: number) => `Importing contacts... ${done} of ${total}`,
 } as const;
 

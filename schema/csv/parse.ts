@@ -17,7 +17,8 @@ export interface CsvTable {
 }
 
 /** Windows-1252 bytes 0x80-0x9F (the five it leaves undefined stay as they are). */
-const windows1252Upper = '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+const windows1252Upper =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
 /**
  * The text of a CSV file's bytes. UTF-8 when the bytes are valid UTF-8 (Excel's "CSV UTF-8", Google
@@ -67,8 +68,7 @@ export function parseCsv(text: string): { ok: true; table: CsvTable } | { ok: fa
   // papaparse's guess compares column counts across records; blank records (one empty cell each, a trailing
   // newline included) must not take part, or a two-column ';' file reads as one ',' column. So guess with them
   // skipped, then parse with them kept: dropped below, so each kept row keeps its record number.
-  const delimiter =
-    separator?.[1] ?? Papa.parse<string[]>(input, { delimitersToGuess, skipEmptyLines: 'greedy', preview: 10 }).meta.delimiter;
+  const delimiter = separator?.[1] ?? Papa.parse<string[]>(input, { delimitersToGuess, skipEmptyLines: 'greedy', preview: 10 }).meta.delimiter;
   const result = Papa.parse<string[]>(input, { delimiter, skipEmptyLines: false });
   const quoteError = result.errors.find((error) => error.type === 'Quotes');
   if (quoteError) {

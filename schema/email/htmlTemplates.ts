@@ -11,7 +11,6 @@ import { unsubscribeFooterHtml } from './footer';
 import { htmlDocument } from './htmlDocument';
 import { genreLabel, socialLinksHtml } from './placeholders';
 
-
 export const htmlTemplateKinds = ['minimal', 'bold', 'professional', 'custom'] as const;
 export type HtmlTemplateKind = (typeof htmlTemplateKinds)[number];
 
@@ -217,9 +216,7 @@ export function customHtmlStarter(input: HtmlTemplateInput): string {
     '<tr><td style="padding:24px;">',
     parts.greeting,
     parts.description || `<p style="${TEXT_STYLE}">Write your message here.</p>`,
-    parts.trackUrl
-      ? `<p style="${TEXT_STYLE}"><a href="${parts.trackUrl}" style="color:${parts.accent};font-weight:bold;">${listenLabel(parts)}</a></p>`
-      : '',
+    parts.trackUrl ? `<p style="${TEXT_STYLE}"><a href="${parts.trackUrl}" style="color:${parts.accent};font-weight:bold;">${listenLabel(parts)}</a></p>` : '',
     signOff(parts, 'Best,'),
     parts.socials,
     parts.footer,

@@ -57,10 +57,7 @@ export function placeholderValues(context: PlaceholderContext): Record<Placehold
  * Every placeholder and [UNSUBSCRIBE_URL] in one alternation: the text is scanned once, so a value that
  * itself looks like a placeholder (a contact named '[EMAIL]') is never replaced again.
  */
-const PLACEHOLDER_PATTERN = new RegExp(
-  `\\[(${[...placeholderNames.map((name) => name.replace(/_/g, '[ _]')), UNSUBSCRIBE_URL_SOURCE].join('|')})\\]`,
-  'gi',
-);
+const PLACEHOLDER_PATTERN = new RegExp(`\\[(${[...placeholderNames.map((name) => name.replace(/_/g, '[ _]')), UNSUBSCRIBE_URL_SOURCE].join('|')})\\]`, 'gi');
 
 export interface FillExtras {
   /** Fills [UNSUBSCRIBE_URL] in the same pass (renderEmail); without it, [UNSUBSCRIBE_URL] is left as written. */

@@ -88,14 +88,15 @@ export interface RenderOptions {
   unsubscribeUrl: string;
 }
 
-
 /**
  * Placeholders filled (escaped in HTML), plain text turned into HTML, [UNSUBSCRIBE_URL] set, and the §5
  * unsubscribe footer added when the body has no unsubscribe link of its own.
  */
 export function renderEmail(email: { subject: string; body: string }, context: PlaceholderContext, options: RenderOptions): RenderedEmail {
   // A header carries no line breaks: a value with one could otherwise start a new header.
-  const subject = fillPlaceholders(email.subject, context, 'text').replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  const subject = fillPlaceholders(email.subject, context, 'text')
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim();
   // Decided on the body as written, so a contact field containing '[UNSUBSCRIBE_URL]' changes nothing.
   const needsFooter = !hasUnsubscribeLink(email.body);
   const extras = { unsubscribeUrl: options.unsubscribeUrl };

@@ -182,7 +182,15 @@ async function makeAdmin(browser: Browser, request: ApiFactory): Promise<Storage
     ];
     for (const entry of entries) {
       // POST /api/waitlist is throttled (5/s, burst 10) across every test of the run: wait out a 429.
-      await ok(until(() => visitor.post('/api/waitlist', { data: entry }), (response) => response.status() !== 429, 'the waitlist throttle', 10_000), 201);
+      await ok(
+        until(
+          () => visitor.post('/api/waitlist', { data: entry }),
+          (response) => response.status() !== 429,
+          'the waitlist throttle',
+          10_000,
+        ),
+        201,
+      );
     }
     const { entries: listed } = (await ok(api.get('/api/admin/waitlist'))) as { entries: { id: string; email: string }[] };
     const idOf = (email: string) => listed.find((entry) => entry.email === email)!.id;
@@ -225,9 +233,7 @@ const SCRIPTLESS_FRAMES = 'iframe[sandbox]';
  *   aria-orientation is not allowed on the navigation role (WAI-ARIA 1.2). AppLayout has no prop for it;
  *   only navigationHide (no navigation at all) or another layout (AppLayoutToolbar) avoids the element.
  */
-const CLOUDSCAPE_KNOWN = [
-  { rule: 'aria-allowed-attr', selector: 'nav[class*="awsui_mobile-toolbar-nav_"]', attributes: ['aria-orientation="horizontal"'] },
-];
+const CLOUDSCAPE_KNOWN = [{ rule: 'aria-allowed-attr', selector: 'nav[class*="awsui_mobile-toolbar-nav_"]', attributes: ['aria-orientation="horizontal"'] }];
 
 type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
 type AxeNode = AxeResults['violations'][number]['nodes'][number];
@@ -453,7 +459,11 @@ artistTest.describe('signed-in pages', () => {
       await page.getByRole('button', { name: /Compose mode/ }).click();
       await page.getByRole('option', { name: 'HTML Mode' }).click();
     } else {
-      await page.getByRole('radio', { name: 'HTML Mode' }).or(page.getByRole('button', { name: 'HTML Mode' })).first().click();
+      await page
+        .getByRole('radio', { name: 'HTML Mode' })
+        .or(page.getByRole('button', { name: 'HTML Mode' }))
+        .first()
+        .click();
     }
     await page.getByRole('radio', { name: /Bold/ }).check();
     await expect(page.getByLabel('Email Subject')).toHaveValue('Demo Submission: Neon Tides');
@@ -504,7 +514,13 @@ artistTest.describe('signed-in pages', () => {
     await expect(row).toBeVisible();
     await checkPage(page, testInfo, 'outbox');
     await row.getByRole('link').first().click();
-    await expect(page.frameLocator('iframe').first().getByText(/Hi Mara/).first()).toBeVisible();
+    await expect(
+      page
+        .frameLocator('iframe')
+        .first()
+        .getByText(/Hi Mara/)
+        .first(),
+    ).toBeVisible();
     await checkPage(page, testInfo, 'outbox (message)');
   });
 });

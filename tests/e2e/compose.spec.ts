@@ -108,7 +108,11 @@ test('HTML mode: a Bold template with a preset accent colour becomes a sanitized
   await page.goto('/dashboard/compose');
   await page.getByLabel('Track Name').fill('Neon Tides');
   await selectEveryRecipient(page);
-  await page.getByRole('radio', { name: 'HTML Mode' }).or(page.getByRole('button', { name: 'HTML Mode' })).first().click();
+  await page
+    .getByRole('radio', { name: 'HTML Mode' })
+    .or(page.getByRole('button', { name: 'HTML Mode' }))
+    .first()
+    .click();
 
   await page.getByRole('radio', { name: /Bold/ }).check();
   await expect(page.getByLabel('Email Subject')).toHaveValue('Demo Submission: Neon Tides');
@@ -135,7 +139,11 @@ test('a script in custom HTML never runs, in the composer preview or in the save
   });
   await page.goto('/dashboard/compose');
   await selectEveryRecipient(page);
-  await page.getByRole('radio', { name: 'HTML Mode' }).or(page.getByRole('button', { name: 'HTML Mode' })).first().click();
+  await page
+    .getByRole('radio', { name: 'HTML Mode' })
+    .or(page.getByRole('button', { name: 'HTML Mode' }))
+    .first()
+    .click();
   await page.getByRole('radio', { name: /Custom HTML/ }).check();
 
   const hostile =

@@ -36,7 +36,10 @@ test('a free user bulk-adds up to the free limit, is refused beyond it and is of
   await expect(page.getByText('Directory additions: 0 of 5 used', { exact: true })).toBeVisible();
 
   // Five fit: the progress dialog, then the summary.
-  await page.getByRole('checkbox', { name: /^Select (?!All$)/, checked: true }).first().uncheck();
+  await page
+    .getByRole('checkbox', { name: /^Select (?!All$)/, checked: true })
+    .first()
+    .uncheck();
   await expect(page.getByText('5 selected', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Add Selected to Contacts' }).click();
   const summary = page.getByRole('dialog', { name: 'Contacts added' });

@@ -19,7 +19,10 @@ test.describe('signed out', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  for (const [path, title] of [['/privacy', 'Privacy Policy'], ['/terms', 'Terms of Service']] as const) {
+  for (const [path, title] of [
+    ['/privacy', 'Privacy Policy'],
+    ['/terms', 'Terms of Service'],
+  ] as const) {
     test(`${path} shows the ${title} with Back to Home`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();

@@ -47,7 +47,9 @@ test('connect the local mailbox, send to 3 contacts, then open, click and unsubs
   expect((await request.patch('/api/profile', { headers, data: { artist_name: 'Nova Pulse' } })).status()).toBe(200);
   for (const contact of recipients) expect((await request.post('/api/contacts', { headers, data: contact })).status()).toBe(201);
   // The track's page is on the internet; the browser gets a stand-in (this machine has no internet).
-  await context.route('https://soundcloud.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Midnight Drive</title><h1>Midnight Drive</h1>' }));
+  await context.route('https://soundcloud.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Midnight Drive</title><h1>Midnight Drive</h1>' }),
+  );
 
   await connectLocalMailbox(page);
 

@@ -161,7 +161,16 @@ export type RecordKind = 'sent' | 'retry' | 'failed' | 'daily_limit' | 'auth' | 
 export type PipelineEvent = { seq: number } & (
   | { kind: 'invocation'; invocation: number }
   | { kind: 'claim'; phase: ClaimPhase; invocation: number | undefined; userId: string; campaignId: string; position: number; at: Date }
-  | { kind: 'record'; phase: 'ok' | 'refused' | 'error'; record: RecordKind; invocation: number | undefined; userId: string; campaignId: string; position: number; at: Date }
+  | {
+      kind: 'record';
+      phase: 'ok' | 'refused' | 'error';
+      record: RecordKind;
+      invocation: number | undefined;
+      userId: string;
+      campaignId: string;
+      position: number;
+      at: Date;
+    }
   | { kind: 'mail'; call: MailerCall }
   | { kind: 'action'; action: ActionKind; phase: 'start' | 'end'; userId: string; campaignId?: string; email?: string; outcome?: string; concurrent?: boolean }
   | { kind: 'crash'; invocation: number; where: string }
@@ -214,7 +223,15 @@ export function describeCommand(command: Command): CommandInfo {
   const tag = sendingStepOf(command);
   if (tag) {
     const step: Step = tag.step === 'claim' || tag.step === 'record' ? tag.step : 'write';
-    return { name, step, sendingStep: tag.step, userId: tag.userId, campaignId: tag.campaignId, position: tag.position, ...(tag.record ? { record: tag.record } : {}) };
+    return {
+      name,
+      step,
+      sendingStep: tag.step,
+      userId: tag.userId,
+      campaignId: tag.campaignId,
+      position: tag.position,
+      ...(tag.record ? { record: tag.record } : {}),
+    };
   }
   const userId = USER_PK.exec(JSON.stringify(command.input ?? {}))?.[1];
   const step: Step = name === 'BatchGetCommand' || name === 'GetCommand' ? 'read' : name === 'QueryCommand' ? 'query' : 'write';
@@ -261,7 +278,15 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
     if (fault === 'throttle') throw inject(new ProvisionedThroughputExceededException({ message: 'Simulated throttling', $metadata: {} }));
     const tracked = (info.step === 'claim' || info.step === 'record') && info.userId !== undefined && info.campaignId !== undefined;
     if (tracked && info.step === 'claim') {
-      log?.add({ kind: 'claim', phase: 'start', invocation: invocation?.id, userId: info.userId!, campaignId: info.campaignId!, position: info.position!, at: now() });
+      log?.add({
+        kind: 'claim',
+        phase: 'start',
+        invocation: invocation?.id,
+        userId: info.userId!,
+        campaignId: info.campaignId!,
+        position: info.position!,
+        at: now(),
+      });
     }
     let result: unknown;
     let error: unknown;
@@ -356,7 +381,19 @@ export class FaultyMailer implements Mailer {
     if (fault !== 'crashed') await this.during?.({ userId, campaignId, position, attempt });
     const delivered = fault === undefined || fault === 'unknown_after_send';
     const token = tokenOf(email.listUnsubscribeUrl);
-    const call: MailerCall = { seq: -1, at: this.clock.now(), invocation: invocation?.id, userId, campaignId, position, to: email.to.email, messageId: email.messageId, token, fault, delivered };
+    const call: MailerCall = {
+      seq: -1,
+      at: this.clock.now(),
+      invocation: invocation?.id,
+      userId,
+      campaignId,
+      position,
+      to: email.to.email,
+      messageId: email.messageId,
+      token,
+      fault,
+      delivered,
+    };
     call.seq = this.log.add({ kind: 'mail', call });
     this.calls.push(call);
     switch (fault) {
@@ -530,7 +567,9 @@ export class PipelineWorld {
     this.appUrl = options.appUrl ?? PIPELINE_APP_URL;
     this.mailer = options.mailer ?? new FaultyMailer(this.clock, this.log, options.mailerPlan);
     this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS;
-    this.senderDb = options.senderDb ?? faultyDocumentClient(options.db, { log: this.log, counts: this.dbCounts, clock: this.clock, ...(options.dbFault ? { fault: options.dbFault } : {}) });
+    this.senderDb =
+      options.senderDb ??
+      faultyDocumentClient(options.db, { log: this.log, counts: this.dbCounts, clock: this.clock, ...(options.dbFault ? { fault: options.dbFault } : {}) });
     const ids = ulidGenerator();
     this.campaigns = new DynamoCampaignStore(this.db, this.tableName, { ids });
     this.sendQueue = new DynamoSendQueueStore(this.db, this.tableName, { intervalMs: this.intervalMs });
@@ -615,7 +654,15 @@ export class PipelineWorld {
         gmail_daily_limit: mailbox.dailyLimit,
         gmail_account_type: mailbox.accountType,
       });
-      const user: PipelineUser = { userId, index, dailyLimit, monthlyLimit: tier === 'label' ? null : profile.email_limit, preDay: new Map(), preMonth: new Map(), campaigns: [] };
+      const user: PipelineUser = {
+        userId,
+        index,
+        dailyLimit,
+        monthlyLimit: tier === 'label' ? null : profile.email_limit,
+        preDay: new Map(),
+        preMonth: new Map(),
+        campaigns: [],
+      };
       const put = (item: Record<string, unknown>) => requests.push({ PutRequest: { Item: { PK: key.user(userId), ...item } } });
       put({ SK: key.profile(), entity: 'profile', ...profile });
       put({ SK: key.mailbox(), entity: 'mailbox', ...mailbox });
@@ -657,7 +704,13 @@ export class PipelineWorld {
   contacts(userId: string, names: readonly (string | number)[]): Contact[] {
     return names.map((name) => {
       const email = `r${name}-${userId}@label.test`;
-      return buildContact({ id: addressId(userId, email), name: `Recipient ${name}`, email, label_name: `Label ${name}`, created_at: '2026-01-01T00:00:00.000Z' });
+      return buildContact({
+        id: addressId(userId, email),
+        name: `Recipient ${name}`,
+        email,
+        label_name: `Label ${name}`,
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
     });
   }
 
@@ -668,7 +721,8 @@ export class PipelineWorld {
       buildDraftContent({
         track_name: trackName,
         track_url: `https://music.test/${encodeURIComponent(trackName)}`,
-        email_body: '<!DOCTYPE html><html><body><p>Hi [CONTACT_NAME],</p><p><a href="https://music.test/listen">Listen</a> · <a href="https://artist.test/">My site</a></p></body></html>',
+        email_body:
+          '<!DOCTYPE html><html><body><p>Hi [CONTACT_NAME],</p><p><a href="https://music.test/listen">Listen</a> · <a href="https://artist.test/">My site</a></p></body></html>',
         total_recipients: recipients,
       }),
       this.now,
@@ -926,14 +980,16 @@ export class PipelineWorld {
     const indexed = snapshot ? snapshot.users.filter((u) => u.cursor?.[indexes.due.partitionKey] !== undefined).map((u) => u.user) : this.users;
     await Promise.all(
       indexed.map((user) =>
-        this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { PK: key.user(user.userId), SK: key.sender() },
-            UpdateExpression: 'REMOVE DuePK, DueSK',
-            ConditionExpression: 'attribute_exists(PK)',
-          }),
-        ).catch(() => undefined),
+        this.db
+          .send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { PK: key.user(user.userId), SK: key.sender() },
+              UpdateExpression: 'REMOVE DuePK, DueSK',
+              ConditionExpression: 'attribute_exists(PK)',
+            }),
+          )
+          .catch(() => undefined),
       ),
     );
   }
@@ -974,7 +1030,9 @@ export class PipelineWorld {
       const months = new Set(user.preMonth.keys());
       const times = [
         ...(mailer?.calls.filter((call) => call.userId === user.userId).map((call) => call.at) ?? []),
-        ...user.campaigns.flatMap((c) => recipients.get(c.campaign.id)!.flatMap((r) => [r.sent_at, r.claimed_at].filter((t): t is string => typeof t === 'string').map((t) => new Date(t)))),
+        ...user.campaigns.flatMap((c) =>
+          recipients.get(c.campaign.id)!.flatMap((r) => [r.sent_at, r.claimed_at].filter((t): t is string => typeof t === 'string').map((t) => new Date(t))),
+        ),
       ];
       for (const at of times) {
         days.add(pacificDate(at));
@@ -1058,17 +1116,20 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
   const slot = (campaignId: string, position: number) => `${campaignId}#${position}`;
   const callsBySlot = new Map<string, MailerCall[]>();
   for (const call of calls) callsBySlot.set(slot(call.campaignId, call.position), [...(callsBySlot.get(slot(call.campaignId, call.position)) ?? []), call]);
-  const fmt = (call: MailerCall) => `call #${call.seq} (${call.userId} ${call.campaignId}#${call.position} at ${call.at.toISOString()}${call.fault ? `, ${call.fault}` : ''})`;
+  const fmt = (call: MailerCall) =>
+    `call #${call.seq} (${call.userId} ${call.campaignId}#${call.position} at ${call.at.toISOString()}${call.fault ? `, ${call.fault}` : ''})`;
 
   // Once per (campaign, position).
   for (const [key, slotCalls] of callsBySlot) {
     const delivered = slotCalls.filter((call) => call.delivered);
     if (delivered.length > 1) problems.push(`${key}: delivered ${delivered.length} times (${delivered.map(fmt).join('; ')})`);
     const firstDelivered = slotCalls.findIndex((call) => call.delivered);
-    if (firstDelivered >= 0 && firstDelivered < slotCalls.length - 1) problems.push(`${key}: called again after it was delivered (${slotCalls.map(fmt).join('; ')})`);
+    if (firstDelivered >= 0 && firstDelivered < slotCalls.length - 1)
+      problems.push(`${key}: called again after it was delivered (${slotCalls.map(fmt).join('; ')})`);
     // A daily-limit or invalid_grant answer puts the email back without using an attempt (the sender's rule).
     const attempts = slotCalls.filter((call) => call.fault !== 'crashed' && call.fault !== 'daily_limit' && call.fault !== 'auth').length;
-    if (attempts > MAX_ATTEMPTS) problems.push(`${key}: ${attempts} provider calls that used an attempt (max ${MAX_ATTEMPTS}): ${slotCalls.map(fmt).join('; ')}`);
+    if (attempts > MAX_ATTEMPTS)
+      problems.push(`${key}: ${attempts} provider calls that used an attempt (max ${MAX_ATTEMPTS}): ${slotCalls.map(fmt).join('; ')}`);
   }
 
   // Each claim's start, and each call's claim: same invocation, same position, succeeded, before the call.
@@ -1115,22 +1176,32 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
   // before a resume of that campaign started; no claim by a tick that started after a disconnect.
   const pauses: { userId: string; campaignId: string | undefined; from: number; why: string }[] = [];
   for (const event of events) {
-    if (event.kind === 'action' && event.action === 'pause' && event.phase === 'end' && event.outcome === 'paused') pauses.push({ userId: event.userId, campaignId: event.campaignId, from: event.seq, why: 'paused' });
-    if (event.kind === 'record' && event.record === 'auth' && event.phase === 'ok') pauses.push({ userId: event.userId, campaignId: undefined, from: event.seq, why: 'paused by invalid_grant' });
+    if (event.kind === 'action' && event.action === 'pause' && event.phase === 'end' && event.outcome === 'paused')
+      pauses.push({ userId: event.userId, campaignId: event.campaignId, from: event.seq, why: 'paused' });
+    if (event.kind === 'record' && event.record === 'auth' && event.phase === 'ok')
+      pauses.push({ userId: event.userId, campaignId: undefined, from: event.seq, why: 'paused by invalid_grant' });
   }
-  const resumeStarts = events.filter((e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && e.action === 'resume' && e.phase === 'start');
-  const mailboxChanges = events.filter((e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && (e.action === 'disconnect' || e.action === 'connect') && e.phase === 'end');
+  const resumeStarts = events.filter(
+    (e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && e.action === 'resume' && e.phase === 'start',
+  );
+  const mailboxChanges = events.filter(
+    (e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && (e.action === 'disconnect' || e.action === 'connect') && e.phase === 'end',
+  );
   for (const event of events) {
     if (event.kind !== 'claim' || event.phase !== 'ok') continue;
     const start = claimStartOf.get(event.seq)!;
     for (const pause of pauses) {
       if (pause.userId !== event.userId || (pause.campaignId !== undefined && pause.campaignId !== event.campaignId) || pause.from > start) continue;
       const resumed = resumeStarts.some((e) => e.userId === event.userId && e.campaignId === event.campaignId && e.seq > pause.from && e.seq < start);
-      if (!resumed) problems.push(`claim #${event.seq} of ${event.campaignId}#${event.position} (started #${start}) succeeded while ${pause.why} since #${pause.from}`);
+      if (!resumed)
+        problems.push(`claim #${event.seq} of ${event.campaignId}#${event.position} (started #${start}) succeeded while ${pause.why} since #${pause.from}`);
     }
     const invStart = event.invocation !== undefined ? invocationStart.get(event.invocation) : undefined;
     const lastChange = invStart === undefined ? undefined : [...mailboxChanges].reverse().find((e) => e.userId === event.userId && e.seq < invStart);
-    if (lastChange?.action === 'disconnect') problems.push(`claim #${event.seq} of ${event.campaignId}#${event.position} by a tick that started after the mailbox was disconnected (#${lastChange.seq})`);
+    if (lastChange?.action === 'disconnect')
+      problems.push(
+        `claim #${event.seq} of ${event.campaignId}#${event.position} by a tick that started after the mailbox was disconnected (#${lastChange.seq})`,
+      );
   }
 
   for (const { user, cursor, campaigns, day, month, unsubscribed } of snapshot.users) {
@@ -1151,7 +1222,8 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     }
     for (const [d, n] of perDay) {
       const total = n + (user.preDay.get(d) ?? 0);
-      if (total > user.dailyLimit) problems.push(`${user.userId}: ${total} emails on Pacific day ${d} (daily limit ${user.dailyLimit}, ${user.preDay.get(d) ?? 0} before the run)`);
+      if (total > user.dailyLimit)
+        problems.push(`${user.userId}: ${total} emails on Pacific day ${d} (daily limit ${user.dailyLimit}, ${user.preDay.get(d) ?? 0} before the run)`);
     }
     if (user.monthlyLimit !== null) {
       for (const [m, n] of perMonth) {
@@ -1172,7 +1244,8 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
         continue;
       }
       const paused = item.sending_status === 'paused';
-      if (recipients.length !== contacts.length || item.total_queued !== contacts.length) problems.push(`${name}: ${recipients.length} recipients, total_queued ${String(item.total_queued)}, ${contacts.length} queued`);
+      if (recipients.length !== contacts.length || item.total_queued !== contacts.length)
+        problems.push(`${name}: ${recipients.length} recipients, total_queued ${String(item.total_queued)}, ${contacts.length} queued`);
       const resumeAt = paused ? Number(item.resume_position ?? 0) : Infinity;
       const statusCount = { sent: 0, failed: 0, skipped: 0, unknown: 0 } as Record<string, number>;
       for (const r of recipients) {
@@ -1190,8 +1263,12 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
           count(countedDay, pacificDate(new Date(r.sent_at!)));
           count(countedMonth, pacificMonth(new Date(r.sent_at!)));
           const last = deliveredCalls.at(-1);
-          if (deliveredCalls.length !== 1 || last!.fault !== undefined) problems.push(`${rname}: sent, but the mailer accepted it ${deliveredCalls.filter((c) => !c.fault).length} times (${slotCalls.map(fmt).join('; ') || 'no call'})`);
-          else if (r.message_id !== last!.messageId || r.token !== last!.token) problems.push(`${rname}: sent with message id ${String(r.message_id)}, the mailer got ${last!.messageId}`);
+          if (deliveredCalls.length !== 1 || last!.fault !== undefined)
+            problems.push(
+              `${rname}: sent, but the mailer accepted it ${deliveredCalls.filter((c) => !c.fault).length} times (${slotCalls.map(fmt).join('; ') || 'no call'})`,
+            );
+          else if (r.message_id !== last!.messageId || r.token !== last!.token)
+            problems.push(`${rname}: sent with message id ${String(r.message_id)}, the mailer got ${last!.messageId}`);
           if (!isEmailToken(r.token)) problems.push(`${rname}: token ${String(r.token)} is not an email token`);
         }
         if (r.status === 'unknown') {
@@ -1216,7 +1293,8 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
       // Order: per campaign, provider calls never go back to an earlier position.
       const campaignCalls = calls.filter((call) => call.campaignId === campaign.id && call.fault !== 'crashed');
       for (let i = 1; i < campaignCalls.length; i++) {
-        if (campaignCalls[i]!.position < campaignCalls[i - 1]!.position) problems.push(`${name}: position ${campaignCalls[i]!.position} sent after position ${campaignCalls[i - 1]!.position}`);
+        if (campaignCalls[i]!.position < campaignCalls[i - 1]!.position)
+          problems.push(`${name}: position ${campaignCalls[i]!.position} sent after position ${campaignCalls[i - 1]!.position}`);
       }
       for (const status of ['sent', 'failed', 'skipped', 'unknown']) {
         const stored = Number(item[`emails_${status}`] ?? 0);

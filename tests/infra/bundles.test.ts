@@ -98,7 +98,10 @@ describe('Lambda bundles', () => {
           .map((file) => /node_modules\/googleapis\/build\/src\/apis\/([^/]+)\//.exec(file)?.[1])
           .filter((api): api is string => api !== undefined),
       );
-      expect([...apis].filter((api) => api !== 'gmail' && api !== 'oauth2'), name).toEqual([]);
+      expect(
+        [...apis].filter((api) => api !== 'gmail' && api !== 'oauth2'),
+        name,
+      ).toEqual([]);
     }
   });
 

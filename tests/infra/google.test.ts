@@ -48,7 +48,9 @@ describe('with Google configured', () => {
     expect(runtimeConfigSchema.safeParse(stack.web.runtimeConfig).success).toBe(true);
     expect(config.oauth).toEqual({
       // Spelled from the configured prefix (no reference to the domain resource: see Auth.domainName).
-      domain: { 'Fn::Join': ['', [`${onlyResource(template, 'AWS::Cognito::UserPoolDomain').Properties.Domain}.auth.`, { Ref: 'AWS::Region' }, '.amazoncognito.com']] },
+      domain: {
+        'Fn::Join': ['', [`${onlyResource(template, 'AWS::Cognito::UserPoolDomain').Properties.Domain}.auth.`, { Ref: 'AWS::Region' }, '.amazoncognito.com']],
+      },
       redirectSignIn: siteUrl('/auth'),
       redirectSignOut: siteUrl('/'),
     });

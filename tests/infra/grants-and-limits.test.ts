@@ -13,14 +13,7 @@ import { Api, cloudHandlerGroups } from '../../lib/cloud/api';
 import { Auth } from '../../lib/cloud/auth';
 import { Data, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
 import { MailboxSecrets } from '../../lib/cloud/secrets';
-import {
-  DEFAULT_LAMBDA_LIMITS,
-  handlerGroups,
-  lambdaLimits,
-  type HandlerGroup,
-  type HandlerGroupDefinition,
-  type TableAccess,
-} from '../../schema/routes';
+import { DEFAULT_LAMBDA_LIMITS, handlerGroups, lambdaLimits, type HandlerGroup, type HandlerGroupDefinition, type TableAccess } from '../../schema/routes';
 import { allIndexes } from '../../schema/table';
 import { actionsOf, resourcesOfType } from './synth';
 
@@ -56,7 +49,12 @@ describe('Data.grantTable', () => {
     expect(actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|Scan|PartiQL|\*)/.test(a))).toEqual([]);
     const resources = statements[0]!.Resource;
     expect(resources[0]).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
-    expect(resources.slice(1).map((r) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(r))?.[1]).sort()).toEqual(allIndexes.map((i) => i.name).sort());
+    expect(
+      resources
+        .slice(1)
+        .map((r) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(r))?.[1])
+        .sort(),
+    ).toEqual(allIndexes.map((i) => i.name).sort());
     expect(JSON.stringify(resources)).not.toContain('*');
   });
 
@@ -92,7 +90,7 @@ describe('lambdaLimits', () => {
     expect(lambdaLimits(group)).toEqual({ timeoutSeconds: 10, memoryMb: 512 });
   });
 
-  it('uses a group\'s own timeoutSeconds and memoryMb, each independently', () => {
+  it("uses a group's own timeoutSeconds and memoryMb, each independently", () => {
     // profile sets neither limit itself, so each override shows on its own.
     mutable('profile').timeoutSeconds = 20;
     expect(lambdaLimits('profile')).toEqual({ timeoutSeconds: 20, memoryMb: 512 });

@@ -28,8 +28,7 @@ function helpers({ stack, template }: Synthesized) {
   const resources = template.toJSON().Resources as Template;
   const roleOf = (fn: { role: { node: { defaultChild?: unknown } } }) => logicalId(fn.role);
   const functionProps = (fn: { fn: { node: { defaultChild?: unknown } } }) => resources[logicalId(fn.fn)]!.Properties!;
-  const variables = (fn: { fn: { node: { defaultChild?: unknown } } }) =>
-    (functionProps(fn).Environment as { Variables: Record<string, unknown> }).Variables;
+  const variables = (fn: { fn: { node: { defaultChild?: unknown } } }) => (functionProps(fn).Environment as { Variables: Record<string, unknown> }).Variables;
   /** Every role (logical id) with a statement that allows `action` on a resource mentioning `resourceId`. */
   const rolesAllowed = (action: string, resourceText: string) =>
     resourcesOfType(template, 'AWS::IAM::Policy')
@@ -122,7 +121,7 @@ describe('sending pipeline and mailbox secrets (default configuration, no Google
     expect(h.resources[queueId]!.Properties!.RedrivePolicy).toMatchObject({ maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT });
   });
 
-  it("runs the sender for at most 60 s, and the queue hides a received tick for at least six times that", () => {
+  it('runs the sender for at most 60 s, and the queue hides a received tick for at least six times that', () => {
     expect(h.functionProps(sender).Timeout).toBe(60);
     const queue = h.resources[queueId]!.Properties!;
     expect(queue.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * 60);
@@ -152,7 +151,8 @@ describe('sending pipeline and mailbox secrets (default configuration, no Google
     expect(actions).not.toContain('dynamodb:Scan');
     expect(actions).not.toContain('sqs:SendMessage');
     expect(actions).not.toContain('kms:GenerateDataKey');
-    const allowed = /^(logs:|dynamodb:|sqs:(ReceiveMessage|DeleteMessage|ChangeMessageVisibility|GetQueueAttributes|GetQueueUrl)$|kms:Decrypt$|bedrock:InvokeModel$)/;
+    const allowed =
+      /^(logs:|dynamodb:|sqs:(ReceiveMessage|DeleteMessage|ChangeMessageVisibility|GetQueueAttributes|GetQueueUrl)$|kms:Decrypt$|bedrock:InvokeModel$)/;
     expect(actions.filter((a) => !allowed.test(a))).toEqual([]);
     // kms:Decrypt on exactly the queue's key and the token key.
     const decrypt = statements.filter((s) => actionsOf([s]).includes('kms:Decrypt')).map((s) => JSON.stringify(s.Resource));
@@ -274,7 +274,10 @@ describe('with Google configured', () => {
       'arn:aws:secretsmanager:us-east-1:123456789012:secret:trackpitch/google-??????',
     );
     expect(stack.resolve(operatorSecretArn(scope, 'trackpitch/google'))).toEqual({
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':secretsmanager:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':secret:trackpitch/google-??????']],
+      'Fn::Join': [
+        '',
+        ['arn:', { Ref: 'AWS::Partition' }, ':secretsmanager:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':secret:trackpitch/google-??????'],
+      ],
     });
   });
 });

@@ -20,8 +20,7 @@ import { allIndexes, createTableInput } from '../../schema/table';
 import { actionsOf, onlyResource, resourcesOfType, statementsOfRole, synth } from './synth';
 
 const { stack, template } = synth();
-const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as CfnFunction);
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnFunction);
 
 describe('data', () => {
   it('builds the one table from schema/table.ts: keys, GSIs, on-demand, PITR, TTL, deletion protection, retained', () => {
@@ -69,12 +68,12 @@ describe('auth', () => {
     const fnId = logicalId(customMessage.fn);
     const poolId = logicalId(stack.auth.userPool);
 
-    it('is the user pool\'s custom message trigger, and the only trigger', () => {
+    it("is the user pool's custom message trigger, and the only trigger", () => {
       const pool = onlyResource(template, 'AWS::Cognito::UserPool');
       expect(pool.Properties.LambdaConfig).toEqual({ CustomMessage: { 'Fn::GetAtt': [fnId, 'Arn'] } });
     });
 
-    it('runs lambdas/workers/cognitoCustomMessage.ts with SITE_URL = the CloudFront site URL, inside Cognito\'s 5 s', () => {
+    it("runs lambdas/workers/cognitoCustomMessage.ts with SITE_URL = the CloudFront site URL, inside Cognito's 5 s", () => {
       expect(CUSTOM_MESSAGE_ENTRY).toBe('lambdas/workers/cognitoCustomMessage.ts');
       template.hasResourceProperties('AWS::Lambda::Function', {
         Role: { 'Fn::GetAtt': [stack.getLogicalId(customMessage.role.node.defaultChild as CfnRole), 'Arn'] },
@@ -90,9 +89,7 @@ describe('auth', () => {
           }),
         },
       });
-      const variables = JSON.stringify(
-        resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === fnId)![1].Properties!.Environment,
-      );
+      const variables = JSON.stringify(resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === fnId)![1].Properties!.Environment);
       expect(variables).not.toContain('TABLE_NAME');
     });
 
@@ -144,7 +141,7 @@ describe('auth', () => {
     template.resourceCountIs('AWS::Cognito::UserPoolIdentityProvider', 0);
   });
 
-  it('signs the web client in with SRP only: no USER_PASSWORD_AUTH (that is for cognito-local\'s own client)', () => {
+  it("signs the web client in with SRP only: no USER_PASSWORD_AUTH (that is for cognito-local's own client)", () => {
     const client = onlyResource(template, 'AWS::Cognito::UserPoolClient');
     expect([...(client.Properties.ExplicitAuthFlows as string[])].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_SRP_AUTH']);
   });
@@ -252,7 +249,10 @@ describe('api', () => {
       expect(actions).not.toContain('dynamodb:Scan');
       if (definition.table === 'read') {
         for (const write of TABLE_WRITE_ACTIONS) expect(actions, `${group} must not ${write}`).not.toContain(write);
-        expect(actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|PartiQL)/.test(a)), group).toEqual([]);
+        expect(
+          actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|PartiQL)/.test(a)),
+          group,
+        ).toEqual([]);
       }
       const resources = dynamo[0]!.Resource as unknown[];
       expect(resources, group).toHaveLength(1 + allIndexes.length);
@@ -261,7 +261,6 @@ describe('api', () => {
       expect(resources.slice(1).map(indexName).sort(), group).toEqual(allIndexes.map((index) => index.name).sort());
     }
   });
-
 
   it("gives each group's Lambda the timeout and memory of lambdaLimits(), as the local server does", () => {
     for (const group of cloudHandlerGroups()) {
@@ -313,7 +312,11 @@ describe('sending', () => {
     expect(queues).toHaveLength(2);
     const queue = Object.fromEntries(queues)[queueId]!.Properties!;
     const dlq = Object.fromEntries(queues)[dlqId]!.Properties!;
-    expect(queue).toMatchObject({ FifoQueue: true, KmsMasterKeyId: keyArn, RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 } });
+    expect(queue).toMatchObject({
+      FifoQueue: true,
+      KmsMasterKeyId: keyArn,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
+    });
     expect(dlq).toMatchObject({ FifoQueue: true, KmsMasterKeyId: keyArn });
   });
 
@@ -379,7 +382,11 @@ describe('sending', () => {
     });
     expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
     expect(statementsOfRole(template, roleId)).toEqual([
-      expect.objectContaining({ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [logicalId(stack.sending.dispatcher.fn), 'Arn'] } }),
+      expect.objectContaining({
+        Action: 'lambda:InvokeFunction',
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [logicalId(stack.sending.dispatcher.fn), 'Arn'] },
+      }),
     ]);
   });
 });
@@ -484,13 +491,20 @@ describe('monitoring', () => {
   });
 
   it('alarms on the dead-letter queue, the dispatcher heartbeat, every Lambda and API 5xx', () => {
-    expect(alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(logicalId(stack.sending.deadLetterQueue)))).toMatchObject({
+    expect(
+      alarms.find(
+        (a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(logicalId(stack.sending.deadLetterQueue)),
+      ),
+    ).toMatchObject({
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     expect(alarms.find((a) => a.MetricName === 'Invocations')).toMatchObject({ ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching' });
     for (const fn of [...Object.values(stack.api.functions), stack.sending.dispatcher, stack.sending.sender, stack.auth.customMessage!]) {
-      expect(alarms.some((a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"${logicalId(fn.fn)}"`)), fn.node.path).toBe(true);
+      expect(
+        alarms.some((a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"${logicalId(fn.fn)}"`)),
+        fn.node.path,
+      ).toBe(true);
     }
     expect(alarms.find((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toBeDefined();
   });

@@ -35,11 +35,12 @@ export function resourcesOfType(template: Template, type: string): [string, Reso
 export function statementsOfRole(template: Template, roleLogicalId: string): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
   return resourcesOfType(template, 'AWS::IAM::Policy')
     .filter(([, policy]) => JSON.stringify(policy.Properties?.Roles ?? []).includes(`"${roleLogicalId}"`))
-    .flatMap(([, policy]) => (policy.Properties!.PolicyDocument as { Statement: Array<{ Action: string | string[]; Resource: unknown; Effect: string }> }).Statement);
+    .flatMap(
+      ([, policy]) => (policy.Properties!.PolicyDocument as { Statement: Array<{ Action: string | string[]; Resource: unknown; Effect: string }> }).Statement,
+    );
 }
 
-export const actionsOf = (statements: Array<{ Action: string | string[] }>) =>
-  statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+export const actionsOf = (statements: Array<{ Action: string | string[] }>) => statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 
 /** The one resource of a type (fails when there is not exactly one). */
 export function onlyResource(template: Template, type: string): Resource & { Properties: Record<string, any> } {

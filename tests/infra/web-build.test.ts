@@ -116,7 +116,10 @@ describe('the stack', () => {
     // Both deployments deploy that asset. Its bundling is skipped here, so it still points at web/
     // (an asset without bundling would have been copied into the cloud assembly as asset.<hash>).
     const assetPaths = (deployment: string) =>
-      stack.web.node.findChild(deployment).node.children.filter((c): c is Asset => c instanceof Asset).map((asset) => asset.assetPath);
+      stack.web.node
+        .findChild(deployment)
+        .node.children.filter((c): c is Asset => c instanceof Asset)
+        .map((asset) => asset.assetPath);
     expect(assetPaths('DeployAssets')).toEqual([WEB_DIR]);
     expect(assetPaths('DeployEntry')).toEqual([WEB_DIR, expect.stringMatching(/^asset\.[0-9a-f]{64}$/)]); // + config.json
     expect(tryBundle).not.toHaveBeenCalled();

@@ -94,7 +94,9 @@ describe('bedrock:InvokeModel for the writer', () => {
         const rules = profile.stack.api.functions[group].role.node.metadata
           .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
           .flatMap((m) => Object.entries(m.data as Record<string, string>));
-        const wildcard = rules.find(([id]) => id.includes('AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/amazon.nova-lite-v1:0]'));
+        const wildcard = rules.find(([id]) =>
+          id.includes('AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/amazon.nova-lite-v1:0]'),
+        );
         expect(wildcard?.[1], group).toMatch(/inference profile/);
       }
     });

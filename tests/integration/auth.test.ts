@@ -68,7 +68,7 @@ describe('JWT authorizer on signed-in routes', () => {
     expect((await call('/api/profile', { token: notYetValidCopy(user.idToken, -60) })).status).toBe(200); // control
   });
 
-  it("refuses a genuine token of the pool issued to another app client", async () => {
+  it('refuses a genuine token of the pool issued to another app client', async () => {
     const other = await otherClientTokens(user);
     expect(decodeJwt(other.idToken).payload.aud).not.toBe(stack().userPoolClientId);
     const response = await call('/api/profile', { token: other.idToken });

@@ -162,9 +162,22 @@ describe('POST /api/campaigns/generate-preview', () => {
     const contact = await addContact(other, { name: 'Selene Varga', label_name: 'Amber Signal' });
     const first = await generated(other, contact);
     const second = await addContact(other, { name: 'Bram Thornby', label_name: 'Ochre Tapes' });
-    const response = await generate(other, { campaign_id: first.id, track: { ...track, track_name: 'Night Drive (Dub)' }, contact_id: second.id, total_recipients: 5 });
+    const response = await generate(other, {
+      campaign_id: first.id,
+      track: { ...track, track_name: 'Night Drive (Dub)' },
+      contact_id: second.id,
+      total_recipients: 5,
+    });
     expect(response.status, JSON.stringify(response.json)).toBe(200);
-    expect(response.json).toMatchObject({ id: first.id, status: 'draft', track_name: 'Night Drive (Dub)', total_recipients: 5, preview_contact_id: second.id, personalised_by_writer: true, created_at: first.created_at });
+    expect(response.json).toMatchObject({
+      id: first.id,
+      status: 'draft',
+      track_name: 'Night Drive (Dub)',
+      total_recipients: 5,
+      preview_contact_id: second.id,
+      personalised_by_writer: true,
+      created_at: first.created_at,
+    });
     const body = String(response.json!.email_body);
     expect(body).toContain('[LABEL_NAME]');
     expect(body).not.toContain('Ochre Tapes');
@@ -190,13 +203,19 @@ describe('POST /api/campaigns/generate-preview', () => {
     for (const [body, message] of cases) {
       expect(await generate(lonely, body), JSON.stringify(body)).toMatchObject({ status: 400, json: { message } });
     }
-    expect(await generate(lonely, { ...base, track: { ...track, genre: 'polka' } })).toMatchObject({ status: 400, json: { message: 'track.genre: Choose a genre from the list' } });
+    expect(await generate(lonely, { ...base, track: { ...track, genre: 'polka' } })).toMatchObject({
+      status: 400,
+      json: { message: 'track.genre: Choose a genre from the list' },
+    });
     expect(await listCampaigns(lonely)).toEqual([]);
   });
 
   it('404s a contact that does not exist (or cannot exist) and a campaign_id that is not the caller’s draft', async () => {
     for (const contact_id of [UNKNOWN_CONTACT, 'not-a-contact-id', '../../etc']) {
-      expect(await generate(user, { track, contact_id, total_recipients: 1 })).toMatchObject({ status: 404, json: { message: composeMessages.contactNotFound } });
+      expect(await generate(user, { track, contact_id, total_recipients: 1 })).toMatchObject({
+        status: 404,
+        json: { message: composeMessages.contactNotFound },
+      });
     }
     for (const campaign_id of [UNKNOWN_CAMPAIGN, 'not-a-ulid']) {
       expect(await generate(user, { campaign_id, track, contact_id: mara.id, total_recipients: 1 })).toMatchObject({
@@ -211,7 +230,11 @@ describe('POST /api/campaigns/generate-preview', () => {
     await startSending(user.sub, campaign.id);
     const response = await generate(user, { campaign_id: campaign.id, track, contact_id: mara.id, total_recipients: 1 });
     expect(response).toMatchObject({ status: 409, json: { message: composeMessages.notDraft } });
-    expect((await api(user, `/api/campaigns/${campaign.id}`)).json).toMatchObject({ status: 'sending', email_body: campaign.email_body, preview_contact_id: juno.id });
+    expect((await api(user, `/api/campaigns/${campaign.id}`)).json).toMatchObject({
+      status: 'sending',
+      email_body: campaign.email_body,
+      preview_contact_id: juno.id,
+    });
   });
 });
 
@@ -259,7 +282,10 @@ describe('PATCH /api/campaigns/{id} (the preview card’s Save)', () => {
 
   it('sanitizes an HTML body before it is stored', async () => {
     const campaign = await generated(user, contact);
-    const response = await api(user, `/api/campaigns/${campaign.id}`, { method: 'PATCH', body: { email_subject: 'HTML', email_body: htmlDocument('Hi [NAME]') } });
+    const response = await api(user, `/api/campaigns/${campaign.id}`, {
+      method: 'PATCH',
+      body: { email_subject: 'HTML', email_body: htmlDocument('Hi [NAME]') },
+    });
     expect(response.status).toBe(200);
     const body = String(response.json!.email_body);
     expect(body).not.toMatch(/<script|onerror|alert/i);
@@ -329,7 +355,13 @@ describe('POST /api/campaigns and PUT /api/campaigns/{id} (written and HTML draf
   });
 
   it('an AI-mode email written by hand keeps its text, and the form rules give the spec’s texts', async () => {
-    const campaign = await createDraft(user, { mode: 'ai', track, email_subject: 'Night Drive', email_body: 'Hi [NAME],\n\n1 < 2 & so on', total_recipients: 2 });
+    const campaign = await createDraft(user, {
+      mode: 'ai',
+      track,
+      email_subject: 'Night Drive',
+      email_body: 'Hi [NAME],\n\n1 < 2 & so on',
+      total_recipients: 2,
+    });
     expect(campaign).toMatchObject({ mode: 'ai', email_body: 'Hi [NAME],\n\n1 < 2 & so on', personalised_by_writer: false, bpm: 122 });
     const before = await listCampaigns(user);
     const { description: _d, ...withoutDescription } = track;
@@ -346,7 +378,9 @@ describe('POST /api/campaigns and PUT /api/campaigns/{id} (written and HTML draf
     for (const [body, message] of cases) {
       expect(await api(user, '/api/campaigns', { method: 'POST', body }), JSON.stringify(body)).toMatchObject({ status: 400, json: { message } });
     }
-    expect(await api(user, '/api/campaigns', { method: 'POST', body: { mode: 'email', track, email_subject: 's', email_body: 'b', total_recipients: 1 } })).toMatchObject({ status: 400 });
+    expect(
+      await api(user, '/api/campaigns', { method: 'POST', body: { mode: 'email', track, email_subject: 's', email_body: 'b', total_recipients: 1 } }),
+    ).toMatchObject({ status: 400 });
     expect(await listCampaigns(user)).toEqual(before);
   });
 
@@ -354,7 +388,13 @@ describe('POST /api/campaigns and PUT /api/campaigns/{id} (written and HTML draf
     const draft = await createDraft(user, { mode: 'ai', track, email_subject: 'First', email_body: 'Hi [NAME]', total_recipients: 1 });
     const response = await api(user, `/api/campaigns/${draft.id}`, {
       method: 'PUT',
-      body: { mode: 'html', track: { track_name: 'Night Drive EP', genre: '  ' }, email_subject: 'Demo Submission: Night Drive EP', email_body: htmlDocument('Hello [NAME]'), total_recipients: 6 },
+      body: {
+        mode: 'html',
+        track: { track_name: 'Night Drive EP', genre: '  ' },
+        email_subject: 'Demo Submission: Night Drive EP',
+        email_body: htmlDocument('Hello [NAME]'),
+        total_recipients: 6,
+      },
     });
     expect(response.status, JSON.stringify(response.json)).toBe(200);
     expect(response.json).toMatchObject({
@@ -370,7 +410,10 @@ describe('POST /api/campaigns and PUT /api/campaigns/{id} (written and HTML draf
     });
     expect(String(response.json!.email_body)).not.toMatch(/<script|onerror/i);
     await startSending(user.sub, draft.id);
-    const again = await api(user, `/api/campaigns/${draft.id}`, { method: 'PUT', body: { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 } });
+    const again = await api(user, `/api/campaigns/${draft.id}`, {
+      method: 'PUT',
+      body: { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 },
+    });
     expect(again).toMatchObject({ status: 409, json: { message: composeMessages.notDraft } });
   });
 });
@@ -472,16 +515,18 @@ describe('another user’s campaign and contacts', () => {
   it('is 404 on every route that takes an id, exactly as a missing id', async () => {
     const path = `/api/campaigns/${campaign.id}`;
     expect(await api(intruder, path)).toMatchObject(notFound(composeMessages.campaignNotFound));
-    expect(await api(intruder, path, { method: 'PUT', body: { mode: 'ai', track, email_subject: 'mine', email_body: 'mine', total_recipients: 1 } })).toMatchObject(
+    expect(
+      await api(intruder, path, { method: 'PUT', body: { mode: 'ai', track, email_subject: 'mine', email_body: 'mine', total_recipients: 1 } }),
+    ).toMatchObject(notFound(composeMessages.campaignNotFound));
+    expect(await api(intruder, path, { method: 'PATCH', body: { email_subject: 'mine', email_body: 'mine' } })).toMatchObject(
       notFound(composeMessages.campaignNotFound),
     );
-    expect(await api(intruder, path, { method: 'PATCH', body: { email_subject: 'mine', email_body: 'mine' } })).toMatchObject(notFound(composeMessages.campaignNotFound));
     expect(await api(intruder, `${path}/recipient-preview`, { method: 'POST', body: { contact_id: intrudersContact.id } })).toMatchObject(
       notFound(composeMessages.campaignNotFound),
     );
-    expect(await api(intruder, `/api/campaigns/${intrudersCampaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: ownersContact.id } })).toMatchObject(
-      notFound(composeMessages.contactNotFound),
-    );
+    expect(
+      await api(intruder, `/api/campaigns/${intrudersCampaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: ownersContact.id } }),
+    ).toMatchObject(notFound(composeMessages.contactNotFound));
     expect(await generate(intruder, { track, contact_id: ownersContact.id, total_recipients: 1 })).toMatchObject(notFound(composeMessages.contactNotFound));
     expect(await generate(intruder, { campaign_id: campaign.id, track, contact_id: intrudersContact.id, total_recipients: 1 })).toMatchObject(
       notFound(composeMessages.campaignNotFound),
@@ -539,7 +584,11 @@ describe('a writer failure', () => {
     ];
     for (const [reason, status, message] of expected) {
       failure = reason;
-      const response = await own('/api/campaigns/generate-preview', { method: 'POST', token: user.idToken, body: { track, contact_id: contact.id, total_recipients: 1 } });
+      const response = await own('/api/campaigns/generate-preview', {
+        method: 'POST',
+        token: user.idToken,
+        body: { track, contact_id: contact.id, total_recipients: 1 },
+      });
       expect(response, reason).toMatchObject({ status, json: { message } });
     }
     expect(writes).toBe(4);

@@ -31,13 +31,19 @@ const listsOf = async (user: TestUser): Promise<SavedContactList[]> => {
 };
 
 async function saveTemplate(user: TestUser, fields: Record<string, unknown>): Promise<CampaignTemplate> {
-  const response = await api(user, '/api/templates', { method: 'POST', body: { subject: 'New music: {{track_name}}', body: 'Hi {{contact_name}},\n\nA new track.', ...fields } });
+  const response = await api(user, '/api/templates', {
+    method: 'POST',
+    body: { subject: 'New music: {{track_name}}', body: 'Hi {{contact_name}},\n\nA new track.', ...fields },
+  });
   expect(response.status, JSON.stringify(response.json)).toBe(201);
   return response.json as unknown as CampaignTemplate;
 }
 
 async function saveList(user: TestUser, fields: Record<string, unknown>): Promise<SavedContactList> {
-  const response = await api(user, '/api/contact-lists', { method: 'POST', body: { contact_types: ['Label'], selected_genres: [], contact_ids: [], ...fields } });
+  const response = await api(user, '/api/contact-lists', {
+    method: 'POST',
+    body: { contact_types: ['Label'], selected_genres: [], contact_ids: [], ...fields },
+  });
   expect(response.status, JSON.stringify(response.json)).toBe(201);
   return response.json as unknown as SavedContactList;
 }
@@ -78,7 +84,9 @@ describe('campaign templates', () => {
     const templates = await templatesOf(user);
     expect(templates.map((t) => t.name)).toEqual([...SYSTEM_NAMES, 'Alpha pitch', 'beta', 'zebra promo']);
     expect(templates.slice(3)).toEqual([alpha, beta, zebra]);
-    const { Item } = await dynamodb().doc.send(new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.userTemplate(alpha.id) } }));
+    const { Item } = await dynamodb().doc.send(
+      new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.userTemplate(alpha.id) } }),
+    );
     expect(Item).toMatchObject({ name: 'Alpha pitch', is_system_template: false });
   });
 
@@ -113,7 +121,10 @@ describe('campaign templates', () => {
     const template = await saveTemplate(other, { name: 'Temporary' });
     expect((await api(other, `/api/templates/${template.id}`, { method: 'DELETE' })).status).toBe(204);
     expect(await templatesOf(other)).toHaveLength(3);
-    expect(await api(other, `/api/templates/${template.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: composeMessages.templateNotFound } });
+    expect(await api(other, `/api/templates/${template.id}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      json: { message: composeMessages.templateNotFound },
+    });
     for (const id of [...systemTemplates.map((t) => t.id), UNKNOWN_ID, 'Demo to Label']) {
       expect(await api(other, `/api/templates/${encodeURIComponent(id)}`, { method: 'DELETE' }), id).toMatchObject({
         status: 404,
@@ -159,9 +170,14 @@ describe('saved contact lists', () => {
     const before = await listsOf(user);
     for (const name of [undefined, '', '  ']) {
       const body = { contact_types: [], selected_genres: [], contact_ids: [], ...(name === undefined ? {} : { name }) };
-      expect(await api(user, '/api/contact-lists', { method: 'POST', body })).toMatchObject({ status: 400, json: { message: composeMessages.listNameRequired } });
+      expect(await api(user, '/api/contact-lists', { method: 'POST', body })).toMatchObject({
+        status: 400,
+        json: { message: composeMessages.listNameRequired },
+      });
     }
-    expect(await api(user, '/api/contact-lists', { method: 'POST', body: { name: 'x', contact_types: ['Promoter'], selected_genres: [], contact_ids: [] } })).toMatchObject({ status: 400 });
+    expect(
+      await api(user, '/api/contact-lists', { method: 'POST', body: { name: 'x', contact_types: ['Promoter'], selected_genres: [], contact_ids: [] } }),
+    ).toMatchObject({ status: 400 });
     expect(await listsOf(user)).toEqual(before);
   });
 
@@ -186,8 +202,14 @@ describe('another user’s templates and lists', () => {
   });
 
   it('cannot be deleted (404, as a missing id) and stay the owner’s', async () => {
-    expect(await api(intruder, `/api/templates/${template.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: composeMessages.templateNotFound } });
-    expect(await api(intruder, `/api/contact-lists/${list.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: composeMessages.listNotFound } });
+    expect(await api(intruder, `/api/templates/${template.id}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      json: { message: composeMessages.templateNotFound },
+    });
+    expect(await api(intruder, `/api/contact-lists/${list.id}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      json: { message: composeMessages.listNotFound },
+    });
     expect((await templatesOf(owner)).map((t) => t.id)).toContain(template.id);
     expect(await listsOf(owner)).toEqual([list]);
   });

@@ -157,10 +157,10 @@ describe('POST /api/contacts', () => {
   it('gives exactly one contact to 10 parallel adds of one address in different cases (one 201, nine 409)', async () => {
     const racer = await createUser({ name: 'Racer' });
     const email = uniqueEmail('race');
-    const spellings = Array.from({ length: 10 }, (_, i) =>
-      [...email].map((char, j) => ((i >> (j % 4)) & 1 ? char.toUpperCase() : char)).join(''),
+    const spellings = Array.from({ length: 10 }, (_, i) => [...email].map((char, j) => ((i >> (j % 4)) & 1 ? char.toUpperCase() : char)).join(''));
+    const responses = await Promise.all(
+      spellings.map((spelling, i) => api(racer, '/api/contacts', { method: 'POST', body: form({ email: spelling, name: `Racer ${i}` }) })),
     );
-    const responses = await Promise.all(spellings.map((spelling, i) => api(racer, '/api/contacts', { method: 'POST', body: form({ email: spelling, name: `Racer ${i}` }) })));
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     const refused = responses.filter((r) => r.status === 409);
     expect(refused).toHaveLength(9);
@@ -238,7 +238,16 @@ describe('GET, PUT, DELETE /api/contacts/{id}', () => {
 
   it('edits every field in place when the address only changes case: same id, created_at kept', async () => {
     const contact = await addContact(user);
-    const body = form({ email: contact.email.toUpperCase(), name: 'Mara V.', contact_type: 'DJ', label_name: '', position: 'Resident', genre: 'Deep House', website_url: '', notes: '' });
+    const body = form({
+      email: contact.email.toUpperCase(),
+      name: 'Mara V.',
+      contact_type: 'DJ',
+      label_name: '',
+      position: 'Resident',
+      genre: 'Deep House',
+      website_url: '',
+      notes: '',
+    });
     const response = await api(user, `/api/contacts/${contact.id}`, { method: 'PUT', body });
     expect(response.status).toBe(200);
     expect(response.json).toEqual({
@@ -278,7 +287,13 @@ describe('GET, PUT, DELETE /api/contacts/{id}', () => {
     const newEmail = uniqueEmail('moved');
     const response = await api(user, `/api/contacts/${original.id}`, { method: 'PUT', body: form({ email: newEmail, name: 'Moved' }) });
     expect(response.status).toBe(200);
-    expect(response.json).toMatchObject({ id: addressId(user.sub, newEmail), email: newEmail, name: 'Moved', created_at: '2026-01-02T03:04:05.678Z', genre_focus: 'techno' });
+    expect(response.json).toMatchObject({
+      id: addressId(user.sub, newEmail),
+      email: newEmail,
+      name: 'Moved',
+      created_at: '2026-01-02T03:04:05.678Z',
+      genre_focus: 'techno',
+    });
     expect(Object.keys(response.json!).sort()).toEqual(CONTACT_FIELDS);
 
     expect((await api(user, `/api/contacts/${original.id}`)).status).toBe(404);
@@ -316,7 +331,10 @@ describe('GET, PUT, DELETE /api/contacts/{id}', () => {
     const unknown = addressId(user.sub, uniqueEmail('never-added'));
     for (const id of [unknown, 'not-an-id', 'CONTACT%23x', '..%2F..%2FPROFILE']) {
       expect(await api(user, `/api/contacts/${id}`), id).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
-      expect(await api(user, `/api/contacts/${id}`, { method: 'PUT', body: form() }), id).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+      expect(await api(user, `/api/contacts/${id}`, { method: 'PUT', body: form() }), id).toMatchObject({
+        status: 404,
+        json: { message: contactMessages.notFound },
+      });
       expect(await api(user, `/api/contacts/${id}`, { method: 'DELETE' }), id).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
     }
     expect(await storedContacts(user.sub)).toHaveLength(before);
@@ -388,14 +406,20 @@ describe('GET /api/contacts', () => {
       Buffer.from(key.contactTimeSort('yesterday', addressId(user.sub, 'x@y.example'))).toString('base64url'),
       `${valid}=`,
     ]) {
-      expect(await api(user, `/api/contacts?cursor=${encodeURIComponent(cursor)}`), cursor).toMatchObject({ status: 400, json: { message: contactMessages.invalidCursor } });
+      expect(await api(user, `/api/contacts?cursor=${encodeURIComponent(cursor)}`), cursor).toMatchObject({
+        status: 400,
+        json: { message: contactMessages.invalidCursor },
+      });
     }
   });
 
   it('checks the page size', async () => {
     const user = await createUser({ name: 'Limit Tester' });
     expect(await api(user, '/api/contacts?limit=0')).toMatchObject({ status: 400, json: { message: 'limit: limit must be at least 1' } });
-    expect(await api(user, `/api/contacts?limit=${contactLimits.pageMax + 1}`)).toMatchObject({ status: 400, json: { message: `limit: limit must be at most ${contactLimits.pageMax}` } });
+    expect(await api(user, `/api/contacts?limit=${contactLimits.pageMax + 1}`)).toMatchObject({
+      status: 400,
+      json: { message: `limit: limit must be at most ${contactLimits.pageMax}` },
+    });
     expect((await api(user, '/api/contacts?limit=2.5')).status).toBe(400);
     expect(await api(user, '/api/contacts?sort=name')).toMatchObject({ status: 400, json: { message: 'Unknown field: sort' } });
   });
@@ -461,7 +485,10 @@ describe('POST /api/contacts/import', () => {
       [{ contacts: [{ email: uniqueEmail('ok') }, { name: 'No Email' }] }, 'contacts.1.email is required'],
       [{ contacts: [{ email: uniqueEmail('ok'), phone: '123' }] }, 'Unknown field: phone'],
       [{ contacts: [] }, 'contacts: No contacts to import'],
-      [{ contacts: Array.from({ length: contactLimits.importRequestMax + 1 }, (_, i) => ({ email: `row${i}@example.com` })) }, `contacts: At most ${contactLimits.importRequestMax} contacts per request.`],
+      [
+        { contacts: Array.from({ length: contactLimits.importRequestMax + 1 }, (_, i) => ({ email: `row${i}@example.com` })) },
+        `contacts: At most ${contactLimits.importRequestMax} contacts per request.`,
+      ],
     ];
     for (const [body, message] of cases) {
       expect(await api(user, '/api/contacts/import', { method: 'POST', body }), message).toMatchObject({ status: 400, json: { message } });
@@ -469,60 +496,56 @@ describe('POST /api/contacts/import', () => {
     expect(await storedContacts(user.sub)).toEqual([]);
   });
 
-  it(
-    'imports 5,000 rows with 10% repeated addresses in batches of 100, a few in flight: 4,500 created, 500 skipped; a second run creates nothing; the list pages through all 4,500 newest first',
-    async () => {
-      const user = await createUser({ name: 'Bulk Importer' });
-      const run = Date.now().toString(36);
-      const rows: CsvContact[] = [];
-      let unique = 0;
-      for (let i = 0; i < contactLimits.csvMaxRows; i++) {
-        if (i % 10 !== 9) {
-          rows.push({ email: `artist${unique}.${run}@example.com`, name: `Artist ${unique}`, genre: 'House' });
-          unique++;
-          continue;
-        }
-        // Every tenth row repeats an earlier address in another case: half from the same batch, half
-        // from a batch four batches back (already answered when this one is sent).
-        const source = i >= 400 && Math.floor(i / 10) % 2 === 0 ? rows[i - 400]! : rows[i - 3]!;
-        rows.push({ email: ` ${source.email.toUpperCase()} `, name: 'Repeat' });
+  it('imports 5,000 rows with 10% repeated addresses in batches of 100, a few in flight: 4,500 created, 500 skipped; a second run creates nothing; the list pages through all 4,500 newest first', async () => {
+    const user = await createUser({ name: 'Bulk Importer' });
+    const run = Date.now().toString(36);
+    const rows: CsvContact[] = [];
+    let unique = 0;
+    for (let i = 0; i < contactLimits.csvMaxRows; i++) {
+      if (i % 10 !== 9) {
+        rows.push({ email: `artist${unique}.${run}@example.com`, name: `Artist ${unique}`, genre: 'House' });
+        unique++;
+        continue;
       }
-      expect(unique).toBe(4500);
+      // Every tenth row repeats an earlier address in another case: half from the same batch, half
+      // from a batch four batches back (already answered when this one is sent).
+      const source = i >= 400 && Math.floor(i / 10) % 2 === 0 ? rows[i - 400]! : rows[i - 3]!;
+      rows.push({ email: ` ${source.email.toUpperCase()} `, name: 'Repeat' });
+    }
+    expect(unique).toBe(4500);
 
-      const batches = chunk(rows, contactLimits.importBatch);
-      const IN_FLIGHT = 4;
-      const importAll = async () => {
-        let created: Contact[] = [];
-        let skipped = 0;
-        for (const round of chunk(batches, IN_FLIGHT)) {
-          const responses = await Promise.all(round.map((batch) => importBatch(user, batch)));
-          for (const response of responses) {
-            expect(response.status, JSON.stringify(response.json)).toBe(200);
-            created = created.concat(response.json!.created as Contact[]);
-            skipped += response.json!.skipped as number;
-          }
+    const batches = chunk(rows, contactLimits.importBatch);
+    const IN_FLIGHT = 4;
+    const importAll = async () => {
+      let created: Contact[] = [];
+      let skipped = 0;
+      for (const round of chunk(batches, IN_FLIGHT)) {
+        const responses = await Promise.all(round.map((batch) => importBatch(user, batch)));
+        for (const response of responses) {
+          expect(response.status, JSON.stringify(response.json)).toBe(200);
+          created = created.concat(response.json!.created as Contact[]);
+          skipped += response.json!.skipped as number;
         }
-        return { created, skipped };
-      };
+      }
+      return { created, skipped };
+    };
 
-      const first = await importAll();
-      expect(first.created).toHaveLength(4500);
-      expect(first.skipped).toBe(500);
-      expect(new Set(first.created.map((c) => c.email.toLowerCase())).size).toBe(4500);
+    const first = await importAll();
+    expect(first.created).toHaveLength(4500);
+    expect(first.skipped).toBe(500);
+    expect(new Set(first.created.map((c) => c.email.toLowerCase())).size).toBe(4500);
 
-      const second = await importAll();
-      expect(second).toEqual({ created: [], skipped: 5000 });
-      expect(await storedContacts(user.sub)).toHaveLength(4500);
+    const second = await importAll();
+    expect(second).toEqual({ created: [], skipped: 5000 });
+    expect(await storedContacts(user.sub)).toHaveLength(4500);
 
-      const { contacts, pages } = await listAll(user);
-      expect(pages).toBeGreaterThanOrEqual(Math.ceil(4500 / contactLimits.pageDefault));
-      expect(contacts).toHaveLength(4500);
-      expect(new Set(contacts.map((c) => c.id)).size).toBe(4500);
-      expect(new Set(contacts.map((c) => c.id))).toEqual(new Set(first.created.map((c) => c.id)));
-      expectNewestFirst(contacts);
-    },
-    180_000,
-  );
+    const { contacts, pages } = await listAll(user);
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(4500 / contactLimits.pageDefault));
+    expect(contacts).toHaveLength(4500);
+    expect(new Set(contacts.map((c) => c.id)).size).toBe(4500);
+    expect(new Set(contacts.map((c) => c.id))).toEqual(new Set(first.created.map((c) => c.id)));
+    expectNewestFirst(contacts);
+  }, 180_000);
 
   it('after an import that failed half way, running it again adds only what is missing', async () => {
     const user = await createUser({ name: 'Interrupted Importer' });
@@ -544,7 +567,10 @@ describe('POST /api/contacts/import', () => {
 describe('POST /api/contacts/bulk-delete', () => {
   it('deletes 250 contacts in requests of 100, 100 and 50; none are left and the list is empty', async () => {
     const user = await createUser({ name: 'Bulk Deleter' });
-    const imported = await importBatch(user, Array.from({ length: 250 }, (_, i) => ({ email: uniqueEmail(`bulk${i}`) })));
+    const imported = await importBatch(
+      user,
+      Array.from({ length: 250 }, (_, i) => ({ email: uniqueEmail(`bulk${i}`) })),
+    );
     expect(imported.status).toBe(200);
     const ids = (imported.json!.created as Contact[]).map((c) => c.id);
     expect(ids).toHaveLength(250);
@@ -574,7 +600,10 @@ describe('POST /api/contacts/bulk-delete', () => {
 
   it('checks the request: at least one id, at most 100', async () => {
     const user = await createUser({ name: 'Bulk Validator' });
-    expect(await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [] } })).toMatchObject({ status: 400, json: { message: 'ids: Select at least one contact.' } });
+    expect(await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [] } })).toMatchObject({
+      status: 400,
+      json: { message: 'ids: Select at least one contact.' },
+    });
     const tooMany = Array.from({ length: 101 }, (_, i) => addressId(user.sub, `x${i}@example.com`));
     expect(await api(user, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: tooMany } })).toMatchObject({
       status: 400,
@@ -591,7 +620,10 @@ describe("another user's contacts", () => {
 
     expect(await api(bob, `/api/contacts/${contact.id}`)).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
     for (const body of [form({ email: contact.email, name: 'Hijacked' }), form({ name: 'Hijacked' })]) {
-      expect(await api(bob, `/api/contacts/${contact.id}`, { method: 'PUT', body })).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
+      expect(await api(bob, `/api/contacts/${contact.id}`, { method: 'PUT', body })).toMatchObject({
+        status: 404,
+        json: { message: contactMessages.notFound },
+      });
     }
     expect(await api(bob, `/api/contacts/${contact.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: contactMessages.notFound } });
     expect(await api(bob, '/api/contacts/bulk-delete', { method: 'POST', body: { ids: [contact.id] } })).toMatchObject({

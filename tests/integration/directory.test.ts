@@ -60,9 +60,7 @@ const addEntries = (user: TestUser, ids: string[], base?: string) =>
   (base ? callAt(base) : call)('/api/directory/contacts', { method: 'POST', token: user.idToken, body: { entry_ids: ids } });
 
 async function profileItem(sub: string, tableName = table()) {
-  const { Item } = await dynamodb().doc.send(
-    new GetCommand({ TableName: tableName, Key: { PK: key.user(sub), SK: key.profile() }, ConsistentRead: true }),
-  );
+  const { Item } = await dynamodb().doc.send(new GetCommand({ TableName: tableName, Key: { PK: key.user(sub), SK: key.profile() }, ConsistentRead: true }));
   return Item;
 }
 
@@ -202,7 +200,10 @@ describe('POST /api/directory/contacts', () => {
 
   it('refuses a free user’s selection of 6 new entries: 403 directory_limit, nothing written', async () => {
     const user = await newUser();
-    const response = await addEntries(user, labels.slice(0, 6).map((e) => e.id));
+    const response = await addEntries(
+      user,
+      labels.slice(0, 6).map((e) => e.id),
+    );
     expect(response).toMatchObject({
       status: 403,
       json: { code: DIRECTORY_LIMIT_CODE, message: 'You can only add 5 more contacts. Please select fewer contacts or upgrade to Premium.' },
@@ -213,12 +214,17 @@ describe('POST /api/directory/contacts', () => {
 
   it('at 5 additions refuses even one more with the free-limit text', async () => {
     const user = await newUser();
-    expect((await addEntries(user, labels.slice(0, 5).map((e) => e.id))).json?.allowance).toEqual({ used: 5, limit: 5 });
+    expect(
+      (
+        await addEntries(
+          user,
+          labels.slice(0, 5).map((e) => e.id),
+        )
+      ).json?.allowance,
+    ).toEqual({ used: 5, limit: 5 });
     const response = await addEntries(user, [labels[5]!.id]);
     expect(response).toMatchObject({ status: 403, json: { code: DIRECTORY_LIMIT_CODE, message: directoryMessages.freeLimitReached } });
-    expect(response.json?.message).toBe(
-      "You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!",
-    );
+    expect(response.json?.message).toBe("You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!");
     expect(await contactItems(user.sub)).toHaveLength(5);
     expect(await usedAdditions(user.sub)).toBe(5);
   });
@@ -256,12 +262,18 @@ describe('POST /api/directory/contacts', () => {
   it('lets a paid user add 20 at once, and 110 more in one request (two transactions)', async () => {
     const user = await newUser();
     await setProfile(user.sub, { tier: 'pro' });
-    const twenty = await addEntries(user, directoryEntries.slice(0, 20).map((e) => e.id));
+    const twenty = await addEntries(
+      user,
+      directoryEntries.slice(0, 20).map((e) => e.id),
+    );
     expect(twenty.status).toBe(200);
     expect((twenty.json as { added: Contact[] }).added).toHaveLength(20);
     expect(twenty.json?.allowance).toEqual({ used: 20, limit: 1000 });
 
-    const more = await addEntries(user, directoryEntries.slice(20, 130).map((e) => e.id));
+    const more = await addEntries(
+      user,
+      directoryEntries.slice(20, 130).map((e) => e.id),
+    );
     expect(more.status).toBe(200);
     expect((more.json as { added: Contact[] }).added).toHaveLength(110);
     expect(more.json?.allowance).toEqual({ used: 130, limit: 1000 });
@@ -271,10 +283,7 @@ describe('POST /api/directory/contacts', () => {
   it('two concurrent adds of 2 at 3 used: one passes, the counter stops at 5 and equals the contacts created', async () => {
     const user = await newUser();
     await setProfile(user.sub, { labelfinder_additions_count: 3 });
-    const responses = await Promise.all([
-      addEntries(user, [labels[20]!.id, labels[21]!.id]),
-      addEntries(user, [labels[22]!.id, labels[23]!.id]),
-    ]);
+    const responses = await Promise.all([addEntries(user, [labels[20]!.id, labels[21]!.id]), addEntries(user, [labels[22]!.id, labels[23]!.id])]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 403]);
     const refused = responses.find((r) => r.status === 403)!;
     expect(refused.json).toEqual({ code: DIRECTORY_LIMIT_CODE, message: directoryMessages.freeLimitReached });
@@ -322,7 +331,8 @@ describe('DynamoDirectoryStore.addToContacts: writes between its read and its tr
     const [x, y] = [labels[40]!, labels[41]!];
     const store = new DynamoDirectoryStore(
       interceptTransactions(async (n) => {
-        if (n === 1) await dynamodb().doc.send(new PutCommand({ TableName: table(), Item: contactItem(user.sub, contactFor(user.sub, x, new Date().toISOString())) }));
+        if (n === 1)
+          await dynamodb().doc.send(new PutCommand({ TableName: table(), Item: contactItem(user.sub, contactFor(user.sub, x, new Date().toISOString())) }));
       }),
       table(),
     );
@@ -355,7 +365,12 @@ describe('DynamoDirectoryStore.addToContacts: writes between its read and its tr
       }),
       table(),
     );
-    const result = await store.addToContacts(user.sub, directoryEntries.slice(0, 120).map((e) => e.id), 1000, new Date());
+    const result = await store.addToContacts(
+      user.sub,
+      directoryEntries.slice(0, 120).map((e) => e.id),
+      1000,
+      new Date(),
+    );
     expect(result).toMatchObject({ outcome: 'added', duplicates: [], allowance: { used: 1000, limit: 1000 } });
     expect(result.outcome === 'added' && result.added.length).toBe(99);
     expect(await contactItems(user.sub)).toHaveLength(99);
@@ -409,12 +424,13 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
 
   afterAll(async () => {
     await server?.close();
-    await dynamodb().client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+    await dynamodb()
+      .client.send(new DeleteTableCommand({ TableName: tableName }))
+      .catch(() => undefined);
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  const importFile = (format: string, content: string, token = admin) =>
-    own('/api/admin/directory', { method: 'POST', token, body: { format, content } });
+  const importFile = (format: string, content: string, token = admin) => own('/api/admin/directory', { method: 'POST', token, body: { format, content } });
   const listed = async () => ((await own('/api/directory', { token: user.idToken })).json as { entries: DirectoryEntry[] }).entries;
   const byEmail = (entries: DirectoryEntry[], email: string) => entries.filter((e) => e.email.toLowerCase() === email.toLowerCase());
   /** Whether the directory's email lookup (the GSI that imports upsert by) holds an entry. */
@@ -505,7 +521,14 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     const after = await listed();
     expect(after).toHaveLength(before.length + 1);
     expect(byEmail(after, address('alpha'))).toEqual([
-      expect.objectContaining({ id: alphaId, name: 'Import Alpha Renamed', email: address('alpha').toUpperCase(), genres: ['ambient'], is_featured: false, location: 'Unknown Location' }),
+      expect.objectContaining({
+        id: alphaId,
+        name: 'Import Alpha Renamed',
+        email: address('alpha').toUpperCase(),
+        genres: ['ambient'],
+        is_featured: false,
+        location: 'Unknown Location',
+      }),
     ]);
     expect(byEmail(after, seeded.email)).toEqual([{ ...seeded, description: 'Updated by the import.' }]);
     // The email lookup holds one item per address, lower-cased.
@@ -561,7 +584,10 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(after).toHaveLength(before.length + 1);
     expect(byEmail(after, address('clean'))).toHaveLength(1);
     for (const name of ['zero', 'nul', 'marked', 'half', 'nul-notes']) {
-      expect(after.filter((entry) => entry.email.includes(`${name}-${tag}`)), name).toEqual([]);
+      expect(
+        after.filter((entry) => entry.email.includes(`${name}-${tag}`)),
+        name,
+      ).toEqual([]);
     }
   });
 

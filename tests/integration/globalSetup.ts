@@ -26,7 +26,8 @@ declare module 'vitest' {
 
 /** A stand-in for web/dist, so the static-server tests do not depend on a web build. */
 export const FIXTURE_FILES: Record<string, string> = {
-  'index.html': '<!doctype html><html><head><title>Trackpitch fixture</title></head><body><div id="root"></div><script type="module" src="/assets/index-Ab12Cd34.js"></script></body></html>',
+  'index.html':
+    '<!doctype html><html><head><title>Trackpitch fixture</title></head><body><div id="root"></div><script type="module" src="/assets/index-Ab12Cd34.js"></script></body></html>',
   'assets/index-Ab12Cd34.js': `// fixture bundle\n${'console.log("trackpitch");\n'.repeat(200)}`,
   'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="8"/></svg>',
 };

@@ -82,24 +82,26 @@ export interface ApiOptions {
 export const call = (path: string, options: ApiOptions = {}) => callAt(stack().appUrl)(path, options);
 
 /** Requests to the local server at `base` (the shared one, or one a test started with startServer). */
-export const callAt = (base: string) => async (path: string, options: ApiOptions = {}) => {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const response = await fetch(`${base}${path}`, { method: options.method ?? 'GET', headers, body });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json: json as Record<string, unknown> | undefined };
-};
+export const callAt =
+  (base: string) =>
+  async (path: string, options: ApiOptions = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${base}${path}`, { method: options.method ?? 'GET', headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json: json as Record<string, unknown> | undefined };
+  };
 
 /**
  * A local server of a test's own, on a random port, with the shared stack's authorizer and config and

@@ -31,7 +31,11 @@ const api = (path: string, options: Omit<ApiOptions, 'token'> = {}) => callAt(lo
 
 beforeAll(async () => {
   local = await startLocalStack({ webDist: sharedStack().webDist, ticker: true, sendIntervalSeconds: INTERVAL_SECONDS });
-  const users = accounts({ cognitoEndpoint: local.cognitoEndpoint, userPoolClientId: local.userPoolClientId, confirm: { via: 'local-server', appUrl: local.appUrl } });
+  const users = accounts({
+    cognitoEndpoint: local.cognitoEndpoint,
+    userPoolClientId: local.userPoolClientId,
+    confirm: { via: 'local-server', appUrl: local.appUrl },
+  });
   try {
     user = await users.create({ name: 'Nova Reyes' });
   } finally {
@@ -177,7 +181,10 @@ describe('the ticker’s queue contract with the sender', () => {
     const problems: string[] = [];
     const ticker = createLocalTicker({
       intervalMs: 60_000,
-      cursors: new DynamoSendingCursorStore(makeDocumentClient({ tableName: local.tableName, region: local.region, endpoint: local.dynamoEndpoint }), local.tableName),
+      cursors: new DynamoSendingCursorStore(
+        makeDocumentClient({ tableName: local.tableName, region: local.region, endpoint: local.dynamoEndpoint }),
+        local.tableName,
+      ),
       clock: { now: () => now },
       onError: (message) => problems.push(message),
       send: async (event): Promise<SQSBatchResponse> => {

@@ -131,7 +131,11 @@ async function consent(started: Started, choice: { decision: 'allow' | 'deny'; e
   const form = new URLSearchParams({ state: hidden(page.text, 'state')!, redirect_uri: hidden(page.text, 'redirect_uri')!, decision: choice.decision });
   form.set('email', choice.email ?? 'artist@local.test');
   if (choice.workspace) form.set('workspace', 'true');
-  const posted = await request(started.authUrl.split('?')[0]!, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const posted = await request(started.authUrl.split('?')[0]!, {
+    method: 'POST',
+    body: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   expect(posted.status, posted.text).toBe(302);
   const location = posted.headers.get('location')!;
   expect(location.startsWith(`${api.url}/api/mailbox/callback?`)).toBe(true);
@@ -159,7 +163,9 @@ async function profileOf(user: TestUser): Promise<Profile> {
 }
 
 async function storedMailbox(user: TestUser) {
-  const { Item } = await dynamodb().doc.send(new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.mailbox() }, ConsistentRead: true }));
+  const { Item } = await dynamodb().doc.send(
+    new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.mailbox() }, ConsistentRead: true }),
+  );
   return Item;
 }
 
@@ -191,7 +197,12 @@ describe('mailbox connection round trip (local consent page)', () => {
 
     const back = await callback(await consent(started, { decision: 'allow', email: 'Nova@Nova-Records.test', workspace: true }), started.cookie);
     expect(back).toEqual({ gmail_connected: 'true' });
-    expect(await profileOf(user)).toMatchObject({ gmail_connected: true, gmail_email: 'nova@nova-records.test', gmail_account_type: 'workspace', gmail_daily_limit: 2000 });
+    expect(await profileOf(user)).toMatchObject({
+      gmail_connected: true,
+      gmail_email: 'nova@nova-records.test',
+      gmail_account_type: 'workspace',
+      gmail_daily_limit: 2000,
+    });
   });
 
   it('stores the refresh token sealed, bound to the user, and never sends it in any response', async () => {
@@ -378,16 +389,28 @@ describe('the local consent page', () => {
   it('refuses a form posted from another site, and asks again for an address that is not one', async () => {
     const started = await startConnect(user);
     const form = new URLSearchParams({ state: started.state, redirect_uri: started.redirectUri, decision: 'allow', email: 'artist@local.test' });
-    const foreign = await request(consentUrl, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' } });
+    const foreign = await request(consentUrl, {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     form.set('email', 'not an address');
-    const invalid = await request(consentUrl, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.url } });
+    const invalid = await request(consentUrl, {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.url },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.text).toContain('aria-invalid="true"');
     expect(invalid.text).toContain('role="alert"');
     // The app's email rule: an address that looks right but holds an invisible character is named as such.
     form.set('email', 'artist\u200b@local.test');
-    const invisible = await request(consentUrl, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.url } });
+    const invisible = await request(consentUrl, {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.url },
+    });
     expect(invisible.status).toBe(400);
     expect(invisible.headers.get('location')).toBeNull();
     expect(invisible.text).toContain('Email contains an invisible or control character.');
@@ -415,18 +438,36 @@ describe('the local stack as `npm start` runs it (compose() wiring, the consent 
     expect(started.status, started.text).toBe(200);
     const { authUrl } = JSON.parse(started.text) as { authUrl: string };
     expect(authUrl.startsWith(`${base}${MAILBOX_CONSENT_PATH}?`)).toBe(true);
-    const cookie = started.headers.getSetCookie().find((c) => c.startsWith(`${CONSENT_COOKIE}=`))!.split(';')[0]!;
+    const cookie = started.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${CONSENT_COOKIE}=`))!
+      .split(';')[0]!;
 
     const page = await request(authUrl);
     expect(page.status).toBe(200);
-    const form = new URLSearchParams({ state: hidden(page.text, 'state')!, redirect_uri: hidden(page.text, 'redirect_uri')!, decision: 'allow', email: 'dj@studio.test', workspace: 'true' });
+    const form = new URLSearchParams({
+      state: hidden(page.text, 'state')!,
+      redirect_uri: hidden(page.text, 'redirect_uri')!,
+      decision: 'allow',
+      email: 'dj@studio.test',
+      workspace: 'true',
+    });
     // The form as a browser posts it from the page: the app's own origin.
-    const posted = await request(`${base}${MAILBOX_CONSENT_PATH}`, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base } });
+    const posted = await request(`${base}${MAILBOX_CONSENT_PATH}`, {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    });
     expect(posted.status, posted.text).toBe(302);
     const back = await request(posted.headers.get('location')!, { cookie });
     expect(back.status).toBe(302);
     expect(back.headers.get('location')).toBe(`${base}/dashboard/settings?gmail_connected=true`);
-    expect(await profileOf(user)).toMatchObject({ gmail_connected: true, gmail_email: 'dj@studio.test', gmail_account_type: 'workspace', gmail_daily_limit: 2000 });
+    expect(await profileOf(user)).toMatchObject({
+      gmail_connected: true,
+      gmail_email: 'dj@studio.test',
+      gmail_account_type: 'workspace',
+      gmail_daily_limit: 2000,
+    });
     for (const text of responseTexts) expect(text).not.toContain(LOCAL_REFRESH_TOKEN_PREFIX);
   });
 });

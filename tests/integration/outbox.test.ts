@@ -75,7 +75,9 @@ describe('the local outbox', () => {
   });
 
   it('stores the item under the user’s partition, compressed well below the item limit', async () => {
-    const { Item } = await dynamodb().doc.send(new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(owner.sub), SK: key.outboxMessage(sentIds[0]!) } }));
+    const { Item } = await dynamodb().doc.send(
+      new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(owner.sub), SK: key.outboxMessage(sentIds[0]!) } }),
+    );
     expect(Item).toMatchObject({ entity: 'outbox-message', id: sentIds[0] });
     expect((Item!.content as Uint8Array).byteLength).toBeLessThan(20_000);
   });

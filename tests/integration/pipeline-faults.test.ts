@@ -90,7 +90,19 @@ interface Mix {
   starts: readonly string[];
 }
 
-const calm: Mix = { duplicates: 0, lostDelete: 0, secondFiring: 0, jitterMs: 0, crash: 0, crashOther: 0, throttle: 0, mailer: {}, actions: 0, limits: 0, starts: ALL_STARTS };
+const calm: Mix = {
+  duplicates: 0,
+  lostDelete: 0,
+  secondFiring: 0,
+  jitterMs: 0,
+  crash: 0,
+  crashOther: 0,
+  throttle: 0,
+  mailer: {},
+  actions: 0,
+  limits: 0,
+  starts: ALL_STARTS,
+};
 
 const families = {
   'duplicate deliveries and the scheduler firing twice': { ...calm, duplicates: 0.35, lostDelete: 0.15, secondFiring: 0.35, jitterMs: 40_000 },
@@ -204,7 +216,15 @@ function dbPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: ()
 
 interface RunPlan {
   start: Date;
-  users: { limits: boolean; dailyLimit: number; sentToday: number; tier: 'free' | 'pro' | 'label'; emailLimit: number; usedThisMonth: number; campaigns: { recipients: number; shared: number; sendAfterMs: number | 'midnight' }[] }[];
+  users: {
+    limits: boolean;
+    dailyLimit: number;
+    sentToday: number;
+    tier: 'free' | 'pro' | 'label';
+    emailLimit: number;
+    usedThisMonth: number;
+    campaigns: { recipients: number; shared: number; sendAfterMs: number | 'midnight' }[];
+  }[];
 }
 
 function planRun(rng: Rng, mix: Mix): RunPlan {
@@ -249,15 +269,27 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
     clock,
     tag: `pf-${EXEC}-${seed}`,
     cursorsFrom: 'own',
-    mailerPlan: mailerPlanFor(seed, mix, () => world, () => quiet),
-    dbFault: dbPlanFor(seed, mix, () => world, () => quiet),
+    mailerPlan: mailerPlanFor(
+      seed,
+      mix,
+      () => world,
+      () => quiet,
+    ),
+    dbFault: dbPlanFor(
+      seed,
+      mix,
+      () => world,
+      () => quiet,
+    ),
   });
   const faults: Record<string, number> = {};
   const report: RunReport = { seed, family, problems: [], emails: 0, calls: 0, firings: 0, faults };
   let snapshot: Snapshot | undefined;
   try {
     // Setup: users with their mailbox and counters, campaigns queued through the send flow's store.
-    const users = await world.addUsers(plan.users.map((u) => ({ dailyLimit: u.dailyLimit, tier: u.tier, emailLimit: u.emailLimit, sentToday: u.sentToday, usedThisMonth: u.usedThisMonth })));
+    const users = await world.addUsers(
+      plan.users.map((u) => ({ dailyLimit: u.dailyLimit, tier: u.tier, emailLimit: u.emailLimit, sentToday: u.sentToday, usedThisMonth: u.usedThisMonth })),
+    );
     await Promise.all(
       plan.users.map(async (u, i) => {
         let first: string[] = [];
@@ -372,7 +404,12 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
 /** Runs `seeds` of a family, PARALLEL at a time. */
 async function runFamily(family: Family): Promise<RunReport[]> {
   const base = (FAMILY_NAMES.indexOf(family) + 1) * 1000;
-  const seeds = ONLY_SEED !== undefined ? (Math.floor(ONLY_SEED / 1000) * 1000 === base ? [ONLY_SEED] : []) : Array.from({ length: RUNS_PER_FAMILY }, (_, i) => base + i + 1);
+  const seeds =
+    ONLY_SEED !== undefined
+      ? Math.floor(ONLY_SEED / 1000) * 1000 === base
+        ? [ONLY_SEED]
+        : []
+      : Array.from({ length: RUNS_PER_FAMILY }, (_, i) => base + i + 1);
   const results: RunReport[] = [];
   let next = 0;
   await Promise.all(
@@ -388,7 +425,12 @@ async function runFamily(family: Family): Promise<RunReport[]> {
 }
 
 const failuresOf = (results: RunReport[]) =>
-  results.filter((r) => r.problems.length > 0).map((r) => `seed ${r.seed} (replay: PIPELINE_SEED=${r.seed}): ${r.problems.slice(0, 6).join(' | ')}${r.problems.length > 6 ? ` | … ${r.problems.length - 6} more` : ''}`);
+  results
+    .filter((r) => r.problems.length > 0)
+    .map(
+      (r) =>
+        `seed ${r.seed} (replay: PIPELINE_SEED=${r.seed}): ${r.problems.slice(0, 6).join(' | ')}${r.problems.length > 6 ? ` | … ${r.problems.length - 6} more` : ''}`,
+    );
 
 /** The runs' counts summed, by kind. */
 function totalFaults(runs: RunReport[]): Record<string, number> {
@@ -470,7 +512,13 @@ function faultOnce(step: CommandInfo['step'], fault: DbFault, nth = 1) {
 /** A user with one campaign of `n` recipients queued now. */
 async function oneCampaign(world: PipelineWorld, n: number, options: Parameters<PipelineWorld['addUser']>[0] = {}) {
   const user = await world.addUser(options);
-  const { campaign, contacts } = await world.campaignFor(user.userId, world.contacts(user.userId, Array.from({ length: n }, (_, i) => i)));
+  const { campaign, contacts } = await world.campaignFor(
+    user.userId,
+    world.contacts(
+      user.userId,
+      Array.from({ length: n }, (_, i) => i),
+    ),
+  );
   return { user, campaign, contacts };
 }
 

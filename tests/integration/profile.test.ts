@@ -36,10 +36,7 @@ describe('GET /api/profile', () => {
 
   it('gives one profile to two concurrent first requests', async () => {
     const user = await createUser();
-    const [a, b] = await Promise.all([
-      call('/api/profile', { token: user.idToken }),
-      call('/api/profile', { token: user.idToken }),
-    ]);
+    const [a, b] = await Promise.all([call('/api/profile', { token: user.idToken }), call('/api/profile', { token: user.idToken })]);
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(a.json?.created_at).toBe(b.json?.created_at);
@@ -65,7 +62,7 @@ describe('GET /api/profile', () => {
     expect(response.json).not.toHaveProperty('SK');
   });
 
-  it("shows each user only their own profile", async () => {
+  it('shows each user only their own profile', async () => {
     const alice = await createUser({ name: 'Alice Artist' });
     const bob = await createUser({ name: 'Bob Beats' });
     await call('/api/profile', { token: alice.idToken });

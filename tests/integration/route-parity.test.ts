@@ -61,7 +61,12 @@ describe('route parity between the CDK template and the local server', () => {
   it('deploys every route to AWS but the local-only ones (the local outbox)', () => {
     expect(localOnly.map(routeKey)).toEqual(expect.arrayContaining(['GET /api/local/outbox', 'GET /api/local/outbox/{id}']));
     const deployedKeys = deployed.map((r) => `${r.method} ${r.path}`).sort();
-    expect(deployedKeys).toEqual(routes.filter((route) => !localOnly.includes(route)).map(routeKey).sort());
+    expect(deployedKeys).toEqual(
+      routes
+        .filter((route) => !localOnly.includes(route))
+        .map(routeKey)
+        .sort(),
+    );
     for (const route of localOnly) expect(deployedKeys).not.toContain(routeKey(route));
   });
 

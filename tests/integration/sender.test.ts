@@ -18,9 +18,11 @@ import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { APP_URL, contactFor, INTERVAL_MS, sendingWorld, type SendingWorld } from './sendingFixtures';
 
-const fail = (kind: ConstructorParameters<typeof MailerError>[0], message = `provider said ${kind}`) => () => {
-  throw new MailerError(kind, message);
-};
+const fail =
+  (kind: ConstructorParameters<typeof MailerError>[0], message = `provider said ${kind}`) =>
+  () => {
+    throw new MailerError(kind, message);
+  };
 
 async function queued(world: SendingWorld, n: number) {
   const campaign = await world.draft(n);
@@ -111,7 +113,15 @@ describe('sender: a campaign from first email to completion', () => {
 
     // Counters, completion, "already pitched", and the cursor out of the DUE index.
     const stored = await world.campaign(campaign.id);
-    expect(stored).toMatchObject({ emails_sent: 3, emails_failed: 0, emails_skipped: 0, emails_unknown: 0, status: 'completed', sending_status: null, completed_sending_at: world.mailer.sent[2]!.at.toISOString() });
+    expect(stored).toMatchObject({
+      emails_sent: 3,
+      emails_failed: 0,
+      emails_skipped: 0,
+      emails_unknown: 0,
+      status: 'completed',
+      sending_status: null,
+      completed_sending_at: world.mailer.sent[2]!.at.toISOString(),
+    });
     expect(await world.counters()).toEqual({ day: 3, month: 3 });
     expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(campaign))).toEqual(new Set(contacts.map((c) => c.id)));
     const cursor = await world.cursor();
@@ -189,7 +199,12 @@ describe('sender: provider failures', () => {
     const start = world.now;
     await world.tick();
     const [first] = await world.recipients(campaign.id);
-    expect(first).toMatchObject({ status: 'pending', attempts: 1, retry_at: new Date(start.getTime() + 60_000).toISOString(), detail: 'provider said rate_limited' });
+    expect(first).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      retry_at: new Date(start.getTime() + 60_000).toISOString(),
+      detail: 'provider said rate_limited',
+    });
     expect(await world.counters()).toEqual({ day: 0, month: 0 });
     expect((await world.cursor())?.due_at).toBe(first!.retry_at);
 
@@ -248,7 +263,12 @@ describe('sender: provider failures', () => {
     await world.tick();
     world.mailer.script.push(fail('auth', 'invalid_grant'));
     await world.tick();
-    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', pause_reason: 'mailbox_disconnected', resume_position: 1, emails_sent: 1 });
+    expect(await world.campaign(campaign.id)).toMatchObject({
+      sending_status: 'paused',
+      pause_reason: 'mailbox_disconnected',
+      resume_position: 1,
+      emails_sent: 1,
+    });
     expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['sent', 'pending', 'pending']);
     expect(await world.item(key.user(world.userId), key.mailbox())).toBeUndefined();
     expect(await world.item(key.user(world.userId), key.profile())).toMatchObject({ gmail_connected: false });
@@ -372,7 +392,15 @@ describe('sender: one email of a track per address (checked at the claim)', () =
    */
   async function queueBatches(world: SendingWorld, campaignId: string, total: number, batches: Contact[][], sendAgain = false) {
     for (const [n, contacts] of batches.entries()) {
-      const result = await world.sendQueue.queueBatch(world.userId, { campaignId, batchStart: n * SEND_BATCH_SIZE, total, contacts, sendAfter: world.now, now: world.now, sendAgain });
+      const result = await world.sendQueue.queueBatch(world.userId, {
+        campaignId,
+        batchStart: n * SEND_BATCH_SIZE,
+        total,
+        contacts,
+        sendAfter: world.now,
+        now: world.now,
+        sendAgain,
+      });
       expect(result.outcome).toBe('queued');
     }
   }
@@ -451,7 +479,9 @@ describe("sender: the claim is the limits' last word", () => {
     world.withDeps({
       store: Object.assign(Object.create(store) as typeof store, {
         claim: async (...args: Parameters<typeof store.claim>) => {
-          await world.db.send(new UpdateCommand({ TableName: world.tableName, Key: counterKey, UpdateExpression: 'ADD sent :one', ExpressionAttributeValues: { ':one': 1 } }));
+          await world.db.send(
+            new UpdateCommand({ TableName: world.tableName, Key: counterKey, UpdateExpression: 'ADD sent :one', ExpressionAttributeValues: { ':one': 1 } }),
+          );
           return store.claim(...args);
         },
       }),

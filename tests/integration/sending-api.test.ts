@@ -63,7 +63,13 @@ const addContacts = (user: TestUser, names: string[]) => Promise.all(names.map((
 async function createCampaign(user: TestUser, trackOverride: Partial<AiTrackInput> = {}): Promise<Campaign> {
   const response = await api(user, '/api/campaigns', {
     method: 'POST',
-    body: { mode: 'ai', track: { ...track, ...trackOverride }, email_subject: '[TRACK_NAME] for [LABEL_NAME]', email_body: 'Hi [CONTACT_NAME],\n\nListen: [TRACK_URL]', total_recipients: 1 },
+    body: {
+      mode: 'ai',
+      track: { ...track, ...trackOverride },
+      email_subject: '[TRACK_NAME] for [LABEL_NAME]',
+      email_body: 'Hi [CONTACT_NAME],\n\nListen: [TRACK_URL]',
+      total_recipients: 1,
+    },
   });
   expect(response.status, JSON.stringify(response.json)).toBe(201);
   return response.json as unknown as Campaign;
@@ -92,7 +98,9 @@ const setProfile = (user: TestUser, fields: Record<string, unknown>) =>
     new UpdateCommand({
       TableName: stack().tableName,
       Key: { PK: key.user(user.sub), SK: key.profile() },
-      UpdateExpression: `SET ${Object.keys(fields).map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      UpdateExpression: `SET ${Object.keys(fields)
+        .map((_, i) => `#f${i} = :v${i}`)
+        .join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(Object.keys(fields).map((field, i) => [`#f${i}`, field])),
       ExpressionAttributeValues: Object.fromEntries(Object.values(fields).map((value, i) => [`:v${i}`, value])),
     }),
@@ -431,7 +439,9 @@ describe('POST /api/campaigns/{id}/send', () => {
     for (const [body, message] of cases) {
       const response = await send(user, campaign.id, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(String(response.json?.message), JSON.stringify(body)).toMatch(typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : message);
+      expect(String(response.json?.message), JSON.stringify(body)).toMatch(
+        typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : message,
+      );
     }
     expect(await getCampaign(user, campaign.id)).toMatchObject({ status: 'draft', total_queued: 0 });
   });
@@ -513,7 +523,12 @@ describe('a campaign’s emails', () => {
   it('one email with its content by position; other positions are 404', async () => {
     const response = await api(user, `/api/campaigns/${campaign.id}/emails/1`);
     expect(response.status).toBe(200);
-    expect(campaignEmailContentSchema.strict().parse(response.json)).toMatchObject({ position: 1, recipient_email: contacts[1]!.email, html: null, text: null });
+    expect(campaignEmailContentSchema.strict().parse(response.json)).toMatchObject({
+      position: 1,
+      recipient_email: contacts[1]!.email,
+      html: null,
+      text: null,
+    });
     for (const position of ['2', '-1', '01', '1.0', 'abc', '1e3', '999999999']) {
       expect(await api(user, `/api/campaigns/${campaign.id}/emails/${position}`), position).toMatchObject({
         status: 404,

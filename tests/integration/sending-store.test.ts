@@ -14,8 +14,14 @@ import { contactFor, INTERVAL_MS, sendingWorld, type SendingWorld } from './send
 
 const contactsOf = (world: SendingWorld, n: number, from = 1) => Array.from({ length: n }, (_, i) => contactFor(world.userId, from + i));
 
-const batch = (world: SendingWorld, campaign: Campaign, batchStart: number, total: number, contacts = contactsOf(world, Math.min(100, total - batchStart)), sendAfter = world.now) =>
-  world.sendQueue.queueBatch(world.userId, { campaignId: campaign.id, batchStart, total, contacts, sendAfter, now: world.now });
+const batch = (
+  world: SendingWorld,
+  campaign: Campaign,
+  batchStart: number,
+  total: number,
+  contacts = contactsOf(world, Math.min(100, total - batchStart)),
+  sendAfter = world.now,
+) => world.sendQueue.queueBatch(world.userId, { campaignId: campaign.id, batchStart, total, contacts, sendAfter, now: world.now });
 
 describe('queueBatch', () => {
   it('the first batch turns the draft into a sending campaign with pending recipients, on the cursor and due now', async () => {
@@ -25,13 +31,28 @@ describe('queueBatch', () => {
     const result = await batch(world, draft, 0, 3, contacts);
     expect(result).toMatchObject({ outcome: 'queued', queued: 3 });
     if (result.outcome !== 'queued') return;
-    expect(result.campaign).toMatchObject({ status: 'sending', sending_status: 'sending', total_queued: 3, total_recipients: 3, send_after: world.now.toISOString(), started_sending_at: world.now.toISOString() });
+    expect(result.campaign).toMatchObject({
+      status: 'sending',
+      sending_status: 'sending',
+      total_queued: 3,
+      total_recipients: 3,
+      send_after: world.now.toISOString(),
+      started_sending_at: world.now.toISOString(),
+    });
     expect(result.campaign).not.toHaveProperty('queued_through');
     expect(await world.campaign(draft.id)).toMatchObject({ status: 'sending', total_queued: 3, queued_through: 3 });
 
     const recipients = await world.sendQueue.listRecipients(draft.id);
     expect(recipients.map((r) => [r.position, r.recipient_email, r.status, r.attempts])).toEqual(contacts.map((c, i) => [i, c.email, 'pending', 0]));
-    expect(recipients[0]).toMatchObject({ campaign_id: draft.id, user_id: world.userId, contact: contacts[0], recipient_name: 'Recipient 1', token: null, html: null, open_count: 0 });
+    expect(recipients[0]).toMatchObject({
+      campaign_id: draft.id,
+      user_id: world.userId,
+      contact: contacts[0],
+      recipient_name: 'Recipient 1',
+      token: null,
+      html: null,
+      open_count: 0,
+    });
 
     const cursor = await world.cursor();
     expect(cursor?.queue).toEqual({ [draft.id]: { position: 0, send_after: world.now.toISOString(), queued_at: world.now.toISOString() } });
@@ -196,7 +217,11 @@ describe('usage, pitched addresses, recipients', () => {
     await batch(world, draft, 0, 3);
     await world.tick();
     await world.tick();
-    expect(await world.sendQueue.usage(world.userId, world.now)).toEqual({ sentToday: 2, usedThisMonth: 2, nextSendAt: new Date(world.now.getTime() + INTERVAL_MS).toISOString() });
+    expect(await world.sendQueue.usage(world.userId, world.now)).toEqual({
+      sentToday: 2,
+      usedThisMonth: 2,
+      nextSendAt: new Date(world.now.getTime() + INTERVAL_MS).toISOString(),
+    });
     // The next Pacific day starts at zero; the month goes on.
     expect(await world.sendQueue.usage(world.userId, new Date(world.now.getTime() + 24 * 3_600_000))).toMatchObject({ sentToday: 0, usedThisMonth: 2 });
   });

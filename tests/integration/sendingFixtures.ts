@@ -259,7 +259,9 @@ export async function sendingWorld(options: WorldOptions = {}) {
     },
 
     async campaign(campaignId: string) {
-      const { Item } = await plain.send(new GetCommand({ TableName: tableName, Key: { PK: key.user(userId), SK: key.campaign(campaignId) }, ConsistentRead: true }));
+      const { Item } = await plain.send(
+        new GetCommand({ TableName: tableName, Key: { PK: key.user(userId), SK: key.campaign(campaignId) }, ConsistentRead: true }),
+      );
       return Item as (Campaign & Record<string, unknown>) | undefined;
     },
 

@@ -81,12 +81,7 @@ async function seedCampaign(user: TestUser, trackName = 'Night Drive'): Promise<
 }
 
 /** One sent email: its RCPT item (status sent, counters as the sender leaves them) and its TOKEN item. */
-async function seedEmail(
-  user: TestUser,
-  campaignId: string,
-  position: number,
-  overrides: Partial<EmailToken> = {},
-): Promise<EmailToken> {
+async function seedEmail(user: TestUser, campaignId: string, position: number, overrides: Partial<EmailToken> = {}): Promise<EmailToken> {
   const contactEmail = overrides.contact_email ?? uniqueEmail('label');
   const token: EmailToken = {
     token: newEmailToken(),
@@ -250,7 +245,7 @@ describe('GET /api/t/c/{token}/{link} (click redirect)', () => {
     expect(await counters(sent)).toMatchObject({ clicked: 1, opened: 0 });
   });
 
-  it("redirects a link scanner too, but does not count its click", async () => {
+  it('redirects a link scanner too, but does not count its click', async () => {
     const sent = await sentEmail();
     const response = await click(`/api/t/c/${sent.token.token}/0`, CURL);
     expect(response.status).toBe(302);
@@ -459,7 +454,13 @@ describe('POST /api/unsubscribe/one-click (RFC 8058)', () => {
     expect(multipart.status).toBe(200);
     expect(await unsubscribeItem(sent)).toBeDefined();
     expect(await oneClick(unknownToken())).toMatchObject({ status: 404, json: invalidToken });
-    expect(await own('/api/unsubscribe/one-click', { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).toMatchObject({
+    expect(
+      await own('/api/unsubscribe/one-click', {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    ).toMatchObject({
       status: 404,
       json: invalidToken,
     });

@@ -55,9 +55,11 @@ const form = (overrides: Record<string, unknown> = {}) => ({
 
 const table = () => stack().tableName;
 const entryItem = async (id: string) =>
-  (await dynamodb().doc.send(new GetCommand({ TableName: table(), Key: { PK: key.waitlistPartition(), SK: key.waitlistEntry(id) }, ConsistentRead: true }))).Item;
+  (await dynamodb().doc.send(new GetCommand({ TableName: table(), Key: { PK: key.waitlistPartition(), SK: key.waitlistEntry(id) }, ConsistentRead: true })))
+    .Item;
 const guardItem = async (email: string) =>
-  (await dynamodb().doc.send(new GetCommand({ TableName: table(), Key: { PK: key.waitlistPartition(), SK: key.waitlistEmail(email) }, ConsistentRead: true }))).Item;
+  (await dynamodb().doc.send(new GetCommand({ TableName: table(), Key: { PK: key.waitlistPartition(), SK: key.waitlistEmail(email) }, ConsistentRead: true })))
+    .Item;
 const counter = async () =>
   Number(
     (await dynamodb().doc.send(new GetCommand({ TableName: table(), Key: { PK: key.waitlistPartition(), SK: key.waitlistCounter() }, ConsistentRead: true })))
@@ -94,15 +96,43 @@ describe('POST /api/waitlist: validation (each a 400 with its exact message, not
     ['an email with NUL', (e) => form({ email: e.replace('@', '\u0000@') }), 'email: Email contains an invisible or control character.'],
     ['an email with a zero-width space', (e) => form({ email: e.replace('@', '\u200b@') }), 'email: Email contains an invisible or control character.'],
     ['an email with a lone surrogate', (e) => form({ email: e.replace('@', '\ud800@') }), 'email: Email contains an invisible or control character.'],
-    ['an artist name with NUL', (e) => form({ email: e, artist_name: 'Nova\u0000Pulse' }), 'artist_name: Artist name contains a character that cannot be stored.'],
-    ['an artist name with a lone surrogate', (e) => form({ email: e, artist_name: 'Nova\udc00' }), 'artist_name: Artist name contains a character that cannot be stored.'],
-    ['why_interested with a lone surrogate', (e) => form({ email: e, why_interested: 'Because \ud83d' }), 'why_interested: Why interested contains a character that cannot be stored.'],
+    [
+      'an artist name with NUL',
+      (e) => form({ email: e, artist_name: 'Nova\u0000Pulse' }),
+      'artist_name: Artist name contains a character that cannot be stored.',
+    ],
+    [
+      'an artist name with a lone surrogate',
+      (e) => form({ email: e, artist_name: 'Nova\udc00' }),
+      'artist_name: Artist name contains a character that cannot be stored.',
+    ],
+    [
+      'why_interested with a lone surrogate',
+      (e) => form({ email: e, why_interested: 'Because \ud83d' }),
+      'why_interested: Why interested contains a character that cannot be stored.',
+    ],
     ['a style not in the list', (e) => form({ email: e, music_style: 'Polka' }), 'music_style: Choose a music style from the list'],
     ['a style in another case', (e) => form({ email: e, music_style: 'techno' }), 'music_style: Choose a music style from the list'],
-    ['an ftp link', (e) => form({ email: e, soundcloud_spotify_url: 'ftp://files.example.com/track' }), 'soundcloud_spotify_url: Enter a link that starts with http:// or https://'],
-    ['a javascript: link', (e) => form({ email: e, soundcloud_spotify_url: 'javascript:alert(1)' }), 'soundcloud_spotify_url: Enter a link that starts with http:// or https://'],
-    ['a link without a scheme', (e) => form({ email: e, soundcloud_spotify_url: 'soundcloud.com/nova' }), 'soundcloud_spotify_url: Enter a link that starts with http:// or https://'],
-    ['a link over 500 characters', (e) => form({ email: e, soundcloud_spotify_url: `https://x.example/${'a'.repeat(500)}` }), 'soundcloud_spotify_url: Link must be at most 500 characters'],
+    [
+      'an ftp link',
+      (e) => form({ email: e, soundcloud_spotify_url: 'ftp://files.example.com/track' }),
+      'soundcloud_spotify_url: Enter a link that starts with http:// or https://',
+    ],
+    [
+      'a javascript: link',
+      (e) => form({ email: e, soundcloud_spotify_url: 'javascript:alert(1)' }),
+      'soundcloud_spotify_url: Enter a link that starts with http:// or https://',
+    ],
+    [
+      'a link without a scheme',
+      (e) => form({ email: e, soundcloud_spotify_url: 'soundcloud.com/nova' }),
+      'soundcloud_spotify_url: Enter a link that starts with http:// or https://',
+    ],
+    [
+      'a link over 500 characters',
+      (e) => form({ email: e, soundcloud_spotify_url: `https://x.example/${'a'.repeat(500)}` }),
+      'soundcloud_spotify_url: Link must be at most 500 characters',
+    ],
     ['201 characters of why_interested', (e) => form({ email: e, why_interested: 'x'.repeat(201) }), 'why_interested: Tell us in at most 200 characters'],
     ['an artist name over 100 characters', (e) => form({ email: e, artist_name: 'n'.repeat(101) }), 'artist_name: Artist name must be at most 100 characters'],
     ['an unknown field', (e) => ({ ...form({ email: e }), status: 'approved' }), 'Unknown field: status'],
@@ -173,10 +203,7 @@ describe('POST /api/waitlist: stored entry and duplicates', () => {
   it('gives exactly one entry to two identical joins racing through the local server (one 201, one 409, counter +1)', async () => {
     const body = form({ email: uniqueEmail('race') });
     const before = await counter();
-    const responses = await Promise.all([
-      call('/api/waitlist', { method: 'POST', body }),
-      call('/api/waitlist', { method: 'POST', body }),
-    ]);
+    const responses = await Promise.all([call('/api/waitlist', { method: 'POST', body }), call('/api/waitlist', { method: 'POST', body })]);
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(responses.find((r) => r.status === 409)!.json).toEqual({ message: waitlistMessages.duplicate });
     expect(await entriesFor(body.email)).toHaveLength(1);
@@ -230,10 +257,11 @@ describe('POST /api/waitlist throttling', () => {
     let calls = 0;
     const real = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids });
     const server = await startServer({
-      loadHandler: async () => (async (event, ctx) => {
-        calls++;
-        return real(event as Parameters<typeof real>[0], ctx);
-      }) as LambdaHandler,
+      loadHandler: async () =>
+        (async (event, ctx) => {
+          calls++;
+          return real(event as Parameters<typeof real>[0], ctx);
+        }) as LambdaHandler,
       now: () => 1_000_000, // the clock stands still: no refill
     });
     try {
@@ -434,7 +462,10 @@ describe('admin waitlist routes', () => {
     const id = await newEntry();
     const before = await entryItem(id);
     expect(await patch(id, { status: 'pending' })).toMatchObject({ status: 400 });
-    expect(await patch(id, { status: 'approved', approved_at: '2020-01-01T00:00:00Z' })).toMatchObject({ status: 400, json: { message: 'Unknown field: approved_at' } });
+    expect(await patch(id, { status: 'approved', approved_at: '2020-01-01T00:00:00Z' })).toMatchObject({
+      status: 400,
+      json: { message: 'Unknown field: approved_at' },
+    });
     expect(await patch(id, '{"status": ')).toEqual(expect.objectContaining({ status: 400, json: { message: 'The request body is not valid JSON.' } }));
     expect(await putNotes(id, '{"notes": ')).toEqual(expect.objectContaining({ status: 400, json: { message: 'The request body is not valid JSON.' } }));
     expect(await entryItem(id)).toEqual(before);
@@ -474,4 +505,3 @@ describe('admin waitlist routes', () => {
     expect(await putNotes(id, { notes: 'Invited on 1 Dec' })).toMatchObject({ status: 200, json: { status: 'approved', notes: 'Invited on 1 Dec' } });
   });
 });
-

@@ -5,12 +5,7 @@
  * Calls come from Node with no Origin header, as the local runtime's own calls do.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  AdminConfirmSignUpCommand,
-  InitiateAuthCommand,
-  SignUpCommand,
-  type CognitoIdentityProviderClient,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { AdminConfirmSignUpCommand, InitiateAuthCommand, SignUpCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { makeCognitoClient } from '../../lib/local/cognito';
 
 export interface Tokens {

@@ -19,13 +19,11 @@ export interface MimePart {
 
 /** RFC 2047 `=?UTF-8?Q?…?=` / `=?UTF-8?B?…?=` words decoded; whitespace between two words dropped. */
 export function decodeWords(value: string): string {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, '$1$2')
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, encoding: string, data: string) => {
-      if (encoding.toUpperCase() === 'B') return Buffer.from(data, 'base64').toString('utf8');
-      const bytes = data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => `%${hex}`);
-      return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
-    });
+  return value.replace(/(\?=)\s+(=\?)/g, '$1$2').replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, encoding: string, data: string) => {
+    if (encoding.toUpperCase() === 'B') return Buffer.from(data, 'base64').toString('utf8');
+    const bytes = data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => `%${hex}`);
+    return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
+  });
 }
 
 function decodeQuotedPrintable(body: string): string {

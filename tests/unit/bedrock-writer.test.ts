@@ -69,7 +69,10 @@ async function failure(promise: Promise<unknown>): Promise<WriterError> {
   return error as WriterError;
 }
 
-const email = { subject: 'Demo submission: "Night Drive"', body: 'Dear Jane Doe,\n\nPlease listen: https://soundcloud.com/luna/night-drive\n\nBest regards,\nLuna Vale' };
+const email = {
+  subject: 'Demo submission: "Night Drive"',
+  body: 'Dear Jane Doe,\n\nPlease listen: https://soundcloud.com/luna/night-drive\n\nBest regards,\nLuna Vale',
+};
 
 beforeEach(() => {
   bedrock.reset();

@@ -45,10 +45,15 @@ describe('hasInvisibleOrControl (addresses)', () => {
 
   it.each(LONE_SURROGATES)('finds %s', (_name, value) => expect(hasInvisibleOrControl(value)).toBe(true));
 
-  it.each(['a@b.example', 'josé@bücher.example', 'δοκιμή@παράδειγμα.example', '用户@例子.example', 'dj😀@emoji.example', 'a b', 'https://label.com/demos?x=1#top'])(
-    'finds nothing in %j (non-ASCII letters, a surrogate pair, the plain space)',
-    (value) => expect(hasInvisibleOrControl(value)).toBe(false),
-  );
+  it.each([
+    'a@b.example',
+    'josé@bücher.example',
+    'δοκιμή@παράδειγμα.example',
+    '用户@例子.example',
+    'dj😀@emoji.example',
+    'a b',
+    'https://label.com/demos?x=1#top',
+  ])('finds nothing in %j (non-ASCII letters, a surrogate pair, the plain space)', (value) => expect(hasInvisibleOrControl(value)).toBe(false));
 });
 
 describe('hasNulOrLoneSurrogate (free text)', () => {
@@ -93,17 +98,17 @@ describe('the email rule of contacts (contactEmailError)', () => {
   });
 
   it.each(INVISIBLE_EMAILS)('the add/edit form and the CSV rows the server takes refuse an address with %s, naming the field', (_name, email) => {
-    for (const result of [
-      contactInputSchema.safeParse({ name: 'Mara', email }),
-      csvContactSchema.safeParse({ email }),
-    ]) {
+    for (const result of [contactInputSchema.safeParse({ name: 'Mara', email }), csvContactSchema.safeParse({ email })]) {
       expect(result.success).toBe(false);
       expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['email'], message: characterMessages.invisibleInEmail })]);
     }
   });
 
   it('the form still accepts a non-ASCII address', () => {
-    expect(contactInputSchema.safeParse({ name: 'José', email: 'josé@bücher.example' })).toMatchObject({ success: true, data: { email: 'josé@bücher.example' } });
+    expect(contactInputSchema.safeParse({ name: 'José', email: 'josé@bücher.example' })).toMatchObject({
+      success: true,
+      data: { email: 'josé@bücher.example' },
+    });
   });
 });
 
@@ -161,7 +166,13 @@ describe('the directory import names the row and the reason', () => {
     ['description', 'Description'],
     ['submission_guidelines', 'Submission guidelines'],
   ])('rejects a record whose %s holds NUL or a lone surrogate', (key, label) => {
-    const result = parseDirectoryImport('json', JSON.stringify([{ email: 'a@labels.example', [key]: 'x\u0000y' }, { email: 'b@labels.example', [key]: 'x\ud800' }]));
+    const result = parseDirectoryImport(
+      'json',
+      JSON.stringify([
+        { email: 'a@labels.example', [key]: 'x\u0000y' },
+        { email: 'b@labels.example', [key]: 'x\ud800' },
+      ]),
+    );
     if (!result.ok) throw new Error(result.error);
     expect(result.plan.entries).toEqual([]);
     expect(result.plan.rejected).toEqual([
@@ -172,7 +183,8 @@ describe('the directory import names the row and the reason', () => {
 });
 
 describe('the waitlist (server schema and landing page share waitlistEmailError)', () => {
-  const join = (fields: Record<string, unknown>) => waitlistJoinSchema.safeParse({ email: 'a@b.example', artist_name: 'Nova', music_style: 'House', ...fields });
+  const join = (fields: Record<string, unknown>) =>
+    waitlistJoinSchema.safeParse({ email: 'a@b.example', artist_name: 'Nova', music_style: 'House', ...fields });
 
   it.each(INVISIBLE_EMAILS)('refuses an address with %s, with its own message', (_name, email) => {
     expect(waitlistEmailError(email)).toBe('Email contains an invisible or control character.');
@@ -192,7 +204,9 @@ describe('the waitlist (server schema and landing page share waitlistEmailError)
     ['why_interested', 'Why interested'],
   ])('refuses %s with NUL or a lone surrogate', (field, label) => {
     for (const value of ['No\u0000va', 'Nova\ud800']) {
-      expect(join({ [field]: value }).error?.issues).toEqual([expect.objectContaining({ path: [field], message: `${label} contains a character that cannot be stored.` })]);
+      expect(join({ [field]: value }).error?.issues).toEqual([
+        expect.objectContaining({ path: [field], message: `${label} contains a character that cannot be stored.` }),
+      ]);
     }
   });
 
@@ -226,7 +240,13 @@ describe('free-text fields refuse NUL and lone surrogates, naming the field', ()
   const BAD = ['x\u0000y', 'x\ud800y', 'x\udc00'];
   /** [schema, a valid body, the field's path, the field's name in the message] */
   const track = { track_name: 'Night Drive', track_url: 'https://sound.example/t', genre: 'house', description: 'Deep and warm' };
-  const cases: [string, { safeParse: (value: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, Record<string, unknown>, PropertyKey[], string][] = [
+  const cases: [
+    string,
+    { safeParse: (value: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+    Record<string, unknown>,
+    PropertyKey[],
+    string,
+  ][] = [
     ['contact name', contactInputSchema, { name: 'Mara', email: 'a@b.example' }, ['name'], 'Name'],
     ['contact label', contactInputSchema, { name: 'Mara', email: 'a@b.example' }, ['label_name'], 'Label/Company'],
     ['contact position', contactInputSchema, { name: 'Mara', email: 'a@b.example' }, ['position'], 'Position'],
@@ -236,10 +256,28 @@ describe('free-text fields refuse NUL and lone surrogates, naming the field', ()
     ['profile full name', profileUpdateSchema, {}, ['full_name'], 'Full name'],
     ['profile artist name', profileUpdateSchema, {}, ['artist_name'], 'Artist name'],
     ['profile bio', profileUpdateSchema, {}, ['bio'], 'Bio'],
-    ['track name', draftInputSchema, { mode: 'ai', track, email_subject: 'Hi', email_body: 'Hello', total_recipients: 1 }, ['track', 'track_name'], 'Track name'],
-    ['track description', draftInputSchema, { mode: 'ai', track, email_subject: 'Hi', email_body: 'Hello', total_recipients: 1 }, ['track', 'description'], 'Description'],
+    [
+      'track name',
+      draftInputSchema,
+      { mode: 'ai', track, email_subject: 'Hi', email_body: 'Hello', total_recipients: 1 },
+      ['track', 'track_name'],
+      'Track name',
+    ],
+    [
+      'track description',
+      draftInputSchema,
+      { mode: 'ai', track, email_subject: 'Hi', email_body: 'Hello', total_recipients: 1 },
+      ['track', 'description'],
+      'Description',
+    ],
     ['track mood', draftInputSchema, { mode: 'ai', track, email_subject: 'Hi', email_body: 'Hello', total_recipients: 1 }, ['track', 'mood'], 'Mood'],
-    ['HTML campaign genre', draftInputSchema, { mode: 'html', track: {}, email_subject: 'Hi', email_body: '<p>Hello</p>', total_recipients: 1 }, ['track', 'genre'], 'Genre'],
+    [
+      'HTML campaign genre',
+      draftInputSchema,
+      { mode: 'html', track: {}, email_subject: 'Hi', email_body: '<p>Hello</p>', total_recipients: 1 },
+      ['track', 'genre'],
+      'Genre',
+    ],
     ['email subject', emailUpdateSchema, { email_subject: 'Hi', email_body: 'Hello' }, ['email_subject'], 'Subject'],
     ['email body', emailUpdateSchema, { email_subject: 'Hi', email_body: 'Hello' }, ['email_body'], 'Email body'],
     ['template name', templateInputSchema, { name: 'Mine', subject: 'Hi', body: 'Hello' }, ['name'], 'Template name'],

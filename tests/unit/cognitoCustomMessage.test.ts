@@ -1,13 +1,6 @@
 import type { CustomMessageTriggerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import {
-  CONFIRMATION_SUBJECT,
-  confirmationEmail,
-  customMessage,
-  escapeHtml,
-  makeHandler,
-  normaliseSiteUrl,
-} from '../../lambdas/workers/cognitoCustomMessage';
+import { CONFIRMATION_SUBJECT, confirmationEmail, customMessage, escapeHtml, makeHandler, normaliseSiteUrl } from '../../lambdas/workers/cognitoCustomMessage';
 
 const SITE = 'https://d111111abcdef8.cloudfront.net';
 const USER = '4f1c2a7e-9b1d-4c55-8a2e-0d9f3b6e1a11';
@@ -34,7 +27,12 @@ function event(triggerSource: CustomMessageTriggerEvent['triggerSource'], overri
 /** Every href in the message, HTML-decoded as a mail client would. */
 function hrefs(html: string): string[] {
   return [...html.matchAll(/href="([^"]*)"/g)].map((m) =>
-    m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+    m[1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
   );
 }
 

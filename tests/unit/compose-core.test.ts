@@ -17,13 +17,7 @@ import {
   writerRequestFor,
 } from '../../lambdas/core/compose';
 import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../../lambdas/ports';
-import {
-  aiTrackSchema,
-  draftInputSchema,
-  htmlCampaignDefaults,
-  type Campaign,
-  type DraftInputBody,
-} from '../../schema/api/campaigns';
+import { aiTrackSchema, draftInputSchema, htmlCampaignDefaults, type Campaign, type DraftInputBody } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { isHtmlDocument } from '../../schema/email/htmlDocument';
 import { isUlid } from '../../lambdas/core/ids';
@@ -83,7 +77,10 @@ function fakeWriter(): EmailWriter & { requests: WriterRequest[] } {
     requests,
     async write(request) {
       requests.push(request);
-      return { subject: `${request.track.track_name} for ${request.contact.label_name ?? 'you'}`, body: `Hi ${request.contact.name},\n\nWritten for ${request.contact.name}.` };
+      return {
+        subject: `${request.track.track_name} for ${request.contact.label_name ?? 'you'}`,
+        body: `Hi ${request.contact.name},\n\nWritten for ${request.contact.name}.`,
+      };
     },
   };
 }
@@ -127,7 +124,9 @@ describe('withRecipientPlaceholders', () => {
       body: `Hi ${CONTACT_NAME_PLACEHOLDER},\n\nI love what ${LABEL_NAME_PLACEHOLDER} puts out; Velvet Recordsmith is another label.`,
     });
     // A two-letter label would hide ordinary words: left as written.
-    expect(withRecipientPlaceholders(email('Hi Mara, an EP for you.'), { name: 'Mara', label_name: 'EP' }).body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER}, an EP for you.`);
+    expect(withRecipientPlaceholders(email('Hi Mara, an EP for you.'), { name: 'Mara', label_name: 'EP' }).body).toBe(
+      `Hi ${CONTACT_NAME_PLACEHOLDER}, an EP for you.`,
+    );
   });
 
   it('turns the full name and the first name into [CONTACT_NAME] in subject and body', () => {
@@ -232,7 +231,13 @@ describe('draftContent', () => {
   it('HTML mode: the §5 defaults for blank track fields, a blank link stored as null, the body sanitized', () => {
     const sanitizer = fakeSanitizer();
     const content = draftContent(
-      parse({ mode: 'html', track: { track_name: '  ', track_url: '', genre: '', bpm: '128.7' }, email_subject: 'Demo Submission: EP', email_body: html, total_recipients: 3 }),
+      parse({
+        mode: 'html',
+        track: { track_name: '  ', track_url: '', genre: '', bpm: '128.7' },
+        email_subject: 'Demo Submission: EP',
+        email_body: html,
+        total_recipients: 3,
+      }),
       sanitizer,
     );
     expect(sanitizer.calls).toEqual([html]);
@@ -278,7 +283,14 @@ describe('draftContent', () => {
     const base = { mode: 'ai' as const, track: { ...track, bpm: null }, email_subject: 'Night Drive', total_recipients: 2 };
     const text = 'Hi [NAME],\n\n<script> in text stays text.';
     const plain = draftContent(parse({ ...base, email_body: text }), sanitizer);
-    expect(plain).toMatchObject({ mode: 'ai', track_name: 'Night Drive', genre: 'deep-house', email_body: text, personalised_by_writer: false, preview_contact_id: null });
+    expect(plain).toMatchObject({
+      mode: 'ai',
+      track_name: 'Night Drive',
+      genre: 'deep-house',
+      email_body: text,
+      personalised_by_writer: false,
+      preview_contact_id: null,
+    });
     expect(sanitizer.calls).toEqual([]);
     const document = draftContent(parse({ ...base, email_body: html }), sanitizer);
     expect(sanitizer.calls).toEqual([html]);
@@ -368,7 +380,10 @@ describe('recipientEmail', () => {
 
   it('sanitizes a model reply that is HTML before it is kept and sent (contact notes can steer a model)', async () => {
     const hostile: EmailWriter = {
-      write: async () => ({ subject: 'Hi', body: '<html><body><p>Hello</p><script>steal()</script><img src="https://x.example/p.gif" onerror="x()"></body></html>' }),
+      write: async () => ({
+        subject: 'Hi',
+        body: '<html><body><p>Hello</p><script>steal()</script><img src="https://x.example/p.gif" onerror="x()"></body></html>',
+      }),
     };
     const sanitizer = fakeSanitizer();
     const email = await emailFor(campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), juno, hostile, { sanitizer });
@@ -401,7 +416,9 @@ describe('recipientEmail', () => {
 
 describe('userTemplateDescription', () => {
   it('is the body’s first line that is not a greeting, at most 120 characters', () => {
-    expect(userTemplateDescription('Hi {{contact_name}},\n\nMy new track is out on {{label_name}} soon.\n\nBest')).toBe('My new track is out on {{label_name}} soon.');
+    expect(userTemplateDescription('Hi {{contact_name}},\n\nMy new track is out on {{label_name}} soon.\n\nBest')).toBe(
+      'My new track is out on {{label_name}} soon.',
+    );
     const long = userTemplateDescription(`Hello,\n${'word '.repeat(60)}`);
     expect(long.length).toBe(120);
     expect(long.endsWith('…')).toBe(true);
@@ -417,7 +434,7 @@ describe('userTemplateDescription', () => {
 describe('isUlid', () => {
   it('accepts ULIDs only', () => {
     expect(isUlid('01KAKZ3R0000000000000000AA')).toBe(true);
-    for (const id of ['01kakz3r0000000000000000aa', '01KAKZ3R0000000000000000A', '01KAKZ3R0000000000000000AI', 'tpl-demo-to-label', '']) expect(isUlid(id)).toBe(false);
+    for (const id of ['01kakz3r0000000000000000aa', '01KAKZ3R0000000000000000A', '01KAKZ3R0000000000000000AI', 'tpl-demo-to-label', ''])
+      expect(isUlid(id)).toBe(false);
   });
-
 });

@@ -49,8 +49,7 @@ function planErrors(source: CsvTable, options: { hasHeader?: boolean; mapping?: 
 }
 
 /** The whole path a chosen file takes: text → table → guessed mapping → plan. */
-const importFixture = (name: string, options: { hasHeader?: boolean; removeDuplicates?: boolean } = {}) =>
-  plan(tableOf(fixture(name)), options);
+const importFixture = (name: string, options: { hasHeader?: boolean; removeDuplicates?: boolean } = {}) => plan(tableOf(fixture(name)), options);
 
 describe('texts (spec §5, §8)', () => {
   it('has the select options in order with their labels', () => {
@@ -170,7 +169,15 @@ describe('guessMapping from the header', () => {
   });
 
   it('reads the header, not the content, when the file has one', () => {
-    expect(guessMapping(table([['Contact', 'Who'], ['a@x.com', 'Ann']]), true)).toEqual(['skip', 'skip']);
+    expect(
+      guessMapping(
+        table([
+          ['Contact', 'Who'],
+          ['a@x.com', 'Ann'],
+        ]),
+        true,
+      ),
+    ).toEqual(['skip', 'skip']);
   });
 });
 
@@ -191,7 +198,15 @@ describe('guessMapping without a header', () => {
   });
 
   it('maps nothing when no column holds emails, or a column is blank', () => {
-    expect(guessMapping(table([['Ann', ''], ['Bob', '']]), false)).toEqual(['skip', 'skip']);
+    expect(
+      guessMapping(
+        table([
+          ['Ann', ''],
+          ['Bob', ''],
+        ]),
+        false,
+      ),
+    ).toEqual(['skip', 'skip']);
   });
 });
 
@@ -259,12 +274,18 @@ describe('planContactImport: rows to contacts', () => {
     ['Promoter', 'Label'],
     ['', 'Label'],
   ])('maps contact type %j to %s', (text, type) => {
-    const source = table([['Email', 'Type'], ['a@x.com', text]]);
+    const source = table([
+      ['Email', 'Type'],
+      ['a@x.com', text],
+    ]);
     expect(plan(source, { mapping: ['email', 'contact_type'] }).contacts[0]?.contact_type).toBe(type);
   });
 
   it('defaults the type to Label when no column is mapped to it, and imports only the mapped columns', () => {
-    const source = table([['Email', 'Name', 'Notes'], ['a@x.com', 'Ann', 'ignored']]);
+    const source = table([
+      ['Email', 'Name', 'Notes'],
+      ['a@x.com', 'Ann', 'ignored'],
+    ]);
     expect(plan(source, { mapping: ['email', 'skip', 'skip'] }).contacts).toEqual([{ email: 'a@x.com', contact_type: 'Label' }]);
   });
 
@@ -274,7 +295,10 @@ describe('planContactImport: rows to contacts', () => {
   });
 
   it('without a header the first row is data', () => {
-    const source = table([['a@x.com', 'Ann'], ['b@x.com', 'Bob']]);
+    const source = table([
+      ['a@x.com', 'Ann'],
+      ['b@x.com', 'Bob'],
+    ]);
     expect(plan(source, { hasHeader: false }).contacts).toEqual([
       { email: 'a@x.com', contact_type: 'Label' },
       { email: 'b@x.com', contact_type: 'Label' },
@@ -283,7 +307,13 @@ describe('planContactImport: rows to contacts', () => {
   });
 
   it('ignores rows whose cells are all blank', () => {
-    const source = table([['Email', 'Name'], ['a@x.com', 'Ann'], [' ', '  '], ['', ''], ['b@x.com', 'Bob']]);
+    const source = table([
+      ['Email', 'Name'],
+      ['a@x.com', 'Ann'],
+      [' ', '  '],
+      ['', ''],
+      ['b@x.com', 'Bob'],
+    ]);
     const result = plan(source, { mapping: ['email', 'name'] });
     expect(result.contacts.map((contact) => contact.email)).toEqual(['a@x.com', 'b@x.com']);
     expect(result.rowCount).toBe(2);
@@ -378,7 +408,11 @@ describe('planContactImport: errors', () => {
   });
 
   it('Missing email address for a row with other cells but no email', () => {
-    const source = table([['Email', 'Name'], ['a@x.com', 'Ann'], ['  ', 'Bob']]);
+    const source = table([
+      ['Email', 'Name'],
+      ['a@x.com', 'Ann'],
+      ['  ', 'Bob'],
+    ]);
     expect(planErrors(source).errors).toEqual(['Row 3: Missing email address']);
   });
 
@@ -406,14 +440,17 @@ describe('planContactImport: errors', () => {
   });
 
   it('any error aborts: nothing is planned, every error listed, the first 3 shown followed by "..."', () => {
-    const source = table([['Email', 'Name'], ['ok@x.com', 'A'], ['', 'B'], ['bad', 'C'], ['ok2@x.com', 'D'], ['worse@', 'E'], ['', 'F']]);
+    const source = table([
+      ['Email', 'Name'],
+      ['ok@x.com', 'A'],
+      ['', 'B'],
+      ['bad', 'C'],
+      ['ok2@x.com', 'D'],
+      ['worse@', 'E'],
+      ['', 'F'],
+    ]);
     expect(planErrors(source)).toEqual({
-      errors: [
-        'Row 3: Missing email address',
-        'Row 4: Invalid email format: bad',
-        'Row 6: Invalid email format: worse@',
-        'Row 7: Missing email address',
-      ],
+      errors: ['Row 3: Missing email address', 'Row 4: Invalid email format: bad', 'Row 6: Invalid email format: worse@', 'Row 7: Missing email address'],
       message: 'Row 3: Missing email address, Row 4: Invalid email format: bad, Row 6: Invalid email format: worse@...',
     });
   });

@@ -1,13 +1,6 @@
 /** The contact rules every creating path shares (lambdas/core/contacts.ts): ids, the CSV and directory mappings, the allowance. */
 import { describe, expect, it } from 'vitest';
-import {
-  addressId,
-  contactFromCsvRow,
-  contactFromDirectoryEntry,
-  directoryAdditionsLimit,
-  directoryAllowance,
-  isAddressId,
-} from '../../lambdas/core/contacts';
+import { addressId, contactFromCsvRow, contactFromDirectoryEntry, directoryAdditionsLimit, directoryAllowance, isAddressId } from '../../lambdas/core/contacts';
 import { contactSchema, csvContactSchema, isContactEmail, type CsvContact } from '../../schema/api/contacts';
 import { isFreeAllowance, remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
 

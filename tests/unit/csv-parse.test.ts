@@ -18,7 +18,14 @@ describe('parseCsv: delimiters', () => {
     ['semicolon', 'email;name\na@x.com;Ann\n', ';'],
     ['tab', 'email\tname\na@x.com\tAnn\n', '\t'],
   ])('detects the %s delimiter', (_, text, delimiter) => {
-    expect(rowsOf(text)).toEqual({ rows: [['email', 'name'], ['a@x.com', 'Ann']], rowNumbers: [1, 2], delimiter });
+    expect(rowsOf(text)).toEqual({
+      rows: [
+        ['email', 'name'],
+        ['a@x.com', 'Ann'],
+      ],
+      rowNumbers: [1, 2],
+      delimiter,
+    });
   });
 
   it('prefers the delimiter with a steady column count over one inside the cells (decimal commas, genre lists)', () => {
@@ -28,7 +35,14 @@ describe('parseCsv: delimiters', () => {
   });
 
   it('detects the delimiter however many blank lines the file has: they are not rows of one column', () => {
-    expect(rowsOf('email;name\n\n\na@x.com;Ann\n\n')).toEqual({ rows: [['email', 'name'], ['a@x.com', 'Ann']], rowNumbers: [1, 4], delimiter: ';' });
+    expect(rowsOf('email;name\n\n\na@x.com;Ann\n\n')).toEqual({
+      rows: [
+        ['email', 'name'],
+        ['a@x.com', 'Ann'],
+      ],
+      rowNumbers: [1, 4],
+      delimiter: ';',
+    });
     expect(rowsOf('email\tname\r\na@x.com\tAnn\r\n\r\n\r\n').delimiter).toBe('\t');
     const table = rowsOf('email;genre;rating\n\n\n\na@x.com;House, Disco;4,5\n');
     expect(table).toMatchObject({ delimiter: ';', rowNumbers: [1, 5] });
@@ -41,18 +55,28 @@ describe('parseCsv: delimiters', () => {
 
   it("takes the delimiter from Excel's 'sep=' first line and drops that line", () => {
     expect(rowsOf('sep=;\r\nemail;name\r\na@x.com;Smith, Ann\r\n')).toEqual({
-      rows: [['email', 'name'], ['a@x.com', 'Smith, Ann']],
+      rows: [
+        ['email', 'name'],
+        ['a@x.com', 'Smith, Ann'],
+      ],
       rowNumbers: [1, 2],
       delimiter: ';',
     });
-    expect(rowsOf('\uFEFFsep=\t\nemail\tname\na@x.com\tAnn').rows).toEqual([['email', 'name'], ['a@x.com', 'Ann']]);
+    expect(rowsOf('\uFEFFsep=\t\nemail\tname\na@x.com\tAnn').rows).toEqual([
+      ['email', 'name'],
+      ['a@x.com', 'Ann'],
+    ]);
   });
 });
 
 describe('parseCsv: quoting, line ends, blank lines', () => {
   it('keeps delimiters, doubled quotes and line breaks inside quoted cells', () => {
     const table = rowsOf('email,notes\na@x.com,"Says ""hi"", then\nleaves"\nb@x.com,plain\n');
-    expect(table.rows).toEqual([['email', 'notes'], ['a@x.com', 'Says "hi", then\nleaves'], ['b@x.com', 'plain']]);
+    expect(table.rows).toEqual([
+      ['email', 'notes'],
+      ['a@x.com', 'Says "hi", then\nleaves'],
+      ['b@x.com', 'plain'],
+    ]);
   });
 
   it.each([
@@ -110,13 +134,20 @@ describe('parseCsv: row numbers (what a spreadsheet shows, so errors can name th
 
   it('gives a record of only delimiters and spaces a number too, but no row', () => {
     const table = rowsOf('email,name\n,,\n , \na@x.com,Ann\n');
-    expect(table.rows).toEqual([['email', 'name'], ['a@x.com', 'Ann']]);
+    expect(table.rows).toEqual([
+      ['email', 'name'],
+      ['a@x.com', 'Ann'],
+    ]);
     expect(table.rowNumbers).toEqual([1, 4]);
   });
 
   it('counts a quoted cell with line breaks as one record: one number', () => {
     const table = rowsOf('email,notes\na@x.com,"line one\nline two\nline three"\n\nb@x.com,plain\n');
-    expect(table.rows).toEqual([['email', 'notes'], ['a@x.com', 'line one\nline two\nline three'], ['b@x.com', 'plain']]);
+    expect(table.rows).toEqual([
+      ['email', 'notes'],
+      ['a@x.com', 'line one\nline two\nline three'],
+      ['b@x.com', 'plain'],
+    ]);
     expect(table.rowNumbers).toEqual([1, 2, 4]);
   });
 
@@ -136,7 +167,14 @@ describe('parseCsv: row numbers (what a spreadsheet shows, so errors can name th
 
   it("does not count Excel's 'sep=' line (Excel hides it): the header is row 1", () => {
     const table = rowsOf('sep=;\r\nemail;name\r\n\r\na@x.com;Ann\r\n');
-    expect(table).toEqual({ rows: [['email', 'name'], ['a@x.com', 'Ann']], rowNumbers: [1, 3], delimiter: ';' });
+    expect(table).toEqual({
+      rows: [
+        ['email', 'name'],
+        ['a@x.com', 'Ann'],
+      ],
+      rowNumbers: [1, 3],
+      delimiter: ';',
+    });
   });
 
   it('is not moved by a byte order mark, with or without a sep= line', () => {
@@ -281,7 +319,7 @@ describe('decodeCsvBytes: the text of a file as it was saved', () => {
     expect(rowsOf(decodeCsvBytes(bytes)).rows[1]).toEqual(windows1252Rows[1]);
   });
 
-  it("removes a UTF-8 byte order mark (Excel's \"CSV UTF-8\"), and one before bytes that are not UTF-8 too", () => {
+  it('removes a UTF-8 byte order mark (Excel\'s "CSV UTF-8"), and one before bytes that are not UTF-8 too', () => {
     const excel = decodeCsvBytes(fixtureBytes('excel-csv-utf8.csv'));
     expect(excel.startsWith('\uFEFF')).toBe(false);
     expect(excel).toBe(fixture('excel-csv-utf8.csv').slice(1));

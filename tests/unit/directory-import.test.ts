@@ -97,7 +97,8 @@ describe('CSV files as real exports write them', () => {
         contact_type: 'Label',
       },
     ]);
-    const other = 'Label Name;e-mail;genre;location;label_size;description;url;guidelines;is_featured;type\nX;x@labels.example;;;;;https://x.example/demos;;no;DJ\n';
+    const other =
+      'Label Name;e-mail;genre;location;label_size;description;url;guidelines;is_featured;type\nX;x@labels.example;;;;;https://x.example/demos;;no;DJ\n';
     expect(plan('csv', other).entries).toEqual([
       defaults({ name: 'X', email: 'x@labels.example', website_url: 'https://x.example/demos', contact_type: 'DJ' }),
     ]);
@@ -158,7 +159,13 @@ describe('JSON files', () => {
   it('numbers records from 1 and rejects what is not an object or not text', () => {
     const result = plan(
       'json',
-      JSON.stringify([record, 'just a string', { email: 'obj@labels.example', name: { first: 'A' } }, { email: 'g@labels.example', genres: [1, { x: 1 }] }, null]),
+      JSON.stringify([
+        record,
+        'just a string',
+        { email: 'obj@labels.example', name: { first: 'A' } },
+        { email: 'g@labels.example', genres: [1, { x: 1 }] },
+        null,
+      ]),
     );
     expect(result.entries).toEqual([expected]);
     expect(result.rejected).toEqual([
@@ -215,7 +222,14 @@ describe('validation: each reason, with its row', () => {
     const result = plan(
       'json',
       JSON.stringify([
-        { email: 'edge@labels.example', name: long(200), location: long(200), description: long(1000), submission_guidelines: long(950), website_url: 'http://edge.example/a?b=c' },
+        {
+          email: 'edge@labels.example',
+          name: long(200),
+          location: long(200),
+          description: long(1000),
+          submission_guidelines: long(950),
+          website_url: 'http://edge.example/a?b=c',
+        },
         { email: 'bare@labels.example', website_url: 'www.bare.example' },
       ]),
     );
@@ -269,7 +283,9 @@ describe('helpers', () => {
   it('describes the first three rejections, with ... when there are more', () => {
     const rejected = [2, 3, 4, 5].map((row) => ({ row, email: null, reasons: [messages.missingEmail, 'Other'] }));
     expect(describeRejections(rejected.slice(0, 1))).toBe('Row 2: Missing email address, Other');
-    expect(describeRejections(rejected)).toBe('Row 2: Missing email address, Other; Row 3: Missing email address, Other; Row 4: Missing email address, Other...');
+    expect(describeRejections(rejected)).toBe(
+      'Row 2: Missing email address, Other; Row 3: Missing email address, Other; Row 4: Missing email address, Other...',
+    );
     expect(messages.nothingValid(rejected.slice(0, 2))).toBe(
       'No entries were imported: every record was rejected. Row 2: Missing email address, Other; Row 3: Missing email address, Other',
     );

@@ -49,7 +49,9 @@ function spellings(name: PlaceholderName): string[] {
   return [...new Set(all)].map((spelling) => `[${spelling}]`);
 }
 
-const matrix = placeholderNames.flatMap((name) => spellings(name).flatMap((spelling) => (['text', 'html'] as const).map((mode) => [name, spelling, mode] as const)));
+const matrix = placeholderNames.flatMap((name) =>
+  spellings(name).flatMap((spelling) => (['text', 'html'] as const).map((mode) => [name, spelling, mode] as const)),
+);
 
 describe('placeholderValues', () => {
   it('reads each placeholder from the recipient, the track and the artist', () => {
@@ -132,7 +134,8 @@ describe('fillPlaceholders: contact fields are data', () => {
     'Tom & Jerry <b>',
   ];
   const fields = ['name', 'email', 'label_name'] as const;
-  const template = '<!DOCTYPE html><html><body><p title="[NAME]">Hi [CONTACT_NAME] ([EMAIL]) of <b>[LABEL_NAME]</b></p><a href="[TRACK_URL]">[TRACK_NAME]</a></body></html>';
+  const template =
+    '<!DOCTYPE html><html><body><p title="[NAME]">Hi [CONTACT_NAME] ([EMAIL]) of <b>[LABEL_NAME]</b></p><a href="[TRACK_URL]">[TRACK_NAME]</a></body></html>';
 
   /** The HTML as a browser builds it: what must hold is that no markup came from the values. */
   const parse = (html: string) => new JSDOM(html).window.document;
@@ -154,7 +157,7 @@ describe('fillPlaceholders: contact fields are data', () => {
   });
 
   it('keeps a track link with quotes and brackets inside its href attribute', () => {
-    const track_url = 'https://x.example/t?q="><script>alert(1)</script>&a=\'1\'';
+    const track_url = "https://x.example/t?q=\"><script>alert(1)</script>&a='1'";
     const document = parse(fillPlaceholders(template, context({ track: { track_name: 'T', track_url, genre: 'house' } }), 'html'));
     expect(document.querySelectorAll('script')).toHaveLength(0);
     expect(document.querySelector('a')!.getAttribute('href')).toBe(track_url);
@@ -227,7 +230,13 @@ describe('applyTemplateVariables', () => {
   });
 
   it('escapes values in HTML mode, the description keeping its line breaks', () => {
-    const hostile = { ...values, track_name: '<script>alert(1)</script>', description: 'Line <b>one</b>\nLine two', artist_name: '"Nova" & co', social_links: [{ label: '<i>x</i>', url: 'https://x.example/?a="b"' }] };
+    const hostile = {
+      ...values,
+      track_name: '<script>alert(1)</script>',
+      description: 'Line <b>one</b>\nLine two',
+      artist_name: '"Nova" & co',
+      social_links: [{ label: '<i>x</i>', url: 'https://x.example/?a="b"' }],
+    };
     const html = applyTemplateVariables('<h1>{{track_name}}</h1><p>{{description}}</p><p>{{artist_name}}</p>{{SOCIAL_LINKS}}', hostile, 'html');
     expect(html).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>');
     expect(html).toContain('Line &lt;b&gt;one&lt;/b&gt;<br>\nLine two');

@@ -6,14 +6,7 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
-import {
-  UNSUBSCRIBE_FOOTER_TEXT,
-  UNSUBSCRIBE_LINK_TEXT,
-  htmlToText,
-  isHtmlDocument,
-  plainTextToHtml,
-  renderEmail,
-} from '../../schema/email/render';
+import { UNSUBSCRIBE_FOOTER_TEXT, UNSUBSCRIBE_LINK_TEXT, htmlToText, isHtmlDocument, plainTextToHtml, renderEmail } from '../../schema/email/render';
 
 const context = (overrides: Partial<PlaceholderContext> = {}): PlaceholderContext => ({
   recipient: { name: 'Ann Lee', email: 'ann@label.example', label_name: 'Night Shift Records' },
@@ -63,7 +56,8 @@ describe('plainTextToHtml', () => {
   });
 
   it('makes http(s) links clickable without the punctuation after them', () => {
-    const text = 'Listen: https://soundcloud.com/nova/night-drive. Or (https://x.example/a?b=1&c=2), see http://old.example/path!\nWiki https://en.example/wiki/Track_(Remix) ok';
+    const text =
+      'Listen: https://soundcloud.com/nova/night-drive. Or (https://x.example/a?b=1&c=2), see http://old.example/path!\nWiki https://en.example/wiki/Track_(Remix) ok';
     expect(links(plainTextToHtml(text))).toEqual([
       { text: 'https://soundcloud.com/nova/night-drive', href: 'https://soundcloud.com/nova/night-drive' },
       { text: 'https://x.example/a?b=1&c=2', href: 'https://x.example/a?b=1&c=2' },
@@ -93,7 +87,8 @@ describe('htmlToText', () => {
   });
 
   it('leaves images out and keeps paragraphs, line breaks and table rows on their own lines', () => {
-    const html = '<html><head><title>T</title><style>p{color:red}</style></head><body><img src="https://x.example/logo.png" alt="Logo"><h1>Night Drive</h1><p>Hi Ann,</p><p>One<br>Two</p><table><tr><td>Track</td><td>Night Drive</td></tr><tr><td>Genre</td><td>Deep House</td></tr></table></body></html>';
+    const html =
+      '<html><head><title>T</title><style>p{color:red}</style></head><body><img src="https://x.example/logo.png" alt="Logo"><h1>Night Drive</h1><p>Hi Ann,</p><p>One<br>Two</p><table><tr><td>Track</td><td>Night Drive</td></tr><tr><td>Genre</td><td>Deep House</td></tr></table></body></html>';
     const text = htmlToText(html);
     expect(text).not.toMatch(/logo\.png|Logo|color:red/);
     expect(text.split('\n')).toEqual(['Night Drive', '', 'Hi Ann,', '', 'One', 'Two', '', 'Track Night Drive', 'Genre Deep House']);
@@ -124,7 +119,7 @@ describe('renderEmail: a plain-text body', () => {
     expect(parse(html).querySelectorAll('br')).toHaveLength(5);
   });
 
-  it('adds the §5 footer once, with the recipient\'s unsubscribe link escaped in the href', () => {
+  it("adds the §5 footer once, with the recipient's unsubscribe link escaped in the href", () => {
     const { html, text } = renderEmail(email, context(), options);
     expect(count(html, UNSUBSCRIBE_LINK_TEXT)).toBe(1);
     expect(count(html, UNSUBSCRIBE_FOOTER_TEXT.replace("'", '&#39;'))).toBe(1);
@@ -135,7 +130,7 @@ describe('renderEmail: a plain-text body', () => {
     expect(html).not.toContain('[UNSUBSCRIBE_URL]');
   });
 
-  it('uses the body\'s own [UNSUBSCRIBE_URL] and adds no footer then', () => {
+  it("uses the body's own [UNSUBSCRIBE_URL] and adds no footer then", () => {
     const rendered = renderEmail({ subject: 's', body: 'Hi [NAME]\n\nNo more? [unsubscribe url]' }, context(), options);
     expect(rendered.text).toBe(`Hi Ann Lee\n\nNo more? ${UNSUBSCRIBE}`);
     expect(rendered.html).not.toContain(UNSUBSCRIBE_LINK_TEXT);
@@ -203,7 +198,7 @@ describe('renderEmail: an HTML body', () => {
     );
   });
 
-  it('fills the body\'s own [UNSUBSCRIBE_URL] escaped and adds no second footer', () => {
+  it("fills the body's own [UNSUBSCRIBE_URL] escaped and adds no second footer", () => {
     const own = body.replace('</body>', '<a href="[UNSUBSCRIBE_URL]">Stop these emails</a></body>');
     const { html, text } = renderEmail({ subject: 'Hi', body: own }, context(), options);
     expect(html).toContain('<a href="https://app.example/unsubscribe?token=abc123&amp;via=email">Stop these emails</a>');

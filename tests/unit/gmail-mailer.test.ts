@@ -9,7 +9,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gmail as realGmailApi } from 'googleapis/build/src/apis/gmail/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { classifyGmailError, GmailMailer, type GmailClientFactory, type GmailOAuthClient, type GmailSendClient } from '../../lambdas/adapters/gmail/gmailMailer';
+import {
+  classifyGmailError,
+  GmailMailer,
+  type GmailClientFactory,
+  type GmailOAuthClient,
+  type GmailSendClient,
+} from '../../lambdas/adapters/gmail/gmailMailer';
 import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
 import { gaxiosHttpError, gaxiosNetworkError, gaxiosTimeout, gmailErrorBody, TOKEN_URL } from '../fakes/googleErrors';
 import { sampleEmail } from '../fakes/outbox';
@@ -75,20 +81,44 @@ describe('sending through users.messages.send', () => {
 
 describe('Google failures as MailerError kinds', () => {
   const cases: [string, MailerFailure, () => unknown][] = [
-    ['invalid_grant from the token endpoint', 'auth', () => gaxiosHttpError(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }, TOKEN_URL)],
+    [
+      'invalid_grant from the token endpoint',
+      'auth',
+      () => gaxiosHttpError(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }, TOKEN_URL),
+    ],
     ['401 Unauthorized', 'auth', () => gaxiosHttpError(401, gmailErrorBody(401, 'authError', 'Invalid Credentials'))],
-    ['403 insufficientPermissions (no gmail.send scope)', 'auth', () => gaxiosHttpError(403, gmailErrorBody(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.'))],
-    ['429 Too Many Requests', 'rate_limited', () => gaxiosHttpError(429, gmailErrorBody(429, 'rateLimitExceeded', 'User-rate limit exceeded.  Retry after 2025-03-09T10:31:00.000Z'))],
+    [
+      '403 insufficientPermissions (no gmail.send scope)',
+      'auth',
+      () => gaxiosHttpError(403, gmailErrorBody(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.')),
+    ],
+    [
+      '429 Too Many Requests',
+      'rate_limited',
+      () => gaxiosHttpError(429, gmailErrorBody(429, 'rateLimitExceeded', 'User-rate limit exceeded.  Retry after 2025-03-09T10:31:00.000Z')),
+    ],
     ['403 rateLimitExceeded', 'rate_limited', () => gaxiosHttpError(403, gmailErrorBody(403, 'rateLimitExceeded', 'Rate Limit Exceeded'))],
     ['403 userRateLimitExceeded', 'rate_limited', () => gaxiosHttpError(403, gmailErrorBody(403, 'userRateLimitExceeded', 'User Rate Limit Exceeded'))],
     ['403 dailyLimitExceeded', 'daily_limit', () => gaxiosHttpError(403, gmailErrorBody(403, 'dailyLimitExceeded', 'Daily Limit Exceeded'))],
-    ["429 'Daily user sending limit exceeded'", 'daily_limit', () => gaxiosHttpError(429, gmailErrorBody(429, 'rateLimitExceeded', 'Daily user sending limit exceeded.'))],
-    ["400 'Daily Gmail sending limit reached'", 'daily_limit', () => gaxiosHttpError(400, gmailErrorBody(400, 'failedPrecondition', 'Daily Gmail sending limit reached'))],
+    [
+      "429 'Daily user sending limit exceeded'",
+      'daily_limit',
+      () => gaxiosHttpError(429, gmailErrorBody(429, 'rateLimitExceeded', 'Daily user sending limit exceeded.')),
+    ],
+    [
+      "400 'Daily Gmail sending limit reached'",
+      'daily_limit',
+      () => gaxiosHttpError(400, gmailErrorBody(400, 'failedPrecondition', 'Daily Gmail sending limit reached')),
+    ],
     ['500 Internal Server Error', 'transient', () => gaxiosHttpError(500, gmailErrorBody(500, 'backendError', 'Backend Error'))],
     ['503 Service Unavailable', 'transient', () => gaxiosHttpError(503, 'Service Unavailable')],
     ['ECONNREFUSED before any response', 'transient', () => gaxiosNetworkError('ECONNREFUSED')],
     ['400 Invalid To header', 'rejected', () => gaxiosHttpError(400, gmailErrorBody(400, 'invalidArgument', 'Invalid To header'))],
-    ['invalid_client of our own OAuth client (nothing sent, not the artist’s fault)', 'transient', () => gaxiosHttpError(401, { error: 'invalid_client', error_description: 'Unauthorized' }, TOKEN_URL)],
+    [
+      'invalid_client of our own OAuth client (nothing sent, not the artist’s fault)',
+      'transient',
+      () => gaxiosHttpError(401, { error: 'invalid_client', error_description: 'Unauthorized' }, TOKEN_URL),
+    ],
   ];
 
   it.each(cases)('%s → %s', async (_, kind, makeError) => {
@@ -155,7 +185,10 @@ describe('the real googleapis client against a local stand-in for Google', () =>
     return realGmailApi({ version: 'v1', auth, rootUrl: `${base}/` }) as unknown as GmailSendClient;
   };
 
-  const tokenOk = { status: 200, json: { access_token: 'ya29.local', expires_in: 3599, token_type: 'Bearer', scope: 'https://www.googleapis.com/auth/gmail.send' } };
+  const tokenOk = {
+    status: 200,
+    json: { access_token: 'ya29.local', expires_in: 3599, token_type: 'Bearer', scope: 'https://www.googleapis.com/auth/gmail.send' },
+  };
 
   async function sendWith(gmailAnswer: { status: number; json: unknown }, token: { status: number; json: unknown } = tokenOk) {
     requests.length = 0;
@@ -188,7 +221,10 @@ describe('the real googleapis client against a local stand-in for Google', () =>
   });
 
   it('maps a real invalid_grant from the token endpoint to auth, and nothing reaches Gmail', async () => {
-    const error = await sendWith({ status: 200, json: { id: 'never' } }, { status: 400, json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } });
+    const error = await sendWith(
+      { status: 200, json: { id: 'never' } },
+      { status: 400, json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } },
+    );
     expect(error).toBeInstanceOf(MailerError);
     expect((error as MailerError).kind).toBe('auth');
     expect(requests.some((r) => r.path.includes('/messages/send'))).toBe(false);

@@ -61,14 +61,25 @@ describe('DomPurifySanitizer: what an email keeps', () => {
     expect(document.body.getAttribute('style')).toBe('margin:0;padding:0;background-color:#0f172a;');
 
     const outer = document.querySelector('body > table')!;
-    expect(['role', 'width', 'cellpadding', 'cellspacing', 'border', 'bgcolor'].map((name) => outer.getAttribute(name))).toEqual(['presentation', '100%', '0', '0', '0', '#0f172a']);
+    expect(['role', 'width', 'cellpadding', 'cellspacing', 'border', 'bgcolor'].map((name) => outer.getAttribute(name))).toEqual([
+      'presentation',
+      '100%',
+      '0',
+      '0',
+      '0',
+      '#0f172a',
+    ]);
     const cell = outer.querySelector('td')!;
     expect([cell.getAttribute('align'), cell.getAttribute('valign')]).toEqual(['center', 'top']);
     expect(document.querySelector('table.column')!.getAttribute('style')).toBe('width:100%;max-width:600px;background:#ffffff;border-radius:12px;');
     expect(document.querySelectorAll('table')).toHaveLength(3);
 
     const image = document.querySelector('img')!;
-    expect([image.getAttribute('src'), image.getAttribute('alt'), image.getAttribute('width')]).toEqual(['https://cdn.example.com/ep-cover.jpg', 'Midnight Circuit EP cover', '600']);
+    expect([image.getAttribute('src'), image.getAttribute('alt'), image.getAttribute('width')]).toEqual([
+      'https://cdn.example.com/ep-cover.jpg',
+      'Midnight Circuit EP cover',
+      '600',
+    ]);
 
     const hrefs = [...document.querySelectorAll('a')].map((a) => a.getAttribute('href'));
     expect(hrefs).toEqual(['[TRACK_URL]', 'mailto:nova@artist.example', 'https://soundcloud.com/nova', '[UNSUBSCRIBE_URL]']);
@@ -95,7 +106,11 @@ describe('DomPurifySanitizer: what an email keeps', () => {
     const stored = sanitizer.sanitize('<!DOCTYPE html><html><body><a href="[NAME]">Hi</a></body></html>');
     const rendered = renderEmail(
       { subject: 'Hi', body: stored },
-      { recipient: { name: 'javascript:alert(document.domain)', email: 'a@b.example', label_name: null }, track: { track_name: 'T', track_url: null, genre: 'techno' }, artistName: 'A' },
+      {
+        recipient: { name: 'javascript:alert(document.domain)', email: 'a@b.example', label_name: null },
+        track: { track_name: 'T', track_url: null, genre: 'techno' },
+        artistName: 'A',
+      },
       { unsubscribeUrl: 'https://app.example/unsubscribe?token=t' },
     );
     expect(rendered.html).not.toContain('href="javascript:');
@@ -115,9 +130,12 @@ describe('DomPurifySanitizer: what an email keeps', () => {
 });
 
 describe('DomPurifySanitizer: plain text', () => {
-  it.each(['Hi there,\n\nLine two & <3', 'Tom & Jerry say "hi" > 2 < 3', 'Price: 5 <= 6 && a > b', '', '   '])('returns the plain text %j unchanged', (text) => {
-    expect(sanitizer.sanitize(text)).toBe(text);
-  });
+  it.each(['Hi there,\n\nLine two & <3', 'Tom & Jerry say "hi" > 2 < 3', 'Price: 5 <= 6 && a > b', '', '   '])(
+    'returns the plain text %j unchanged',
+    (text) => {
+      expect(sanitizer.sanitize(text)).toBe(text);
+    },
+  );
 
   it('returns text with harmless tags unchanged ("&" stays "&": renderEmail sends it as plain text)', () => {
     const text = 'I love <b>this</b> & that\n<i>really</i>';
@@ -138,7 +156,11 @@ describe('DomPurifySanitizer: what goes', () => {
     ['an <iframe>', '<iframe src="https://evil.example"></iframe><p>ok</p>', 'iframe'],
     ['an <object>', '<object data="https://evil.example/x.swf"></object><p>ok</p>', 'object'],
     ['an <embed>', '<embed src="https://evil.example/x.swf"><p>ok</p>', 'embed'],
-    ['a <form> and its controls', '<form action="https://evil.example"><input name="pw"><button>Go</button><select><option>1</option></select><textarea></textarea></form><p>ok</p>', 'form, input, button, select, option, textarea'],
+    [
+      'a <form> and its controls',
+      '<form action="https://evil.example"><input name="pw"><button>Go</button><select><option>1</option></select><textarea></textarea></form><p>ok</p>',
+      'form, input, button, select, option, textarea',
+    ],
     ['a <meta http-equiv> refresh', '<p>ok</p>', 'meta[http-equiv], meta[content*="url"]', '<meta http-equiv="refresh" content="0;url=https://evil.example">'],
     ['a <base>', '<p>ok</p>', 'base', '<base href="https://evil.example/">'],
     ['a <link> stylesheet', '<p>ok</p>', 'link', '<link rel="stylesheet" href="https://evil.example/x.css">'],

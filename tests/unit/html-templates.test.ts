@@ -95,7 +95,12 @@ describe.each(kinds)('the %s template', (kind) => {
     const button = buttonLink(html)!;
     expect(button.getAttribute('style')).toContain('display:inline-block');
     expect(button.closest('td')!.getAttribute('bgcolor')).toBe('#10b981');
-    expect(anchors(html)).toEqual(expect.arrayContaining([{ text: 'Website', href: 'https://nova.example' }, { text: 'SoundCloud', href: 'https://soundcloud.com/nova' }]));
+    expect(anchors(html)).toEqual(
+      expect.arrayContaining([
+        { text: 'Website', href: 'https://nova.example' },
+        { text: 'SoundCloud', href: 'https://soundcloud.com/nova' },
+      ]),
+    );
   });
 
   it('uses a valid accent in any spelling, and its own default for anything else', () => {
@@ -134,7 +139,10 @@ describe.each(kinds)('the %s template', (kind) => {
   it('leaves out the button and links that are not http(s)', () => {
     for (const track_url of ['', 'javascript:alert(1)', 'data:text/html,hi']) {
       const page = buildHtmlTemplate(kind, { ...input, track_url, social_links: [{ label: 'Evil', url: 'javascript:alert(1)' }] });
-      expect(anchors(page).map((a) => a.href), track_url).toEqual(['[UNSUBSCRIBE_URL]']);
+      expect(
+        anchors(page).map((a) => a.href),
+        track_url,
+      ).toEqual(['[UNSUBSCRIBE_URL]']);
       expect(page).not.toContain('javascript:');
     }
   });
@@ -157,10 +165,16 @@ describe.each(kinds)('the %s template', (kind) => {
     const recipient = { name: 'Ann <Lee>', email: 'ann@label.example', label_name: null };
     const track = { track_name: input.track_name, track_url: input.track_url, genre: input.genre };
     const body = sanitizer.sanitize(html);
-    const rendered = renderEmail({ subject: defaultHtmlSubject('[TRACK_NAME]'), body }, { recipient, track, artistName: 'Nova' }, { unsubscribeUrl: 'https://app.example/u?t=1&x=2' });
+    const rendered = renderEmail(
+      { subject: defaultHtmlSubject('[TRACK_NAME]'), body },
+      { recipient, track, artistName: 'Nova' },
+      { unsubscribeUrl: 'https://app.example/u?t=1&x=2' },
+    );
     expect(rendered.subject).toBe('Demo Submission: Night Drive');
     expect(parse(rendered.html).body.textContent).toContain('Hi Ann <Lee>,');
-    expect(anchors(rendered.html).filter((a) => a.text === UNSUBSCRIBE_LINK_TEXT)).toEqual([{ text: UNSUBSCRIBE_LINK_TEXT, href: 'https://app.example/u?t=1&x=2' }]);
+    expect(anchors(rendered.html).filter((a) => a.text === UNSUBSCRIBE_LINK_TEXT)).toEqual([
+      { text: UNSUBSCRIBE_LINK_TEXT, href: 'https://app.example/u?t=1&x=2' },
+    ]);
     expect(rendered.text).toContain('Hi Ann <Lee>,');
     expect(rendered.text).toContain(`${UNSUBSCRIBE_LINK_TEXT} (https://app.example/u?t=1&x=2)`);
     expect(rendered.text).toContain(`(${input.track_url})`);

@@ -87,7 +87,7 @@ function httpErrorOf(run: () => unknown): { status: number; message: string } {
   throw new Error('expected an HttpError');
 }
 
-describe('the handlers\' shared answers', () => {
+describe("the handlers' shared answers", () => {
   it('noContent: 204 with no body, never cached', () => {
     expect(noContent()).toEqual({ statusCode: 204, headers: { 'cache-control': 'no-store' } });
   });
@@ -95,7 +95,10 @@ describe('the handlers\' shared answers', () => {
   it('knownId: an id of the right shape passes; any other, or none, is a 404 with the given text', () => {
     expect(knownId('01KAKZ3R0000000000000000AA', isUlid, 'Campaign not found.')).toBe('01KAKZ3R0000000000000000AA');
     for (const id of [undefined, '', 'tpl-demo-to-label', '01kakz3r0000000000000000aa']) {
-      expect(httpErrorOf(() => knownId(id, isUlid, 'Campaign not found.')), String(id)).toEqual({ status: 404, message: 'Campaign not found.' });
+      expect(
+        httpErrorOf(() => knownId(id, isUlid, 'Campaign not found.')),
+        String(id),
+      ).toEqual({ status: 404, message: 'Campaign not found.' });
     }
   });
 
@@ -214,14 +217,18 @@ describe('a crash', () => {
 });
 
 describe("a handler group's route map", () => {
-  it('a route of schema/routes.ts missing from the map is a 500 with its own code (a server bug), not the caller\'s 404', async () => {
+  it("a route of schema/routes.ts missing from the map is a 500 with its own code (a server bug), not the caller's 404", async () => {
     // The profile group's map with PATCH left out: GET still answers, PATCH is the missing entry.
     const handler = httpApi({ 'GET /api/profile': async () => json(200, { ok: true }) });
     const get = await handler(event('GET', '/api/profile', { claims: claimsOf('ivan') }), context());
     expect(get.statusCode).toBe(200);
     const patch = await handler(event('PATCH', '/api/profile', { claims: claimsOf('ivan'), body: '{}' }), context());
     expect(patch.statusCode).toBe(500);
-    expect(JSON.parse(String(patch.body))).toEqual({ message: 'Something went wrong on our side. Please try again.', code: ROUTE_NOT_HANDLED, requestId: 'req-1' });
+    expect(JSON.parse(String(patch.body))).toEqual({
+      message: 'Something went wrong on our side. Please try again.',
+      code: ROUTE_NOT_HANDLED,
+      requestId: 'req-1',
+    });
   });
 
   it('a key naming no route (a typo, a renamed route) is refused when the handler is built', () => {

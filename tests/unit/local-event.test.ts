@@ -131,9 +131,7 @@ describe('toHttpResponse', () => {
   });
 
   it('decodes a base64 body', () => {
-    expect(toHttpResponse({ statusCode: 200, body: Buffer.from([1, 2, 3]).toString('base64'), isBase64Encoded: true }).body).toEqual(
-      Buffer.from([1, 2, 3]),
-    );
+    expect(toHttpResponse({ statusCode: 200, body: Buffer.from([1, 2, 3]).toString('base64'), isBase64Encoded: true }).body).toEqual(Buffer.from([1, 2, 3]));
   });
 
   it('sends any other value as a 200 JSON body', () => {

@@ -38,7 +38,7 @@ const request = (contact: WriterContact, overrides: Partial<WriterRequest> = {})
 const paragraphs = (body: string) => body.split(/\n{2,}/);
 
 describe('LocalWriter', () => {
-  it('names the recipient, the track, its link, its genre (as a label) and the contact\'s label', async () => {
+  it("names the recipient, the track, its link, its genre (as a label) and the contact's label", async () => {
     const email = await writer.write(request(contacts.label));
     expect(email.body).toMatch(/^Dear Jane Doe,\n/);
     expect(email.body).toContain('"Night Drive"');
@@ -52,7 +52,7 @@ describe('LocalWriter', () => {
     expect(email.body).toMatch(/\n[^\n]*: https:\/\/soundcloud\.com\/luna\/night-drive\n/);
   });
 
-  it('uses the position and the contact\'s genres when present', async () => {
+  it("uses the position and the contact's genres when present", async () => {
     const { body } = await writer.write(request(contacts.label, { length: 250 }));
     expect(body).toContain('A&R Manager at Anjunadeep');
     expect(body).toContain('Deep House and Techno');

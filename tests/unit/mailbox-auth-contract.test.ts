@@ -58,7 +58,13 @@ function googleHarness(): Harness & { tokensFor: Map<string, Record<string, unkn
     consent: ({ email, workspace }) => {
       n++;
       const code = `4/0code-${n}`;
-      tokensFor.set(code, { access_token: `ya29.${n}`, refresh_token: `1//refresh-${n}`, id_token: `idtoken-${n}`, scope: SCOPES.join(' '), token_type: 'Bearer' });
+      tokensFor.set(code, {
+        access_token: `ya29.${n}`,
+        refresh_token: `1//refresh-${n}`,
+        id_token: `idtoken-${n}`,
+        scope: SCOPES.join(' '),
+        token_type: 'Bearer',
+      });
       idTokens.set(`idtoken-${n}`, { email, email_verified: true, aud: CLIENT_ID, ...(workspace ? { hd: email.split('@')[1] } : {}) });
       return code;
     },
@@ -100,7 +106,10 @@ describe.each([
   });
 
   it('trades a code for the mailbox address, the Workspace domain and a refresh token', async () => {
-    const workspace = await harness.auth.exchangeCode({ code: harness.consent({ email: 'nova@nova-records.example', workspace: true }), redirectUri: REDIRECT });
+    const workspace = await harness.auth.exchangeCode({
+      code: harness.consent({ email: 'nova@nova-records.example', workspace: true }),
+      redirectUri: REDIRECT,
+    });
     expect(workspace).toEqual({ email: 'nova@nova-records.example', hostedDomain: 'nova-records.example', refreshToken: expect.any(String) });
     expect(workspace.refreshToken.length).toBeGreaterThan(8);
     const personal = await harness.auth.exchangeCode({ code: harness.consent({ email: 'nova@gmail.example', workspace: false }), redirectUri: REDIRECT });
@@ -125,7 +134,11 @@ describe('Google specifics', () => {
     harness = googleHarness();
   });
   const exchange = (code: string) => harness.auth.exchangeCode({ code, redirectUri: REDIRECT });
-  const failureCode = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: unknown) => (error instanceof MailboxAuthError ? error.code : String(error)));
+  const failureCode = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'resolved',
+      (error: unknown) => (error instanceof MailboxAuthError ? error.code : String(error)),
+    );
 
   it('asks for consent every time and never folds in scopes granted earlier', () => {
     const url = new URL(harness.auth.authorizationUrl({ state: 's', redirectUri: REDIRECT }));

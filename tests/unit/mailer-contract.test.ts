@@ -132,7 +132,9 @@ describe.each([
 
   it('an email that cannot be addressed is rejected before anything is delivered', async () => {
     const harness = makeHarness();
-    const error = await harness.mailer.send(sampleEmail({ to: { name: null, email: 'a@b.example, c@d.example' } }), credentials).catch((caught: unknown) => caught);
+    const error = await harness.mailer
+      .send(sampleEmail({ to: { name: null, email: 'a@b.example, c@d.example' } }), credentials)
+      .catch((caught: unknown) => caught);
     expect((error as MailerError).kind).toBe('rejected');
     expect(await harness.delivered()).toHaveLength(0);
   });

@@ -20,7 +20,10 @@ describe('OAuth state (DESIGN §5: signed, single-use, bound to the user)', () =
 
   it('refuses a state whose claims were changed (another user id or a later expiry, signature kept)', () => {
     const [, signature] = signOAuthState(claims, key).split('.');
-    for (const changed of [{ ...claims, userId: 'user-b' }, { ...claims, expiresAt: claims.expiresAt + 86_400_000 }]) {
+    for (const changed of [
+      { ...claims, userId: 'user-b' },
+      { ...claims, expiresAt: claims.expiresAt + 86_400_000 },
+    ]) {
       const payload = Buffer.from(JSON.stringify({ u: changed.userId, n: changed.nonce, e: changed.expiresAt })).toString('base64url');
       expect(verifyOAuthState(`${payload}.${signature}`, key, { userId: changed.userId, now })).toEqual({ outcome: 'invalid' });
     }

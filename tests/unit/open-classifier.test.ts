@@ -10,9 +10,8 @@ const PEOPLE = {
   'Apple Mail on macOS (Mail Privacy Protection off)': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)',
   'Apple Mail on iOS': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
   'Outlook for Windows': 'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17328; Pro)',
-  'Outlook on the web in Edge':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0',
-  'Thunderbird': 'Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Thunderbird/115.10.1',
+  'Outlook on the web in Edge': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0',
+  Thunderbird: 'Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Thunderbird/115.10.1',
   'Firefox (the local outbox page)': 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
   'Chrome on an Android phone whose model contains "bot"':
     'Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
@@ -25,21 +24,19 @@ const MACHINES = {
   'Office link discovery': 'Microsoft Office Existence Discovery',
   'Office protocol discovery': 'Microsoft Office Protocol Discovery',
   'Office ms-office fetch': 'Mozilla/4.0 (compatible; ms-office; MSOffice 16)',
-  'Bing preview (Outlook link previews)':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) BingPreview/1.0b',
+  'Bing preview (Outlook link previews)': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) BingPreview/1.0b',
   'Mimecast gateway': 'Mozilla/5.0 (compatible; Mimecast URL Protect; +https://www.mimecast.com)',
   'Proofpoint URL Defense': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Proofpoint/1.0',
   'Barracuda scanner': 'Barracuda Sentinel (EE)',
-  'Googlebot': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  Googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
   'Slack link expander': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
   'Facebook crawler': 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
-  'curl': 'curl/8.5.0',
-  'wget': 'Wget/1.21.4',
+  curl: 'curl/8.5.0',
+  wget: 'Wget/1.21.4',
   'python-requests': 'python-requests/2.31.0',
-  'Go': 'Go-http-client/2.0',
-  'Java': 'Java/17.0.2',
-  'headless Chrome':
-    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.6367.29 Safari/537.36',
+  Go: 'Go-http-client/2.0',
+  Java: 'Java/17.0.2',
+  'headless Chrome': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.6367.29 Safari/537.36',
 };
 
 describe('classifyOpen', () => {

@@ -95,7 +95,12 @@ describe.each([
   it('keeps the first of two messages with the same deduplication id', async () => {
     await harness.queue.send([{ groupId: 'g', deduplicationId: 'same', body: '1' }]);
     await harness.queue.send([{ groupId: 'g', deduplicationId: 'same', body: '2' }]);
-    expect(harness.accepted().filter((m) => m.deduplicationId === 'same').map((m) => m.body)).toEqual(['1']);
+    expect(
+      harness
+        .accepted()
+        .filter((m) => m.deduplicationId === 'same')
+        .map((m) => m.body),
+    ).toEqual(['1']);
   });
 });
 

@@ -96,7 +96,10 @@ describe('when the first email may go (spec §4 send modes)', () => {
   const profile = { tier: 'pro' as const, email_limit: 1000, gmail_daily_limit: 500 };
 
   it('immediate: now when today’s capacity covers every email, exactly at the boundary too', () => {
-    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(490, 0), 10), requested: 10, now })).toEqual({ outcome: 'start', sendAfter: now });
+    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(490, 0), 10), requested: 10, now })).toEqual({
+      outcome: 'start',
+      sendAfter: now,
+    });
   });
 
   it('immediate: refused with one email more than is left today, or this month', () => {
@@ -158,7 +161,11 @@ describe('the sending status', () => {
 
   it('the Label plan: no monthly limit, the mailbox’s day is the only one', () => {
     const status = sendingStatus({ ...connected, tier: 'label', gmail_daily_limit: 2000, gmail_account_type: 'workspace' }, usage(100, 50_000), now);
-    expect(status).toMatchObject({ mailbox: { account_type: 'workspace', daily_limit: 2000 }, month: { used: 50_000, limit: null, remaining: null }, available_now: 1900 });
+    expect(status).toMatchObject({
+      mailbox: { account_type: 'workspace', daily_limit: 2000 },
+      month: { used: 50_000, limit: null, remaining: null },
+      available_now: 1900,
+    });
   });
 });
 

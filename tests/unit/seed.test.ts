@@ -1,11 +1,6 @@
 import { BatchWriteCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import {
-  applyDirectoryDefaults,
-  directoryEntrySchema,
-  hasKnownLocation,
-  normalizeGenres,
-} from '../../schema/api/directory';
+import { applyDirectoryDefaults, directoryEntrySchema, hasKnownLocation, normalizeGenres } from '../../schema/api/directory';
 import { genres } from '../../schema/api/options';
 import { campaignTemplateSchema, templateVariables } from '../../schema/api/templates';
 import { directoryEntries, seedSystemData, systemTemplates } from '../../lib/local/seed';

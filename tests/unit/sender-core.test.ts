@@ -57,7 +57,12 @@ const recipient = (overrides: Partial<RecipientRecord> = {}): RecipientRecord =>
 const mailbox = buildMailbox({ email: 'artist@gmail.test', dailyLimit: 500 });
 const profile = buildProfile({ id: 'u1', artist_name: 'DJ Ada', gmail_connected: true, email_limit: 50 });
 
-const entry = (overrides: Partial<SenderQueueEntry> = {}): SenderQueueEntry => ({ position: 0, send_after: '2026-11-21T17:00:00.000Z', queued_at: '2026-11-21T17:00:00.000Z', ...overrides });
+const entry = (overrides: Partial<SenderQueueEntry> = {}): SenderQueueEntry => ({
+  position: 0,
+  send_after: '2026-11-21T17:00:00.000Z',
+  queued_at: '2026-11-21T17:00:00.000Z',
+  ...overrides,
+});
 
 function view(overrides: Partial<SenderView> & { camp?: SendingCampaign | undefined; rcpt?: RecipientRecord | undefined; position?: number } = {}): SenderView {
   const { camp = campaign(), rcpt = recipient(), position = 0, ...rest } = overrides;
@@ -122,12 +127,19 @@ describe('decide: which campaign, and is it ready?', () => {
   it('completes a campaign whose every position is processed and every batch is in', () => {
     expect(decide(view({ position: 3, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
     // Nothing eligible at all (every selected contact skipped at queueing).
-    expect(decide(view({ position: 0, camp: campaign({ total_queued: 0 }), rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
+    expect(decide(view({ position: 0, camp: campaign({ total_queued: 0 }), rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'complete',
+      campaignId: 'C1',
+    });
   });
 
   it('waits for the send flow while batches are still coming, and gives up on them after the grace time', () => {
     const waiting = campaign({ total_recipients: 250, queued_through: 100, total_queued: 3, last_batch_at: iso(NOW.getTime() - minutes(1)) });
-    expect(decide(view({ position: 3, camp: waiting, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(NOW.getTime() + INTERVAL), reason: 'batches' });
+    expect(decide(view({ position: 3, camp: waiting, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date(NOW.getTime() + INTERVAL),
+      reason: 'batches',
+    });
     const abandoned = { ...waiting, last_batch_at: iso(NOW.getTime() - BATCH_GRACE_MS) };
     expect(decide(view({ position: 3, camp: abandoned, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
   });
@@ -151,12 +163,19 @@ describe('decide: the head recipient', () => {
       reason: 'in_flight',
     });
     // A claim without a time can only be unknown.
-    expect(decide(view({ rcpt: recipient({ status: 'sending', claimed_at: null }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'advance', mark: { status: 'unknown' } });
+    expect(decide(view({ rcpt: recipient({ status: 'sending', claimed_at: null }) }), TICK, NOW, INTERVAL)).toMatchObject({
+      kind: 'advance',
+      mark: { status: 'unknown' },
+    });
   });
 
   it('waits for a retry time in the future and sends once it has come', () => {
     const later = iso(NOW.getTime() + minutes(4));
-    expect(decide(view({ rcpt: recipient({ retry_at: later, attempts: 3 }) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(later), reason: 'retry' });
+    expect(decide(view({ rcpt: recipient({ retry_at: later, attempts: 3 }) }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date(later),
+      reason: 'retry',
+    });
     expect(decide(view({ rcpt: recipient({ retry_at: iso(NOW.getTime()), attempts: 3 }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
   });
 
@@ -189,7 +208,11 @@ describe('decide: limits and pacing', () => {
   });
 
   it('waits for the first instant of the next Pacific month when the plan month is used up, and never for the Label plan', () => {
-    expect(decide(view({ usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date('2026-12-01T08:00:00.000Z'), reason: 'monthly_limit' });
+    expect(decide(view({ usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date('2026-12-01T08:00:00.000Z'),
+      reason: 'monthly_limit',
+    });
     const label = { ...profile, tier: 'label' as const };
     expect(decide(view({ usedThisMonth: 100_000, profile: label }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: null });
   });

@@ -45,7 +45,7 @@ describe('the Pacific day (spec §9: the daily limit resets at midnight America/
 
   it('over two years of instants, the next reset is the first instant of the next Pacific day, at 00:00 local', () => {
     let seed = 20261122;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const start = Date.UTC(2026, 0, 1);
     for (let i = 0; i < 500; i++) {
       const instant = new Date(start + Math.floor(random() * 2 * 365 * 86_400_000));
@@ -77,7 +77,10 @@ describe('sending capacity (spec §4 scenarios)', () => {
     expect(sendingCapacity({ dailyLimit: 500, sentToday: 500, monthlyLimit: 500, usedThisMonth: 0, requested: 1 }).scenario).toBe('exhausted');
     expect(sendingCapacity({ dailyLimit: 500, sentToday: 0, monthlyLimit: 50, usedThisMonth: 50, requested: 1 }).scenario).toBe('exhausted');
     // Over the limit (a limit lowered after use) counts as nothing left, never negative.
-    expect(sendingCapacity({ dailyLimit: 500, sentToday: 0, monthlyLimit: 50, usedThisMonth: 60, requested: 1 })).toMatchObject({ monthRemaining: 0, availableNow: 0 });
+    expect(sendingCapacity({ dailyLimit: 500, sentToday: 0, monthlyLimit: 50, usedThisMonth: 60, requested: 1 })).toMatchObject({
+      monthRemaining: 0,
+      availableNow: 0,
+    });
     expect(sendingCapacity({ dailyLimit: 2000, sentToday: 100, monthlyLimit: null, usedThisMonth: 99_999, requested: 1900 })).toEqual({
       todayRemaining: 1900,
       monthRemaining: null,
@@ -132,7 +135,12 @@ describe('send times (spec §4 modes, §9: one a minute per user)', () => {
 
   it('never spaces a user’s emails closer than the interval, in any mode and capacity', () => {
     for (const mode of ['immediate', 'partial', 'scheduled'] as const) {
-      for (const [available, count] of [[0, 5], [3, 5], [5, 5], [500, 30]] as const) {
+      for (const [available, count] of [
+        [0, 5],
+        [3, 5],
+        [5, 5],
+        [500, 30],
+      ] as const) {
         const plan = planSendTimes({ mode, capacity: capacity(available, count), count, now, firstFreeSlot: at('2026-11-23T07:59:30Z') });
         if (plan.outcome !== 'planned') continue;
         expect(plan.times).toHaveLength(count);

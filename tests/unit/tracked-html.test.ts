@@ -63,7 +63,9 @@ describe('trackedHtml', () => {
   });
 
   it('only touches href attributes of links, not look-alikes or other attributes', () => {
-    const { html, links } = track('<body><a data-href="https://x.test/" title="https://y.test/" HREF="https://z.test/">z</a><img src="https://img.test/a.png"><link href="https://css.test/s.css"></body>');
+    const { html, links } = track(
+      '<body><a data-href="https://x.test/" title="https://y.test/" HREF="https://z.test/">z</a><img src="https://img.test/a.png"><link href="https://css.test/s.css"></body>',
+    );
     expect(links).toEqual(['https://z.test/']);
     expect(html).toContain('data-href="https://x.test/"');
     expect(html).toContain('title="https://y.test/"');
@@ -75,7 +77,11 @@ describe('trackedHtml', () => {
     const unsubscribeUrl = unsubscribePageUrl(APP, TOKEN);
     const rendered = renderEmail(
       { subject: 'Hi', body: 'Listen here: https://music.test/track?id=1&ref=mail' },
-      { recipient: { name: 'Mara', email: 'm@x.test', label_name: null }, track: { track_name: 'T', track_url: 'https://music.test/track', genre: 'House' }, artistName: 'Ada' },
+      {
+        recipient: { name: 'Mara', email: 'm@x.test', label_name: null },
+        track: { track_name: 'T', track_url: 'https://music.test/track', genre: 'House' },
+        artistName: 'Ada',
+      },
       { unsubscribeUrl },
     );
     const { html, links } = track(rendered.html);
@@ -100,7 +106,8 @@ describe('link targets', () => {
 
 describe('untrackedHtml', () => {
   it('gives back the email as written: no pixel, every tracked link to its stored target (the artist reading it counts nothing)', () => {
-    const original = '<html><body><p>Hi</p><a href="https://a.test/1">one</a> <a href="https://b.test/2?x=1&amp;y=2">two</a> <a href="https://a.test/1">again</a></body></html>';
+    const original =
+      '<html><body><p>Hi</p><a href="https://a.test/1">one</a> <a href="https://b.test/2?x=1&amp;y=2">two</a> <a href="https://a.test/1">again</a></body></html>';
     const tracked = track(original);
     const shown = untrackedHtml(tracked.html, { token: TOKEN, links: tracked.links });
     expect(shown).not.toContain('/api/t/');
@@ -108,7 +115,7 @@ describe('untrackedHtml', () => {
     expect(shown.replace(/\s+/g, '')).toBe(original.replace(/\s+/g, ''));
   });
 
-  it('leaves another email\'s tracked links alone', () => {
+  it("leaves another email's tracked links alone", () => {
     const other = trackedHtml('<a href="https://a.test/1">one</a>', { appUrl: APP, token: 'Other_token-0123456789abcdefghijklmnopqrstuv' });
     expect(untrackedHtml(other.html, { token: TOKEN, links: ['https://evil.test/'] })).toBe(other.html);
   });

@@ -1,13 +1,7 @@
 /** The waitlist's pure rules (lambdas/core/waitlist.ts) and its handlers over an in-memory store. */
 import { describe, expect, it } from 'vitest';
 import { decodeTime } from 'ulid';
-import {
-  decisionUpdate,
-  isWaitlistEntryId,
-  newWaitlistEntry,
-  normaliseNotes,
-  waitlistSpots,
-} from '../../lambdas/core/waitlist';
+import { decisionUpdate, isWaitlistEntryId, newWaitlistEntry, normaliseNotes, waitlistSpots } from '../../lambdas/core/waitlist';
 import { ulidGenerator } from '../../lambdas/compose';
 import { makeHandler as makeWaitlistHandler, parseJoin } from '../../lambdas/http/waitlist';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
@@ -28,7 +22,13 @@ const ID = '01KAKZ3R0000000000000000AA';
 
 describe('newWaitlistEntry', () => {
   it('makes a pending entry submitted now, with no approval and no notes', () => {
-    const join = waitlistJoinSchema.parse({ email: ' Ada@Example.COM ', artist_name: ' Ada ', music_style: 'Techno', soundcloud_spotify_url: '', why_interested: '  ' });
+    const join = waitlistJoinSchema.parse({
+      email: ' Ada@Example.COM ',
+      artist_name: ' Ada ',
+      music_style: 'Techno',
+      soundcloud_spotify_url: '',
+      why_interested: '  ',
+    });
     expect(newWaitlistEntry(join, now, ID)).toEqual({
       id: ID,
       email: 'ada@example.com',
@@ -44,7 +44,13 @@ describe('newWaitlistEntry', () => {
   });
 
   it('keeps the optional fields when given', () => {
-    const join = waitlistJoinSchema.parse({ email: 'b@example.com', artist_name: 'B', music_style: 'House', soundcloud_spotify_url: 'https://soundcloud.com/b', why_interested: 'Labels' });
+    const join = waitlistJoinSchema.parse({
+      email: 'b@example.com',
+      artist_name: 'B',
+      music_style: 'House',
+      soundcloud_spotify_url: 'https://soundcloud.com/b',
+      why_interested: 'Labels',
+    });
     const entry = newWaitlistEntry(join, now, ID);
     expect(entry.soundcloud_spotify_url).toBe('https://soundcloud.com/b');
     expect(entry.why_interested).toBe('Labels');
@@ -141,7 +147,8 @@ function apiEvent(method: string, path: string, options: { body?: unknown; param
     sourceIp: '127.0.0.1',
     route: { method: method as 'GET', path },
     pathParameters: options.params ?? {},
-    claims: options.admin === undefined ? undefined : { sub: 'admin-1', email: 'admin@example.com', ...(options.admin ? { 'cognito:groups': ['admins'] } : {}) },
+    claims:
+      options.admin === undefined ? undefined : { sub: 'admin-1', email: 'admin@example.com', ...(options.admin ? { 'cognito:groups': ['admins'] } : {}) },
     requestId: 'req-1',
     now,
   });
@@ -151,18 +158,30 @@ const bodyOf = (result: { statusCode?: number; body?: string }) => ({ status: re
 
 describe('the waitlist handlers over an in-memory store', () => {
   const entry = (id: string, status: WaitlistEntry['status'] = 'pending'): WaitlistEntry => ({
-    id, email: `${id.toLowerCase()}@example.com`, artist_name: 'A', music_style: 'House', soundcloud_spotify_url: null,
-    why_interested: null, status, submitted_at: now.toISOString(), approved_at: null, notes: null,
+    id,
+    email: `${id.toLowerCase()}@example.com`,
+    artist_name: 'A',
+    music_style: 'House',
+    soundcloud_spotify_url: null,
+    why_interested: null,
+    status,
+    submitted_at: now.toISOString(),
+    approved_at: null,
+    notes: null,
   });
 
   it('join: 201 with the id, then 409 for the same email in another case; spots count it', async () => {
     const store = memoryWaitlist();
     const handler = makeWaitlistHandler({ waitlist: store, clock, ids: { next: () => ID } });
-    const first = bodyOf(await handler(apiEvent('POST', '/api/waitlist', { body: { email: 'Nova@Example.com', artist_name: 'Nova', music_style: 'Techno' } }), context()));
+    const first = bodyOf(
+      await handler(apiEvent('POST', '/api/waitlist', { body: { email: 'Nova@Example.com', artist_name: 'Nova', music_style: 'Techno' } }), context()),
+    );
     expect(first).toEqual({ status: 201, body: store.entries.get(ID) });
     expect(first.body).toMatchObject({ id: ID, status: 'pending', submitted_at: now.toISOString(), approved_at: null, notes: null });
     expect(store.entries.get(ID)?.email).toBe('nova@example.com');
-    const again = bodyOf(await handler(apiEvent('POST', '/api/waitlist', { body: { email: 'NOVA@example.com', artist_name: 'Nova', music_style: 'Techno' } }), context()));
+    const again = bodyOf(
+      await handler(apiEvent('POST', '/api/waitlist', { body: { email: 'NOVA@example.com', artist_name: 'Nova', music_style: 'Techno' } }), context()),
+    );
     expect(again).toEqual({ status: 409, body: { message: waitlistMessages.duplicate } });
     expect(bodyOf(await handler(apiEvent('GET', '/api/waitlist/spots'), context()))).toEqual({ status: 200, body: { total: 50, taken: 1, remaining: 49 } });
   });
@@ -191,8 +210,12 @@ describe('the waitlist handlers over an in-memory store', () => {
     const handler = makeAdminHandler({ waitlist: store, directory: unusedDirectory(), clock });
     const before = structuredClone(store.entries.get(id));
     expect((await handler(apiEvent('GET', '/api/admin/waitlist', { admin: false }), context())).statusCode).toBe(403);
-    expect((await handler(apiEvent('PATCH', '/api/admin/waitlist/{id}', { params: { id }, body: { status: 'approved' }, admin: false }), context())).statusCode).toBe(403);
-    expect((await handler(apiEvent('PUT', '/api/admin/waitlist/{id}/notes', { params: { id }, body: { notes: 'x' }, admin: false }), context())).statusCode).toBe(403);
+    expect(
+      (await handler(apiEvent('PATCH', '/api/admin/waitlist/{id}', { params: { id }, body: { status: 'approved' }, admin: false }), context())).statusCode,
+    ).toBe(403);
+    expect(
+      (await handler(apiEvent('PUT', '/api/admin/waitlist/{id}/notes', { params: { id }, body: { notes: 'x' }, admin: false }), context())).statusCode,
+    ).toBe(403);
     expect(store.entries.get(id)).toEqual(before);
   });
 });

@@ -26,7 +26,10 @@ function dataBlock<T>(user: string, tag: string): T {
 
 /** A stand-in model: rebuilds the request from the prompt alone and answers as the local writer would. */
 async function scriptedModel(input: ConverseCommandInput): Promise<string> {
-  const user = (input.messages ?? []).flatMap((m) => m.content ?? []).map((c) => c.text ?? '').join('');
+  const user = (input.messages ?? [])
+    .flatMap((m) => m.content ?? [])
+    .map((c) => c.text ?? '')
+    .join('');
   const track = dataBlock<WriterRequest['track']>(user, DATA_BLOCKS.track);
   const artist = dataBlock<WriterRequest['artist']>(user, DATA_BLOCKS.artist);
   const contact = dataBlock<{ name: string; label?: string; type: ContactType; genre?: string; position?: string; notes?: string }>(user, DATA_BLOCKS.contact);
@@ -100,7 +103,9 @@ function writerContract(name: string, makeWriter: () => EmailWriter) {
 
     it('writes differently for two contacts', async () => {
       const a = await writer.write(request());
-      const b = await writer.write(request({ contact: { name: 'Sam Rivers', label_name: null, contact_type: 'DJ', genre: null, position: null, notes: null } }));
+      const b = await writer.write(
+        request({ contact: { name: 'Sam Rivers', label_name: null, contact_type: 'DJ', genre: null, position: null, notes: null } }),
+      );
       expect(b.body).not.toBe(a.body);
     });
 

@@ -97,7 +97,7 @@ describe('buildWriterPrompt', () => {
     expect(Object.keys(blockValue(user, DATA_BLOCKS.track) as object)).toEqual(['track_name', 'track_url', 'genre', 'description']);
   });
 
-  it("keeps an injection in the notes inside the contact block: the closing tag in a field cannot close it", () => {
+  it('keeps an injection in the notes inside the contact block: the closing tag in a field cannot close it', () => {
     const { user } = buildWriterPrompt(request());
     // The only closing tag is the real one, after the data: the note's copy is escaped (\u003c).
     expect(user.match(/<\/contact_data>/g)).toHaveLength(1);

@@ -34,8 +34,7 @@ function entry(i: number, overrides: Partial<WaitlistEntry> = {}): WaitlistEntry
   };
 }
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 type Failure = { status: number; message: string } | null;
 
@@ -122,7 +121,10 @@ async function expectCounts(total: number, pending: number, approved: number, re
 }
 
 const table = () => createWrapper().findTable()!;
-const bodyRows = () => table().findRows().map((row) => row.getElement());
+const bodyRows = () =>
+  table()
+    .findRows()
+    .map((row) => row.getElement());
 
 /** The table row whose email is `email` (the browser tests scope by the row's email too). */
 function rowOf(email: string): HTMLElement {
@@ -146,7 +148,9 @@ describe('admin waitlist page', () => {
     await renderAdmin(server);
     await expectCounts(4, 2, 1, 1);
     expect(document.title).toBe('Beta Waitlist Management · Trackpitch');
-    const headers = table().findColumnHeaders().map((h) => h.getElement().textContent ?? '');
+    const headers = table()
+      .findColumnHeaders()
+      .map((h) => h.getElement().textContent ?? '');
     const names = ['Email', 'Artist Name', 'Music Style', 'URL', 'Submitted', 'Status', 'Actions'];
     expect(headers).toHaveLength(names.length);
     names.forEach((name, i) => expect(headers[i]!.startsWith(name), `${headers[i]} is ${name}`).toBe(true));
@@ -488,7 +492,10 @@ describe('admin waitlist page', () => {
   });
 
   it('shows the error and no partial list when a later page fails', async () => {
-    const server = fakeServer(Array.from({ length: 5 }, (_, i) => entry(i + 1)), { maxPage: 2 });
+    const server = fakeServer(
+      Array.from({ length: 5 }, (_, i) => entry(i + 1)),
+      { maxPage: 2 },
+    );
     const laterPages = gate();
     server.hold.laterPages = laterPages.promise;
     await renderAdmin(server);
@@ -519,7 +526,15 @@ describe('admin waitlist page', () => {
     const approved = new Date(2025, 1, 4, 16, 30).toISOString();
     await renderAdmin(
       fakeServer([
-        entry(2, { email: 'amy@example.com', artist_name: '=HYPERLINK("http://evil")', why_interested: 'Loves, "quotes"\nand lines', status: 'approved', submitted_at: submitted, approved_at: approved, notes: '+notes' }),
+        entry(2, {
+          email: 'amy@example.com',
+          artist_name: '=HYPERLINK("http://evil")',
+          why_interested: 'Loves, "quotes"\nand lines',
+          status: 'approved',
+          submitted_at: submitted,
+          approved_at: approved,
+          notes: '+notes',
+        }),
         entry(1, { email: 'zed@example.com', artist_name: 'Zed', soundcloud_spotify_url: null, submitted_at: new Date(2025, 1, 1, 23, 59).toISOString() }),
       ]),
     );
@@ -537,7 +552,17 @@ describe('admin waitlist page', () => {
     expect(content.split('\r\n')[0]).toBe('\uFEFFEmail,Artist Name,Music Style,URL,Why Interested,Status,Submitted Date,Approved Date,Notes');
     expect(Papa.parse<string[]>(content.replace(/^\uFEFF/, '')).data).toEqual([
       ['Email', 'Artist Name', 'Music Style', 'URL', 'Why Interested', 'Status', 'Submitted Date', 'Approved Date', 'Notes'],
-      ['amy@example.com', `'=HYPERLINK("http://evil")`, 'Techno', 'https://soundcloud.com/artist2', 'Loves, "quotes"\nand lines', 'approved', '2025-02-03 04:05', '2025-02-04 16:30', "'+notes"],
+      [
+        'amy@example.com',
+        `'=HYPERLINK("http://evil")`,
+        'Techno',
+        'https://soundcloud.com/artist2',
+        'Loves, "quotes"\nand lines',
+        'approved',
+        '2025-02-03 04:05',
+        '2025-02-04 16:30',
+        "'+notes",
+      ],
       ['zed@example.com', 'Zed', 'Techno', '', '', 'pending', '2025-02-01 23:59', '', ''],
     ]);
   });

@@ -33,9 +33,7 @@ describe('Amplify auth service: confirmSignUp', () => {
       throw Object.assign(new Error('Invalid code provided, please request a code again.'), { name: 'ExpiredCodeException' });
     };
     const service = createAmplifyAuthService(awsConfigWithGoogle);
-    await expect(service.confirmSignUp('new@example.com', '000000')).rejects.toThrow(
-      'Invalid code provided, please request a code again.',
-    );
+    await expect(service.confirmSignUp('new@example.com', '000000')).rejects.toThrow('Invalid code provided, please request a code again.');
     expect(amplify.calls).toHaveLength(1);
   });
 });

@@ -9,15 +9,7 @@ import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
 import { SENT_EMAILS_TITLE } from '../../web/src/pages/campaigns/SentEmailsList';
 import { USAGE_REFRESH_MS } from '../../web/src/pages/campaigns/useSendingStatus';
 import { USAGE_WIDGET_TITLE, usageTexts } from '../../web/src/pages/campaigns/UsageWidget';
-import {
-  campaign,
-  campaignEmail,
-  fakeCampaignsServer,
-  renderCampaigns,
-  sendingCampaign,
-  sendingStatus,
-  type CampaignsServer,
-} from './campaigns-fake-server';
+import { campaign, campaignEmail, fakeCampaignsServer, renderCampaigns, sendingCampaign, sendingStatus, type CampaignsServer } from './campaigns-fake-server';
 import { toast } from './compose-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
 import { apiMessages } from '../../schema/api/serverMessages';

@@ -55,7 +55,14 @@ export function sendingCampaign(i: number, total: number, sent: number, override
   });
 }
 
-export function sendingStatus(overrides: { month?: Partial<SendingStatus['month']>; today?: Partial<SendingStatus['today']>; mailbox?: Partial<SendingStatus['mailbox']>; next_send_at?: string | null } = {}): SendingStatus {
+export function sendingStatus(
+  overrides: {
+    month?: Partial<SendingStatus['month']>;
+    today?: Partial<SendingStatus['today']>;
+    mailbox?: Partial<SendingStatus['mailbox']>;
+    next_send_at?: string | null;
+  } = {},
+): SendingStatus {
   const mailbox = { connected: true, email: 'robin@gmail.com', account_type: 'free' as const, daily_limit: 500, ...overrides.mailbox };
   const today = { date: '2025-03-01', sent: 12, remaining: mailbox.daily_limit - 12, resets_at: '2025-03-02T08:00:00.000Z', ...overrides.today };
   const month = { month: '2025-03', used: 120, limit: 500, remaining: 380, ...overrides.month };
@@ -128,10 +135,7 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
     if (method === 'GET' && pathname === '/api/sending/status') return failed('status') ?? json(state.status);
     if (method === 'GET' && pathname === '/api/campaigns') {
       await hold.list;
-      return (
-        failed('list') ??
-        json({ campaigns: [...campaigns.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(summaryOf) })
-      );
+      return failed('list') ?? json({ campaigns: [...campaigns.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(summaryOf) });
     }
 
     const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|emails)(?:\/([^/]+))?)?$/.exec(pathname);

@@ -36,7 +36,10 @@ async function cardOf(track: string): Promise<HTMLElement> {
   });
 }
 
-const badgeOf = async (track: string) => createWrapper(await cardOf(track)).findBadge()!.getElement().textContent;
+const badgeOf = async (track: string) =>
+  createWrapper(await cardOf(track))
+    .findBadge()!
+    .getElement().textContent;
 
 describe('campaigns list', () => {
   it('shows a card per campaign with title, genre, description, times, progress, counts and View / Stats links', async () => {
@@ -62,7 +65,12 @@ describe('campaigns list', () => {
     expect(card.getByText('Started')).toBeInTheDocument();
     expect(card.getByText('Completed')).toBeInTheDocument();
     expect(card.getByText('10 of 40 sent')).toBeInTheDocument();
-    expect(createWrapper(await cardOf('Midnight Drive')).findProgressBar()!.findPercentageText()!.getElement().textContent).toBe('25%');
+    expect(
+      createWrapper(await cardOf('Midnight Drive'))
+        .findProgressBar()!
+        .findPercentageText()!
+        .getElement().textContent,
+    ).toBe('25%');
     for (const [label, value] of [
       ['Sent', '10'],
       ['Opened', '7'],
@@ -87,7 +95,11 @@ describe('campaigns list', () => {
     await openList(server);
     await cardOf('Track 1');
     // Newest first.
-    expect(cards().findItems().map((item) => item.findCardHeader()!.find('h2')!.getElement().textContent)).toEqual(['Track 3', 'Track 2', 'Track 1']);
+    expect(
+      cards()
+        .findItems()
+        .map((item) => item.findCardHeader()!.find('h2')!.getElement().textContent),
+    ).toEqual(['Track 3', 'Track 2', 'Track 1']);
   });
 
   it('badges each campaign by the spec §4 rules', async () => {

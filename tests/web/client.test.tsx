@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient } from '../../web/src/api/client';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('api client', () => {
   it('sends the ID token as a bearer token and JSON bodies', async () => {
@@ -18,15 +17,21 @@ describe('api client', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ full_name: 'Robin' });
   });
 
-  it("turns a `{ message, requestId }` error body into an ApiError with the status", async () => {
-    const api = createApiClient(async () => 't', async () => json({ message: 'Something broke', requestId: 'req-1' }, 500));
+  it('turns a `{ message, requestId }` error body into an ApiError with the status', async () => {
+    const api = createApiClient(
+      async () => 't',
+      async () => json({ message: 'Something broke', requestId: 'req-1' }, 500),
+    );
     const error = await api.get('/api/profile').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 500, message: 'Something broke', requestId: 'req-1' });
   });
 
   it('gives a readable message when the error body is not the API shape', async () => {
-    const api = createApiClient(async () => 't', async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
+    const api = createApiClient(
+      async () => 't',
+      async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    );
     await expect(api.get('/api/x')).rejects.toMatchObject({ status: 502, message: 'Request failed (502 Bad Gateway)' });
   });
 
@@ -47,7 +52,10 @@ describe('api client', () => {
   });
 
   it('reports a network failure as status 0', async () => {
-    const api = createApiClient(async () => 't', async () => Promise.reject(new TypeError('Failed to fetch')));
+    const api = createApiClient(
+      async () => 't',
+      async () => Promise.reject(new TypeError('Failed to fetch')),
+    );
     await expect(api.get('/api/health')).rejects.toMatchObject({
       status: 0,
       message: 'Could not reach the server. Check your connection and try again.',
@@ -55,7 +63,10 @@ describe('api client', () => {
   });
 
   it('runs the parser and reports a response of the wrong shape', async () => {
-    const api = createApiClient(async () => 't', async () => json({ id: 1 }));
+    const api = createApiClient(
+      async () => 't',
+      async () => json({ id: 1 }),
+    );
     const parse = (data: unknown) => {
       if (typeof (data as { id?: unknown }).id !== 'string') throw new Error('bad');
       return data as { id: string };

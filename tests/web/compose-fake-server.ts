@@ -91,7 +91,13 @@ export interface FakeSending {
   alreadySent: Set<string>;
 }
 
-export function fakeComposeServer({ contacts = [], unsubscribes = [], lists = [], userTemplates = [], sending: sendingOptions = {} }: ComposeServerOptions = {}) {
+export function fakeComposeServer({
+  contacts = [],
+  unsubscribes = [],
+  lists = [],
+  userTemplates = [],
+  sending: sendingOptions = {},
+}: ComposeServerOptions = {}) {
   const base = fakeContactsServer(contacts, unsubscribes);
   const sending: FakeSending = {
     mailboxConnected: true,

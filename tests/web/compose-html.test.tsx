@@ -312,7 +312,17 @@ describe('HTML mode: the HTML Email Composer', () => {
     expect(guide.findExpandedContent()).toBeNull();
     await user.click(guide.findExpandButton().getElement());
     const content = guide.findExpandedContent()!.getElement();
-    for (const placeholder of ['[NAME]', '[CONTACT_NAME]', '[EMAIL]', '[LABEL_NAME]', '[TRACK_NAME]', '[GENRE]', '[ARTIST_NAME]', '[TRACK_URL]', '[UNSUBSCRIBE_URL]']) {
+    for (const placeholder of [
+      '[NAME]',
+      '[CONTACT_NAME]',
+      '[EMAIL]',
+      '[LABEL_NAME]',
+      '[TRACK_NAME]',
+      '[GENRE]',
+      '[ARTIST_NAME]',
+      '[TRACK_URL]',
+      '[UNSUBSCRIBE_URL]',
+    ]) {
       expect(content.textContent).toContain(placeholder);
     }
     expect(content.textContent).toMatch(/600 px/);

@@ -112,16 +112,22 @@ describe('compose: AI preview', () => {
     const tone = formField('Email Tone').findControl()!.findSelect()!;
     expect(tone.findTrigger().getElement()).toHaveTextContent('Professional');
     tone.openDropdown();
-    expect(tone.findDropdown().findOptions().map((option) => option.getElement().textContent)).toEqual(['Professional', 'Friendly', 'Casual']);
+    expect(
+      tone
+        .findDropdown()
+        .findOptions()
+        .map((option) => option.getElement().textContent),
+    ).toEqual(['Professional', 'Friendly', 'Casual']);
     tone.closeDropdown();
     const length = formField('Email Length').findControl()!.findSelect()!;
     expect(length.findTrigger().getElement()).toHaveTextContent('Medium (~150 words)');
     length.openDropdown();
-    expect(length.findDropdown().findOptions().map((option) => option.getElement().textContent)).toEqual([
-      'Short (~100 words)',
-      'Medium (~150 words)',
-      'Long (~250 words)',
-    ]);
+    expect(
+      length
+        .findDropdown()
+        .findOptions()
+        .map((option) => option.getElement().textContent),
+    ).toEqual(['Short (~100 words)', 'Medium (~150 words)', 'Long (~250 words)']);
     length.closeDropdown();
     expect(screen.getByRole('textbox', { name: 'Track Description *' })).toHaveAttribute('rows', '3');
 

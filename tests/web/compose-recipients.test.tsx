@@ -179,7 +179,12 @@ describe('compose: saved contact lists', () => {
     });
     const quickLoad = formField('Quick Load').findControl()!.findSelect()!;
     act(() => quickLoad.openDropdown());
-    expect(quickLoad.findDropdown().findOptions().map((option) => option.findLabel().getElement().textContent)).toEqual(['House labels']);
+    expect(
+      quickLoad
+        .findDropdown()
+        .findOptions()
+        .map((option) => option.findLabel().getElement().textContent),
+    ).toEqual(['House labels']);
   });
 
   it('Quick Load applies a saved list: its types and genres, and its contacts that still exist', async () => {
@@ -199,7 +204,11 @@ describe('compose: saved contact lists', () => {
     const types = within(screen.getByRole('group', { name: 'Contact type' }));
     expect(types.getByRole('checkbox', { name: 'DJ (2)' })).toBeChecked();
     expect(types.getByRole('checkbox', { name: 'Label (1)' })).not.toBeChecked();
-    expect(genreSelect().findTokens().map((token) => token.findLabel().getElement().textContent)).toEqual(['Techno']);
+    expect(
+      genreSelect()
+        .findTokens()
+        .map((token) => token.findLabel().getElement().textContent),
+    ).toEqual(['Techno']);
   });
 });
 

@@ -284,9 +284,11 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
 
     const summary = await screen.findByRole('dialog', { name: sendingMessages.completedWithErrors });
     expect(within(summary).getByText('100/101 emails queued successfully')).toBeInTheDocument();
-    expect(within(within(summary).getByRole('list', { name: 'Errors' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      `Contacts 101–101: ${sendingMessages.failedToSend(apiMessages.internalError)}`,
-    ]);
+    expect(
+      within(within(summary).getByRole('list', { name: 'Errors' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([`Contacts 101–101: ${sendingMessages.failedToSend(apiMessages.internalError)}`]);
     expect(server.campaigns.get(id)!.status).toBe('sending');
     // The campaign has left draft: Compose starts afresh.
     expect(screen.getByRole('textbox', { name: 'Track Name *' })).toHaveValue('');

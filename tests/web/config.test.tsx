@@ -24,15 +24,14 @@ function mutations(base: Record<string, unknown>): unknown[] {
 }
 
 describe('runtime config check', () => {
-  it.each([...valid, ...mutations(awsWithGoogle as Record<string, unknown>), ...mutations(localConfig as Record<string, unknown>)].map((c) => [JSON.stringify(c), c]))(
-    'agrees with the zod contract on %s',
-    (_name, candidate) => {
-      const zodResult = runtimeConfigSchema.safeParse(candidate);
-      const ours = validateRuntimeConfig(candidate);
-      expect(ours.ok).toBe(zodResult.success);
-      if (ours.ok && zodResult.success) expect(ours.config).toEqual(zodResult.data);
-    },
-  );
+  it.each(
+    [...valid, ...mutations(awsWithGoogle as Record<string, unknown>), ...mutations(localConfig as Record<string, unknown>)].map((c) => [JSON.stringify(c), c]),
+  )('agrees with the zod contract on %s', (_name, candidate) => {
+    const zodResult = runtimeConfigSchema.safeParse(candidate);
+    const ours = validateRuntimeConfig(candidate);
+    expect(ours.ok).toBe(zodResult.success);
+    if (ours.ok && zodResult.success) expect(ours.config).toEqual(zodResult.data);
+  });
 
   it('checks every field the contract declares (fails when schema/api/runtimeConfig.ts gains one)', () => {
     const schema = z.toJSONSchema(runtimeConfigSchema) as {

@@ -50,8 +50,7 @@ export function unsubscribe(i: number, overrides: Partial<Unsubscribe> = {}): Un
   };
 }
 
-export const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 type Failure = { status: number; message: string } | null;
 

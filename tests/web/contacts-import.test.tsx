@@ -152,7 +152,6 @@ describe('mapping', () => {
     await user.click(await screen.findByRole('option', { name: 'Skip This Column' }));
     expect(await screen.findByText('Please map at least one column to "Email Address"')).toBeInTheDocument();
     expect(importButton()).toBeDisabled();
-
   });
 
   it('guesses again when the header checkbox changes: a file without a header row', async () => {
@@ -185,13 +184,21 @@ describe('mapping', () => {
   it('shows Import Issues with the first three row errors and sends nothing', async () => {
     const server = fakeContactsServer();
     const user = await openImport(server);
-    await upload(user, csv([['email', 'name'], ['', 'No Email'], ['nope', 'Bad'], ['a@b', 'Bad too'], ['x y@z.com', 'Bad three'], ['ok@fine.com', 'Fine']]));
+    await upload(
+      user,
+      csv([
+        ['email', 'name'],
+        ['', 'No Email'],
+        ['nope', 'Bad'],
+        ['a@b', 'Bad too'],
+        ['x y@z.com', 'Bad three'],
+        ['ok@fine.com', 'Fine'],
+      ]),
+    );
     await screen.findByRole('heading', { name: 'Map CSV Columns' });
     await user.click(importButton());
     expect(await screen.findByText('Import Issues')).toBeInTheDocument();
-    expect(
-      screen.getByText('Row 2: Missing email address, Row 3: Invalid email format: nope, Row 4: Invalid email format: a@b...'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('Row 2: Missing email address, Row 3: Invalid email format: nope, Row 4: Invalid email format: a@b...')).toBeInTheDocument();
     expect(server.calls('POST', '/api/contacts/import')).toHaveLength(0);
     expect(screen.getByRole('heading', { name: 'Map CSV Columns' })).toBeInTheDocument();
   });
@@ -201,7 +208,16 @@ describe('invisible characters', () => {
   it('names each row whose email holds an invisible or control character, and sends nothing', async () => {
     const server = fakeContactsServer();
     const user = await openImport(server);
-    await upload(user, csv([['email', 'name'], ['ok@fine.com', 'Fine'], ['zero\u200b@width.com', 'Zero'], ['no\u00a0break@space.com', 'Nbsp'], ['soft\u00adhyphen@x.com', 'Shy']]));
+    await upload(
+      user,
+      csv([
+        ['email', 'name'],
+        ['ok@fine.com', 'Fine'],
+        ['zero\u200b@width.com', 'Zero'],
+        ['no\u00a0break@space.com', 'Nbsp'],
+        ['soft\u00adhyphen@x.com', 'Shy'],
+      ]),
+    );
     await screen.findByRole('heading', { name: 'Map CSV Columns' });
     await user.click(importButton());
     expect(await screen.findByText('Import Issues')).toBeInTheDocument();
@@ -314,9 +330,7 @@ describe('importing', () => {
     // The mapping is still there: import again.
     server.fail.importCall = null;
     await user.click(importButton());
-    expect(
-      await screen.findByText(`Import successful! Imported ${500 - created} contacts successfully. ${created} duplicates skipped.`),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(`Import successful! Imported ${500 - created} contacts successfully. ${created} duplicates skipped.`)).toBeInTheDocument();
     expect(server.contacts.size).toBe(500);
     await tabCount(500);
   });

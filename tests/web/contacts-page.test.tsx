@@ -23,8 +23,14 @@ async function openPage(server: ContactsServer) {
 
 /** The Contacts tab's cards (the first Cards on the page; the Unsubscribed tab's are mounted only when open). */
 const contactCards = () => createWrapper().findCards()!;
-const cardElements = () => contactCards().findItems().map((card) => card.getElement());
-const namesShown = () => contactCards().findItems().map((card) => card.findCardHeader()!.getElement().querySelector('span')!.textContent);
+const cardElements = () =>
+  contactCards()
+    .findItems()
+    .map((card) => card.getElement());
+const namesShown = () =>
+  contactCards()
+    .findItems()
+    .map((card) => card.findCardHeader()!.getElement().querySelector('span')!.textContent);
 
 function cardOf(email: string): HTMLElement {
   const card = cardElements().find((element) => within(element).queryByText(email, { exact: true }));
@@ -318,7 +324,12 @@ describe('add and edit', () => {
     expect(namesShown()[0]).toBe('Mia Lane');
     expect(within(cardOf('mia@lane.com')).getByText('DJ')).toBeInTheDocument();
     expect(tab('Contacts (2)')).toBeInTheDocument();
-    expect(server.bodies('POST', '/api/contacts').at(-1)).toMatchObject({ name: 'Mia Lane', email: 'mia@lane.com', contact_type: 'DJ', position: 'Label Manager' });
+    expect(server.bodies('POST', '/api/contacts').at(-1)).toMatchObject({
+      name: 'Mia Lane',
+      email: 'mia@lane.com',
+      contact_type: 'DJ',
+      position: 'Label Manager',
+    });
   });
 
   it('says so when the server fails to add, with its message', async () => {

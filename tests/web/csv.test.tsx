@@ -1,13 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { WaitlistEntry } from '../../schema/api/waitlist';
-import {
-  csvCell,
-  formatCsvDateTime,
-  formatDateStamp,
-  neutraliseFormula,
-  toCsv,
-} from '../../web/src/lib/csv';
+import { csvCell, formatCsvDateTime, formatDateStamp, neutraliseFormula, toCsv } from '../../web/src/lib/csv';
 import { waitlistCsv, waitlistCsvColumns, waitlistCsvFilename } from '../../web/src/pages/admin/waitlistCsv';
 
 /** An ISO timestamp for a local wall-clock time, so the expected yyyy-MM-dd HH:mm holds in any time zone. */
@@ -30,10 +24,13 @@ describe('csv cells (RFC 4180)', () => {
     expect(csvCell('line 1\r\nline 2')).toBe('"line 1\r\nline 2"');
   });
 
-  it.each(['=SUM(A1:A2)', '+1', '-2+3', '@cmd', '\tindent', '\rreturn', '＝SUM(A1:A2)', '＋1', '－2＋3', '＠cmd'])('neutralises the formula-like cell %j', (value) => {
-    expect(neutraliseFormula(value)).toBe(`'${value}`);
-    expect(csvCell(value).replace(/^"/, '').startsWith("'")).toBe(true);
-  });
+  it.each(['=SUM(A1:A2)', '+1', '-2+3', '@cmd', '\tindent', '\rreturn', '＝SUM(A1:A2)', '＋1', '－2＋3', '＠cmd'])(
+    'neutralises the formula-like cell %j',
+    (value) => {
+      expect(neutraliseFormula(value)).toBe(`'${value}`);
+      expect(csvCell(value).replace(/^"/, '').startsWith("'")).toBe(true);
+    },
+  );
 
   it('quotes a neutralised cell that also needs quoting', () => {
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
@@ -55,7 +52,10 @@ describe('csv cells (RFC 4180)', () => {
         { header: 'A', value: (r: [string, string | null]) => r[0] },
         { header: 'B', value: (r: [string, string | null]) => r[1] },
       ],
-      [['1, 2', 'x"y'], ['multi\nline', null]],
+      [
+        ['1, 2', 'x"y'],
+        ['multi\nline', null],
+      ],
     );
     expect(csv).toBe('\uFEFFA,B\r\n"1, 2","x""y"\r\n"multi\nline",');
     expect(Papa.parse<string[]>(withoutBom(csv)).data).toEqual([
@@ -129,7 +129,15 @@ describe('waitlist export', () => {
 
   it('has the spec columns in order', () => {
     expect(waitlistCsvColumns.map((c) => c.header)).toEqual([
-      'Email', 'Artist Name', 'Music Style', 'URL', 'Why Interested', 'Status', 'Submitted Date', 'Approved Date', 'Notes',
+      'Email',
+      'Artist Name',
+      'Music Style',
+      'URL',
+      'Why Interested',
+      'Status',
+      'Submitted Date',
+      'Approved Date',
+      'Notes',
     ]);
   });
 
@@ -139,8 +147,15 @@ describe('waitlist export', () => {
     const rows = Papa.parse<string[]>(withoutBom(csv)).data;
     expect(rows).toHaveLength(3);
     expect(rows[1]).toEqual([
-      'dj@example.com', 'DJ "Quote", Jr.', 'Drum & Bass', 'https://soundcloud.com/dj', 'Line one\nline two', 'approved',
-      '2025-05-01 14:03', '2025-05-02 08:00', `'=cmd|"/c calc"!A1`,
+      'dj@example.com',
+      'DJ "Quote", Jr.',
+      'Drum & Bass',
+      'https://soundcloud.com/dj',
+      'Line one\nline two',
+      'approved',
+      '2025-05-01 14:03',
+      '2025-05-02 08:00',
+      `'=cmd|"/c calc"!A1`,
     ]);
     expect(rows[2]).toEqual(['a@example.com', "'@evil", 'Techno', '', '', 'pending', '2025-04-30 07:45', '', '']);
   });

@@ -106,10 +106,7 @@ export function visitedPaths(): readonly string[] {
  * fake's user; `stateful: false` keeps the context exactly as given (e.g. to see that a page does not
  * navigate by itself after signing in).
  */
-export function renderApp(
-  path: string,
-  options: { auth?: AuthContextValue; config?: RuntimeConfig; stateful?: boolean; strict?: boolean } = {},
-) {
+export function renderApp(path: string, options: { auth?: AuthContextValue; config?: RuntimeConfig; stateful?: boolean; strict?: boolean } = {}) {
   const auth = options.auth ?? makeFakeAuth();
   visited.length = 0;
   const routes = (

@@ -21,14 +21,7 @@ import { NotificationsProvider, useNotifications, type NotifyInput } from '../..
 import { addFailureNotice, bulkAddSummary, refusalBeforeAdd, UPGRADE_HREF } from '../../web/src/pages/labelfinder/allowance';
 import { pageOf } from '../../web/src/components/ListPagination';
 import { CARDS_PAGE_SIZE, entryState } from '../../web/src/pages/labelfinder/DirectorySection';
-import {
-  defaultFilters,
-  filterEntries,
-  genreCounts,
-  splitFeatured,
-  typeCounts,
-  type DirectoryFilters,
-} from '../../web/src/pages/labelfinder/filters';
+import { defaultFilters, filterEntries, genreCounts, splitFeatured, typeCounts, type DirectoryFilters } from '../../web/src/pages/labelfinder/filters';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
 
 // Role queries skip the per-element visibility check (getComputedStyle up every ancestor), which is
@@ -49,8 +42,24 @@ const filters = (overrides: Partial<DirectoryFilters> = {}): DirectoryFilters =>
 const ids = (list: readonly DirectoryEntry[]) => list.map((e) => e.id);
 
 const sample = [
-  entry({ id: 'a', name: 'Velvet Records', email: 'demos@velvet.example', genres: ['techno', 'minimal'], location: 'Berlin, Germany', description: 'Dark warehouse techno.', is_featured: true }),
-  entry({ id: 'b', name: 'DJ Amber', email: 'amber@dj.example', genres: 'House, Deep House', location: 'unknown', contact_type: 'DJ', description: 'Plays VELVET grooves.' }),
+  entry({
+    id: 'a',
+    name: 'Velvet Records',
+    email: 'demos@velvet.example',
+    genres: ['techno', 'minimal'],
+    location: 'Berlin, Germany',
+    description: 'Dark warehouse techno.',
+    is_featured: true,
+  }),
+  entry({
+    id: 'b',
+    name: 'DJ Amber',
+    email: 'amber@dj.example',
+    genres: 'House, Deep House',
+    location: 'unknown',
+    contact_type: 'DJ',
+    description: 'Plays VELVET grooves.',
+  }),
   entry({ id: 'c', name: 'Copper Tone', email: 'a-and-r@copper.example', genres: ['trance'], location: '', description: 'Uplifting trance label.' }),
   entry({ id: 'd', name: 'Hollow Sounds', email: null, genres: ['techno'], location: 'Lisbon', contact_type: 'dj', description: null }),
   entry({ id: 'e', name: 'Static Lab', email: 'hello@static.example', genres: [], location: 'Unknown Location', submission_guidelines: 'techno only' }),
@@ -118,7 +127,9 @@ describe('LabelFinder filter rules', () => {
   it('treats an email holding an invisible character (stored before imports refused it) as no address, and says why on the card', () => {
     const hidden = entry({ id: 'z', name: 'Hidden Space', email: 'a\u200b@labels.example' });
     expect(entryState(hidden, new Set(), new Set())).toBe('no-email');
-    expect(cannotAddMessage(hidden)).toBe('The email address of Hidden Space contains an invisible or control character, so it cannot be added to your contacts.');
+    expect(cannotAddMessage(hidden)).toBe(
+      'The email address of Hidden Space contains an invisible or control character, so it cannot be added to your contacts.',
+    );
     expect(cannotAddMessage(entry({ id: 'n', name: 'Silent', email: null }))).toBe(directoryMessages.noEmail('Silent'));
   });
 });
@@ -151,7 +162,11 @@ describe('LabelFinder tier rules', () => {
       message: 'Database unavailable',
     });
     // A 403 without the code is not a limit; a bulk failure has the bulk text.
-    expect(addFailureNotice(new ApiError(403, 'Forbidden'), free(0))).toEqual({ type: 'error', title: 'Failed to add contacts. Please try again.', message: 'Forbidden' });
+    expect(addFailureNotice(new ApiError(403, 'Forbidden'), free(0))).toEqual({
+      type: 'error',
+      title: 'Failed to add contacts. Please try again.',
+      message: 'Forbidden',
+    });
     expect(bulkAddSummary(3, 2)).toBe('3 contacts added, 2 already in your contacts (skipped).');
     expect(UPGRADE_HREF).toBe('/dashboard/subscription');
   });
@@ -279,7 +294,17 @@ async function toast(title: string): Promise<HTMLElement> {
 
 const directory = () => [
   ...sample,
-  entry({ id: 'f', name: 'Salt Collective', email: 'salt@collective.example', genres: ['house'], location: 'Leeds, UK', label_size: 'Boutique', website_url: 'salt.example', is_featured: 'yes', submission_guidelines: 'Private SoundCloud links only.' }),
+  entry({
+    id: 'f',
+    name: 'Salt Collective',
+    email: 'salt@collective.example',
+    genres: ['house'],
+    location: 'Leeds, UK',
+    label_size: 'Boutique',
+    website_url: 'salt.example',
+    is_featured: 'yes',
+    submission_guidelines: 'Private SoundCloud links only.',
+  }),
 ];
 
 describe('LabelFinder page', () => {
@@ -329,8 +354,14 @@ describe('LabelFinder page', () => {
     ];
     await renderPage(fakeServer(sites, { used: 0, limit: 5 }));
     await screen.findByText('Showing 5 of 5 contacts');
-    expect(within(card('Upper Case')).getByRole('link', { name: 'Visit website: Upper Case (opens in a new tab)' })).toHaveAttribute('href', 'https://Upper.example/Demos');
-    expect(within(card('Bare Domain')).getByRole('link', { name: 'Visit website: Bare Domain (opens in a new tab)' })).toHaveAttribute('href', 'https://bare.example:8080/x');
+    expect(within(card('Upper Case')).getByRole('link', { name: 'Visit website: Upper Case (opens in a new tab)' })).toHaveAttribute(
+      'href',
+      'https://Upper.example/Demos',
+    );
+    expect(within(card('Bare Domain')).getByRole('link', { name: 'Visit website: Bare Domain (opens in a new tab)' })).toHaveAttribute(
+      'href',
+      'https://bare.example:8080/x',
+    );
     for (const name of ['Script Site', 'Data Site', 'Posing Site']) {
       expect(within(card(name)).queryByRole('link'), name).toBeNull();
       expect(within(card(name)).getByText('No website')).toBeInTheDocument();
@@ -443,7 +474,12 @@ describe('LabelFinder page', () => {
   it('bulk add: Select All over the filtered entries, chunks of 25 with progress, then the summary', async () => {
     const user = userEvent.setup();
     const many = Array.from({ length: 60 }, (_, i) =>
-      entry({ id: `m${String(i).padStart(2, '0')}`, name: `Label ${String(i).padStart(2, '0')}`, email: `l${i}@labels.example`, genres: i % 2 ? ['techno'] : ['house'] }),
+      entry({
+        id: `m${String(i).padStart(2, '0')}`,
+        name: `Label ${String(i).padStart(2, '0')}`,
+        email: `l${i}@labels.example`,
+        genres: i % 2 ? ['techno'] : ['house'],
+      }),
     );
     const server = fakeServer([...many, ...directory()], { used: 0, limit: 1000 });
     const { refreshProfile } = await renderPage(server, { tier: 'pro' });
@@ -608,7 +644,11 @@ describe('notification actions', () => {
     await user.click(screen.getByRole('button', { name: 'Notify' }));
     const item = await toast('Saved');
     expect(within(item).queryByRole('link')).toBeNull();
-    expect(within(item).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual(['Dismiss notification']);
+    expect(
+      within(item)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Dismiss notification']);
   });
 
   it('keeps a notification with an action until it is used or dismissed, while others time out', async () => {
@@ -623,7 +663,11 @@ describe('notification actions', () => {
     await act(async () => {
       vi.advanceTimersByTime(60_000);
     });
-    const titles = () => wrapper().findFlashbar()?.findItems().map((item) => item.findHeader()?.getElement().textContent) ?? [];
+    const titles = () =>
+      wrapper()
+        .findFlashbar()
+        ?.findItems()
+        .map((item) => item.findHeader()?.getElement().textContent) ?? [];
     expect(titles()).toEqual(['Stays']);
   });
 });

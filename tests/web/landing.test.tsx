@@ -15,13 +15,16 @@ beforeAll(async () => {
   await import('../../web/src/pages/landing/DemoWalkthrough');
 }, 60_000);
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 type Handler = (init: RequestInit | undefined) => Promise<Response> | Response;
 
 /** A fake fetch: spots from `spots`, the join answered by `join`. Records the join bodies. */
-function fakeApi({ spots = { total: 50, taken: 8, remaining: 42 } as unknown, spotsStatus = 200, join }: { spots?: unknown; spotsStatus?: number; join?: Handler } = {}) {
+function fakeApi({
+  spots = { total: 50, taken: 8, remaining: 42 } as unknown,
+  spotsStatus = 200,
+  join,
+}: { spots?: unknown; spotsStatus?: number; join?: Handler } = {}) {
   const joins: unknown[] = [];
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
@@ -218,10 +221,24 @@ describe('landing page: sections', () => {
     const user = userEvent.setup();
     renderLanding();
     const pricing = document.getElementById('pricing')!;
-    const plans = within(pricing).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    const plans = within(pricing)
+      .getAllByRole('heading', { level: 3 })
+      .map((heading) => heading.textContent);
     expect(plans).toEqual(['Free', 'Pro', 'Expert']);
     const text = pricing.textContent ?? '';
-    for (const fact of ['$0', 'forever', '50 emails per month', '$29', '500 emails per month', '$99', 'Unlimited emails', 'Most popular', 'No LabelFinder database access', 'API access', '30-day money-back guarantee']) {
+    for (const fact of [
+      '$0',
+      'forever',
+      '50 emails per month',
+      '$29',
+      '500 emails per month',
+      '$99',
+      'Unlimited emails',
+      'Most popular',
+      'No LabelFinder database access',
+      'API access',
+      '30-day money-back guarantee',
+    ]) {
       expect(text).toContain(fact);
     }
     const buttons = within(pricing).getAllByRole('button', { name: 'Get Started' });
@@ -291,7 +308,9 @@ describe('landing page: waitlist form', () => {
     expect(screen.getByLabelText('Artist Name')).toHaveAttribute('type', 'text');
     expect(screen.getByLabelText('SoundCloud/Spotify Link')).toHaveAttribute('type', 'url');
     expect(screen.getByLabelText('Why are you interested?')).toHaveAttribute('maxLength', '200');
-    const options = within(screen.getByLabelText('Music Style')).getAllByRole('option').map((option) => option.getAttribute('value'));
+    const options = within(screen.getByLabelText('Music Style'))
+      .getAllByRole('option')
+      .map((option) => option.getAttribute('value'));
     expect(options.filter(Boolean)).toEqual([...MUSIC_STYLES]);
     expect(screen.getByRole('button', { name: 'Join the Beta' })).toBeInTheDocument();
   });

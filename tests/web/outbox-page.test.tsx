@@ -87,7 +87,10 @@ describe('the Outbox page in local mode', () => {
     expect(await screen.findByRole('heading', { name: 'Outbox', level: 1 })).toBeInTheDocument();
     expect(screen.getByText(/The local mailbox: every email Trackpitch sent/)).toBeInTheDocument();
     await screen.findByText('New track for contact 3');
-    const headers = createWrapper().findTable()!.findColumnHeaders().map((h) => h.getElement().textContent);
+    const headers = createWrapper()
+      .findTable()!
+      .findColumnHeaders()
+      .map((h) => h.getElement().textContent);
     expect(headers).toEqual(['To', 'Subject', 'Sent']);
     const rows = rowsText();
     expect(rows).toHaveLength(3);
@@ -155,7 +158,9 @@ describe('the Outbox page in local mode', () => {
 
     expect(await screen.findByRole('heading', { name: 'New track for contact 2', level: 2 })).toBeInTheDocument();
     const pairs = createWrapper().findKeyValuePairs()!;
-    const labelled = Object.fromEntries(pairs.findItems().map((item) => [item.findLabel()!.getElement().textContent, item.findValue()!.getElement().textContent]));
+    const labelled = Object.fromEntries(
+      pairs.findItems().map((item) => [item.findLabel()!.getElement().textContent, item.findValue()!.getElement().textContent]),
+    );
     expect(labelled).toMatchObject({
       From: 'Nova Sørensen <nova@gmail.com>',
       To: 'Contact 2 <contact2@label.example>',
@@ -211,7 +216,9 @@ describe('withLinksInNewTab', () => {
     expect(withLinksInNewTab('<!DOCTYPE html><html lang="en"><HEAD data-x="1"><style>p{}</style></HEAD><body></body></html>')).toBe(
       '<!DOCTYPE html><html lang="en"><HEAD data-x="1"><base target="_blank"><style>p{}</style></HEAD><body></body></html>',
     );
-    expect(withLinksInNewTab('<html><body><header>x</header></body></html>')).toBe('<html><head><base target="_blank"></head><body><header>x</header></body></html>');
+    expect(withLinksInNewTab('<html><body><header>x</header></body></html>')).toBe(
+      '<html><head><base target="_blank"></head><body><header>x</header></body></html>',
+    );
     expect(withLinksInNewTab('<p>fragment</p>')).toBe('<base target="_blank"><p>fragment</p>');
     expect(MAIL_FRAME_SANDBOX).toBe('allow-popups allow-popups-to-escape-sandbox');
   });

@@ -139,8 +139,9 @@ describe('public pages', () => {
   });
 
   it('shows the confirm form for an unsubscribe link with a token (public: no sign-in)', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () =>
-      new Response(JSON.stringify({ artistName: 'DJ Nova', alreadyUnsubscribed: false }), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+    const fetchImpl = vi.fn<typeof fetch>(
+      async () =>
+        new Response(JSON.stringify({ artistName: 'DJ Nova', alreadyUnsubscribed: false }), { status: 200, headers: { 'Content-Type': 'application/json' } }),
     );
     vi.stubGlobal('fetch', fetchImpl);
     try {

@@ -31,7 +31,10 @@ function fakeApi(replies: Record<string, Reply>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const reply = replies[`${init?.method ?? 'GET'} ${String(input)}`];
     if (!reply) return new Response(JSON.stringify({ message: gatewayMessages.notFound }), { status: 404, headers: { 'content-type': 'application/json' } });
-    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   return { api: createApiClient(async () => 'test-token', fetchMock as typeof fetch), fetchMock };
 }
@@ -44,7 +47,15 @@ function renderSettings(path: string, { profile = makeProfile(), replies = {} }:
 }
 
 const workspaceProfile = () =>
-  makeProfile({ gmail_connected: true, gmail_email: 'nova@nova-records.test', gmail_account_type: 'workspace', gmail_daily_limit: 2000, tier: 'pro', emails_used: 12, email_limit: 500 });
+  makeProfile({
+    gmail_connected: true,
+    gmail_email: 'nova@nova-records.test',
+    gmail_account_type: 'workspace',
+    gmail_daily_limit: 2000,
+    tier: 'pro',
+    emails_used: 12,
+    email_limit: 500,
+  });
 
 /** The Cloudscape container whose header is `title`. */
 async function card(title: string): Promise<HTMLElement> {
@@ -104,7 +115,9 @@ describe('Settings page', () => {
 describe('connect', () => {
   it('Connect Gmail asks the server to start and sends the browser to the consent URL it returns', async () => {
     const go = vi.spyOn(consentNavigation, 'go').mockImplementation(() => undefined);
-    const { fetchMock } = renderSettings('/dashboard/settings', { replies: { 'POST /api/mailbox/connect': { status: 200, body: { authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?state=s' } } } });
+    const { fetchMock } = renderSettings('/dashboard/settings', {
+      replies: { 'POST /api/mailbox/connect': { status: 200, body: { authUrl: 'https://accounts.google.com/o/oauth2/v2/auth?state=s' } } },
+    });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s'));
     const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/mailbox/connect')!;
@@ -140,7 +153,10 @@ describe('disconnect', () => {
   });
 
   it("a failure says 'Disconnection Failed'", async () => {
-    renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 500, body: { message: apiMessages.internalError } } } });
+    renderSettings('/dashboard/settings', {
+      profile: workspaceProfile(),
+      replies: { 'DELETE /api/mailbox': { status: 500, body: { message: apiMessages.internalError } } },
+    });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByText(mailboxMessages.disconnectionFailed)).toBeInTheDocument();
   });

@@ -39,17 +39,7 @@ describe('dashboard shell', () => {
     openDashboard('/dashboard/campaigns/01HXYZ');
     const nav = await sideNav();
     const links = nav.findAll('a').map((a) => a.getElement().textContent);
-    expect(links).toEqual([
-      'Trackpitch',
-      'Dashboard',
-      'Contacts',
-      'Compose',
-      'Campaigns',
-      'LabelFinder',
-      'Analytics',
-      'Settings',
-      'Subscription',
-    ]);
+    expect(links).toEqual(['Trackpitch', 'Dashboard', 'Contacts', 'Compose', 'Campaigns', 'LabelFinder', 'Analytics', 'Settings', 'Subscription']);
     expect(nav.findItemByIndex(7)?.findDivider()).not.toBeNull();
     expect(nav.findActiveLink()?.getElement()).toHaveTextContent('Campaigns');
     expect(screen.getByRole('link', { name: 'Campaigns' })).toHaveAttribute('aria-current', 'page');
@@ -61,13 +51,18 @@ describe('dashboard shell', () => {
     const campaigns = screen.getByRole('link', { name: 'Campaigns' });
     expect(campaigns).toHaveAccessibleName('Campaigns');
     expect(campaigns).toHaveAttribute('href', '/dashboard/campaigns');
-    const description = within(screen.getByRole('navigation', { name: 'Dashboard navigation' })).getByText(
-      'Save and reuse email templates',
-    );
+    const description = within(screen.getByRole('navigation', { name: 'Dashboard navigation' })).getByText('Save and reuse email templates');
     expect(campaigns).not.toContainElement(description);
     // Shown beside the Campaigns link (the SideNavigation item's info slot), for no other item.
     expect(campaigns.parentElement).toContainElement(description);
-    const infos = Array.from({ length: 9 }, (_, index) => nav.findItemByIndex(index + 1)?.findInfo()?.getElement().textContent ?? null);
+    const infos = Array.from(
+      { length: 9 },
+      (_, index) =>
+        nav
+          .findItemByIndex(index + 1)
+          ?.findInfo()
+          ?.getElement().textContent ?? null,
+    );
     expect(infos).toEqual([null, null, null, 'Save and reuse email templates', null, null, null, null, null]);
   });
 

@@ -3,12 +3,7 @@
  * in flight, and what DynamoDB leaves unprocessed retried with back-off. Used by the CSV import, bulk
  * delete, directory import and the local seed.
  */
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { chunk } from '../../../schema/chunk';
 
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -28,7 +23,6 @@ export interface BatchOptions {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 
 /** Runs `work` over `jobs` with at most `concurrency` at a time; rejects on the first failure. */
 async function pool<T, R>(jobs: readonly T[], concurrency: number, work: (job: T) => Promise<R>): Promise<R[]> {

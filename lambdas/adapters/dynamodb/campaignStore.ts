@@ -38,9 +38,7 @@ export class DynamoCampaignStore implements CampaignStore {
   }
 
   async get(userId: string, id: string): Promise<Campaign | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: campaignKey(userId, id), ConsistentRead: true, ...projection }),
-    );
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: campaignKey(userId, id), ConsistentRead: true, ...projection }));
     return Item ? toCampaign(Item) : undefined;
   }
 

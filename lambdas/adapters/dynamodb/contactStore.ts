@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { contactSchema, type Contact, type ContactInput } from '../../../schema/api/contacts';
 import { indexes, key } from '../../../schema/table';
 import { addressId, isAddressId } from '../../core/contacts';
@@ -27,7 +19,16 @@ const CONTACT = 'contact';
 const CONTACT_FIELDS = Object.keys(contactSchema.shape) as (keyof Contact)[];
 
 /** The fields the edit form replaces (created_at and genre_focus are kept). */
-const EDITABLE_FIELDS = ['name', 'email', 'label_name', 'contact_type', 'position', 'genre', 'website_url', 'notes'] as const satisfies readonly (keyof ContactInput)[];
+const EDITABLE_FIELDS = [
+  'name',
+  'email',
+  'label_name',
+  'contact_type',
+  'position',
+  'genre',
+  'website_url',
+  'notes',
+] as const satisfies readonly (keyof ContactInput)[];
 
 const toContact = (item: Record<string, unknown>) => withoutKeys<Contact>(item);
 
@@ -117,9 +118,7 @@ export class DynamoContactStore implements ContactStore {
     );
     const contacts = (Items ?? []).map(toContact);
     const lastSortKey = LastEvaluatedKey?.[indexes.byLookup.sortKey];
-    return typeof lastSortKey === 'string'
-      ? { outcome: 'listed', contacts, nextCursor: encodeCursor(lastSortKey) }
-      : { outcome: 'listed', contacts };
+    return typeof lastSortKey === 'string' ? { outcome: 'listed', contacts, nextCursor: encodeCursor(lastSortKey) } : { outcome: 'listed', contacts };
   }
 
   async get(userId: string, id: string): Promise<Contact | undefined> {
@@ -130,9 +129,7 @@ export class DynamoContactStore implements ContactStore {
   async add(userId: string, contact: NewContact, now: Date): Promise<ContactWriteResult> {
     const stored = storedContact(userId, contact, now.toISOString());
     try {
-      await this.db.send(
-        new PutCommand({ TableName: this.tableName, Item: contactItem(userId, stored), ConditionExpression: 'attribute_not_exists(PK)' }),
-      );
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item: contactItem(userId, stored), ConditionExpression: 'attribute_not_exists(PK)' }));
       return { outcome: 'saved', contact: stored };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return { outcome: 'duplicate' };
@@ -193,9 +190,7 @@ export class DynamoContactStore implements ContactStore {
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: contactKey(userId, id), ReturnValues: 'ALL_OLD' }),
-    );
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: contactKey(userId, id), ReturnValues: 'ALL_OLD' }));
     return Attributes !== undefined;
   }
 

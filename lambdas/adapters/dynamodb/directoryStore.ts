@@ -50,7 +50,6 @@ export function directoryItem(entry: DirectoryEntry): Record<string, unknown> {
 const entryKey = (id: string) => ({ PK: key.directoryPartition(), SK: key.directoryEntry(id) });
 const profileKey = (userId: string) => ({ PK: key.user(userId), SK: key.profile() });
 
-
 export class DynamoDirectoryStore implements DirectoryStore {
   private readonly ids: IdGenerator;
   /** Which contacts exist: the contacts store's own read, so both agree on keys. */
@@ -139,7 +138,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
     const added: Contact[] = [];
     while (fresh.length > 0) {
       const batch = fresh.slice(0, CONTACTS_PER_TRANSACTION);
-      const result = await this.writeBatch(userId, batch.map((candidate) => candidate.contact), limit);
+      const result = await this.writeBatch(
+        userId,
+        batch.map((candidate) => candidate.contact),
+        limit,
+      );
       if (result.outcome === 'written') {
         added.push(...batch.map((candidate) => candidate.contact));
         fresh = fresh.slice(batch.length);
@@ -210,10 +213,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
    * a whole. Two imports of one new address at the same moment could both create it (admin-only, rare);
    * the lookup is an index, so an entry written a moment ago may not be matched yet in AWS.
    */
-  async upsertByEmail(
-    entries: readonly Omit<DirectoryEntry, 'id'>[],
-    { maxEntries }: { maxEntries: number },
-  ): ReturnType<DirectoryStore['upsertByEmail']> {
+  async upsertByEmail(entries: readonly Omit<DirectoryEntry, 'id'>[], { maxEntries }: { maxEntries: number }): ReturnType<DirectoryStore['upsertByEmail']> {
     const lookup = await queryAll(this.db, {
       TableName: this.tableName,
       IndexName: indexes.byLookup.name,

@@ -23,9 +23,7 @@ export class DynamoProfileStore implements ProfileStore {
   ) {}
 
   async get(userId: string): Promise<Profile | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { PK: key.user(userId), SK: key.profile() } }),
-    );
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { PK: key.user(userId), SK: key.profile() } }));
     return Item ? toProfile(Item) : undefined;
   }
 

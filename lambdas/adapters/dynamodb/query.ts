@@ -11,9 +11,7 @@ export async function queryAll(
   let startKey: Record<string, unknown> | undefined;
   do {
     const remaining = limit - items.length;
-    const page = await db.send(
-      new QueryCommand({ ...input, ExclusiveStartKey: startKey, ...(Number.isFinite(remaining) ? { Limit: remaining } : {}) }),
-    );
+    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, ...(Number.isFinite(remaining) ? { Limit: remaining } : {}) }));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey && items.length < limit);

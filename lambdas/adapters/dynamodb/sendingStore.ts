@@ -87,7 +87,6 @@ function toSendingCampaign(item: Item): SendingCampaign {
   };
 }
 
-
 const RECIPIENT_DEFAULTS: Omit<RecipientRecord, 'campaign_id' | 'user_id' | 'position' | 'contact' | 'recipient_name' | 'recipient_email'> = {
   status: 'pending',
   attempts: 0,
@@ -107,7 +106,15 @@ const RECIPIENT_DEFAULTS: Omit<RecipientRecord, 'campaign_id' | 'user_id' | 'pos
   detail: null,
   send_again: false,
 };
-const RECIPIENT_FIELDS = ['campaign_id', 'user_id', 'position', 'contact', 'recipient_name', 'recipient_email', ...Object.keys(RECIPIENT_DEFAULTS)] as (keyof RecipientRecord)[];
+const RECIPIENT_FIELDS = [
+  'campaign_id',
+  'user_id',
+  'position',
+  'contact',
+  'recipient_name',
+  'recipient_email',
+  ...Object.keys(RECIPIENT_DEFAULTS),
+] as (keyof RecipientRecord)[];
 
 function toRecipient(item: Item): RecipientRecord {
   const stored = withoutKeys<Partial<RecipientRecord>>(item);
@@ -131,7 +138,20 @@ const counterOf = (item: Item | undefined) => Number(item?.sent ?? 0);
  * instrumentation reads it with `sendingStepOf(command)` (the fault-injection suite crashes "after the
  * claim" by it), never the expression text, which a correct refactor may rename.
  */
-export const SENDING_STEPS = ['queueBatch', 'pause', 'resume', 'reschedule', 'goIdle', 'advance', 'complete', 'forget', 'postpone', 'pauseAll', 'claim', 'record'] as const;
+export const SENDING_STEPS = [
+  'queueBatch',
+  'pause',
+  'resume',
+  'reschedule',
+  'goIdle',
+  'advance',
+  'complete',
+  'forget',
+  'postpone',
+  'pauseAll',
+  'claim',
+  'record',
+] as const;
 export type SendingStep = (typeof SENDING_STEPS)[number];
 
 export interface SendingStepTag {
@@ -181,7 +201,11 @@ const stringAttribute = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof (value as { S?: unknown } | undefined)?.S === 'string' ? (value as { S: string }).S : undefined;
 
 /** An UpdateItem in a transaction; names and values are merged from the parts that build it. */
-function update(tableName: string, itemKey: Item, parts: { set?: string[]; add?: string[]; remove?: string[]; condition?: string; names?: Record<string, string>; values?: Item }): TransactItem {
+function update(
+  tableName: string,
+  itemKey: Item,
+  parts: { set?: string[]; add?: string[]; remove?: string[]; condition?: string; names?: Record<string, string>; values?: Item },
+): TransactItem {
   const clauses = [
     parts.set?.length ? `SET ${parts.set.join(', ')}` : '',
     parts.add?.length ? `ADD ${parts.add.join(', ')}` : '',
@@ -211,7 +235,6 @@ const completionValues = (now: Date) => ({ ':completed': 'completed', ':null': n
 
 /** Tries of pauseAll when the queue keeps changing under it. */
 const PAUSE_ALL_ATTEMPTS = 5;
-
 
 // =====================================================================================================
 // The send flow's side.
@@ -247,8 +270,15 @@ export class DynamoSendQueueStore implements SendQueueStore {
     const dueAt = new Date(Math.max(earliest.getTime(), lastClaim)).toISOString();
     const moveDue = !cursor?.due_at || dueAt < cursor.due_at;
     const set = [hasQueue ? 'queue.#c = :entry' : 'queue = :queue', 'entity = :sender'];
-    const conditions = [hasQueue ? 'attribute_exists(queue)' : 'attribute_not_exists(queue)', cursor?.due_at ? 'due_at = :readDue' : 'attribute_not_exists(due_at)'];
-    const values: Item = { ':sender': 'sender', ...(hasQueue ? { ':entry': entry } : { ':queue': { [campaignId]: entry } }), ...(cursor?.due_at ? { ':readDue': cursor.due_at } : {}) };
+    const conditions = [
+      hasQueue ? 'attribute_exists(queue)' : 'attribute_not_exists(queue)',
+      cursor?.due_at ? 'due_at = :readDue' : 'attribute_not_exists(due_at)',
+    ];
+    const values: Item = {
+      ':sender': 'sender',
+      ...(hasQueue ? { ':entry': entry } : { ':queue': { [campaignId]: entry } }),
+      ...(cursor?.due_at ? { ':readDue': cursor.due_at } : {}),
+    };
     if (moveDue) {
       set.push('due_at = :due', '#duePk = :duePk', '#dueSk = :dueSk');
       const due = dueAttributes(userId, dueAt);
@@ -322,7 +352,14 @@ export class DynamoSendQueueStore implements SendQueueStore {
       const set = ['queued_through = :through', 'total_queued = :queued', 'total_recipients = :total', 'last_batch_at = :now', 'updated_at = :now'];
       const values: Item = { ':through': queuedThrough, ':queued': totalQueued, ':total': total, ':now': nowIso, ':status': campaign.status };
       if (first) {
-        set.push('#status = :newStatus', 'sending_status = :sending', 'send_after = :sendAfter', 'started_sending_at = :now', 'pause_reason = :null', 'next_send_at = :sendAfter');
+        set.push(
+          '#status = :newStatus',
+          'sending_status = :sending',
+          'send_after = :sendAfter',
+          'started_sending_at = :now',
+          'pause_reason = :null',
+          'next_send_at = :sendAfter',
+        );
         Object.assign(values, { ':newStatus': scheduled ? 'scheduled' : 'sending', ':sending': 'sending', ':sendAfter': sendAfterIso, ':null': null });
       }
       const items: TransactItem[] = [
@@ -335,7 +372,13 @@ export class DynamoSendQueueStore implements SendQueueStore {
       ];
       if (first) {
         items.push(
-          this.addToCursor(userId, senderItem, campaignId, { position: 0, send_after: sendAfterIso, queued_at: nowIso }, new Date(Math.max(sendAfter.getTime(), now.getTime()))),
+          this.addToCursor(
+            userId,
+            senderItem,
+            campaignId,
+            { position: 0, send_after: sendAfterIso, queued_at: nowIso },
+            new Date(Math.max(sendAfter.getTime(), now.getTime())),
+          ),
           this.mailboxConnected(userId),
         );
       }
@@ -347,13 +390,21 @@ export class DynamoSendQueueStore implements SendQueueStore {
           total_recipients: total,
           updated_at: nowIso,
           ...(first
-            ? { status: scheduled ? 'scheduled' : 'sending', sending_status: 'sending', send_after: sendAfterIso, started_sending_at: nowIso, pause_reason: null, next_send_at: sendAfterIso }
+            ? {
+                status: scheduled ? 'scheduled' : 'sending',
+                sending_status: 'sending',
+                send_after: sendAfterIso,
+                started_sending_at: nowIso,
+                pause_reason: null,
+                next_send_at: sendAfterIso,
+              }
             : {}),
         } as Campaign;
         return { outcome: 'queued', campaign: contractCampaign(next), queued: contacts.length };
       }
       // The mailbox was disconnected meanwhile (invalid_grant): nothing may join a cursor being paused.
-      if (first && result.failed.every((failed, i) => failed === (i === items.length - 1))) return { outcome: 'conflict', campaign: contractCampaign(campaign) };
+      if (first && result.failed.every((failed, i) => failed === (i === items.length - 1)))
+        return { outcome: 'conflict', campaign: contractCampaign(campaign) };
       // The campaign or the cursor changed since the read (another batch, a sender tick): read again.
       if (attempt >= 5) throw new Error(`Could not queue the batch of campaign ${campaignId}: it kept changing`);
     }
@@ -525,7 +576,9 @@ export class DynamoSenderStore implements SenderStore {
 
   async reschedule(userId: string, tickDueAt: string, until: Date): Promise<boolean> {
     const due = this.dueSet(userId, until);
-    const result = await transact(this.db, { step: 'reschedule', userId }, [update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': tickDueAt } })]);
+    const result = await transact(this.db, { step: 'reschedule', userId }, [
+      update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': tickDueAt } }),
+    ]);
     return result.ok;
   }
 
@@ -553,7 +606,15 @@ export class DynamoSenderStore implements SenderStore {
   }
 
   /** The campaign's counter for a final recipient status, and its completion. */
-  private campaignOutcome(userId: string, campaignId: string, counter: string | undefined, completes: boolean, now: Date, extraSet: string[] = [], extraValues: Item = {}): TransactItem {
+  private campaignOutcome(
+    userId: string,
+    campaignId: string,
+    counter: string | undefined,
+    completes: boolean,
+    now: Date,
+    extraSet: string[] = [],
+    extraValues: Item = {},
+  ): TransactItem {
     return update(this.tableName, campaignKey(userId, campaignId), {
       set: [...(completes ? completionSet : []), ...extraSet],
       add: counter ? [`${counter} :one`] : [],
@@ -563,7 +624,10 @@ export class DynamoSenderStore implements SenderStore {
     });
   }
 
-  async advance(userId: string, input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date }): Promise<boolean> {
+  async advance(
+    userId: string,
+    input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date },
+  ): Promise<boolean> {
     const { tickDueAt, campaignId, position, mark, completes, now } = input;
     const items: TransactItem[] = [this.cursorAdvance(userId, campaignId, position, completes, tickDueAt)];
     if (mark) {
@@ -606,7 +670,10 @@ export class DynamoSenderStore implements SenderStore {
     return result.ok;
   }
 
-  async postpone(userId: string, input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string }): Promise<boolean> {
+  async postpone(
+    userId: string,
+    input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string },
+  ): Promise<boolean> {
     const due = this.dueSet(userId, input.retryAt);
     const result = await transact(this.db, { step: 'postpone', userId, campaignId: input.campaignId, position: input.position }, [
       update(this.tableName, recipientKey(input.campaignId, input.position), {
@@ -660,7 +727,10 @@ export class DynamoSenderStore implements SenderStore {
     const { tickDueAt, now } = input;
     let queue = input.queue;
     for (let attempt = 1; ; attempt++) {
-      const result = await transact(this.db, { step: 'pauseAll', userId }, [this.cursorEmptied(userId, tickDueAt, queue), ...this.pauseCampaigns(userId, queue, now)]);
+      const result = await transact(this.db, { step: 'pauseAll', userId }, [
+        this.cursorEmptied(userId, tickDueAt, queue),
+        ...this.pauseCampaigns(userId, queue, now),
+      ]);
       if (result.ok) return true;
       // Bounded: the cursor stays due at the tick, so a later tick pauses what is left.
       if (attempt >= PAUSE_ALL_ATTEMPTS) return false;
@@ -687,7 +757,13 @@ export class DynamoSenderStore implements SenderStore {
         set: [...due.set, 'last_claim_at = :now'],
         condition: 'due_at = :tick AND queue.#c.#position = :position AND (attribute_not_exists(last_claim_at) OR last_claim_at <= :paceFloor)',
         names: { ...due.names, '#c': campaignId, '#position': 'position' },
-        values: { ...due.values, ':now': nowIso, ':tick': tickDueAt, ':position': position, ':paceFloor': new Date(now.getTime() - this.options.intervalMs).toISOString() },
+        values: {
+          ...due.values,
+          ':now': nowIso,
+          ':tick': tickDueAt,
+          ':position': position,
+          ':paceFloor': new Date(now.getTime() - this.options.intervalMs).toISOString(),
+        },
       }),
       update(this.tableName, dayKey(userId, now), {
         set: ['entity = if_not_exists(entity, :counter)'],
@@ -772,7 +848,11 @@ export class DynamoSenderStore implements SenderStore {
       if (result.ok) return;
       const failedOptional = optional.filter((i) => result.failed[i]);
       if (failedOptional.length > 0 && result.failed.every((failed, i) => !failed || failedOptional.includes(i))) {
-        const retried = await transact(this.db, tag, items.filter((_, i) => !failedOptional.includes(i)));
+        const retried = await transact(
+          this.db,
+          tag,
+          items.filter((_, i) => !failedOptional.includes(i)),
+        );
         if (retried.ok) return;
       }
       // The recipient is no longer this claim's (recorded unknown meanwhile): nothing to record.
@@ -784,12 +864,41 @@ export class DynamoSenderStore implements SenderStore {
         return run(
           [
             recipient(
-              ['#status = :sent', 'sent_at = :now', 'message_id = :messageId', 'subject = :subject', 'html = :html', '#text = :text', 'GSI1PK = :g1pk', 'GSI1SK = :g1sk', 'detail = :null', 'retry_at = :null'],
-              { ':sent': 'sent', ':now': nowIso, ':messageId': input.messageId, ':subject': input.subject, ':html': input.html, ':text': input.text, ':g1pk': sentTimeline.GSI1PK, ':g1sk': sentTimeline.GSI1SK, ':null': null },
+              [
+                '#status = :sent',
+                'sent_at = :now',
+                'message_id = :messageId',
+                'subject = :subject',
+                'html = :html',
+                '#text = :text',
+                'GSI1PK = :g1pk',
+                'GSI1SK = :g1sk',
+                'detail = :null',
+                'retry_at = :null',
+              ],
+              {
+                ':sent': 'sent',
+                ':now': nowIso,
+                ':messageId': input.messageId,
+                ':subject': input.subject,
+                ':html': input.html,
+                ':text': input.text,
+                ':g1pk': sentTimeline.GSI1PK,
+                ':g1sk': sentTimeline.GSI1SK,
+                ':null': null,
+              },
               // `text` is a reserved word.
               { '#text': 'text' },
             ),
-            this.campaignOutcome(userId, campaignId, 'emails_sent', input.completes, now, input.completes ? [] : ['next_send_at = :nextDue'], input.completes ? {} : { ':nextDue': input.nextDueAt.toISOString() }),
+            this.campaignOutcome(
+              userId,
+              campaignId,
+              'emails_sent',
+              input.completes,
+              now,
+              input.completes ? [] : ['next_send_at = :nextDue'],
+              input.completes ? {} : { ':nextDue': input.nextDueAt.toISOString() },
+            ),
             // The PITCHED item was put by the claim and stays.
             this.cursorAdvance(userId, campaignId, position, input.completes),
           ],
@@ -810,7 +919,12 @@ export class DynamoSenderStore implements SenderStore {
       case 'failed':
         return run(
           [
-            recipient(['#status = :failed', 'attempts = :attempts', 'detail = :detail', 'retry_at = :null'], { ':failed': 'failed', ':attempts': input.attempts, ':detail': input.detail, ':null': null }),
+            recipient(['#status = :failed', 'attempts = :attempts', 'detail = :detail', 'retry_at = :null'], {
+              ':failed': 'failed',
+              ':attempts': input.attempts,
+              ':detail': input.detail,
+              ':null': null,
+            }),
             ...release(),
             this.campaignOutcome(userId, campaignId, 'emails_failed', input.completes, now),
             this.cursorAdvance(userId, campaignId, position, input.completes),
@@ -832,7 +946,10 @@ export class DynamoSenderStore implements SenderStore {
         return run([
           recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
           // The provider says today is used up: the day's counter shows it, so the status and capacity agree.
-          update(this.tableName, dayKey(userId, claimedAt), { set: ['sent = :limit', 'entity = :counter'], values: { ':limit': input.dailyLimit, ':counter': 'counter' } }),
+          update(this.tableName, dayKey(userId, claimedAt), {
+            set: ['sent = :limit', 'entity = :counter'],
+            values: { ':limit': input.dailyLimit, ':counter': 'counter' },
+          }),
           counterAdd(this.tableName, monthKey(userId, claimedAt), -1),
           due(input.until),
         ]);

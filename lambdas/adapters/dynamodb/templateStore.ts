@@ -17,8 +17,7 @@ const TEMPLATE_FIELDS = Object.keys(campaignTemplateSchema.shape) as (keyof Camp
 const projection = projectionOf(TEMPLATE_FIELDS);
 
 /** By name, ignoring case and accents ('deep' beside 'Demo'); the id keeps equal names in a stable order. */
-const byName = (a: CampaignTemplate, b: CampaignTemplate) =>
-  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+const byName = (a: CampaignTemplate, b: CampaignTemplate) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id);
 
 const userTemplateKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.userTemplate(id) });
 

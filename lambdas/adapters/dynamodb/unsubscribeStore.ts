@@ -21,8 +21,7 @@ const toUnsubscribe = (item: Record<string, unknown>) => withoutKeys<Unsubscribe
 const unsubscribeKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.unsubscribe(id) });
 
 /** Newest unsubscribed_at first; the id breaks ties so the order is stable. */
-const newestFirst = (a: Unsubscribe, b: Unsubscribe) =>
-  b.unsubscribed_at.localeCompare(a.unsubscribed_at) || a.id.localeCompare(b.id);
+const newestFirst = (a: Unsubscribe, b: Unsubscribe) => b.unsubscribed_at.localeCompare(a.unsubscribed_at) || a.id.localeCompare(b.id);
 
 export class DynamoUnsubscribeStore implements UnsubscribeStore {
   constructor(
@@ -71,16 +70,12 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
       campaign_id: unsubscribe.campaign_id,
       track_name: unsubscribe.track_name,
     };
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...unsubscribeKey(userId, stored.id), entity: UNSUBSCRIBE, ...stored } }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...unsubscribeKey(userId, stored.id), entity: UNSUBSCRIBE, ...stored } }));
     return stored;
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: unsubscribeKey(userId, id), ReturnValues: 'ALL_OLD' }),
-    );
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: unsubscribeKey(userId, id), ReturnValues: 'ALL_OLD' }));
     return Attributes !== undefined;
   }
 }

@@ -144,11 +144,7 @@ export class DynamoWaitlistStore implements WaitlistStore {
     return Item ? toEntry(Item) : undefined;
   }
 
-  async changeStatus(
-    id: string,
-    from: WaitlistEntry['status'],
-    change: Pick<WaitlistEntry, 'status' | 'approved_at'>,
-  ): Promise<WaitlistChangeResult> {
+  async changeStatus(id: string, from: WaitlistEntry['status'], change: Pick<WaitlistEntry, 'status' | 'approved_at'>): Promise<WaitlistChangeResult> {
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({

@@ -11,7 +11,6 @@ import { MailboxAuthError } from '../../core/errors';
 import type { AuthorizedMailbox, MailboxAuthProvider } from '../../ports';
 import { GMAIL_SEND_SCOPE, MAILBOX_SCOPES } from './scopes';
 
-
 type OAuth2Client = InstanceType<typeof googleAuth.OAuth2>;
 
 const exchangeFailed = (message: string, cause?: unknown) =>
@@ -57,7 +56,11 @@ export class GoogleMailboxAuth implements MailboxAuthProvider {
   }
 
   /** The address and Workspace domain: from the ID token (verified against our client id), else userinfo. */
-  private async identity(oauth: OAuth2Client, idToken: string | undefined, accessToken: string | undefined): Promise<{ email: string; hostedDomain: string | null }> {
+  private async identity(
+    oauth: OAuth2Client,
+    idToken: string | undefined,
+    accessToken: string | undefined,
+  ): Promise<{ email: string; hostedDomain: string | null }> {
     try {
       if (idToken) {
         const payload = (await oauth.verifyIdToken({ idToken, audience: this.client.clientId })).getPayload();

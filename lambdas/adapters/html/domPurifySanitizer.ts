@@ -106,7 +106,26 @@ export class DomPurifySanitizer implements HtmlSanitizer {
 const BASE_CONFIG: Config = {
   ADD_TAGS: ['meta'],
   ADD_ATTR: ['target', 'charset', 'content'],
-  FORBID_TAGS: ['script', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form', 'input', 'button', 'select', 'option', 'textarea', 'base', 'link', 'svg', 'math'],
+  FORBID_TAGS: [
+    'script',
+    'noscript',
+    'iframe',
+    'frame',
+    'frameset',
+    'object',
+    'embed',
+    'applet',
+    'form',
+    'input',
+    'button',
+    'select',
+    'option',
+    'textarea',
+    'base',
+    'link',
+    'svg',
+    'math',
+  ],
   FORBID_ATTR: ['srcset', 'action', 'formaction', 'ping', 'http-equiv'],
 };
 

@@ -150,18 +150,31 @@ function coreSentences(f: Facts, pick: <T>(options: readonly T[]) => T, short: b
     Label: {
       professional: short
         ? [`I would be grateful if you would consider it for ${yourLabel}.`]
-        : [`I would be grateful if you would consider it for release on ${yourLabel}.`, `I believe it could be a strong fit for ${yourLabel}, and I would welcome your consideration.`],
-      friendly: short ? [`Would you consider it for ${yourLabel}?`] : [`I'd love for you to consider it for ${yourLabel}.`, `I think it could be a great fit for ${yourLabel} and would love to hear what you think.`],
+        : [
+            `I would be grateful if you would consider it for release on ${yourLabel}.`,
+            `I believe it could be a strong fit for ${yourLabel}, and I would welcome your consideration.`,
+          ],
+      friendly: short
+        ? [`Would you consider it for ${yourLabel}?`]
+        : [`I'd love for you to consider it for ${yourLabel}.`, `I think it could be a great fit for ${yourLabel} and would love to hear what you think.`],
       casual: short ? [`Could it work for ${yourLabel}?`] : [`Reckon it could work for ${yourLabel}?`, `Would love to know if it's one for ${yourLabel}.`],
     },
     DJ: {
-      professional: short ? ['I hope it earns a place in your sets.'] : ['I hope it might earn a place in your sets or on one of your shows.', 'I would be delighted if you found a spot for it in your sets.'],
-      friendly: short ? ["I'd love to hear it in your sets."] : ["I'd love to hear it in one of your sets or shows.", 'I think it could work really well in your sets.'],
+      professional: short
+        ? ['I hope it earns a place in your sets.']
+        : ['I hope it might earn a place in your sets or on one of your shows.', 'I would be delighted if you found a spot for it in your sets.'],
+      friendly: short
+        ? ["I'd love to hear it in your sets."]
+        : ["I'd love to hear it in one of your sets or shows.", 'I think it could work really well in your sets.'],
       casual: short ? ['Would love it in your sets.'] : ['Would be amazing to hear it in one of your sets.', 'Reckon it could go off in your sets.'],
     },
     Fan: {
-      professional: short ? ['I wanted you to have an early listen.'] : ['I wanted you to have an early listen before it is released.', 'As a thank-you for your support, I would like you to hear it before anyone else.'],
-      friendly: short ? ['Here is an early listen, just for you.'] : ["I wanted you to have an early listen before it's out.", "You've supported my music, so I wanted you to hear this one first."],
+      professional: short
+        ? ['I wanted you to have an early listen.']
+        : ['I wanted you to have an early listen before it is released.', 'As a thank-you for your support, I would like you to hear it before anyone else.'],
+      friendly: short
+        ? ['Here is an early listen, just for you.']
+        : ["I wanted you to have an early listen before it's out.", "You've supported my music, so I wanted you to hear this one first."],
       casual: short ? ['Early listen, just for you.'] : ["Wanted you to get an early listen before it's out.", "You're getting this one before anyone else."],
     },
   };
@@ -202,8 +215,14 @@ function personalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sen
       slot: 'opening',
       text: pick(
         formal
-          ? [`Given your focus on ${f.contactGenres}, I thought this track would be relevant to you.`, `As someone who works with ${f.contactGenres}, I believe you will appreciate it.`]
-          : [`Since you're into ${f.contactGenres}, I think this one could be right up your street.`, `You know ${f.contactGenres} inside out, so I'd really like your ears on it.`],
+          ? [
+              `Given your focus on ${f.contactGenres}, I thought this track would be relevant to you.`,
+              `As someone who works with ${f.contactGenres}, I believe you will appreciate it.`,
+            ]
+          : [
+              `Since you're into ${f.contactGenres}, I think this one could be right up your street.`,
+              `You know ${f.contactGenres} inside out, so I'd really like your ears on it.`,
+            ],
       ),
     });
   }
@@ -211,7 +230,9 @@ function personalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sen
     const at = f.label ? ` at ${f.label}` : '';
     sentences.push({
       slot: 'opening',
-      text: formal ? `I know that as ${f.position}${at} you receive a lot of music, so I will keep this brief.` : `I know you hear a lot of music as ${f.position}${at}, so I'll keep it short.`,
+      text: formal
+        ? `I know that as ${f.position}${at} you receive a lot of music, so I will keep this brief.`
+        : `I know you hear a lot of music as ${f.position}${at}, so I'll keep it short.`,
     });
   }
   if (f.hasNotes) {
@@ -225,29 +246,61 @@ function generalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sent
   const byType: Record<ContactType, Sentence[]> = {
     Label: [
       { slot: 'ask', text: pick(['The track is unreleased and available for signing.', 'It has not been released anywhere yet, so it is free to sign.']) },
-      { slot: 'track', text: f.label ? `I think it would sit well alongside the releases in the ${f.label} catalogue.` : 'I think it would sit well alongside the releases in your catalogue.' },
+      {
+        slot: 'track',
+        text: f.label
+          ? `I think it would sit well alongside the releases in the ${f.label} catalogue.`
+          : 'I think it would sit well alongside the releases in your catalogue.',
+      },
     ],
     DJ: [
-      { slot: 'track', text: pick(['It has a long intro and outro, so it is easy to mix in and out of.', 'The intro and outro are DJ-friendly, with plenty of room to blend.']) },
+      {
+        slot: 'track',
+        text: pick([
+          'It has a long intro and outro, so it is easy to mix in and out of.',
+          'The intro and outro are DJ-friendly, with plenty of room to blend.',
+        ]),
+      },
       { slot: 'ask', text: "I'd love to hear how it goes down on a dancefloor." },
     ],
     Fan: [
-      { slot: 'ask', text: pick(["You're one of the first people to hear it, before it's out anywhere else.", 'Only a handful of people have heard it so far.']) },
+      {
+        slot: 'ask',
+        text: pick(["You're one of the first people to hear it, before it's out anywhere else.", 'Only a handful of people have heard it so far.']),
+      },
       { slot: 'closing', text: "I'd love to know what you think once you've had a listen." },
     ],
   };
   const general: Sentence[] = [
-    { slot: 'opening', text: pick(["I'm an independent electronic music artist, and I've spent the past year working hard on my sound.", "I've been releasing music on my own and building a small but loyal group of listeners."]) },
+    {
+      slot: 'opening',
+      text: pick([
+        "I'm an independent electronic music artist, and I've spent the past year working hard on my sound.",
+        "I've been releasing music on my own and building a small but loyal group of listeners.",
+      ]),
+    },
     { slot: 'opening', text: 'This track means a lot to me, and I wanted to share it with the right people first.' },
-    { slot: 'track', text: pick(["I spent a long time on the arrangement and the mixdown, and I think it's one of the strongest things I've made.", 'I took my time over the arrangement and the mixdown to get every detail right.']) },
+    {
+      slot: 'track',
+      text: pick([
+        "I spent a long time on the arrangement and the mixdown, and I think it's one of the strongest things I've made.",
+        'I took my time over the arrangement and the mixdown to get every detail right.',
+      ]),
+    },
     { slot: 'track', text: `The ${f.genre} sound has shaped a lot of my music, and this track is my own take on it.` },
     { slot: 'track', text: pick(['It is made to work both on a big system and on headphones.', 'It works on a club system as well as on headphones.']) },
-    { slot: 'ask', text: pick(["I'd really value your honest feedback, even if it's not the right fit.", 'Any feedback you have would mean a lot, even if it is not for you.']) },
+    {
+      slot: 'ask',
+      text: pick([
+        "I'd really value your honest feedback, even if it's not the right fit.",
+        'Any feedback you have would mean a lot, even if it is not for you.',
+      ]),
+    },
     { slot: 'ask', text: "If it helps, I'm happy to send a WAV file, an extended mix or the stems." },
     { slot: 'ask', text: "I'm also glad to share more background on the track or on me as an artist." },
     { slot: 'ask', text: "There's no rush at all: listen whenever you have a moment." },
     { slot: 'closing', text: "More music is on the way, so I'd love to stay in touch." },
-    { slot: 'closing', text: "If you know someone else who might like it, feel free to pass it along." },
+    { slot: 'closing', text: 'If you know someone else who might like it, feel free to pass it along.' },
   ];
   return [...byType[f.type], ...general];
 }
@@ -275,7 +328,10 @@ function subjectOf(f: Facts, pick: <T>(options: readonly T[]) => T): string {
 function bodyOf(greeting: string, sentences: readonly Sentence[], signOff: string): string {
   const paragraphs = SLOTS.map((slot) => {
     const inSlot = sentences.filter((s) => s.slot === slot);
-    const prose = inSlot.filter((s) => !s.ownLine).map((s) => s.text).join(' ');
+    const prose = inSlot
+      .filter((s) => !s.ownLine)
+      .map((s) => s.text)
+      .join(' ');
     const lines = inSlot.filter((s) => s.ownLine).map((s) => s.text);
     return [prose, ...lines].filter((line) => line !== '').join('\n');
   });

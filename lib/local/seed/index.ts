@@ -35,10 +35,7 @@ export async function seedSystemData(
   const templates = systemTemplates.map((template) => campaignTemplateSchema.parse(template));
   const entries = directoryEntries.map((entry) => directoryEntrySchema.parse(entry));
 
-  const requests: WriteRequest[] = [
-    ...templates.map(templateItem),
-    ...entries.map(directoryItem),
-  ].map((Item) => ({ PutRequest: { Item } }));
+  const requests: WriteRequest[] = [...templates.map(templateItem), ...entries.map(directoryItem)].map((Item) => ({ PutRequest: { Item } }));
 
   await batchWriteAll(db, tableName, requests, options);
 

@@ -1,9 +1,4 @@
-import {
-  WAITLIST_PAGE_DEFAULT,
-  waitlistEntrySchema,
-  waitlistListSchema,
-  type WaitlistEntry,
-} from '../../../schema/api/waitlist';
+import { WAITLIST_PAGE_DEFAULT, waitlistEntrySchema, waitlistListSchema, type WaitlistEntry } from '../../../schema/api/waitlist';
 import type { ApiClient } from './client';
 
 /** The admin waitlist API (admins only; everyone else gets 403). Contract: schema/api/waitlist.ts. */

@@ -50,12 +50,7 @@ export function updateEmail(api: ApiClient, id: string, update: EmailUpdate): Pr
 }
 
 /** POST /api/campaigns/{id}/recipient-preview: the final email one recipient gets. */
-export function recipientPreview(
-  api: ApiClient,
-  campaignId: string,
-  contactId: string,
-  { signal }: { signal?: AbortSignal } = {},
-): Promise<RecipientPreview> {
+export function recipientPreview(api: ApiClient, campaignId: string, contactId: string, { signal }: { signal?: AbortSignal } = {}): Promise<RecipientPreview> {
   return api.request(`${campaignPath(campaignId)}/recipient-preview`, {
     method: 'POST',
     body: { contact_id: contactId },

@@ -24,7 +24,6 @@ export const CONTACTS_FIRST_PAGE_SIZE = 100;
 
 const contactPath = (id: string) => `/api/contacts/${encodeURIComponent(id)}`;
 
-
 /**
  * Every contact, newest first: GET /api/contacts page after page (each `next_cursor` asks for the next)
  * until the last. `onPage` gets each page as it arrives and whether more follow, so the first page can be

@@ -25,7 +25,6 @@ export function addDirectoryContacts(api: ApiClient, entryIds: readonly string[]
   return api.post('/api/directory/contacts', { entry_ids: entryIds }, (data) => directoryAddResultSchema.parse(data));
 }
 
-
 export interface BulkAddProgress {
   /** Entries sent and answered so far (the first `done` of the ids given). */
   done: number;

@@ -36,7 +36,8 @@ async function send(path: string, init: RequestInit, fetchImpl: typeof fetch): P
     body = undefined;
   }
   const fields = (body ?? {}) as { error?: unknown; message?: unknown };
-  const said = typeof fields.error === 'string' && fields.error ? fields.error : typeof fields.message === 'string' && fields.message ? fields.message : undefined;
+  const said =
+    typeof fields.error === 'string' && fields.error ? fields.error : typeof fields.message === 'string' && fields.message ? fields.message : undefined;
   if (!response.ok) throw new UnsubscribeError(response.status, said);
   // A 200 that still says `error` (spec §7: the responses may carry one) is a failure too.
   if (typeof fields.error === 'string' && fields.error) throw new UnsubscribeError(response.status, fields.error);

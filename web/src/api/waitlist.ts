@@ -8,15 +8,7 @@ import type { WaitlistEntry, WaitlistJoin, WaitlistSpots } from '../../../schema
 import { musicStyles, waitlistMessages } from '../../../schema/api/waitlistConstants';
 import { ApiError, createApiClient } from './client';
 
-export {
-  ARTIST_NAME_MAX,
-  BETA_SPOTS,
-  EMAIL_MAX,
-  EMAIL_PATTERN,
-  LINK_MAX,
-  waitlistEmailError,
-  WHY_INTERESTED_MAX,
-} from '../../../schema/api/waitlistConstants';
+export { ARTIST_NAME_MAX, BETA_SPOTS, EMAIL_MAX, EMAIL_PATTERN, LINK_MAX, waitlistEmailError, WHY_INTERESTED_MAX } from '../../../schema/api/waitlistConstants';
 /** Spec §2 music style options, in the spec's order. */
 export const MUSIC_STYLES = musicStyles;
 

@@ -92,10 +92,7 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
     return servicePromise.current;
   }, []);
 
-  const api = useMemo(
-    () => createApiClient(async () => (await getService()).getIdToken(), fetchImpl),
-    [getService, fetchImpl],
-  );
+  const api = useMemo(() => createApiClient(async () => (await getService()).getIdToken(), fetchImpl), [getService, fetchImpl]);
 
   const loadProfile = useCallback(
     (userId: string): Promise<void> => {

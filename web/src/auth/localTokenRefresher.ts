@@ -9,10 +9,11 @@ type Jwt = RefreshedTokens['accessToken'];
 export function decodeJwt(token: string): Jwt {
   const part = token.split('.')[1];
   if (!part) throw Object.assign(new Error('The token is not a JWT'), { name: 'InvalidTokenException' });
-  const base64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
-  const json = decodeURIComponent(
-    Array.from(atob(base64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
-  );
+  const base64 = part
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(part.length / 4) * 4, '=');
+  const json = decodeURIComponent(Array.from(atob(base64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''));
   const payload = JSON.parse(json) as Jwt['payload'];
   return { payload, toString: () => token };
 }
@@ -28,12 +29,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * that doubles (spec §9); a NotAuthorizedException is passed to Amplify, which then clears the tokens and
  * emits `tokenRefresh_failure`.
  */
-export function createLocalTokenRefresher(options: {
-  endpoint: string;
-  clientId: string;
-  fetchImpl?: typeof fetch;
-  attempts?: number;
-}): TokenRefresher {
+export function createLocalTokenRefresher(options: { endpoint: string; clientId: string; fetchImpl?: typeof fetch; attempts?: number }): TokenRefresher {
   const { endpoint, clientId, attempts = 3 } = options;
   const fetchImpl = options.fetchImpl ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const url = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;

@@ -15,14 +15,7 @@ export interface AuthSession {
   groups: string[];
 }
 
-export type AuthEventName =
-  | 'signedIn'
-  | 'signedOut'
-  | 'tokenRefresh'
-  | 'tokenRefresh_failure'
-  | 'signInWithRedirect'
-  | 'signInWithRedirect_failure'
-  | 'other';
+export type AuthEventName = 'signedIn' | 'signedOut' | 'tokenRefresh' | 'tokenRefresh_failure' | 'signInWithRedirect' | 'signInWithRedirect_failure' | 'other';
 
 export interface AuthEvent {
   name: AuthEventName;

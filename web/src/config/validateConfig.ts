@@ -7,8 +7,7 @@ import type { RuntimeConfig } from '../../../schema/api/runtimeConfig';
  */
 export type ConfigCheck = { ok: true; config: RuntimeConfig } | { ok: false; problems: string[] };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function validateRuntimeConfig(input: unknown): ConfigCheck {
   const problems: string[] = [];

@@ -64,7 +64,11 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
       const id = `notification-${counter}`;
       setNotifications((current) => [...current.slice(-4), { id, type, title, message, action }]);
       const duration = durationMs ?? (action ? 0 : type === 'error' ? 8000 : 6000);
-      if (duration > 0) timers.current.set(id, setTimeout(() => dismiss(id), duration));
+      if (duration > 0)
+        timers.current.set(
+          id,
+          setTimeout(() => dismiss(id), duration),
+        );
       return id;
     },
     [dismiss],

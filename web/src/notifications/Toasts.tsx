@@ -43,13 +43,7 @@ function ActionButton({ action, onUsed }: { action: NotificationAction; onUsed: 
   );
 }
 
-export default function Toasts({
-  notifications,
-  onDismiss,
-}: {
-  notifications: readonly Notification[];
-  onDismiss: (id: string) => void;
-}) {
+export default function Toasts({ notifications, onDismiss }: { notifications: readonly Notification[]; onDismiss: (id: string) => void }) {
   const items: FlashbarProps.MessageDefinition[] = notifications.map((n) => ({
     id: n.id,
     type: n.type,

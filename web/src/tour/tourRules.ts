@@ -23,12 +23,7 @@ export function markTourCompleted(userId: string, storage: Storage | null = stor
   }
 }
 
-export function shouldAutoStartTour(input: {
-  userId: string;
-  profileCreatedAt: string;
-  now?: number;
-  storage?: Storage | null;
-}): boolean {
+export function shouldAutoStartTour(input: { userId: string; profileCreatedAt: string; now?: number; storage?: Storage | null }): boolean {
   const { userId, profileCreatedAt, now = Date.now() } = input;
   const storage = input.storage === undefined ? storageOrNull() : input.storage;
   const created = Date.parse(profileCreatedAt);

@@ -25,9 +25,7 @@ export function NotAuthorisedPage() {
       <main className={styles.center}>
         <Container header={<Header variant="h1">Not authorised</Header>}>
           <SpaceBetween size="m">
-            <Box variant="p">
-              You are not authorised to view this page. Waitlist management is only available to administrators.
-            </Box>
+            <Box variant="p">You are not authorised to view this page. Waitlist management is only available to administrators.</Box>
             <BackToDashboard />
           </SpaceBetween>
         </Container>

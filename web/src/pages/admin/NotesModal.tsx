@@ -18,15 +18,7 @@ import styles from './waitlist.module.css';
  * the current notes, ready to edit (the table leaves both out, spec §2's columns). It keeps its own draft state so that typing does not
  * re-render the (possibly 5,000-row) collection behind it.
  */
-export function NotesModal({
-  entry,
-  onDismiss,
-  onSaved,
-}: {
-  entry: WaitlistEntry;
-  onDismiss: () => void;
-  onSaved: (entry: WaitlistEntry) => void;
-}) {
+export function NotesModal({ entry, onDismiss, onSaved }: { entry: WaitlistEntry; onDismiss: () => void; onSaved: (entry: WaitlistEntry) => void }) {
   const { api } = useAuth();
   const { notify } = useNotifications();
   const [draft, setDraft] = useState(entry.notes ?? '');
@@ -76,11 +68,7 @@ export function NotesModal({
         <SpaceBetween size="m">
           <div role="group" aria-label="Why interested">
             <Box variant="awsui-key-label">Why interested</Box>
-            {entry.why_interested ? (
-              <div className={styles.readOnlyText}>{entry.why_interested}</div>
-            ) : (
-              <Box color="text-status-inactive">Not given</Box>
-            )}
+            {entry.why_interested ? <div className={styles.readOnlyText}>{entry.why_interested}</div> : <Box color="text-status-inactive">Not given</Box>}
           </div>
           <FormField
             label="Internal notes"

@@ -56,8 +56,7 @@ export function formatSubmitted(iso: string): string {
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function sortAriaLabel(name: string) {
-  return ({ sorted, descending }: TableProps.LabelData) =>
-    `${name}, ${sorted ? `sorted ${descending ? 'descending' : 'ascending'}` : 'not sorted'}`;
+  return ({ sorted, descending }: TableProps.LabelData) => `${name}, ${sorted ? `sorted ${descending ? 'descending' : 'ascending'}` : 'not sorted'}`;
 }
 
 function CountCard({ label, value }: { label: string; value: number | null }) {
@@ -226,10 +225,7 @@ export function WaitlistManager() {
 
   const onDecide = useCallback((entry: WaitlistEntry, status: WaitlistDecision) => void decide(entry, status), [decide]);
 
-  const onCopied = useCallback(
-    () => notify({ type: 'success', title: 'Email copied', message: 'Email address copied to clipboard.' }),
-    [notify],
-  );
+  const onCopied = useCallback(() => notify({ type: 'success', title: 'Email copied', message: 'Email address copied to clipboard.' }), [notify]);
   const onCopyFailed = useCallback(
     () => notify({ type: 'error', title: 'Could not copy email', message: 'Your browser did not allow copying. Select the email and copy it instead.' }),
     [notify],
@@ -298,14 +294,7 @@ export function WaitlistManager() {
         header: 'Actions',
         minWidth: 420,
         cell: (e) => (
-          <ActionsCell
-            entry={e}
-            deciding={busy.get(e.id)}
-            onDecide={onDecide}
-            onOpenNotes={setNotesEntryId}
-            onCopied={onCopied}
-            onCopyFailed={onCopyFailed}
-          />
+          <ActionsCell entry={e} deciding={busy.get(e.id)} onDecide={onDecide} onOpenNotes={setNotesEntryId} onCopied={onCopied} onCopyFailed={onCopyFailed} />
         ),
       },
     ],
@@ -406,9 +395,7 @@ export function WaitlistManager() {
         loadingText={progressText ?? 'Loading entries'}
         empty={empty}
         ariaLabels={{ tableLabel: 'Beta waitlist entries' }}
-        renderAriaLive={({ firstIndex, lastIndex, totalItemsCount }) =>
-          `Displaying entries ${firstIndex} to ${lastIndex} of ${totalItemsCount ?? shownCount}`
-        }
+        renderAriaLive={({ firstIndex, lastIndex, totalItemsCount }) => `Displaying entries ${firstIndex} to ${lastIndex} of ${totalItemsCount ?? shownCount}`}
         totalItemsCount={shownCount}
         header={
           <Header

@@ -191,12 +191,7 @@ export default function AuthPage() {
           </Box>
           <Container
             header={
-              <Header
-                variant="h1"
-                description={
-                  signingUp ? 'Start pitching your tracks to labels and DJs.' : 'Welcome back. Sign in to your dashboard.'
-                }
-              >
+              <Header variant="h1" description={signingUp ? 'Start pitching your tracks to labels and DJs.' : 'Welcome back. Sign in to your dashboard.'}>
                 {signingUp ? 'Create Account' : 'Sign In'}
               </Header>
             }
@@ -212,7 +207,13 @@ export default function AuthPage() {
               <form onSubmit={handleSubmit} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
                 <Form
                   actions={
-                    <Button variant="primary" formAction="submit" loading={busy} disabled={confirming} loadingText={signingUp ? 'Creating account' : 'Signing in'}>
+                    <Button
+                      variant="primary"
+                      formAction="submit"
+                      loading={busy}
+                      disabled={confirming}
+                      loadingText={signingUp ? 'Creating account' : 'Signing in'}
+                    >
                       {signingUp ? 'Create Account' : 'Sign In'}
                     </Button>
                   }

@@ -184,7 +184,14 @@ export default function CampaignDetailPage() {
       <CampaignDetails campaign={campaign} />
       <SentEmailsList
         campaignId={campaign.id}
-        refreshKey={[campaign.emails_sent, campaign.emails_failed, campaign.emails_skipped, campaign.emails_unknown, campaign.emails_opened, campaign.emails_clicked].join('/')}
+        refreshKey={[
+          campaign.emails_sent,
+          campaign.emails_failed,
+          campaign.emails_skipped,
+          campaign.emails_unknown,
+          campaign.emails_opened,
+          campaign.emails_clicked,
+        ].join('/')}
       />
     </PageShell>
   );
@@ -212,11 +219,7 @@ function DeliverySummary({ campaign }: { campaign: Campaign }) {
   return (
     <Container header={<Header variant="h2">Delivery Summary</Header>}>
       <SpaceBetween size="m">
-        <ProgressBar
-          value={progressPercent(campaign)}
-          label="Delivered"
-          additionalInfo={`${campaign.emails_sent} of ${campaignTotal(campaign)} sent`}
-        />
+        <ProgressBar value={progressPercent(campaign)} label="Delivered" additionalInfo={`${campaign.emails_sent} of ${campaignTotal(campaign)} sent`} />
         <Figures
           items={[
             { label: 'Recipients', value: campaign.total_recipients.toLocaleString() },

@@ -148,11 +148,7 @@ export default function CampaignsPage() {
             <Button href={campaignPath(campaign.id)} onFollow={follow} ariaLabel={`View ${campaign.track_name}`}>
               View
             </Button>
-            <Button
-              href={`${campaignPath(campaign.id)}#${STATISTICS_ANCHOR}`}
-              onFollow={follow}
-              ariaLabel={`Stats of ${campaign.track_name}`}
-            >
+            <Button href={`${campaignPath(campaign.id)}#${STATISTICS_ANCHOR}`} onFollow={follow} ariaLabel={`Stats of ${campaign.track_name}`}>
               Stats
             </Button>
           </SpaceBetween>

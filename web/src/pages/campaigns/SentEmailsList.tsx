@@ -55,10 +55,7 @@ export function SentEmailsList({ campaignId, refreshKey }: { campaignId: string;
           {SENT_EMAILS_TITLE}
         </Header>
       }
-      footer={
-        paged &&
-        listPagination({ currentPage: paged.currentPage, pagesCount: paged.pagesCount, onChange: setPage, label: 'Sent email pages' })
-      }
+      footer={paged && listPagination({ currentPage: paged.currentPage, pagesCount: paged.pagesCount, onChange: setPage, label: 'Sent email pages' })}
     >
       {state.kind === 'loading' ? (
         <StatusIndicator type="loading">Loading emails</StatusIndicator>

@@ -33,8 +33,7 @@ type Counters = Pick<
 >;
 
 /** The number the progress is measured against: what was queued, or before queueing the recipients chosen. */
-export const campaignTotal = (c: Pick<CampaignSummary, 'total_queued' | 'total_recipients'>) =>
-  c.total_queued > 0 ? c.total_queued : c.total_recipients;
+export const campaignTotal = (c: Pick<CampaignSummary, 'total_queued' | 'total_recipients'>) => (c.total_queued > 0 ? c.total_queued : c.total_recipients);
 
 /**
  * Spec §4 badge (the card's and the detail's rules agree; the detail's are the card's without Draft's
@@ -98,5 +97,4 @@ export const STATISTICS_ANCHOR = 'statistics';
 export const campaignPath = (id: string) => `/dashboard/campaigns/${encodeURIComponent(id)}`;
 
 /** Beyond the spec: why a campaign paused itself, and what the artist does about it. */
-export const mailboxDisconnectedText =
-  'Sending paused because your Gmail connection stopped working. Reconnect your mailbox in Settings, then resume sending.';
+export const mailboxDisconnectedText = 'Sending paused because your Gmail connection stopped working. Reconnect your mailbox in Settings, then resume sending.';

@@ -55,9 +55,7 @@ function TemplateCard({
         <Button onClick={onUse} ariaLabel={`Use template ${name}`}>
           Use Template
         </Button>
-        {onDelete && (
-          <Button variant="icon" iconName="remove" ariaLabel={`Delete template ${name}`} loading={deleting} onClick={onDelete} />
-        )}
+        {onDelete && <Button variant="icon" iconName="remove" ariaLabel={`Delete template ${name}`} loading={deleting} onClick={onDelete} />}
       </div>
     </div>
   );
@@ -99,10 +97,7 @@ export const CampaignTemplatesPicker = memo(function CampaignTemplatesPicker({
     return [...groups, { value: CUSTOM, label: 'Custom Template', description: CUSTOM_TEMPLATE_DESCRIPTION }];
   }, [systemTemplates, userTemplates]);
 
-  const flatOptions = useMemo(
-    () => options.flatMap((item) => ('options' in item ? [...item.options] : [item as SelectProps.Option])),
-    [options],
-  );
+  const flatOptions = useMemo(() => options.flatMap((item) => ('options' in item ? [...item.options] : [item as SelectProps.Option])), [options]);
 
   const use = (id: string) => {
     setChosen(id);
@@ -138,7 +133,13 @@ export const CampaignTemplatesPicker = memo(function CampaignTemplatesPicker({
   );
 
   return (
-    <Container header={<Header variant="h2" description="Start from a template, then edit the email below.">Campaign Templates</Header>}>
+    <Container
+      header={
+        <Header variant="h2" description="Start from a template, then edit the email below.">
+          Campaign Templates
+        </Header>
+      }
+    >
       <SpaceBetween size="m">
         <FormField label="Template">
           <Select

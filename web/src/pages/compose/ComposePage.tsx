@@ -289,12 +289,7 @@ export default function ComposePage() {
               accessibility tree), so switching back finds the picker, the edits and the HTML as left. */}
           <div hidden={mode !== 'ai'}>
             <SpaceBetween size="l">
-              <CampaignTemplatesPicker
-                templates={templates}
-                onApply={applyTemplate}
-                onCustom={startCustom}
-                onDelete={removeTemplate}
-              />
+              <CampaignTemplatesPicker templates={templates} onApply={applyTemplate} onCustom={startCustom} onDelete={removeTemplate} />
               <EmailPreviewCard
                 campaign={aiCampaign}
                 editing={editing}
@@ -308,13 +303,7 @@ export default function ComposePage() {
           {htmlShown && (
             <div hidden={mode !== 'html'}>
               <Suspense fallback={<StatusIndicator type="loading">Loading HTML mode...</StatusIndicator>}>
-                <HtmlModePanel
-                  key={sendSession}
-                  track={htmlPanelTrack}
-                  artist={artist}
-                  savedPreview={savedHtmlPreview}
-                  onCreatePreview={createHtmlPreview}
-                />
+                <HtmlModePanel key={sendSession} track={htmlPanelTrack} artist={artist} savedPreview={savedHtmlPreview} onCreatePreview={createHtmlPreview} />
               </Suspense>
             </div>
           )}

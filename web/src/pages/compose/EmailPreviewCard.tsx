@@ -100,7 +100,10 @@ export const EmailPreviewCard = memo(function EmailPreviewCard({
             <FormField label="Subject">
               <Input value={editing.subject} disabled={saving} onChange={({ detail }) => onEditingChange({ ...editing, subject: detail.value })} />
             </FormField>
-            <FormField label="Email Body" constraintText="[CONTACT_NAME], [LABEL_NAME], [TRACK_NAME] and the other placeholders are filled in for each recipient.">
+            <FormField
+              label="Email Body"
+              constraintText="[CONTACT_NAME], [LABEL_NAME], [TRACK_NAME] and the other placeholders are filled in for each recipient."
+            >
               <Textarea value={editing.body} rows={14} disabled={saving} onChange={({ detail }) => onEditingChange({ ...editing, body: detail.value })} />
             </FormField>
           </SpaceBetween>
@@ -134,7 +137,13 @@ export const EmailPreviewCard = memo(function EmailPreviewCard({
   }
 
   return (
-    <Container header={<Header variant="h2" actions={actions}>Email Preview</Header>}>
+    <Container
+      header={
+        <Header variant="h2" actions={actions}>
+          Email Preview
+        </Header>
+      }
+    >
       <SpaceBetween size="m">
         {content}
         {campaign && (
@@ -143,9 +152,7 @@ export const EmailPreviewCard = memo(function EmailPreviewCard({
           </Alert>
         )}
       </SpaceBetween>
-      {templateDialog && shown && (
-        <SaveTemplateModal email={shown} tone={tone} onSaved={onTemplateSaved} onClose={() => setTemplateDialog(false)} />
-      )}
+      {templateDialog && shown && <SaveTemplateModal email={shown} tone={tone} onSaved={onTemplateSaved} onClose={() => setTemplateDialog(false)} />}
     </Container>
   );
 });

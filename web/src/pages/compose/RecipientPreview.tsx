@@ -16,9 +16,7 @@ import styles from './compose.module.css';
 import { isUnsubscribed } from './useRecipients';
 
 type PreviewState =
-  | { key: string; kind: 'loading' }
-  | { key: string; kind: 'failed'; message: string }
-  | { key: string; kind: 'ready'; preview: RenderedPreview };
+  { key: string; kind: 'loading' } | { key: string; kind: 'failed'; message: string } | { key: string; kind: 'ready'; preview: RenderedPreview };
 
 /**
  * 'Preview per recipient' (beyond the spec): steps through the selected recipients in list order and

@@ -29,7 +29,6 @@ import { isUnsubscribed, type Recipients } from './useRecipients';
 /** Rows rendered at once: the list may hold thousands of contacts, the page keeps its DOM small. */
 export const RECIPIENT_ROWS_STEP = 100;
 
-
 /** 'N contacts match your filters (M selected)' (spec §2). */
 export const matchLine = (matching: number, selected: number) =>
   `${matching.toLocaleString()} contacts match your filters (${selected.toLocaleString()} selected)`;
@@ -51,12 +50,10 @@ const RecipientRow = memo(function RecipientRow({
       <Checkbox checked={checked} onChange={({ detail }) => onToggle(contact.id, detail.checked)}>
         {/* The spaces keep the words apart in the checkbox's accessible name. */}
         <span className={styles.recipientText}>
-          <span className={styles.recipientName}>{contact.name}</span>{' '}
-          <span className={styles.recipientDetail}>{contact.email}</span>{' '}
+          <span className={styles.recipientName}>{contact.name}</span> <span className={styles.recipientDetail}>{contact.email}</span>{' '}
           {contact.label_name && <span className={styles.recipientDetail}>{contact.label_name}</span>}{' '}
           <span className={styles.recipientBadges}>
-            <Badge color={contactTypeBadgeColors[contact.contact_type]}>{contact.contact_type}</Badge>{' '}
-            {unsubscribed && <Badge color="red">Unsubscribed</Badge>}
+            <Badge color={contactTypeBadgeColors[contact.contact_type]}>{contact.contact_type}</Badge> {unsubscribed && <Badge color="red">Unsubscribed</Badge>}
           </span>
         </span>
       </Checkbox>

@@ -4,7 +4,6 @@ export interface EmailDraft {
   body: string;
 }
 
-
 /** What the preview note says about who gets which email (see Campaign.personalised_by_writer). */
 export const personalisedNote = {
   writer: 'Each recipient gets an email the AI writer writes for them; [CONTACT_NAME] and [LABEL_NAME] show where their name and label go.',

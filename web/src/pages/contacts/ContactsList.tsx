@@ -23,7 +23,6 @@ export const CONTACTS_PAGE_SIZE = 30;
 
 const cardsPerRow: CardsProps.CardsLayout[] = [{ cards: 1 }, { minWidth: 600, cards: 2 }, { minWidth: 960, cards: 3 }];
 
-
 /** Names a contact in control labels: the email too, since two contacts may share a name. */
 const contactLabel = (contact: Contact) => `${contact.name} (${contact.email})`;
 
@@ -308,24 +307,11 @@ export function ContactsList({ list, onEdit, onAddFirst }: { list: ContactList; 
   const onDelete = useCallback((contact: Contact) => setDeleteTarget({ kind: 'single', contact }), []);
 
   const emptyKind: EmptyKind =
-    status === 'failed' && contacts.length === 0
-      ? 'failed'
-      : contacts.length === 0
-        ? 'none'
-        : deferredSearch.trim() !== ''
-          ? 'search'
-          : 'filters';
+    status === 'failed' && contacts.length === 0 ? 'failed' : contacts.length === 0 ? 'none' : deferredSearch.trim() !== '' ? 'search' : 'filters';
   const emptySearch = deferredSearch.trim();
   const empty = useMemo(
     () => (
-      <EmptyState
-        kind={emptyKind}
-        search={emptySearch}
-        onRetry={reload}
-        onAddFirst={onAddFirst}
-        onClearSearch={clearSearch}
-        onResetFilters={resetFilters}
-      />
+      <EmptyState kind={emptyKind} search={emptySearch} onRetry={reload} onAddFirst={onAddFirst} onClearSearch={clearSearch} onResetFilters={resetFilters} />
     ),
     [emptyKind, emptySearch, reload, onAddFirst, clearSearch, resetFilters],
   );
@@ -399,9 +385,7 @@ export function ContactsList({ list, onEdit, onAddFirst }: { list: ContactList; 
                   </Button>
                 </>
               )}
-              {streamed !== null && (
-                <StatusIndicator type="loading">{`Loading more contacts… ${streamed.toLocaleString()} loaded`}</StatusIndicator>
-              )}
+              {streamed !== null && <StatusIndicator type="loading">{`Loading more contacts… ${streamed.toLocaleString()} loaded`}</StatusIndicator>}
             </div>
             <ContactCards
               items={pageItems}

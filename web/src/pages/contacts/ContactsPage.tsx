@@ -54,8 +54,7 @@ export default function ContactsPage() {
   };
 
   // While later pages are still coming the count is not the total yet: 'Contacts (1,000…)'.
-  const contactsLabel =
-    list.status === 'loading' ? 'Contacts' : `Contacts (${list.contacts.length.toLocaleString()}${list.streamed === null ? '' : '…'})`;
+  const contactsLabel = list.status === 'loading' ? 'Contacts' : `Contacts (${list.contacts.length.toLocaleString()}${list.streamed === null ? '' : '…'})`;
   const unsubscribedLabel = unsubscribedCount === null ? 'Unsubscribed' : `Unsubscribed (${unsubscribedCount.toLocaleString()})`;
 
   return (

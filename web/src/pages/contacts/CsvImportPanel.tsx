@@ -157,11 +157,7 @@ export default function CsvImportPanel({
 
   if (state.step === 'parseError') {
     return (
-      <Alert
-        type="error"
-        header={csvMessages.parseErrorTitle}
-        action={<Button onClick={() => setState({ step: 'choose' })}>Try Again</Button>}
-      >
+      <Alert type="error" header={csvMessages.parseErrorTitle} action={<Button onClick={() => setState({ step: 'choose' })}>Try Again</Button>}>
         {state.message}
       </Alert>
     );
@@ -180,7 +176,13 @@ export default function CsvImportPanel({
   }
 
   return (
-    <Container header={<Header variant="h2" description="Upload a CSV file with one contact per row. Only an email column is required.">Import CSV</Header>}>
+    <Container
+      header={
+        <Header variant="h2" description="Upload a CSV file with one contact per row. Only an email column is required.">
+          Import CSV
+        </Header>
+      }
+    >
       <FormField label={csvMessages.fileLabel} controlId={fileInputId}>
         <input
           id={fileInputId}
@@ -271,11 +273,7 @@ function MappingPanel({
           >
             First row contains headers
           </Checkbox>
-          <Checkbox
-            checked={removeDuplicates}
-            disabled={importing}
-            onChange={({ detail }) => onChange({ ...mapping, removeDuplicates: detail.checked })}
-          >
+          <Checkbox checked={removeDuplicates} disabled={importing} onChange={({ detail }) => onChange({ ...mapping, removeDuplicates: detail.checked })}>
             Remove duplicate emails
           </Checkbox>
         </SpaceBetween>

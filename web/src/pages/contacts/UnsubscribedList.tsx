@@ -129,11 +129,7 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
           {
             id: 'actions',
             content: (entry) => (
-              <Button
-                onClick={() => void resubscribeEntry(entry)}
-                loading={busy.has(entry.id)}
-                ariaLabel={`Resubscribe ${displayName(entry)}`}
-              >
+              <Button onClick={() => void resubscribeEntry(entry)} loading={busy.has(entry.id)} ariaLabel={`Resubscribe ${displayName(entry)}`}>
                 Resubscribe
               </Button>
             ),

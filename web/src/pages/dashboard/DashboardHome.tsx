@@ -37,11 +37,7 @@ export default function DashboardHome() {
         </Alert>
       )}
       {profile && profile.tier === 'free' && remaining <= 0 && (
-        <Alert
-          type="warning"
-          header="Email Limit Reached"
-          action={<Button onClick={() => navigate('/dashboard/subscription')}>Upgrade</Button>}
-        >
+        <Alert type="warning" header="Email Limit Reached" action={<Button onClick={() => navigate('/dashboard/subscription')}>Upgrade</Button>}>
           You have used all {profile.email_limit} emails of your Free plan this month. Upgrade your plan to continue sending.
         </Alert>
       )}
@@ -50,7 +46,10 @@ export default function DashboardHome() {
           <ColumnLayout columns={4} variant="text-grid" minColumnWidth={150}>
             <Fact label="Current Plan">{tierLabels[profile.tier]}</Fact>
             <Fact label="Emails Sent">
-              {profile.emails_used} <Box variant="span" color="text-body-secondary" fontSize="body-m">of {profile.email_limit}</Box>
+              {profile.emails_used}{' '}
+              <Box variant="span" color="text-body-secondary" fontSize="body-m">
+                of {profile.email_limit}
+              </Box>
             </Fact>
             <Fact label="Emails Remaining">{Math.max(0, remaining)}</Fact>
             <div>

@@ -36,11 +36,7 @@ function navLink(item: NavItem): SideNavigationProps.Link {
   };
 }
 
-const navItems: SideNavigationProps.Item[] = [
-  ...mainNavItems.map(navLink),
-  { type: 'divider' },
-  ...accountNavItems.map(navLink),
-];
+const navItems: SideNavigationProps.Item[] = [...mainNavItems.map(navLink), { type: 'divider' }, ...accountNavItems.map(navLink)];
 
 /** The local runtime's own pages, in a list of their own under the product's sections. */
 const localItems: SideNavigationProps.Item[] = localNavItems.map(navLink);
@@ -54,7 +50,6 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   const navigate = useNavigate();
   const location = useLocation();
   const { signOut: handleSignOut, signingOut } = useSignOut();
-
 
   // Read without useConfig: the sidebar also renders where no runtime config is provided.
   const local = useContext(ConfigContext)?.mode === 'local';
@@ -71,12 +66,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <div className={styles.nav}>
-      <SideNavigation
-        header={{ text: 'Trackpitch', href: '/dashboard' }}
-        activeHref={activeHref}
-        items={navItems}
-        onFollow={follow}
-      />
+      <SideNavigation header={{ text: 'Trackpitch', href: '/dashboard' }} activeHref={activeHref} items={navItems} onFollow={follow} />
       {local && <SideNavigation activeHref={activeHref} items={localItems} onFollow={follow} />}
       <div className={styles.account}>
         <SpaceBetween size="m">
@@ -93,18 +83,12 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
                 label="Emails this month"
                 description={usageText(profile)}
                 additionalInfo={
-                  profile.email_limit > 0 && profile.emails_used >= profile.email_limit
-                    ? 'Monthly limit reached. Upgrade to send more.'
-                    : undefined
+                  profile.email_limit > 0 && profile.emails_used >= profile.email_limit ? 'Monthly limit reached. Upgrade to send more.' : undefined
                 }
               />
             </>
           ) : profileError ? (
-            <Alert
-              type="warning"
-              header="Could not load your plan"
-              action={<Button onClick={() => void refreshProfile()}>Retry</Button>}
-            >
+            <Alert type="warning" header="Could not load your plan" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>
               {profileError}
             </Alert>
           ) : (

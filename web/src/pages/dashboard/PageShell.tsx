@@ -5,17 +5,7 @@ import type { ReactNode } from 'react';
 import { ComingSoon } from '../../components/ComingSoon';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 
-export function PageShell({
-  title,
-  description,
-  actions,
-  children,
-}: {
-  title: string;
-  description?: string;
-  actions?: ReactNode;
-  children?: ReactNode;
-}) {
+export function PageShell({ title, description, actions, children }: { title: string; description?: string; actions?: ReactNode; children?: ReactNode }) {
   useDocumentTitle(title);
   return (
     <ContentLayout

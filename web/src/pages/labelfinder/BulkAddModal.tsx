@@ -5,9 +5,7 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { bulkAddSummary } from './allowance';
 
-export type BulkAddState =
-  | { phase: 'running'; done: number; total: number }
-  | { phase: 'done'; added: number; skipped: number };
+export type BulkAddState = { phase: 'running'; done: number; total: number } | { phase: 'done'; added: number; skipped: number };
 
 /**
  * The bulk add's dialog: a progress bar while the requests run ('Adding contacts... X of Y'), then

@@ -131,18 +131,7 @@ export interface DirectorySectionProps {
 }
 
 /** One of the page's sections (Featured Contacts, All Contacts): a paged grid of entry cards. */
-export function DirectorySection({
-  title,
-  entries,
-  page,
-  onPageChange,
-  selected,
-  onSelectionChange,
-  added,
-  adding,
-  busy,
-  onAdd,
-}: DirectorySectionProps) {
+export function DirectorySection({ title, entries, page, onPageChange, selected, onSelectionChange, added, adding, busy, onAdd }: DirectorySectionProps) {
   const { items, currentPage, pagesCount } = pageOf(entries, page, CARDS_PAGE_SIZE);
   const selectedItems = useMemo(() => items.filter((entry) => selected.has(entry.id)), [items, selected]);
 

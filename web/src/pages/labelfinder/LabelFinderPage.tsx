@@ -8,13 +8,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { contactMessages } from '../../../../schema/api/contacts';
-import {
-  directoryAdditionsLimits,
-  directoryMessages,
-  isFreeAllowance,
-  type DirectoryAllowance,
-  type DirectoryEntry,
-} from '../../../../schema/api/directory';
+import { directoryAdditionsLimits, directoryMessages, isFreeAllowance, type DirectoryAllowance, type DirectoryEntry } from '../../../../schema/api/directory';
 import { ApiError } from '../../api/client';
 import { addDirectoryContacts, addDirectoryContactsInChunks, BulkAddError, listDirectory } from '../../api/directory';
 import { useAuth } from '../../auth/AuthContext';
@@ -269,8 +263,14 @@ export default function LabelFinderPage() {
                 onChange={({ detail }) =>
                   setSelected((current) =>
                     detail.checked
-                      ? withIds(current, selectableShown.map((entry) => entry.id))
-                      : withoutIds(current, selectableShown.map((entry) => entry.id)),
+                      ? withIds(
+                          current,
+                          selectableShown.map((entry) => entry.id),
+                        )
+                      : withoutIds(
+                          current,
+                          selectableShown.map((entry) => entry.id),
+                        ),
                   )
                 }
               >

@@ -1,10 +1,4 @@
-import {
-  DIRECTORY_LIMIT_CODE,
-  directoryMessages,
-  isFreeAllowance,
-  remainingAdditions,
-  type DirectoryAllowance,
-} from '../../../../schema/api/directory';
+import { DIRECTORY_LIMIT_CODE, directoryMessages, isFreeAllowance, remainingAdditions, type DirectoryAllowance } from '../../../../schema/api/directory';
 import { ApiError, errorMessage } from '../../api/client';
 import type { NotifyInput } from '../../notifications/NotificationsContext';
 

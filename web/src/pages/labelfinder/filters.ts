@@ -24,8 +24,7 @@ export function matchesSearch(entry: DirectoryEntry, search: string): boolean {
 
 const matchesType = (entry: DirectoryEntry, types: readonly DirectoryContactType[]) => types.includes(entry.contact_type);
 
-const matchesGenres = (entry: DirectoryEntry, genres: readonly Genre[]) =>
-  genres.length === 0 || entry.genres.some((genre) => genres.includes(genre));
+const matchesGenres = (entry: DirectoryEntry, genres: readonly Genre[]) => genres.length === 0 || entry.genres.some((genre) => genres.includes(genre));
 
 const matchesLocation = (entry: DirectoryEntry, withLocationOnly: boolean) => !withLocationOnly || hasKnownLocation(entry.location);
 
@@ -79,10 +78,7 @@ export function genreCounts(entries: readonly DirectoryEntry[], filters: Directo
 /** Whether any filter narrows the list. */
 export function filtersActive(filters: DirectoryFilters): boolean {
   return (
-    filters.search.trim() !== '' ||
-    filters.genres.length > 0 ||
-    filters.withLocationOnly ||
-    directoryContactTypes.some((type) => !filters.types.includes(type))
+    filters.search.trim() !== '' || filters.genres.length > 0 || filters.withLocationOnly || directoryContactTypes.some((type) => !filters.types.includes(type))
   );
 }
 

@@ -25,7 +25,18 @@ const ICON_PATHS: Record<FeatureIcon, string> = {
 
 function Icon({ name }: { name: FeatureIcon }) {
   return (
-    <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d={ICON_PATHS[name]} />
     </svg>
   );
@@ -165,8 +176,8 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
               Get your tracks <RotatingWord />
             </h1>
             <p className={styles.lead}>
-              Trackpitch writes a personal demo email for every label, DJ and A&amp;R contact, sends it from your own
-              mailbox at a safe pace, and shows you who opened and clicked.
+              Trackpitch writes a personal demo email for every label, DJ and A&amp;R contact, sends it from your own mailbox at a safe pace, and shows you who
+              opened and clicked.
             </p>
             <div className={styles.ctaRow}>
               <button type="button" className={`${styles.button} ${styles.primary}`} onClick={goToForm}>
@@ -332,8 +343,7 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
               Join the beta
             </h2>
             <p className={styles.sectionLead}>
-              The first 50 producers get Trackpitch free while it is in beta. We reply to every sign-up by email within
-              24-48 hours.
+              The first 50 producers get Trackpitch free while it is in beta. We reply to every sign-up by email within 24-48 hours.
             </p>
             <BetaSpots state={spots.state} />
             <ul className={styles.perks}>
@@ -343,13 +353,7 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
             </ul>
           </div>
           <div className={styles.formCard} id="waitlist-form">
-            <WaitlistForm
-              emailRef={emailRef}
-              successRef={successRef}
-              onJoined={spots.refresh}
-              supportEmail={contactEmails.support}
-              fetchImpl={fetchImpl}
-            />
+            <WaitlistForm emailRef={emailRef} successRef={successRef} onJoined={spots.refresh} supportEmail={contactEmails.support} fetchImpl={fetchImpl} />
           </div>
         </section>
       </main>

@@ -47,9 +47,13 @@ function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: stri
     <div className={styles.labelRow}>
       <label htmlFor={htmlFor}>{label}</label>
       {required ? (
-        <span className={styles.required} aria-hidden="true">*</span>
+        <span className={styles.required} aria-hidden="true">
+          *
+        </span>
       ) : (
-        <span className={styles.optional} aria-hidden="true">Optional</span>
+        <span className={styles.optional} aria-hidden="true">
+          Optional
+        </span>
       )}
     </div>
   );
@@ -133,8 +137,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
           You're In The Beta
         </h3>
         <p>
-          Thanks, {joined.artistName}! Your spot is saved. We'll email <strong>{joined.email}</strong> within 24-48 hours
-          with your access details.
+          Thanks, {joined.artistName}! Your spot is saved. We'll email <strong>{joined.email}</strong> within 24-48 hours with your access details.
         </p>
         <button type="button" className={styles.linkButton} onClick={() => setJoined(null)}>
           Add another artist
@@ -238,10 +241,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
             placeholder="Tell us about your music and who you pitch to"
             aria-describedby={counterId}
           />
-          <span
-            id={counterId}
-            className={`${styles.counter} ${values.why.length >= WHY_INTERESTED_MAX ? styles.counterFull : ''}`}
-          >
+          <span id={counterId} className={`${styles.counter} ${values.why.length >= WHY_INTERESTED_MAX ? styles.counterFull : ''}`}>
             {values.why.length}/{WHY_INTERESTED_MAX}
           </span>
         </div>

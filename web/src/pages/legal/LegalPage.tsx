@@ -22,7 +22,13 @@ export function LegalPage({ title, summary, children }: { title: string; summary
               Back to Home
             </Button>
           </Box>
-          <Container header={<Header variant="h1" description={summary}>{title}</Header>}>
+          <Container
+            header={
+              <Header variant="h1" description={summary}>
+                {title}
+              </Header>
+            }
+          >
             <TextContent>{children}</TextContent>
           </Container>
         </SpaceBetween>

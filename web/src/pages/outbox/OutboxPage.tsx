@@ -221,11 +221,7 @@ export default function OutboxPage() {
   }
   return (
     <PageShell title={TITLE} description={LOCAL_DESCRIPTION}>
-      {openId ? (
-        <MessageView id={openId} onBack={() => setParams({})} />
-      ) : (
-        <MessageList onOpen={(id) => setParams({ message: id })} />
-      )}
+      {openId ? <MessageView id={openId} onBack={() => setParams({})} /> : <MessageList onOpen={(id) => setParams({ message: id })} />}
     </PageShell>
   );
 }

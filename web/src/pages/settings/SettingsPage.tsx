@@ -99,14 +99,20 @@ export default function SettingsPage() {
     }
   }
 
-
   const email = profile?.email || user?.email || '';
 
   return (
     <PageShell title="Settings">
       <Container
         header={
-          <Header variant="h2" actions={<Button iconName="undo" onClick={handleSignOut} loading={signingOut}>Sign Out</Button>}>
+          <Header
+            variant="h2"
+            actions={
+              <Button iconName="undo" onClick={handleSignOut} loading={signingOut}>
+                Sign Out
+              </Button>
+            }
+          >
             Account Overview
           </Header>
         }
@@ -131,7 +137,10 @@ export default function SettingsPage() {
 
       <Container
         header={
-          <Header variant="h2" description="A mailbox must be connected before any campaign is sent. Trackpitch only asks to send email and to see your address.">
+          <Header
+            variant="h2"
+            description="A mailbox must be connected before any campaign is sent. Trackpitch only asks to send email and to see your address."
+          >
             Mailbox Integration
           </Header>
         }

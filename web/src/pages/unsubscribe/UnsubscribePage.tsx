@@ -22,17 +22,15 @@ type Reason = (typeof unsubscribeReasons)[number];
 
 /** Spec §4: loading, then the confirm form, an error, or done (directly when already unsubscribed). */
 type PageState =
-  | { status: 'loading' }
-  | { status: 'error'; title: string; hint: string }
-  | { status: 'form'; artistName: string }
-  | { status: 'done'; artistName: string };
+  { status: 'loading' } | { status: 'error'; title: string; hint: string } | { status: 'form'; artistName: string } | { status: 'done'; artistName: string };
 
 const USE_EMAIL_LINK = 'Use the unsubscribe link at the bottom of the email you received.';
 
 /** What a failed lookup says (spec §8): an unknown token is 'Invalid or expired token'; otherwise the server's own words. */
 function lookupFailure(error: unknown): PageState {
   if (error instanceof UnsubscribeError && error.status !== 404 && error.status !== 400) {
-    if (error.status === 0) return { status: 'error', title: unsubscribeMessages.invalidOrExpiredLink, hint: 'Could not reach the server. Check your connection and try again.' };
+    if (error.status === 0)
+      return { status: 'error', title: unsubscribeMessages.invalidOrExpiredLink, hint: 'Could not reach the server. Check your connection and try again.' };
     return { status: 'error', title: error.serverMessage ?? unsubscribeMessages.invalidOrExpiredLink, hint: USE_EMAIL_LINK };
   }
   const said = error instanceof UnsubscribeError ? error.serverMessage : undefined;
@@ -61,7 +59,12 @@ export default function UnsubscribePage({ fetchImpl }: { fetchImpl?: typeof fetc
 
   let content;
   if (!token) {
-    content = <Failure title={unsubscribeMessages.invalidLink} hint="This link has no unsubscribe token. Use the unsubscribe link at the bottom of the email you received." />;
+    content = (
+      <Failure
+        title={unsubscribeMessages.invalidLink}
+        hint="This link has no unsubscribe token. Use the unsubscribe link at the bottom of the email you received."
+      />
+    );
   } else if (state.status === 'loading') {
     content = (
       <Box textAlign="center" padding="l">
@@ -71,7 +74,14 @@ export default function UnsubscribePage({ fetchImpl }: { fetchImpl?: typeof fetc
   } else if (state.status === 'error') {
     content = <Failure title={state.title} hint={state.hint} />;
   } else if (state.status === 'form') {
-    content = <ConfirmForm token={token} artistName={state.artistName} fetchImpl={fetchImpl} onDone={() => setState({ status: 'done', artistName: state.artistName })} />;
+    content = (
+      <ConfirmForm
+        token={token}
+        artistName={state.artistName}
+        fetchImpl={fetchImpl}
+        onDone={() => setState({ status: 'done', artistName: state.artistName })}
+      />
+    );
   } else {
     content = <Done artistName={state.artistName} />;
   }
@@ -108,17 +118,7 @@ function Done({ artistName }: { artistName: string }) {
   );
 }
 
-function ConfirmForm({
-  token,
-  artistName,
-  fetchImpl,
-  onDone,
-}: {
-  token: string;
-  artistName: string;
-  fetchImpl: typeof fetch | undefined;
-  onDone: () => void;
-}) {
+function ConfirmForm({ token, artistName, fetchImpl, onDone }: { token: string; artistName: string; fetchImpl: typeof fetch | undefined; onDone: () => void }) {
   // Public pages sit inside the app's NotificationsProvider; read it softly so the page also renders alone.
   const notifications = useContext(NotificationsContext);
   const [reason, setReason] = useState<Reason | null>(null);
@@ -166,13 +166,12 @@ function ConfirmForm({
               />
             </FormField>
             {reason && (
-              <FormField label="Anything else you would like to tell the artist? (optional)" constraintText={`${details.length}/${UNSUBSCRIBE_DETAILS_MAX} characters`} stretch>
-                <Textarea
-                  value={details}
-                  onChange={({ detail }) => setDetails(detail.value.slice(0, UNSUBSCRIBE_DETAILS_MAX))}
-                  rows={3}
-                  disabled={busy}
-                />
+              <FormField
+                label="Anything else you would like to tell the artist? (optional)"
+                constraintText={`${details.length}/${UNSUBSCRIBE_DETAILS_MAX} characters`}
+                stretch
+              >
+                <Textarea value={details} onChange={({ detail }) => setDetails(detail.value.slice(0, UNSUBSCRIBE_DETAILS_MAX))} rows={3} disabled={busy} />
               </FormField>
             )}
           </SpaceBetween>

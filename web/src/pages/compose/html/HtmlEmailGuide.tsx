@@ -29,17 +29,14 @@ export function HtmlEmailGuide() {
             <Box variant="h4">Layout that survives every inbox</Box>
             <ul>
               <li>
-                Build with <code>&lt;table&gt;</code> rows, one column, about 600 px wide and centred: Gmail, Outlook and
-                phones all render tables the same way.
+                Build with <code>&lt;table&gt;</code> rows, one column, about 600 px wide and centred: Gmail, Outlook and phones all render tables the same way.
               </li>
               <li>
-                Put styles inline (<code>style=&quot;…&quot;</code>). Many clients drop <code>&lt;style&gt;</code> blocks,
-                classes and external stylesheets.
+                Put styles inline (<code>style=&quot;…&quot;</code>). Many clients drop <code>&lt;style&gt;</code> blocks, classes and external stylesheets.
               </li>
               <li>Use web-safe fonts (Arial, Helvetica, Georgia) and at least 14 px text; set a fallback colour for every background.</li>
               <li>
-                Give every image an <code>alt</code> text and a width. Many readers block images at first, so the email must make sense
-                without them.
+                Give every image an <code>alt</code> text and a width. Many readers block images at first, so the email must make sense without them.
               </li>
             </ul>
           </div>
@@ -57,7 +54,10 @@ export function HtmlEmailGuide() {
             <ul className={styles.placeholders}>
               {placeholderNames.map((name) => (
                 <li key={name}>
-                  <code>[{name}]</code> <Box variant="span" color="text-body-secondary">{placeholderMeanings[name]}</Box>
+                  <code>[{name}]</code>{' '}
+                  <Box variant="span" color="text-body-secondary">
+                    {placeholderMeanings[name]}
+                  </Box>
                 </li>
               ))}
             </ul>
@@ -67,8 +67,8 @@ export function HtmlEmailGuide() {
             <ul>
               <li>Scripts, forms and event handlers (such as onclick) are removed when you create the preview; the Email Preview shows what is kept.</li>
               <li>
-                An unsubscribe footer is added automatically when your HTML has no <code>[UNSUBSCRIBE_URL]</code> link. Each email also
-                carries one-click unsubscribe headers.
+                An unsubscribe footer is added automatically when your HTML has no <code>[UNSUBSCRIBE_URL]</code> link. Each email also carries one-click
+                unsubscribe headers.
               </li>
               <li>Links are tracked when the email is sent, so you can see which contacts clicked through to your music.</li>
             </ul>

@@ -59,25 +59,24 @@ const tiles: TilesProps.TilesDefinition[] = htmlTemplateKinds.map((kind) => ({
  * The HTML template chooser (spec §2): Minimal, Bold, Professional and Custom HTML as radio tiles, so
  * arrow keys move between them and the choice is announced.
  */
-export const HtmlTemplateChooser = forwardRef<
-  TilesProps.Ref,
-  { value: HtmlTemplateKind; onChange: (kind: HtmlTemplateKind) => void; disabled?: boolean }
->(function HtmlTemplateChooser({ value, onChange, disabled = false }, ref) {
-  return (
-    <Container
-      header={
-        <Header variant="h2" description="Start from a designed email and set its subject and accent colour, or write your own HTML.">
-          HTML Template
-        </Header>
-      }
-    >
-      <Tiles
-        ref={ref}
-        ariaLabel="HTML email template"
-        value={value}
-        items={disabled ? tiles.map((tile) => ({ ...tile, disabled: true })) : tiles}
-        onChange={({ detail }) => onChange(detail.value as HtmlTemplateKind)}
-      />
-    </Container>
-  );
-});
+export const HtmlTemplateChooser = forwardRef<TilesProps.Ref, { value: HtmlTemplateKind; onChange: (kind: HtmlTemplateKind) => void; disabled?: boolean }>(
+  function HtmlTemplateChooser({ value, onChange, disabled = false }, ref) {
+    return (
+      <Container
+        header={
+          <Header variant="h2" description="Start from a designed email and set its subject and accent colour, or write your own HTML.">
+            HTML Template
+          </Header>
+        }
+      >
+        <Tiles
+          ref={ref}
+          ariaLabel="HTML email template"
+          value={value}
+          items={disabled ? tiles.map((tile) => ({ ...tile, disabled: true })) : tiles}
+          onChange={({ detail }) => onChange(detail.value as HtmlTemplateKind)}
+        />
+      </Container>
+    );
+  },
+);

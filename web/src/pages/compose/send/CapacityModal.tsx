@@ -134,11 +134,7 @@ export function CapacityModal({
     content = state.mailbox ? (
       <MailboxRequired />
     ) : (
-      <Alert
-        type="error"
-        statusIconAriaLabel="Error"
-        action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}
-      >
+      <Alert type="error" statusIconAriaLabel="Error" action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
         {sendingMessages.capacityCheckFailed}
       </Alert>
     );

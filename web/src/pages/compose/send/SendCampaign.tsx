@@ -152,21 +152,18 @@ export const SendCampaign = memo(function SendCampaign({
     void runFrom(snapshot, choice);
   }
 
-  const finish = useCallback(
-    (complete: boolean) => {
-      setPhase((current) => {
-        if (current.step !== 'queueing') return current;
-        const { snapshot, choice } = current;
-        const { totals, campaign: queued, errors } = queue.current;
-        return {
-          step: 'done',
-          summary: { campaignId: snapshot.campaignId, mode: choice.mode, total: snapshot.contacts.length, totals, campaign: queued, complete, errors },
-        };
-      });
-      setProgress(null);
-    },
-    [],
-  );
+  const finish = useCallback((complete: boolean) => {
+    setPhase((current) => {
+      if (current.step !== 'queueing') return current;
+      const { snapshot, choice } = current;
+      const { totals, campaign: queued, errors } = queue.current;
+      return {
+        step: 'done',
+        summary: { campaignId: snapshot.campaignId, mode: choice.mode, total: snapshot.contacts.length, totals, campaign: queued, complete, errors },
+      };
+    });
+    setProgress(null);
+  }, []);
 
   function stop() {
     // Nothing queued yet: the draft is untouched, back to Compose as it was.
@@ -201,12 +198,7 @@ export const SendCampaign = memo(function SendCampaign({
         />
       )}
       {phase.step === 'queueing' && progress && (
-        <SendProgressModal
-          progress={progress}
-          onRetry={() => void runFrom(phase.snapshot, phase.choice)}
-          onStop={stop}
-          onContinue={() => finish(true)}
-        />
+        <SendProgressModal progress={progress} onRetry={() => void runFrom(phase.snapshot, phase.choice)} onStop={stop} onContinue={() => finish(true)} />
       )}
       {phase.step === 'done' && <SendSuccessModal summary={phase.summary} onClose={() => setPhase({ step: 'idle' })} />}
     </>

@@ -31,11 +31,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function SendSuccessModal({ summary, onClose }: { summary: SendSummary; onClose: () => void }) {
   const navigate = useNavigate();
   const { totals, campaign } = summary;
-  const title = !summary.complete
-    ? sendingMessages.completedWithErrors
-    : summary.mode === 'scheduled'
-      ? sendingMessages.scheduled
-      : sendingMessages.started;
+  const title = !summary.complete ? sendingMessages.completedWithErrors : summary.mode === 'scheduled' ? sendingMessages.scheduled : sendingMessages.started;
   const firstAt = campaign?.next_send_at ?? campaign?.send_after ?? null;
   const skipped = [
     totals.skippedUnsubscribed > 0 ? `${totals.skippedUnsubscribed} unsubscribed` : null,

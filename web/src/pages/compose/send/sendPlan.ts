@@ -82,6 +82,5 @@ export function sendFailure(error: unknown): SendFailure {
   return { kind: 'other', message: sendingMessages.failedToSend(message) };
 }
 
-
 /** An instant in the user's own time zone, e.g. 'Mar 2, 2025, 12:00 AM'. */
 export const localTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
