@@ -4,6 +4,9 @@
  * built and Playwright drives Debian's Chromium against a freshly started local stack.
  * Ends with one line `N passed, N failed` (also written to .test-output/summary.txt for CI).
  *
+ * First the static gates: tsc (which also checks the type-level tests), ESLint with no warning
+ * allowed, and Prettier. Each that fails counts as one failure and is named at the end.
+ *
  * A flaky browser test (failed, then passed on CI's retry) counts as failed, and is named at the end.
  *
  * No Chromium: the browser suite is skipped with a loud banner, unless TRACKPITCH_REQUIRE_BROWSER=1
@@ -32,6 +35,15 @@ interface Count {
   skipped: number;
 }
 const total: Count = { passed: 0, failed: 0, skipped: 0 };
+
+// 0. Static gates: each one that fails counts as one failure (the run goes on, so every problem shows at once).
+const gates: [name: string, command: string, args: string[]][] = [
+  ['typecheck (tsc)', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['lint (ESLint, no warnings)', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['format (Prettier)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
+];
+const failedGates = extraArgs.length > 0 ? [] : gates.filter(([, command, args]) => run(command, args) !== 0).map(([name]) => name);
+total.failed += failedGates.length;
 
 // 1. vitest: all four projects.
 const vitestJson = `${out}/vitest.json`;
@@ -80,6 +92,7 @@ if (!browser) {
 
 const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;
 writeFileSync(`${out}/summary.txt`, `${summary}\n`);
+if (failedGates.length > 0) console.log(`\nFAILED GATES: ${failedGates.join(', ')}`);
 if (browserNote) console.log(`\n${browserNote}`);
 if (flakyNote) console.log(`\n${flakyNote}`);
 console.log(`\n${summary}`);
