@@ -11,6 +11,7 @@
  */
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
+import { parseSendIntervalSeconds } from '../lambdas/composition/config';
 import { LocalStackError } from '../lib/local/errors';
 import { defaultDataDir } from '../lib/local/paths';
 import { removePidFile, runningInstance, stopLeftovers, writePidFile } from '../lib/local/pidfile';
@@ -32,10 +33,8 @@ function fail(message: string): never {
 /** SEND_INTERVAL_SECONDS: unset = 60 s (spec §9); otherwise a positive number of seconds. */
 function sendIntervalFromEnv(): number | undefined {
   const raw = process.env.SEND_INTERVAL_SECONDS;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
+  const seconds = parseSendIntervalSeconds(raw);
+  if (seconds === 'invalid') fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
   return seconds;
 }
 
