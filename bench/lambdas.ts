@@ -71,23 +71,32 @@ function installedPackages(names: readonly string[]): Set<string> {
   return found;
 }
 
-/** The package a bundled input belongs to ('@scope/name' or 'name'), or 'app code'. */
-function packageOf(input: string): string {
-  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input.slice(input.lastIndexOf('node_modules/')));
-  return match ? match[1]! : 'app code';
+/** The package a bundled input belongs to ('@scope/name' or 'name'), or undefined for the app's own code. */
+function packageOf(input: string): string | undefined {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input.slice(input.lastIndexOf('node_modules/')))?.[1];
 }
 
-function biggestPackages(metafile: Metafile, outfile: string): string {
-  const output = Object.entries(metafile.outputs).find(([file]) => path.resolve(file) === path.resolve(outfile))![1];
-  const byPackage = new Map<string, number>();
+/** The AWS SDK's runtime (@smithy, credentials, …) counts as one dependency, named by the clients it carries. */
+const AWS_SDK_RUNTIME = /^(?:@aws-sdk\/|@smithy\/|@aws-crypto\/|@aws\/|fast-xml-parser|strnum|tslib|bowser)/;
+
+/** What makes a bundle big: its biggest dependencies (the AWS SDK as one) with their minified bytes. */
+function biggestDependencies(metafile: Metafile, outfile: string): string {
+  const output = Object.entries(metafile.outputs).find(([file]) => path.resolve(file) === path.resolve(outfile))?.[1];
+  if (!output) return '';
+  const byDependency = new Map<string, number>();
+  const clients = new Set<string>();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-    byPackage.set(packageOf(input), (byPackage.get(packageOf(input)) ?? 0) + bytesInOutput);
+    const name = packageOf(input);
+    if (!name) continue;
+    const client = /^@aws-sdk\/client-(.+)$/.exec(name)?.[1];
+    if (client) clients.add(client);
+    const dependency = AWS_SDK_RUNTIME.test(name) ? 'AWS SDK' : name;
+    byDependency.set(dependency, (byDependency.get(dependency) ?? 0) + bytesInOutput);
   }
-  return [...byPackage]
-    .filter(([name]) => name !== 'app code')
+  return [...byDependency]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
-    .map(([name, bytes]) => `${name} ${kb(bytes)}`)
+    .map(([name, bytes]) => `${name === 'AWS SDK' ? `AWS SDK (${[...clients].sort().join(', ')})` : name} ${kb(bytes)}`)
     .join(', ');
 }
 
@@ -103,7 +112,7 @@ function coldImportMs(dir: string): number {
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
@@ -141,7 +150,7 @@ try {
       bytes,
       nodeModulesBytes: [...packages].reduce((sum, dir) => sum + dirBytes(dir), 0),
       coldMs: coldImportMs(dir),
-      heavy: bytes > LIMIT_BYTES ? biggestPackages(result.metafile, outfile) : '',
+      heavy: bytes > LIMIT_BYTES ? biggestDependencies(result.metafile, outfile) : '',
     });
   }
   const floor = rows.reduce((smallest, row) => (row.bytes < smallest.bytes ? row : smallest));

@@ -33,7 +33,7 @@ function oauthAdapters(config: ServerConfig): { oauthStateKey: OAuthStateKeySour
       : { key: notConfigured('OAUTH_STATE_SECRET_NAME') },
     mailboxAuth: google
       ? new GoogleMailboxAuth(google)
-      : { authorizationUrl: notConfigured('Google OAuth'), exchangeCode: notConfigured('Google OAuth'), revoke: async () => undefined },
+      : { authorizationUrl: notConfigured('Google OAuth'), exchangeCode: notConfigured('Google OAuth'), revoke: () => Promise.resolve() },
   };
 }
 

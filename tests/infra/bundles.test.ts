@@ -91,7 +91,7 @@ describe('Lambda bundles', () => {
 
   it('no bundle carries the whole googleapis package: only the Gmail and OAuth 2 clients it calls', () => {
     // `import { google } from 'googleapis'` pulls ~300 Google APIs (tens of MB) into every Lambda that
-    // reaches the composition root: import the one API module instead (googleapis/build/src/apis/<api>).
+    // wires a Google adapter: import the one API module instead (googleapis/build/src/apis/<api>).
     for (const { name } of entries) {
       const apis = new Set(
         bundledFiles

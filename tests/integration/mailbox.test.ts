@@ -430,7 +430,7 @@ describe('the local consent page', () => {
   });
 });
 
-describe('the local stack as `npm start` runs it (compose() wiring, the consent page served by the app itself)', () => {
+describe('the local stack as `npm start` runs it (its own mailbox wiring, the consent page served by the app itself)', () => {
   it('connects a Workspace mailbox through /local/mailbox/consent on the app origin', async () => {
     const user = await createUser();
     const base = stack().appUrl;

@@ -35,8 +35,13 @@ async function start(tableName: string): Promise<Running> {
   }
 }
 
-let a: Running;
-let b: Running;
+let a: Running | undefined;
+let b: Running | undefined;
+/** Both stacks, once beforeAll has started them. */
+const started = (): [Running, Running] => {
+  if (!a || !b) throw new Error('the two stacks did not start');
+  return [a, b];
+};
 
 beforeAll(async () => {
   // One after the other: both stacks live in this process at once, which is what is tested.
@@ -119,12 +124,14 @@ async function sendOneEmail({ local, api }: Running) {
 
 describe('two local stacks in one process', () => {
   it('each stack has its own table and URL', () => {
+    const [a, b] = started();
     expect(a.local.tableName).not.toBe(b.local.tableName);
     expect(a.local.dynamoEndpoint).not.toBe(b.local.dynamoEndpoint);
     expect(a.local.appUrl).not.toBe(b.local.appUrl);
   });
 
   it('a request to each stack lands in its own table, and its consent link and email links use its own URL', { timeout: 90_000 }, async () => {
+    const [a, b] = started();
     for (const [own, other] of [
       [a, b],
       [b, a],
@@ -135,7 +142,7 @@ describe('two local stacks in one process', () => {
 
       // The campaign and the contact were written to this stack's table, none to the other's.
       const ownItems = await userItems(own.local, own.user.sub);
-      expect(ownItems.map((item) => item.SK)).toContain(key.campaign(campaign.id));
+      expect(ownItems.map((item) => item.SK as unknown)).toContain(key.campaign(campaign.id));
       expect(await userItems(other.local, own.user.sub)).toEqual([]);
 
       // The sender built the email's links with this stack's URL.
