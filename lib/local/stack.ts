@@ -62,7 +62,11 @@ export interface LocalStackOptions {
   ticker?: boolean;
   /** Spacing of each user's emails and the ticker's period, in seconds (fractions allowed); default 60 (spec §9). */
   sendIntervalSeconds?: number;
+  /** The AI writer: the local writer unless Bedrock is asked for (`WRITER=bedrock npm start`, README). */
+  writer?: WriterChoice;
 }
+
+export type WriterChoice = Pick<ServerConfig, 'writer' | 'bedrockModelId'>;
 
 export interface LocalStack {
   appUrl: string;
@@ -106,12 +110,14 @@ export function localServerConfig(stack: {
   appUrl: string;
   intervalMs?: number;
   dataDir?: string;
+  writer?: WriterChoice;
 }): ServerConfig {
   return {
     tableName: stack.tableName,
     region: stack.region,
     dynamoEndpoint: stack.dynamoEndpoint,
     writer: 'local',
+    ...stack.writer,
     mailbox: 'local',
     appUrl: stack.appUrl,
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
@@ -243,6 +249,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       appUrl: reserved.url,
       intervalMs,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.writer ? { writer: options.writer } : {}),
     });
     const factories = new Map(await handlersLoaded);
 
