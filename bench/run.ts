@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 
 // start.ts runs npm start, which builds the web app that web-sizes.mjs and contacts.ts (first render) then use.
 for (const script of [
+  'bench/lambdas.ts',
   'bench/api.ts',
   'bench/waitlist.ts',
   'bench/start.ts',

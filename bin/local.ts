@@ -7,14 +7,16 @@
  * Environment: PORT (app, default 3000), DYNAMODB_PORT (default 8741), COGNITO_PORT (default 8742),
  * LOCAL_ADMIN_EMAIL / LOCAL_ADMIN_PASSWORD (the seeded admin account, default admin@example.com /
  * Trackpitch-admin-1), SEND_INTERVAL_SECONDS (spacing of each user's emails and the sending ticker's
- * period, default 60; e.g. 5 for a demo), JAVA_HOME (a JDK 17 other than the one on PATH).
+ * period, default 60; e.g. 5 for a demo), WRITER=bedrock with BEDROCK_MODEL_ID (the real model instead of the
+ * local writer), JAVA_HOME (a JDK 17 other than the one on PATH). Read here once and passed to the stack.
  */
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
+import { parseSendIntervalSeconds } from '../lambdas/composition/config';
 import { LocalStackError } from '../lib/local/errors';
 import { defaultDataDir } from '../lib/local/paths';
 import { removePidFile, runningInstance, stopLeftovers, writePidFile } from '../lib/local/pidfile';
-import { startLocalStack, type LocalStack } from '../lib/local/stack';
+import { startLocalStack, type LocalStack, type WriterChoice } from '../lib/local/stack';
 
 const DEFAULT_PORTS = { app: 3000, dynamodb: 8741, cognito: 8742 };
 
@@ -32,11 +34,15 @@ function fail(message: string): never {
 /** SEND_INTERVAL_SECONDS: unset = 60 s (spec §9); otherwise a positive number of seconds. */
 function sendIntervalFromEnv(): number | undefined {
   const raw = process.env.SEND_INTERVAL_SECONDS;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
+  const seconds = parseSendIntervalSeconds(raw);
+  if (seconds === 'invalid') fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
   return seconds;
+}
+
+/** WRITER=bedrock (with BEDROCK_MODEL_ID and AWS credentials): the real model instead of the local writer. */
+function writerFromEnv(): WriterChoice | undefined {
+  if (process.env.WRITER !== 'bedrock') return undefined;
+  return { writer: 'bedrock', ...(process.env.BEDROCK_MODEL_ID ? { bedrockModelId: process.env.BEDROCK_MODEL_ID } : {}) };
 }
 
 function portFromEnv(name: string, fallback: number): number {
@@ -68,6 +74,7 @@ async function main() {
     cognito: portFromEnv('COGNITO_PORT', DEFAULT_PORTS.cognito),
   };
   const sendIntervalSeconds = sendIntervalFromEnv();
+  const writer = writerFromEnv();
 
   const running = runningInstance(dataDir);
   if (running) {
@@ -97,6 +104,7 @@ async function main() {
       accessLog: (line) => console.log(`  ${line}`),
       ticker: true,
       ...(sendIntervalSeconds !== undefined ? { sendIntervalSeconds } : {}),
+      ...(writer ? { writer } : {}),
     });
   } catch (error) {
     if (error instanceof LocalStackError) fail(error.message);

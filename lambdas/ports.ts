@@ -1,6 +1,6 @@
 /**
  * The interfaces the core and the handlers need. Adapters in lambdas/adapters/* implement them;
- * lambdas/compose.ts picks which. Nothing here imports an SDK.
+ * each function's composition (lambdas/composition/<group>.ts) picks which. Nothing here imports an SDK.
  */
 import type { Campaign, EmailLength, SavedContactList } from '../schema/api/campaigns';
 import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts';

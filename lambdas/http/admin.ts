@@ -16,7 +16,8 @@ import {
 import { DECIDABLE_STATUS, decisionUpdate, isWaitlistEntryId, normaliseNotes } from '../core/waitlist';
 import { directoryImportMessages, parseDirectoryImport } from '../core/directoryImport';
 import type { Clock, DirectoryStore, WaitlistStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { adminDeps } from '../composition/admin';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse } from './api';
 
 export interface AdminDeps {
@@ -77,4 +78,7 @@ export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
     },
   });
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(adminDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -26,7 +26,8 @@ import { isUlid } from '../core/ids';
 import { campaignSummary } from '../core/queueing';
 import type { Identity } from '../core/profile';
 import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, WrittenEmailStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { campaignsDeps } from '../composition/campaigns';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse, parseForm, type FormRule } from './api';
 import { ensureProfile } from './ensureProfile';
 
@@ -229,4 +230,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
   });
 };
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(campaignsDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

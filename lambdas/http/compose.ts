@@ -18,7 +18,8 @@ import type { CampaignTemplate } from '../../schema/api/templates';
 import { userTemplateDescription } from '../core/compose';
 import { isUlid } from '../core/ids';
 import type { Clock, ContactListStore, TemplateStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { composeDeps } from '../composition/compose';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parseForm, type FormTexts } from './api';
 
 export interface ComposeDeps {
@@ -96,4 +97,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
     },
   });
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(composeDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

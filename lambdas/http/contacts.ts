@@ -21,7 +21,8 @@ import {
 } from '../../schema/api/contacts';
 import { contactFromCsvRow, isAddressId } from '../core/contacts';
 import type { Clock, ContactStore, UnsubscribeStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { contactsDeps } from '../composition/contacts';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parse, parseForm } from './api';
 
 export interface ContactsDeps {
@@ -127,4 +128,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
     },
   });
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(contactsDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -17,7 +17,8 @@ import { isContactEmail } from '../../schema/api/contacts';
 import { addressId, directoryAdditionsLimit, directoryAllowance } from '../core/contacts';
 import type { Identity } from '../core/profile';
 import type { Clock, ContactStore, DirectoryStore, ProfileStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { directoryDeps } from '../composition/directory';
 import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
 import { ensureProfile } from './ensureProfile';
 
@@ -87,4 +88,7 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
   });
 };
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(directoryDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

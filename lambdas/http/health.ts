@@ -1,11 +1,16 @@
 import type { Health } from '../../schema/api/common';
 import { httpApi, json } from './api';
 
-export const VERSION = process.env.APP_VERSION ?? 'dev';
+/** The version health reports: APP_VERSION in AWS (the entry reads it once), 'dev' locally. */
+export interface HealthDeps {
+  version: string;
+}
 
-export const makeHandler = () =>
+export const makeHandler = ({ version }: HealthDeps = { version: 'dev' }) =>
   httpApi({
-    'GET /api/health': async () => json(200, { ok: true, version: VERSION } satisfies Health),
+    'GET /api/health': async () => json(200, { ok: true, version } satisfies Health),
   });
 
-export const handler = makeHandler();
+/** The local server's health handler: no table, no adapters, the local version. */
+export const handlerFor = () => makeHandler();
+export const handler = makeHandler({ version: process.env.APP_VERSION ?? 'dev' });

@@ -12,7 +12,8 @@ import { MailboxAuthError } from '../core/errors';
 import { OAUTH_STATE_TTL_MS, readOAuthState, signOAuthState, verifyOAuthState } from '../core/oauthState';
 import { mailboxAccount } from '../core/plans';
 import type { Clock, MailboxAuthProvider, MailboxStore, OAuthStateKeySource, OAuthStateStore, ProfileStore, SecretBox } from '../ports';
-import { compose, type SendingConfig } from '../compose';
+import { readServerConfig, type SendingConfig, type ServerConfig } from '../composition/config';
+import { mailboxDeps } from '../composition/mailbox';
 import { httpApi, json, lazyHandler, logger, noContent, type ApiEvent, type ApiResult } from './api';
 import { ensureProfile } from './ensureProfile';
 
@@ -166,4 +167,7 @@ export const makeHandler = (deps: MailboxDeps) => {
   });
 };
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(mailboxDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { outboxMessages, type OutboxMessage, type outboxListSchema } from '../../schema/api/sending';
 import { isUlid } from '../core/ids';
 import type { OutboxStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { outboxDeps } from '../composition/outbox';
 import { HttpError, httpApi, json, knownId, lazyHandler } from './api';
 
 export interface OutboxDeps {
@@ -37,4 +38,7 @@ export const makeHandler = ({ outbox }: OutboxDeps) => {
   });
 };
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(outboxDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -1,7 +1,8 @@
 import type { Profile } from '../../schema/api/profile';
 import { profileUpdateSchema } from '../../schema/api/profile';
 import type { Clock, ProfileStore, SendQueueStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { profileDeps } from '../composition/profile';
 import { HttpError, httpApi, json, lazyHandler, parse } from './api';
 import { ensureProfile } from './ensureProfile';
 
@@ -31,4 +32,7 @@ export const makeHandler = ({ profiles, clock, sendQueue }: ProfileDeps) => {
   });
 };
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(profileDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -30,7 +30,8 @@ import { allUnsubscribed, campaignSummary, capacityOf, sendingStatus, sendStart,
 import { pitchKey } from '../core/sender';
 import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, UnsubscribeStore } from '../ports';
 import { untrackedHtml } from '../core/tracking';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { sendingDeps } from '../composition/sending';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, parseForm, type FormRule } from './api';
 import { ensureProfile } from './ensureProfile';
 
@@ -267,4 +268,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
   });
 };
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(sendingDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -18,7 +18,8 @@ import { unsubscribeMessages, unsubscribeSubmitSchema, type UnsubscribeLookup } 
 import { isEmailToken } from '../core/emailToken';
 import { classifyOpen, type OpenKind } from '../core/openClassifier';
 import type { Clock, EmailToken, TrackingStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { trackingDeps } from '../composition/tracking';
 import { httpApi, json, lazyHandler, logger, parseForm, type ApiEvent, type ApiResult } from './api';
 
 export interface TrackingDeps {
@@ -151,4 +152,7 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
     api(event.routeKey === ONE_CLICK_ROUTE ? { ...event, body: undefined, isBase64Encoded: false } : event, lambdaContext);
 }
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(trackingDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

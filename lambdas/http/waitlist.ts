@@ -6,7 +6,8 @@
 import { waitlistJoinSchema, waitlistMessages, type WaitlistEntry, type WaitlistSpots } from '../../schema/api/waitlist';
 import { newWaitlistEntry, waitlistSpots, type ValidWaitlistJoin } from '../core/waitlist';
 import type { Clock, IdGenerator, WaitlistStore } from '../ports';
-import { compose } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { waitlistDeps } from '../composition/waitlist';
 import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
 
 export interface WaitlistDeps {
@@ -52,4 +53,7 @@ export const makeHandler = ({ waitlist, clock, ids }: WaitlistDeps) =>
     'GET /api/waitlist/spots': async () => json(200, waitlistSpots(await waitlist.count()) satisfies WaitlistSpots),
   });
 
-export const handler = lazyHandler(() => makeHandler(compose()));
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(waitlistDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

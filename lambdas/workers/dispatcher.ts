@@ -7,7 +7,8 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
 import { ticksFor, shardNumbers } from '../core/dispatch';
 import type { Clock, Queue, SendingCursorStore } from '../ports';
-import { composeDispatcher } from '../compose';
+import { readServerConfig } from '../composition/config';
+import { dispatcherDeps } from '../composition/dispatcher';
 
 export interface DispatcherDeps {
   cursors: SendingCursorStore;
@@ -50,10 +51,16 @@ export function makeHandler({ cursors, queue, clock, logger, metrics }: Dispatch
   };
 }
 
+function queueUrlOf(env: NodeJS.ProcessEnv): string {
+  if (!env.QUEUE_URL) throw new Error('QUEUE_URL is not set');
+  return env.QUEUE_URL;
+}
+
 let built: ReturnType<typeof makeHandler> | undefined;
+/** The Lambda entry: reads the environment once, on the first run. */
 export const handler = (event: DispatcherEvent) => {
   built ??= makeHandler({
-    ...composeDispatcher(),
+    ...dispatcherDeps({ ...readServerConfig(process.env), queueUrl: queueUrlOf(process.env) }),
     logger: new Logger({ serviceName: 'trackpitch-dispatcher' }),
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
   });

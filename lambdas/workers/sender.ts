@@ -13,7 +13,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
-import { composeSender } from '../compose';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { senderDeps } from '../composition/sender';
 import { artistDetails, recipientEmail } from '../core/compose';
 import { addressId } from '../core/contacts';
 import type { SendTick } from '../core/dispatch';
@@ -284,23 +285,19 @@ export function makeHandler(deps: SenderDeps) {
   };
 }
 
+/** The sender over its own adapters for `config`: the Lambda's, or a local stack's ticker. */
+export const handlerFor = (config: ServerConfig, observers: Pick<SenderDeps, 'logger' | 'metrics'> = {}) =>
+  makeHandler({ ...senderDeps(config), ...observers });
+
+/** The sender's Powertools logger and metrics (the Lambda's, and the local ticker's as in AWS). */
+export const senderObservers = (): Pick<SenderDeps, 'logger' | 'metrics'> => ({
+  logger: new Logger({ serviceName: 'trackpitch-sender' }),
+  metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
+});
+
 let built: ReturnType<typeof makeHandler> | undefined;
+/** The Lambda entry: reads the environment once, on the first batch. */
 export const handler = (event: SQSEvent) => {
-  if (!built) {
-    const deps = composeSender();
-    built = makeHandler({
-      store: deps.senderStore,
-      mailer: deps.mailer,
-      clock: deps.clock,
-      secrets: deps.secrets,
-      writer: deps.writer,
-      sanitizer: deps.sanitizer,
-      written: deps.written,
-      appUrl: deps.sending.appUrl,
-      intervalMs: deps.sending.intervalMs,
-      logger: new Logger({ serviceName: 'trackpitch-sender' }),
-      metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
-    });
-  }
+  built ??= handlerFor(readServerConfig(process.env), senderObservers());
   return built(event);
 };

@@ -2,7 +2,7 @@
  * The mailbox connection's secrets (DESIGN §5): the KMS key that seals Gmail refresh tokens (Data's
  * token key), the generated HMAC key of OAuth states, and the Google OAuth client secret the operator
  * stores (docs/deploy.md). Each grant names one key or one secret and the few actions the code calls;
- * the environment says where the composition root (lambdas/compose.ts) finds them.
+ * the environment says where the mailbox and sender compositions (lambdas/composition/) find them.
  */
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';

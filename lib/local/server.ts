@@ -11,6 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import type { ServerConfig } from '../../lambdas/composition/config';
 import { findRoute, handlerGroups, lambdaLimits, type HandlerGroup } from '../../schema/routes';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { gatewayMessages, localServerMessages } from '../../schema/api/serverMessages';
@@ -41,8 +42,8 @@ export interface LocalServerOptions {
   /** Confirms an UNCONFIRMED account by email (cognito-local AdminConfirmSignUp). */
   confirmSignUp: (email: string) => Promise<'confirmed' | 'already-confirmed' | 'not-found'>;
   region: string;
-  /** Loads a handler group's `handler`; defaults to importing `lambdas/http/<group>.ts`. */
-  loadHandler?: (group: HandlerGroup) => Promise<LambdaHandler>;
+  /** Loads a handler group's handler, e.g. importHandler(group, config) for the stack's configuration. */
+  loadHandler: (group: HandlerGroup) => Promise<LambdaHandler>;
   bodyLimitBytes?: number;
   integrationTimeoutMs?: number;
   /** One line per API request; omitted = silent. */
@@ -57,11 +58,19 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** Imports `lambdas/http/<group>.ts` (the module the Lambda bundles) and returns its `handler`. */
-export async function importHandler(group: HandlerGroup): Promise<LambdaHandler> {
-  const module = (await import(pathToFileURL(fromRoot(handlerGroups[group].entry)).href)) as { handler?: unknown };
-  if (typeof module.handler !== 'function') throw new Error(`${handlerGroups[group].entry} does not export a handler`);
-  return module.handler as LambdaHandler;
+/** Builds a handler group's handler over its own adapters for a configuration (the module's `handlerFor`). */
+export type HandlerFactory = (config: ServerConfig) => LambdaHandler;
+
+/** Imports `lambdas/http/<group>.ts` (the module the Lambda bundles) and returns its `handlerFor`. */
+export async function importHandlerFactory(group: HandlerGroup): Promise<HandlerFactory> {
+  const module = (await import(pathToFileURL(fromRoot(handlerGroups[group].entry)).href)) as { handlerFor?: unknown };
+  if (typeof module.handlerFor !== 'function') throw new Error(`${handlerGroups[group].entry} does not export handlerFor`);
+  return module.handlerFor as HandlerFactory;
+}
+
+/** The group's handler for `config`, as its Lambda builds it from the environment (without reading it). */
+export async function importHandler(group: HandlerGroup, config: ServerConfig): Promise<LambdaHandler> {
+  return (await importHandlerFactory(group))(config);
 }
 
 const ALLOWED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -173,7 +182,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const throttle = makeRouteThrottle(options.now);
   const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
   const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
-  const load = options.loadHandler ?? importHandler;
+  const load = options.loadHandler;
   const handlers = new Map<HandlerGroup, Promise<LambdaHandler>>();
   const handlerFor = (group: HandlerGroup) => {
     let handler = handlers.get(group);

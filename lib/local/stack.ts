@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
-import { sendIntervalMs, systemClock } from '../../lambdas/compose';
+import { systemClock } from '../../lambdas/adapters/clock';
+import { isSendInterval, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
+import type * as senderModule from '../../lambdas/workers/sender';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
@@ -30,7 +32,7 @@ import { LocalStackError } from './errors';
 import { makeAuthorizer } from './jwt';
 import { assertPortFree } from './net';
 import { defaultWebDist, engineDataPaths, fromRoot } from './paths';
-import { appOrigins, importHandler, reserveLocalServer, startLocalServer } from './server';
+import { appOrigins, importHandlerFactory, reserveLocalServer, startLocalServer } from './server';
 import { seedSystemData } from './seed/index';
 import { createLocalTicker, type SenderHandler, type TickResult } from './ticker';
 
@@ -58,9 +60,13 @@ export interface LocalStackOptions {
    * dispatcher would pick up. `npm start` turns it on; `stack.sending.tick()` works either way.
    */
   ticker?: boolean;
-  /** SEND_INTERVAL_SECONDS for the handlers and the ticker (fractions allowed); default: the environment's, else 60. */
+  /** Spacing of each user's emails and the ticker's period, in seconds (fractions allowed); default 60 (spec §9). */
   sendIntervalSeconds?: number;
+  /** The AI writer: the local writer unless Bedrock is asked for (`WRITER=bedrock npm start`, README). */
+  writer?: WriterChoice;
 }
+
+export type WriterChoice = Pick<ServerConfig, 'writer' | 'bedrockModelId'>;
 
 export interface LocalStack {
   appUrl: string;
@@ -93,33 +99,41 @@ export const DEFAULT_ADMIN: AdminAccount = {
 export const LOCAL_CONTACT_EMAILS = { support: 'support@example.com', privacy: 'privacy@example.com' };
 
 /**
- * Environment the handler modules read through lambdas/compose.ts. Set on this process: the local
- * server runs the handlers in-process, as many Lambdas as there are handler groups.
+ * The configuration a local stack's handlers are built with (each group's handlerFor): its own table,
+ * engines and URL, the local writer and mailbox. Passed, never set on process.env, so two stacks can
+ * run in one process.
  */
-export function handlerEnvironment(
-  stack: Pick<LocalStack, 'tableName' | 'region' | 'dynamoEndpoint' | 'cognitoEndpoint' | 'userPoolId' | 'userPoolClientId'> & {
-    dataDir?: string;
-  },
-): Record<string, string> {
+export function localServerConfig(stack: {
+  tableName: string;
+  region: string;
+  dynamoEndpoint: string;
+  appUrl: string;
+  intervalMs?: number;
+  dataDir?: string;
+  writer?: WriterChoice;
+}): ServerConfig {
   return {
-    TABLE_NAME: stack.tableName,
-    AWS_REGION: stack.region,
-    DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
-    COGNITO_ENDPOINT: stack.cognitoEndpoint,
-    USER_POOL_ID: stack.userPoolId,
-    USER_POOL_CLIENT_ID: stack.userPoolClientId,
-    TRACKPITCH_RUNTIME: 'local',
-    ...(stack.dataDir ? { LOCAL_DATA_DIR: stack.dataDir } : {}),
+    tableName: stack.tableName,
+    region: stack.region,
+    dynamoEndpoint: stack.dynamoEndpoint,
+    writer: 'local',
+    ...stack.writer,
+    mailbox: 'local',
+    appUrl: stack.appUrl,
+    intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
+    ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),
   };
 }
 
-/** Loads the sender Lambda's handler on first use (a broken sender then fails its ticks, not the whole stack). */
-function lazySender(): SenderHandler {
+/** The sender Lambda's module, loaded on first use (a broken sender then fails its ticks, not the whole stack). */
+function lazySender(config: ServerConfig): SenderHandler {
   let loaded: Promise<SenderHandler> | undefined;
   return async (event) => {
-    loaded ??= import(pathToFileURL(fromRoot(SENDER_MODULE)).href).then((module: { handler?: unknown }) => {
-      if (typeof module.handler !== 'function') throw new Error(`${SENDER_MODULE} does not export a handler`);
-      return module.handler as SenderHandler;
+    loaded ??= import(pathToFileURL(fromRoot(SENDER_MODULE)).href).then((module: Partial<typeof senderModule>) => {
+      if (typeof module.handlerFor !== 'function' || typeof module.senderObservers !== 'function') {
+        throw new Error(`${SENDER_MODULE} does not export handlerFor and senderObservers`);
+      }
+      return module.handlerFor(config, module.senderObservers());
     });
     loaded.catch(() => {
       loaded = undefined;
@@ -131,7 +145,7 @@ function lazySender(): SenderHandler {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const progress = options.onProgress ?? (() => undefined);
   const { sendIntervalSeconds } = options;
-  if (sendIntervalSeconds !== undefined && !(Number.isFinite(sendIntervalSeconds) && sendIntervalSeconds > 0)) {
+  if (sendIntervalSeconds !== undefined && !isSendInterval(sendIntervalSeconds)) {
     throw new LocalStackError(`The send interval must be a positive number of seconds, got ${sendIntervalSeconds}.`);
   }
   const ports = { app: options.ports?.app ?? 0, dynamodb: options.ports?.dynamodb ?? 0, cognito: options.ports?.cognito ?? 0 };
@@ -163,9 +177,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
 
   // Load the handler modules (AWS SDK, Powertools, …) while the engines boot, so the first request
-  // does not pay for it. They read their configuration only when first called.
+  // does not pay for it. Each group's handler is built for this stack's configuration on its first request.
   const groups = Object.keys(handlerGroups) as HandlerGroup[];
-  const handlersLoaded = Promise.all(groups.map(async (group) => [group, await importHandler(group)] as const));
+  const handlersLoaded = Promise.all(groups.map(async (group) => [group, await importHandlerFactory(group)] as const));
   handlersLoaded.catch(() => undefined);
 
   try {
@@ -226,21 +240,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       contactEmails: LOCAL_CONTACT_EMAILS,
     };
 
-    // The handlers read their configuration when first called; set it before the server starts.
-    const env = handlerEnvironment({
+    // What this stack's handlers and sender are built with (its own table, engines and URL).
+    const intervalMs = sendIntervalMs(sendIntervalSeconds);
+    const config = localServerConfig({
       tableName,
       region,
       dynamoEndpoint: dynamo.endpoint,
-      cognitoEndpoint: cognito.endpoint,
-      userPoolId: cognito.userPoolId,
-      userPoolClientId,
+      appUrl: reserved.url,
+      intervalMs,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.writer ? { writer: options.writer } : {}),
     });
-    Object.assign(process.env, env);
-    if (sendIntervalSeconds !== undefined) process.env.SEND_INTERVAL_SECONDS = String(sendIntervalSeconds);
-    const intervalMs = sendIntervalMs(process.env.SEND_INTERVAL_SECONDS);
-
-    const handlers = new Map(await handlersLoaded);
+    const factories = new Map(await handlersLoaded);
 
     const server = await startLocalServer({
       port: ports.app,
@@ -250,18 +261,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       authorize: makeAuthorizer({ userPoolId: cognito.userPoolId, userPoolClientId, cognitoEndpoint: cognito.endpoint }),
       confirmSignUp: (email) => confirmSignUp(cognitoClient, cognito.userPoolId, email),
       region,
-      loadHandler: async (group) => handlers.get(group) ?? importHandler(group),
+      loadHandler: async (group) => (factories.get(group) ?? (await importHandlerFactory(group)))(config),
       ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     });
     cleanups.push(server.close);
-    process.env.APP_URL = server.url; // links the handlers put in emails and redirects
 
-    // After the server: the sender builds links with APP_URL. Stopped before the server and the engines.
+    // Stopped before the server and the engines.
     const cursorDb = makeDocumentClient({ tableName, region, endpoint: dynamo.endpoint });
     const ticker = createLocalTicker({
       intervalMs,
       cursors: new DynamoSendingCursorStore(cursorDb, tableName),
-      send: lazySender(),
+      send: lazySender(config),
       clock: systemClock,
       region,
     });

@@ -27,7 +27,7 @@ const LOCAL_QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:trackpitch-local-sen
 export type SenderHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 export interface LocalTickerOptions {
-  /** Dispatcher period: SEND_INTERVAL_SECONDS (lambdas/compose.ts sendIntervalMs). */
+  /** Dispatcher period: the stack's send interval (lambdas/composition/config.ts sendIntervalMs). */
   intervalMs: number;
   /** The DUE index (DynamoSendingCursorStore on the local table). */
   cursors: SendingCursorStore;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { characterMessages, hasNulOrLoneSurrogate } from './characters';
 
 /** Every error the API returns has this body; `requestId` is set on 500s so support can find the log. */

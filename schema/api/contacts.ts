@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { characterMessages, hasInvisibleOrControl } from './characters';
 import { storableText } from './common';
 import { normaliseWebsite } from './links';

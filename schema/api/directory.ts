@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { hasInvisibleOrControl } from './characters';
 import { contactSchema } from './contacts';
 import { genres, isGenre, type Genre } from './options';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The web app's runtime configuration, served as /config.json: written to S3 by CDK in AWS and

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { campaignSummarySchema } from './campaigns';
 import { unsubscribeReasons } from './contacts';
 import { storableText } from './common';

@@ -3,8 +3,9 @@
  * entry with esbuild and the same options AppFunction gives NodejsFunction, writes it outside the
  * repository (no node_modules beside it, as in a Lambda without extra packages) and imports it in a
  * fresh Node. A package that cannot be bundled (jsdom reads its own files when loaded) must stay out of
- * every bundle and be loaded only where it is installed (schema/routes.ts nodeModules): the sanitizer
- * requires it on first use, so bundles that import the composition root but never sanitize load without it.
+ * every bundle and be loaded only where it is installed (schema/routes.ts nodeModules), and only the
+ * functions that sanitize (campaigns, sender) may reach the sanitizer. The bundles' contents are read
+ * from esbuild's metafile: each function carries only the SDKs its own composition wires.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
@@ -90,7 +91,7 @@ describe('Lambda bundles', () => {
 
   it('no bundle carries the whole googleapis package: only the Gmail and OAuth 2 clients it calls', () => {
     // `import { google } from 'googleapis'` pulls ~300 Google APIs (tens of MB) into every Lambda that
-    // reaches the composition root: import the one API module instead (googleapis/build/src/apis/<api>).
+    // wires a Google adapter: import the one API module instead (googleapis/build/src/apis/<api>).
     for (const { name } of entries) {
       const apis = new Set(
         bundledFiles
@@ -103,6 +104,35 @@ describe('Lambda bundles', () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it('each bundle carries only the SDKs and libraries its own routes use', () => {
+    // Each handler group composes its own adapters (lambdas/composition/<group>.ts): a package listed
+    // here may be bundled only into the functions named beside it.
+    const onlyIn: Record<string, readonly string[]> = {
+      googleapis: ['mailbox', 'sender'],
+      'google-auth-library': ['mailbox', 'sender'],
+      nodemailer: ['sender'],
+      '@aws-sdk/client-bedrock-runtime': ['campaigns', 'sender'],
+      '@aws-sdk/client-kms': ['mailbox', 'sender'],
+      '@aws-sdk/client-secrets-manager': ['mailbox', 'sender'],
+      '@aws-sdk/client-sqs': ['dispatcher'],
+      dompurify: ['campaigns', 'sender'],
+      jsdom: [],
+    };
+    const packagesIn = (name: string) =>
+      new Set(
+        bundledFiles
+          .get(name)!
+          .map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file.slice(file.lastIndexOf('node_modules/')))?.[1])
+          .filter((found): found is string => found !== undefined),
+      );
+    const found = Object.fromEntries(
+      Object.keys(onlyIn).map((module) => [module, entries.filter(({ name }) => packagesIn(name).has(module)).map((e) => e.name)]),
+    );
+    expect(found).toEqual(onlyIn);
+    // Every function but health and the Cognito trigger reads or writes the table.
+    expect(entries.filter(({ name }) => !packagesIn(name).has('@aws-sdk/client-dynamodb')).map((e) => e.name)).toEqual(['health', 'cognitoCustomMessage']);
   });
 
   it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {

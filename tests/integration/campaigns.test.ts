@@ -13,7 +13,8 @@ import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
 import { DomPurifySanitizer } from '../../lambdas/adapters/html/domPurifySanitizer';
-import { systemClock, ulidGenerator } from '../../lambdas/compose';
+import { systemClock } from '../../lambdas/adapters/clock';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { WriterError, type WriterFailure } from '../../lambdas/core/errors';
 import { makeHandler } from '../../lambdas/http/campaigns';
 import type { EmailWriter } from '../../lambdas/ports';
@@ -32,7 +33,7 @@ import {
 import type { Contact } from '../../schema/api/contacts';
 import { UNSUBSCRIBE_FOOTER_TEXT } from '../../schema/email/render';
 import { key } from '../../schema/table';
-import { call, callAt, createUser, dynamodb, stack, startServer, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
+import { call, callAt, createUser, dynamodb, stack, startServer, uniqueEmail, type ApiOptions, type TestUser, stackConfig } from './helpers';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
@@ -565,7 +566,7 @@ describe('a writer failure', () => {
       written: new DynamoWrittenEmailStore(db, tableName),
       clock: systemClock,
     }) as LambdaHandler;
-    server = await startServer({ loadHandler: async (group) => (group === 'campaigns' ? campaigns : importHandler(group)) });
+    server = await startServer({ loadHandler: async (group) => (group === 'campaigns' ? campaigns : importHandler(group, stackConfig())) });
     own = callAt(server.url);
   });
 

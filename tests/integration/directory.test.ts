@@ -20,7 +20,7 @@ import { directoryItem, DynamoDirectoryStore } from '../../lambdas/adapters/dyna
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoWaitlistStore } from '../../lambdas/adapters/dynamodb/waitlistStore';
-import { systemClock } from '../../lambdas/compose';
+import { systemClock } from '../../lambdas/adapters/clock';
 import { contactFromDirectoryEntry } from '../../lambdas/core/contacts';
 import { directoryImportMessages } from '../../lambdas/core/directoryImport';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';

@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { makeDynamoClients } from '../../lib/local/dynamodb';
 import { makeAuthorizer } from '../../lib/local/jwt';
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../lib/local/server';
+import { localServerConfig } from '../../lib/local/stack';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { accounts, type Accounts, type NewAccount, type Tokens } from '../support/accounts';
 import type { IntegrationStack } from './globalSetup';
@@ -17,6 +18,12 @@ import type { IntegrationStack } from './globalSetup';
 export { TEST_PASSWORD, uniqueEmail, type Tokens } from '../support/accounts';
 
 export const stack = (): IntegrationStack => inject('localStack');
+
+/** The configuration the shared stack builds its handlers with (for importHandler in a test's own server). */
+export const stackConfig = () => {
+  const { tableName, region, dynamoEndpoint, appUrl } = stack();
+  return localServerConfig({ tableName, region, dynamoEndpoint, appUrl });
+};
 
 let sharedAccounts: Accounts | undefined;
 /** The shared stack's accounts; a new account is confirmed with AdminConfirmSignUp. */

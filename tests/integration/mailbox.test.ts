@@ -21,7 +21,7 @@ import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/l
 import type { Profile } from '../../schema/api/profile';
 import type { MailboxErrorCode } from '../../schema/api/sending';
 import { key } from '../../schema/table';
-import { call, createUser, dynamodb, stack, startServer, type TestUser } from './helpers';
+import { call, createUser, dynamodb, stack, startServer, type TestUser, stackConfig } from './helpers';
 
 const keys = localKeys(undefined);
 /** Every response body the browser got from the API: none may carry the refresh token. */
@@ -69,7 +69,7 @@ beforeAll(async () => {
   api = await startServer({
     now: () => Date.now() + ++seconds * 1000,
     loadHandler: async (group) => {
-      if (group !== 'mailbox') return importHandler(group);
+      if (group !== 'mailbox') return importHandler(group, stackConfig());
       mailbox ??= makeHandler({
         profiles: new DynamoProfileStore(db, tableName),
         mailboxes: new DynamoMailboxStore(db, tableName),
@@ -430,7 +430,7 @@ describe('the local consent page', () => {
   });
 });
 
-describe('the local stack as `npm start` runs it (compose() wiring, the consent page served by the app itself)', () => {
+describe('the local stack as `npm start` runs it (its own mailbox wiring, the consent page served by the app itself)', () => {
   it('connects a Workspace mailbox through /local/mailbox/consent on the app origin', async () => {
     const user = await createUser();
     const base = stack().appUrl;

@@ -7,14 +7,14 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoOutboxStore } from '../../lambdas/adapters/dynamodb/outboxStore';
 import { LocalMailer } from '../../lambdas/adapters/local-mailbox/localMailer';
-import { ulidGenerator } from '../../lambdas/compose';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { makeHandler, outboxMessages } from '../../lambdas/http/outbox';
 import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
 import { outboxListSchema, outboxMessageSchema, outboxMessageSummarySchema } from '../../schema/api/sending';
 import { key } from '../../schema/table';
 import { sampleEmail } from '../fakes/outbox';
 import { parseMime } from '../support/mime';
-import { call, callAt, createUser, dynamodb, stack, startServer, type TestUser } from './helpers';
+import { call, callAt, createUser, dynamodb, stack, startServer, type TestUser, stackConfig } from './helpers';
 
 const UNKNOWN_ID = '01KAKZ3R0000000000000000ZZ';
 const credentials = { refreshToken: 'local-refresh', mailboxEmail: 'nova@gmail.com' };
@@ -106,7 +106,7 @@ describe('without a local mailbox (the outbox handler given no store)', () => {
 
   beforeAll(async () => {
     const outbox = makeHandler({ outbox: undefined }) as LambdaHandler;
-    server = await startServer({ loadHandler: async (group) => (group === 'outbox' ? outbox : importHandler(group)) });
+    server = await startServer({ loadHandler: async (group) => (group === 'outbox' ? outbox : importHandler(group, stackConfig())) });
     user = await createUser();
   });
 

@@ -10,7 +10,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
-import { systemClock } from '../../lambdas/compose';
+import { systemClock } from '../../lambdas/adapters/clock';
 import { addressId } from '../../lambdas/core/contacts';
 import { newEmailToken } from '../../lambdas/core/emailToken';
 import { makeHandler } from '../../lambdas/http/tracking';
@@ -19,7 +19,7 @@ import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/l
 import type { Unsubscribe } from '../../schema/api/contacts';
 import { unsubscribeMessages } from '../../schema/api/sending';
 import { key } from '../../schema/table';
-import { call, callAt, createUser, dynamodb, rawRequest, stack, startServer, uniqueEmail, type TestUser } from './helpers';
+import { call, callAt, createUser, dynamodb, rawRequest, stack, startServer, uniqueEmail, type TestUser, stackConfig } from './helpers';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
 const APPLE_PRIVACY_PROXY = 'Mozilla/5.0';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // never run dry here, and the shared server's buckets are left to the other suites.
   let throttleClock = 0;
   server = await startServer({
-    loadHandler: async (group) => (group === 'tracking' ? tracking : importHandler(group)),
+    loadHandler: async (group) => (group === 'tracking' ? tracking : importHandler(group, stackConfig())),
     now: () => (throttleClock += 1000),
   });
   own = callAt(server.url);

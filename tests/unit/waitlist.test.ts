@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTime } from 'ulid';
 import { decisionUpdate, isWaitlistEntryId, newWaitlistEntry, normaliseNotes, waitlistSpots } from '../../lambdas/core/waitlist';
-import { ulidGenerator } from '../../lambdas/compose';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { makeHandler as makeWaitlistHandler, parseJoin } from '../../lambdas/http/waitlist';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
 import { BETA_SPOTS, waitlistJoinSchema, waitlistMessages, type WaitlistEntry } from '../../schema/api/waitlist';

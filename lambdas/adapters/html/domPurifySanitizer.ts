@@ -49,8 +49,8 @@ export class DomPurifySanitizer implements HtmlSanitizer {
   private instance(): DOMPurify {
     if (!this.purify) {
       // Loaded on first use, not at import: jsdom reads its own files at load, so it is installed beside
-      // the bundle only for the function that sanitizes (schema/routes.ts nodeModules) and kept out of
-      // every other bundle, which may import this module through the composition root but never runs it.
+      // the bundle only for the functions that sanitize (campaigns and sender: schema/routes.ts nodeModules,
+      // lib/cloud/sending.ts) and is never bundled.
       const { JSDOM } = createRequire(import.meta.url)('jsdom') as typeof Jsdom;
       const { window } = new JSDOM('');
       this.purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);

@@ -1,0 +1,25 @@
+/** The sending group's adapters. */
+import { systemClock } from '../adapters/clock';
+import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
+import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
+import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
+import { DynamoSendQueueStore } from '../adapters/dynamodb/sendingStore';
+import { DynamoTrackingStore } from '../adapters/dynamodb/trackingStore';
+import { DynamoUnsubscribeStore } from '../adapters/dynamodb/unsubscribeStore';
+import { ulidGenerator } from '../adapters/ulid';
+import type { SendingDeps } from '../http/sending';
+import type { ServerConfig } from './config';
+import { tableOf } from './table';
+
+export function sendingDeps(config: ServerConfig): SendingDeps {
+  const { db, name } = tableOf(config);
+  return {
+    campaigns: new DynamoCampaignStore(db, name, { ids: ulidGenerator() }),
+    contacts: new DynamoContactStore(db, name),
+    profiles: new DynamoProfileStore(db, name),
+    unsubscribes: new DynamoUnsubscribeStore(db, name),
+    sendQueue: new DynamoSendQueueStore(db, name, { intervalMs: config.intervalMs }),
+    tracking: new DynamoTrackingStore(db, name),
+    clock: systemClock,
+  };
+}
