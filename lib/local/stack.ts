@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { sendIntervalMs, systemClock } from '../../lambdas/compose';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';

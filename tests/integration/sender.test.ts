@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
 import { MailerError } from '../../lambdas/core/errors';
 import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';

@@ -5,7 +5,8 @@
  * campaign never touched.
  */
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoSendQueueStore, sendingStepOf } from '../../lambdas/adapters/dynamodb/sendingStore';
+import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/queue';
+import { sendingStepOf } from '../../lambdas/adapters/dynamodb/sending/transaction';
 import { describe, expect, it } from 'vitest';
 import { dueShard, pitchKey } from '../../lambdas/core/sender';
 import type { Campaign } from '../../schema/api/campaigns';
