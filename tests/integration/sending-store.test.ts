@@ -130,7 +130,7 @@ describe('queueBatch', () => {
     // The sender meets invalid_grant between the batch's read and its transaction.
     const disconnecting = new Proxy(world.db, {
       get(target, property) {
-        if (property !== 'send') return Reflect.get(target, property, target);
+        if (property !== 'send') return Reflect.get(target, property, target) as unknown;
         return async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
           if (sendingStepOf(command)?.step === 'queueBatch') {
             await target.send(new DeleteCommand({ TableName: world.tableName, Key: { PK: key.user(world.userId), SK: key.mailbox() } }));
