@@ -1,7 +1,7 @@
 /** The dispatcher's adapters in AWS: the DUE index and the SQS FIFO queue. */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { systemClock } from '../adapters/clock';
-import { DynamoSendingCursorStore } from '../adapters/dynamodb/sendingCursorStore';
+import { DynamoSendingCursorStore } from '../adapters/dynamodb/sending/cursor';
 import { SqsQueue } from '../adapters/sqs/sqsQueue';
 import type { DispatcherDeps } from '../workers/dispatcher';
 import type { ServerConfig } from './config';

@@ -1,7 +1,7 @@
 /** The profile group's adapters. */
 import { systemClock } from '../adapters/clock';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
-import { DynamoSendQueueStore } from '../adapters/dynamodb/sendingStore';
+import { DynamoSendQueueStore } from '../adapters/dynamodb/sending/queue';
 import type { ProfileDeps } from '../http/profile';
 import type { ServerConfig } from './config';
 import { tableOf } from './table';

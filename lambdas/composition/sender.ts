@@ -4,7 +4,7 @@
  */
 import { systemClock } from '../adapters/clock';
 import { DynamoOutboxStore } from '../adapters/dynamodb/outboxStore';
-import { DynamoSenderStore } from '../adapters/dynamodb/sendingStore';
+import { DynamoSenderStore } from '../adapters/dynamodb/sending/sender';
 import { DynamoWrittenEmailStore } from '../adapters/dynamodb/writtenEmailStore';
 import { GmailMailer } from '../adapters/gmail/gmailMailer';
 import { DomPurifySanitizer } from '../adapters/html/domPurifySanitizer';

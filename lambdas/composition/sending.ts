@@ -3,7 +3,7 @@ import { systemClock } from '../adapters/clock';
 import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
-import { DynamoSendQueueStore } from '../adapters/dynamodb/sendingStore';
+import { DynamoSendQueueStore } from '../adapters/dynamodb/sending/queue';
 import { DynamoTrackingStore } from '../adapters/dynamodb/trackingStore';
 import { DynamoUnsubscribeStore } from '../adapters/dynamodb/unsubscribeStore';
 import { ulidGenerator } from '../adapters/ulid';

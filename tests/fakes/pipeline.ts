@@ -22,8 +22,10 @@ import { batchGetAll, batchWriteAll, type WriteRequest } from '../../lambdas/ada
 import type { SQSEvent } from 'aws-lambda';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { DynamoMailboxStore } from '../../lambdas/adapters/dynamodb/mailboxStore';
-import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
-import { DynamoSendQueueStore, DynamoSenderStore, sendingStepOf, type SendingStep } from '../../lambdas/adapters/dynamodb/sendingStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
+import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/queue';
+import { DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sending/sender';
+import { sendingStepOf, type SendingStep } from '../../lambdas/adapters/dynamodb/sending/transaction';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';

@@ -6,7 +6,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
 import { makeHandler } from '../../lambdas/workers/dispatcher';
 import { DUE_SHARDS, indexes, key } from '../../schema/table';

@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendingCursorStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
 import { MailerError } from '../../lambdas/core/errors';
 import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
@@ -463,6 +463,31 @@ describe('sender: one email of a track per address (checked at the claim)', () =
     expect((await world.recipients(second.id))[0]).toMatchObject({ status: 'sent' });
     expect(world.mailer.sent.map((s) => s.email.meta.campaignId)).toEqual([second.id]);
     expect(await world.item(key.user(world.userId), key.pitched(pitchKey(first), ada.id))).toMatchObject({ campaign_id: second.id, position: 0 });
+  });
+
+  it('a refused email whose hold on the address another campaign took meanwhile is still recorded failed, and that hold stays', async () => {
+    const world = await sendingWorld();
+    const ada = contactFor(world.userId, 1);
+    const first = await world.draft(1);
+    await queueBatches(world, first.id, 1, [[ada]]);
+    const pitched = { PK: key.user(world.userId), SK: key.pitched(pitchKey(first), ada.id) };
+    const store = world.senderStore;
+    world.withDeps({
+      store: Object.assign(Object.create(store) as typeof store, {
+        record: async (...args: Parameters<typeof store.record>) => {
+          // What an insisting campaign's claim (send again) does between this claim and its record.
+          const hold = { ...pitched, entity: 'pitched', campaign_id: 'insisting-campaign', position: 0, pitched_at: world.now.toISOString() };
+          await world.db.send(new PutCommand({ TableName: world.tableName, Item: hold }));
+          return store.record(...args);
+        },
+      }),
+    });
+    world.mailer.script.push(fail('rejected', 'Recipient address rejected'));
+    await world.runUntilIdle();
+
+    expect((await world.recipients(first.id))[0]).toMatchObject({ status: 'failed', detail: 'Recipient address rejected' });
+    expect(await world.campaign(first.id)).toMatchObject({ emails_failed: 1, status: 'completed' });
+    expect(await world.item(pitched.PK, pitched.SK)).toMatchObject({ campaign_id: 'insisting-campaign' });
   });
 });
 

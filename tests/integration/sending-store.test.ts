@@ -5,7 +5,8 @@
  * campaign never touched.
  */
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoSendQueueStore, sendingStepOf } from '../../lambdas/adapters/dynamodb/sendingStore';
+import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/queue';
+import { sendingStepOf } from '../../lambdas/adapters/dynamodb/sending/transaction';
 import { describe, expect, it } from 'vitest';
 import { dueShard, pitchKey } from '../../lambdas/core/sender';
 import type { Campaign } from '../../schema/api/campaigns';
@@ -121,6 +122,28 @@ describe('queueBatch', () => {
     expect(await owner.campaign(draft.id)).toMatchObject({ status: 'draft', total_queued: 0 });
     expect(await owner.sendQueue.listRecipients(draft.id)).toEqual([]);
     expect(await other.cursor()).toBeUndefined();
+  });
+
+  it('a first batch whose mailbox is disconnected after its read is a conflict: the campaign stays a draft, on no cursor', async () => {
+    const world = await sendingWorld();
+    const draft = await world.draft(2);
+    // The sender meets invalid_grant between the batch's read and its transaction.
+    const disconnecting = new Proxy(world.db, {
+      get(target, property) {
+        if (property !== 'send') return Reflect.get(target, property, target) as unknown;
+        return async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
+          if (sendingStepOf(command)?.step === 'queueBatch') {
+            await target.send(new DeleteCommand({ TableName: world.tableName, Key: { PK: key.user(world.userId), SK: key.mailbox() } }));
+          }
+          return target.send(command);
+        };
+      },
+    });
+    const store = new DynamoSendQueueStore(disconnecting, world.tableName, { intervalMs: INTERVAL_MS });
+    const input = { campaignId: draft.id, batchStart: 0, total: 2, contacts: contactsOf(world, 2), sendAfter: world.now, now: world.now };
+    expect(await store.queueBatch(world.userId, input)).toMatchObject({ outcome: 'conflict', campaign: { status: 'draft' } });
+    expect(await world.campaign(draft.id)).toMatchObject({ status: 'draft', total_queued: 0 });
+    expect((await world.cursor())?.queue ?? {}).toEqual({});
   });
 });
 

@@ -10,7 +10,8 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { SQSEvent } from 'aws-lambda';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
-import { DynamoSendQueueStore, DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sendingStore';
+import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/queue';
+import { DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sending/sender';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';

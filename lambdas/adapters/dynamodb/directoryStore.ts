@@ -1,3 +1,8 @@
+/**
+ * The LabelFinder directory (schema/ACCESS_PATTERNS.md): entries `DIRECTORY` / `ENTRY#<id>`, findable by
+ * lower-cased email in GSI1 `DIRECTORY#EMAIL` / `<email>` (only entries with a real address are there).
+ * Adding entries to contacts follows core/directory's rules; this store reads and writes.
+ */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -6,17 +11,14 @@ import { ulidGenerator } from '../ulid';
 import { isContactEmail, normaliseEmail, type Contact } from '../../../schema/api/contacts';
 import { directoryEntrySchema, type DirectoryAllowance, type DirectoryEntry } from '../../../schema/api/directory';
 import { indexes, key, keys } from '../../../schema/table';
-import { contactFromDirectoryEntry } from '../../core/contacts';
+import { allowsAdding, checkSelection, directoryCandidates, maxUsedBeforeAdding, selectionIds, splitExisting } from '../../core/directory';
 import type { ContactStore, DirectoryAddOutcome, DirectoryStore, IdGenerator } from '../../ports';
 import { batchGetAll, batchWriteAll } from './batch';
 import { withoutKeys } from './client';
 import { contactItem, DynamoContactStore } from './contactStore';
 import { queryAll } from './query';
 
-/**
- * The LabelFinder directory (schema/ACCESS_PATTERNS.md): entries `DIRECTORY` / `ENTRY#<id>`, findable by
- * lower-cased email in GSI1 `DIRECTORY#EMAIL` / `<email>` (only entries with a real address are there).
- */
+/** The `entity` of a directory entry item. */
 const ENTRY = 'directory';
 
 /** The fields of a DirectoryEntry, in the API's order: what a list reads. */
@@ -87,53 +89,46 @@ export class DynamoDirectoryStore implements DirectoryStore {
       new GetCommand({ TableName: this.tableName, Key: profileKey(userId), ProjectionExpression: COUNT, ConsistentRead: true }),
     );
     if (!Item) return undefined;
-    const used = Item[COUNT];
+    const used: unknown = Item[COUNT];
     return typeof used === 'number' ? used : 0;
   }
 
   /**
-   * Reads the entries and the user's contacts with those addresses, refuses a selection larger than
-   * what is left, then writes the new contacts in transactions of at most 99 puts plus the profile's
-   * counter (`ADD count :n` on condition `count <= limit - n`), so concurrent adds cannot pass `limit`
-   * and the counter rises by exactly the contacts created. A contact created meanwhile (another tab)
-   * fails its put's condition: it becomes a duplicate and the rest is retried. When the counter's
-   * condition fails nothing of that transaction is written; a large add (over 99) whose later
-   * transaction fails that way keeps, and reports as added, what its earlier transactions wrote.
+   * Reads the entries and the user's contacts with those addresses (core/directory decides what is
+   * added, what is a duplicate and whether the allowance takes it), then writes the new contacts in
+   * transactions of at most 99 puts plus the profile's counter (`ADD count :n` on condition
+   * `count <= limit - n`), so concurrent adds cannot pass `limit` and the counter rises by exactly the
+   * contacts created. A contact created meanwhile (another tab) fails its put's condition: it becomes a
+   * duplicate and the rest is retried. When the counter's condition fails nothing of that transaction
+   * is written; a large add (over 99) whose later transaction fails that way keeps, and reports as
+   * added, what its earlier transactions wrote.
    */
   async addToContacts(userId: string, entryIds: readonly string[], limit: number, now: Date): Promise<DirectoryAddOutcome> {
-    const requested = [...new Set(entryIds)];
+    const ids = selectionIds(entryIds);
     const found = new Map(
-      (await batchGetAll(this.db, this.tableName, requested.map(entryKey))).map((item) => {
+      (await batchGetAll(this.db, this.tableName, ids.map(entryKey))).map((item) => {
         const entry = withoutKeys<DirectoryEntry>(item);
         return [entry.id, entry] as const;
       }),
     );
-    const unknown = requested.filter((id) => !found.has(id));
-    if (unknown.length > 0) return { outcome: 'unknown_entries', ids: unknown };
-    const entries = requested.map((id) => found.get(id)!);
-    const withoutAddress = entries.find((entry) => !isContactEmail(entry.email));
-    if (withoutAddress) return { outcome: 'no_email', entry: withoutAddress };
+    const selection = checkSelection(ids, found);
+    if (selection.outcome !== 'selected') return selection;
 
-    const createdAt = now.toISOString();
-    const duplicates: { id: string; name: string }[] = [];
-    const candidates = new Map<string, { entry: DirectoryEntry; contact: Contact }>();
-    for (const entry of entries) {
-      const contact = contactFromDirectoryEntry(userId, entry, createdAt);
-      // Two entries with one address would be one contact: the first is added, the second is a duplicate.
-      if (candidates.has(contact.id)) duplicates.push({ id: entry.id, name: entry.name });
-      else candidates.set(contact.id, { entry, contact });
-    }
-    const existing = await this.contacts.existingIds(userId, [...candidates.keys()]);
-    let fresh: { entry: DirectoryEntry; contact: Contact }[] = [];
-    for (const candidate of candidates.values()) {
-      if (existing.has(candidate.contact.id)) duplicates.push({ id: candidate.entry.id, name: candidate.entry.name });
-      else fresh.push(candidate);
-    }
+    const { candidates, duplicates } = directoryCandidates(userId, selection.entries, now.toISOString());
+    const existing = splitExisting(
+      candidates,
+      await this.contacts.existingIds(
+        userId,
+        candidates.map((candidate) => candidate.contact.id),
+      ),
+    );
+    duplicates.push(...existing.duplicates);
+    let fresh = existing.fresh;
 
     const used = await this.usedAdditions(userId);
     if (used === undefined) return { outcome: 'no_profile' };
     if (fresh.length === 0) return { outcome: 'added', added: [], duplicates, allowance: { used, limit } };
-    if (fresh.length > limit - used) return { outcome: 'over_allowance', allowance: { used, limit }, requested: fresh.length };
+    if (!allowsAdding({ used, limit }, fresh.length)) return { outcome: 'over_allowance', allowance: { used, limit }, requested: fresh.length };
 
     const added: Contact[] = [];
     while (fresh.length > 0) {
@@ -147,11 +142,10 @@ export class DynamoDirectoryStore implements DirectoryStore {
         added.push(...batch.map((candidate) => candidate.contact));
         fresh = fresh.slice(batch.length);
       } else if (result.outcome === 'exists') {
-        // Nothing of this transaction was written: drop the contacts that exist now and try again.
-        for (const candidate of batch) {
-          if (result.ids.has(candidate.contact.id)) duplicates.push({ id: candidate.entry.id, name: candidate.entry.name });
-        }
-        fresh = fresh.filter((candidate) => !result.ids.has(candidate.contact.id));
+        // Nothing of this transaction was written: the contacts that exist now are duplicates; the rest is tried again.
+        const meanwhile = splitExisting(fresh, result.ids);
+        duplicates.push(...meanwhile.duplicates);
+        fresh = meanwhile.fresh;
       } else {
         const allowance: DirectoryAllowance = { used: (await this.usedAdditions(userId)) ?? used, limit };
         if (added.length === 0) return { outcome: 'over_allowance', allowance, requested: fresh.length };
@@ -184,7 +178,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
                   UpdateExpression: 'ADD #count :n',
                   ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :maxBefore)',
                   ExpressionAttributeNames: { '#count': COUNT },
-                  ExpressionAttributeValues: { ':n': contacts.length, ':maxBefore': limit - contacts.length },
+                  ExpressionAttributeValues: { ':n': contacts.length, ':maxBefore': maxUsedBeforeAdding(limit, contacts.length) },
                 },
               },
             ],

@@ -1,9 +1,13 @@
+/**
+ * The dispatcher's read of the sending cursors: the users whose cursor is due, from the sparse DUE
+ * index (a cursor is in it only while it has a due time), each with its queue's head.
+ */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { indexes, key } from '../../../schema/table';
-import type { DueCursorWithHead } from '../../core/dispatch';
-import { headOf } from '../../core/sender';
-import type { SenderQueueEntry, SendingCursorStore } from '../../ports';
-import { queryAll } from './query';
+import { indexes, key } from '../../../../schema/table';
+import type { DueCursorWithHead } from '../../../core/dispatch';
+import { headOf } from '../../../core/sender';
+import type { SenderQueueEntry, SendingCursorStore } from '../../../ports';
+import { queryAll } from '../query';
 
 export class DynamoSendingCursorStore implements SendingCursorStore {
   constructor(

@@ -1,0 +1,91 @@
+/**
+ * The claim: one transaction that makes a recipient this tick's send, or changes nothing. It takes the
+ * recipient (pending, its retry due), moves the cursor on (still the tick's, at this position, paced),
+ * reserves today's and this month's capacity, checks the address is not unsubscribed, marks the campaign
+ * sending, puts the email's tracking token and holds the address for the track (PITCHED).
+ */
+import type { ClaimInput, ClaimOutcome } from '../../../ports';
+import { campaignKey, dayKey, monthKey, pitchedKey, recipientKey, senderKey, tokenKey, unsubscribeKey } from './items';
+import { failedOnly, stringAttribute, transaction, update, type SendingTable } from './transaction';
+import { dueSet } from './updates';
+
+export async function claimRecipient({ db, tableName, options }: SendingTable, userId: string, input: ClaimInput): Promise<ClaimOutcome> {
+  const { tickDueAt, now, campaignId, position, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, nextDueAt } = input;
+  const nowIso = now.toISOString();
+  const due = dueSet(userId, nextDueAt);
+  const result = await transaction(
+    db,
+    { step: 'claim', userId, campaignId, position },
+    {
+      recipient: update(tableName, recipientKey(campaignId, position), {
+        set: ['#status = :sending', 'claimed_at = :now', '#token = :token'],
+        condition: '#status = :pending AND (attribute_not_exists(retry_at) OR attribute_type(retry_at, :nullType) OR retry_at <= :now)',
+        names: { '#status': 'status', '#token': 'token' },
+        values: { ':sending': 'sending', ':now': nowIso, ':token': token.token, ':pending': 'pending', ':nullType': 'NULL' },
+      }),
+      cursor: update(tableName, senderKey(userId), {
+        set: [...due.set, 'last_claim_at = :now'],
+        condition: 'due_at = :tick AND queue.#c.#position = :position AND (attribute_not_exists(last_claim_at) OR last_claim_at <= :paceFloor)',
+        names: { ...due.names, '#c': campaignId, '#position': 'position' },
+        values: {
+          ...due.values,
+          ':now': nowIso,
+          ':tick': tickDueAt,
+          ':position': position,
+          ':paceFloor': new Date(now.getTime() - options.intervalMs).toISOString(),
+        },
+      }),
+      day: update(tableName, dayKey(userId, now), {
+        set: ['entity = if_not_exists(entity, :counter)'],
+        add: ['sent :one'],
+        condition: 'attribute_not_exists(sent) OR sent < :limit',
+        values: { ':one': 1, ':limit': dailyLimit, ':counter': 'counter' },
+      }),
+      month: update(tableName, monthKey(userId, now), {
+        set: ['entity = if_not_exists(entity, :counter)'],
+        add: ['sent :one'],
+        ...(monthlyLimit === null ? {} : { condition: 'attribute_not_exists(sent) OR sent < :limit' }),
+        values: { ':one': 1, ':counter': 'counter', ...(monthlyLimit === null ? {} : { ':limit': monthlyLimit }) },
+      }),
+      unsubscribed: { ConditionCheck: { TableName: tableName, Key: unsubscribeKey(userId, addressId), ConditionExpression: 'attribute_not_exists(PK)' } },
+      campaign: update(tableName, campaignKey(userId, campaignId), {
+        // A scheduled campaign is sending from its first claim on.
+        set: ['#status = :sending', 'next_send_at = :next'],
+        condition: 'sending_status = :sending',
+        names: { '#status': 'status' },
+        values: { ':sending': 'sending', ':next': nextDueAt.toISOString() },
+      }),
+      token: {
+        Put: {
+          TableName: tableName,
+          Item: { ...tokenKey(token.token), entity: 'token', ...token },
+          // A retry puts the same token again (its links as sent this time); never another email's token.
+          ConditionExpression: 'attribute_not_exists(PK) OR (campaign_id = :campaign AND #position = :position)',
+          ExpressionAttributeNames: { '#position': 'position' },
+          ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
+        },
+      },
+      pitched: {
+        // At most one email of a track per address (DESIGN §4, §6): this position's claim holds the
+        // address for the track (a retry of it puts the same item again). Another position of this
+        // campaign never gets it; another campaign's pitch is fine only when the artist insisted.
+        Put: {
+          TableName: tableName,
+          Item: { ...pitchedKey(userId, trackKey, addressId), entity: 'pitched', campaign_id: campaignId, position, pitched_at: nowIso },
+          ConditionExpression: sendAgain
+            ? 'attribute_not_exists(PK) OR campaign_id <> :campaign OR #position = :position'
+            : 'attribute_not_exists(PK) OR (campaign_id = :campaign AND #position = :position)',
+          ExpressionAttributeNames: { '#position': 'position' },
+          ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    },
+  );
+  if (result.ok) return 'claimed';
+  // Only the recipient's own checks failed: it is skipped. Anything else changed since the read.
+  if (!failedOnly(result.failed, ['unsubscribed', 'pitched'])) return 'conflict';
+  if (result.failed.has('unsubscribed')) return 'unsubscribed';
+  // The address is held for the track: by another position of this campaign, or by another campaign.
+  return stringAttribute(result.oldItems.pitched?.campaign_id) === campaignId ? 'duplicate' : 'already_pitched';
+}

@@ -1,0 +1,149 @@
+/**
+ * The record: what became of a claimed send, in one transaction on the condition that the recipient is
+ * still this claim's (sending, with its token). A send that did not happen releases the capacity the
+ * claim reserved; a final status counts on the campaign and moves the cursor on.
+ */
+import { key } from '../../../../schema/table';
+import type { RecordInput } from '../../../ports';
+import { dayKey, mailboxKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, type Item } from './items';
+import { failedOnly, transaction, update, type NamedItems, type SendingStepTag, type SendingTable, type TransactItem } from './transaction';
+import { campaignOutcome, counterAdd, cursorAdvance, dueSet } from './updates';
+
+export async function recordSend({ db, tableName }: SendingTable, userId: string, input: RecordInput): Promise<void> {
+  const { campaignId, position, token, claimedAt, now } = input;
+  const nowIso = now.toISOString();
+  const recipient = (set: string[], values: Item, names: Record<string, string> = {}) =>
+    update(tableName, recipientKey(campaignId, position), {
+      set,
+      condition: '#status = :claimed AND #token = :token',
+      names: { '#status': 'status', '#token': 'token', ...names },
+      values: { ...values, ':claimed': 'sending', ':token': token },
+    });
+  /** The claim's reservation of today's and this month's capacity given back. */
+  const release = () => ({ day: counterAdd(tableName, dayKey(userId, claimedAt), -1), month: counterAdd(tableName, monthKey(userId, claimedAt), -1) });
+  const dueAt = (at: Date) => update(tableName, senderKey(userId), { ...dueSet(userId, at), condition: 'attribute_exists(PK)' });
+
+  /**
+   * Runs the record; when only `optional` items failed (the cursor's move: paused meanwhile, the entry
+   * is gone; the PITCHED delete: the item is no longer this recipient's), again without them.
+   */
+  const tag: SendingStepTag = { step: 'record', userId, campaignId, position, record: input.kind };
+  const run = async <N extends string>(items: NamedItems<N>, optional: readonly NoInfer<N>[] = []) => {
+    const result = await transaction(db, tag, items);
+    // Else, when the retry fails too, the recipient is no longer this claim's (recorded unknown meanwhile): nothing to record.
+    if (result.ok || !failedOnly(result.failed, optional)) return;
+    const retried: Record<N, TransactItem | undefined> = { ...items };
+    for (const name of result.failed) retried[name] = undefined;
+    await transaction(db, tag, retried);
+  };
+
+  switch (input.kind) {
+    case 'sent': {
+      const sentTimeline = { GSI1PK: key.sentTimeline(userId), GSI1SK: key.sentTimeSort(nowIso, campaignId, position) };
+      return run(
+        {
+          recipient: recipient(
+            [
+              '#status = :sent',
+              'sent_at = :now',
+              'message_id = :messageId',
+              'subject = :subject',
+              'html = :html',
+              '#text = :text',
+              'GSI1PK = :g1pk',
+              'GSI1SK = :g1sk',
+              'detail = :null',
+              'retry_at = :null',
+            ],
+            {
+              ':sent': 'sent',
+              ':now': nowIso,
+              ':messageId': input.messageId,
+              ':subject': input.subject,
+              ':html': input.html,
+              ':text': input.text,
+              ':g1pk': sentTimeline.GSI1PK,
+              ':g1sk': sentTimeline.GSI1SK,
+              ':null': null,
+            },
+            // `text` is a reserved word.
+            { '#text': 'text' },
+          ),
+          campaign: campaignOutcome(
+            tableName,
+            userId,
+            campaignId,
+            'emails_sent',
+            input.completes,
+            now,
+            input.completes ? [] : ['next_send_at = :nextDue'],
+            input.completes ? {} : { ':nextDue': input.nextDueAt.toISOString() },
+          ),
+          // The PITCHED item was put by the claim and stays.
+          cursor: cursorAdvance(tableName, userId, campaignId, position, input.completes),
+        },
+        ['cursor'],
+      );
+    }
+    case 'retry':
+      return run({
+        recipient: recipient(['#status = :pending', 'attempts = :attempts', 'retry_at = :retryAt', 'detail = :detail'], {
+          ':pending': 'pending',
+          ':attempts': input.attempts,
+          ':retryAt': input.retryAt.toISOString(),
+          ':detail': input.detail,
+        }),
+        ...release(),
+        cursor: dueAt(input.retryAt),
+      });
+    case 'failed':
+      return run(
+        {
+          recipient: recipient(['#status = :failed', 'attempts = :attempts', 'detail = :detail', 'retry_at = :null'], {
+            ':failed': 'failed',
+            ':attempts': input.attempts,
+            ':detail': input.detail,
+            ':null': null,
+          }),
+          ...release(),
+          campaign: campaignOutcome(tableName, userId, campaignId, 'emails_failed', input.completes, now),
+          cursor: cursorAdvance(tableName, userId, campaignId, position, input.completes),
+          pitched: {
+            // Never sent: the claim's hold on the address for this track goes, so a later campaign may pitch it.
+            Delete: {
+              TableName: tableName,
+              Key: pitchedKey(userId, input.trackKey, input.addressId),
+              ConditionExpression: 'campaign_id = :campaign AND #position = :position',
+              ExpressionAttributeNames: { '#position': 'position' },
+              ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
+            },
+          },
+        },
+        ['cursor', 'pitched'],
+      );
+    case 'daily_limit':
+      return run({
+        recipient: recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
+        // The provider says today is used up: the day's counter shows it, so the status and capacity agree.
+        day: update(tableName, dayKey(userId, claimedAt), {
+          set: ['sent = :limit', 'entity = :counter'],
+          values: { ':limit': input.dailyLimit, ':counter': 'counter' },
+        }),
+        month: counterAdd(tableName, monthKey(userId, claimedAt), -1),
+        cursor: dueAt(input.until),
+      });
+    case 'auth':
+      // The queue read at the tick's start may be out of date (a campaign resumed since), so the
+      // cursor is left as it is and due at `now`: the next step reads it again, finds no mailbox and
+      // pauses every campaign on it (pauseAll). Resume and a first batch check the mailbox, so none
+      // joins the cursor after this.
+      return run({
+        recipient: recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
+        ...release(),
+        cursor: dueAt(now),
+        profile: update(tableName, profileKey(userId), { set: ['gmail_connected = :false'], condition: 'attribute_exists(PK)', values: { ':false': false } }),
+        // The refresh token is dead: the mailbox is disconnected (connect again in Settings).
+        mailbox: { Delete: { TableName: tableName, Key: mailboxKey(userId) } },
+      });
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * The sender's side of the paced queue: one BatchGetItem reads a user's cursor and its head, then one
+ * transaction per step, each conditional on the tick's due time so two ticks never both act. The claim
+ * and the record of a send, the pipeline's two central steps, are in claim.ts and record.ts.
+ */
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { indexes } from '../../../../schema/table';
+import { headOf } from '../../../core/sender';
+import type { ClaimInput, ClaimOutcome, RecipientMark, RecordInput, SenderHead, SenderQueueEntry, SenderStore, SenderView } from '../../../ports';
+import { batchGetAll } from '../batch';
+import { claimRecipient } from './claim';
+import {
+  campaignKey,
+  counterOf,
+  dayKey,
+  findItem,
+  mailboxKey,
+  monthKey,
+  profileKey,
+  recipientKey,
+  senderKey,
+  toCursor,
+  toMailbox,
+  toProfile,
+  toRecipient,
+  toSendingCampaign,
+  type Item,
+  type ItemKey,
+} from './items';
+import { recordSend } from './record';
+import { transaction, update, type TransactItem } from './transaction';
+import { campaignOutcome, cursorAdvance, dueSet } from './updates';
+
+/** Tries of pauseAll when the queue keeps changing under it. */
+const PAUSE_ALL_ATTEMPTS = 5;
+
+export class DynamoSenderStore implements SenderStore {
+  constructor(
+    readonly db: DynamoDBDocumentClient,
+    readonly tableName: string,
+    readonly options: { intervalMs: number },
+  ) {}
+
+  async read(userId: string, now: Date, hint?: SenderHead): Promise<SenderView> {
+    const base = [senderKey(userId), profileKey(userId), mailboxKey(userId), dayKey(userId, now), monthKey(userId, now)];
+    const headKeys = (head: SenderHead) => [campaignKey(userId, head.campaignId), recipientKey(head.campaignId, head.position)];
+    let items = await batchGetAll(this.db, this.tableName, hint ? [...base, ...headKeys(hint)] : base, { consistentRead: true });
+    const find = (itemKey: ItemKey) => findItem(items, itemKey);
+    const cursor = toCursor(find(senderKey(userId)));
+    const head = cursor ? headOf(cursor.queue, now) : undefined;
+    if (head && (!hint || hint.campaignId !== head.campaignId || hint.position !== head.position)) {
+      // The tick's head was stale (or it carried none): the head's two items in a second request.
+      items = [...items, ...(await batchGetAll(this.db, this.tableName, headKeys(head), { consistentRead: true }))];
+    }
+    const campaignItem = head ? find(campaignKey(userId, head.campaignId)) : undefined;
+    const recipientItem = head ? find(recipientKey(head.campaignId, head.position)) : undefined;
+    return {
+      cursor,
+      profile: toProfile(find(profileKey(userId))),
+      mailbox: toMailbox(find(mailboxKey(userId))),
+      sentToday: counterOf(find(dayKey(userId, now))),
+      usedThisMonth: counterOf(find(monthKey(userId, now))),
+      head: head && {
+        ...head,
+        campaign: campaignItem ? toSendingCampaign(campaignItem) : undefined,
+        recipient: recipientItem ? toRecipient(recipientItem) : undefined,
+      },
+    };
+  }
+
+  async reschedule(userId: string, tickDueAt: string, until: Date): Promise<boolean> {
+    const due = dueSet(userId, until);
+    const result = await transaction(
+      this.db,
+      { step: 'reschedule', userId },
+      { cursor: update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': tickDueAt } }) },
+    );
+    return result.ok;
+  }
+
+  async goIdle(userId: string, tickDueAt: string): Promise<boolean> {
+    const result = await transaction(
+      this.db,
+      { step: 'goIdle', userId },
+      {
+        cursor: update(this.tableName, senderKey(userId), {
+          remove: ['due_at', '#duePk', '#dueSk'],
+          condition: 'due_at = :tick AND size(queue) = :zero',
+          names: { '#duePk': indexes.due.partitionKey, '#dueSk': indexes.due.sortKey },
+          values: { ':tick': tickDueAt, ':zero': 0 },
+        }),
+      },
+    );
+    return result.ok;
+  }
+
+  async advance(
+    userId: string,
+    input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date },
+  ): Promise<boolean> {
+    const { tickDueAt, campaignId, position, mark, completes, now } = input;
+    const result = await transaction(
+      this.db,
+      { step: 'advance', userId, campaignId, position },
+      {
+        cursor: cursorAdvance(this.tableName, userId, campaignId, position, completes, tickDueAt),
+        recipient: mark
+          ? update(this.tableName, recipientKey(campaignId, position), {
+              set: ['#status = :status', 'detail = :detail', 'retry_at = :null'],
+              condition: '#status = :from',
+              names: { '#status': 'status' },
+              values: { ':status': mark.status, ':detail': mark.detail, ':from': mark.from, ':null': null },
+            })
+          : undefined,
+        campaign:
+          mark || completes ? campaignOutcome(this.tableName, userId, campaignId, mark ? `emails_${mark.status}` : undefined, completes, now) : undefined,
+      },
+    );
+    return result.ok;
+  }
+
+  async complete(userId: string, input: { tickDueAt: string; campaignId: string; now: Date }): Promise<boolean> {
+    const { tickDueAt, campaignId, now } = input;
+    const result = await transaction(
+      this.db,
+      { step: 'complete', userId, campaignId },
+      {
+        cursor: update(this.tableName, senderKey(userId), {
+          remove: ['queue.#c'],
+          condition: 'due_at = :tick AND attribute_exists(queue.#c)',
+          names: { '#c': campaignId },
+          values: { ':tick': tickDueAt },
+        }),
+        campaign: campaignOutcome(this.tableName, userId, campaignId, undefined, true, now),
+      },
+    );
+    return result.ok;
+  }
+
+  async forget(userId: string, input: { tickDueAt: string; campaignId: string }): Promise<boolean> {
+    const result = await transaction(
+      this.db,
+      { step: 'forget', userId, campaignId: input.campaignId },
+      {
+        cursor: update(this.tableName, senderKey(userId), {
+          remove: ['queue.#c'],
+          condition: 'due_at = :tick',
+          names: { '#c': input.campaignId },
+          values: { ':tick': input.tickDueAt },
+        }),
+      },
+    );
+    return result.ok;
+  }
+
+  async postpone(
+    userId: string,
+    input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string },
+  ): Promise<boolean> {
+    const due = dueSet(userId, input.retryAt);
+    const result = await transaction(
+      this.db,
+      { step: 'postpone', userId, campaignId: input.campaignId, position: input.position },
+      {
+        recipient: update(this.tableName, recipientKey(input.campaignId, input.position), {
+          set: ['attempts = :attempts', 'retry_at = :retryAt', 'detail = :detail'],
+          condition: '#status = :pending',
+          names: { '#status': 'status' },
+          values: { ':attempts': input.attempts, ':retryAt': input.retryAt.toISOString(), ':detail': input.detail, ':pending': 'pending' },
+        }),
+        cursor: update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': input.tickDueAt } }),
+      },
+    );
+    return result.ok;
+  }
+
+  /** Each campaign of `queue` paused because the mailbox is gone, keeping its position (named `campaign <id>`). */
+  private pauseCampaigns(userId: string, queue: Record<string, SenderQueueEntry>, now: Date): Record<string, TransactItem> {
+    return Object.fromEntries(
+      Object.entries(queue).map(([campaignId, entry]) => [
+        `campaign ${campaignId}`,
+        update(this.tableName, campaignKey(userId, campaignId), {
+          set: ['sending_status = :paused', 'pause_reason = :reason', 'resume_position = :position', 'next_send_at = :null', 'updated_at = :now'],
+          condition: 'attribute_exists(PK)',
+          values: { ':paused': 'paused', ':reason': 'mailbox_disconnected', ':position': entry.position, ':null': null, ':now': now.toISOString() },
+        }),
+      ]),
+    );
+  }
+
+  /**
+   * The cursor emptied and out of the DUE index, on the tick's condition and only while its queue is
+   * `queue` as read (the same campaigns at the same positions): a campaign queued, resumed or paused
+   * meanwhile fails it, so none is dropped from the cursor without being paused.
+   */
+  private cursorEmptied(userId: string, tickDueAt: string, queue: Record<string, SenderQueueEntry>): TransactItem {
+    const entries = Object.entries(queue);
+    const names: Record<string, string> = { '#duePk': indexes.due.partitionKey, '#dueSk': indexes.due.sortKey };
+    const values: Item = { ':empty': {}, ':tick': tickDueAt, ':size': entries.length };
+    const conditions = ['due_at = :tick', entries.length === 0 ? '(attribute_not_exists(queue) OR size(queue) = :size)' : 'size(queue) = :size'];
+    if (entries.length > 0) names['#position'] = 'position';
+    entries.forEach(([campaignId, entry], i) => {
+      names[`#c${i}`] = campaignId;
+      values[`:p${i}`] = entry.position;
+      conditions.push(`queue.#c${i}.#position = :p${i}`);
+    });
+    return update(this.tableName, senderKey(userId), {
+      set: ['queue = :empty'],
+      remove: ['due_at', '#duePk', '#dueSk'],
+      names,
+      values,
+      condition: conditions.join(' AND '),
+    });
+  }
+
+  async pauseAll(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean> {
+    const { tickDueAt, now } = input;
+    let queue = input.queue;
+    for (let attempt = 1; ; attempt++) {
+      const result = await transaction(
+        this.db,
+        { step: 'pauseAll', userId },
+        { cursor: this.cursorEmptied(userId, tickDueAt, queue), ...this.pauseCampaigns(userId, queue, now) },
+      );
+      if (result.ok) return true;
+      // Bounded: the cursor stays due at the tick, so a later tick pauses what is left.
+      if (attempt >= PAUSE_ALL_ATTEMPTS) return false;
+      // The queue changed since the read (a campaign resumed, queued or paused meanwhile): read it again.
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: senderKey(userId), ConsistentRead: true }));
+      const cursor = toCursor(Item);
+      if (!cursor || cursor.due_at !== tickDueAt) return false;
+      queue = cursor.queue;
+    }
+  }
+
+  claim(userId: string, input: ClaimInput): Promise<ClaimOutcome> {
+    return claimRecipient(this, userId, input);
+  }
+
+  record(userId: string, input: RecordInput): Promise<void> {
+    return recordSend(this, userId, input);
+  }
+}
