@@ -4,7 +4,7 @@ import { httpApi, json } from './api';
 export const VERSION = process.env.APP_VERSION ?? 'dev';
 
 export const makeHandler = () =>
-  httpApi({
+  httpApi('health', {
     'GET /api/health': async () => json(200, { ok: true, version: VERSION } satisfies Health),
   });
 
