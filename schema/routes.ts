@@ -212,18 +212,19 @@ type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer R
 /** The path parameters of the route a key names: `{id}` in the path is `id: string`. */
 export type PathParams<K extends RouteKey> = { [N in ParamNames<PathOf<K>>]: string };
 
+/** The route keys whose path has `{params}`. */
+type KeyWithParams = Extract<RouteKey, `${string}{${string}`>;
+
 /**
  * The URL path of a route, its `{params}` filled and URI-encoded: `apiPath('GET /api/campaigns/{id}', { id })`.
  * The web app builds every API path with it, so a path exists only in the table above. Uses no table
  * entry at run time (the key is checked by the compiler), so the web bundle carries no route list.
  */
-export function apiPath<K extends RouteKey>(
-  key: K,
-  ...params: [ParamNames<PathOf<K>>] extends [never] ? [] : [{ [N in ParamNames<PathOf<K>>]: string | number }]
-): string {
-  const values: Record<string, string | number> = params[0] ?? {};
+export function apiPath(key: Exclude<RouteKey, KeyWithParams>): string;
+export function apiPath<K extends KeyWithParams>(key: K, params: { [N in ParamNames<PathOf<K>>]: string | number }): string;
+export function apiPath(key: RouteKey, params: Record<string, string | number> = {}): string {
   return key.slice(key.indexOf(' ') + 1).replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = values[name];
+    const value = params[name];
     if (value === undefined) throw new Error(`apiPath: no value for {${name}} of ${key}`);
     return encodeURIComponent(String(value));
   });
