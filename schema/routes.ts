@@ -1,7 +1,9 @@
 /**
- * The API's route list: the single source for the API Gateway routes in CDK (lib/cloud/api.ts) and
- * for the local server (lib/local/server.ts). A route names its handler group: one Lambda per group,
- * one module `lambdas/http/<group>.ts` exporting `handler` (and `makeHandler` for tests).
+ * The API's route list: the single source for the API Gateway routes in CDK (lib/cloud/api.ts), for
+ * the local server (lib/local/server.ts), for the keys of each handler group's route map (typed: see
+ * GroupRouteKey) and for the web app's API paths (apiPath). A route names its handler group: one
+ * Lambda per group, one module `lambdas/http/<group>.ts` exporting `handler` (and `makeHandler` for tests).
+ * No imports: the web app bundles this module.
  */
 
 /** public: no token. user: a valid Cognito ID token. admin: a valid token in the `admins` group. */
@@ -127,7 +129,8 @@ export type HandlerGroup = keyof typeof handlerGroups;
 
 export const ADMIN_GROUP = 'admins';
 
-export const routes: readonly RouteDefinition[] = [
+/** The table itself, with each route's method, path, group and access as literal types (see RouteKey). */
+const routeTable = [
   { method: 'GET', path: '/api/health', handler: 'health', access: 'public', throttle: { rate: 20, burst: 40 } },
   { method: 'GET', path: '/api/profile', handler: 'profile', access: 'user' },
   { method: 'PATCH', path: '/api/profile', handler: 'profile', access: 'user' },
@@ -182,7 +185,50 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'GET', path: '/api/local/outbox', handler: 'outbox', access: 'user' },
   { method: 'GET', path: '/api/local/outbox/{id}', handler: 'outbox', access: 'user' },
-];
+] as const satisfies readonly RouteDefinition[];
+
+export const routes: readonly RouteDefinition[] = routeTable;
+
+/** One route of the table, as a literal type. */
+export type Route = (typeof routeTable)[number];
+
+/** The `"METHOD /path"` key of each route in a union of routes. */
+type KeyOfRoute<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
+
+/** A route key of the table: what `event.routeKey` holds, and what handler maps and apiPath take. */
+export type RouteKey = KeyOfRoute<Route>;
+
+/** The keys of one handler group's routes: exactly the entries its httpApi map must have. */
+export type GroupRouteKey<G extends HandlerGroup> = KeyOfRoute<Extract<Route, { handler: G }>>;
+
+type RouteNamed<R, K> = R extends unknown ? (KeyOfRoute<R> extends K ? R : never) : never;
+
+/** Who may call the route a key names. */
+export type AccessOf<K extends RouteKey> = RouteNamed<Route, K>['access'];
+
+type PathOf<K extends string> = K extends `${string} ${infer P}` ? P : never;
+type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+
+/** The path parameters of the route a key names: `{id}` in the path is `id: string`. */
+export type PathParams<K extends RouteKey> = { [N in ParamNames<PathOf<K>>]: string };
+
+/** The route keys whose path has `{params}`. */
+type KeyWithParams = Extract<RouteKey, `${string}{${string}`>;
+
+/**
+ * The URL path of a route, its `{params}` filled and URI-encoded: `apiPath('GET /api/campaigns/{id}', { id })`.
+ * The web app builds every API path with it, so a path exists only in the table above. Uses no table
+ * entry at run time (the key is checked by the compiler), so the web bundle carries no route list.
+ */
+export function apiPath(key: Exclude<RouteKey, KeyWithParams>): string;
+export function apiPath<K extends KeyWithParams>(key: K, params: { [N in ParamNames<PathOf<K>>]: string | number }): string;
+export function apiPath(key: RouteKey, params: Record<string, string | number> = {}): string {
+  return key.slice(key.indexOf(' ') + 1).replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`apiPath: no value for {${name}} of ${key}`);
+    return encodeURIComponent(String(value));
+  });
+}
 
 /** The routes deployed to AWS: every route but the local runtime's own (the outbox). */
 export const cloudRoutes = (): readonly RouteDefinition[] => routes.filter((route) => !(handlerGroups[route.handler] as HandlerGroupDefinition).localOnly);

@@ -30,7 +30,7 @@ export interface AdminDeps {
 const entryId = (params: Record<string, string>) => knownId(params.id, isWaitlistEntryId, waitlistMessages.notFound);
 
 export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
-  httpApi({
+  httpApi('admin', {
     // One page per request (a whole 5,000-entry list can exceed Lambda's 6 MB response limit).
     'GET /api/admin/waitlist': async ({ query }) => {
       const { limit, cursor } = parse(waitlistListQuerySchema, query);
@@ -47,7 +47,7 @@ export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
       const result = await waitlist.changeStatus(id, DECIDABLE_STATUS, decisionUpdate(status, clock.now()));
       if (result.outcome === 'not_found') throw new HttpError(404, waitlistMessages.notFound);
       if (result.outcome === 'conflict') throw new HttpError(409, waitlistMessages.notPending);
-      logger.info('Waitlist entry decided', { entryId: id, status, adminId: identity!.userId });
+      logger.info('Waitlist entry decided', { entryId: id, status, adminId: identity.userId });
       return json(200, result.entry satisfies WaitlistEntry);
     },
 
@@ -56,7 +56,7 @@ export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
       const { notes } = parse(waitlistNotesSchema, body);
       const updated = await waitlist.setNotes(id, normaliseNotes(notes));
       if (!updated) throw new HttpError(404, waitlistMessages.notFound);
-      logger.info('Waitlist entry notes saved', { entryId: id, cleared: updated.notes === null, adminId: identity!.userId });
+      logger.info('Waitlist entry notes saved', { entryId: id, cleared: updated.notes === null, adminId: identity.userId });
       return json(200, updated satisfies WaitlistEntry);
     },
 
@@ -73,7 +73,7 @@ export const makeHandler = ({ waitlist, directory, clock }: AdminDeps) =>
       const result = await directory.upsertByEmail(entries, { maxEntries: DIRECTORY_MAX_ENTRIES });
       if (result.outcome === 'too_many') throw new HttpError(400, directoryTooLarge(result.total));
       const { created, updated } = result;
-      logger.info('Directory imported', { format, created, updated, rejected: rejected.length, adminId: identity!.userId });
+      logger.info('Directory imported', { format, created, updated, rejected: rejected.length, adminId: identity.userId });
       return json(200, { created, updated, rejected } satisfies DirectoryImportResult);
     },
   });

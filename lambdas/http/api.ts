@@ -10,24 +10,46 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructured
 import type { z } from 'zod';
 import type { ApiError } from '../../schema/api/common';
 import { apiMessages } from '../../schema/api/serverMessages';
-import { ADMIN_GROUP, routes, routeKey as keyOf } from '../../schema/routes';
+import {
+  ADMIN_GROUP,
+  routes,
+  routeKey as keyOf,
+  type AccessOf,
+  type GroupRouteKey,
+  type HandlerGroup,
+  type PathParams,
+  type RouteKey,
+} from '../../schema/routes';
 import { DomainError, type DomainErrorKind } from '../core/errors';
 import type { Identity } from '../core/profile';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
-export interface ApiRequest {
+/** What the handler of the route `K` gets. */
+export interface ApiRequest<K extends RouteKey> {
   event: ApiEvent;
-  /** Set on every non-public route: taken from the verified token only, never from the request. */
-  identity: Identity | undefined;
-  params: Record<string, string>;
+  /** The caller on user and admin routes, taken from the verified token only, never from the request; none on public routes. */
+  identity: AccessOf<K> extends 'public' ? undefined : Identity;
+  params: PathParams<K>;
   query: Record<string, string>;
   /** The parsed JSON body, or undefined when there is none. */
   body: unknown;
 }
 
-export type RouteHandler = (request: ApiRequest) => Promise<ApiResult>;
+export type RouteHandler<K extends RouteKey> = (request: ApiRequest<K>) => Promise<ApiResult>;
+
+/** A handler group's route map: one handler for each of its routes in schema/routes.ts, and no other key. */
+export type RouteMap<G extends HandlerGroup> = { [K in GroupRouteKey<G>]: RouteHandler<K> };
+
+/** A handler as httpApi calls it, before the route's access has been checked. */
+type UncheckedRouteHandler = (request: {
+  event: ApiEvent;
+  identity: Identity | undefined;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+}) => Promise<ApiResult>;
 
 export class HttpError extends Error {
   constructor(
@@ -166,12 +188,16 @@ const accessByRouteKey = new Map(routes.map((route) => [keyOf(route), route.acce
 export const ROUTE_NOT_HANDLED = 'route_not_handled';
 
 /**
- * Builds a Lambda handler for one handler group from its route map. A key that names no route of
- * schema/routes.ts could never be called (a typo, a renamed route): refused when the handler is built.
+ * Builds the Lambda handler of one handler group from its route map. The compiler holds the map to
+ * the group's routes (RouteMap); the same checks hold at run time for callers it cannot see: a key
+ * naming no route of the group could never be called (a typo, a renamed route) and is refused here,
+ * and a route of the group missing from the map answers 500 `route_not_handled`.
  */
-export function httpApi(handlers: Record<string, RouteHandler>) {
-  const unrouted = Object.keys(handlers).filter((routeKey) => !accessByRouteKey.has(routeKey));
-  if (unrouted.length > 0) throw new Error(`httpApi: no route in schema/routes.ts for ${unrouted.join(', ')}`);
+export function httpApi<G extends HandlerGroup>(group: G, routeMap: RouteMap<G>) {
+  const unrouted = Object.keys(routeMap).filter((routeKey) => !routes.some((route) => route.handler === group && keyOf(route) === routeKey));
+  if (unrouted.length > 0) throw new Error(`httpApi: no route in schema/routes.ts for ${unrouted.join(', ')} (handler group ${group})`);
+  // Sound: a handler is called only once its route's access holds (an identity on every non-public route).
+  const handlers = routeMap as unknown as Record<string, UncheckedRouteHandler>;
   const base = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const handle = Object.hasOwn(handlers, event.routeKey) ? handlers[event.routeKey] : undefined;
     const access = accessByRouteKey.get(event.routeKey);
@@ -191,7 +217,7 @@ export function httpApi(handlers: Record<string, RouteHandler>) {
       }
       return await handle({
         event,
-        identity,
+        identity: access === 'public' ? undefined : identity,
         params: (event.pathParameters ?? {}) as Record<string, string>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         body: parseJsonBody(event),

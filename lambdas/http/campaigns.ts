@@ -118,15 +118,15 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     return campaign;
   };
 
-  return httpApi({
+  return httpApi('campaigns', {
     /** Summaries: the list never carries the email bodies (up to 100 KB each). */
     'GET /api/campaigns': async ({ identity }) =>
-      json(200, { campaigns: (await campaigns.list(identity!.userId)).map(campaignSummary) } satisfies z.infer<typeof campaignListSchema>),
+      json(200, { campaigns: (await campaigns.list(identity.userId)).map(campaignSummary) } satisfies z.infer<typeof campaignListSchema>),
 
     /** A draft from an email the artist wrote, took from a template or built in HTML mode ('Create Preview'). */
     'POST /api/campaigns': async ({ identity, body }) => {
       const input = parseDraft(body);
-      const campaign = await campaigns.createDraft(identity!.userId, draftContent(input, sanitizer), clock.now());
+      const campaign = await campaigns.createDraft(identity.userId, draftContent(input, sanitizer), clock.now());
       logger.info('Draft campaign created', { campaignId: campaign.id, mode: campaign.mode });
       return json(201, campaign satisfies Campaign);
     },
@@ -139,11 +139,11 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
      */
     'POST /api/campaigns/generate-preview': async ({ identity, body }) => {
       const request = parseForm(generatePreviewSchema, body, { required: generateNeeds, specTexts: composeSpecTexts });
-      const userId = identity!.userId;
+      const userId = identity.userId;
       const campaignId = request.campaign_id === undefined ? undefined : campaignIdOf(request.campaign_id);
       const [contact, profile] = await Promise.all([
         contactOf(userId, request.contact_id),
-        profileOf(identity!),
+        profileOf(identity),
         campaignId === undefined ? undefined : draftOf(userId, campaignId),
       ]);
       const written = await withWriter(() => writer.write(writerRequestFor(request.track, contact, artistDetails(profile))), {
@@ -168,7 +168,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     },
 
     'GET /api/campaigns/{id}': async ({ identity, params }) => {
-      const campaign = await campaigns.get(identity!.userId, campaignIdOf(params.id));
+      const campaign = await campaigns.get(identity.userId, campaignIdOf(params.id));
       if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
       return json(200, campaign satisfies Campaign);
     },
@@ -177,7 +177,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     'PUT /api/campaigns/{id}': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
       const input = parseDraft(body);
-      const campaign = savedDraft(await campaigns.updateDraft(identity!.userId, id, draftContent(input, sanitizer), clock.now()));
+      const campaign = savedDraft(await campaigns.updateDraft(identity.userId, id, draftContent(input, sanitizer), clock.now()));
       logger.info('Draft campaign replaced', { campaignId: id, mode: campaign.mode });
       return json(200, campaign satisfies Campaign);
     },
@@ -189,7 +189,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     'PATCH /api/campaigns/{id}': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
       const update = parseForm(emailUpdateSchema, body, { required: emailNeeds, specTexts: composeSpecTexts });
-      const userId = identity!.userId;
+      const userId = identity.userId;
       // The mode decides whether the body is HTML to sanitize; the write checks the draft again.
       const draft = await draftOf(userId, id);
       const campaign = savedDraft(
@@ -208,8 +208,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     'POST /api/campaigns/{id}/recipient-preview': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
       const { contact_id } = parse(recipientPreviewRequestSchema, body);
-      const userId = identity!.userId;
-      const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity!)]);
+      const userId = identity.userId;
+      const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity)]);
       if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
       const rendered = await withWriter(
         () =>

@@ -36,10 +36,10 @@ const nameRequired = (message: string): FormTexts => ({ required: [{ path: ['nam
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 
 export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
-  httpApi({
+  httpApi('compose', {
     /** Spec §7: "ordered by is_system_template descending then name". */
     'GET /api/templates': async ({ identity }) => {
-      const [system, own] = await Promise.all([templates.listSystem(), templates.listForUser(identity!.userId)]);
+      const [system, own] = await Promise.all([templates.listSystem(), templates.listForUser(identity.userId)]);
       return json(200, { templates: [...system, ...own] } satisfies z.infer<typeof templateListSchema>);
     },
 
@@ -47,7 +47,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
     'POST /api/templates': async ({ identity, body }) => {
       const input = parseForm(templateInputSchema, body, nameRequired(composeMessages.templateNameRequired));
       const template = await templates.add(
-        identity!.userId,
+        identity.userId,
         {
           name: input.name,
           description: userTemplateDescription(input.body),
@@ -64,19 +64,19 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
     'DELETE /api/templates/{id}': async ({ identity, params }) => {
       // User template ids are ULIDs: a system template's id (its name) is a 404 with no read.
       const id = knownId(params.id, isUlid, composeMessages.templateNotFound);
-      if (!(await templates.remove(identity!.userId, id))) throw new HttpError(404, composeMessages.templateNotFound);
+      if (!(await templates.remove(identity.userId, id))) throw new HttpError(404, composeMessages.templateNotFound);
       logger.info('Template deleted', { templateId: id });
       return noContent();
     },
 
     'GET /api/contact-lists': async ({ identity }) =>
-      json(200, { lists: await contactLists.list(identity!.userId) } satisfies z.infer<typeof savedContactListsSchema>),
+      json(200, { lists: await contactLists.list(identity.userId) } satisfies z.infer<typeof savedContactListsSchema>),
 
     /** 'Save Contact List': the picker's filters and selection. Repeated ids and filter values are kept once. */
     'POST /api/contact-lists': async ({ identity, body }) => {
       const input = parseForm(contactListInputSchema, body, nameRequired(composeMessages.listNameRequired));
       const list = await contactLists.add(
-        identity!.userId,
+        identity.userId,
         {
           name: input.name,
           contact_types: unique(input.contact_types),
@@ -91,7 +91,7 @@ export const makeHandler = ({ templates, contactLists, clock }: ComposeDeps) =>
 
     'DELETE /api/contact-lists/{id}': async ({ identity, params }) => {
       const id = knownId(params.id, isUlid, composeMessages.listNotFound);
-      if (!(await contactLists.remove(identity!.userId, id))) throw new HttpError(404, composeMessages.listNotFound);
+      if (!(await contactLists.remove(identity.userId, id))) throw new HttpError(404, composeMessages.listNotFound);
       logger.info('Contact list deleted', { listId: id });
       return noContent();
     },

@@ -44,11 +44,11 @@ const parseContactInput = (body: unknown): ContactInput =>
   });
 
 export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
-  httpApi({
+  httpApi('contacts', {
     // One page per request, newest first; the web follows next_cursor until it is absent.
     'GET /api/contacts': async ({ identity, query }) => {
       const { limit, cursor } = parse(contactListQuerySchema, query);
-      const page = await contacts.list(identity!.userId, { limit, cursor });
+      const page = await contacts.list(identity.userId, { limit, cursor });
       if (page.outcome === 'invalid_cursor') throw new HttpError(400, contactMessages.invalidCursor);
       const body: ContactListPage = { contacts: page.contacts };
       if (page.nextCursor !== undefined) body.next_cursor = page.nextCursor;
@@ -57,7 +57,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
 
     'POST /api/contacts': async ({ identity, body }) => {
       const input = parseContactInput(body);
-      const result = await contacts.add(identity!.userId, { ...input, genre_focus: null }, clock.now());
+      const result = await contacts.add(identity.userId, { ...input, genre_focus: null }, clock.now());
       if (result.outcome !== 'saved') throw new HttpError(409, contactMessages.duplicateEmail);
       logger.info('Contact added', { contactId: result.contact.id });
       return json(201, result.contact satisfies Contact);
@@ -70,21 +70,21 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
      */
     'POST /api/contacts/import': async ({ identity, body }) => {
       const { contacts: rows } = parse(contactImportSchema, body);
-      const result = await contacts.importMany(identity!.userId, rows.map(contactFromCsvRow), clock.now());
+      const result = await contacts.importMany(identity.userId, rows.map(contactFromCsvRow), clock.now());
       logger.info('Contacts imported', { rows: rows.length, created: result.created.length, skipped: result.skipped });
       return json(200, result satisfies ContactImportResult);
     },
 
     'POST /api/contacts/bulk-delete': async ({ identity, body }) => {
       const { ids } = parse(bulkDeleteSchema, body);
-      const deleted = await contacts.removeMany(identity!.userId, ids.filter(isAddressId));
+      const deleted = await contacts.removeMany(identity.userId, ids.filter(isAddressId));
       if (deleted.length === 0) throw new HttpError(404, contactMessages.noneFound);
       logger.info('Contacts deleted', { requested: ids.length, deleted: deleted.length });
       return json(200, { deleted } satisfies BulkDeleteResult);
     },
 
     'GET /api/contacts/{id}': async ({ identity, params }) => {
-      const contact = await contacts.get(identity!.userId, knownId(params.id, isAddressId, contactMessages.notFound));
+      const contact = await contacts.get(identity.userId, knownId(params.id, isAddressId, contactMessages.notFound));
       if (!contact) throw new HttpError(404, contactMessages.notFound);
       return json(200, contact satisfies Contact);
     },
@@ -97,7 +97,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
     'PUT /api/contacts/{id}': async ({ identity, params, body }) => {
       const id = knownId(params.id, isAddressId, contactMessages.notFound);
       const input = parseContactInput(body);
-      const result = await contacts.update(identity!.userId, id, input);
+      const result = await contacts.update(identity.userId, id, input);
       if (result.outcome === 'not_found') throw new HttpError(404, contactMessages.notFound);
       if (result.outcome === 'duplicate') throw new HttpError(409, contactMessages.duplicateEmail);
       logger.info('Contact updated', { contactId: result.contact.id, ...(result.contact.id !== id ? { previousId: id } : {}) });
@@ -106,23 +106,23 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
 
     'DELETE /api/contacts/{id}': async ({ identity, params }) => {
       const id = knownId(params.id, isAddressId, contactMessages.notFound);
-      if (!(await contacts.remove(identity!.userId, id))) throw new HttpError(404, contactMessages.notFound);
+      if (!(await contacts.remove(identity.userId, id))) throw new HttpError(404, contactMessages.notFound);
       logger.info('Contact deleted', { contactId: id });
       return noContent();
     },
 
     // Loaded when the Unsubscribed tab opens: one user's whole list (a partition read, sorted newest first).
     'GET /api/unsubscribes': async ({ identity }) =>
-      json(200, { unsubscribes: await unsubscribes.list(identity!.userId) } satisfies z.infer<typeof unsubscribeListSchema>),
+      json(200, { unsubscribes: await unsubscribes.list(identity.userId) } satisfies z.infer<typeof unsubscribeListSchema>),
 
     // The tab label's count, before the list is opened.
     'GET /api/unsubscribes/count': async ({ identity }) =>
-      json(200, { count: await unsubscribes.count(identity!.userId) } satisfies z.infer<typeof unsubscribeCountSchema>),
+      json(200, { count: await unsubscribes.count(identity.userId) } satisfies z.infer<typeof unsubscribeCountSchema>),
 
     /** Resubscribe: the address may be emailed again. */
     'DELETE /api/unsubscribes/{id}': async ({ identity, params }) => {
       const id = knownId(params.id, isAddressId, contactMessages.unsubscribeNotFound);
-      if (!(await unsubscribes.remove(identity!.userId, id))) throw new HttpError(404, contactMessages.unsubscribeNotFound);
+      if (!(await unsubscribes.remove(identity.userId, id))) throw new HttpError(404, contactMessages.unsubscribeNotFound);
       logger.info('Contact resubscribed', { unsubscribeId: id });
       return noContent();
     },

@@ -41,10 +41,10 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
   /** The allowance is counted on the profile: create it on first use, as GET /api/profile does. */
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
-  return httpApi({
+  return httpApi('directory', {
     'GET /api/directory': async ({ identity }) => {
-      const userId = identity!.userId;
-      const [entries, profile] = await Promise.all([directory.list(), profileOf(identity!)]);
+      const userId = identity.userId;
+      const [entries, profile] = await Promise.all([directory.list(), profileOf(identity)]);
       // Which entries the caller already has: the contact id is a function of the email (one BatchGet per 100).
       const entryByContactId = new Map(entries.filter((entry) => isContactEmail(entry.email)).map((entry) => [addressId(userId, entry.email), entry.id]));
       const existing = await contacts.existingIds(userId, [...entryByContactId.keys()]);
@@ -58,8 +58,8 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
      */
     'POST /api/directory/contacts': async ({ identity, body }) => {
       const { entry_ids } = parse(directoryAddSchema, body);
-      const userId = identity!.userId;
-      const profile = await profileOf(identity!);
+      const userId = identity.userId;
+      const profile = await profileOf(identity);
       const result = await directory.addToContacts(userId, entry_ids, directoryAdditionsLimit(profile.tier), clock.now());
       switch (result.outcome) {
         case 'unknown_entries':

@@ -7,7 +7,7 @@ export interface HealthDeps {
 }
 
 export const makeHandler = ({ version }: HealthDeps = { version: 'dev' }) =>
-  httpApi({
+  httpApi('health', {
     'GET /api/health': async () => json(200, { ok: true, version } satisfies Health),
   });
 

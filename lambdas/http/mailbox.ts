@@ -97,15 +97,15 @@ export const makeHandler = (deps: MailboxDeps) => {
   const { appUrl } = deps.sending;
   const redirectUri = `${appUrl}${CALLBACK_PATH}`;
 
-  return httpApi({
+  return httpApi('mailbox', {
     'POST /api/mailbox/connect': async ({ identity }) => {
       const now = deps.clock.now();
       // The callback updates the profile; make sure there is one (first request of a new account).
-      await ensureProfile(deps.profiles, identity!, now);
+      await ensureProfile(deps.profiles, identity, now);
       const nonce = randomBytes(32).toString('base64url');
       const expiresAt = now.getTime() + OAUTH_STATE_TTL_MS;
-      await deps.oauthStates.create(nonce, identity!.userId, new Date(expiresAt));
-      const state = signOAuthState({ userId: identity!.userId, nonce, expiresAt }, await deps.oauthStateKey.key());
+      await deps.oauthStates.create(nonce, identity.userId, new Date(expiresAt));
+      const state = signOAuthState({ userId: identity.userId, nonce, expiresAt }, await deps.oauthStateKey.key());
       const authUrl = deps.mailboxAuth.authorizationUrl({ state, redirectUri });
       return { ...json(200, { authUrl }), cookies: [consentCookie(appUrl, nonce, OAUTH_STATE_TTL_MS / 1000)] };
     },
@@ -151,8 +151,8 @@ export const makeHandler = (deps: MailboxDeps) => {
     },
 
     'DELETE /api/mailbox': async ({ identity }) => {
-      const userId = identity!.userId;
-      await ensureProfile(deps.profiles, identity!, deps.clock.now());
+      const userId = identity.userId;
+      await ensureProfile(deps.profiles, identity, deps.clock.now());
       const removed = await deps.mailboxes.disconnect(userId);
       if (removed) {
         try {

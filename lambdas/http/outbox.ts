@@ -24,14 +24,14 @@ export const makeHandler = ({ outbox }: OutboxDeps) => {
     if (!outbox) throw new HttpError(404, outboxMessages.notLocal);
     return outbox;
   };
-  return httpApi({
+  return httpApi('outbox', {
     'GET /api/local/outbox': async ({ identity }) =>
-      json(200, { messages: await localOutbox().list(identity!.userId) } satisfies z.infer<typeof outboxListSchema>),
+      json(200, { messages: await localOutbox().list(identity.userId) } satisfies z.infer<typeof outboxListSchema>),
 
     'GET /api/local/outbox/{id}': async ({ identity, params }) => {
       const store = localOutbox();
       const id = knownId(params.id, isUlid, outboxMessages.messageNotFound);
-      const message = await store.get(identity!.userId, id);
+      const message = await store.get(identity.userId, id);
       if (!message) throw new HttpError(404, outboxMessages.messageNotFound);
       return json(200, message satisfies OutboxMessage);
     },

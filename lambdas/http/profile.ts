@@ -20,12 +20,12 @@ export const makeHandler = ({ profiles, clock, sendQueue }: ProfileDeps) => {
     return profile && usage ? { ...profile, emails_used: usage.usedThisMonth } : profile;
   };
 
-  return httpApi({
+  return httpApi('profile', {
     /** Creates the profile on first sign-in (spec §3 defaults), then returns it. */
-    'GET /api/profile': async ({ identity }) => json(200, await withUsage(identity!.userId, ensureProfile(profiles, identity!, clock.now()))),
+    'GET /api/profile': async ({ identity }) => json(200, await withUsage(identity.userId, ensureProfile(profiles, identity, clock.now()))),
     'PATCH /api/profile': async ({ identity, body }) => {
       const update = parse(profileUpdateSchema, body);
-      const updated = await withUsage(identity!.userId, profiles.update(identity!.userId, update));
+      const updated = await withUsage(identity.userId, profiles.update(identity.userId, update));
       if (!updated) throw new HttpError(404, 'No profile yet: sign in again to create it.');
       return json(200, updated);
     },

@@ -120,10 +120,10 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
 
   const summaryAnswer = (campaign: Campaign | CampaignSummary) => json(200, campaignSummary(campaign) satisfies CampaignSummary);
 
-  return httpApi({
+  return httpApi('sending', {
     'GET /api/sending/status': async ({ identity }) => {
       const now = clock.now();
-      const [profile, usage] = await Promise.all([profileOf(identity!), sendQueue.usage(identity!.userId, now)]);
+      const [profile, usage] = await Promise.all([profileOf(identity), sendQueue.usage(identity.userId, now)]);
       return json(200, sendingStatus(profile, usage, now) satisfies SendingStatus);
     },
 
@@ -131,11 +131,11 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     'POST /api/campaigns/{id}/send-check': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
       const { contact_ids } = parseForm(sendCheckRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
-      const userId = identity!.userId;
+      const userId = identity.userId;
       const now = clock.now();
       const [campaign, profile, usage, unsubscribed, existing] = await Promise.all([
         campaignOf(userId, id),
-        profileOf(identity!),
+        profileOf(identity),
         sendQueue.usage(userId, now),
         unsubscribedIds(userId),
         contacts.existingIds(userId, contactIdsOf(contact_ids)),
@@ -160,12 +160,12 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       const id = campaignIdOf(params.id);
       const request = parseForm(sendBatchRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
       if (!isWholeBatch(request)) throw new HttpError(400, sendingApiMessages.batchShape);
-      const userId = identity!.userId;
+      const userId = identity.userId;
       const now = clock.now();
       const firstBatch = request.batch_start === 0;
       const [campaign, profile, unsubscribed, found] = await Promise.all([
         campaignOf(userId, id),
-        firstBatch ? profileOf(identity!) : undefined,
+        firstBatch ? profileOf(identity) : undefined,
         unsubscribedIds(userId),
         contacts.getMany(userId, contactIdsOf(request.contact_ids)),
       ]);
@@ -225,7 +225,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
 
     'POST /api/campaigns/{id}/pause': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
-      const result = await sendQueue.pause(identity!.userId, id, clock.now());
+      const result = await sendQueue.pause(identity.userId, id, clock.now());
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
       if (result.outcome === 'conflict') throw new HttpError(409, sendingApiMessages.notSending);
       logger.info('Campaign paused', { campaignId: id });
@@ -235,8 +235,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     /** Sending needs the mailbox: without one, the campaign stays paused. Another user's id is 404 first. */
     'POST /api/campaigns/{id}/resume': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
-      const userId = identity!.userId;
-      const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity!)]);
+      const userId = identity.userId;
+      const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity)]);
       if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
       const result = await sendQueue.resume(userId, id, clock.now());
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
@@ -249,7 +249,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
 
     'GET /api/campaigns/{id}/emails': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
-      await campaignOf(identity!.userId, id);
+      await campaignOf(identity.userId, id);
       const recipients = await sendQueue.listRecipients(id);
       return json(200, { emails: recipients.map(campaignEmail) } satisfies z.infer<typeof campaignEmailListSchema>);
     },
@@ -257,7 +257,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     'GET /api/campaigns/{id}/emails/{position}': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
       const position = positionOf(params.position);
-      await campaignOf(identity!.userId, id);
+      await campaignOf(identity.userId, id);
       const record = await sendQueue.getRecipient(id, position);
       if (!record) throw new HttpError(404, sendingApiMessages.emailNotFound);
       // The artist's own view of the email must not count as an open or a click: pixel out, links back.

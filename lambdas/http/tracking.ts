@@ -76,7 +76,7 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
     return outcome;
   }
 
-  const api = httpApi({
+  const api = httpApi('tracking', {
     'GET /api/t/o/{token}': async ({ event, params }) => {
       // The image is answered whatever happens: a failed count must not show a broken image.
       try {
@@ -93,7 +93,7 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
     },
 
     'GET /api/t/c/{token}/{link}': async ({ event, params }) => {
-      const index = params.link ?? '';
+      const index = params.link;
       if (!LINK_INDEX.test(index)) return linkNotFound();
       const token = await findToken(params.token);
       const target = token?.links[Number(index)];

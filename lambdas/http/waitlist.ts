@@ -37,7 +37,7 @@ export function parseJoin(body: unknown): ValidWaitlistJoin {
 }
 
 export const makeHandler = ({ waitlist, clock, ids }: WaitlistDeps) =>
-  httpApi({
+  httpApi('waitlist', {
     'POST /api/waitlist': async ({ body }) => {
       const join = parseJoin(body);
       const now = clock.now();

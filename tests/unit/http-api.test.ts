@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
 import { z } from 'zod';
-import { groupsFromClaim, HttpError, httpApi, json, knownId, noContent, parseForm, ROUTE_NOT_HANDLED } from '../../lambdas/http/api';
+import { groupsFromClaim, HttpError, httpApi, json, knownId, noContent, parseForm, ROUTE_NOT_HANDLED, type RouteMap } from '../../lambdas/http/api';
 import { composeMessages, composeSpecTexts, generatePreviewSchema } from '../../schema/api/campaigns';
 import { isUlid } from '../../lambdas/core/ids';
 import { makeHandler as makeProfileHandler } from '../../lambdas/http/profile';
@@ -218,8 +218,9 @@ describe('a crash', () => {
 
 describe("a handler group's route map", () => {
   it("a route of schema/routes.ts missing from the map is a 500 with its own code (a server bug), not the caller's 404", async () => {
-    // The profile group's map with PATCH left out: GET still answers, PATCH is the missing entry.
-    const handler = httpApi({ 'GET /api/profile': async () => json(200, { ok: true }) });
+    // The profile group's map with PATCH left out (a compile error, hence the cast): GET still answers, PATCH is the missing entry.
+    const getOnly: Partial<RouteMap<'profile'>> = { 'GET /api/profile': async () => json(200, { ok: true }) };
+    const handler = httpApi('profile', getOnly as RouteMap<'profile'>);
     const get = await handler(event('GET', '/api/profile', { claims: claimsOf('ivan') }), context());
     expect(get.statusCode).toBe(200);
     const patch = await handler(event('PATCH', '/api/profile', { claims: claimsOf('ivan'), body: '{}' }), context());
@@ -232,6 +233,15 @@ describe("a handler group's route map", () => {
   });
 
   it('a key naming no route (a typo, a renamed route) is refused when the handler is built', () => {
-    expect(() => httpApi({ 'PATCH /api/profiles': async () => json(200, {}) })).toThrow('httpApi: no route in schema/routes.ts for PATCH /api/profiles');
+    const typo = { 'PATCH /api/profiles': async () => json(200, {}) } as unknown as RouteMap<'profile'>;
+    expect(() => httpApi('profile', typo)).toThrow('httpApi: no route in schema/routes.ts for PATCH /api/profiles');
+  });
+
+  it("a key naming another group's route is refused when the handler is built", () => {
+    const ok = () => Promise.resolve(json(200, {}));
+    const foreign = { 'GET /api/profile': ok, 'PATCH /api/profile': ok, 'GET /api/contacts': ok };
+    expect(() => httpApi('profile', foreign as RouteMap<'profile'>)).toThrow(
+      'httpApi: no route in schema/routes.ts for GET /api/contacts (handler group profile)',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { WAITLIST_PAGE_DEFAULT, waitlistEntrySchema, waitlistListSchema, type WaitlistEntry } from '../../../schema/api/waitlist';
+import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
 /** The admin waitlist API (admins only; everyone else gets 403). Contract: schema/api/waitlist.ts. */
@@ -22,7 +23,7 @@ export async function listWaitlistEntries(
   do {
     const query = new URLSearchParams({ limit: String(WAITLIST_LOAD_PAGE_SIZE) });
     if (cursor !== undefined) query.set('cursor', cursor);
-    const page = await api.request(`/api/admin/waitlist?${query}`, { parse: (data) => waitlistListSchema.parse(data), signal });
+    const page = await api.request(`${apiPath('GET /api/admin/waitlist')}?${query}`, { parse: (data) => waitlistListSchema.parse(data), signal });
     for (const entry of page.entries) entries.push(entry);
     cursor = page.next_cursor;
     if (cursor !== undefined) onProgress?.(entries.length);
@@ -32,10 +33,10 @@ export async function listWaitlistEntries(
 
 /** PATCH /api/admin/waitlist/{id}: pending → approved | rejected. 409 when the entry is no longer pending. */
 export function setWaitlistStatus(api: ApiClient, id: string, status: WaitlistDecision): Promise<WaitlistEntry> {
-  return api.patch(`/api/admin/waitlist/${encodeURIComponent(id)}`, { status }, (data) => waitlistEntrySchema.parse(data));
+  return api.patch(apiPath('PATCH /api/admin/waitlist/{id}', { id }), { status }, (data) => waitlistEntrySchema.parse(data));
 }
 
 /** PUT /api/admin/waitlist/{id}/notes: replaces the internal notes. */
 export function saveWaitlistNotes(api: ApiClient, id: string, notes: string): Promise<WaitlistEntry> {
-  return api.put(`/api/admin/waitlist/${encodeURIComponent(id)}/notes`, { notes }, (data) => waitlistEntrySchema.parse(data));
+  return api.put(apiPath('PUT /api/admin/waitlist/{id}/notes', { id }), { notes }, (data) => waitlistEntrySchema.parse(data));
 }

@@ -14,6 +14,7 @@ import {
   type TemplateInput,
 } from '../../../schema/api/campaigns';
 import { campaignTemplateSchema, type CampaignTemplate } from '../../../schema/api/templates';
+import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
 /**
@@ -22,7 +23,6 @@ import type { ApiClient } from './client';
  * schema/api/campaigns.ts and schema/api/templates.ts; routes: schema/routes.ts.
  */
 
-const campaignPath = (id: string) => `/api/campaigns/${encodeURIComponent(id)}`;
 const parseCampaign = (data: unknown) => campaignSchema.parse(data);
 
 /**
@@ -31,27 +31,27 @@ const parseCampaign = (data: unknown) => campaignSchema.parse(data);
  * slow; nothing is saved then.
  */
 export function generatePreview(api: ApiClient, request: GeneratePreviewRequest): Promise<Campaign> {
-  return api.post('/api/campaigns/generate-preview', request, parseCampaign);
+  return api.post(apiPath('POST /api/campaigns/generate-preview'), request, parseCampaign);
 }
 
 /** POST /api/campaigns: a new draft with an email written by hand, taken from a template, or HTML mode's. */
 export function createDraft(api: ApiClient, input: DraftInputBody): Promise<Campaign> {
-  return api.post('/api/campaigns', input, parseCampaign);
+  return api.post(apiPath('POST /api/campaigns'), input, parseCampaign);
 }
 
 /** PUT /api/campaigns/{id}: replaces a draft's content (mode, track, subject, body, recipients count). */
 export function replaceDraft(api: ApiClient, id: string, input: DraftInputBody): Promise<Campaign> {
-  return api.put(campaignPath(id), input, parseCampaign);
+  return api.put(apiPath('PUT /api/campaigns/{id}', { id }), input, parseCampaign);
 }
 
 /** PATCH /api/campaigns/{id}: the preview card's Save (subject and body only). */
 export function updateEmail(api: ApiClient, id: string, update: EmailUpdate): Promise<Campaign> {
-  return api.patch(campaignPath(id), update, parseCampaign);
+  return api.patch(apiPath('PATCH /api/campaigns/{id}', { id }), update, parseCampaign);
 }
 
 /** POST /api/campaigns/{id}/recipient-preview: the final email one recipient gets. */
 export function recipientPreview(api: ApiClient, campaignId: string, contactId: string, { signal }: { signal?: AbortSignal } = {}): Promise<RecipientPreview> {
-  return api.request(`${campaignPath(campaignId)}/recipient-preview`, {
+  return api.request(apiPath('POST /api/campaigns/{id}/recipient-preview', { id: campaignId }), {
     method: 'POST',
     body: { contact_id: contactId },
     parse: (data) => recipientPreviewSchema.parse(data),
@@ -61,27 +61,27 @@ export function recipientPreview(api: ApiClient, campaignId: string, contactId: 
 
 /** GET /api/templates: the system templates first, then the user's, each by name. */
 export async function listTemplates(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<CampaignTemplate[]> {
-  const result = await api.request('/api/templates', { parse: (data) => templateListSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/templates'), { parse: (data) => templateListSchema.parse(data), signal });
   return result.templates;
 }
 
 /** POST /api/templates: the save-template dialog; answers the new user template. */
 export function createTemplate(api: ApiClient, input: TemplateInput): Promise<CampaignTemplate> {
-  return api.post('/api/templates', input, (data) => campaignTemplateSchema.parse(data));
+  return api.post(apiPath('POST /api/templates'), input, (data) => campaignTemplateSchema.parse(data));
 }
 
 /** DELETE /api/templates/{id}: one of the user's own templates (404 for a system template). */
 export async function deleteTemplate(api: ApiClient, id: string): Promise<void> {
-  await api.delete(`/api/templates/${encodeURIComponent(id)}`);
+  await api.delete(apiPath('DELETE /api/templates/{id}', { id }));
 }
 
 /** GET /api/contact-lists: the user's saved recipient lists, newest first. */
 export async function listContactLists(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<SavedContactList[]> {
-  const result = await api.request('/api/contact-lists', { parse: (data) => savedContactListsSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/contact-lists'), { parse: (data) => savedContactListsSchema.parse(data), signal });
   return result.lists;
 }
 
 /** POST /api/contact-lists: the 'Save Contact List' dialog. */
 export function createContactList(api: ApiClient, input: ContactListInput): Promise<SavedContactList> {
-  return api.post('/api/contact-lists', input, (data) => savedContactListSchema.parse(data));
+  return api.post(apiPath('POST /api/contact-lists'), input, (data) => savedContactListSchema.parse(data));
 }

@@ -13,6 +13,7 @@ import {
   type Unsubscribe,
 } from '../../../schema/api/contacts';
 import { chunk } from '../../../schema/chunk';
+import { apiPath } from '../../../schema/routes';
 import { ApiError, type ApiClient } from './client';
 
 /** The contacts and unsubscribed-list API of the signed-in user. Contract: schema/api/contacts.ts. */
@@ -21,8 +22,6 @@ import { ApiError, type ApiClient } from './client';
 export const CONTACTS_LOAD_PAGE_SIZE = contactLimits.pageMax;
 /** The first page is small: it fills the first screen of cards at once, while the rest streams in. */
 export const CONTACTS_FIRST_PAGE_SIZE = 100;
-
-const contactPath = (id: string) => `/api/contacts/${encodeURIComponent(id)}`;
 
 /**
  * Every contact, newest first: GET /api/contacts page after page (each `next_cursor` asks for the next)
@@ -38,7 +37,7 @@ export async function listContacts(
   do {
     const query = new URLSearchParams({ limit: String(cursor === undefined ? CONTACTS_FIRST_PAGE_SIZE : CONTACTS_LOAD_PAGE_SIZE) });
     if (cursor !== undefined) query.set('cursor', cursor);
-    const page = await api.request(`/api/contacts?${query}`, { parse: (data) => contactListSchema.parse(data), signal });
+    const page = await api.request(`${apiPath('GET /api/contacts')}?${query}`, { parse: (data) => contactListSchema.parse(data), signal });
     for (const contact of page.contacts) contacts.push(contact);
     cursor = page.next_cursor;
     onPage?.(page.contacts, cursor !== undefined);
@@ -48,7 +47,7 @@ export async function listContacts(
 
 /** POST /api/contacts: 201 with the contact; 400 with the form's message; 409 when the email is already a contact. */
 export function createContact(api: ApiClient, input: ContactInputBody): Promise<Contact> {
-  return api.post('/api/contacts', input, (data) => contactSchema.parse(data));
+  return api.post(apiPath('POST /api/contacts'), input, (data) => contactSchema.parse(data));
 }
 
 /**
@@ -56,17 +55,17 @@ export function createContact(api: ApiClient, input: ContactInputBody): Promise<
  * changes the returned contact has a new id: the caller replaces the contact it had under the old one.
  */
 export function updateContact(api: ApiClient, id: string, input: ContactInputBody): Promise<Contact> {
-  return api.put(contactPath(id), input, (data) => contactSchema.parse(data));
+  return api.put(apiPath('PUT /api/contacts/{id}', { id }), input, (data) => contactSchema.parse(data));
 }
 
 /** DELETE /api/contacts/{id}: 204; 404 when it is not (or no longer) the caller's contact. */
 export async function deleteContact(api: ApiClient, id: string): Promise<void> {
-  await api.delete(contactPath(id));
+  await api.delete(apiPath('DELETE /api/contacts/{id}', { id }));
 }
 
 /** POST /api/contacts/bulk-delete with at most 100 ids: the ids that were deleted (404 when none were). */
 export async function bulkDeleteContacts(api: ApiClient, ids: readonly string[]): Promise<string[]> {
-  const result = await api.post('/api/contacts/bulk-delete', { ids }, (data) => bulkDeleteResultSchema.parse(data));
+  const result = await api.post(apiPath('POST /api/contacts/bulk-delete'), { ids }, (data) => bulkDeleteResultSchema.parse(data));
   return result.deleted;
 }
 
@@ -102,7 +101,7 @@ export async function deleteContactsInBatches(
 
 /** POST /api/contacts/import: one batch of CSV rows; the contacts created and how many rows were skipped as duplicates. */
 export function importContactsBatch(api: ApiClient, contacts: readonly CsvContact[]): Promise<ContactImportResult> {
-  return api.post('/api/contacts/import', { contacts }, (data) => contactImportResultSchema.parse(data));
+  return api.post(apiPath('POST /api/contacts/import'), { contacts }, (data) => contactImportResultSchema.parse(data));
 }
 
 export interface ImportOutcome {
@@ -131,8 +130,9 @@ export async function importContacts(
   let next = 0;
   let done = 0;
   async function worker() {
-    while (outcome.error === undefined && next < batches.length) {
-      const batch = batches[next++]!;
+    while (outcome.error === undefined) {
+      const batch = batches[next++];
+      if (batch === undefined) break;
       try {
         const result = await importContactsBatch(api, batch);
         outcome.created += result.created.length;
@@ -150,17 +150,17 @@ export async function importContacts(
 
 /** GET /api/unsubscribes: every address that unsubscribed from the user's emails, newest first. */
 export async function listUnsubscribes(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<Unsubscribe[]> {
-  const result = await api.request('/api/unsubscribes', { parse: (data) => unsubscribeListSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/unsubscribes'), { parse: (data) => unsubscribeListSchema.parse(data), signal });
   return result.unsubscribes;
 }
 
 /** GET /api/unsubscribes/count: for the tab label before the list is opened. */
 export async function countUnsubscribes(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<number> {
-  const result = await api.request('/api/unsubscribes/count', { parse: (data) => unsubscribeCountSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/unsubscribes/count'), { parse: (data) => unsubscribeCountSchema.parse(data), signal });
   return result.count;
 }
 
 /** DELETE /api/unsubscribes/{id}: resubscribe (the address may be emailed again). 204. */
 export async function resubscribe(api: ApiClient, id: string): Promise<void> {
-  await api.delete(`/api/unsubscribes/${encodeURIComponent(id)}`);
+  await api.delete(apiPath('DELETE /api/unsubscribes/{id}', { id }));
 }

@@ -5,6 +5,7 @@ import {
   type DirectoryAllowance,
   type DirectoryList,
 } from '../../../schema/api/directory';
+import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
 /** The LabelFinder directory API for signed-in users. Contract: schema/api/directory.ts. */
@@ -14,7 +15,7 @@ export const DIRECTORY_ADD_CHUNK = 25;
 
 /** GET /api/directory: every directory entry and the caller's allowance. */
 export function listDirectory(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<DirectoryList> {
-  return api.request('/api/directory', { parse: (data) => directoryListSchema.parse(data), signal });
+  return api.request(apiPath('GET /api/directory'), { parse: (data) => directoryListSchema.parse(data), signal });
 }
 
 /**
@@ -22,7 +23,7 @@ export function listDirectory(api: ApiClient, { signal }: { signal?: AbortSignal
  * code DIRECTORY_LIMIT_CODE over the allowance, 404 for unknown entries, 400 for an entry without email.
  */
 export function addDirectoryContacts(api: ApiClient, entryIds: readonly string[]): Promise<DirectoryAddResult> {
-  return api.post('/api/directory/contacts', { entry_ids: entryIds }, (data) => directoryAddResultSchema.parse(data));
+  return api.post(apiPath('POST /api/directory/contacts'), { entry_ids: entryIds }, (data) => directoryAddResultSchema.parse(data));
 }
 
 export interface BulkAddProgress {

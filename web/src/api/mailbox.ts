@@ -1,4 +1,5 @@
 import { mailboxConnectSchema } from '../../../schema/api/sending';
+import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
 /** The mailbox connection API (schema/api/sending.ts; spec §4 Mailbox connection). */
@@ -9,7 +10,7 @@ import type { ApiClient } from './client';
  * the consent to this browser.
  */
 export async function startMailboxConnection(api: ApiClient): Promise<string | null> {
-  const data = await api.post('/api/mailbox/connect');
+  const data = await api.post(apiPath('POST /api/mailbox/connect'));
   const parsed = mailboxConnectSchema.safeParse(data);
   return parsed.success && parsed.data.authUrl.trim() !== '' ? parsed.data.authUrl : null;
 }
@@ -23,5 +24,5 @@ export const consentNavigation = {
 
 /** DELETE /api/mailbox: disconnects (204 also when nothing was connected). */
 export async function disconnectMailbox(api: ApiClient): Promise<void> {
-  await api.delete('/api/mailbox');
+  await api.delete(apiPath('DELETE /api/mailbox'));
 }

@@ -1,4 +1,5 @@
 import { outboxListSchema, outboxMessageSchema, type OutboxMessage, type OutboxMessageSummary } from '../../../schema/api/sending';
+import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
 /**
@@ -8,11 +9,11 @@ import type { ApiClient } from './client';
 
 /** GET /api/local/outbox: the user's messages, newest first, without their bodies. */
 export async function listOutbox(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<OutboxMessageSummary[]> {
-  const result = await api.request('/api/local/outbox', { parse: (data) => outboxListSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/local/outbox'), { parse: (data) => outboxListSchema.parse(data), signal });
   return result.messages;
 }
 
 /** GET /api/local/outbox/{id}: one message in full (HTML, text, headers, raw MIME); 404 when not the user's. */
 export function getOutboxMessage(api: ApiClient, id: string, { signal }: { signal?: AbortSignal } = {}): Promise<OutboxMessage> {
-  return api.request(`/api/local/outbox/${encodeURIComponent(id)}`, { parse: (data) => outboxMessageSchema.parse(data), signal });
+  return api.request(apiPath('GET /api/local/outbox/{id}', { id }), { parse: (data) => outboxMessageSchema.parse(data), signal });
 }

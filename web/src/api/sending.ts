@@ -12,6 +12,7 @@ import {
   type SendCheck,
   type SendingStatus,
 } from '../../../schema/api/sending';
+import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
 /**
@@ -20,7 +21,6 @@ import type { ApiClient } from './client';
  * schema/api/sending.ts; routes: schema/routes.ts.
  */
 
-const campaignPath = (id: string) => `/api/campaigns/${encodeURIComponent(id)}`;
 const parseSummary = (data: unknown) => campaignSummarySchema.parse(data);
 
 interface Signal {
@@ -29,12 +29,12 @@ interface Signal {
 
 /** GET /api/sending/status: the mailbox, today's and this month's usage, and when the next email is due. */
 export function getSendingStatus(api: ApiClient, { signal }: Signal = {}): Promise<SendingStatus> {
-  return api.request('/api/sending/status', { parse: (data) => sendingStatusSchema.parse(data), signal });
+  return api.request(apiPath('GET /api/sending/status'), { parse: (data) => sendingStatusSchema.parse(data), signal });
 }
 
 /** POST /api/campaigns/{id}/send-check: who of the selection would be skipped, and the capacity left. */
 export function sendCheck(api: ApiClient, campaignId: string, contactIds: readonly string[], { signal }: Signal = {}): Promise<SendCheck> {
-  return api.request(`${campaignPath(campaignId)}/send-check`, {
+  return api.request(apiPath('POST /api/campaigns/{id}/send-check', { id: campaignId }), {
     method: 'POST',
     body: { contact_ids: contactIds },
     parse: (data) => sendCheckSchema.parse(data),
@@ -47,28 +47,31 @@ export function sendCheck(api: ApiClient, campaignId: string, contactIds: readon
  * turns the draft into a sending or scheduled campaign; a batch sent again (a retry) queues nothing twice.
  */
 export function sendBatch(api: ApiClient, campaignId: string, request: SendBatchRequest): Promise<SendBatchResult> {
-  return api.post(`${campaignPath(campaignId)}/send`, request, (data) => sendBatchSchema.parse(data));
+  return api.post(apiPath('POST /api/campaigns/{id}/send', { id: campaignId }), request, (data) => sendBatchSchema.parse(data));
 }
 
 /** POST /api/campaigns/{id}/pause: answers the campaign summary. */
 export function pauseCampaign(api: ApiClient, campaignId: string): Promise<CampaignSummary> {
-  return api.post(`${campaignPath(campaignId)}/pause`, undefined, parseSummary);
+  return api.post(apiPath('POST /api/campaigns/{id}/pause', { id: campaignId }), undefined, parseSummary);
 }
 
 /** POST /api/campaigns/{id}/resume: answers the campaign summary. */
 export function resumeCampaign(api: ApiClient, campaignId: string): Promise<CampaignSummary> {
-  return api.post(`${campaignPath(campaignId)}/resume`, undefined, parseSummary);
+  return api.post(apiPath('POST /api/campaigns/{id}/resume', { id: campaignId }), undefined, parseSummary);
 }
 
 /** GET /api/campaigns/{id}/emails: the campaign's recipients and their outcome (no content). */
 export async function listCampaignEmails(api: ApiClient, campaignId: string, { signal }: Signal = {}): Promise<CampaignEmail[]> {
-  const result = await api.request(`${campaignPath(campaignId)}/emails`, { parse: (data) => campaignEmailListSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/campaigns/{id}/emails', { id: campaignId }), {
+    parse: (data) => campaignEmailListSchema.parse(data),
+    signal,
+  });
   return result.emails;
 }
 
 /** GET /api/campaigns/{id}/emails/{position}: one email with its content (the expandable view). */
 export function getCampaignEmail(api: ApiClient, campaignId: string, position: number, { signal }: Signal = {}): Promise<CampaignEmailContent> {
-  return api.request(`${campaignPath(campaignId)}/emails/${encodeURIComponent(String(position))}`, {
+  return api.request(apiPath('GET /api/campaigns/{id}/emails/{position}', { id: campaignId, position }), {
     parse: (data) => campaignEmailContentSchema.parse(data),
     signal,
   });

@@ -7,6 +7,7 @@
  * A failure carries the response's `error` (or `message`) field when it has one: the page shows it.
  */
 import type { UnsubscribeLookup, UnsubscribeSubmit } from '../../../schema/api/sending';
+import { apiPath } from '../../../schema/routes';
 
 export class UnsubscribeError extends Error {
   constructor(
@@ -20,7 +21,7 @@ export class UnsubscribeError extends Error {
   }
 }
 
-async function send(path: string, init: RequestInit, fetchImpl: typeof fetch): Promise<unknown> {
+async function send(path: string, init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> }, fetchImpl: typeof fetch): Promise<unknown> {
   let response: Response;
   try {
     response = await fetchImpl(path, { ...init, credentials: 'same-origin', headers: { Accept: 'application/json', ...init.headers } });
@@ -47,7 +48,11 @@ async function send(path: string, init: RequestInit, fetchImpl: typeof fetch): P
 const defaultFetch: typeof fetch = (...args) => fetch(...args);
 
 export async function lookupUnsubscribe(token: string, options: { signal?: AbortSignal; fetchImpl?: typeof fetch } = {}): Promise<UnsubscribeLookup> {
-  const body = await send(`/api/unsubscribe?token=${encodeURIComponent(token)}`, { method: 'GET', signal: options.signal }, options.fetchImpl ?? defaultFetch);
+  const body = await send(
+    `${apiPath('GET /api/unsubscribe')}?token=${encodeURIComponent(token)}`,
+    { method: 'GET', signal: options.signal },
+    options.fetchImpl ?? defaultFetch,
+  );
   const value = body as Partial<UnsubscribeLookup> | undefined;
   if (!value || typeof value.artistName !== 'string' || typeof value.alreadyUnsubscribed !== 'boolean') throw new UnsubscribeError(200, undefined);
   return { artistName: value.artistName, alreadyUnsubscribed: value.alreadyUnsubscribed };
@@ -55,7 +60,7 @@ export async function lookupUnsubscribe(token: string, options: { signal?: Abort
 
 export async function confirmUnsubscribe(input: UnsubscribeSubmit, options: { fetchImpl?: typeof fetch } = {}): Promise<void> {
   await send(
-    '/api/unsubscribe',
+    apiPath('POST /api/unsubscribe'),
     { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(input) },
     options.fetchImpl ?? defaultFetch,
   );

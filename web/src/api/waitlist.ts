@@ -6,6 +6,7 @@
  */
 import type { WaitlistEntry, WaitlistJoin, WaitlistSpots } from '../../../schema/api/waitlist';
 import { musicStyles, waitlistMessages } from '../../../schema/api/waitlistConstants';
+import { apiPath } from '../../../schema/routes';
 import { ApiError, createApiClient } from './client';
 
 export { ARTIST_NAME_MAX, BETA_SPOTS, EMAIL_MAX, EMAIL_PATTERN, LINK_MAX, waitlistEmailError, WHY_INTERESTED_MAX } from '../../../schema/api/waitlistConstants';
@@ -19,11 +20,11 @@ export const WAITLIST_TEXT = {
   failedMessage: 'Please try again or contact support',
 } as const;
 
-const publicApi = (fetchImpl?: typeof fetch) => createApiClient(async () => null, fetchImpl);
+const publicApi = (fetchImpl?: typeof fetch) => createApiClient(() => Promise.resolve(null), fetchImpl);
 
 /** Joins the beta; resolves with the stored entry (201) or throws an ApiError (400, 409, 429, …). */
 export function joinWaitlist(input: WaitlistJoin, fetchImpl?: typeof fetch): Promise<WaitlistEntry> {
-  return publicApi(fetchImpl).request<WaitlistEntry>('/api/waitlist', { method: 'POST', body: input, auth: false });
+  return publicApi(fetchImpl).request<WaitlistEntry>(apiPath('POST /api/waitlist'), { method: 'POST', body: input, auth: false });
 }
 
 function parseSpots(data: unknown): WaitlistSpots {
@@ -35,7 +36,7 @@ function parseSpots(data: unknown): WaitlistSpots {
 
 /** How many beta spots are left, from the real count of entries. */
 export function fetchWaitlistSpots(signal?: AbortSignal, fetchImpl?: typeof fetch): Promise<WaitlistSpots> {
-  return publicApi(fetchImpl).request('/api/waitlist/spots', { auth: false, parse: parseSpots, signal });
+  return publicApi(fetchImpl).request(apiPath('GET /api/waitlist/spots'), { auth: false, parse: parseSpots, signal });
 }
 
 /** Spots remaining as shown to a visitor: a whole number, never below 0 nor above the total. */

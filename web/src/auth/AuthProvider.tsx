@@ -1,7 +1,7 @@
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Profile } from '../../../schema/api/profile';
 import type { RuntimeConfig } from '../../../schema/api/runtimeConfig';
-import { ADMIN_GROUP } from '../../../schema/routes';
+import { ADMIN_GROUP, apiPath } from '../../../schema/routes';
 import { createApiClient, errorMessage } from '../api/client';
 import { NotificationsContext } from '../notifications/NotificationsContext';
 import { AuthContext } from './AuthContext';
@@ -98,7 +98,7 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
     (userId: string): Promise<void> => {
       // One request per user at a time: sign-in and the `signedIn` event both ask for the profile.
       if (profileRequest.current?.userId === userId) return profileRequest.current.promise;
-      const promise = Promise.all([api.get('/api/profile'), loadProfileSchema()])
+      const promise = Promise.all([api.get(apiPath('GET /api/profile')), loadProfileSchema()])
         .then(([data, profileSchema]) => {
           const parsed = profileSchema.safeParse(data);
           if (!parsed.success) throw new Error('The server sent a profile in an unexpected format.');

@@ -1,4 +1,5 @@
 import { campaignListSchema, campaignSchema, type Campaign, type CampaignSummary } from '../../../../schema/api/campaigns';
+import { apiPath } from '../../../../schema/routes';
 import type { ApiClient } from '../../api/client';
 
 /**
@@ -8,11 +9,11 @@ import type { ApiClient } from '../../api/client';
 
 /** GET /api/campaigns: the user's campaigns as summaries (no email body). */
 export async function listCampaigns(api: ApiClient, { signal }: { signal?: AbortSignal } = {}): Promise<CampaignSummary[]> {
-  const result = await api.request('/api/campaigns', { parse: (data) => campaignListSchema.parse(data), signal });
+  const result = await api.request(apiPath('GET /api/campaigns'), { parse: (data) => campaignListSchema.parse(data), signal });
   return result.campaigns;
 }
 
 /** GET /api/campaigns/{id}: the whole campaign; 404 when it is not the caller's. */
 export function getCampaign(api: ApiClient, id: string, { signal }: { signal?: AbortSignal } = {}): Promise<Campaign> {
-  return api.request(`/api/campaigns/${encodeURIComponent(id)}`, { parse: (data) => campaignSchema.parse(data), signal });
+  return api.request(apiPath('GET /api/campaigns/{id}', { id }), { parse: (data) => campaignSchema.parse(data), signal });
 }
