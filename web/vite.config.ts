@@ -109,7 +109,7 @@ function cloudscapeRarePartsOnDemand(): Plugin {
     name: 'trackpitch:cloudscape-rare-parts-on-demand',
     enforce: 'pre',
     transform(code, id) {
-      const path = id.split('?')[0]!.split('\\').join('/');
+      const path = (id.split('?')[0] ?? id).split('\\').join('/');
       const parts = lazyCloudscapeParts.filter(({ file }) => path.endsWith(`/@cloudscape-design/components/${file}`));
       if (parts.length === 0) return null;
       let out = code;
