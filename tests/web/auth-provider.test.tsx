@@ -112,7 +112,7 @@ describe('AuthProvider', () => {
   it('refuses a profile that does not fit the contract: no profile, and the profile error says so', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     window.localStorage.setItem(storedKey, 'user-1');
-    renderProvider(fakeService(), { fetchImpl: vi.fn<typeof fetch>(async () => jsonResponse({ ...makeProfile(), email_limit: 'fifty' })) });
+    renderProvider(fakeService(), { fetchImpl: vi.fn<typeof fetch>(() => Promise.resolve(jsonResponse({ ...makeProfile(), email_limit: 'fifty' }))) });
     await waitFor(() => expect(text('profile-error')).toBe('The server sent a profile in an unexpected format.'));
     expect(text('profile')).toBe('none');
   });
