@@ -9,6 +9,7 @@ for (const script of [
   'bench/start.ts',
   'bench/web-sizes.mjs',
   'bench/contacts.ts',
+  'bench/dashboard-load.ts',
   'bench/compose.ts',
   'bench/sending.ts',
 ]) {

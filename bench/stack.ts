@@ -3,12 +3,12 @@
  * document client on its table, and real accounts confirmed as the web app confirms them.
  */
 import { makeDynamoClients } from '../lib/local/dynamodb';
-import { startLocalStack } from '../lib/local/stack';
+import { startLocalStack, type LocalStackOptions } from '../lib/local/stack';
 import { accounts } from '../tests/support/accounts';
 
-export async function startBenchStack() {
+export async function startBenchStack(options: LocalStackOptions = {}) {
   const started = Date.now();
-  const stack = await startLocalStack({});
+  const stack = await startLocalStack(options);
   console.log(`in-memory local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const { client, documentClient: db } = makeDynamoClients(stack.dynamoEndpoint, stack.region);
   const users = accounts({

@@ -44,9 +44,89 @@ function cloudscapeFontsAsFiles(): Plugin {
   };
 }
 
+/**
+ * A component a Cloudscape module imports statically and renders rarely: `importLine` (exact text) becomes a
+ * component of the same name that loads the module on first render, inside Suspense.
+ */
+interface LazyCloudscapePart {
+  file: string;
+  importLine: string;
+  name: string;
+  specifier: string;
+  exportName: string;
+}
+
+/**
+ * Cloudscape modules statically import parts that this app never or almost never renders. These load on
+ * demand, so the dashboard's first load carries only what it shows (issue 13 point 6); a part that does
+ * render still loads, a moment later. The import lines must match exactly: a Cloudscape upgrade that
+ * changes one of these files fails the build rather than quietly shipping everything again.
+ */
+const lazyCloudscapeParts: LazyCloudscapePart[] = [
+  // AppLayout picks one of three designs as it renders. This build of the components is always visual
+  // refresh, so the classic design never shows; the console "toolbar" design (drag-and-drop, drawers,
+  // ~45 KB JS gzip) shows only when a console sets its global flag, which this app does not.
+  {
+    file: 'app-layout/internal.js',
+    importLine: "import ClassicAppLayout from './classic';",
+    name: 'ClassicAppLayout',
+    specifier: './classic',
+    exportName: 'default',
+  },
+  {
+    file: 'app-layout/internal.js',
+    importLine: "import ToolbarAppLayout from './visual-refresh-toolbar';",
+    name: 'ToolbarAppLayout',
+    specifier: './visual-refresh-toolbar',
+    exportName: 'default',
+  },
+  // The menu AppLayout shows when there are more drawers than fit (this app has none): a ButtonDropdown and the dropdown it opens (~19 KB JS gzip).
+  {
+    file: 'app-layout/drawer/overflow-menu.js',
+    importLine: "import InternalButtonDropdown from '../../button-dropdown/internal';",
+    name: 'InternalButtonDropdown',
+    specifier: '../../button-dropdown/internal',
+    exportName: 'default',
+  },
+  // What an error boundary shows after a crash, with the ICU message parser it formats its text with
+  // (~15 KB JS gzip, in the button chunk every page loads).
+  {
+    file: 'error-boundary/internal.js',
+    importLine: "import { ErrorBoundaryFallback } from './fallback';",
+    name: 'ErrorBoundaryFallback',
+    specifier: './fallback',
+    exportName: 'ErrorBoundaryFallback',
+  },
+];
+
+/** React 19 passes `ref` as a prop, so the wrapper hands it on to the lazy component with the rest. */
+const lazyComponent = ({ name, specifier, exportName }: LazyCloudscapePart) =>
+  `const ${name}$lazy = React.lazy(() => import('${specifier}').then((module) => ({ default: module.${exportName} })));\n` +
+  `const ${name} = (props) => React.createElement(React.Suspense, { fallback: null }, React.createElement(${name}$lazy, props));`;
+
+function cloudscapeRarePartsOnDemand(): Plugin {
+  return {
+    name: 'trackpitch:cloudscape-rare-parts-on-demand',
+    enforce: 'pre',
+    transform(code, id) {
+      const path = (id.split('?')[0] ?? id).split('\\').join('/');
+      const parts = lazyCloudscapeParts.filter(({ file }) => path.endsWith(`/@cloudscape-design/components/${file}`));
+      if (parts.length === 0) return null;
+      let out = code;
+      for (const part of parts) {
+        if (!out.includes(part.importLine) || !/^import React\b/m.test(out)) {
+          throw new Error(`@cloudscape-design/components/${part.file} no longer matches: ${part.importLine}`);
+        }
+        out = out.replace(part.importLine, lazyComponent(part));
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
-  plugins: [cloudscapeFontsAsFiles(), react()],
+  plugins: [cloudscapeFontsAsFiles(), cloudscapeRarePartsOnDemand(), react()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

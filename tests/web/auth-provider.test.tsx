@@ -47,6 +47,7 @@ function Probe() {
       <output data-testid="user">{auth.user?.email ?? 'none'}</output>
       <output data-testid="admin">{String(auth.isAdmin)}</output>
       <output data-testid="profile">{auth.profile ? `${auth.profile.tier}:${auth.profile.email_limit}` : 'none'}</output>
+      <output data-testid="profile-error">{auth.profileError ?? 'none'}</output>
       <button onClick={() => void auth.signIn('dj@example.com', 'pw')}>sign in</button>
       <button
         onClick={() =>
@@ -106,6 +107,14 @@ describe('AuthProvider', () => {
     const [url, init] = vi.mocked(fetchImpl).mock.calls[0]!;
     expect(url).toBe('/api/profile');
     expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer id-token-123');
+  });
+
+  it('refuses a profile that does not fit the contract: no profile, and the profile error says so', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    window.localStorage.setItem(storedKey, 'user-1');
+    renderProvider(fakeService(), { fetchImpl: vi.fn<typeof fetch>(() => Promise.resolve(jsonResponse({ ...makeProfile(), email_limit: 'fifty' }))) });
+    await waitFor(() => expect(text('profile-error')).toBe('The server sent a profile in an unexpected format.'));
+    expect(text('profile')).toBe('none');
   });
 
   it('is not an admin without the admins group', async () => {

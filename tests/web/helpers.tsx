@@ -151,5 +151,6 @@ export async function preloadRoutes(): Promise<void> {
     import('../../web/src/pages/contacts/ContactsPage'),
     import('../../web/src/pages/labelfinder/LabelFinderPage'),
     import('../../web/src/notifications/Toasts'),
+    import('../../web/src/tour/TourDialog'),
   ]);
 }

@@ -35,8 +35,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** zod (through the profile schema) is only downloaded once someone is signed in. */
-const loadProfileSchema = () => import('../../../schema/api/profile').then((module) => module.profileSchema);
+/** The profile check is only downloaded once someone is signed in (it is not on the landing page's path). */
+const loadProfileCheck = () => import('./checkProfile').then((module) => module.checkProfile);
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(errorMessage(error)));
 
@@ -98,11 +98,11 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
     (userId: string): Promise<void> => {
       // One request per user at a time: sign-in and the `signedIn` event both ask for the profile.
       if (profileRequest.current?.userId === userId) return profileRequest.current.promise;
-      const promise = Promise.all([api.get(apiPath('GET /api/profile')), loadProfileSchema()])
-        .then(([data, profileSchema]) => {
-          const parsed = profileSchema.safeParse(data);
-          if (!parsed.success) throw new Error('The server sent a profile in an unexpected format.');
-          return parsed.data;
+      const promise = Promise.all([api.get(apiPath('GET /api/profile')), loadProfileCheck()])
+        .then(([data, checkProfile]) => {
+          const checked = checkProfile(data);
+          if (!checked) throw new Error('The server sent a profile in an unexpected format.');
+          return checked;
         })
         .then(
           (loaded) => {

@@ -5,11 +5,13 @@ import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { isPhoneViewport, PHONE_MEDIA_QUERY } from '../../lib/viewport';
 import { TourProvider } from '../../tour/TourProvider';
 import { DashboardNav } from './DashboardNav';
+import { usePrefetchPageLibraries } from './prefetchPageLibraries';
 
 /** Cloudscape switches the navigation to a drawer below this width. */
 
 export default function DashboardLayout() {
   const [navigationOpen, setNavigationOpen] = useState(() => !isPhoneViewport());
+  usePrefetchPageLibraries();
 
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
