@@ -29,7 +29,7 @@ export function normaliseAccent(value: string): string | null {
   const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
   if (!match) return null;
   const hex = match[1]!.toLowerCase();
-  return hex.length === 3 ? `#${[...hex].map((digit) => digit + digit).join('')}` : `#${hex}`;
+  return hex.length === 3 ? `#${hex.replace(/./g, (digit) => digit + digit)}` : `#${hex}`;
 }
 
 /** Spec §2: 'Demo Submission: {track name}'. */

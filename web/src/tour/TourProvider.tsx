@@ -33,7 +33,7 @@ export function TourProvider({ children }: { children: ReactNode }) {
   }, [user, profile, start]);
 
   const value = useMemo(() => ({ open, start }), [open, start]);
-  const current = tourSteps[step] ?? tourSteps[0]!;
+  const current = tourSteps[step] ?? tourSteps[0];
   const last = step === tourSteps.length - 1;
 
   return (
