@@ -86,7 +86,7 @@ try {
     if (!plan.ok) throw new Error(plan.message);
     const outcome = await importContacts(api, plan.plan.contacts);
     const elapsed = performance.now() - t;
-    if (outcome.error !== undefined) throw outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+    if (outcome.error !== undefined) throw outcome.error instanceof Error ? outcome.error : new Error('the import failed', { cause: outcome.error });
     if (outcome.created !== rows) throw new Error(`imported ${outcome.created}, expected ${rows}`);
     if (run === 0) continue; // warm-up: connections, JIT
     parseTimes.push(parseTime);

@@ -212,7 +212,7 @@ describe('mailbox connection round trip (local consent page)', () => {
   it('stores the refresh token sealed, bound to the user, and never sends it in any response', async () => {
     const item = await storedMailbox(user);
     expect(item).toMatchObject({ email: 'nova@nova-records.test', accountType: 'workspace', dailyLimit: 2000, connectedAt: anyString() });
-    const sealed = item!.sealedRefreshToken as string;
+    const sealed = item!.sealedRefreshToken;
     expect(sealed).not.toContain(LOCAL_REFRESH_TOKEN_PREFIX);
     const token = await keys.secretBox.open(sealed, { userId: user.sub });
     expect(token.startsWith(LOCAL_REFRESH_TOKEN_PREFIX)).toBe(true);
@@ -244,7 +244,7 @@ describe('mailbox connection round trip (local consent page)', () => {
   });
 
   it('disconnect: 204, the profile says disconnected, the mailbox is deleted and its token revoked; again: 204', async () => {
-    const sealed = (await storedMailbox(user))!.sealedRefreshToken as string;
+    const sealed = (await storedMailbox(user))!.sealedRefreshToken;
     const token = await keys.secretBox.open(sealed, { userId: user.sub });
     const response = await request('/api/mailbox', { method: 'DELETE', token: user.idToken });
     expect(response.status).toBe(204);

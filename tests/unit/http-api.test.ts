@@ -53,7 +53,7 @@ function memoryProfiles(): ProfileStore & { stored: Map<string, Profile> } {
     update: (id, update) => {
       const current = stored.get(id);
       if (!current) return Promise.resolve(undefined);
-      const next = { ...current, ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) };
+      const next = { ...current, ...Object.fromEntries(Object.entries(update as Record<string, unknown>).filter(([, v]) => v !== undefined)) };
       stored.set(id, next);
       return Promise.resolve(next);
     },
