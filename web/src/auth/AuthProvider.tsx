@@ -97,6 +97,7 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
   }, []);
 
   const getIdToken = useCallback(async () => (await getService()).getIdToken(), [getService]);
+  // eslint-disable-next-line react-hooks/refs -- createApiClient keeps getIdToken for later requests; nothing reads a ref during render
   const api = useMemo(() => createApiClient(getIdToken, fetchImpl), [getIdToken, fetchImpl]);
 
   const loadProfile = useCallback(
