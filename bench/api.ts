@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/api.ts [requests per route]
  */
-import { startBenchStack } from './stack';
+import { startBenchStack, valueAt } from './stack';
 
 const count = Number(process.argv[2] ?? 300);
 const concurrency = 8;
@@ -28,7 +28,7 @@ try {
   // GET /api/health is left out: it is a public route throttled to 20 requests a second by design.
   console.log(`${count} requests per route, ${concurrency} in flight:`);
   for (const [name, init] of cases) {
-    const path = name.split(' ')[1]!;
+    const path = valueAt(name.split(' '), 1);
     const durations: number[] = [];
     let next = 0;
     const t0 = Date.now();
@@ -45,7 +45,7 @@ try {
       }),
     );
     durations.sort((a, b) => a - b);
-    const pct = (p: number) => durations[Math.min(durations.length - 1, Math.floor(durations.length * p))]!.toFixed(1);
+    const pct = (p: number) => valueAt(durations, Math.min(durations.length - 1, Math.floor(durations.length * p))).toFixed(1);
     console.log(`  ${name.padEnd(20)} p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  ${(count / ((Date.now() - t0) / 1000)).toFixed(0)} req/s`);
   }
 } finally {

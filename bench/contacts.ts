@@ -59,8 +59,8 @@ async function accountWithContacts(label: string) {
   const { created } = await store.importMany(account.sub, existing, new Date());
   if (created.length !== rows) throw new Error(`seeded ${created.length} contacts, expected ${rows}`);
   const api = createApiClient(
-    async () => account.idToken,
-    (input, init) => fetch(`${stack.appUrl}${String(input)}`, init),
+    () => Promise.resolve(account.idToken),
+    (input, init) => fetch(`${stack.appUrl}${input as string}`, init),
   );
   return { account, api };
 }
@@ -86,7 +86,7 @@ try {
     if (!plan.ok) throw new Error(plan.message);
     const outcome = await importContacts(api, plan.plan.contacts);
     const elapsed = performance.now() - t;
-    if (outcome.error !== undefined) throw outcome.error;
+    if (outcome.error !== undefined) throw outcome.error instanceof Error ? outcome.error : new Error('the import failed', { cause: outcome.error });
     if (outcome.created !== rows) throw new Error(`imported ${outcome.created}, expected ${rows}`);
     if (run === 0) continue; // warm-up: connections, JIT
     parseTimes.push(parseTime);

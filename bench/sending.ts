@@ -9,7 +9,7 @@
  */
 import { makeDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { countRequests, FakeClock, MINUTE_MS, NoopMailer, PipelineWorld } from '../tests/fakes/pipeline';
-import { medianOf, startBenchStack } from './stack';
+import { medianOf, startBenchStack, valueAt } from './stack';
 
 const users = Number(process.argv[2] ?? 1000);
 const recipients = Number(process.argv[3] ?? 100);
@@ -20,7 +20,11 @@ const concurrency = Number(process.argv[5] ?? 20);
 
 const START = new Date('2026-11-21T18:00:00.000Z');
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-const p95 = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1)]!;
+const p95 = (values: readonly number[]) =>
+  valueAt(
+    [...values].sort((a, b) => a - b),
+    Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1),
+  );
 
 const bench = await startBenchStack();
 const { stack, db } = bench;
@@ -42,7 +46,7 @@ try {
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (next < added.length) {
-        const user = added[next++]!;
+        const user = valueAt(added, next++);
         await world.campaignFor(
           user.userId,
           world.contacts(

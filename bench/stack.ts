@@ -28,4 +28,15 @@ export async function startBenchStack(options: LocalStackOptions = {}) {
   };
 }
 
-export const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** values.at(index), failing loudly when there is none (an empty run). */
+export function valueAt<T>(values: readonly T[], index: number): T {
+  const value = values.at(index);
+  if (value === undefined) throw new Error(`no value at index ${index} of ${values.length}`);
+  return value;
+}
+
+export const medianOf = (values: readonly number[]) =>
+  valueAt(
+    [...values].sort((a, b) => a - b),
+    Math.floor(values.length / 2),
+  );

@@ -19,8 +19,8 @@ async function once(): Promise<{ readySeconds: number; stopSeconds: number; left
   const started = Date.now();
   const child = spawn('npm', ['start'], { env: { ...process.env, ...ports }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = started + 120_000;
   for (;;) {
     if (Date.now() > deadline) throw new Error(`npm start was not ready in 120 s:\n${output}`);
@@ -35,7 +35,8 @@ async function once(): Promise<{ readySeconds: number; stopSeconds: number; left
   const readySeconds = (Date.now() - started) / 1000;
   const stopping = Date.now();
   // Ctrl-C in a terminal signals the whole foreground process group.
-  process.kill(-child.pid!, 'SIGINT');
+  if (child.pid === undefined) throw new Error('npm start did not start');
+  process.kill(-child.pid, 'SIGINT');
   await new Promise<void>((resolve) => child.on('exit', () => resolve()));
   for (let i = 0; i < 50 && listening().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   return { readySeconds, stopSeconds: (Date.now() - stopping) / 1000, leftovers: listening() };
@@ -45,6 +46,7 @@ const results = [];
 for (let i = 0; i < runs; i++) results.push(await once());
 const ready = results.map((r) => r.readySeconds).sort((a, b) => a - b);
 console.log(`npm start until /api/health answers (web build included), ${runs} runs:`);
-console.log(`  ready: min ${ready[0]!.toFixed(1)} s, median ${ready[Math.floor(ready.length / 2)]!.toFixed(1)} s, max ${ready.at(-1)!.toFixed(1)} s`);
+const [min, median, max] = [ready[0], ready[Math.floor(ready.length / 2)], ready.at(-1)];
+console.log(`  ready: min ${min?.toFixed(1)} s, median ${median?.toFixed(1)} s, max ${max?.toFixed(1)} s`);
 console.log(`  Ctrl-C until every port is closed: max ${Math.max(...results.map((r) => r.stopSeconds)).toFixed(1)} s`);
 console.log(`  ports still open after Ctrl-C: ${results.flatMap((r) => r.leftovers).join(', ') || 'none'}`);

@@ -13,7 +13,7 @@ import { batchWriteAll } from '../lambdas/adapters/dynamodb/batch';
 import { DynamoWaitlistStore } from '../lambdas/adapters/dynamodb/waitlistStore';
 import { musicStyles, WAITLIST_PAGE_DEFAULT, waitlistListSchema, type WaitlistEntry } from '../schema/api/waitlist';
 import { key } from '../schema/table';
-import { medianOf, startBenchStack } from './stack';
+import { medianOf, startBenchStack, valueAt } from './stack';
 
 const count = Number(process.argv[2] ?? 5000);
 const runs = Number(process.argv[3] ?? 9);
@@ -34,7 +34,7 @@ function entries(): WaitlistEntry[] {
       id: next(at),
       email: `artist-${i}@example.com`,
       artist_name: `Artist ${i} Collective`,
-      music_style: musicStyles[i % musicStyles.length]!,
+      music_style: valueAt(musicStyles, i % musicStyles.length),
       soundcloud_spotify_url: i % 2 === 0 ? `https://soundcloud.com/artist-${i}` : null,
       why_interested: i % 4 === 0 ? 'I send demos to labels every week and want to track who opens them without spreadsheets.' : null,
       status,
@@ -96,7 +96,7 @@ try {
     if (run === 0) {
       // The first run is a warm-up (connections, JIT); check the answer once.
       if (all.length !== count) throw new Error(`listed ${all.length} entries, expected ${count}`);
-      if (all.some((entry, i) => i > 0 && entry.id >= all[i - 1]!.id)) throw new Error('entries are not newest first');
+      if (all.some((entry, i) => i > 0 && entry.id >= valueAt(all, i - 1).id)) throw new Error('entries are not newest first');
       pages = pageBytes.length;
       largest = Math.max(...pageBytes);
       continue;
@@ -124,7 +124,7 @@ try {
   const median = medianOf(durations);
   console.log(
     `GET /api/admin/waitlist, all ${count} entries in ${pages} pages of up to ${limit}: median ${median.toFixed(0)} ms over ${runs} runs ` +
-      `(min ${durations[0]!.toFixed(0)}, max ${durations.at(-1)!.toFixed(0)} ms); ` +
+      `(min ${valueAt(durations, 0).toFixed(0)}, max ${valueAt(durations, -1).toFixed(0)} ms); ` +
       `largest page ${(largest / 1024).toFixed(0)} KB (first page ${(largestGzip / 1024).toFixed(0)} KB gzip)`,
   );
   console.log(`  of which the store's Query pages alone: median ${medianOf(queryOnly).toFixed(0)} ms`);

@@ -21,6 +21,8 @@ const USAGE =
 
 class Failure extends Error {}
 
+const messageOfError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 const formats: Record<string, DirectoryImportRequest['format']> = { '.csv': 'csv', '.json': 'json' };
 
 /** The message of an error body ({ message }) or the raw text. */
@@ -67,8 +69,8 @@ async function main(argv: string[]): Promise<void> {
   if (!file || extra.length > 0) throw new Failure(USAGE);
   const format = formats[extname(file).toLowerCase()];
   if (!format) throw new Failure(`${file}: the file must end in .csv or .json.`);
-  const bytes = await readFile(file).catch((error: Error) => {
-    throw new Failure(`${file}: ${error.message}`);
+  const bytes = await readFile(file).catch((error: unknown) => {
+    throw new Failure(`${file}: ${messageOfError(error)}`);
   });
   // A CSV saved by Excel on Windows ("CSV (Comma delimited)") is Windows-1252, not UTF-8; JSON is UTF-8.
   const content = format === 'csv' ? decodeCsvBytes(bytes) : bytes.toString('utf8');
@@ -79,8 +81,8 @@ async function main(argv: string[]): Promise<void> {
 
   let token = values.token;
   if (!token) {
-    const configResponse = await fetch(`${site}/config.json`).catch((error: Error) => {
-      throw new Failure(`Cannot reach ${site}: ${error.message}. Is the app running (npm start)?`);
+    const configResponse = await fetch(`${site}/config.json`).catch((error: unknown) => {
+      throw new Failure(`Cannot reach ${site}: ${messageOfError(error)}. Is the app running (npm start)?`);
     });
     if (!configResponse.ok) throw new Failure(`${site}/config.json answered ${configResponse.status}.`);
     token = await signIn(runtimeConfigSchema.parse(await configResponse.json()), values.email, values.password);
@@ -90,8 +92,8 @@ async function main(argv: string[]): Promise<void> {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ format, content } satisfies DirectoryImportRequest),
-  }).catch((error: Error) => {
-    throw new Failure(`Cannot reach ${site}: ${error.message}`);
+  }).catch((error: unknown) => {
+    throw new Failure(`Cannot reach ${site}: ${messageOfError(error)}`);
   });
   if (!response.ok) throw new Failure(`Import refused (${response.status}): ${await messageOf(response)}`);
   const result = directoryImportResultSchema.parse(await response.json());

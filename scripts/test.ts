@@ -78,7 +78,7 @@ if (!browser) {
   const pwJson = `${out}/playwright.json`;
   const pwStatus = buildStatus === 0 ? run('npx', ['playwright', 'test']) : 1;
   if (existsSync(pwJson)) {
-    const browserCount = countPlaywright(JSON.parse(readFileSync(pwJson, 'utf8')));
+    const browserCount = countPlaywright(JSON.parse(readFileSync(pwJson, 'utf8')) as Parameters<typeof countPlaywright>[0]);
     total.passed += browserCount.passed;
     total.failed += browserCount.failed;
     total.skipped += browserCount.skipped;

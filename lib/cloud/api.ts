@@ -43,7 +43,7 @@ export const cloudHandlerGroups = (): CloudHandlerGroup[] =>
 /** `GET /api/profile/{id}` → `GetApiProfileId`: a stable construct id per route. */
 export function routeConstructId(route: Pick<RouteDefinition, 'method' | 'path'>): string {
   const words = [route.method.toLowerCase(), ...route.path.split(/[^A-Za-z0-9]+/)].filter(Boolean);
-  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
 /** Geographies of Bedrock's cross-region inference profile ids: `us.amazon.nova-lite-v1:0`, `global.…`. */
@@ -146,7 +146,7 @@ export class Api extends Construct {
     const integrations = {} as Record<CloudHandlerGroup, HttpLambdaIntegration>;
     for (const group of cloudHandlerGroups()) {
       const definition: HandlerGroupDefinition = handlerGroups[group];
-      const name = group[0]!.toUpperCase() + group.slice(1);
+      const name = group.charAt(0).toUpperCase() + group.slice(1);
       // The same limits the local server applies (schema/routes.ts).
       const limits = lambdaLimits(group);
       // API Gateway gives up after 30 s: a longer Lambda timeout would only hide slow handlers.

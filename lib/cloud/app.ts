@@ -29,7 +29,7 @@ export function buildApp(props: AppProps = {}, env: NodeJS.ProcessEnv = process.
     ...props,
     context: { ...cdkJsonContext(), ...props.context },
   });
-  const config = readConfig({ context: (key) => app.node.tryGetContext(key), env });
+  const config = readConfig({ context: (key) => app.node.tryGetContext(key) as unknown, env });
   const stack = new TrackpitchStack(app, stackName(config.stage), { config });
   // DESIGN §5 and §7: every AwsSolutions finding is fixed or acknowledged with a reason; synth fails otherwise.
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

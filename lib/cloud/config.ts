@@ -144,18 +144,22 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   const positiveInt = (key: SettingKey, fallback: number): number => {
     const value = raw(key);
     if (value === undefined) return fallback;
-    const n = typeof value === 'number' ? value : Number(String(value).trim());
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
     if (!Number.isInteger(n) || n <= 0) {
       problems.push(`${where(key)} must be a whole number above 0, got ${JSON.stringify(value)}`);
       return fallback;
     }
     return n;
   };
-  const email = (key: SettingKey, fallback?: string): string | undefined => {
-    const value = text(key) ?? fallback;
-    if (value !== undefined && !EMAIL.test(value)) problems.push(`${where(key)} is not an email address: "${value}"`);
+  const checkEmail = (key: SettingKey, value: string) => {
+    if (!EMAIL.test(value)) problems.push(`${where(key)} is not an email address: "${value}"`);
     return value;
   };
+  const email = (key: SettingKey): string | undefined => {
+    const value = text(key);
+    return value === undefined ? undefined : checkEmail(key, value);
+  };
+  const emailOr = (key: SettingKey, fallback: string): string => checkEmail(key, text(key) ?? fallback);
 
   const stage = text('stage') ?? DEFAULTS.stage;
   if (!STAGE.test(stage)) {
@@ -214,8 +218,8 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   const bedrockModelId = text('bedrockModelId') ?? DEFAULTS.bedrockModelId;
   if (!MODEL_ID.test(bedrockModelId)) problems.push(`${where('bedrockModelId')} is not a Bedrock model id: "${bedrockModelId}"`);
 
-  const support = email('supportEmail', DEFAULTS.supportEmail)!;
-  const privacy = email('privacyEmail', DEFAULTS.privacyEmail)!;
+  const support = emailOr('supportEmail', DEFAULTS.supportEmail);
+  const privacy = emailOr('privacyEmail', DEFAULTS.privacyEmail);
   if (stage === 'prod') {
     for (const [key, value] of [
       ['supportEmail', support],

@@ -164,7 +164,7 @@ export class Monitoring extends Construct {
     const count = (name: MetricName) => labelled(name, 'Sum');
     this.dashboard.addWidgets(
       new TextWidget({
-        markdown: `# Trackpitch ${props.stage}\nSending pipeline, API and Lambdas. Alarms go to the SNS topic ${'`'}${this.topic.node.id}${'`'}.`,
+        markdown: `# Trackpitch ${props.stage}\nSending pipeline, API and Lambdas. Alarms go to the SNS topic \`${this.topic.node.id}\`.`,
         width: 24,
         height: 2,
       }),

@@ -72,7 +72,7 @@ export class TrackpitchStack extends Stack {
     this.api.setAppUrl(this.web.url);
     this.sending.sender.fn.addEnvironment('APP_URL', this.web.url);
     // After the web: the confirmation email links to the site (see Auth.domainName for why this is no cycle).
-    this.auth.addConfirmationEmail({ siteUrl: this.web.url, version });
+    const customMessage = this.auth.addConfirmationEmail({ siteUrl: this.web.url, version });
     this.auth.setRedirectUrls(
       [`${this.web.url}${OAUTH_SIGN_IN_PATH}`, ...config.callbackUrls],
       [`${this.web.url}${OAUTH_SIGN_OUT_PATH}`, ...config.logoutUrls],
@@ -84,7 +84,7 @@ export class TrackpitchStack extends Stack {
         ...Object.fromEntries(Object.entries(this.api.functions).map(([group, fn]) => [group, fn.fn])),
         dispatcher: this.sending.dispatcher.fn,
         sender: this.sending.sender.fn,
-        customMessage: this.auth.customMessage!.fn,
+        customMessage: customMessage.fn,
       },
       dispatcher: this.sending.dispatcher.fn,
       apiStage: this.api.stage,

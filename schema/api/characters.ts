@@ -19,6 +19,7 @@
 const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
 
 /** A NUL, or half of a surrogate pair without its other half. */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
 const NUL_OR_LONE_SURROGATE = /[\u0000\p{Cs}]/u;
 
 /** Whether a text holds a control, format (Cf), non-plain-space whitespace or unpaired surrogate character. */

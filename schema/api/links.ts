@@ -38,7 +38,7 @@ export function normaliseWebsite(value: string | null | undefined): string | nul
   if (rest.startsWith('/') || /[@\\]/.test(authority)) return null;
   // Without http(s):// the whole text is read as a host: 'javascript:alert(1)//x.com' then has the port
   // 'alert(1)' and fails to parse ('mailto:a@b.com' was refused above for its '@').
-  const link = scheme ? `${scheme[1]!.toLowerCase()}://${trimmed.slice(scheme[0].length)}` : `https://${trimmed}`;
+  const link = scheme ? `${(scheme[1] ?? '').toLowerCase()}://${trimmed.slice(scheme[0].length)}` : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(link);

@@ -31,7 +31,7 @@ export const LINK_MAX = 500;
 export const NOTES_MAX = 2000;
 
 /** The form and the server accept the same addresses (zod's own email pattern). */
-export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /**
  * The one check of a waitlist address, for the landing page's form and the server alike (surrounding

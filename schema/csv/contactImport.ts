@@ -194,7 +194,7 @@ export function planContactImport(
 ): { ok: true; plan: ImportPlan } | { ok: false; errors: string[]; message: string } {
   const first = options.hasHeader ? 1 : 0;
   const dataRows = table.rows
-    .map((cells, index) => ({ cells: cells.map((cell) => cell.trim()), rowNumber: table.rowNumbers[index]! }))
+    .map((cells, index) => ({ cells: cells.map((cell) => cell.trim()), rowNumber: table.rowNumbers[index] ?? index + 1 }))
     .slice(first)
     .filter((row) => row.cells.some((cell) => cell !== ''));
   if (dataRows.length === 0) return failure([csvMessages.noRows]);

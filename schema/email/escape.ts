@@ -5,7 +5,7 @@
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]!);
+  return value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
 }
 
 /** Escaped text whose line breaks show in HTML (a description typed with Enter). */

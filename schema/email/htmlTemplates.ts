@@ -28,8 +28,8 @@ export const accentPresets = ['#6366f1', '#8b5cf6', '#3b82f6', '#10b981', '#f59e
 export function normaliseAccent(value: string): string | null {
   const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
   if (!match) return null;
-  const hex = match[1]!.toLowerCase();
-  return hex.length === 3 ? `#${[...hex].map((digit) => digit + digit).join('')}` : `#${hex}`;
+  const hex = (match[1] ?? '').toLowerCase();
+  return hex.length === 3 ? `#${hex.replace(/./g, (digit) => digit + digit)}` : `#${hex}`;
 }
 
 /** Spec §2: 'Demo Submission: {track name}'. */

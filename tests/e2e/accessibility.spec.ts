@@ -58,7 +58,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 async function ok(response: Promise<import('@playwright/test').APIResponse>, status = 200) {
   const answer = await response;
   expect(answer.status(), `${answer.url()}: ${await answer.text()}`).toBe(status);
-  return answer.json().catch(() => undefined);
+  return (answer.json() as Promise<unknown>).catch(() => undefined);
 }
 
 /** Signs in through the UI in a throwaway context, skips the tour, and keeps the session (localStorage). */
@@ -516,8 +516,9 @@ artistTest.describe('signed-in pages', () => {
     await row.getByRole('link').first().click();
     await expect(
       page
-        .frameLocator('iframe')
+        .locator('iframe')
         .first()
+        .contentFrame()
         .getByText(/Hi Mara/)
         .first(),
     ).toBeVisible();

@@ -82,7 +82,7 @@ test('an admin approves, rejects, writes notes and exports the waitlist as CSV',
   await page.getByRole('button', { name: 'Export as CSV' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^beta-waitlist-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = Papa.parse<Record<string, string>>(readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, ''), {
+  const csv = Papa.parse<Record<string, string>>(readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, ''), {
     header: true,
     skipEmptyLines: true,
   });

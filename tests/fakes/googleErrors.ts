@@ -6,7 +6,7 @@
 import { GaxiosError, type GaxiosOptionsPrepared, type GaxiosResponse } from 'gaxios';
 
 /** gaxios' own (internal) extraction of the error body, used on every non-2xx answer. */
-const extract = (GaxiosError as unknown as { extractAPIErrorFromResponse(response: GaxiosResponse, fallback?: string): { message?: string } | undefined })
+const extract = (GaxiosError as unknown as { extractAPIErrorFromResponse: (response: GaxiosResponse, fallback?: string) => { message?: string } | undefined })
   .extractAPIErrorFromResponse;
 
 const configFor = (url: string) => ({ url: new URL(url), method: 'POST', headers: new Headers() }) as unknown as GaxiosOptionsPrepared;

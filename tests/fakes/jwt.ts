@@ -45,7 +45,7 @@ export function resign(token: string, changes: Claims, key?: KeyObject): string 
   const { header, payload } = decodeJwt(token);
   const next: Claims = { ...payload };
   for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined) delete next[name];
+    if (value === undefined) Reflect.deleteProperty(next, name);
     else next[name] = value;
   }
   return signJwt(header, next, key);

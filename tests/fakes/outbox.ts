@@ -13,20 +13,22 @@ export function memoryOutbox(): MemoryOutbox {
   let sequence = 0;
   return {
     messages,
-    add: async (userId, message) => {
+    add: (userId, message) => {
       // Sortable like ULIDs: later ids sort after earlier ones.
       const id = `MSG${String(++sequence).padStart(23, '0')}`;
       messages.set(id, { userId, message: { ...message, id } });
-      return id;
+      return Promise.resolve(id);
     },
-    list: async (userId) =>
-      [...messages.values()]
-        .filter((entry) => entry.userId === userId)
-        .map(({ message: { id, sent_at, from, to, subject, campaign_id } }): OutboxMessageSummary => ({ id, sent_at, from, to, subject, campaign_id }))
-        .sort((a, b) => (a.id < b.id ? 1 : -1)),
-    get: async (userId, id) => {
+    list: (userId) =>
+      Promise.resolve(
+        [...messages.values()]
+          .filter((entry) => entry.userId === userId)
+          .map(({ message: { id, sent_at, from, to, subject, campaign_id } }): OutboxMessageSummary => ({ id, sent_at, from, to, subject, campaign_id }))
+          .sort((a, b) => (a.id < b.id ? 1 : -1)),
+      ),
+    get: (userId, id) => {
       const entry = messages.get(id);
-      return entry && entry.userId === userId ? entry.message : undefined;
+      return Promise.resolve(entry && entry.userId === userId ? entry.message : undefined);
     },
   };
 }

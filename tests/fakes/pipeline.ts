@@ -186,7 +186,7 @@ export class EventLog {
   readonly events: PipelineEvent[] = [];
   add(event: WithoutSeq<PipelineEvent>): number {
     const seq = this.events.length;
-    this.events.push({ ...event, seq } as PipelineEvent);
+    this.events.push({ ...event, seq });
     return seq;
   }
   get next(): number {
@@ -304,6 +304,7 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
       else log?.add({ kind: 'record', phase, record: info.record ?? 'unknown', ...base });
     }
     if (fault === 'crash-after') throw crash('after');
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the client threw, as it was
     if (error !== undefined) throw error;
     return result;
   };
@@ -320,7 +321,7 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
 export function countRequests(db: DynamoDBDocumentClient, counts: Map<string, number>): void {
   db.middlewareStack.add(
     (next, context) => async (args) => {
-      const name = String(context.commandName ?? 'unknown');
+      const name = context.commandName ?? 'unknown';
       counts.set(name, (counts.get(name) ?? 0) + 1);
       return next(args);
     },
@@ -433,19 +434,19 @@ function tokenOf(url: string): string | null {
 export class NoopMailer implements Mailer {
   readonly sent: { userId: string; at: number }[] = [];
   constructor(private readonly clock: { now(): Date }) {}
-  async send(email: OutgoingEmail): Promise<{ providerMessageId: string }> {
+  send(email: OutgoingEmail): Promise<{ providerMessageId: string }> {
     this.sent.push({ userId: email.meta.userId, at: this.clock.now().getTime() });
-    return { providerMessageId: `noop-${this.sent.length}` };
+    return Promise.resolve({ providerMessageId: `noop-${this.sent.length}` });
   }
 }
 
 /** Seals by prefixing with the user (opening needs the same context), as the sender expects of a SecretBox. */
 export const fakeSecretBox: SecretBox = {
-  seal: async (plaintext, context) => `sealed:${context.userId}:${plaintext}`,
-  open: async (sealed, context) => {
+  seal: (plaintext, context) => Promise.resolve(`sealed:${context.userId}:${plaintext}`),
+  open: (sealed, context) => {
     const prefix = `sealed:${context.userId}:`;
-    if (!sealed.startsWith(prefix)) throw new Error('secret opened with another context');
-    return sealed.slice(prefix.length);
+    if (!sealed.startsWith(prefix)) return Promise.reject(new Error('secret opened with another context'));
+    return Promise.resolve(sealed.slice(prefix.length));
   },
 };
 
@@ -518,7 +519,7 @@ export interface DeliveryChoices {
 
 export interface DriveHooks {
   /** Before each dispatcher run: user actions; what it returns runs at the same time as the deliveries (a race). */
-  atMinute?: (at: Date, firing: number) => Promise<(() => Promise<unknown>) | void>;
+  atMinute?: (at: Date, firing: number) => Promise<void> | Promise<(() => Promise<unknown>) | undefined>;
   /** Fire the scheduler a second time this minute (with that offset from the first, ms). */
   secondFiring?: () => number | undefined;
   /** How long after the dispatcher run the messages are handled (ms). */
@@ -1063,7 +1064,7 @@ export class PipelineWorld {
         const mailbox = find(pk, key.mailbox());
         return {
           user,
-          cursor: find(pk, key.sender()) as CursorItem | undefined,
+          cursor: find(pk, key.sender()),
           campaigns: user.campaigns.map((c) => ({ ...c, item: find(pk, key.campaign(c.campaign.id)), recipients: recipients.get(c.campaign.id)! })),
           day: new Map(days.map((d) => [d, counter(key.dayCounter(d))])),
           month: new Map(months.map((m) => [m, counter(key.monthCounter(m))])),

@@ -13,36 +13,36 @@ export function memoryWaitlist(initial: WaitlistEntry[] = []): MemoryWaitlist {
     entries,
     counter: initial.length,
     // Paged like the adapter: newest first, the cursor (here simply the last id) set while more follow.
-    list: async ({ limit, cursor }: { limit: number; cursor?: string }) => {
-      if (cursor !== undefined && !entries.has(cursor)) return { outcome: 'invalid_cursor' as const };
+    list: ({ limit, cursor }: { limit: number; cursor?: string }) => {
+      if (cursor !== undefined && !entries.has(cursor)) return Promise.resolve({ outcome: 'invalid_cursor' as const });
       const all = [...entries.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
       const start = cursor === undefined ? 0 : all.findIndex((e) => e.id === cursor) + 1;
       const page = all.slice(start, start + limit);
       const more = start + limit < all.length;
-      return more ? { outcome: 'listed' as const, entries: page, nextCursor: page.at(-1)!.id } : { outcome: 'listed' as const, entries: page };
+      return Promise.resolve(more ? { outcome: 'listed' as const, entries: page, nextCursor: page.at(-1)!.id } : { outcome: 'listed' as const, entries: page });
     },
-    add: async (entry: WaitlistEntry) => {
-      if ([...entries.values()].some((e) => e.email === entry.email)) return { outcome: 'duplicate' as const };
+    add: (entry: WaitlistEntry) => {
+      if ([...entries.values()].some((e) => e.email === entry.email)) return Promise.resolve({ outcome: 'duplicate' as const });
       entries.set(entry.id, entry);
       store.counter++;
-      return { outcome: 'added' as const, entry };
+      return Promise.resolve({ outcome: 'added' as const, entry });
     },
-    count: async () => store.counter,
-    get: async (id: string) => entries.get(id),
-    changeStatus: async (id: string, from: WaitlistEntry['status'], change: Pick<WaitlistEntry, 'status' | 'approved_at'>) => {
+    count: () => Promise.resolve(store.counter),
+    get: (id: string) => Promise.resolve(entries.get(id)),
+    changeStatus: (id: string, from: WaitlistEntry['status'], change: Pick<WaitlistEntry, 'status' | 'approved_at'>) => {
       const current = entries.get(id);
-      if (!current) return { outcome: 'not_found' as const };
-      if (current.status !== from) return { outcome: 'conflict' as const, entry: current };
+      if (!current) return Promise.resolve({ outcome: 'not_found' as const });
+      if (current.status !== from) return Promise.resolve({ outcome: 'conflict' as const, entry: current });
       const next = { ...current, ...change };
       entries.set(id, next);
-      return { outcome: 'changed' as const, entry: next };
+      return Promise.resolve({ outcome: 'changed' as const, entry: next });
     },
-    setNotes: async (id: string, notes: string | null) => {
+    setNotes: (id: string, notes: string | null) => {
       const current = entries.get(id);
-      if (!current) return undefined;
+      if (!current) return Promise.resolve(undefined);
       const next = { ...current, notes };
       entries.set(id, next);
-      return next;
+      return Promise.resolve(next);
     },
   };
   return store;

@@ -8,6 +8,7 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { GOOGLE_CONTEXT, onlyResource, synth } from './synth';
+import { arrayContaining } from '../support/matchers';
 
 const { stack, template } = synth(GOOGLE_CONTEXT);
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
@@ -34,7 +35,7 @@ describe('with Google configured', () => {
       GenerateSecret: false,
       AllowedOAuthFlowsUserPoolClient: true,
       AllowedOAuthFlows: ['code'],
-      AllowedOAuthScopes: expect.arrayContaining(['openid', 'email', 'profile']),
+      AllowedOAuthScopes: arrayContaining(['openid', 'email', 'profile']),
       SupportedIdentityProviders: ['COGNITO', 'Google'],
       CallbackURLs: [siteUrl('/auth'), 'https://app.example.com/auth', 'http://localhost:3000/auth'],
       LogoutURLs: [siteUrl('/'), 'https://app.example.com/'],
@@ -44,12 +45,15 @@ describe('with Google configured', () => {
   });
 
   it('writes the hosted-UI settings into config.json', () => {
-    const config = stack.resolve(stack.web.runtimeConfig) as Record<string, any>;
+    const config = stack.resolve(stack.web.runtimeConfig) as Record<string, unknown>;
     expect(runtimeConfigSchema.safeParse(stack.web.runtimeConfig).success).toBe(true);
     expect(config.oauth).toEqual({
       // Spelled from the configured prefix (no reference to the domain resource: see Auth.domainName).
       domain: {
-        'Fn::Join': ['', [`${onlyResource(template, 'AWS::Cognito::UserPoolDomain').Properties.Domain}.auth.`, { Ref: 'AWS::Region' }, '.amazoncognito.com']],
+        'Fn::Join': [
+          '',
+          [`${onlyResource(template, 'AWS::Cognito::UserPoolDomain').Properties.Domain as string}.auth.`, { Ref: 'AWS::Region' }, '.amazoncognito.com'],
+        ],
       },
       redirectSignIn: siteUrl('/auth'),
       redirectSignOut: siteUrl('/'),

@@ -47,15 +47,18 @@ function helpers({ stack, template }: Synthesized) {
 function dependencyGraph(resources: Template): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   const collect = (value: unknown, into: Set<string>): void => {
-    if (Array.isArray(value)) return value.forEach((v) => collect(v, into));
+    if (Array.isArray(value)) {
+      value.forEach((v) => collect(v, into));
+      return;
+    }
     if (!value || typeof value !== 'object') return;
-    for (const [key, inner] of Object.entries(value)) {
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
       if (key === 'Ref' && typeof inner === 'string' && inner in resources) into.add(inner);
       else if (key === 'Fn::GetAtt') {
-        const target = Array.isArray(inner) ? inner[0] : String(inner).split('.')[0];
+        const target: unknown = Array.isArray(inner) ? inner[0] : String(inner).split('.')[0];
         if (typeof target === 'string' && target in resources) into.add(target);
       } else if (key === 'Fn::Sub') {
-        const text = Array.isArray(inner) ? inner[0] : inner;
+        const text: unknown = Array.isArray(inner) ? inner[0] : inner;
         for (const [, name] of String(text).matchAll(/\$\{([A-Za-z0-9]+)(?:\.[^}]*)?\}/g)) if (name! in resources) into.add(name!);
         if (Array.isArray(inner)) collect(inner[1], into);
       } else collect(inner, into);
@@ -213,7 +216,7 @@ describe('sending pipeline and mailbox secrets (default configuration, no Google
     for (const route of localRoutes) expect(deployed).not.toContain(`${route.method} ${route.path}`);
     expect(deployed.some((key) => key.includes('/api/local/'))).toBe(false);
     expect(Object.keys(stack.api.functions)).not.toContain('outbox');
-    const descriptions = resourcesOfType(template, 'AWS::Lambda::Function').map(([, f]) => String(f.Properties!.Description ?? ''));
+    const descriptions = resourcesOfType(template, 'AWS::Lambda::Function').map(([, f]) => (f.Properties?.Description as string | undefined) ?? '');
     for (const group of localOnlyGroups) expect(descriptions.some((d) => d.includes(definitionOf(group).description))).toBe(false);
     expect(descriptions.some((d) => d.includes(definitionOf('mailbox').description))).toBe(true);
   });

@@ -3,6 +3,7 @@
  * data safety, auth, least privilege, the sending pipeline, the web edge and monitoring.
  * One synthesis for the whole file.
  */
+import { runInNewContext } from 'node:vm';
 import { Token } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -18,6 +19,7 @@ import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { ADMIN_GROUP, cloudRoutes, handlerGroups, lambdaLimits, routeKey } from '../../schema/routes';
 import { allIndexes, createTableInput } from '../../schema/table';
 import { actionsOf, onlyResource, resourcesOfType, statementsOfRole, synth } from './synth';
+import { arrayContaining } from '../support/matchers';
 
 const { stack, template } = synth();
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnFunction);
@@ -218,7 +220,8 @@ describe('api', () => {
     }
   });
 
-  it('grants the table exactly as handlerGroups says: none → nothing, read → read actions, readwrite → read and write; table and its indexes only, never Scan', () => {
+  // none → nothing, read → read actions, readwrite → read and write.
+  it('grants each group only its table access from handlerGroups, on the table and its indexes, never Scan', () => {
     const tableArn = { 'Fn::GetAtt': [logicalId(stack.data.table), 'Arn'] };
     const expected = { read: [...TABLE_READ_ACTIONS].sort(), readwrite: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort() };
     // The statement names each index (no `index/*` wildcard): `…:table/<table>/index/<name>`.
@@ -392,7 +395,15 @@ describe('sending', () => {
 });
 
 describe('web', () => {
-  const config = onlyResource(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig as Record<string, any>;
+  // The parts of the distribution's CloudFormation these tests read.
+  type Origin = { Id: string; S3OriginConfig?: unknown; OriginAccessControlId?: unknown; DomainName?: unknown; CustomOriginConfig?: unknown };
+  type CacheBehavior = { PathPattern?: string; TargetOriginId?: string; FunctionAssociations?: unknown; ResponseHeadersPolicyId?: unknown };
+  const config = onlyResource(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig as {
+    Origins: Origin[];
+    DefaultCacheBehavior: CacheBehavior;
+    CacheBehaviors: CacheBehavior[];
+    CustomErrorResponses?: unknown;
+  };
   const headersId = logicalId(stack.web.headers);
 
   it('serves a private bucket through origin access control', () => {
@@ -400,8 +411,8 @@ describe('web', () => {
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
     });
-    const s3Origin = (config.Origins as any[]).find((o) => o.S3OriginConfig);
-    expect(s3Origin.OriginAccessControlId).toBeDefined();
+    const s3Origin = config.Origins.find((o) => o.S3OriginConfig);
+    expect(s3Origin?.OriginAccessControlId).toBeDefined();
     template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LoggingConfiguration: Match.objectLike({ LogFilePrefix: 's3-site/' }),
@@ -436,7 +447,7 @@ describe('web', () => {
   });
 
   it('the rewrite function sends client routes to the app shell and leaves files alone', () => {
-    const handler = new Function(`${SPA_REWRITE_CODE}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+    const handler = runInNewContext(`${SPA_REWRITE_CODE}; handler`) as (event: { request: { uri: string } }) => { uri: string };
     const rewrite = (uri: string) => handler({ request: { uri } }).uri;
     expect(rewrite('/')).toBe('/index.html');
     expect(rewrite('/dashboard/campaigns/01HX')).toBe('/index.html');
@@ -447,18 +458,18 @@ describe('web', () => {
   });
 
   it('forwards /api/* to the HTTP API uncached, with everything but Host, all methods, and no SPA function', () => {
-    const api = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === '/api/*');
+    const api = config.CacheBehaviors.find((b) => b.PathPattern === '/api/*');
     expect(api).toMatchObject({
       CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // Managed-CachingDisabled
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // Managed-AllViewerExceptHostHeader
-      AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']),
+      AllowedMethods: arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']),
       ViewerProtocolPolicy: 'https-only',
       ResponseHeadersPolicyId: { Ref: headersId },
     });
-    expect(api.FunctionAssociations).toBeUndefined();
-    const origin = (config.Origins as any[]).find((o) => o.Id === api.TargetOriginId);
-    expect(JSON.stringify(origin.DomainName)).toContain(`"${logicalId(stack.api.httpApi)}"`);
-    expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+    expect(api?.FunctionAssociations).toBeUndefined();
+    const origin = config.Origins.find((o) => o.Id === api?.TargetOriginId);
+    expect(JSON.stringify(origin?.DomainName)).toContain(`"${logicalId(stack.api.httpApi)}"`);
+    expect(origin?.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
   });
 
   it('deploys the web build plus a config.json matching RuntimeConfig (mode aws, no OAuth without Google)', () => {

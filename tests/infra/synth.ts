@@ -43,8 +43,8 @@ export function statementsOfRole(template: Template, roleLogicalId: string): Arr
 export const actionsOf = (statements: Array<{ Action: string | string[] }>) => statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 
 /** The one resource of a type (fails when there is not exactly one). */
-export function onlyResource(template: Template, type: string): Resource & { Properties: Record<string, any> } {
+export function onlyResource(template: Template, type: string): Resource & { Properties: Record<string, unknown> } {
   const found = resourcesOfType(template, type);
   if (found.length !== 1) throw new Error(`expected exactly one ${type}, found ${found.length}`);
-  return found[0]![1] as Resource & { Properties: Record<string, any> };
+  return found[0]![1] as Resource & { Properties: Record<string, unknown> };
 }

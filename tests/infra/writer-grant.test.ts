@@ -62,7 +62,8 @@ describe('bedrock:InvokeModel for the writer', () => {
     const { stack, template } = synthesized;
     for (const group of writerGroups) {
       const logicalId = stack.getLogicalId(stack.api.functions[group].fn.node.defaultChild as CfnFunction);
-      const variables = template.toJSON().Resources[logicalId].Properties.Environment.Variables as Record<string, string>;
+      const resources = template.toJSON().Resources as Record<string, { Properties: { Environment: { Variables: Record<string, string> } } }>;
+      const variables = resources[logicalId]!.Properties.Environment.Variables;
       expect(variables.BEDROCK_MODEL_ID, group).toBe(DEFAULTS.bedrockModelId);
     }
   });

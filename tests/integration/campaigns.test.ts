@@ -34,6 +34,7 @@ import type { Contact } from '../../schema/api/contacts';
 import { UNSUBSCRIBE_FOOTER_TEXT } from '../../schema/email/render';
 import { key } from '../../schema/table';
 import { call, callAt, createUser, dynamodb, stack, startServer, uniqueEmail, type ApiOptions, type TestUser, stackConfig } from './helpers';
+import { stringMatching } from '../support/matchers';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
@@ -128,7 +129,7 @@ describe('POST /api/campaigns/generate-preview', () => {
     const campaign = response.json as unknown as Campaign;
     expect(Object.keys(campaign).sort()).toEqual(CAMPAIGN_FIELDS);
     expect(campaign).toMatchObject({
-      id: expect.stringMatching(ULID),
+      id: stringMatching(ULID),
       mode: 'ai',
       status: 'draft',
       track_name: 'Night Drive',
@@ -468,7 +469,7 @@ describe('POST /api/campaigns/{id}/recipient-preview', () => {
     expect(forJuno.text).not.toContain('Tidewater');
   });
 
-  it('keeps what the writer wrote for a recipient in the campaign’s partition, once, so a second look (and the send) is the same text', async () => {
+  it("stores the writer's text for a recipient once, so a second look and the send get the same text", async () => {
     const campaign = await generated(user, mara);
     const first = await preview(campaign, juno);
     const again = await preview(campaign, juno);
@@ -542,14 +543,14 @@ describe('another user’s campaign and contacts', () => {
 });
 
 describe('a writer failure', () => {
-  let server: LocalServer;
+  let server: LocalServer | undefined;
   let own: ReturnType<typeof callAt>;
   let failure: WriterFailure = 'busy';
   let writes = 0;
   const failingWriter: EmailWriter = {
-    write: async () => {
+    write: () => {
       writes++;
-      throw new WriterError(failure, `the model said no (${failure})`, { cause: new Error('ThrottlingException') });
+      return Promise.reject(new WriterError(failure, `the model said no (${failure})`, { cause: new Error('ThrottlingException') }));
     },
   };
 

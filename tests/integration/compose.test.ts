@@ -10,6 +10,7 @@ import { composeMessages, savedContactListSchema, type SavedContactList } from '
 import { campaignTemplateSchema, type CampaignTemplate } from '../../schema/api/templates';
 import { key } from '../../schema/table';
 import { call, createUser, dynamodb, stack, type ApiOptions, type TestUser } from './helpers';
+import { stringMatching } from '../support/matchers';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
@@ -69,7 +70,7 @@ describe('campaign templates', () => {
   it('saves a user template (201) and lists the user’s after the system ones, by name ignoring case', async () => {
     const zebra = await saveTemplate(user, { name: '  zebra promo ', ai_tone: 'casual' });
     expect(zebra).toEqual({
-      id: expect.stringMatching(ULID),
+      id: stringMatching(ULID),
       name: 'zebra promo',
       description: 'A new track.',
       subject_template: 'New music: {{track_name}}',
@@ -153,12 +154,12 @@ describe('saved contact lists', () => {
       contact_ids: ['bbbbbbbbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbb', 'cccccccccccccccccccccc'],
     });
     expect(first).toEqual({
-      id: expect.stringMatching(ULID),
+      id: stringMatching(ULID),
       name: 'Deep house labels',
       contact_types: ['Label', 'DJ'],
       selected_genres: ['deep house', 'techno'],
       contact_ids: ['bbbbbbbbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaaaaaaaa', 'cccccccccccccccccccccc'],
-      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      created_at: stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     const second = await saveList(user, { name: 'Fans', contact_types: ['Fan'] });
     const lists = await listsOf(user);

@@ -12,6 +12,7 @@ import type { NewContact } from '../../lambdas/ports';
 import { contactLimits, contactMessages, contactSchema, type Contact, type CsvContact } from '../../schema/api/contacts';
 import { key } from '../../schema/table';
 import { call, createUser, dynamodb, stack, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
+import { stringMatching } from '../support/matchers';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
@@ -110,11 +111,11 @@ describe('POST /api/contacts', () => {
       website_url: 'https://velvet.example',
       notes: 'Met at ADE. Prefers private SoundCloud links.',
       genre_focus: null,
-      created_at: expect.stringMatching(ISO_TIME),
+      created_at: stringMatching(ISO_TIME),
     });
     expect(Object.keys(response.json!).sort()).toEqual(CONTACT_FIELDS);
 
-    const got = await api(user, `/api/contacts/${response.json!.id}`);
+    const got = await api(user, `/api/contacts/${response.json!.id as string}`);
     expect(got).toMatchObject({ status: 200, json: response.json });
     expect(Object.keys(got.json!).sort()).toEqual(CONTACT_FIELDS);
 
@@ -146,7 +147,8 @@ describe('POST /api/contacts', () => {
     }
   });
 
-  it("refuses the same address in another case with 409 'A contact with this email already exists.'; the first contact stays as it was", async () => {
+  // The 409 says 'A contact with this email already exists.'
+  it('refuses the same address in another case with 409 and leaves the first contact as it was', async () => {
     const first = await addContact(user);
     const again = await api(user, '/api/contacts', { method: 'POST', body: form({ email: ` ${first.email.toUpperCase()}`, name: 'Someone Else' }) });
     expect(again).toMatchObject({ status: 409, json: { message: contactMessages.duplicateEmail } });
@@ -157,7 +159,7 @@ describe('POST /api/contacts', () => {
   it('gives exactly one contact to 10 parallel adds of one address in different cases (one 201, nine 409)', async () => {
     const racer = await createUser({ name: 'Racer' });
     const email = uniqueEmail('race');
-    const spellings = Array.from({ length: 10 }, (_, i) => [...email].map((char, j) => ((i >> (j % 4)) & 1 ? char.toUpperCase() : char)).join(''));
+    const spellings = Array.from({ length: 10 }, (_, i) => Array.from(email, (char, j) => ((i >> (j % 4)) & 1 ? char.toUpperCase() : char)).join(''));
     const responses = await Promise.all(
       spellings.map((spelling, i) => api(racer, '/api/contacts', { method: 'POST', body: form({ email: spelling, name: `Racer ${i}` }) })),
     );
@@ -297,7 +299,7 @@ describe('GET, PUT, DELETE /api/contacts/{id}', () => {
     expect(Object.keys(response.json!).sort()).toEqual(CONTACT_FIELDS);
 
     expect((await api(user, `/api/contacts/${original.id}`)).status).toBe(404);
-    expect((await api(user, `/api/contacts/${response.json!.id}`)).json).toEqual(response.json);
+    expect((await api(user, `/api/contacts/${response.json!.id as string}`)).json).toEqual(response.json);
     expect(await storedContacts(user.sub)).toHaveLength(before);
   });
 
@@ -401,7 +403,7 @@ describe('GET /api/contacts', () => {
     for (const cursor of [
       'not-base64-!',
       Buffer.from('hello').toString('base64url'),
-      Buffer.from(`${key.contactTimeSort('2026-01-01T00:00:00.000Z', 'short')}`).toString('base64url'),
+      Buffer.from(key.contactTimeSort('2026-01-01T00:00:00.000Z', 'short')).toString('base64url'),
       Buffer.from(`USER#someone#${key.contactTimeSort('2026-01-01T00:00:00.000Z', addressId(user.sub, 'x@y.example'))}`).toString('base64url'),
       Buffer.from(key.contactTimeSort('yesterday', addressId(user.sub, 'x@y.example'))).toString('base64url'),
       `${valid}=`,
@@ -426,7 +428,8 @@ describe('GET /api/contacts', () => {
 });
 
 describe('POST /api/contacts/import', () => {
-  it('creates the new rows (name from the address when missing, email trimmed, type Label by default) and skips existing and repeated addresses', async () => {
+  // Name from the address when missing, email trimmed, type Label by default.
+  it('creates the new rows and skips existing and repeated addresses', async () => {
     const user = await createUser({ name: 'Importer' });
     const existing = await addContact(user);
     const fresh = uniqueEmail('Fresh.Row').replace('example.com', 'Example.com');
@@ -451,7 +454,7 @@ describe('POST /api/contacts/import', () => {
           website_url: null,
           notes: null,
           genre_focus: null,
-          created_at: expect.stringMatching(ISO_TIME),
+          created_at: stringMatching(ISO_TIME),
         },
         {
           id: addressId(user.sub, other),
@@ -464,7 +467,7 @@ describe('POST /api/contacts/import', () => {
           website_url: null,
           notes: null,
           genre_focus: null,
-          created_at: expect.stringMatching(ISO_TIME),
+          created_at: stringMatching(ISO_TIME),
         },
       ],
       skipped: 2,
@@ -496,7 +499,8 @@ describe('POST /api/contacts/import', () => {
     expect(await storedContacts(user.sub)).toEqual([]);
   });
 
-  it('imports 5,000 rows with 10% repeated addresses in batches of 100, a few in flight: 4,500 created, 500 skipped; a second run creates nothing; the list pages through all 4,500 newest first', async () => {
+  // 4,500 created, 500 skipped, a few batches in flight; the list pages through all 4,500 newest first.
+  it('imports 5,000 rows with 10% repeats in batches of 100, and a second run creates nothing', async () => {
     const user = await createUser({ name: 'Bulk Importer' });
     const run = Date.now().toString(36);
     const rows: CsvContact[] = [];
@@ -584,7 +588,8 @@ describe('POST /api/contacts/bulk-delete', () => {
     expect((await api(user, '/api/contacts')).json).toEqual({ contacts: [] });
   });
 
-  it("answers 404 'None of these contacts exist.' when none of the ids are the caller's contacts, and deletes only the caller's in a mix", async () => {
+  // The 404 says 'None of these contacts exist.'
+  it("answers 404 when none of the ids are the caller's contacts, and deletes only the caller's in a mix", async () => {
     const user = await createUser({ name: 'Mixed Deleter' });
     const kept = await addContact(user);
     const gone = await addContact(user);

@@ -43,6 +43,7 @@ import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
 import { indexes, key } from '../../schema/table';
 import { adminTokens, call, callAt, createUser, dynamodb, stack, startServer, type TestUser } from './helpers';
+import { anyString, anything, stringMatching } from '../support/matchers';
 
 const table = () => stack().tableName;
 const labels = directoryEntries.filter((entry) => entry.contact_type === 'Label');
@@ -401,19 +402,19 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     const db = dynamodb().doc;
     const directory = new DynamoDirectoryStore(db, tableName);
     const handlers: Partial<Record<string, LambdaHandler>> = {
-      admin: makeAdminHandler({ waitlist: new DynamoWaitlistStore(db, tableName), directory, clock: systemClock }) as LambdaHandler,
+      admin: makeAdminHandler({ waitlist: new DynamoWaitlistStore(db, tableName), directory, clock: systemClock }),
       directory: makeDirectoryHandler({
         directory,
         contacts: new DynamoContactStore(db, tableName),
         profiles: new DynamoProfileStore(db, tableName),
         clock: systemClock,
-      }) as LambdaHandler,
+      }),
     };
     server = await startServer({
-      loadHandler: async (group) => {
+      loadHandler: (group) => {
         const handler = handlers[group];
-        if (!handler) throw new Error(`${group} is not served by the directory import test server`);
-        return handler;
+        if (!handler) return Promise.reject(new Error(`${group} is not served by the directory import test server`));
+        return Promise.resolve(handler);
       },
     });
     own = callAt(server.url);
@@ -423,6 +424,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
   });
 
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when beforeAll failed before setting it
     await server?.close();
     await dynamodb()
       .client.send(new DeleteTableCommand({ TableName: tableName }))
@@ -476,8 +478,8 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     const response = await importFile('csv', csv);
     expect(response).toEqual({
       status: 200,
-      headers: expect.anything(),
-      text: expect.any(String),
+      headers: anything(),
+      text: anyString(),
       json: {
         created: 2,
         updated: 0,
@@ -491,7 +493,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(after).toHaveLength(before.length + 2);
     const [alpha] = byEmail(after, address('alpha'));
     expect(alpha).toEqual({
-      id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+      id: stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
       name: 'Import Alpha',
       email: address('alpha'),
       genres: ['techno', 'deep-house'],
@@ -555,7 +557,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(await listed()).toHaveLength(before);
   });
 
-  it('rejects a record whose email holds an invisible or control character, or whose text cannot be stored, by row; the rest is loaded', async () => {
+  it('rejects, by row, a record with an invisible or control character in its email or unstorable text, and loads the rest', async () => {
     const before = await listed();
     const records = [
       { name: 'Clean Records', email: address('clean') },
@@ -591,7 +593,8 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     }
   });
 
-  it('refuses a file over 3 MB counted in bytes (accented text), and an import that would take the directory past 1,500 entries', async () => {
+  // Bytes, not characters: the file holds accented text.
+  it('refuses a file over 3 MB in bytes and an import that would take the directory past 1,500 entries', async () => {
     const before = (await listed()).length;
     // Two-byte characters: fewer characters than the limit has bytes, but more bytes.
     const heavy = `email,description\n${address('heavy')},"${'é'.repeat(DIRECTORY_IMPORT_MAX_BYTES / 2 + 100_000)}"\n`;
@@ -620,7 +623,8 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(await profileItem(user.sub, tableName)).toMatchObject({ labelfinder_additions_count: 0 });
   });
 
-  it('an entry stored with an invisible character in its email (before imports refused it) is not in the email lookup and cannot be added', async () => {
+  // Such entries were stored before imports refused them.
+  it('leaves an entry with an invisible character in its email out of the email lookup, and it cannot be added', async () => {
     const entry = applyDirectoryDefaults({ id: `lf-zwsp-${tag}`, name: 'Hidden Space Records', email: address('hidden').replace('@', '\u200b@') });
     await dynamodb().doc.send(new PutCommand({ TableName: tableName, Item: directoryItem(entry) }));
     expect(await inEmailLookup(entry.id)).toBe(false);

@@ -97,8 +97,8 @@ describe('cognito-local', () => {
       .send(new AdminGetUserCommand({ UserPoolId: stack().userPoolId, Username: email }))
       .then(
         () => true,
-        (error: Error) => {
-          if (error.name === 'UserNotFoundException') return false;
+        (error: unknown) => {
+          if (error instanceof Error && error.name === 'UserNotFoundException') return false;
           throw error;
         },
       );

@@ -74,7 +74,7 @@ export async function otherClientTokens(user: { email: string; password: string 
       ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
     }),
   );
-  return signIn(user.email, user.password, UserPoolClient!.ClientId!);
+  return signIn(user.email, user.password, UserPoolClient!.ClientId);
 }
 
 export interface ApiOptions {
@@ -121,7 +121,7 @@ export async function startServer(options: Pick<LocalServerOptions, 'loadHandler
     webDist: s.webDist,
     runtimeConfig: runtimeConfigSchema.parse((await call('/config.json')).json),
     authorize: makeAuthorizer({ userPoolId: s.userPoolId, userPoolClientId: s.userPoolClientId, cognitoEndpoint: s.cognitoEndpoint }),
-    confirmSignUp: async () => 'confirmed',
+    confirmSignUp: () => Promise.resolve('confirmed'),
     region: s.region,
     ...options,
   });

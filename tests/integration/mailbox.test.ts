@@ -22,6 +22,7 @@ import type { Profile } from '../../schema/api/profile';
 import type { MailboxErrorCode } from '../../schema/api/sending';
 import { key } from '../../schema/table';
 import { call, createUser, dynamodb, stack, startServer, type TestUser, stackConfig } from './helpers';
+import { anyString } from '../support/matchers';
 
 const keys = localKeys(undefined);
 /** Every response body the browser got from the API: none may carry the refresh token. */
@@ -51,8 +52,9 @@ beforeAll(async () => {
   const mailboxAuth: MailboxAuthProvider = {
     authorizationUrl: (input) => local.authorizationUrl(input),
     exchangeCode: (input) => local.exchangeCode(input),
-    revoke: async (token) => {
+    revoke: (token) => {
       revoked.push(token);
+      return Promise.resolve();
     },
   };
   const secrets: SecretBox = {
@@ -86,7 +88,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when beforeAll failed before setting it
   await api?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when beforeAll failed before setting it
   await new Promise((resolve) => consentServer?.close(resolve));
 });
 
@@ -166,7 +170,7 @@ async function storedMailbox(user: TestUser) {
   const { Item } = await dynamodb().doc.send(
     new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.mailbox() }, ConsistentRead: true }),
   );
-  return Item;
+  return Item as (Record<string, unknown> & { sealedRefreshToken: string }) | undefined;
 }
 
 /** A state re-signed with changed claims (possible only with the key: what a forger cannot do). */
@@ -207,8 +211,8 @@ describe('mailbox connection round trip (local consent page)', () => {
 
   it('stores the refresh token sealed, bound to the user, and never sends it in any response', async () => {
     const item = await storedMailbox(user);
-    expect(item).toMatchObject({ email: 'nova@nova-records.test', accountType: 'workspace', dailyLimit: 2000, connectedAt: expect.any(String) });
-    const sealed = item!.sealedRefreshToken as string;
+    expect(item).toMatchObject({ email: 'nova@nova-records.test', accountType: 'workspace', dailyLimit: 2000, connectedAt: anyString() });
+    const sealed = item!.sealedRefreshToken;
     expect(sealed).not.toContain(LOCAL_REFRESH_TOKEN_PREFIX);
     const token = await keys.secretBox.open(sealed, { userId: user.sub });
     expect(token.startsWith(LOCAL_REFRESH_TOKEN_PREFIX)).toBe(true);
@@ -240,7 +244,7 @@ describe('mailbox connection round trip (local consent page)', () => {
   });
 
   it('disconnect: 204, the profile says disconnected, the mailbox is deleted and its token revoked; again: 204', async () => {
-    const sealed = (await storedMailbox(user))!.sealedRefreshToken as string;
+    const sealed = (await storedMailbox(user))!.sealedRefreshToken;
     const token = await keys.secretBox.open(sealed, { userId: user.sub });
     const response = await request('/api/mailbox', { method: 'DELETE', token: user.idToken });
     expect(response.status).toBe(204);

@@ -111,6 +111,7 @@ describe('without a local mailbox (the outbox handler given no store)', () => {
   });
 
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when beforeAll failed before setting it
     await server?.close();
   });
 

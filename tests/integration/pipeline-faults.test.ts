@@ -262,8 +262,7 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
   const plan = planRun(rng, mix);
   const clock = new FakeClock(plan.start);
   let quiet = false;
-  let world!: PipelineWorld;
-  world = new PipelineWorld({
+  const world: PipelineWorld = new PipelineWorld({
     db: db(),
     tableName: stack().tableName,
     clock,
@@ -386,7 +385,7 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
     report.problems.push(...invariantViolations(world, snapshot, { expectCompleted: true }));
     for (const kind of boundariesOf(world, snapshot, plan.start.toISOString())) bump(faults, kind);
   } catch (error) {
-    report.problems.push(`the run threw: ${(error as Error)?.stack ?? String(error)}`);
+    report.problems.push(`the run threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   } finally {
     await world.cleanup(snapshot).catch(() => undefined);
   }
@@ -758,7 +757,7 @@ describe('named faults', () => {
       const { user, campaign } = await oneCampaign(world, 4);
       const first = await settle(
         world,
-        { atMinute: async (_now, firing) => (firing === racingFiring ? () => world.pause(user.userId, campaign.id, true) : undefined) },
+        { atMinute: (_now, firing) => Promise.resolve(firing === racingFiring ? () => world.pause(user.userId, campaign.id, true) : undefined) },
         false,
       );
       const sentBeforeResume = world.mail.calls.length;
@@ -842,7 +841,7 @@ describe('races between the sender and the artist', () => {
     for (const c of stopped.users[0]!.campaigns) {
       const onCursor = c.campaign.id in (stopped.users[0]!.cursor?.queue ?? {});
       // Either paused (it can be resumed) or still on the cursor: never "sending" with nothing to send it.
-      expect({ campaign: world.labelOf(c.campaign.id), lost: c.item?.sending_status === 'sending' && c.item?.status !== 'completed' && !onCursor }).toEqual({
+      expect({ campaign: world.labelOf(c.campaign.id), lost: c.item?.sending_status === 'sending' && c.item.status !== 'completed' && !onCursor }).toEqual({
         campaign: world.labelOf(c.campaign.id),
         lost: false,
       });

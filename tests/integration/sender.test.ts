@@ -32,7 +32,8 @@ async function queued(world: SendingWorld, n: number) {
 }
 
 describe('sender: a campaign from first email to completion', () => {
-  it('sends a 3-recipient campaign one per interval, in order, tracked, and records everything (through the dispatcher and the FIFO)', async () => {
+  // Through the dispatcher and the FIFO queue.
+  it('sends a 3-recipient campaign one per interval, in order, tracked, and records everything', async () => {
     const world = await sendingWorld();
     const { campaign, contacts } = await queued(world, 3);
     const fifo = new MemoryFifoQueue({ clock: world.clock, visibilityTimeoutMs: 60_000, maxReceiveCount: 5 });
@@ -45,7 +46,7 @@ describe('sender: a campaign from first email to completion', () => {
       for (const message of fifo.receive(1000)) {
         if (message.groupId === world.userId) {
           ticks++;
-          const result = await world.deliver(JSON.parse(message.body));
+          const result = await world.deliver(JSON.parse(message.body) as object);
           expect(result.batchItemFailures).toEqual([]);
         }
         fifo.delete(message.receiptHandle);
@@ -175,10 +176,8 @@ describe('sender: the SQS batch', () => {
     await queued(world, 1);
     const tick = await world.dueTick();
     world.withDeps({
-      store: Object.assign(Object.create(world.senderStore), {
-        read: async () => {
-          throw new Error('ProvisionedThroughputExceededException');
-        },
+      store: Object.assign(Object.create(world.senderStore) as typeof world.senderStore, {
+        read: () => Promise.reject(new Error('ProvisionedThroughputExceededException')),
       }),
     });
     const result = await world.deliver(tick!, { ...tick!, dueAt: '2026-11-21T18:01:00.000Z' });
@@ -411,10 +410,10 @@ describe('sender: one email of a track per address (checked at the claim)', () =
     const [ada, bo] = [contactFor(world.userId, 1), contactFor(world.userId, 2)];
     const campaign = await world.draft(SEND_BATCH_SIZE + 2);
     // Ada in the first batch and again in the second: positions 0 and 1.
-    await queueBatches(world, campaign.id, SEND_BATCH_SIZE + 2, [[ada!], [ada!, bo!]]);
+    await queueBatches(world, campaign.id, SEND_BATCH_SIZE + 2, [[ada], [ada, bo]]);
     await world.runUntilIdle();
 
-    expect(world.mailer.sent.map((s) => s.email.to.email)).toEqual([ada!.email, bo!.email]);
+    expect(world.mailer.sent.map((s) => s.email.to.email)).toEqual([ada.email, bo.email]);
     expect(byPosition(await world.recipients(campaign.id)).map((r) => [r.status, r.detail])).toEqual([
       ['sent', null],
       ['skipped', recipientDetails.duplicate],
@@ -424,29 +423,30 @@ describe('sender: one email of a track per address (checked at the claim)', () =
     expect(await world.counters()).toEqual({ day: 2, month: 2 });
   });
 
-  it('two campaigns of the same track queued before either sends: the address gets it once, unless the artist insisted (send again)', async () => {
+  // Both campaigns are queued before either sends.
+  it('sends one address a track once across two queued campaigns, unless the artist chose send again', async () => {
     const world = await sendingWorld();
     const [ada, bo] = [contactFor(world.userId, 1), contactFor(world.userId, 2)];
     const first = await world.draft(1);
     const second = await world.draft(2);
     const third = await world.draft(1);
-    await queueBatches(world, first.id, 1, [[ada!]]);
-    await queueBatches(world, second.id, 2, [[ada!, bo!]]);
-    await queueBatches(world, third.id, 1, [[ada!]], true);
+    await queueBatches(world, first.id, 1, [[ada]]);
+    await queueBatches(world, second.id, 2, [[ada, bo]]);
+    await queueBatches(world, third.id, 1, [[ada]], true);
     await world.runUntilIdle();
 
     // The first campaign's email, and the insisting third campaign's; never the second's.
     expect(world.mailer.sent.map((s) => [s.email.meta.campaignId, s.email.to.email])).toEqual([
-      [first.id, ada!.email],
-      [second.id, bo!.email],
-      [third.id, ada!.email],
+      [first.id, ada.email],
+      [second.id, bo.email],
+      [third.id, ada.email],
     ]);
     expect(byPosition(await world.recipients(second.id)).map((r) => [r.status, r.detail])).toEqual([
       ['skipped', recipientDetails.alreadyPitched],
       ['sent', null],
     ]);
     expect(await world.campaign(second.id)).toMatchObject({ emails_sent: 1, emails_skipped: 1, status: 'completed' });
-    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(first))).toEqual(new Set([ada!.id, bo!.id]));
+    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(first))).toEqual(new Set([ada.id, bo.id]));
   });
 
   it('a refused email (never sent) lets a later campaign of the track pitch the address', async () => {

@@ -201,7 +201,7 @@ describe('pause and resume', () => {
     let raced = false;
     const racing = new Proxy(world.db, {
       get(target, property) {
-        if (property !== 'send') return Reflect.get(target, property, target);
+        if (property !== 'send') return Reflect.get(target, property, target) as unknown;
         return async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
           if (sendingStepOf(command)?.step === 'resume' && !raced) {
             raced = true;

@@ -37,7 +37,7 @@ export function countingClient(): { db: DynamoDBDocumentClient; counts: Map<stri
   const counts = new Map<string, number>();
   db.middlewareStack.add(
     (next, context) => async (args) => {
-      const name = String(context.commandName ?? 'unknown');
+      const name = context.commandName ?? 'unknown';
       counts.set(name, (counts.get(name) ?? 0) + 1);
       return next(args);
     },
@@ -59,22 +59,22 @@ export class RecordingMailer implements Mailer {
   readonly calls: SentMail[] = [];
   readonly script: (() => void)[] = [];
   constructor(private readonly clock: { now(): Date }) {}
-  async send(email: OutgoingEmail, credentials: { refreshToken: string; mailboxEmail: string }) {
+  send(email: OutgoingEmail, credentials: { refreshToken: string; mailboxEmail: string }) {
     const call = { email, at: this.clock.now(), credentials };
     this.calls.push(call);
     this.script.shift()?.();
     this.sent.push(call);
-    return { providerMessageId: `provider-${this.sent.length}` };
+    return Promise.resolve({ providerMessageId: `provider-${this.sent.length}` });
   }
 }
 
 /** Seals by prefixing (the context must match): enough to see the sender opens the right token for the right user. */
 export const fakeSecrets: SecretBox = {
-  seal: async (plaintext, context) => `sealed:${context.userId}:${plaintext}`,
-  open: async (sealed, context) => {
+  seal: (plaintext, context) => Promise.resolve(`sealed:${context.userId}:${plaintext}`),
+  open: (sealed, context) => {
     const prefix = `sealed:${context.userId}:`;
-    if (!sealed.startsWith(prefix)) throw new Error('wrong context');
-    return sealed.slice(prefix.length);
+    if (!sealed.startsWith(prefix)) return Promise.reject(new Error('wrong context'));
+    return Promise.resolve(sealed.slice(prefix.length));
   },
 };
 
@@ -204,7 +204,7 @@ export async function sendingWorld(options: WorldOptions = {}) {
     async dueTick(): Promise<{ userId: string; dueAt: string; head?: { campaignId: string; position: number } } | undefined> {
       const cursor = await world.cursor();
       if (!cursor?.due_at || Date.parse(cursor.due_at) > now.getTime()) return undefined;
-      const head = headOf(cursor.queue ?? {}, now);
+      const head = headOf(cursor.queue, now);
       return { userId, dueAt: cursor.due_at, ...(head ? { head } : {}) };
     },
 

@@ -17,6 +17,7 @@ import type { ApiGatewayEvent } from '../../lib/local/event';
 import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import { FIXTURE_FILES } from './globalSetup';
 import { adminTokens, call, cognito, createUser, rawRequest, signUp, stack, startServer } from './helpers';
+import { anyString } from '../support/matchers';
 
 const servers: LocalServer[] = [];
 afterEach(async () => {
@@ -26,7 +27,7 @@ afterEach(async () => {
 /** A second local server serving only `handler`. */
 async function serverWith(handler: LambdaHandler, extra: { now?: () => number; webDist?: string; integrationTimeoutMs?: number } = {}) {
   const server = await startServer({
-    loadHandler: async () => handler,
+    loadHandler: () => Promise.resolve(handler),
     ...(extra.webDist ? { webDist: extra.webDist } : {}),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.integrationTimeoutMs ? { integrationTimeoutMs: extra.integrationTimeoutMs } : {}),
@@ -44,9 +45,9 @@ const noStack = (text: string) => {
 describe('Lambda limits', () => {
   it("gives the handler its group's memory and timeout from schema/routes.ts, as the deployed Lambda", async () => {
     let seen: { memory: string; remainingMs: number } | undefined;
-    const server = await serverWith(async (_event, context) => {
+    const server = await serverWith((_event, context) => {
       seen = { memory: context.memoryLimitInMB, remainingMs: context.getRemainingTimeInMillis() };
-      return { statusCode: 200, body: '{}' };
+      return Promise.resolve({ statusCode: 200, body: '{}' });
     });
     await fetch(`${server.url}/api/health`);
     const limits = lambdaLimits('health');
@@ -84,9 +85,9 @@ describe('routing', () => {
     table.push(route);
     try {
       const events: ApiGatewayEvent[] = [];
-      const server = await serverWith(async (event) => {
+      const server = await serverWith((event) => {
         events.push(event);
-        return { ok: true };
+        return Promise.resolve({ ok: true });
       });
       for (const path of ['/api/test-items/%', '/api/test-items/%E0%A4%A', '/api/test-items/%zz', '/api/test-items/abc%2', '/api/test-items/%C3']) {
         const response = await rawRequest(server.url, path);
@@ -105,15 +106,9 @@ describe('routing', () => {
 
 describe('a handler crash', () => {
   const brokenStore: ProfileStore = {
-    get: async () => {
-      throw new Error('store is down');
-    },
-    createIfMissing: async () => {
-      throw new Error('store is down');
-    },
-    update: async () => {
-      throw new Error('store is down');
-    },
+    get: () => Promise.reject(new Error('store is down')),
+    createIfMissing: () => Promise.reject(new Error('store is down')),
+    update: () => Promise.reject(new Error('store is down')),
   };
   const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 
@@ -142,20 +137,18 @@ describe('a handler crash', () => {
   });
 
   it('gives 500 with the request id through the local server', async () => {
-    const server = await serverWith(makeProfileHandler({ profiles: brokenStore, clock }) as LambdaHandler);
+    const server = await serverWith(makeProfileHandler({ profiles: brokenStore, clock }));
     const user = await createUser();
     const response = await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${user.idToken}` } });
     const text = await response.text();
     expect(response.status).toBe(500);
-    expect(JSON.parse(text)).toMatchObject({ requestId: expect.any(String), message: expect.any(String) });
+    expect(JSON.parse(text)).toMatchObject({ requestId: anyString(), message: anyString() });
     expect(response.headers.get('apigw-requestid')).toBeTruthy();
     noStack(text);
   });
 
   it("gives API Gateway's 500 when the Lambda itself throws", async () => {
-    const server = await serverWith(async () => {
-      throw new Error('store is down');
-    });
+    const server = await serverWith(() => Promise.reject(new Error('store is down')));
     const response = await fetch(`${server.url}/api/health`);
     const text = await response.text();
     expect(response.status).toBe(500);
@@ -167,15 +160,15 @@ describe('a handler crash', () => {
 describe('the event a handler receives', () => {
   it('is an API Gateway payload 2.0 event with the verified claims, and the structured result is written back', async () => {
     const events: ApiGatewayEvent[] = [];
-    const server = await serverWith(async (event) => {
+    const server = await serverWith((event) => {
       events.push(event);
-      return {
+      return Promise.resolve({
         statusCode: 201,
         headers: { 'X-Custom': 'yes', 'content-type': 'text/plain' },
         cookies: ['a=1; Path=/; HttpOnly', 'b=2; Path=/'],
         body: Buffer.from('hello').toString('base64'),
         isBase64Encoded: true,
-      };
+      });
     });
     const admin = await adminTokens();
     const response = await fetch(`${server.url}/api/admin/waitlist?status=pending&tag=a&tag=b`, {
@@ -213,9 +206,9 @@ describe('the event a handler receives', () => {
 
   it('has no authorizer on a public route', async () => {
     const events: ApiGatewayEvent[] = [];
-    const server = await serverWith(async (event) => {
+    const server = await serverWith((event) => {
       events.push(event);
-      return { ok: true };
+      return Promise.resolve({ ok: true });
     });
     const response = await fetch(`${server.url}/api/health`);
     expect(response.status).toBe(200);
@@ -233,7 +226,7 @@ describe('limits', () => {
 
   it("throttles a route to its burst, then refills at its rate (429 'Too Many Requests')", async () => {
     let now = 1_000_000;
-    const server = await serverWith(async () => ({ statusCode: 200, body: 'ok' }), { now: () => now });
+    const server = await serverWith(() => Promise.resolve({ statusCode: 200, body: 'ok' }), { now: () => now });
     const hit = async () => (await fetch(`${server.url}/api/health`)).status;
     const statuses: number[] = [];
     for (let i = 0; i < 45; i++) statuses.push(await hit());
@@ -262,7 +255,7 @@ describe('POST /local/confirm-signup', () => {
           AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
         }),
       )
-      .catch((error: Error) => error);
+      .catch((error: unknown) => error);
     expect((before as Error).name).toBe('UserNotConfirmedException');
 
     const response = await call('/local/confirm-signup', { method: 'POST', body: { email: user.email } });
@@ -372,7 +365,7 @@ describe('the web build', () => {
       writeFileSync(join(site, 'index.html'), SHELL);
       writeFileSync(join(site, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
       writeFileSync(join(base, 'secret.txt'), SECRET); // next to the build folder
-      const server = await serverWith(async () => ({}), { webDist: site });
+      const server = await serverWith(() => Promise.resolve({}), { webDist: site });
 
       // Control: the server serves the build, and a `..` that stays inside it.
       expect((await rawRequest(server.url, '/assets/app-1a2b3c.js')).text).toContain('console.log');
@@ -411,7 +404,7 @@ describe('the web build', () => {
   });
 
   it('says how to build the web app when there is no build', async () => {
-    const server = await serverWith(async () => ({}), { webDist: '/nonexistent/web/dist' });
+    const server = await serverWith(() => Promise.resolve({}), { webDist: '/nonexistent/web/dist' });
     const response = await fetch(`${server.url}/dashboard`);
     expect(response.status).toBe(503);
     expect(await response.text()).toContain('npm run build:web');

@@ -13,7 +13,6 @@ import { systemClock } from '../../lambdas/adapters/clock';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
-import type { LambdaHandler } from '../../lib/local/server';
 import { waitlistMessages, type WaitlistEntry } from '../../schema/api/waitlist';
 import { key } from '../../schema/table';
 import { adminTokens, call, createUser, dynamodb, stack, startServer, uniqueEmail, type TestUser } from './helpers';
@@ -258,11 +257,11 @@ describe('POST /api/waitlist throttling', () => {
     let calls = 0;
     const real = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids });
     const server = await startServer({
-      loadHandler: async () =>
-        (async (event, ctx) => {
+      loadHandler: () =>
+        Promise.resolve(async (event, ctx) => {
           calls++;
-          return real(event as Parameters<typeof real>[0], ctx);
-        }) as LambdaHandler,
+          return real(event, ctx);
+        }),
       now: () => 1_000_000, // the clock stands still: no refill
     });
     try {
@@ -273,7 +272,7 @@ describe('POST /api/waitlist throttling', () => {
         if (i === 11) expect(await response.json()).toEqual({ message: 'Too Many Requests' });
         else await response.arrayBuffer();
       }
-      expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
+      expect(statuses).toEqual([...Array<number>(10).fill(400), 429, 429]);
       expect(calls).toBe(10);
     } finally {
       await server.close();
@@ -368,7 +367,7 @@ describe('admin waitlist routes', () => {
     for (const limit of ['0', '1001', '-1', '1.5', 'abc', '', '10abc', '1e2', ' 5']) {
       const response = await call(`/api/admin/waitlist?limit=${encodeURIComponent(limit)}`, { token: admin });
       expect(response.status, `limit=${JSON.stringify(limit)}`).toBe(400);
-      expect(String((response.json as { message: string }).message)).toMatch(/^limit: /);
+      expect((response.json as { message: string }).message).toMatch(/^limit: /);
     }
     expect((await listPage({ limit: '1' })).entries).toHaveLength(1);
     expect((await listPage({ limit: '1000' })).entries.length).toBeLessThanOrEqual(1000);

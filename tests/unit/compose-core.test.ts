@@ -75,12 +75,12 @@ function fakeWriter(): EmailWriter & { requests: WriterRequest[] } {
   const requests: WriterRequest[] = [];
   return {
     requests,
-    async write(request) {
+    write(request) {
       requests.push(request);
-      return {
+      return Promise.resolve({
         subject: `${request.track.track_name} for ${request.contact.label_name ?? 'you'}`,
         body: `Hi ${request.contact.name},\n\nWritten for ${request.contact.name}.`,
-      };
+      });
     },
   };
 }
@@ -90,14 +90,14 @@ function memoryWrittenStore(): WrittenEmailStore & { puts: number } {
   const stored = new Map<string, WrittenEmail>();
   const store = {
     puts: 0,
-    async get(campaignId: string, requestKey: string) {
-      return stored.get(`${campaignId}/${requestKey}`);
+    get(campaignId: string, requestKey: string) {
+      return Promise.resolve(stored.get(`${campaignId}/${requestKey}`));
     },
-    async putIfAbsent(campaignId: string, requestKey: string, email: WrittenEmail) {
+    putIfAbsent(campaignId: string, requestKey: string, email: WrittenEmail) {
       store.puts += 1;
       const key = `${campaignId}/${requestKey}`;
       if (!stored.has(key)) stored.set(key, email);
-      return stored.get(key)!;
+      return Promise.resolve(stored.get(key)!);
     },
   };
   return store;
@@ -259,7 +259,8 @@ describe('draftContent', () => {
     });
   });
 
-  it('HTML mode keeps the track fields that were given, and puts a fragment in a document before sanitizing it (sent as the HTML it was previewed as)', () => {
+  // So the email is sent as the HTML it was previewed as.
+  it('HTML mode keeps the given track fields and wraps a fragment in a document before sanitizing it', () => {
     const sanitizer = fakeSanitizer();
     const content = draftContent(
       parse({
@@ -380,10 +381,11 @@ describe('recipientEmail', () => {
 
   it('sanitizes a model reply that is HTML before it is kept and sent (contact notes can steer a model)', async () => {
     const hostile: EmailWriter = {
-      write: async () => ({
-        subject: 'Hi',
-        body: '<html><body><p>Hello</p><script>steal()</script><img src="https://x.example/p.gif" onerror="x()"></body></html>',
-      }),
+      write: () =>
+        Promise.resolve({
+          subject: 'Hi',
+          body: '<html><body><p>Hello</p><script>steal()</script><img src="https://x.example/p.gif" onerror="x()"></body></html>',
+        }),
     };
     const sanitizer = fakeSanitizer();
     const email = await emailFor(campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), juno, hostile, { sanitizer });
@@ -392,7 +394,8 @@ describe('recipientEmail', () => {
     expect(email.html).not.toMatch(/<script|onerror/);
   });
 
-  it('an edited (not personalised) campaign: everyone gets the stored email with their own placeholders, and the writer is never called', async () => {
+  // Edited, not personalised: the writer is never called.
+  it('an edited campaign gives everyone the stored email with their own placeholders, without the writer', async () => {
     const writer = fakeWriter();
     const edited = campaign({ personalised_by_writer: false, preview_contact_id: mara.id });
     const [forMara, forJuno] = await Promise.all([mara, juno].map((recipient) => emailFor(edited, recipient, writer)));
@@ -404,9 +407,7 @@ describe('recipientEmail', () => {
 
   it('passes the writer’s failure on and keeps nothing (the caller maps it; nothing is sent or saved)', async () => {
     const failing: EmailWriter = {
-      write: async () => {
-        throw new Error('model busy');
-      },
+      write: () => Promise.reject(new Error('model busy')),
     };
     const written = memoryWrittenStore();
     await expect(emailFor(campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), juno, failing, { written })).rejects.toThrow('model busy');

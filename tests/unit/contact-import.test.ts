@@ -342,7 +342,8 @@ describe('planContactImport: duplicate emails in the file', () => {
     expect(plan(source, { removeDuplicates: true })).toEqual(expected);
   });
 
-  it('sends one row per email with remove-duplicates off too (the server keeps one per email); the count lets the UI report them', () => {
+  // The server keeps one per email anyway.
+  it('sends one row per email with remove-duplicates off too, and counts the repeats for the UI', () => {
     expect(plan(source, { removeDuplicates: false })).toEqual(expected);
   });
 });

@@ -37,12 +37,17 @@ describe('dispatcher', () => {
     const asked: { shard: number; now: string }[] = [];
     const sent: QueueMessage[] = [];
     const cursors: SendingCursorStore = {
-      listDue: async (shard, now) => {
+      listDue: (shard, now) => {
         asked.push({ shard, now: now.toISOString() });
-        return cursorsByShard[shard] ?? [];
+        return Promise.resolve(cursorsByShard[shard] ?? []);
       },
     };
-    const queue: Queue = { send: async (messages) => void sent.push(...messages) };
+    const queue: Queue = {
+      send: (messages) => {
+        sent.push(...messages);
+        return Promise.resolve();
+      },
+    };
     return { asked, sent, cursors, queue };
   }
 
@@ -77,7 +82,9 @@ describe('dispatcher', () => {
     let published = 0;
     const metrics = {
       addMetric: (name: string, unit: string, value: number) => void recorded.push({ name, unit, value }),
-      publishStoredMetrics: () => void published++,
+      publishStoredMetrics: () => {
+        published++;
+      },
     };
     try {
       await makeHandler({ cursors, queue, clock: { now: () => new Date('2026-11-21T10:00:00.000Z') }, metrics })({});

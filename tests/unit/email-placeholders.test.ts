@@ -37,7 +37,7 @@ const expected: Record<PlaceholderName, string> = {
 /** Every way a person may type a placeholder: any case, a space or an underscore between words. */
 function spellings(name: PlaceholderName): string[] {
   const words = name.split('_');
-  const title = words.map((word) => word[0] + word.slice(1).toLowerCase());
+  const title = words.map((word) => word.charAt(0) + word.slice(1).toLowerCase());
   const all = [
     name,
     name.toLowerCase(),

@@ -40,19 +40,19 @@ describe('plainTextToHtml', () => {
     expect(html).toContain('<meta charset="utf-8">');
     expect(html).toContain('name="viewport"');
     expect(parse(html).body.getAttribute('style')).toContain('font-family:Arial');
-    expect(parse(html).body.textContent!.trim()).toBe('Hi');
+    expect(parse(html).body.textContent.trim()).toBe('Hi');
   });
 
   it('escapes the text: markup in it shows as written', () => {
     const document = parse(plainTextToHtml('Tom & Jerry <script>alert(1)</script> "q" \'s\' <3'));
     expect(document.querySelectorAll('script')).toHaveLength(0);
-    expect(document.body.textContent!.trim()).toBe('Tom & Jerry <script>alert(1)</script> "q" \'s\' <3');
+    expect(document.body.textContent.trim()).toBe('Tom & Jerry <script>alert(1)</script> "q" \'s\' <3');
   });
 
   it('keeps line breaks as <br>', () => {
     const document = parse(plainTextToHtml('One\nTwo\r\n\r\nFour'));
     expect(document.querySelectorAll('br')).toHaveLength(3);
-    expect(document.body.textContent!.replace(/\s+/g, ' ').trim()).toBe('One Two Four');
+    expect(document.body.textContent.replace(/\s+/g, ' ').trim()).toBe('One Two Four');
   });
 
   it('makes http(s) links clickable without the punctuation after them', () => {

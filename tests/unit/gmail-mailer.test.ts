@@ -22,7 +22,7 @@ import { sampleEmail } from '../fakes/outbox';
 import { parseMime } from '../support/mime';
 
 const credentials = { refreshToken: '1//refresh-token-of-nova', mailboxEmail: 'nova@gmail.com' };
-const googleClient = { clientId: 'client-id.apps.googleusercontent.com', clientSecret: vi.fn(async () => 'client-secret') };
+const googleClient = { clientId: 'client-id.apps.googleusercontent.com', clientSecret: vi.fn(() => Promise.resolve('client-secret')) };
 
 /** A fake Gmail client whose send answers with `answer`, and the OAuth clients it was built with. */
 function fakeGmail(answer: () => Promise<{ data: { id?: string | null } }>) {
@@ -37,7 +37,7 @@ function fakeGmail(answer: () => Promise<{ data: { id?: string | null } }>) {
 
 describe('sending through users.messages.send', () => {
   it("sends the MIME as unpadded base64url for userId 'me', once, without library retries, and returns Gmail's id", async () => {
-    const { send, mailer } = fakeGmail(async () => ({ data: { id: '18c2f0a9d1e2b3c4', threadId: 't' } as { id: string } }));
+    const { send, mailer } = fakeGmail(() => Promise.resolve({ data: { id: '18c2f0a9d1e2b3c4', threadId: 't' } as { id: string } }));
     const email = sampleEmail();
     await expect(mailer.send(email, credentials)).resolves.toEqual({ providerMessageId: '18c2f0a9d1e2b3c4' });
     expect(send).toHaveBeenCalledTimes(1);
@@ -52,7 +52,7 @@ describe('sending through users.messages.send', () => {
   });
 
   it('authorizes with the app’s client id and secret and the mailbox’s refresh token, reusing the client for that token', async () => {
-    const { auths, mailer } = fakeGmail(async () => ({ data: { id: 'm1' } }));
+    const { auths, mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'm1' } }));
     await mailer.send(sampleEmail(), credentials);
     await mailer.send(sampleEmail(), credentials);
     expect(auths).toHaveLength(1);
@@ -65,14 +65,14 @@ describe('sending through users.messages.send', () => {
   });
 
   it('an answer without a message id is an unknown outcome (not a MailerError): Gmail may have sent it', async () => {
-    const { mailer } = fakeGmail(async () => ({ data: {} }));
+    const { mailer } = fakeGmail(() => Promise.resolve({ data: {} }));
     const error = await mailer.send(sampleEmail(), credentials).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(MailerError);
   });
 
   it('refuses an email it cannot build before calling Gmail', async () => {
-    const { send, mailer } = fakeGmail(async () => ({ data: { id: 'm1' } }));
+    const { send, mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'm1' } }));
     const error = await mailer.send(sampleEmail({ to: { name: null, email: 'not-an-address' } }), credentials).catch((caught: unknown) => caught);
     expect((error as MailerError).kind).toBe('rejected');
     expect(send).not.toHaveBeenCalled();
@@ -80,7 +80,7 @@ describe('sending through users.messages.send', () => {
 });
 
 describe('Google failures as MailerError kinds', () => {
-  const cases: [string, MailerFailure, () => unknown][] = [
+  const cases: [string, MailerFailure, () => Error][] = [
     [
       'invalid_grant from the token endpoint',
       'auth',
@@ -123,7 +123,7 @@ describe('Google failures as MailerError kinds', () => {
 
   it.each(cases)('%s → %s', async (_, kind, makeError) => {
     const cause = makeError();
-    const { mailer } = fakeGmail(async () => Promise.reject(cause));
+    const { mailer } = fakeGmail(() => Promise.reject(cause));
     const error = await mailer.send(sampleEmail(), credentials).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MailerError);
     expect(error).toMatchObject({ kind, cause });
@@ -143,9 +143,9 @@ describe('Google failures as MailerError kinds', () => {
 
   it('after an auth failure, the next send authorizes afresh', async () => {
     let fail = true;
-    const { auths, mailer } = fakeGmail(async () => {
-      if (fail) throw gaxiosHttpError(400, { error: 'invalid_grant' }, TOKEN_URL);
-      return { data: { id: 'm2' } };
+    const { auths, mailer } = fakeGmail(() => {
+      if (fail) return Promise.reject(gaxiosHttpError(400, { error: 'invalid_grant' }, TOKEN_URL));
+      return Promise.resolve({ data: { id: 'm2' } });
     });
     await expect(mailer.send(sampleEmail(), credentials)).rejects.toMatchObject({ kind: 'auth' });
     fail = false;
@@ -182,7 +182,7 @@ describe('the real googleapis client against a local stand-in for Google', () =>
   /** The production factory's client, pointed at the stand-in (token endpoint and Gmail). */
   const localGoogle: GmailClientFactory = (auth) => {
     Object.assign(auth, { endpoints: { ...auth.endpoints, oauth2TokenUrl: `${base}/token` } });
-    return realGmailApi({ version: 'v1', auth, rootUrl: `${base}/` }) as unknown as GmailSendClient;
+    return realGmailApi({ version: 'v1', auth, rootUrl: `${base}/` });
   };
 
   const tokenOk = {

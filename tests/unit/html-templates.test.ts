@@ -35,7 +35,7 @@ const input: HtmlTemplateInput = {
 
 const kinds = ['minimal', 'bold', 'professional'] as const;
 const parse = (html: string) => new JSDOM(html).window.document;
-const anchors = (html: string) => [...parse(html).querySelectorAll('a')].map((a) => ({ text: a.textContent!.trim(), href: a.getAttribute('href') }));
+const anchors = (html: string) => [...parse(html).querySelectorAll('a')].map((a) => ({ text: a.textContent.trim(), href: a.getAttribute('href') }));
 const buttonLink = (html: string) => [...parse(html).querySelectorAll('a')].find((a) => a.getAttribute('href') === input.track_url);
 const sanitizer = new DomPurifySanitizer();
 
@@ -82,7 +82,7 @@ describe.each(kinds)('the %s template', (kind) => {
   });
 
   it('greets [CONTACT_NAME] and says the description, the artist and the §5 footer with [UNSUBSCRIBE_URL]', () => {
-    const text = document.body.textContent!;
+    const text = document.body.textContent;
     expect(text).toContain('Hi [CONTACT_NAME],');
     expect(text).toContain('A late-night groove with warm pads.');
     expect(text).toContain('It sits at 122 BPM.');

@@ -36,7 +36,7 @@ function event(method: string, path: string, options: { claims?: Record<string, 
     claims: options.claims,
     requestId: 'req-1',
     now,
-  }) as Parameters<ReturnType<typeof makeProfileHandler>>[0];
+  });
 }
 
 const context = () => makeLambdaContext({ functionName: 'test', awsRequestId: 'req-1', region: 'us-east-1', timeoutMs: 10_000 });
@@ -45,17 +45,17 @@ function memoryProfiles(): ProfileStore & { stored: Map<string, Profile> } {
   const stored = new Map<string, Profile>();
   return {
     stored,
-    get: async (id) => stored.get(id),
-    createIfMissing: async (profile) => {
+    get: (id) => Promise.resolve(stored.get(id)),
+    createIfMissing: (profile) => {
       if (!stored.has(profile.id)) stored.set(profile.id, profile);
-      return stored.get(profile.id)!;
+      return Promise.resolve(stored.get(profile.id)!);
     },
-    update: async (id, update) => {
+    update: (id, update) => {
       const current = stored.get(id);
-      if (!current) return undefined;
-      const next = { ...current, ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) };
+      if (!current) return Promise.resolve(undefined);
+      const next = { ...current, ...Object.fromEntries(Object.entries(update as Record<string, unknown>).filter(([, v]) => v !== undefined)) };
       stored.set(id, next);
-      return next;
+      return Promise.resolve(next);
     },
   };
 }
@@ -203,11 +203,9 @@ describe('admin routes', () => {
 describe('a crash', () => {
   it('gives 500 with the request id and no stack trace', async () => {
     const broken: ProfileStore = {
-      get: async () => {
-        throw new Error('table is on fire at /var/task/index.js:1');
-      },
-      createIfMissing: async (p) => p,
-      update: async () => undefined,
+      get: () => Promise.reject(new Error('table is on fire at /var/task/index.js:1')),
+      createIfMissing: (p) => Promise.resolve(p),
+      update: () => Promise.resolve(undefined),
     };
     const response = await callProfile(broken, 'GET', claimsOf('heidi'));
     expect(response.status).toBe(500);
@@ -219,7 +217,7 @@ describe('a crash', () => {
 describe("a handler group's route map", () => {
   it("a route of schema/routes.ts missing from the map is a 500 with its own code (a server bug), not the caller's 404", async () => {
     // The profile group's map with PATCH left out (a compile error, hence the cast): GET still answers, PATCH is the missing entry.
-    const getOnly: Partial<RouteMap<'profile'>> = { 'GET /api/profile': async () => json(200, { ok: true }) };
+    const getOnly: Partial<RouteMap<'profile'>> = { 'GET /api/profile': () => Promise.resolve(json(200, { ok: true })) };
     const handler = httpApi('profile', getOnly as RouteMap<'profile'>);
     const get = await handler(event('GET', '/api/profile', { claims: claimsOf('ivan') }), context());
     expect(get.statusCode).toBe(200);
@@ -233,7 +231,7 @@ describe("a handler group's route map", () => {
   });
 
   it('a key naming no route (a typo, a renamed route) is refused when the handler is built', () => {
-    const typo = { 'PATCH /api/profiles': async () => json(200, {}) } as unknown as RouteMap<'profile'>;
+    const typo = { 'PATCH /api/profiles': () => Promise.resolve(json(200, {})) } as unknown as RouteMap<'profile'>;
     expect(() => httpApi('profile', typo)).toThrow('httpApi: no route in schema/routes.ts for PATCH /api/profiles');
   });
 

@@ -12,6 +12,7 @@ import { GoogleMailboxAuth } from '../../lambdas/adapters/google/googleMailboxAu
 import { issueLocalMailboxCode, LocalMailboxAuth, LOCAL_REFRESH_TOKEN_PREFIX } from '../../lambdas/adapters/local-mailbox/localMailboxAuth';
 import { MailboxAuthError } from '../../lambdas/core/errors';
 import type { MailboxAuthProvider } from '../../lambdas/ports';
+import { anyString } from '../support/matchers';
 
 const SCOPES = ['https://www.googleapis.com/auth/gmail.send', 'https://www.googleapis.com/auth/userinfo.email'];
 const CLIENT_ID = '1234-abc.apps.googleusercontent.com';
@@ -41,20 +42,20 @@ interface Harness {
 function googleHarness(): Harness & { tokensFor: Map<string, Record<string, unknown>>; idTokens: Map<string, Record<string, unknown>> } {
   const tokensFor = new Map<string, Record<string, unknown>>();
   const idTokens = new Map<string, Record<string, unknown>>();
-  vi.spyOn(OAuth2.prototype, 'getToken').mockImplementation((async (options: { code: string; redirect_uri?: string }) => {
+  vi.spyOn(OAuth2.prototype, 'getToken').mockImplementation(((options: { code: string; redirect_uri?: string }) => {
     const tokens = tokensFor.get(options.code);
-    if (!tokens || options.redirect_uri !== REDIRECT) throw Object.assign(new Error('invalid_grant'), { response: { status: 400 } });
-    return { tokens, res: null };
+    if (!tokens || options.redirect_uri !== REDIRECT) return Promise.reject(Object.assign(new Error('invalid_grant'), { response: { status: 400 } }));
+    return Promise.resolve({ tokens, res: null });
   }) as never);
-  vi.spyOn(OAuth2.prototype, 'verifyIdToken').mockImplementation((async ({ idToken, audience }: { idToken: string; audience: string }) => {
+  vi.spyOn(OAuth2.prototype, 'verifyIdToken').mockImplementation((({ idToken, audience }: { idToken: string; audience: string }) => {
     const payload = idTokens.get(idToken);
-    if (!payload || audience !== CLIENT_ID) throw new Error('Wrong recipient, payload audience != requiredAudience');
-    return { getPayload: () => payload };
+    if (!payload || audience !== CLIENT_ID) return Promise.reject(new Error('Wrong recipient, payload audience != requiredAudience'));
+    return Promise.resolve({ getPayload: () => payload });
   }) as never);
-  vi.spyOn(OAuth2.prototype, 'revokeToken').mockRejectedValue(new Error('network down') as never);
+  vi.spyOn(OAuth2.prototype, 'revokeToken').mockRejectedValue(new Error('network down'));
   let n = 0;
   return {
-    auth: new GoogleMailboxAuth({ clientId: CLIENT_ID, clientSecret: async () => 'client-secret' }),
+    auth: new GoogleMailboxAuth({ clientId: CLIENT_ID, clientSecret: () => Promise.resolve('client-secret') }),
     consent: ({ email, workspace }) => {
       n++;
       const code = `4/0code-${n}`;
@@ -110,10 +111,10 @@ describe.each([
       code: harness.consent({ email: 'nova@nova-records.example', workspace: true }),
       redirectUri: REDIRECT,
     });
-    expect(workspace).toEqual({ email: 'nova@nova-records.example', hostedDomain: 'nova-records.example', refreshToken: expect.any(String) });
+    expect(workspace).toEqual({ email: 'nova@nova-records.example', hostedDomain: 'nova-records.example', refreshToken: anyString() });
     expect(workspace.refreshToken.length).toBeGreaterThan(8);
     const personal = await harness.auth.exchangeCode({ code: harness.consent({ email: 'nova@gmail.example', workspace: false }), redirectUri: REDIRECT });
-    expect(personal).toEqual({ email: 'nova@gmail.example', hostedDomain: null, refreshToken: expect.any(String) });
+    expect(personal).toEqual({ email: 'nova@gmail.example', hostedDomain: null, refreshToken: anyString() });
     expect(personal.refreshToken).not.toBe(workspace.refreshToken);
   });
 
@@ -169,9 +170,9 @@ describe('Google specifics', () => {
   it('reads the address and hd from userinfo when no ID token comes back', async () => {
     const code = harness.consent({ email: 'ignored@gmail.example', workspace: false });
     delete harness.tokensFor.get(code)!.id_token;
-    const get = vi.fn(async () => ({ data: { email: 'label@studio.example', hd: 'studio.example', verified_email: true } }));
+    const get = vi.fn(() => Promise.resolve({ data: { email: 'label@studio.example', hd: 'studio.example', verified_email: true } }));
     vi.mocked(oauth2).mockReturnValueOnce({ userinfo: { get } } as never);
-    expect(await exchange(code)).toEqual({ email: 'label@studio.example', hostedDomain: 'studio.example', refreshToken: expect.any(String) });
+    expect(await exchange(code)).toEqual({ email: 'label@studio.example', hostedDomain: 'studio.example', refreshToken: anyString() });
     expect(get).toHaveBeenCalledTimes(1);
   });
 

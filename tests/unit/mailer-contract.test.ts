@@ -27,7 +27,7 @@ interface Harness {
 }
 
 /** Google's answer for each kind, as gaxios throws it. */
-function googleError(kind: MailerFailure): unknown {
+function googleError(kind: MailerFailure): Error {
   switch (kind) {
     case 'rate_limited':
       return gaxiosHttpError(429, gmailErrorBody(429, 'rateLimitExceeded', 'User-rate limit exceeded.'));
@@ -50,20 +50,20 @@ function gmailHarness(): Harness {
   const client: GmailSendClient = {
     users: {
       messages: {
-        send: async ({ requestBody }) => {
+        send: ({ requestBody }) => {
           const raw = Buffer.from(requestBody.raw, 'base64url');
           const to = parseMime(raw).header('To') ?? '';
           const failure = [...failures].find(([address]) => to.includes(address));
-          if (failure) throw googleError(failure[1]);
+          if (failure) return Promise.reject(googleError(failure[1]));
           accepted.push(raw);
-          return { data: { id: `gmail-${++sequence}` } };
+          return Promise.resolve({ data: { id: `gmail-${++sequence}` } });
         },
       },
     },
   };
   return {
-    mailer: new GmailMailer({ clientId: 'id', clientSecret: async () => 'secret' }, () => client),
-    delivered: async () => accepted,
+    mailer: new GmailMailer({ clientId: 'id', clientSecret: () => Promise.resolve('secret') }, () => client),
+    delivered: () => Promise.resolve(accepted),
     failing: (kind) => {
       const address = `${kind.replace('_', '-')}@label.example`;
       failures.set(address, kind);
@@ -84,7 +84,7 @@ function localHarness(): Harness {
   const outbox = memoryOutbox();
   return {
     mailer: new LocalMailer(outbox, { now: () => now }),
-    delivered: async () => [...outbox.messages.values()].map(({ message }) => Buffer.from(message.raw, 'utf8')),
+    delivered: () => Promise.resolve([...outbox.messages.values()].map(({ message }) => Buffer.from(message.raw, 'utf8'))),
     failing: (kind) => sampleEmail({ to: { name: 'Test', email: localAddress[kind] } }),
   };
 }

@@ -120,7 +120,8 @@ describe('KMS envelope specifics', () => {
 });
 
 describe('local keys (localKeys)', () => {
-  it('keeps one set of keys per data folder in local-keys.json (mode 0600), the same object for every caller and across a reload of the file', async () => {
+  // The file is written with mode 0600.
+  it('keeps one set of keys per data folder in local-keys.json, the same for every caller and after a reload', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trackpitch-keys-'));
     tempDirs.push(dir);
     const keys = localKeys(dir);

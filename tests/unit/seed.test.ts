@@ -20,8 +20,8 @@ function fakeDb(options: { unprocessedOnFirstCall?: number } = {}) {
   const table = new Map<string, Item>();
   let calls = 0;
   const client = {
-    async send(command: unknown) {
-      if (!(command instanceof BatchWriteCommand)) throw new Error('unexpected command');
+    send(command: unknown) {
+      if (!(command instanceof BatchWriteCommand)) return Promise.reject(new Error('unexpected command'));
       calls++;
       inputs.push(command.input);
       const requests = command.input.RequestItems?.[TABLE] ?? [];
@@ -31,7 +31,7 @@ function fakeDb(options: { unprocessedOnFirstCall?: number } = {}) {
         const item = request.PutRequest?.Item as Item;
         table.set(`${String(item.PK)}|${String(item.SK)}`, structuredClone(item));
       }
-      return { UnprocessedItems: unprocessed.length ? { [TABLE]: unprocessed } : {} };
+      return Promise.resolve({ UnprocessedItems: unprocessed.length ? { [TABLE]: unprocessed } : {} });
     },
   };
   return { db: client as unknown as DynamoDBDocumentClient, inputs, table };
@@ -212,8 +212,8 @@ describe('seedSystemData', () => {
 
   it('gives up after maxAttempts when items stay unprocessed', async () => {
     const client = {
-      async send(command: BatchWriteCommand) {
-        return { UnprocessedItems: command.input.RequestItems };
+      send(command: BatchWriteCommand) {
+        return Promise.resolve({ UnprocessedItems: command.input.RequestItems });
       },
     } as unknown as DynamoDBDocumentClient;
     await expect(seedSystemData(client, TABLE, { maxAttempts: 2, baseDelayMs: 1 })).rejects.toThrow(/unprocessed after 2 attempts/);

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { countPlaywright } from '../../scripts/playwright-report';
 
-const report = JSON.parse(readFileSync(new URL('../fixtures/playwright/report-with-flaky.json', import.meta.url), 'utf8'));
+const report = JSON.parse(readFileSync(new URL('../fixtures/playwright/report-with-flaky.json', import.meta.url), 'utf8')) as Parameters<
+  typeof countPlaywright
+>[0];
 
 describe("the browser suite's count", () => {
   it('counts a flaky test (passed on retry) as failed, and names it', () => {

@@ -105,7 +105,8 @@ describe('link targets', () => {
 });
 
 describe('untrackedHtml', () => {
-  it('gives back the email as written: no pixel, every tracked link to its stored target (the artist reading it counts nothing)', () => {
+  // The artist reading it counts nothing.
+  it('gives back the email as written: no pixel, and every tracked link to its stored target', () => {
     const original =
       '<html><body><p>Hi</p><a href="https://a.test/1">one</a> <a href="https://b.test/2?x=1&amp;y=2">two</a> <a href="https://a.test/1">again</a></body></html>';
     const tracked = track(original);

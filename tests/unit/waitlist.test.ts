@@ -15,6 +15,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoWaitlistStore } from '../../lambdas/adapters/dynamodb/waitlistStore';
 import { unusedDirectory } from '../fakes/directory';
+import { stringContaining } from '../support/matchers';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const clock = { now: () => now };
@@ -231,7 +232,7 @@ describe('DynamoWaitlistStore.add under transaction conflicts (real DynamoDB can
     const mock = mockClient(db);
     let call = mock.on(TransactWriteCommand);
     for (const outcome of outcomes) call = outcome === 'ok' ? call.resolvesOnce({}) : call.rejectsOnce(outcome);
-    return { store: new DynamoWaitlistStore(db, 'table', async () => undefined), mock };
+    return { store: new DynamoWaitlistStore(db, 'table', () => Promise.resolve(undefined)), mock };
   }
 
   it('retries a conflict (e.g. on the shared counter) and then adds', async () => {
@@ -260,6 +261,6 @@ describe('DynamoWaitlistStore.add under transaction conflicts (real DynamoDB can
     const [guard, put, count] = input.TransactItems!;
     expect(guard!.Put).toMatchObject({ Item: { PK: 'WAITLIST', SK: 'EMAIL#c@example.com', entry_id: ID }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(put!.Put).toMatchObject({ Item: { PK: 'WAITLIST', SK: `ENTRY#${ID}`, email: 'c@example.com' }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(count!.Update).toMatchObject({ Key: { PK: 'WAITLIST', SK: 'COUNTER' }, UpdateExpression: expect.stringContaining('ADD entries :one') });
+    expect(count!.Update).toMatchObject({ Key: { PK: 'WAITLIST', SK: 'COUNTER' }, UpdateExpression: stringContaining('ADD entries :one') });
   });
 });

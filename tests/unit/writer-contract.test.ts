@@ -18,10 +18,10 @@ import type { EmailWriter, WriterRequest } from '../../lambdas/ports';
 
 const bedrock = mockClient(BedrockRuntimeClient);
 
-function dataBlock<T>(user: string, tag: string): T {
+function dataBlock(user: string, tag: string): unknown {
   const match = new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(user);
   if (!match) throw new Error(`no <${tag}> block in the prompt`);
-  return JSON.parse(match[1]!) as T;
+  return JSON.parse(match[1]!);
 }
 
 /** A stand-in model: rebuilds the request from the prompt alone and answers as the local writer would. */
@@ -30,9 +30,16 @@ async function scriptedModel(input: ConverseCommandInput): Promise<string> {
     .flatMap((m) => m.content ?? [])
     .map((c) => c.text ?? '')
     .join('');
-  const track = dataBlock<WriterRequest['track']>(user, DATA_BLOCKS.track);
-  const artist = dataBlock<WriterRequest['artist']>(user, DATA_BLOCKS.artist);
-  const contact = dataBlock<{ name: string; label?: string; type: ContactType; genre?: string; position?: string; notes?: string }>(user, DATA_BLOCKS.contact);
+  const track = dataBlock(user, DATA_BLOCKS.track) as WriterRequest['track'];
+  const artist = dataBlock(user, DATA_BLOCKS.artist) as WriterRequest['artist'];
+  const contact = dataBlock(user, DATA_BLOCKS.contact) as {
+    name: string;
+    label?: string;
+    type: ContactType;
+    genre?: string;
+    position?: string;
+    notes?: string;
+  };
   const tone = /^Tone: (\w+)\./m.exec(user)?.[1] as Tone;
   const length = Number(/about (\d+) words/.exec(user)?.[1]) as EmailLength;
   const email = await new LocalWriter().write({

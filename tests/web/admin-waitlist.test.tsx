@@ -57,9 +57,9 @@ function fakeServer(initial: WaitlistEntry[], { maxPage = Number.POSITIVE_INFINI
   const fail: { list: Failure; status: Failure; notes: Failure } = { list: null, status: null, notes: null };
   const hold: { laterPages?: Promise<void>; status?: Promise<void>; notes?: Promise<void> } = {};
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
-    const url = String(input);
+    const url = input as string;
     const method = init?.method ?? 'GET';
-    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, string>) : {};
+    const body = init?.body ? (JSON.parse(init.body as string) as Record<string, string>) : {};
     const { pathname, searchParams } = new URL(url, 'http://localhost');
     if (method === 'GET' && pathname === '/api/admin/waitlist') {
       if (fail.list) return json({ message: fail.list.message }, fail.list.status);
@@ -105,13 +105,13 @@ function fakeServer(initial: WaitlistEntry[], { maxPage = Number.POSITIVE_INFINI
 type Server = ReturnType<typeof fakeServer>;
 
 async function renderAdmin(server: Server, { isAdmin = true } = {}) {
-  const api = createApiClient(async () => 'admin-id-token', server.fetchImpl);
+  const api = createApiClient(() => Promise.resolve('admin-id-token'), server.fetchImpl);
   const result = renderApp('/admin/beta-waitlist', { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), isAdmin, api }) });
   if (isAdmin) await screen.findByRole('heading', { name: 'Beta Waitlist Management', level: 1 });
   return result;
 }
 
-const countText = (label: string) => screen.getByRole('group', { name: label }).textContent?.replace(label, '');
+const countText = (label: string) => screen.getByRole('group', { name: label }).textContent.replace(label, '');
 
 async function expectCounts(total: number, pending: number, approved: number, rejected: number) {
   await waitFor(() => expect(countText('Total')).toBe(total.toLocaleString()));
@@ -150,7 +150,7 @@ describe('admin waitlist page', () => {
     expect(document.title).toBe('Beta Waitlist Management · Trackpitch');
     const headers = table()
       .findColumnHeaders()
-      .map((h) => h.getElement().textContent ?? '');
+      .map((h) => h.getElement().textContent);
     const names = ['Email', 'Artist Name', 'Music Style', 'URL', 'Submitted', 'Status', 'Actions'];
     expect(headers).toHaveLength(names.length);
     names.forEach((name, i) => expect(headers[i]!.startsWith(name), `${headers[i]} is ${name}`).toBe(true));
@@ -203,7 +203,7 @@ describe('admin waitlist page', () => {
     await expectCounts(4, 1, 2, 1);
     const patch = server.callsTo('PATCH')[0]!;
     expect(patch[0]).toBe('/api/admin/waitlist/id-00001');
-    expect(JSON.parse(String(patch[1]?.body))).toEqual({ status: 'approved' });
+    expect(JSON.parse(patch[1]?.body as string)).toEqual({ status: 'approved' });
     expect(within(rowOf('zed@example.com')).getByText('Approved')).toBeInTheDocument();
     expect(within(rowOf('zed@example.com')).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     expect(within(rowOf('zed@example.com')).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
@@ -217,7 +217,7 @@ describe('admin waitlist page', () => {
     expect(await screen.findByText('Entry rejected')).toBeInTheDocument();
     expect(screen.getByText('Waitlist entry has been rejected.')).toBeInTheDocument();
     await expectCounts(4, 1, 1, 2);
-    expect(JSON.parse(String(server.callsTo('PATCH')[0]![1]?.body))).toEqual({ status: 'rejected' });
+    expect(JSON.parse(server.callsTo('PATCH')[0]![1]?.body as string)).toEqual({ status: 'rejected' });
     expect(within(rowOf('cat@example.com')).getByText('Rejected')).toBeInTheDocument();
     expect(server.entries.get('id-00004')?.status).toBe('rejected');
   });
@@ -310,7 +310,7 @@ describe('admin waitlist page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const put = server.callsTo('PUT')[0]!;
     expect(put[0]).toBe('/api/admin/waitlist/id-00001/notes');
-    expect(JSON.parse(String(put[1]?.body))).toEqual({ notes: 'Great demo, invite next week' });
+    expect(JSON.parse(put[1]?.body as string)).toEqual({ notes: 'Great demo, invite next week' });
     // Opening the dialog again shows the saved notes.
     await user.click(within(rowOf('zed@example.com')).getByRole('button', { name: 'Add Internal Notes' }));
     expect(within(await screen.findByRole('dialog')).getByLabelText('Internal notes')).toHaveValue('Great demo, invite next week');
@@ -477,7 +477,7 @@ describe('admin waitlist page', () => {
     expect(screen.queryByText(/^Loaded \d+ entries…$/)).not.toBeInTheDocument();
     expect(emailsShown()).toEqual(['artist5@example.com', 'artist4@example.com', 'artist3@example.com', 'artist2@example.com', 'artist1@example.com']);
 
-    const lists = server.fetchImpl.mock.calls.map(([url]) => new URL(String(url), 'http://localhost'));
+    const lists = server.fetchImpl.mock.calls.map(([url]) => new URL(url as string, 'http://localhost'));
     expect(lists.map((u) => u.pathname)).toEqual(Array(3).fill('/api/admin/waitlist'));
     expect(lists.map((u) => u.searchParams.get('cursor'))).toEqual([null, btoa('id-00004'), btoa('id-00002')]);
     expect(lists.every((u) => u.searchParams.get('limit') === '500')).toBe(true);
@@ -569,26 +569,25 @@ describe('admin waitlist page', () => {
 
   it('downloads through a temporary link with the file name', async () => {
     const created: Blob[] = [];
-    const original = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+    // jsdom has neither: what is there (nothing) is put back afterwards.
+    const original = { create: Reflect.get(URL, 'createObjectURL') as unknown, revoke: Reflect.get(URL, 'revokeObjectURL') as unknown };
     URL.createObjectURL = vi.fn((blob: Blob) => {
       created.push(blob);
       return 'blob:fake';
     });
     URL.revokeObjectURL = vi.fn();
-    let clicked: HTMLAnchorElement | null = null;
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked = this;
-    });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     try {
       fileSaver.save('beta-waitlist-2025-01-02.csv', 'Email\r\na@example.com');
-      expect(clicked).not.toBeNull();
+      const clicked = click.mock.contexts[0] as HTMLAnchorElement | undefined;
+      expect(clicked).toBeDefined();
       expect(clicked!.download).toBe('beta-waitlist-2025-01-02.csv');
       expect(clicked!.href).toBe('blob:fake');
       expect(created[0]!.type).toContain('text/csv');
       expect(await created[0]!.text()).toBe('Email\r\na@example.com');
     } finally {
-      URL.createObjectURL = original.create;
-      URL.revokeObjectURL = original.revoke;
+      Reflect.set(URL, 'createObjectURL', original.create);
+      Reflect.set(URL, 'revokeObjectURL', original.revoke);
     }
   });
 

@@ -5,7 +5,7 @@ import { awsConfigWithGoogle } from './helpers';
 // (A plain function: a vi.fn() whose promise rejects was reported as a failure of this test by vitest 4.)
 const amplify = vi.hoisted(() => ({
   calls: [] as unknown[],
-  answer: async (): Promise<unknown> => ({ isSignUpComplete: true, nextStep: { signUpStep: 'DONE' } }),
+  answer: (): Promise<unknown> => Promise.resolve({ isSignUpComplete: true, nextStep: { signUpStep: 'DONE' } }),
 }));
 vi.mock('aws-amplify/auth', async (importOriginal) => ({
   ...(await importOriginal<typeof import('aws-amplify/auth')>()),
@@ -29,9 +29,7 @@ describe('Amplify auth service: confirmSignUp', () => {
   });
 
   it("throws Cognito's message, e.g. for an expired code", async () => {
-    amplify.answer = async () => {
-      throw Object.assign(new Error('Invalid code provided, please request a code again.'), { name: 'ExpiredCodeException' });
-    };
+    amplify.answer = () => Promise.reject(Object.assign(new Error('Invalid code provided, please request a code again.'), { name: 'ExpiredCodeException' }));
     const service = createAmplifyAuthService(awsConfigWithGoogle);
     await expect(service.confirmSignUp('new@example.com', '000000')).rejects.toThrow('Invalid code provided, please request a code again.');
     expect(amplify.calls).toHaveLength(1);

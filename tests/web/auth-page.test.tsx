@@ -70,7 +70,8 @@ describe('/auth page', () => {
     expect(auth.signIn).not.toHaveBeenCalled();
   });
 
-  it('refuses to create an account whose email holds an invisible character (it becomes the profile email); signing in is not blocked', async () => {
+  // The sign-up email becomes the profile email.
+  it('refuses to create an account whose email holds an invisible character, but does not block signing in', async () => {
     const auth = makeFakeAuth();
     const { user } = await openAuth({ auth });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
@@ -87,7 +88,7 @@ describe('/auth page', () => {
   });
 
   it("shows 'Login Failed' with the server's message", async () => {
-    const auth = makeFakeAuth({ signIn: vi.fn(async () => ({ error: new Error('Incorrect username or password.') })) });
+    const auth = makeFakeAuth({ signIn: vi.fn(() => Promise.resolve({ error: new Error('Incorrect username or password.') })) });
     const { user } = await openAuth({ auth });
     await user.type(screen.getByLabelText('Email'), 'dj@example.com');
     await user.type(screen.getByLabelText('Password'), 'wrong');
@@ -98,7 +99,7 @@ describe('/auth page', () => {
   });
 
   it("shows 'Signup Failed' with the server's message", async () => {
-    const auth = makeFakeAuth({ signUp: vi.fn(async () => ({ error: new Error('User already exists') })) });
+    const auth = makeFakeAuth({ signUp: vi.fn(() => Promise.resolve({ error: new Error('User already exists') })) });
     const { user } = await openAuth({ auth });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await user.type(screen.getByLabelText('Full Name'), 'Robin Example');
@@ -124,7 +125,7 @@ describe('/auth page', () => {
   });
 
   it("in AWS: after sign-up says 'Check your email' and returns to Sign In", async () => {
-    const auth = makeFakeAuth({ signUp: vi.fn(async () => ({ error: null, confirmedLocally: false as const })) });
+    const auth = makeFakeAuth({ signUp: vi.fn(() => Promise.resolve({ error: null, confirmedLocally: false as const })) });
     const { user } = await openAuth({ auth, config: awsConfigWithGoogle });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await user.type(screen.getByLabelText('Full Name'), 'Robin Example');
@@ -149,7 +150,7 @@ describe('/auth page', () => {
   });
 
   it('starts the Google sign-in when it is configured, and reports a failure', async () => {
-    const auth = makeFakeAuth({ signInWithGoogle: vi.fn(async () => ({ error: new Error('') })) });
+    const auth = makeFakeAuth({ signInWithGoogle: vi.fn(() => Promise.resolve({ error: new Error('') })) });
     const { user } = await openAuth({ auth, config: awsConfigWithGoogle });
     expect(screen.queryByText('Google sign-in is not configured for this environment.')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
@@ -199,7 +200,7 @@ describe('/auth confirmation link (/auth?username=…&code=…)', () => {
 
   it("shows 'Error' with the server's message when the code is wrong or expired, and still cleans the URL", async () => {
     const auth = makeFakeAuth({
-      confirmSignUp: vi.fn(async () => ({ error: new Error('Invalid code provided, please request a code again.') })),
+      confirmSignUp: vi.fn(() => Promise.resolve({ error: new Error('Invalid code provided, please request a code again.') })),
     });
     renderApp(link, { auth, config: awsConfigWithGoogle });
     expect(await screen.findByText('Invalid code provided, please request a code again.')).toBeInTheDocument();
@@ -271,8 +272,8 @@ describe('/auth confirmation link (/auth?username=…&code=…)', () => {
 describe('/auth confirmation link with the real AuthProvider and a faked auth service', () => {
   function service(overrides: Partial<AuthService> = {}): AuthService {
     return {
-      getSession: vi.fn(async () => null),
-      getIdToken: vi.fn(async () => null),
+      getSession: vi.fn(() => Promise.resolve(null)),
+      getIdToken: vi.fn(() => Promise.resolve(null)),
       signIn: vi.fn(async () => {}),
       signUp: vi.fn(async () => {}),
       confirmSignUp: vi.fn(async () => {}),
@@ -288,7 +289,7 @@ describe('/auth confirmation link with the real AuthProvider and a faked auth se
       <ConfigContext.Provider value={awsConfigWithGoogle}>
         <MemoryRouter initialEntries={[path]}>
           <NotificationsProvider>
-            <AuthProvider config={awsConfigWithGoogle} loadService={async () => fake} fetchImpl={vi.fn<typeof fetch>()}>
+            <AuthProvider config={awsConfigWithGoogle} loadService={() => Promise.resolve(fake)} fetchImpl={vi.fn<typeof fetch>()}>
               <AppRoutes />
             </AuthProvider>
           </NotificationsProvider>
@@ -308,9 +309,7 @@ describe('/auth confirmation link with the real AuthProvider and a faked auth se
   it("reports the service's error message (e.g. an expired code)", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const fake = service({
-      confirmSignUp: vi.fn(async () => {
-        throw new Error('Invalid code provided, please request a code again.');
-      }),
+      confirmSignUp: vi.fn(() => Promise.reject(new Error('Invalid code provided, please request a code again.'))),
     });
     renderWithProvider('/auth?username=new%40example.com&code=000000', fake);
     expect(await screen.findByText('Invalid code provided, please request a code again.')).toBeInTheDocument();

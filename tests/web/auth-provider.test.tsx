@@ -18,8 +18,8 @@ const storedKey = `CognitoIdentityServiceProvider.${localConfig.userPoolClientId
 function fakeService(overrides: Partial<AuthService> = {}) {
   const listeners = new Set<(event: AuthEvent) => void>();
   const service: AuthService & { emit(event: AuthEvent): void } = {
-    getSession: vi.fn(async () => session),
-    getIdToken: vi.fn(async () => 'id-token-123'),
+    getSession: vi.fn(() => Promise.resolve(session)),
+    getIdToken: vi.fn(() => Promise.resolve('id-token-123')),
     signIn: vi.fn(async () => {}),
     signUp: vi.fn(async () => {}),
     confirmSignUp: vi.fn(async () => {}),
@@ -73,8 +73,8 @@ function Probe() {
 }
 
 function renderProvider(service: AuthService, options: { config?: RuntimeConfig; fetchImpl?: typeof fetch } = {}) {
-  const loader = vi.fn<AuthServiceLoader>(async () => service);
-  const fetchImpl = options.fetchImpl ?? vi.fn<typeof fetch>(async () => jsonResponse(makeProfile()));
+  const loader = vi.fn<AuthServiceLoader>(() => Promise.resolve(service));
+  const fetchImpl = options.fetchImpl ?? vi.fn<typeof fetch>(() => Promise.resolve(jsonResponse(makeProfile())));
   render(
     <NotificationsProvider>
       <AuthProvider config={options.config ?? localConfig} loadService={loader} fetchImpl={fetchImpl}>
@@ -97,7 +97,7 @@ describe('AuthProvider', () => {
 
   it('restores a stored session, fetches the profile with the ID token and reads the admin group', async () => {
     window.localStorage.setItem(storedKey, 'user-1');
-    const service = fakeService({ getSession: vi.fn(async () => ({ user: testUser, groups: ['admins'] })) });
+    const service = fakeService({ getSession: vi.fn(() => Promise.resolve({ user: testUser, groups: ['admins'] })) });
     const { fetchImpl } = renderProvider(service);
     expect(text('loading')).toBe('true');
     await waitFor(() => expect(text('loading')).toBe('false'));
@@ -150,9 +150,13 @@ describe('AuthProvider', () => {
       </AuthProvider>,
     );
     expect(text('loading')).toBe('true');
-    act(() => vi.advanceTimersByTime(2999));
+    act(() => {
+      vi.advanceTimersByTime(2999);
+    });
     expect(text('loading')).toBe('true');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(text('loading')).toBe('false');
     expect(text('user')).toBe('none');
   });
@@ -190,7 +194,10 @@ describe('AuthProvider', () => {
 
   it('signs in, then loads the profile once even though a signedIn event also arrives', async () => {
     const service = fakeService();
-    service.signIn = vi.fn(async () => service.emit({ name: 'signedIn' }));
+    service.signIn = vi.fn(() => {
+      service.emit({ name: 'signedIn' });
+      return Promise.resolve();
+    });
     const { fetchImpl, loader } = renderProvider(service);
     await userEvent.setup().click(screen.getByRole('button', { name: 'sign in' }));
     await waitFor(() => expect(text('user')).toBe(testUser.email));
@@ -201,7 +208,7 @@ describe('AuthProvider', () => {
   });
 
   it('locally confirms a new account with POST /local/confirm-signup', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }));
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(new Response(null, { status: 204 })));
     const service = fakeService();
     renderProvider(service, { fetchImpl });
     await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
@@ -210,7 +217,7 @@ describe('AuthProvider', () => {
     const [url, init] = fetchImpl.mock.calls[0]!;
     expect(url).toBe('/local/confirm-signup');
     expect(init?.method).toBe('POST');
-    expect(JSON.parse(String(init?.body))).toEqual({ email: 'new@example.com' });
+    expect(JSON.parse(init?.body as string)).toEqual({ email: 'new@example.com' });
     expect((init?.headers as Record<string, string>).Authorization).toBeUndefined();
   });
 
@@ -224,7 +231,7 @@ describe('AuthProvider', () => {
 
   it('returns the local confirmation error to the caller', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const fetchImpl = vi.fn<typeof fetch>(async () => jsonResponse({ message: localServerMessages.noAccount }, 404));
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(jsonResponse({ message: localServerMessages.noAccount }, 404)));
     renderProvider(fakeService(), { fetchImpl });
     await userEvent.setup().click(screen.getByRole('button', { name: 'sign up' }));
     await waitFor(() => expect(document.title).toBe(`error:${localServerMessages.noAccount}`));
@@ -238,16 +245,14 @@ describe('AuthProvider', () => {
     expect(service.confirmSignUp).toHaveBeenCalledWith('new@example.com', '123456');
 
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    service.confirmSignUp = vi.fn(async () => {
-      throw new Error('Invalid code provided, please request a code again.');
-    });
+    service.confirmSignUp = vi.fn(() => Promise.reject(new Error('Invalid code provided, please request a code again.')));
     await userEvent.setup().click(screen.getByRole('button', { name: 'confirm' }));
     await waitFor(() => expect(document.title).toBe('confirm:Invalid code provided, please request a code again.'));
   });
 
   it("shows 'Authentication Error' when the Google redirect fails", async () => {
     window.localStorage.setItem(storedKey, 'user-1');
-    const service = fakeService({ getSession: vi.fn(async () => null) });
+    const service = fakeService({ getSession: vi.fn(() => Promise.resolve(null)) });
     renderProvider(service, { config: awsConfigWithGoogle });
     await waitFor(() => expect(text('loading')).toBe('false'));
     act(() => service.emit({ name: 'signInWithRedirect_failure' }));

@@ -32,7 +32,7 @@ async function openDetail(server: CampaignsServer, track = 'Track 1') {
 function card(title: string): HTMLElement {
   const found = createWrapper()
     .findAllContainers()
-    .find((candidate) => candidate.findHeader()?.getElement().textContent?.startsWith(title));
+    .find((candidate) => candidate.findHeader()?.getElement().textContent.startsWith(title));
   if (!found) throw new Error(`no '${title}' card`);
   return found.getElement();
 }
@@ -49,9 +49,9 @@ function statCard(label: string): string {
   const section = document.getElementById('statistics')!;
   const found = createWrapper(section)
     .findAllContainers()
-    .find((candidate) => candidate.getElement().textContent?.startsWith(label));
+    .find((candidate) => candidate.getElement().textContent.startsWith(label));
   if (!found) throw new Error(`no '${label}' stat card`);
-  return found.getElement().textContent!.slice(label.length).trim();
+  return found.getElement().textContent.slice(label.length).trim();
 }
 
 /** Runs the page's timers forward by `ms` (fake timers), letting the answers they start arrive. */
@@ -297,10 +297,10 @@ describe('campaign detail', () => {
     expect(items).toHaveLength(2);
     const first = within(items[0]!);
     expect(first.getByText('Person 0 <person0@example.com>')).toBeInTheDocument();
-    expect(createWrapper(items[0]!).findBadge()!.getElement()).toHaveTextContent('Sent');
+    expect(createWrapper(items[0]).findBadge()!.getElement()).toHaveTextContent('Sent');
     expect(first.getByText(/Opened .* \(2×\)/)).toBeInTheDocument();
     expect(first.getByText(/Clicked .* \(1×\)/)).toBeInTheDocument();
-    expect(createWrapper(items[1]!).findBadge()!.getElement()).toHaveTextContent('Pending');
+    expect(createWrapper(items[1]).findBadge()!.getElement()).toHaveTextContent('Pending');
     expect(server.calls('GET', '/api/campaigns/campaign-1/emails/0')).toHaveLength(0);
 
     await user.click(first.getByRole('button', { name: 'Email content for person0@example.com' }));

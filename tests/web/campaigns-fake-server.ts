@@ -126,7 +126,7 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
 
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const method = init?.method ?? 'GET';
-    const { pathname } = new URL(String(input), 'http://localhost');
+    const { pathname } = new URL(input as string, 'http://localhost');
     const failed = (which: keyof typeof fail) => {
       const failure = fail[which];
       return failure ? json({ message: failure.message }, failure.status) : null;
@@ -173,7 +173,7 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
   });
 
   const calls = (method: string, path: string) =>
-    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
+    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(url as string, 'http://localhost').pathname === path);
 
   /** Moves a stored campaign on, as the sender would. */
   const update = (id: string, change: Partial<Campaign>) => {
@@ -190,6 +190,6 @@ export type CampaignsServer = ReturnType<typeof fakeCampaignsServer>;
 export function renderCampaigns(server: CampaignsServer, path = '/dashboard/campaigns') {
   // A stored flag keeps the guided tour from opening over the page.
   window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
-  const api = createApiClient(async () => 'user-id-token', server.fetchImpl);
+  const api = createApiClient(() => Promise.resolve('user-id-token'), server.fetchImpl);
   return renderApp(path, { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), api }) });
 }

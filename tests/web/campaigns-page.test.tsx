@@ -30,7 +30,7 @@ async function cardOf(track: string): Promise<HTMLElement> {
   return waitFor(() => {
     const card = cards()
       .findItems()
-      .find((item) => item.findCardHeader()?.getElement().textContent?.includes(track));
+      .find((item) => item.findCardHeader()?.getElement().textContent.includes(track));
     if (!card) throw new Error(`no card for ${track}`);
     return card.getElement();
   });
@@ -204,7 +204,8 @@ describe('campaigns list', () => {
     expect(screen.queryByText('Loading campaigns')).toBeNull();
   });
 
-  it("shows today's sending status: sent today of the daily limit, the month's plan usage, the mailbox, the next send and the midnight reset", async () => {
+  // Sent today of the daily limit, the month's plan usage, and the midnight reset.
+  it("shows today's sending status: daily and monthly usage, the mailbox, the next send and the reset", async () => {
     const server = fakeCampaignsServer({
       status: sendingStatus({ today: { sent: 12 }, month: { used: 120, limit: 500 }, mailbox: { daily_limit: 500 } }),
     });

@@ -5,8 +5,8 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 
 describe('api client', () => {
   it('sends the ID token as a bearer token and JSON bodies', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () => json({ ok: true }));
-    const api = createApiClient(async () => 'the-id-token', fetchImpl);
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(json({ ok: true })));
+    const api = createApiClient(() => Promise.resolve('the-id-token'), fetchImpl);
     await expect(api.patch('/api/profile', { full_name: 'Robin' })).resolves.toEqual({ ok: true });
     const [url, init] = fetchImpl.mock.calls[0]!;
     expect(url).toBe('/api/profile');
@@ -14,13 +14,13 @@ describe('api client', () => {
     const headers = init?.headers as Record<string, string>;
     expect(headers.Authorization).toBe('Bearer the-id-token');
     expect(headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(String(init?.body))).toEqual({ full_name: 'Robin' });
+    expect(JSON.parse(init?.body as string)).toEqual({ full_name: 'Robin' });
   });
 
   it('turns a `{ message, requestId }` error body into an ApiError with the status', async () => {
     const api = createApiClient(
-      async () => 't',
-      async () => json({ message: 'Something broke', requestId: 'req-1' }, 500),
+      () => Promise.resolve('t'),
+      () => Promise.resolve(json({ message: 'Something broke', requestId: 'req-1' }, 500)),
     );
     const error = await api.get('/api/profile').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -29,22 +29,22 @@ describe('api client', () => {
 
   it('gives a readable message when the error body is not the API shape', async () => {
     const api = createApiClient(
-      async () => 't',
-      async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+      () => Promise.resolve('t'),
+      () => Promise.resolve(new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })),
     );
     await expect(api.get('/api/x')).rejects.toMatchObject({ status: 502, message: 'Request failed (502 Bad Gateway)' });
   });
 
   it('refuses to call a signed-in route without a token', async () => {
     const fetchImpl = vi.fn<typeof fetch>();
-    const api = createApiClient(async () => null, fetchImpl);
+    const api = createApiClient(() => Promise.resolve(null), fetchImpl);
     await expect(api.get('/api/profile')).rejects.toMatchObject({ status: 401 });
     expect(fetchImpl).not.toHaveBeenCalled();
   });
 
   it('sends no token for public calls and accepts 204', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }));
-    const getToken = vi.fn(async () => 't');
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(new Response(null, { status: 204 })));
+    const getToken = vi.fn(() => Promise.resolve('t'));
     const api = createApiClient(getToken, fetchImpl);
     await expect(api.request('/local/confirm-signup', { method: 'POST', body: { email: 'a@b.c' }, auth: false })).resolves.toBeUndefined();
     expect(getToken).not.toHaveBeenCalled();
@@ -53,7 +53,7 @@ describe('api client', () => {
 
   it('reports a network failure as status 0', async () => {
     const api = createApiClient(
-      async () => 't',
+      () => Promise.resolve('t'),
       async () => Promise.reject(new TypeError('Failed to fetch')),
     );
     await expect(api.get('/api/health')).rejects.toMatchObject({
@@ -64,8 +64,8 @@ describe('api client', () => {
 
   it('runs the parser and reports a response of the wrong shape', async () => {
     const api = createApiClient(
-      async () => 't',
-      async () => json({ id: 1 }),
+      () => Promise.resolve('t'),
+      () => Promise.resolve(json({ id: 1 })),
     );
     const parse = (data: unknown) => {
       if (typeof (data as { id?: unknown }).id !== 'string') throw new Error('bad');

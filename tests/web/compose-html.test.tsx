@@ -43,18 +43,25 @@ function renderPanel(overrides: Partial<HtmlModePanelProps> = {}) {
 }
 
 const tiles = () => createWrapper().findTiles()!;
-const chooseTemplate = (kind: HtmlTemplateKind) => act(() => tiles().findInputByValue(kind)!.click());
-const emailSubject = () => screen.getByRole('textbox', { name: 'Email Subject' }) as HTMLInputElement;
-const accentText = () => screen.getByRole('textbox', { name: 'Accent Color' }) as HTMLInputElement;
-const accentPicker = () => screen.getByLabelText('Pick accent colour') as HTMLInputElement;
+const chooseTemplate = (kind: HtmlTemplateKind) => {
+  act(() => tiles().findInputByValue(kind)!.click());
+};
+const emailSubject = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Email Subject' });
+const accentText = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Accent Color' });
+const accentPicker = () => screen.getByLabelText<HTMLInputElement>('Pick accent colour');
 const createPreviewButton = () => screen.getByRole('button', { name: 'Create Preview' });
-const composerSubject = () => screen.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement;
-const composerBody = () => screen.getByRole('textbox', { name: /^HTML Body/ }) as HTMLTextAreaElement;
-const setBody = (value: string) => act(() => createWrapper().findTextarea()!.setTextareaValue(value));
-const showBodyAs = (view: 'code' | 'preview') => act(() => createWrapper().findSegmentedControl()!.findSegmentById(view)!.click());
+const composerSubject = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Subject' });
+const composerBody = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: /^HTML Body/ });
+const setBody = (value: string) => {
+  act(() => createWrapper().findTextarea()!.setTextareaValue(value));
+};
+const showBodyAs = (view: 'code' | 'preview') => {
+  act(() => createWrapper().findSegmentedControl()!.findSegmentById(view)!.click());
+};
 
 describe('HTML mode: template chooser', () => {
-  it('offers Minimal, Bold, Professional and Custom HTML as keyboard-usable radio tiles with their blurbs, Minimal first chosen', () => {
+  // Minimal, Bold, Professional and Custom HTML.
+  it('offers the four templates as keyboard-usable radio tiles with their blurbs, Minimal chosen first', () => {
     renderPanel();
     // Native radios (arrow keys move between them), named by the template and described by its blurb.
     const radios = screen.getAllByRole('radio');
@@ -73,18 +80,18 @@ describe('HTML mode: template chooser', () => {
     expect(screen.getByRole('heading', { name: 'Customize: Minimal' })).toBeInTheDocument();
   });
 
-  it('gives each template its own default accent (spec §9), and the same subject form', async () => {
+  it('gives each template its own default accent (spec §9), and the same subject form', () => {
     renderPanel();
     const expected: Record<HtmlTemplateKind, string> = { minimal: '#6366f1', bold: '#8b5cf6', professional: '#3b82f6', custom: '#64748b' };
     for (const kind of ['bold', 'professional', 'minimal'] as const) {
-      await chooseTemplate(kind);
+      chooseTemplate(kind);
       expect(screen.getByRole('heading', { name: `Customize: ${htmlTemplateInfo[kind].name}` })).toBeInTheDocument();
       expect(accentText().value).toBe(expected[kind]);
       expect(accentPicker().value).toBe(expected[kind]);
       expect(screen.getByRole('button', { name: `Use accent colour ${expected[kind]}` })).toHaveAttribute('aria-pressed', 'true');
     }
     // Custom HTML starts from the starter in its own default accent.
-    await chooseTemplate('custom');
+    chooseTemplate('custom');
     expect(composerBody().value).toContain(expected.custom);
   });
 });
@@ -101,7 +108,7 @@ describe('HTML mode: customising a template', () => {
     rerender({ track: { ...track, track_name: 'Sunset' } });
     expect(emailSubject().value).toBe('For your label: Sunrise');
     // Another template keeps the artist's subject.
-    await chooseTemplate('bold');
+    chooseTemplate('bold');
     expect(emailSubject().value).toBe('For your label: Sunrise');
   });
 
@@ -116,7 +123,7 @@ describe('HTML mode: customising a template', () => {
     expect(screen.getByRole('button', { name: 'Use accent colour #6366f1' })).toHaveAttribute('aria-pressed', 'false');
 
     // A colour the artist picked is not reset by choosing another template.
-    await chooseTemplate('professional');
+    chooseTemplate('professional');
     expect(accentText().value).toBe('#10b981');
   });
 
@@ -159,9 +166,9 @@ describe('HTML mode: customising a template', () => {
     expect(onCreatePreview).not.toHaveBeenCalled();
   });
 
-  it('Create Preview sends the template in the chosen accent with the track name escaped, then opens the composer with that HTML', async () => {
+  it('Create Preview sends the template in the chosen accent, track name escaped, then opens it in the composer', async () => {
     const { user, onCreatePreview } = renderPanel();
-    await chooseTemplate('bold');
+    chooseTemplate('bold');
     await user.click(screen.getByRole('button', { name: 'Use accent colour #10b981' }));
     await user.click(createPreviewButton());
 
@@ -201,7 +208,10 @@ describe('HTML mode: customising a template', () => {
     fireEvent.submit(screen.getByRole('form', { name: 'Customize Minimal' }));
     expect(onCreatePreview).toHaveBeenCalledTimes(1);
 
-    await act(async () => saving.reject(new Error('Failed to create email preview.')));
+    await act(() => {
+      saving.reject(new Error('Failed to create email preview.'));
+      return Promise.resolve();
+    });
     await waitFor(() => expect(createPreviewButton()).toBeEnabled());
     expect(screen.queryByRole('heading', { name: 'HTML Email Composer' })).not.toBeInTheDocument();
     expect(emailSubject().value).toBe('My subject');
@@ -212,69 +222,69 @@ describe('HTML mode: customising a template', () => {
 describe('HTML mode: the HTML Email Composer', () => {
   it('Custom HTML opens the composer on the starter; Back to Templates returns and the code is kept for later', async () => {
     const { user } = renderPanel();
-    await chooseTemplate('professional');
-    await chooseTemplate('custom');
+    chooseTemplate('professional');
+    chooseTemplate('custom');
     expect(screen.getByRole('heading', { name: 'HTML Email Composer' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: /^Customize/ })).not.toBeInTheDocument();
     const starter = customHtmlStarter({ ...track, artist_name: artist.name, social_links: artist.links, accent: '#64748b' });
     expect(composerBody().value).toBe(starter);
     expect(composerSubject().value).toBe('Demo Submission: Night & Day <Dub>');
 
-    await setBody('<p>My own pitch</p>');
+    setBody('<p>My own pitch</p>');
     await user.click(screen.getByRole('button', { name: 'Back to Templates' }));
     expect(screen.getByRole('heading', { name: 'Customize: Professional' })).toBeInTheDocument();
     expect(tiles().findInputByValue('professional')!.getElement()).toBeChecked();
     expect(tiles().findInputByValue('professional')!.getElement()).toHaveFocus();
 
-    await chooseTemplate('custom');
+    chooseTemplate('custom');
     expect(composerBody().value).toBe('<p>My own pitch</p>');
   });
 
-  it('shows the body as code or in a sandboxed preview frame that cannot run scripts', async () => {
+  it('shows the body as code or in a sandboxed preview frame that cannot run scripts', () => {
     renderPanel();
-    await chooseTemplate('custom');
+    chooseTemplate('custom');
     const html = '<!DOCTYPE html><html><body><h1>Hi [NAME]</h1><script>parent.document.title=1</script></body></html>';
-    await setBody(html);
+    setBody(html);
     const code = composerBody();
     expect(code).toHaveAttribute('spellcheck', 'false');
     expect(code).toHaveAttribute('rows', '18');
 
-    await showBodyAs('preview');
+    showBodyAs('preview');
     expect(screen.queryByRole('textbox', { name: /^HTML Body/ })).not.toBeInTheDocument();
-    const frame = screen.getByTitle('HTML body preview') as HTMLIFrameElement;
+    const frame = screen.getByTitle<HTMLIFrameElement>('HTML body preview');
     expect(frame.tagName).toBe('IFRAME');
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('srcdoc')).toBe(html);
 
-    await showBodyAs('code');
+    showBodyAs('code');
     expect(composerBody().value).toBe(html);
   });
 
-  it('says a body that is not a whole document is sent wrapped in one', async () => {
+  it('says a body that is not a whole document is sent wrapped in one', () => {
     renderPanel();
-    await chooseTemplate('custom');
+    chooseTemplate('custom');
     // The starter is a whole document: no note.
     expect(screen.queryByText(HTML_FRAGMENT_NOTE)).not.toBeInTheDocument();
-    await setBody('<p>Hello [NAME]</p>');
+    setBody('<p>Hello [NAME]</p>');
     expect(screen.getByText(HTML_FRAGMENT_NOTE)).toBeInTheDocument();
     // Said in the preview view too, since that is where the difference would show.
-    await showBodyAs('preview');
+    showBodyAs('preview');
     expect(screen.getByText(HTML_FRAGMENT_NOTE)).toBeInTheDocument();
-    await showBodyAs('code');
-    await setBody('<!DOCTYPE html><html><body><p>Hello [NAME]</p></body></html>');
+    showBodyAs('code');
+    setBody('<!DOCTYPE html><html><body><p>Hello [NAME]</p></body></html>');
     expect(screen.queryByText(HTML_FRAGMENT_NOTE)).not.toBeInTheDocument();
-    await setBody('   ');
+    setBody('   ');
     expect(screen.queryByText(HTML_FRAGMENT_NOTE)).not.toBeInTheDocument();
   });
 
   it('needs a subject and a body: blank ones show the message and nothing is saved', async () => {
     const { user, onCreatePreview } = renderPanel();
-    await chooseTemplate('custom');
-    await setBody('   ');
+    chooseTemplate('custom');
+    setBody('   ');
     await user.click(createPreviewButton());
     expect(screen.getByText(composeMessages.subjectAndBodyRequired)).toBeInTheDocument();
 
-    await setBody('<p>Hello [NAME]</p>');
+    setBody('<p>Hello [NAME]</p>');
     expect(screen.queryByText(composeMessages.subjectAndBodyRequired)).not.toBeInTheDocument();
     await user.clear(composerSubject());
     await user.click(createPreviewButton());
@@ -287,14 +297,12 @@ describe('HTML mode: the HTML Email Composer', () => {
   });
 
   it('keeps the typed HTML and subject when the save is rejected', async () => {
-    const onCreatePreview = vi.fn(async () => {
-      throw new Error('Failed to create email preview.');
-    });
+    const onCreatePreview = vi.fn(() => Promise.reject(new Error('Failed to create email preview.')));
     const { user } = renderPanel({ onCreatePreview });
-    await chooseTemplate('custom');
+    chooseTemplate('custom');
     await user.clear(composerSubject());
     await user.type(composerSubject(), 'Custom pitch');
-    await setBody('<table><tr><td>Typed by hand</td></tr></table>');
+    setBody('<table><tr><td>Typed by hand</td></tr></table>');
     await user.click(createPreviewButton());
 
     await waitFor(() => expect(onCreatePreview).toHaveBeenCalledTimes(1));
@@ -306,7 +314,7 @@ describe('HTML mode: the HTML Email Composer', () => {
 
   it('has the guide for EP promotion, folded, with the placeholders and what happens to the HTML', async () => {
     const { user } = renderPanel();
-    await chooseTemplate('custom');
+    chooseTemplate('custom');
     const guide = createWrapper().findExpandableSection()!;
     expect(guide.findHeaderText()!.getElement().textContent).toBe('HTML Email Guide for EP Promotion');
     expect(guide.findExpandedContent()).toBeNull();
@@ -339,7 +347,7 @@ describe('HTML mode: the saved preview', () => {
     rerender({ savedPreview: stored });
     expect(screen.getByRole('heading', { name: 'Email Preview' })).toBeInTheDocument();
     expect(screen.getByText('Demo Submission: Sunrise')).toBeInTheDocument();
-    const frame = screen.getByTitle('Email preview') as HTMLIFrameElement;
+    const frame = screen.getByTitle<HTMLIFrameElement>('Email preview');
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('sandbox')).not.toMatch(/allow-scripts/);
     expect(frame.getAttribute('srcdoc')).toBe(stored.body);

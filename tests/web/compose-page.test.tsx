@@ -20,6 +20,7 @@ import {
 } from './compose-fake-server';
 import { preloadRoutes } from './helpers';
 import { apiMessages } from '../../schema/api/serverMessages';
+import { objectContaining } from '../support/matchers';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -149,7 +150,8 @@ describe('compose: AI preview', () => {
     });
   });
 
-  it('writes the preview for the first selected contact in list order, says Generating... meanwhile, and regenerates the same draft', async () => {
+  // It says Generating... meanwhile.
+  it('writes the preview for the first selected contact in list order, and regenerates the same draft', async () => {
     const server = fakeComposeServer({ contacts: [ana, ben] });
     const user = userEvent.setup();
     await openCompose(server);
@@ -171,7 +173,7 @@ describe('compose: AI preview', () => {
     expect(body.textContent).toBe(email.body);
     expect(card.getByText(WRITER_NOTE)).toBeInTheDocument();
     const [first] = server.bodies('POST', '/api/campaigns/generate-preview');
-    expect(first).toEqual({ track: expect.objectContaining(validTrack), contact_id: ana.id, total_recipients: 2 });
+    expect(first).toEqual({ track: objectContaining(validTrack), contact_id: ana.id, total_recipients: 2 });
     expect(first).not.toHaveProperty('campaign_id');
     expect(server.campaigns.size).toBe(1);
     const [campaign] = [...server.campaigns.values()];
@@ -301,7 +303,8 @@ describe('compose: campaign templates', () => {
     expect(select.findTrigger().getElement()).toHaveTextContent('Choose a template');
   });
 
-  it('applies a template: subject and body filled with the track, tone set, edit mode, Template Applied; saving creates the draft', async () => {
+  // Subject and body filled with the track, tone set, 'Template Applied' shown.
+  it('applies a template to the email in edit mode, and saving creates the draft', async () => {
     const server = fakeComposeServer({ contacts: [ana, ben] });
     const user = userEvent.setup();
     await openCompose(server, { soundcloud_url: 'https://soundcloud.com/robin' });
@@ -311,7 +314,7 @@ describe('compose: campaign templates', () => {
     await toast(composeMessages.templateApplied);
     const card = within(previewContainer());
     expect(card.getByRole('textbox', { name: 'Subject' })).toHaveValue('Fresh promo for your sets: Midnight Drive');
-    const body = card.getByRole('textbox', { name: 'Email Body' }) as HTMLTextAreaElement;
+    const body = card.getByRole<HTMLTextAreaElement>('textbox', { name: 'Email Body' });
     expect(body.value).toMatch(/^Hey \[Contact Name\],/);
     expect(body.value).toContain('"Midnight Drive"');
     expect(body.value).toContain(`Listen and download: ${validTrack.track_url}`);

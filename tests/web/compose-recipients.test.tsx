@@ -17,7 +17,7 @@ beforeAll(async () => {
 const matchLine = (matching: number, selected: number) => screen.findByText(`${matching} contacts match your filters (${selected} selected)`);
 const rows = () => within(screen.getByRole('group', { name: 'Recipients' })).getAllByRole('checkbox');
 /** The addresses of the rows shown, in order. */
-const rowEmails = () => rows().map((row) => /[^\s]+@[a-z.]+\.example/.exec(row.closest('li')!.textContent ?? '')?.[0]);
+const rowEmails = () => rows().map((row) => /[^\s]+@[a-z.]+\.example/.exec(row.closest('li')!.textContent)?.[0]);
 const genreSelect = () => formField('Genres').findControl()!.findMultiselect()!;
 const chooseGenre = (key: string) => {
   const multiselect = genreSelect();

@@ -152,7 +152,7 @@ describe('compose: the capacity dialog', slow, () => {
     expect(within(dialog).getByText(/^2 of 3 emails can go out today; the rest when your plan's monthly limit resets on .+\.$/)).toBeInTheDocument();
   });
 
-  it('says the rest goes after the daily reset when the mailbox, not the plan, is the limit, and names the plan reset otherwise', () => {
+  it('says the rest goes after the daily reset when the mailbox is the limit, and after the plan reset otherwise', () => {
     const status = (today: number, month: number | null) =>
       ({
         today: { remaining: today },

@@ -47,14 +47,14 @@ describe('runtime config check', () => {
   });
 
   it('loads /config.json and explains what is wrong', async () => {
-    const ok = vi.fn<typeof fetch>(async () => new Response(JSON.stringify(localConfig), { status: 200 }));
+    const ok = vi.fn<typeof fetch>(() => Promise.resolve(new Response(JSON.stringify(localConfig), { status: 200 })));
     await expect(loadRuntimeConfig(ok)).resolves.toEqual(localConfig);
     expect(ok.mock.calls[0]![0]).toBe('/config.json');
 
-    const bad = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ ...localConfig, mode: 'x', region: 1 }), { status: 200 }));
+    const bad = vi.fn<typeof fetch>(() => Promise.resolve(new Response(JSON.stringify({ ...localConfig, mode: 'x', region: 1 }), { status: 200 })));
     await expect(loadRuntimeConfig(bad)).rejects.toThrow('The app configuration is invalid (mode, region).');
 
-    const missing = vi.fn<typeof fetch>(async () => new Response('not found', { status: 404 }));
+    const missing = vi.fn<typeof fetch>(() => Promise.resolve(new Response('not found', { status: 404 })));
     await expect(loadRuntimeConfig(missing)).rejects.toThrow('(HTTP 404)');
   });
 });

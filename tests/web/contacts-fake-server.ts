@@ -109,8 +109,8 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
 
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const method = init?.method ?? 'GET';
-    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
-    const { pathname, searchParams } = new URL(String(input), 'http://localhost');
+    const body: unknown = init?.body ? JSON.parse(init.body as string) : undefined;
+    const { pathname, searchParams } = new URL(input as string, 'http://localhost');
 
     if (method === 'GET' && pathname === '/api/contacts') {
       const query = contactListQuerySchema.safeParse(Object.fromEntries(searchParams));
@@ -207,8 +207,8 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
   });
 
   const calls = (method: string, path: string) =>
-    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path);
-  const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(url as string, 'http://localhost').pathname === path);
+  const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(init?.body as string) as unknown);
 
   return { contacts, unsubs, fail, hold, fetchImpl, calls, bodies };
 }
@@ -218,6 +218,6 @@ export type ContactsServer = ReturnType<typeof fakeContactsServer>;
 export function renderContacts(server: ContactsServer) {
   // A stored flag keeps the guided tour from opening over the page.
   window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
-  const api = createApiClient(async () => 'user-id-token', server.fetchImpl);
+  const api = createApiClient(() => Promise.resolve('user-id-token'), server.fetchImpl);
   return renderApp('/dashboard/contacts', { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), api }) });
 }

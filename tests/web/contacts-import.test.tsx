@@ -294,7 +294,7 @@ describe('importing', () => {
     await tabCount(2);
   });
 
-  it('a server failure on batch 3 keeps what was created, shows what the server holds, and running the file again adds only the rest', async () => {
+  it("keeps what was created when batch 3 fails, shows the server's list, and a rerun adds only the rest", async () => {
     const server = fakeContactsServer();
     // Batch 3 stores 40 of its rows, then fails: its answer (and so what it created) never reaches the page.
     server.fail.importCall = { call: 3, status: 500, message: 'Database unavailable', writtenFirst: 40 };
@@ -316,7 +316,7 @@ describe('importing', () => {
     // The list was read again, so it holds what the server holds: the failed batch's 40 rows too.
     await tabCount(created);
     // Read from the start twice: the first load and the reload after the failure.
-    expect(server.calls('GET', '/api/contacts').filter(([url]) => !String(url).includes('cursor='))).toHaveLength(2);
+    expect(server.calls('GET', '/api/contacts').filter(([url]) => !(url as string).includes('cursor='))).toHaveLength(2);
     for (const email of ['row1@import.test', 'row200@import.test', 'row201@import.test', 'row240@import.test']) {
       expect(server.contacts.has(idOf(email))).toBe(true);
     }

@@ -42,7 +42,8 @@ const showing = (shown: number, total: number) => screen.findByText(`Showing ${s
 const tab = (name: RegExp | string) => screen.getByRole('tab', { name });
 
 describe('contacts list', () => {
-  it('loads every page in order, shows the first at once with progress, and counts in the tab (marked unfinished until the last page)', async () => {
+  // The tab count is marked unfinished until the last page.
+  it('loads every page in order, shows the first at once with progress, and counts them in the tab', async () => {
     // A small first page, then full pages: 100 + 1,000 + 500.
     const total = CONTACTS_FIRST_PAGE_SIZE + contactLimits.pageMax + 500;
     const server = fakeContactsServer(manyContacts(total));
@@ -65,7 +66,7 @@ describe('contacts list', () => {
     expect(screen.queryByText(/Loading more contacts/)).not.toBeInTheDocument();
     const pages = server.calls('GET', '/api/contacts');
     expect(pages).toHaveLength(3);
-    const params = pages.map(([url]) => new URL(String(url), 'http://localhost').searchParams);
+    const params = pages.map(([url]) => new URL(url as string, 'http://localhost').searchParams);
     expect(params.map((query) => Number(query.get('limit')))).toEqual([CONTACTS_FIRST_PAGE_SIZE, contactLimits.pageMax, contactLimits.pageMax]);
     const cursors = params.map((query) => query.get('cursor'));
     expect(cursors[0]).toBeNull();
@@ -364,7 +365,7 @@ describe('add and edit', () => {
     expect(await screen.findByText('Contact updated!')).toBeInTheDocument();
 
     const [url] = server.calls('PUT', `/api/contacts/${idOf('old@label.com')}`)[0]!;
-    expect(String(url)).toBe(`/api/contacts/${idOf('old@label.com')}`);
+    expect(url as string).toBe(`/api/contacts/${idOf('old@label.com')}`);
     await waitFor(() => expect(namesShown()).toEqual(['Person 3', 'New Name', 'Person 1']));
     expect(screen.queryByText('old@label.com')).not.toBeInTheDocument();
     expect(tab('Contacts (3)')).toBeInTheDocument();

@@ -50,13 +50,13 @@ export function makeFakeAuth(overrides: Partial<AuthContextValue> = {}): AuthCon
     profileError: null,
     isAdmin: false,
     loading: false,
-    signIn: vi.fn(async () => ({ error: null })),
-    signUp: vi.fn(async () => ({ error: null, confirmedLocally: true as const })),
-    confirmSignUp: vi.fn(async () => ({ error: null })),
-    signInWithGoogle: vi.fn(async () => ({ error: null })),
+    signIn: vi.fn(() => Promise.resolve({ error: null })),
+    signUp: vi.fn(() => Promise.resolve({ error: null, confirmedLocally: true as const })),
+    confirmSignUp: vi.fn(() => Promise.resolve({ error: null })),
+    signInWithGoogle: vi.fn(() => Promise.resolve({ error: null })),
     signOut: vi.fn(async () => {}),
     refreshProfile: vi.fn(async () => {}),
-    api: createApiClient(async () => 'test-token', vi.fn()),
+    api: createApiClient(() => Promise.resolve('test-token'), vi.fn()),
     ...overrides,
   };
 }
@@ -94,7 +94,7 @@ function LocationProbe() {
 }
 
 export function currentPath(): string {
-  return screen.getByTestId('location').textContent ?? '';
+  return screen.getByTestId('location').textContent;
 }
 
 export function visitedPaths(): readonly string[] {

@@ -124,7 +124,8 @@ describe('LabelFinder filter rules', () => {
     expect(sample[3]!.email).toBe('No email');
   });
 
-  it('treats an email holding an invisible character (stored before imports refused it) as no address, and says why on the card', () => {
+  // Such entries were stored before imports refused them.
+  it('treats an email holding an invisible character as no address, and says why on the card', () => {
     const hidden = entry({ id: 'z', name: 'Hidden Space', email: 'a\u200b@labels.example' });
     expect(entryState(hidden, new Set(), new Set())).toBe('no-email');
     expect(cannotAddMessage(hidden)).toBe(
@@ -212,7 +213,7 @@ function fakeServer(entries: DirectoryEntry[], allowance: DirectoryAllowance, { 
   /** A 5xx as the API answers it (API Gateway's own for a 503). */
   const failure = (status: number) => json({ message: status === 503 ? gatewayMessages.serviceUnavailable : apiMessages.internalError }, status);
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
-    const url = String(input);
+    const url = input as string;
     const method = init?.method ?? 'GET';
     if (method === 'GET' && url === '/api/directory') {
       if (state.failList) return failure(state.failList);
@@ -222,7 +223,7 @@ function fakeServer(entries: DirectoryEntry[], allowance: DirectoryAllowance, { 
       const hold = holds.shift();
       if (hold) await hold;
       if (state.failAdd) return failure(state.failAdd);
-      const { entry_ids } = JSON.parse(String(init?.body)) as { entry_ids: string[] };
+      const { entry_ids } = JSON.parse(init?.body as string) as { entry_ids: string[] };
       const wanted = entry_ids.map((id) => entries.find((e) => e.id === id));
       if (wanted.some((e) => !e)) return json({ message: directoryMessages.unknownEntries }, 404);
       const found = wanted as DirectoryEntry[];
@@ -241,14 +242,16 @@ function fakeServer(entries: DirectoryEntry[], allowance: DirectoryAllowance, { 
     return json({ message: gatewayMessages.notFound }, 404);
   });
   const posts = () =>
-    fetchImpl.mock.calls.filter(([, init]) => init?.method === 'POST').map(([, init]) => (JSON.parse(String(init?.body)) as { entry_ids: string[] }).entry_ids);
+    fetchImpl.mock.calls
+      .filter(([, init]) => init?.method === 'POST')
+      .map(([, init]) => (JSON.parse(init?.body as string) as { entry_ids: string[] }).entry_ids);
   return { state, holds, fetchImpl, posts };
 }
 
 type Server = ReturnType<typeof fakeServer>;
 
-async function renderPage(server: Server, { tier = 'free' as const as 'free' | 'pro' } = {}) {
-  const api = createApiClient(async () => 'id-token', server.fetchImpl);
+async function renderPage(server: Server, { tier = 'free' }: { tier?: 'free' | 'pro' } = {}) {
+  const api = createApiClient(() => Promise.resolve('id-token'), server.fetchImpl);
   const refreshProfile = vi.fn(async () => {});
   const auth = makeFakeAuth({ user: testUser, profile: makeProfile({ tier }), api, refreshProfile });
   renderApp('/dashboard/labelfinder', { auth });
@@ -261,7 +264,7 @@ const wrapper = () => createWrapper();
 function section(title: string) {
   const found = wrapper()
     .findAllCards()
-    .find((cards) => cards.findHeader()?.getElement().textContent?.startsWith(title));
+    .find((cards) => cards.findHeader()?.getElement().textContent.startsWith(title));
   return found ?? null;
 }
 const namesIn = (title: string) =>
@@ -505,13 +508,19 @@ describe('LabelFinder page', () => {
     server.holds.push(first.promise, second.promise);
     await user.click(addSelected);
     const running = await screen.findByRole('dialog', { name: 'Adding contacts' });
-    const bar = () => within(running).getByRole('progressbar') as HTMLProgressElement;
+    const bar = () => within(running).getByRole<HTMLProgressElement>('progressbar');
     expect(bar().value).toBe(0);
     expect(running).toHaveTextContent('Adding contacts... 0 of 60');
-    await act(async () => first.open());
+    await act(() => {
+      first.open();
+      return Promise.resolve();
+    });
     await waitFor(() => expect(running).toHaveTextContent('Adding contacts... 25 of 60'));
     expect(bar().value).toBe(42);
-    await act(async () => second.open());
+    await act(() => {
+      second.open();
+      return Promise.resolve();
+    });
     const done = await screen.findByRole('dialog', { name: 'Contacts added' });
     expect(done).toHaveTextContent('58 contacts added, 2 already in your contacts (skipped).');
 
@@ -655,13 +664,18 @@ describe('notification actions', () => {
     await import('../../web/src/notifications/Toasts');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     renderNotifier({ type: 'success', title: 'Goes' }, { type: 'info', title: 'Stays', action: { label: 'Do it', onClick: () => {} } });
-    await act(async () => screen.getByRole('button', { name: 'Notify' }).click());
-    expect(wrapper().findFlashbar()?.findItems()).toHaveLength(2);
-    await act(async () => {
-      vi.advanceTimersByTime(60_000);
+    await act(() => {
+      screen.getByRole('button', { name: 'Notify' }).click();
+      return Promise.resolve();
     });
-    await act(async () => {
+    expect(wrapper().findFlashbar()?.findItems()).toHaveLength(2);
+    await act(() => {
       vi.advanceTimersByTime(60_000);
+      return Promise.resolve();
+    });
+    await act(() => {
+      vi.advanceTimersByTime(60_000);
+      return Promise.resolve();
     });
     const titles = () =>
       wrapper()

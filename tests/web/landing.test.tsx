@@ -20,17 +20,13 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 type Handler = (init: RequestInit | undefined) => Promise<Response> | Response;
 
 /** A fake fetch: spots from `spots`, the join answered by `join`. Records the join bodies. */
-function fakeApi({
-  spots = { total: 50, taken: 8, remaining: 42 } as unknown,
-  spotsStatus = 200,
-  join,
-}: { spots?: unknown; spotsStatus?: number; join?: Handler } = {}) {
+function fakeApi({ spots = { total: 50, taken: 8, remaining: 42 }, spotsStatus = 200, join }: { spots?: unknown; spotsStatus?: number; join?: Handler } = {}) {
   const joins: unknown[] = [];
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
-    const url = String(input);
+    const url = input as string;
     if (url === '/api/waitlist/spots') return json(spots, spotsStatus);
     if (url === '/api/waitlist' && init?.method === 'POST') {
-      joins.push(JSON.parse(String(init.body)));
+      joins.push(JSON.parse(init.body as string));
       return join ? join(init) : json({ id: '1' }, 201);
     }
     return json({ message: gatewayMessages.notFound }, 404);
@@ -61,11 +57,15 @@ const typedWord = () => screen.getByTestId('typed-word').textContent;
 
 /** Advances fake time in 50 ms steps, letting React render (and schedule the next timer) in between. */
 function advance(ms: number) {
-  for (let left = ms; left > 0; left -= 50) act(() => vi.advanceTimersByTime(Math.min(50, left)));
+  for (let left = ms; left > 0; left -= 50)
+    act(() => {
+      vi.advanceTimersByTime(Math.min(50, left));
+    });
 }
 
 const scrollIntoView = vi.fn();
-const originalMatchMedia = window.matchMedia;
+// jsdom has no matchMedia: what is there (nothing) is put back after each test.
+const originalMatchMedia = Reflect.get(window, 'matchMedia') as unknown;
 
 beforeEach(() => {
   scrollIntoView.mockReset();
@@ -73,7 +73,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  window.matchMedia = originalMatchMedia;
+  Reflect.set(window, 'matchMedia', originalMatchMedia);
   document.body.style.overflow = '';
 });
 
@@ -93,23 +93,39 @@ describe('landing page: hero', () => {
     renderLanding();
     expect(screen.getByRole('heading', { level: 1, name: 'Get your tracks heard' })).toBeInTheDocument();
     expect(typedWord()).toBe('Heard');
-    act(() => vi.advanceTimersByTime(1999));
+    act(() => {
+      vi.advanceTimersByTime(1999);
+    });
     expect(typedWord()).toBe('Heard');
-    act(() => vi.advanceTimersByTime(1)); // the pause is over: deleting starts
-    act(() => vi.advanceTimersByTime(99));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    }); // the pause is over: deleting starts
+    act(() => {
+      vi.advanceTimersByTime(99);
+    });
     expect(typedWord()).toBe('Heard');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(typedWord()).toBe('Hear');
     for (const expected of ['Hea', 'He', 'H', '']) {
-      act(() => vi.advanceTimersByTime(100));
+      act(() => {
+        vi.advanceTimersByTime(100);
+      });
       expect(typedWord()).toBe(expected);
     }
-    act(() => vi.advanceTimersByTime(149));
+    act(() => {
+      vi.advanceTimersByTime(149);
+    });
     expect(typedWord()).toBe('');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(typedWord()).toBe('S');
     for (const expected of ['Si', 'Sig', 'Sign', 'Signe', 'Signed']) {
-      act(() => vi.advanceTimersByTime(150));
+      act(() => {
+        vi.advanceTimersByTime(150);
+      });
       expect(typedWord()).toBe(expected);
     }
     advance(2000 + 100 * 6 + 150 * 8);
@@ -225,7 +241,7 @@ describe('landing page: sections', () => {
       .getAllByRole('heading', { level: 3 })
       .map((heading) => heading.textContent);
     expect(plans).toEqual(['Free', 'Pro', 'Expert']);
-    const text = pricing.textContent ?? '';
+    const text = pricing.textContent;
     for (const fact of [
       '$0',
       'forever',
@@ -392,7 +408,10 @@ describe('landing page: waitlist form', () => {
         why_interested: 'I pitch every EP by hand.',
       },
     ]);
-    await act(async () => answer(json({ id: 'e1' }, 201)));
+    await act(() => {
+      answer(json({ id: 'e1' }, 201));
+      return Promise.resolve();
+    });
     expect(await screen.findByRole('heading', { name: "You're In The Beta" })).toBeInTheDocument();
     const confirmation = screen.getByRole('heading', { name: "You're In The Beta" }).closest('[role="status"]') as HTMLElement;
     expect(confirmation).toHaveTextContent(/Nova Pulse.*nova@example\.com within 24-48 hours/);

@@ -55,22 +55,24 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 /** An in-memory outbox API: newest first (ids are ULIDs), summaries in the list, 404 for unknown ids. */
 function fakeOutboxServer(initial: OutboxMessage[]) {
   const messages = [...initial];
-  const fetchImpl = vi.fn<typeof fetch>(async (input) => {
-    const path = String(input);
+  const fetchImpl = vi.fn<typeof fetch>((input) => {
+    const path = input as string;
     if (path === '/api/local/outbox') {
       const newestFirst = [...messages].sort((a, b) => (a.id < b.id ? 1 : -1));
-      return json({ messages: newestFirst.map(({ id, sent_at, from, to, subject, campaign_id }) => ({ id, sent_at, from, to, subject, campaign_id })) });
+      return Promise.resolve(
+        json({ messages: newestFirst.map(({ id, sent_at, from, to, subject, campaign_id }) => ({ id, sent_at, from, to, subject, campaign_id })) }),
+      );
     }
     const one = /^\/api\/local\/outbox\/([^/]+)$/.exec(path);
     const found = one && messages.find((m) => m.id === decodeURIComponent(one[1]!));
-    return found ? json(found) : json({ message: outboxMessages.messageNotFound }, 404);
+    return Promise.resolve(found ? json(found) : json({ message: outboxMessages.messageNotFound }, 404));
   });
-  return { messages, fetchImpl, listCalls: () => fetchImpl.mock.calls.filter(([input]) => String(input) === '/api/local/outbox').length };
+  return { messages, fetchImpl, listCalls: () => fetchImpl.mock.calls.filter(([input]) => (input as string) === '/api/local/outbox').length };
 }
 
 function openOutbox(server: ReturnType<typeof fakeOutboxServer>, options: { path?: string; config?: typeof awsConfigWithGoogle } = {}) {
   window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
-  const auth = makeFakeAuth({ user: testUser, profile: makeProfile(), api: createApiClient(async () => 'token', server.fetchImpl) });
+  const auth = makeFakeAuth({ user: testUser, profile: makeProfile(), api: createApiClient(() => Promise.resolve('token'), server.fetchImpl) });
   return renderApp(options.path ?? '/dashboard/outbox', { auth, ...(options.config ? { config: options.config } : {}) });
 }
 
@@ -123,15 +125,17 @@ describe('the Outbox page in local mode', () => {
     await screen.findByText('New track for contact 1');
     server.messages.push(message(2));
     expect(screen.queryByText('New track for contact 2')).not.toBeInTheDocument();
-    await act(async () => {
+    await act(() => {
       vi.advanceTimersByTime(OUTBOX_REFRESH_MS);
+      return Promise.resolve();
     });
     expect(await screen.findByText('New track for contact 2')).toBeInTheDocument();
     expect(rowsText()[0]).toContain('New track for contact 2');
     unmount();
     const calls = server.listCalls();
-    await act(async () => {
+    await act(() => {
       vi.advanceTimersByTime(OUTBOX_REFRESH_MS * 3);
+      return Promise.resolve();
     });
     expect(server.listCalls()).toBe(calls);
   });
@@ -141,9 +145,10 @@ describe('the Outbox page in local mode', () => {
     const server = fakeOutboxServer([message(1)]);
     openOutbox(server);
     await screen.findByText('New track for contact 1');
-    server.fetchImpl.mockImplementationOnce(async () => json({ message: localServerMessages.starting }, 503));
-    await act(async () => {
+    server.fetchImpl.mockImplementationOnce(() => Promise.resolve(json({ message: localServerMessages.starting }, 503)));
+    await act(() => {
       vi.advanceTimersByTime(OUTBOX_REFRESH_MS);
+      return Promise.resolve();
     });
     expect(await screen.findByText(localServerMessages.starting)).toBeInTheDocument();
     expect(screen.getByText('New track for contact 1')).toBeInTheDocument();
@@ -168,7 +173,7 @@ describe('the Outbox page in local mode', () => {
     });
     expect(labelled.Date).toBeTruthy();
 
-    const frame = screen.getByTitle('Email message') as HTMLIFrameElement;
+    const frame = screen.getByTitle<HTMLIFrameElement>('Email message');
     expect(frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     expect(frame.getAttribute('sandbox')).not.toMatch(/allow-scripts|allow-same-origin/);
     const srcDoc = frame.getAttribute('srcdoc')!;
@@ -179,8 +184,8 @@ describe('the Outbox page in local mode', () => {
 
     const headersSection = createWrapper().findExpandableSection()!;
     expect(headersSection.findHeaderText()!.getElement()).toHaveTextContent('Show headers');
-    await user.click(headersSection.findExpandButton()!.getElement());
-    const content = headersSection.findContent()!.getElement();
+    await user.click(headersSection.findExpandButton().getElement());
+    const content = headersSection.findContent().getElement();
     expect(within(content).getByText('List-Unsubscribe:')).toBeInTheDocument();
     expect(within(content).getByText('<http://127.0.0.1:3000/api/unsubscribe/one-click?token=tok-a>')).toBeInTheDocument();
     expect(within(content).getByText('List-Unsubscribe=One-Click')).toBeInTheDocument();

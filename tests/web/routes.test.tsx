@@ -139,9 +139,10 @@ describe('public pages', () => {
   });
 
   it('shows the confirm form for an unsubscribe link with a token (public: no sign-in)', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(
-      async () =>
+    const fetchImpl = vi.fn<typeof fetch>(() =>
+      Promise.resolve(
         new Response(JSON.stringify({ artistName: 'DJ Nova', alreadyUnsubscribed: false }), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      ),
     );
     vi.stubGlobal('fetch', fetchImpl);
     try {
@@ -163,7 +164,7 @@ describe('public pages', () => {
   it('has a Privacy Policy with the legal facts, the contact addresses and Back to Home', async () => {
     renderApp('/privacy');
     const heading = await screen.findByRole('heading', { name: 'Privacy Policy', level: 1 });
-    const text = document.body.textContent ?? '';
+    const text = document.body.textContent;
     for (const fact of ['13', '18', '2 years', '1 year', 'within 30 days', 'within 72 hours', 'after 6 months']) {
       expect(text).toContain(fact);
     }
@@ -176,7 +177,7 @@ describe('public pages', () => {
   it('has Terms of Service with the legal facts and Back to Home', async () => {
     renderApp('/terms');
     await screen.findByRole('heading', { name: 'Terms of Service', level: 1 });
-    const text = document.body.textContent ?? '';
+    const text = document.body.textContent;
     for (const fact of [
       'at least 13',
       'under 18',

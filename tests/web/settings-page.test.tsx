@@ -28,15 +28,20 @@ type Reply = { status: number; body?: unknown };
 
 /** The API as the page sees it: each `METHOD path` answers with its reply; calls are recorded. */
 function fakeApi(replies: Record<string, Reply>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const reply = replies[`${init?.method ?? 'GET'} ${String(input)}`];
-    if (!reply) return new Response(JSON.stringify({ message: gatewayMessages.notFound }), { status: 404, headers: { 'content-type': 'application/json' } });
-    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
-      status: reply.status,
-      headers: { 'content-type': 'application/json' },
-    });
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const reply = replies[`${init?.method ?? 'GET'} ${input as string}`];
+    if (!reply)
+      return Promise.resolve(
+        new Response(JSON.stringify({ message: gatewayMessages.notFound }), { status: 404, headers: { 'content-type': 'application/json' } }),
+      );
+    return Promise.resolve(
+      new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
   });
-  return { api: createApiClient(async () => 'test-token', fetchMock as typeof fetch), fetchMock };
+  return { api: createApiClient(() => Promise.resolve('test-token'), fetchMock), fetchMock };
 }
 
 function renderSettings(path: string, { profile = makeProfile(), replies = {} }: { profile?: Profile | null; replies?: Record<string, Reply> } = {}) {
@@ -62,7 +67,7 @@ async function card(title: string): Promise<HTMLElement> {
   await screen.findByRole('heading', { name: title });
   const found = createWrapper()
     .findAllContainers()
-    .find((container) => container.findHeader()?.getElement().textContent?.includes(title));
+    .find((container) => container.findHeader()?.getElement().textContent.includes(title));
   if (!found) throw new Error(`no ${title} card`);
   return found.getElement();
 }
@@ -120,7 +125,7 @@ describe('connect', () => {
     });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s'));
-    const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/mailbox/connect')!;
+    const [, init] = fetchMock.mock.calls.find(([url]) => (url as string) === '/api/mailbox/connect')!;
     expect(init?.method).toBe('POST');
     expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer test-token');
   });
@@ -148,7 +153,7 @@ describe('disconnect', () => {
     const { auth, fetchMock } = renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 204 } } });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByText(mailboxMessages.disconnected)).toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/mailbox' && init?.method === 'DELETE')).toBe(true);
+    expect(fetchMock.mock.calls.some(([url, init]) => (url as string) === '/api/mailbox' && init?.method === 'DELETE')).toBe(true);
     expect(auth.refreshProfile).toHaveBeenCalled();
   });
 

@@ -22,7 +22,7 @@ const tokens = {
 
 describe('local token refresher (cognito-local)', () => {
   it('calls InitiateAuth REFRESH_TOKEN_AUTH on the endpoint and returns Amplify tokens', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () => ok());
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(ok()));
     const refresh = createLocalTokenRefresher({ endpoint: 'http://127.0.0.1:9229', clientId: 'client-1', fetchImpl });
     const result = await refresh({ tokens, username: 'dj@example.com' });
 
@@ -31,7 +31,7 @@ describe('local token refresher (cognito-local)', () => {
     const headers = init?.headers as Record<string, string>;
     expect(headers['X-Amz-Target']).toBe('AWSCognitoIdentityProviderService.InitiateAuth');
     expect(headers['Content-Type']).toBe('application/x-amz-json-1.1');
-    expect(JSON.parse(String(init?.body))).toEqual({
+    expect(JSON.parse(init?.body as string)).toEqual({
       AuthFlow: 'REFRESH_TOKEN_AUTH',
       ClientId: 'client-1',
       AuthParameters: { REFRESH_TOKEN: 'refresh-123' },
@@ -48,8 +48,8 @@ describe('local token refresher (cognito-local)', () => {
   });
 
   it('passes NotAuthorizedException on (Amplify then clears the tokens) without retrying', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(
-      async () => new Response(JSON.stringify({ __type: 'NotAuthorizedException', message: 'Invalid Refresh Token' }), { status: 400 }),
+    const fetchImpl = vi.fn<typeof fetch>(() =>
+      Promise.resolve(new Response(JSON.stringify({ __type: 'NotAuthorizedException', message: 'Invalid Refresh Token' }), { status: 400 })),
     );
     const refresh = createLocalTokenRefresher({ endpoint: 'http://127.0.0.1:9229/', clientId: 'c', fetchImpl });
     await expect(refresh({ tokens, username: 'u' })).rejects.toMatchObject({
@@ -84,7 +84,7 @@ describe('local token refresher (cognito-local)', () => {
   });
 
   it('makes one call for concurrent refreshes', async () => {
-    const fetchImpl = vi.fn<typeof fetch>(async () => ok());
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(ok()));
     const refresh = createLocalTokenRefresher({ endpoint: 'http://127.0.0.1:9229', clientId: 'c', fetchImpl });
     await Promise.all([refresh({ tokens, username: 'u' }), refresh({ tokens, username: 'u' })]);
     expect(fetchImpl).toHaveBeenCalledTimes(1);

@@ -62,13 +62,13 @@ describe('tour in the dashboard', () => {
   it('opens by itself for a new profile; Next and Back move between steps; Skip tour stores the flag', async () => {
     renderDashboard(new Date(Date.now() - HOUR).toISOString());
     expect(await screen.findByRole('dialog')).toBeInTheDocument();
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0]!.title);
+    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0].title);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[1]!.title);
     expect(screen.getByText(`Step 2 of ${tourSteps.length}`)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0]!.title);
+    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0].title);
     expect(window.localStorage.getItem(tourFlagKey(testUser.userId))).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Skip tour' }));
@@ -93,7 +93,7 @@ describe('tour in the dashboard', () => {
     expect(tourDialog()?.isVisible()).toBeFalsy();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Show Tour' }));
     expect(await screen.findByRole('dialog')).toBeInTheDocument();
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0]!.title);
+    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0].title);
   });
 
   it('does not open by itself when the flag is stored', async () => {

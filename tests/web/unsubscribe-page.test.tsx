@@ -29,9 +29,9 @@ function fakeApi({
 }: { lookup?: Answer; submit?: Answer } = {}) {
   const requests: { method: string; url: string; body: unknown }[] = [];
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
-    const url = String(input);
+    const url = input as string;
     const method = init?.method ?? 'GET';
-    requests.push({ method, url, body: init?.body === undefined ? undefined : JSON.parse(String(init.body)) });
+    requests.push({ method, url, body: init?.body === undefined ? undefined : JSON.parse(init.body as string) });
     if (method === 'GET' && url.startsWith('/api/unsubscribe?')) return lookup();
     if (method === 'POST' && url === '/api/unsubscribe') return submit();
     return json({ message: gatewayMessages.notFound }, 404);
@@ -135,7 +135,8 @@ describe('the unsubscribe page', () => {
     expect(screen.queryByRole('button', { name: unsubscribeMessages.confirm })).not.toBeInTheDocument();
   });
 
-  it("says 'Invalid or expired token' for a 404 without a body, shows a response's error field, and falls back to 'Invalid or expired link'", async () => {
+  // 'Invalid or expired token' for a 404 without a body; 'Invalid or expired link' as the fallback.
+  it("shows the response's error field, a 404 message when there is no body, and a fallback otherwise", async () => {
     fakeApi({ lookup: () => new Response('', { status: 404 }) });
     const first = renderApp(`/unsubscribe?token=${TOKEN}`);
     expect(await screen.findByText(unsubscribeMessages.invalidToken)).toBeInTheDocument();
@@ -151,7 +152,8 @@ describe('the unsubscribe page', () => {
     expect(await screen.findByText(unsubscribeMessages.invalidOrExpiredLink)).toBeInTheDocument();
   });
 
-  it("keeps the form after a failed submit with 'Failed to unsubscribe' (or the response's error), and lets the person try again", async () => {
+  // The error is 'Failed to unsubscribe', or the response's own.
+  it('keeps the form after a failed submit with the error, and lets the person try again', async () => {
     let answer: Answer = () => new Response('', { status: 500 });
     fakeApi({ submit: () => answer() });
     renderApp(`/unsubscribe?token=${TOKEN}`);

@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Profile } from '../../../schema/api/profile';
 import type { RuntimeConfig } from '../../../schema/api/runtimeConfig';
 import { ADMIN_GROUP, apiPath } from '../../../schema/routes';
@@ -57,7 +57,9 @@ interface AuthProviderProps {
 export function AuthProvider({ config, children, loadService = loadAmplifyService, fetchImpl }: AuthProviderProps) {
   const notifications = useContext(NotificationsContext);
   const notifyRef = useRef(notifications?.notify);
-  notifyRef.current = notifications?.notify;
+  useLayoutEffect(() => {
+    notifyRef.current = notifications?.notify;
+  });
 
   const [shouldCheckSession] = useState(() => {
     removeCorruptedAuthKeys();
@@ -72,7 +74,9 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
 
   const servicePromise = useRef<Promise<AuthService> | null>(null);
   const loaderRef = useRef(() => loadService(config));
-  loaderRef.current = () => loadService(config);
+  useLayoutEffect(() => {
+    loaderRef.current = () => loadService(config);
+  });
   const currentUserId = useRef<string | null>(null);
   const profileRequest = useRef<{ userId: string; promise: Promise<void> } | null>(null);
 
@@ -92,7 +96,9 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
     return servicePromise.current;
   }, []);
 
-  const api = useMemo(() => createApiClient(async () => (await getService()).getIdToken(), fetchImpl), [getService, fetchImpl]);
+  const getIdToken = useCallback(async () => (await getService()).getIdToken(), [getService]);
+  // eslint-disable-next-line react-hooks/refs -- createApiClient keeps getIdToken for later requests; nothing reads a ref during render
+  const api = useMemo(() => createApiClient(getIdToken, fetchImpl), [getIdToken, fetchImpl]);
 
   const loadProfile = useCallback(
     (userId: string): Promise<void> => {

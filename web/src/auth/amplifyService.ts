@@ -38,7 +38,8 @@ function userMessage(error: unknown): Error {
 
 export function createAmplifyAuthService(config: RuntimeConfig): AuthService {
   const local = config.mode === 'local';
-  if (local && !config.userPoolEndpoint) {
+  const localEndpoint = local ? config.userPoolEndpoint : undefined;
+  if (local && !localEndpoint) {
     throw new Error('The app configuration has mode "local" but no userPoolEndpoint.');
   }
 
@@ -67,10 +68,10 @@ export function createAmplifyAuthService(config: RuntimeConfig): AuthService {
     },
   });
 
-  if (local) {
+  if (localEndpoint) {
     // cognito-local has no GetTokensFromRefreshToken: refresh with InitiateAuth REFRESH_TOKEN_AUTH instead.
     cognitoUserPoolsTokenProvider.tokenOrchestrator.setTokenRefresher(
-      createLocalTokenRefresher({ endpoint: config.userPoolEndpoint!, clientId: config.userPoolClientId }),
+      createLocalTokenRefresher({ endpoint: localEndpoint, clientId: config.userPoolClientId }),
     );
   }
 

@@ -59,7 +59,8 @@ export function createLocalTokenRefresher(options: { endpoint: string; clientId:
       AuthenticationResult?: { AccessToken?: string; IdToken?: string; RefreshToken?: string };
     };
     if (!response.ok) {
-      const name = (body.__type ?? (response.status >= 500 ? 'InternalErrorException' : 'NotAuthorizedException')).split('#').pop()!;
+      const type = body.__type ?? (response.status >= 500 ? 'InternalErrorException' : 'NotAuthorizedException');
+      const name = type.slice(type.lastIndexOf('#') + 1);
       throw serviceError(name, body.message ?? `Token refresh failed (HTTP ${response.status})`);
     }
     const result = body.AuthenticationResult;

@@ -26,16 +26,16 @@ export interface AuthEvent {
 /** What the app needs from the identity provider; the Amplify implementation lives in amplifyService.ts. */
 export interface AuthService {
   /** The current session, refreshed if needed; null when signed out. */
-  getSession(): Promise<AuthSession | null>;
-  getIdToken(): Promise<string | null>;
+  getSession: () => Promise<AuthSession | null>;
+  getIdToken: () => Promise<string | null>;
   /** Resolves when signed in; throws an Error whose message can be shown to the user. */
-  signIn(email: string, password: string): Promise<void>;
-  signUp(email: string, password: string, fullName: string): Promise<void>;
+  signIn: (email: string, password: string) => Promise<void>;
+  signUp: (email: string, password: string, fullName: string) => Promise<void>;
   /** Confirms a new account with the code from the confirmation email; throws an Error with the server's message. */
-  confirmSignUp(username: string, code: string): Promise<void>;
+  confirmSignUp: (username: string, code: string) => Promise<void>;
   /** Redirects the browser to the hosted UI; throws when no provider is configured. */
-  signInWithGoogle(): Promise<void>;
-  signOut(): Promise<void>;
+  signInWithGoogle: () => Promise<void>;
+  signOut: () => Promise<void>;
   onAuthEvent(listener: (event: AuthEvent) => void): () => void;
 }
 
@@ -54,14 +54,14 @@ export interface AuthContextValue {
   isAdmin: boolean;
   /** True until the stored session has been checked (see spec §4 Auth). */
   loading: boolean;
-  signIn(email: string, password: string): Promise<AuthResult>;
-  signUp(email: string, password: string, fullName: string): Promise<SignUpResult>;
+  signIn: (email: string, password: string) => Promise<AuthResult>;
+  signUp: (email: string, password: string, fullName: string) => Promise<SignUpResult>;
   /** Confirms a new account from the emailed link (/auth?username=…&code=…). */
-  confirmSignUp(username: string, code: string): Promise<AuthResult>;
-  signInWithGoogle(): Promise<AuthResult>;
+  confirmSignUp: (username: string, code: string) => Promise<AuthResult>;
+  signInWithGoogle: () => Promise<AuthResult>;
   /** Throws when signing out failed. */
-  signOut(): Promise<void>;
-  refreshProfile(): Promise<void>;
+  signOut: () => Promise<void>;
+  refreshProfile: () => Promise<void>;
   /** API client that sends the current ID token. */
   api: ApiClient;
 }

@@ -15,7 +15,7 @@ export function useSignOut(): { signOut: () => Promise<void>; signingOut: boolea
       setSigningOut(true);
       try {
         await signOut();
-        navigate('/auth', { replace: true });
+        void navigate('/auth', { replace: true });
       } catch {
         notify({ type: 'error', title: 'Error', message: 'Failed to sign out' });
         setSigningOut(false);

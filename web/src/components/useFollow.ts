@@ -17,7 +17,7 @@ export function useFollow() {
       const href = event.detail.href;
       if (!href || event.detail.external || !href.startsWith('/')) return;
       event.preventDefault();
-      navigate(href);
+      void navigate(href);
     },
     [navigate],
   );

@@ -34,16 +34,16 @@ export function validateRuntimeConfig(input: unknown): ConfigCheck {
   if (problems.length > 0) return { ok: false, problems };
 
   // Like zod's object(): keep the known fields only.
-  const oauth = input.oauth as Record<string, string> | undefined;
-  const contactEmails = input.contactEmails as Record<string, string>;
+  const oauth = input.oauth as RuntimeConfig['oauth'];
+  const contactEmails = input.contactEmails as RuntimeConfig['contactEmails'];
   const config: RuntimeConfig = {
     mode: input.mode as RuntimeConfig['mode'],
     region: input.region as string,
     userPoolId: input.userPoolId as string,
     userPoolClientId: input.userPoolClientId as string,
-    contactEmails: { support: contactEmails.support!, privacy: contactEmails.privacy! },
+    contactEmails: { support: contactEmails.support, privacy: contactEmails.privacy },
   };
   if (typeof input.userPoolEndpoint === 'string') config.userPoolEndpoint = input.userPoolEndpoint;
-  if (oauth) config.oauth = { domain: oauth.domain!, redirectSignIn: oauth.redirectSignIn!, redirectSignOut: oauth.redirectSignOut! };
+  if (oauth) config.oauth = { domain: oauth.domain, redirectSignIn: oauth.redirectSignIn, redirectSignOut: oauth.redirectSignOut };
   return { ok: true, config };
 }

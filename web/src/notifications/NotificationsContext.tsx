@@ -29,8 +29,8 @@ export interface NotifyInput {
 }
 
 export interface NotificationsValue {
-  notify(input: NotifyInput): string;
-  dismiss(id: string): void;
+  notify: (input: NotifyInput) => string;
+  dismiss: (id: string) => void;
   notifications: readonly Notification[];
 }
 

@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 
 export interface TourValue {
   open: boolean;
-  start(): void;
+  start: () => void;
 }
 
 export const TourContext = createContext<TourValue | null>(null);

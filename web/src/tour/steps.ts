@@ -5,7 +5,7 @@ export interface TourStep {
   href?: string;
 }
 
-export const tourSteps: readonly TourStep[] = [
+export const tourSteps: readonly [TourStep, ...TourStep[]] = [
   {
     title: 'Welcome to Trackpitch',
     body: 'This short tour shows where everything is in your dashboard. It takes a minute, and you can skip it at any time or replay it with Show Tour.',

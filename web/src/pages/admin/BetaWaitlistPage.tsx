@@ -13,7 +13,7 @@ import { WaitlistManager } from './WaitlistManager';
 function BackToDashboard() {
   const navigate = useNavigate();
   return (
-    <Button iconName="arrow-left" onClick={() => navigate('/dashboard')}>
+    <Button iconName="arrow-left" onClick={() => void navigate('/dashboard')}>
       Back to Dashboard
     </Button>
   );

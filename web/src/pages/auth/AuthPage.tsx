@@ -8,7 +8,7 @@ import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { characterMessages, hasInvisibleOrControl } from '../../../../schema/api/characters';
 import { useAuth } from '../../auth/AuthContext';
@@ -73,7 +73,7 @@ export default function AuthPage() {
     setMode('signin');
     const rest = new URLSearchParams(searchParams);
     for (const name of CONFIRMATION_PARAMS) rest.delete(name);
-    setSearchParams(rest, { replace: true, state: location.state });
+    setSearchParams(rest, { replace: true, state: location.state as unknown });
 
     setConfirming(true);
     void confirmSignUp(confirmUsername, confirmCode)
@@ -100,7 +100,7 @@ export default function AuthPage() {
     setErrors({});
   }
 
-  async function handleSubmit(event: FormEvent) {
+  async function handleSubmit(event: SubmitEvent) {
     event.preventDefault();
     if (formDisabled) return;
     const trimmedEmail = email.trim();
@@ -204,7 +204,7 @@ export default function AuthPage() {
                   </span>
                 </Box>
               )}
-              <form onSubmit={handleSubmit} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
+              <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
                 <Form
                   actions={
                     <Button
@@ -266,7 +266,7 @@ export default function AuthPage() {
               <SpaceBetween size="xs">
                 <Button
                   fullWidth
-                  onClick={handleGoogle}
+                  onClick={() => void handleGoogle()}
                   loading={googleBusy}
                   disabled={!config.oauth}
                   ariaDescribedby={config.oauth ? undefined : 'google-not-configured'}

@@ -98,7 +98,11 @@ export default function CampaignDetailPage() {
   // The card's 'Stats' button links to #statistics: go there once the page has it.
   const ready = state.kind === 'ready';
   useEffect(() => {
-    if (ready && hash === `#${STATISTICS_ANCHOR}`) document.getElementById(STATISTICS_ANCHOR)?.scrollIntoView?.({ block: 'start' });
+    if (ready && hash === `#${STATISTICS_ANCHOR}`) {
+      // jsdom has no scrollIntoView: the type says it may be missing.
+      const anchor: Partial<Pick<HTMLElement, 'scrollIntoView'>> | null = document.getElementById(STATISTICS_ANCHOR);
+      anchor?.scrollIntoView?.({ block: 'start' });
+    }
   }, [ready, hash]);
 
   const changeSending = useCallback(
@@ -121,7 +125,7 @@ export default function CampaignDetailPage() {
   );
 
   const back = (
-    <Button iconName="arrow-left" onClick={() => navigate(LIST_PATH)}>
+    <Button iconName="arrow-left" onClick={() => void navigate(LIST_PATH)}>
       Back
     </Button>
   );
@@ -137,7 +141,7 @@ export default function CampaignDetailPage() {
     return (
       <PageShell title={campaignMessages.notFound}>
         <Box>
-          <Button variant="primary" onClick={() => navigate(LIST_PATH)}>
+          <Button variant="primary" onClick={() => void navigate(LIST_PATH)}>
             Back to Campaigns
           </Button>
         </Box>

@@ -67,7 +67,7 @@ export function SentEmailsList({ campaignId, refreshKey }: { campaignId: string;
         <Box color="text-body-secondary">No emails yet. Recipients appear here once the campaign is sent.</Box>
       ) : (
         <ul aria-label={SENT_EMAILS_TITLE} className={styles.emailList}>
-          {paged!.items.map((email) => (
+          {paged?.items.map((email) => (
             <li key={email.position}>
               <EmailItem campaignId={campaignId} email={email} />
             </li>

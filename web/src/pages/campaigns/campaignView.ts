@@ -1,6 +1,6 @@
 import type { BadgeProps } from '@cloudscape-design/components/badge';
 import { pendingEmails, type CampaignStatus, type CampaignSummary } from '../../../../schema/api/campaigns';
-import { genreLabels, type Genre } from '../../../../schema/api/options';
+import { genreLabels } from '../../../../schema/api/options';
 import type { RecipientStatus, SendingStatus } from '../../../../schema/api/sending';
 
 /**
@@ -82,7 +82,7 @@ export const recipientStatusLabels: Record<RecipientStatus, { label: string; col
 };
 
 /** An AI campaign stores a genre key ('techno'); an HTML one free text ('Electronic'). */
-export const genreLabel = (genre: string) => genreLabels[genre as Genre] ?? genre;
+export const genreLabel = (genre: string) => (genreLabels as Partial<Record<string, string>>)[genre] ?? genre;
 
 /** A date and time in the reader's locale and zone, or '—' when there is none. */
 export function formatDateTime(iso: string | null | undefined): string {

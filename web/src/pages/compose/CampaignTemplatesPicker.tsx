@@ -97,7 +97,7 @@ export const CampaignTemplatesPicker = memo(function CampaignTemplatesPicker({
     return [...groups, { value: CUSTOM, label: 'Custom Template', description: CUSTOM_TEMPLATE_DESCRIPTION }];
   }, [systemTemplates, userTemplates]);
 
-  const flatOptions = useMemo(() => options.flatMap((item) => ('options' in item ? [...item.options] : [item as SelectProps.Option])), [options]);
+  const flatOptions = useMemo(() => options.flatMap((item) => ('options' in item ? [...item.options] : [item])), [options]);
 
   const use = (id: string) => {
     setChosen(id);

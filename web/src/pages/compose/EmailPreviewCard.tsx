@@ -8,7 +8,7 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import { memo, useState, type FormEvent } from 'react';
+import { memo, useState, type SubmitEvent } from 'react';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import type { Tone } from '../../../../schema/api/options';
 import type { CampaignTemplate } from '../../../../schema/api/templates';
@@ -52,7 +52,7 @@ export const EmailPreviewCard = memo(function EmailPreviewCard({
 
   const shown: EmailDraft | null = editing ?? (campaign ? { subject: campaign.email_subject, body: campaign.email_body } : null);
 
-  async function save(event?: FormEvent) {
+  async function save(event?: SubmitEvent) {
     event?.preventDefault();
     if (!editing || saving) return;
     setSaving(true);
@@ -147,7 +147,7 @@ export const EmailPreviewCard = memo(function EmailPreviewCard({
       <SpaceBetween size="m">
         {content}
         {campaign && (
-          <Alert type="info" statusIconAriaLabel="Info">
+          <Alert type="info" i18nStrings={{ infoIconAriaLabel: 'Info' }}>
             {campaign.personalised_by_writer ? personalisedNote.writer : personalisedNote.same}
           </Alert>
         )}

@@ -4,7 +4,7 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type SubmitEvent, type ReactNode } from 'react';
 import { errorMessage } from '../../api/client';
 import { useNotifications } from '../../notifications/NotificationsContext';
 
@@ -49,7 +49,7 @@ export function NamedSaveModal({
   const [nameError, setNameError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  async function save(event?: FormEvent) {
+  async function save(event?: SubmitEvent) {
     event?.preventDefault();
     if (saving) return;
     if (name.trim() === '') {

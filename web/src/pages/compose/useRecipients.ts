@@ -24,7 +24,7 @@ export interface Recipients {
   status: ContactListStatus;
   /** Contacts loaded so far while later pages stream in; null otherwise. */
   streamed: number | null;
-  reload(): void;
+  reload: () => void;
   /** True once every page of contacts is in (a saved list can then be matched against all of them). */
   complete: boolean;
   /** Lower-cased addresses on the user's unsubscribed list: they are skipped when sending. */
@@ -32,19 +32,19 @@ export interface Recipients {
   types: ReadonlySet<ContactType>;
   genres: ReadonlySet<string>;
   search: string;
-  setTypes(types: ReadonlySet<ContactType>): void;
-  setGenres(genres: ReadonlySet<string>): void;
-  setSearch(search: string): void;
+  setTypes: (types: ReadonlySet<ContactType>) => void;
+  setGenres: (genres: ReadonlySet<string>) => void;
+  setSearch: (search: string) => void;
   /** Contacts matching the filters, in list order (newest first). */
   filtered: readonly Contact[];
   selectedIds: ReadonlySet<string>;
   /** The selected contacts that exist, in list order: the first is the one the AI preview is written for. */
   selected: readonly Contact[];
-  toggle(id: string, on: boolean): void;
-  selectAllFiltered(): void;
-  deselectAllFiltered(): void;
+  toggle: (id: string, on: boolean) => void;
+  selectAllFiltered: () => void;
+  deselectAllFiltered: () => void;
   /** Applies a saved list's filters and selects its contacts that still exist; returns how many. */
-  applySavedList(list: SavedContactList): number;
+  applySavedList: (list: SavedContactList) => number;
 }
 
 export const isUnsubscribed = (unsubscribed: ReadonlySet<string>, contact: Pick<Contact, 'email'>) => unsubscribed.has(normaliseEmail(contact.email));

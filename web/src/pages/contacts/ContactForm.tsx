@@ -8,7 +8,7 @@ import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { contactLimits, contactMessages, type Contact, type ContactInputBody } from '../../../../schema/api/contacts';
 import { contactTypes, type ContactType } from '../../../../schema/api/options';
 import { ApiError, errorMessage } from '../../api/client';
@@ -76,7 +76,7 @@ export function ContactForm({
     disabled: saving,
   });
 
-  async function submit(event?: FormEvent) {
+  async function submit(event?: SubmitEvent) {
     event?.preventDefault();
     if (saving) return;
     // Spec §5: the add form checks the two required fields; edit leaves it to the server.

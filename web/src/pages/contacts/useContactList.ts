@@ -13,12 +13,12 @@ export interface ContactList {
   status: ContactListStatus;
   /** Contacts loaded so far while more pages stream in after the first; null otherwise. */
   streamed: number | null;
-  reload(): void;
+  reload: () => void;
   /** Puts new contacts at the top (newest first), leaving out any the list already has. */
-  prepend(contacts: readonly Contact[]): void;
+  prepend: (contacts: readonly Contact[]) => void;
   /** Replaces the contact that had `oldId` (an email change gives the contact a new id). */
-  replace(oldId: string, contact: Contact): void;
-  remove(ids: ReadonlySet<string>): void;
+  replace: (oldId: string, contact: Contact) => void;
+  remove: (ids: ReadonlySet<string>) => void;
 }
 
 /**

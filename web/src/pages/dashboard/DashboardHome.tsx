@@ -37,7 +37,7 @@ export default function DashboardHome() {
         </Alert>
       )}
       {profile && profile.tier === 'free' && remaining <= 0 && (
-        <Alert type="warning" header="Email Limit Reached" action={<Button onClick={() => navigate('/dashboard/subscription')}>Upgrade</Button>}>
+        <Alert type="warning" header="Email Limit Reached" action={<Button onClick={() => void navigate('/dashboard/subscription')}>Upgrade</Button>}>
           You have used all {profile.email_limit} emails of your Free plan this month. Upgrade your plan to continue sending.
         </Alert>
       )}

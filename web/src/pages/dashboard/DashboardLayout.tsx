@@ -15,7 +15,9 @@ export default function DashboardLayout() {
 
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(PHONE_MEDIA_QUERY);
+    // Safari before 14 has no addEventListener on MediaQueryList: the type says what may be missing.
+    const query: Pick<MediaQueryList, 'matches'> & Partial<Pick<MediaQueryList, 'addEventListener' | 'removeEventListener'>> =
+      window.matchMedia(PHONE_MEDIA_QUERY);
     const onChange = () => setNavigationOpen(!query.matches);
     query.addEventListener?.('change', onChange);
     return () => query.removeEventListener?.('change', onChange);

@@ -57,7 +57,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   const follow: SideNavigationProps['onFollow'] = (event) => {
     if (event.detail.external) return;
     event.preventDefault();
-    navigate(event.detail.href);
+    void navigate(event.detail.href);
     onNavigate?.();
   };
 
@@ -116,7 +116,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
             >
               Show Tour
             </Button>
-            <Button iconName="undo" onClick={handleSignOut} loading={signingOut}>
+            <Button iconName="undo" onClick={() => void handleSignOut()} loading={signingOut}>
               Sign out
             </Button>
           </SpaceBetween>

@@ -14,7 +14,7 @@ export function SubscriptionPage() {
     <PageShell
       title="Subscription"
       description="Manage your subscription and upgrade for more features"
-      actions={<Button onClick={() => navigate('/dashboard')}>Back to Dashboard</Button>}
+      actions={<Button onClick={() => void navigate('/dashboard')}>Back to Dashboard</Button>}
     />
   );
 }

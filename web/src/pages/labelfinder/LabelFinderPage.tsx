@@ -113,9 +113,9 @@ export default function LabelFinderPage() {
     },
     [api, notify, dismiss],
   );
-  retry.current = () => void load();
 
   useEffect(() => {
+    retry.current = () => void load();
     void load();
     return () => loadController.current?.abort();
   }, [load]);

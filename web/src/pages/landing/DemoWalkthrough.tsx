@@ -17,7 +17,7 @@ const Bars = ({ values }: { values: readonly number[] }) => (
 );
 
 /** Five steps through the product, with facts from the spec (§2, §5, §9). */
-const STEPS: readonly Step[] = [
+const STEPS: readonly [Step, ...Step[]] = [
   {
     title: 'Connect your mailbox',
     text: 'Link your own email account once through a secure OAuth connection. Every pitch is sent from your address, and replies land in your inbox.',
@@ -97,7 +97,7 @@ export default function DemoWalkthrough({ onClose, onJoin }: DemoWalkthroughProp
   const [step, setStep] = useState(0);
   const dialogRef = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const current = STEPS[step]!;
+  const current = STEPS[step] ?? STEPS[0];
   const last = step === STEPS.length - 1;
 
   // Lock the page behind the dialog and give it focus; the opener gets focus back on close (see LandingPage).
@@ -124,9 +124,9 @@ export default function DemoWalkthrough({ onClose, onJoin }: DemoWalkthroughProp
     if (event.key !== 'Tab' || !dialogRef.current) return;
     // Keep Tab and Shift+Tab inside the dialog.
     const focusable = [...dialogRef.current.querySelectorAll<HTMLElement>('button:not([disabled]), a[href]')];
-    if (focusable.length === 0) return;
-    const first = focusable[0]!;
-    const lastItem = focusable[focusable.length - 1]!;
+    const [first] = focusable;
+    const lastItem = focusable.at(-1);
+    if (!first || !lastItem) return;
     const active = document.activeElement;
     if (event.shiftKey && (active === first || active === dialogRef.current || active === headingRef.current)) {
       event.preventDefault();

@@ -117,7 +117,11 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
   }, []);
 
   const scrollToId = useCallback(
-    (id: string) => document.getElementById(id)?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'start' }),
+    (id: string) => {
+      // jsdom has no scrollIntoView: the type says it may be missing.
+      const target: Partial<Pick<HTMLElement, 'scrollIntoView'>> | null = document.getElementById(id);
+      target?.scrollIntoView?.({ behavior: reduced ? 'auto' : 'smooth', block: 'start' });
+    },
     [reduced],
   );
 
@@ -159,7 +163,7 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
             <a href="#faq">FAQ</a>
             <a href="#waitlist">Beta</a>
           </nav>
-          <button type="button" className={`${styles.button} ${styles.ghost} ${styles.small}`} onClick={() => navigate('/auth')}>
+          <button type="button" className={`${styles.button} ${styles.ghost} ${styles.small}`} onClick={() => void navigate('/auth')}>
             Login
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type SubmitEvent, type RefObject } from 'react';
 import {
   ARTIST_NAME_MAX,
   EMAIL_MAX,
@@ -86,14 +86,15 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
     if (invalid.includes(name)) setInvalid((current) => current.filter((field) => field !== name));
   };
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting.current) return;
     const problem = check(values);
     if (problem) {
       setInvalid(problem.fields);
       setError({ title: problem.message });
-      fieldRefs.current[problem.fields[0]!]?.focus();
+      const [firstField] = problem.fields;
+      if (firstField) fieldRefs.current[firstField]?.focus();
       return;
     }
     submitting.current = true;
@@ -164,7 +165,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
   });
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate aria-label="Beta waitlist">
+    <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate aria-label="Beta waitlist">
       {error && (
         <div className={styles.formError} role="alert" id={errorId}>
           <p className={styles.formErrorTitle}>{error.title}</p>

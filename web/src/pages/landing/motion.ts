@@ -12,7 +12,9 @@ export function usePrefersReducedMotion(): boolean {
   const [reduced, setReduced] = useState(reducedMotionNow);
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(REDUCED_MOTION);
+    // Safari before 14 has no addEventListener on MediaQueryList: the type says what may be missing.
+    const query: Pick<MediaQueryList, 'matches'> & Partial<Pick<MediaQueryList, 'addEventListener' | 'removeEventListener'>> =
+      window.matchMedia(REDUCED_MOTION);
     const update = () => setReduced(query.matches);
     update();
     query.addEventListener?.('change', update);

@@ -18,7 +18,7 @@ export function LegalPage({ title, summary, children }: { title: string; summary
       <main className={styles.grow}>
         <SpaceBetween size="l">
           <Box>
-            <Button iconName="arrow-left" onClick={() => navigate('/')}>
+            <Button iconName="arrow-left" onClick={() => void navigate('/')}>
               Back to Home
             </Button>
           </Box>

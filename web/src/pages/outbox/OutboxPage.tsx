@@ -112,7 +112,7 @@ function MessageList({ onOpen }: { onOpen: (id: string) => void }) {
               <Box variant="p" color="inherit">
                 Send a campaign: each email the local mailbox sends appears here.
               </Box>
-              <Button onClick={() => navigate('/dashboard/compose')}>Compose a campaign</Button>
+              <Button onClick={() => void navigate('/dashboard/compose')}>Compose a campaign</Button>
             </SpaceBetween>
           </Box>
         }

@@ -108,7 +108,7 @@ export default function SettingsPage() {
           <Header
             variant="h2"
             actions={
-              <Button iconName="undo" onClick={handleSignOut} loading={signingOut}>
+              <Button iconName="undo" onClick={() => void handleSignOut()} loading={signingOut}>
                 Sign Out
               </Button>
             }
@@ -157,7 +157,7 @@ export default function SettingsPage() {
                 <Fact label="Account type">{accountTypeLabels[profile.gmail_account_type]}</Fact>
                 <Fact label="Daily limit">{profile.gmail_daily_limit} emails per day</Fact>
               </ColumnLayout>
-              <Button onClick={disconnect} loading={disconnecting}>
+              <Button onClick={() => void disconnect()} loading={disconnecting}>
                 Disconnect
               </Button>
             </SpaceBetween>
@@ -165,7 +165,7 @@ export default function SettingsPage() {
             <SpaceBetween size="m">
               <StatusIndicator type="warning">Gmail not connected</StatusIndicator>
               <Box variant="p">Connect your Gmail account to send campaigns from your own address.</Box>
-              <Button variant="primary" onClick={connect} loading={connecting}>
+              <Button variant="primary" onClick={() => void connect()} loading={connecting}>
                 Connect Gmail
               </Button>
             </SpaceBetween>

@@ -9,7 +9,7 @@ import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Textarea from '@cloudscape-design/components/textarea';
-import { useContext, useEffect, useState, type FormEvent } from 'react';
+import { useContext, useEffect, useState, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { unsubscribeReasons } from '../../../../schema/api/contacts';
 import { UNSUBSCRIBE_DETAILS_MAX, unsubscribeMessages } from '../../../../schema/api/sending';
@@ -126,7 +126,7 @@ function ConfirmForm({ token, artistName, fetchImpl, onDone }: { token: string; 
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     if (busy) return;
     setBusy(true);

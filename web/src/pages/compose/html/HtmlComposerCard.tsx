@@ -57,9 +57,10 @@ export function HtmlComposerCard({
   // The server wraps a fragment into a document before it is stored and sent; say so, briefly.
   const isFragment = !bodyBlank && !isHtmlDocument(draft.body);
 
+  // Only on opening: later renders must not pull focus back.
+  const focusOnMount = useRef(focusOnOpen);
   useEffect(() => {
-    if (focusOnOpen) subjectRef.current?.focus();
-    // Only on opening: later renders must not pull focus back.
+    if (focusOnMount.current) subjectRef.current?.focus();
   }, []);
 
   function edit(next: HtmlDraft) {

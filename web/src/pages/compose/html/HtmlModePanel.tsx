@@ -21,7 +21,7 @@ export interface HtmlModePanelProps {
   /** The signed-in artist: name to sign with and public links. */
   artist: { name: string; links: { label: string; url: string }[] };
   /** Saves the draft (the page calls the API and toasts). Rejects on failure: keep everything typed. */
-  onCreatePreview(email: { subject: string; body: string }): Promise<void>;
+  onCreatePreview: (email: { subject: string; body: string }) => Promise<void>;
   /** The stored (server-sanitized) email once a preview exists, else null. */
   savedPreview: { subject: string; body: string } | null;
 }

@@ -5,7 +5,7 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { campaignLimits } from '../../../../../schema/api/campaigns';
 import { htmlTemplateInfo, type HtmlTemplateKind } from '../../../../../schema/email/htmlTemplates';
 import { AccentColorField, accentTextInvalid, type AccentChoice } from './AccentColorField';
@@ -38,7 +38,7 @@ export function TemplateCustomiser({
   const subjectBlank = subject.trim() === '';
   const info = htmlTemplateInfo[kind];
 
-  function submit(event: FormEvent) {
+  function submit(event: SubmitEvent) {
     event.preventDefault();
     if (saving) return;
     setSubmitted(true);

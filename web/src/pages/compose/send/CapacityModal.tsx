@@ -37,28 +37,28 @@ export const modeLabels: Record<SendModeName, string> = {
 export function whenTheRestGoes(status: SendCheck['status']): string {
   const { month, today } = status;
   if (month.remaining === null || month.remaining >= today.remaining) return 'the rest after the counter resets';
-  const [year, monthNumber] = month.month.split('-').map(Number);
-  const firstOfNext = new Date(Date.UTC(year!, monthNumber!, 1, 12));
+  // month.month is 'YYYY-MM'; Date.UTC's month is 0-based, so the 1-based month number is the next month.
+  const firstOfNext = new Date(Date.UTC(Number(month.month.slice(0, 4)), Number(month.month.slice(5, 7)), 1, 12));
   return `the rest when your plan's monthly limit resets on ${firstOfNext.toLocaleDateString(undefined, { day: 'numeric', month: 'long', timeZone: 'UTC' })}`;
 }
 
 function scenarioAlert(scenario: CapacityScenario, availableNow: number, requested: number, rest: string) {
   if (scenario === 'exhausted') {
     return (
-      <Alert type="warning" statusIconAriaLabel="Warning" header="No sending capacity left today">
+      <Alert type="warning" i18nStrings={{ warningIconAriaLabel: 'Warning' }} header="No sending capacity left today">
         Schedule the campaign: it starts after the counter resets.
       </Alert>
     );
   }
   if (scenario === 'partial') {
     return (
-      <Alert type="info" statusIconAriaLabel="Info" header="Partial capacity today">
+      <Alert type="info" i18nStrings={{ infoIconAriaLabel: 'Info' }} header="Partial capacity today">
         {`${availableNow} of ${requested} emails can go out today; ${rest}.`}
       </Alert>
     );
   }
   return (
-    <Alert type="success" statusIconAriaLabel="Success" header="Enough capacity today">
+    <Alert type="success" i18nStrings={{ successIconAriaLabel: 'Success' }} header="Enough capacity today">
       {`All ${requested} emails can go out today.`}
     </Alert>
   );
@@ -68,7 +68,7 @@ function scenarioAlert(scenario: CapacityScenario, availableNow: number, request
 function nothingToSend(check: SendCheck, sendAgain: boolean) {
   if (check.unsubscribed >= check.selected) {
     return (
-      <Alert type="error" statusIconAriaLabel="Error">
+      <Alert type="error" i18nStrings={{ errorIconAriaLabel: 'Error' }}>
         {sendingMessages.allUnsubscribed}
       </Alert>
     );
@@ -78,7 +78,7 @@ function nothingToSend(check: SendCheck, sendAgain: boolean) {
       ? "Everyone selected who can be emailed already received this track. Tick 'Send again anyway' to pitch them again."
       : 'None of the selected contacts can be emailed.';
   return (
-    <Alert type="info" statusIconAriaLabel="Info">
+    <Alert type="info" i18nStrings={{ infoIconAriaLabel: 'Info' }}>
       {text}
     </Alert>
   );
@@ -134,7 +134,7 @@ export function CapacityModal({
     content = state.mailbox ? (
       <MailboxRequired />
     ) : (
-      <Alert type="error" statusIconAriaLabel="Error" action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
+      <Alert type="error" i18nStrings={{ errorIconAriaLabel: 'Error' }} action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
         {sendingMessages.capacityCheckFailed}
       </Alert>
     );

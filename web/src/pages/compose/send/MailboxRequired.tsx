@@ -10,7 +10,7 @@ export const MAILBOX_TITLE = 'Mailbox not connected';
 export function MailboxRequired() {
   const follow = useFollow();
   return (
-    <Alert type="warning" statusIconAriaLabel="Warning" header={MAILBOX_TITLE}>
+    <Alert type="warning" i18nStrings={{ warningIconAriaLabel: 'Warning' }} header={MAILBOX_TITLE}>
       {sendingMessages.mailboxRequired}{' '}
       <Link href={SETTINGS_PATH} onFollow={follow}>
         Go to Settings

@@ -83,7 +83,7 @@ export function SendProgressModal({
           (failure.kind === 'mailbox' ? (
             <MailboxRequired />
           ) : (
-            <Alert type="error" statusIconAriaLabel="Error" header={`Batch starting at contact ${done + 1} failed`}>
+            <Alert type="error" i18nStrings={{ errorIconAriaLabel: 'Error' }} header={`Batch starting at contact ${done + 1} failed`}>
               {failure.message}
             </Alert>
           ))}

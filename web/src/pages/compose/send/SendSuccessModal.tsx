@@ -54,7 +54,7 @@ export function SendSuccessModal({ summary, onClose }: { summary: SendSummary; o
               variant="primary"
               onClick={() => {
                 onClose();
-                navigate(`/dashboard/campaigns/${encodeURIComponent(summary.campaignId)}`);
+                void navigate(`/dashboard/campaigns/${encodeURIComponent(summary.campaignId)}`);
               }}
             >
               View campaign
