@@ -80,7 +80,7 @@ describe('Lambda bundles', () => {
     expect(stderr).not.toMatch(/Error/);
   });
 
-  it('the tracking bundle loads no zod at import: opens and clicks validate no body (unsubscribes load it)', async () => {
+  it('the tracking and profile bundles load no zod at import: their common routes validate no body (unsubscribe and PATCH load it)', async () => {
     // zod marks globalThis when it loads; contacts, which validates at import, shows the mark is seen.
     const loadsZod = async (name: string) => {
       const file = path.join(outDir, name, 'index.mjs');
@@ -93,6 +93,7 @@ describe('Lambda bundles', () => {
     };
     expect(await loadsZod('contacts')).toBe('true');
     expect(await loadsZod('tracking')).toBe('false');
+    expect(await loadsZod('profile')).toBe('false');
   });
 
   it('no bundle contains jsdom: it is loaded from node_modules, only by the function that installs it', async () => {
