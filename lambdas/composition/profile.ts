@@ -1,7 +1,7 @@
 /** The profile group's adapters. */
 import { systemClock } from '../adapters/clock';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
-import { DynamoSendQueueStore } from '../adapters/dynamodb/sending/queue';
+import { DynamoSendingUsage } from '../adapters/dynamodb/sending/usage';
 import type { ProfileDeps } from '../http/profile';
 import type { ServerConfig } from './config';
 import { tableOf } from './table';
@@ -11,6 +11,6 @@ export function profileDeps(config: ServerConfig): ProfileDeps {
   return {
     profiles: new DynamoProfileStore(db, name),
     clock: systemClock,
-    sendQueue: new DynamoSendQueueStore(db, name, { intervalMs: config.intervalMs }),
+    sendQueue: new DynamoSendingUsage(db, name),
   };
 }

@@ -3,30 +3,16 @@
  * that makes one contact per email per user, and the contact a CSV row or a directory entry becomes
  * (spec §3).
  */
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { normaliseEmail, type Contact, type csvContactSchema } from '../../schema/api/contacts';
+import type { Contact, csvContactSchema } from '../../schema/api/contacts';
 import { directoryAdditionsLimits, type DirectoryAllowance, type DirectoryEntry } from '../../schema/api/directory';
 import { normaliseWebsite } from '../../schema/api/links';
 import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
+import { addressId } from './addressId';
 
-/**
- * The id of a user's contact (and unsubscribe record) with this address: 22 base64url characters of
- * SHA-256 over the user id and the lower-cased address. The key is a function of the email, so two
- * writers of the same address (a form and an import, two tabs, a retried import) always meet on one
- * item: uniqueness needs no guard item and no transaction, and a retried import cannot duplicate.
- * The user id in the hash keeps ids unlinkable across users.
- */
-export function addressId(userId: string, email: string): string {
-  return createHash('sha256')
-    .update(`${userId}\n${normaliseEmail(email)}`)
-    .digest('base64url')
-    .slice(0, 22);
-}
-
-/** Whether a path id could be an addressId at all: anything else is a 404 with no read. */
-export const isAddressId = (id: string) => /^[A-Za-z0-9_-]{22}$/.test(id);
+// The address id lives in a module without schemas (the tracking Lambda needs it, and no zod).
+export { addressId, isAddressId } from './addressId';
 
 /**
  * The contact a validated CSV import row becomes (spec §3 "CSV import contact"): a row without a name

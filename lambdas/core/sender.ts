@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type { Campaign, RenderedEmail } from '../../schema/api/campaigns';
 import { artistName } from '../../schema/api/profile';
-import { DUE_SHARDS } from '../../schema/table';
 import type { EmailToken, OutgoingEmail, RecipientRecord, SenderHead, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../ports';
 import type { Profile } from '../../schema/api/profile';
 import { dailyLimitOf, monthlyLimitOf } from './queueing';
@@ -45,10 +44,8 @@ export function pitchKey(campaign: Pick<Campaign, 'track_url' | 'track_name'>): 
   return createHash('sha256').update(basis).digest('base64url').slice(0, 22);
 }
 
-/** The DUE shard of a user's cursor: a stable hash of the user id. */
-export function dueShard(userId: string): number {
-  return createHash('sha256').update(userId).digest().readUInt32BE(0) % DUE_SHARDS;
-}
+// The DUE shard lives in a module without schemas: the sending items' keys need it, and no zod.
+export { dueShard } from './dueShard';
 
 /** Wait after the `attempt`-th retryable failure (1-based): 1, 2, 4, 8, 16 minutes. */
 export function backoffMs(attempt: number): number {

@@ -1,5 +1,4 @@
 import type { Profile } from '../../schema/api/profile';
-import { profileUpdateSchema } from '../../schema/api/profile';
 import type { Clock, ProfileStore, SendQueueStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { profileDeps } from '../composition/profile';
@@ -13,6 +12,12 @@ export interface ProfileDeps {
   sendQueue?: Pick<SendQueueStore, 'usage'>;
 }
 
+/**
+ * The update schema, loaded by the first PATCH: the GET every page load makes validates nothing, so a
+ * container that serves only reads never loads zod.
+ */
+const profileSchemas = () => import('../../schema/api/profile');
+
 export const makeHandler = ({ profiles, clock, sendQueue }: ProfileDeps) => {
   /** The profile with this month's usage as the pipeline counted it: one more read, alongside the profile's. */
   const withUsage = async (userId: string, read: Promise<Profile | undefined>): Promise<Profile | undefined> => {
@@ -24,7 +29,7 @@ export const makeHandler = ({ profiles, clock, sendQueue }: ProfileDeps) => {
     /** Creates the profile on first sign-in (spec §3 defaults), then returns it. */
     'GET /api/profile': async ({ identity }) => json(200, await withUsage(identity.userId, ensureProfile(profiles, identity, clock.now()))),
     'PATCH /api/profile': async ({ identity, body }) => {
-      const update = parse(profileUpdateSchema, body);
+      const update = parse((await profileSchemas()).profileUpdateSchema, body);
       const updated = await withUsage(identity.userId, profiles.update(identity.userId, update));
       if (!updated) throw new HttpError(404, 'No profile yet: sign in again to create it.');
       return json(200, updated);

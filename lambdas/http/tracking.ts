@@ -14,7 +14,7 @@
  * Logs name the campaign and position, never the address.
  */
 import type { Context } from 'aws-lambda';
-import { unsubscribeMessages, unsubscribeSubmitSchema, type UnsubscribeLookup } from '../../schema/api/sending';
+import type { UnsubscribeLookup } from '../../schema/api/sending';
 import { isEmailToken } from '../core/emailToken';
 import { classifyOpen, type OpenKind } from '../core/openClassifier';
 import type { Clock, EmailToken, TrackingStore } from '../ports';
@@ -47,8 +47,17 @@ const pixel = (): ApiResult => ({
 
 const linkNotFound = () => json(404, { message: 'This link is not valid.' });
 
+/**
+ * The unsubscribe routes' schema and texts, loaded on the first unsubscribe: opens and clicks (nearly
+ * every call) validate no body, so a container that serves only those never loads zod.
+ */
+const unsubscribeSchemas = () => import('../../schema/api/sending');
+
 /** The lookup's failure (spec §8): the page shows `error`; `message` is every API error's field. */
-const invalidToken = () => json(404, { message: unsubscribeMessages.invalidToken, error: unsubscribeMessages.invalidToken });
+const invalidToken = async () => {
+  const { unsubscribeMessages } = await unsubscribeSchemas();
+  return json(404, { message: unsubscribeMessages.invalidToken, error: unsubscribeMessages.invalidToken });
+};
 
 const secondsSince = (iso: string, now: Date) => {
   const at = Date.parse(iso);
@@ -119,7 +128,7 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
     },
 
     'POST /api/unsubscribe': async ({ body }) => {
-      const submit = parseForm(unsubscribeSubmitSchema, body);
+      const submit = parseForm((await unsubscribeSchemas()).unsubscribeSubmitSchema, body);
       const token = await findToken(submit.token);
       if (!token) return invalidToken();
       const reason = submit.reason ?? null;

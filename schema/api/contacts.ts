@@ -34,8 +34,8 @@ export function contactEmailError(value: string): string | null {
  */
 export const isContactEmail = (value: string) => contactEmailError(value) === null;
 
-/** The form of an email address uniqueness is decided on (case-insensitive, surrounding spaces ignored). */
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+// Kept in a module without zod: the tracking Lambda hashes addresses without loading any schema.
+export { normaliseEmail } from './emailAddress';
 
 /** Spec §9 and §2: limits of the CSV import and of bulk operations. */
 export const contactLimits = {

@@ -80,6 +80,22 @@ describe('Lambda bundles', () => {
     expect(stderr).not.toMatch(/Error/);
   });
 
+  it('the tracking and profile bundles load no zod at import: their common routes validate no body (unsubscribe and PATCH load it)', async () => {
+    // zod marks globalThis when it loads; contacts, which validates at import, shows the mark is seen.
+    const loadsZod = async (name: string) => {
+      const file = path.join(outDir, name, 'index.mjs');
+      const script = `await import(${JSON.stringify(file)}); process.stdout.write(String('__zod_globalConfig' in globalThis));`;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: outDir,
+        env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      });
+      return stdout;
+    };
+    expect(await loadsZod('contacts')).toBe('true');
+    expect(await loadsZod('tracking')).toBe('false');
+    expect(await loadsZod('profile')).toBe('false');
+  });
+
   it('no bundle contains jsdom: it is loaded from node_modules, only by the function that installs it', async () => {
     for (const { name } of entries) {
       const code = await readFile(path.join(outDir, name, 'index.mjs'), 'utf8');

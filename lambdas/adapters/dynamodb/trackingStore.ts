@@ -18,7 +18,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Unsubscribe } from '../../../schema/api/contacts';
 import { key } from '../../../schema/table';
-import { addressId } from '../../core/contacts';
+import { addressId } from '../../core/addressId';
 import type { EmailToken, TrackingStore } from '../../ports';
 
 /** The TOKEN item's attributes: exactly EmailToken's fields (the sender writes them by these names). */

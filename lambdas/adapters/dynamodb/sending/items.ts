@@ -6,7 +6,7 @@
  */
 import type { Profile } from '../../../../schema/api/profile';
 import { indexes, key } from '../../../../schema/table';
-import { dueShard } from '../../../core/sender';
+import { dueShard } from '../../../core/dueShard';
 import { pacificDate, pacificMonth } from '../../../core/sendingWindow';
 import type { RecipientRecord, SenderCursor, SenderQueueEntry, SendingCampaign, StoredMailbox } from '../../../ports';
 import { withoutKeys } from '../client';

@@ -14,12 +14,9 @@ import { contractCampaign } from '../campaignStore';
 import { queryAll } from '../query';
 import {
   campaignKey,
-  counterOf,
-  dayKey,
   dueAttributes,
   findItem,
   mailboxKey,
-  monthKey,
   RECIPIENT_DEFAULTS,
   RECIPIENT_FIELDS,
   recipientKey,
@@ -31,6 +28,7 @@ import {
   type ItemKey,
 } from './items';
 import { failedOnly, transaction, update, type TransactItem } from './transaction';
+import { readUsage } from './usage';
 
 export class DynamoSendQueueStore implements SendQueueStore {
   constructor(
@@ -283,17 +281,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
     }
   }
 
-  async usage(userId: string, now: Date) {
-    const keys = [dayKey(userId, now), monthKey(userId, now), senderKey(userId)];
-    const items = await batchGetAll(this.db, this.tableName, keys, { consistentRead: true });
-    const find = (itemKey: ItemKey) => findItem(items, itemKey);
-    const cursor = toCursor(find(senderKey(userId)));
-    const active = cursor && Object.keys(cursor.queue).length > 0;
-    return {
-      sentToday: counterOf(find(dayKey(userId, now))),
-      usedThisMonth: counterOf(find(monthKey(userId, now))),
-      nextSendAt: active ? cursor.due_at : null,
-    };
+  usage(userId: string, now: Date) {
+    return readUsage(this.db, this.tableName, userId, now);
   }
 
   async pitchedAddressIds(userId: string, trackKey: string): Promise<Set<string>> {
