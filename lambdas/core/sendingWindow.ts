@@ -122,7 +122,8 @@ export function planSendTimes({ mode, capacity, count, now, firstFreeSlot = now,
   const times: Date[] = [];
   for (let i = 0; i < today; i++) times.push(new Date(startToday + i * intervalMs));
   // The rest starts at the reset, or after today's last one should today's run past midnight.
-  const afterToday = times.length > 0 ? times[times.length - 1]!.getTime() + intervalMs : startToday;
+  const lastToday = times.at(-1);
+  const afterToday = lastToday ? lastToday.getTime() + intervalMs : startToday;
   const startLater = Math.max(reset, afterToday);
   for (let i = 0; i < count - today; i++) times.push(new Date(startLater + i * intervalMs));
   return { outcome: 'planned', times, today, afterReset: count - today };

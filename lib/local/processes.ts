@@ -114,7 +114,10 @@ export function spawnEngine(name: string, command: string, args: string[], optio
         };
         for (const line of lines) {
           const match = line.match(pattern);
-          if (match) return resolve(match);
+          if (match) {
+            resolve(match);
+            return;
+          }
         }
         const timer = setTimeout(() => finish(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s`))), timeoutMs);
         listeners.add(listener);
