@@ -2,7 +2,8 @@
  * The API's route list: the single source for the API Gateway routes in CDK (lib/cloud/api.ts), for
  * the local server (lib/local/server.ts), for the keys of each handler group's route map (typed: see
  * GroupRouteKey) and for the web app's API paths (apiPath). A route names its handler group: one
- * Lambda per group, one module `lambdas/http/<group>.ts` exporting `handler` (and `makeHandler` for tests).
+ * Lambda per group, one module `lambdas/http/<group>.ts` exporting `handler`, `handlerFor` (a configuration's
+ * handler: the local server's) and `makeHandler` (tests).
  * No imports: the web app bundles this module.
  */
 

@@ -1,8 +1,8 @@
 /**
  * When a user may send (spec §4 capacity and send modes, §9 rates and limits; DESIGN §4): the Pacific
  * day the daily mailbox limit counts in, when it resets, how much capacity is left today and this month,
- * and the times a send request's emails are spaced at. Pure: the sending issue's send request, sender
- * and dashboard all read the same rules.
+ * and the times a send request's emails are spaced at. Pure: the send request, the sender and the
+ * dashboard all read the same rules.
  */
 
 /** Spec §9: the daily mailbox limit resets at midnight Pacific Time. */

@@ -10,7 +10,7 @@ import { newDraftCampaign } from '../../core/campaign';
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
  * with the creation time, so the partition read descending is the newest-first list. Compose only
- * creates drafts and changes them while they are drafts; the sending issue moves them on.
+ * creates drafts and changes them while they are drafts; the sending store (sending/queue.ts) moves them on.
  */
 const CAMPAIGN = 'campaign';
 const DRAFT: Campaign['status'] = 'draft';
