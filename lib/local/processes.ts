@@ -29,7 +29,7 @@ export interface SpawnOptions {
   logFile: string;
 }
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the escape character starts every ANSI colour code
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 const TAIL_LINES = 60;
 
