@@ -2,7 +2,8 @@
  * The API's route list: the single source for the API Gateway routes in CDK (lib/cloud/api.ts), for
  * the local server (lib/local/server.ts), for the keys of each handler group's route map (typed: see
  * GroupRouteKey) and for the web app's API paths (apiPath). A route names its handler group: one
- * Lambda per group, one module `lambdas/http/<group>.ts` exporting `handler` (and `makeHandler` for tests).
+ * Lambda per group, one module `lambdas/http/<group>.ts` exporting `handler`, `handlerFor` (a configuration's
+ * handler: the local server's) and `makeHandler` (tests).
  * No imports: the web app bundles this module.
  */
 
@@ -242,9 +243,8 @@ export function matchPath(routePath: string, actualPath: string): Record<string,
   const actual = actualPath.split('/');
   if (expected.length !== actual.length) return undefined;
   const params: Record<string, string> = {};
-  for (let i = 0; i < expected.length; i++) {
-    const part = expected[i]!;
-    const value = actual[i]!;
+  for (const [i, part] of expected.entries()) {
+    const value = actual[i] ?? ''; // same length: always there
     if (part.startsWith('{') && part.endsWith('}')) {
       if (value === '') return undefined;
       try {
@@ -265,10 +265,9 @@ export function findRoute(method: string, path: string) {
     .map((route) => ({ route, params: matchPath(route.path, path) }))
     .filter((m): m is { route: RouteDefinition; params: Record<string, string> } => m.params !== undefined);
   const sameMethod = candidates.filter((c) => c.route.method === method);
-  // API Gateway answers 404 for an unknown path and for a known path with another method.
-  if (sameMethod.length === 0) return undefined;
   // Prefer the route with the most literal segments, as API Gateway does.
   const literalCount = (p: string) => p.split('/').filter((s) => !s.startsWith('{')).length;
   sameMethod.sort((a, b) => literalCount(b.route.path) - literalCount(a.route.path));
-  return sameMethod[0]!;
+  // API Gateway answers 404 (undefined here) for an unknown path and for a known path with another method.
+  return sameMethod[0];
 }

@@ -1,6 +1,6 @@
 /**
  * A campaign's own rules, kept apart from compose.ts (which renders emails): the campaign store imports
- * this, and every Lambda builds that store, so it must not pull in the email renderer. Pure.
+ * this, and a function that builds the store must not pull in the email renderer with it. Pure.
  */
 import type { Campaign } from '../../schema/api/campaigns';
 import type { DraftContent } from '../ports';

@@ -45,6 +45,9 @@ export function writerRequestFor(track: AiTrack | TrackFields, contact: Contact,
   };
 }
 
+/** Length in code points: an accented or non-Latin letter counts once. */
+const codePoints = (text: string) => Array.from(text).length;
+
 /** Words in front of a name that are not the name people are greeted by ('DJ Kessa Lune' → 'Kessa'). */
 const NAME_PREFIXES = new Set(['dj', 'mc', 'dr', 'dr.', 'mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'miss', 'mx', 'mx.', 'the']);
 
@@ -56,7 +59,7 @@ export function nameForms(contactName: string): string[] {
   const first = words.find((word) => !NAME_PREFIXES.has(word.toLowerCase()));
   const forms = new Set([full]);
   // A one-letter "first name" ('J. Smith') would match too much; the full name still matches.
-  if (first && [...first.replace(/[^\p{L}\p{N}]/gu, '')].length >= 2) forms.add(first);
+  if (first && codePoints(first.replace(/[^\p{L}\p{N}]/gu, '')) >= 2) forms.add(first);
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
@@ -86,7 +89,7 @@ export const LABEL_NAME_PLACEHOLDER = '[LABEL_NAME]';
 export function withRecipientPlaceholders(email: WrittenEmail, contact: Pick<Contact, 'name' | 'label_name'>, artistName = ''): WrittenEmail {
   const replacement = new Map<string, string>();
   const label = (contact.label_name ?? '').trim().replace(/\s+/g, ' ');
-  if ([...label].length >= 3) replacement.set(label, LABEL_NAME_PLACEHOLDER);
+  if (codePoints(label) >= 3) replacement.set(label, LABEL_NAME_PLACEHOLDER);
   // Set after the label: a contact whose name is their label ('Kessa Lune' of 'Kessa Lune') is greeted by name.
   for (const form of nameForms(contact.name)) replacement.set(form, CONTACT_NAME_PLACEHOLDER);
   const pattern = wholeWordsPattern(replacement.keys());

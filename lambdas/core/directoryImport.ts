@@ -144,7 +144,9 @@ function readCsv(content: string): ReadResult {
       columns.forEach((field, column) => {
         if (field) addValue(record, field, cells[column] ?? '');
       });
-      return { row: rowNumbers[index]!, record };
+      const row = rowNumbers[index];
+      if (row === undefined) throw new Error(`No line number for record ${index + 1}`);
+      return { row, record };
     }),
   };
 }
@@ -278,7 +280,7 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
       rejected.push({ row, email: email === '' ? null : email, reasons });
       continue;
     }
-    const { id: _id, ...entry } = applyDirectoryDefaults({
+    const entry: NewDirectoryEntry & { id?: string } = applyDirectoryDefaults({
       id: '',
       name,
       email,
@@ -291,6 +293,7 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
       is_featured: featured,
       contact_type: contactType,
     });
+    delete entry.id; // the store gives each entry its id
     entries.push(entry);
   }
   return { entries, rejected };

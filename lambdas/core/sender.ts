@@ -49,7 +49,9 @@ export { dueShard } from './dueShard';
 
 /** Wait after the `attempt`-th retryable failure (1-based): 1, 2, 4, 8, 16 minutes. */
 export function backoffMs(attempt: number): number {
-  return BACKOFF_MS[Math.min(Math.max(attempt, 1), BACKOFF_MS.length) - 1]!;
+  const wait = BACKOFF_MS[Math.min(Math.max(attempt, 1), BACKOFF_MS.length) - 1];
+  if (wait === undefined) throw new Error('BACKOFF_MS is empty');
+  return wait;
 }
 
 /** The first instant of the next Pacific month (the monthly plan limit's reset). */

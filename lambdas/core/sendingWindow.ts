@@ -1,8 +1,8 @@
 /**
  * When a user may send (spec §4 capacity and send modes, §9 rates and limits; DESIGN §4): the Pacific
  * day the daily mailbox limit counts in, when it resets, how much capacity is left today and this month,
- * and the times a send request's emails are spaced at. Pure: the sending issue's send request, sender
- * and dashboard all read the same rules.
+ * and the times a send request's emails are spaced at. Pure: the send request, the sender and the
+ * dashboard all read the same rules.
  */
 
 /** Spec §9: the daily mailbox limit resets at midnight Pacific Time. */
@@ -124,7 +124,8 @@ export function planSendTimes({ mode, capacity, count, now, firstFreeSlot = now,
   const times: Date[] = [];
   for (let i = 0; i < today; i++) times.push(new Date(startToday + i * intervalMs));
   // The rest starts at the reset, or after today's last one should today's run past midnight.
-  const afterToday = times.length > 0 ? times[times.length - 1]!.getTime() + intervalMs : startToday;
+  const lastToday = times.at(-1);
+  const afterToday = lastToday ? lastToday.getTime() + intervalMs : startToday;
   const startLater = Math.max(reset, afterToday);
   for (let i = 0; i < count - today; i++) times.push(new Date(startLater + i * intervalMs));
   return { outcome: 'planned', times, today, afterReset: count - today };

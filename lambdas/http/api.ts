@@ -107,8 +107,11 @@ export function groupsFromClaim(claim: unknown): string[] {
     .filter(Boolean);
 }
 
+/** The authorizer API Gateway passes: absent on public routes, whatever the event's type says. */
+type PassedAuthorizer = { jwt?: { claims?: Record<string, unknown> } } | undefined;
+
 export function identityFromEvent(event: ApiEvent): Identity | undefined {
-  const claims = event.requestContext.authorizer?.jwt?.claims;
+  const claims = (event.requestContext.authorizer as PassedAuthorizer)?.jwt?.claims;
   const sub = claims?.sub;
   if (typeof sub !== 'string' || sub === '') return undefined;
   return {
@@ -120,8 +123,9 @@ export function identityFromEvent(event: ApiEvent): Identity | undefined {
 }
 
 function parseJsonBody(event: ApiEvent): unknown {
-  if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const body = event.body as string | null | undefined; // null from some clients, whatever the type says
+  if (body === undefined || body === null || body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
   try {
     return JSON.parse(text);
   } catch {

@@ -48,7 +48,7 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
       // Which entries the caller already has: the contact id is a function of the email (one BatchGet per 100).
       const entryByContactId = new Map(entries.filter((entry) => isContactEmail(entry.email)).map((entry) => [addressId(userId, entry.email), entry.id]));
       const existing = await contacts.existingIds(userId, [...entryByContactId.keys()]);
-      const inContacts = [...existing].map((contactId) => entryByContactId.get(contactId)!);
+      const inContacts = [...existing].flatMap((contactId) => entryByContactId.get(contactId) ?? []);
       return json(200, { entries, allowance: directoryAllowance(profile), in_contacts: inContacts } satisfies DirectoryList);
     },
 

@@ -8,7 +8,7 @@ export interface HealthDeps {
 
 export const makeHandler = ({ version }: HealthDeps = { version: 'dev' }) =>
   httpApi('health', {
-    'GET /api/health': async () => json(200, { ok: true, version } satisfies Health),
+    'GET /api/health': () => Promise.resolve(json(200, { ok: true, version } satisfies Health)),
   });
 
 /** The local server's health handler: no table, no adapters, the local version. */

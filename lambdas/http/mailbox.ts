@@ -141,7 +141,7 @@ export const makeHandler = (deps: MailboxDeps) => {
         const { accountType, dailyLimit } = mailboxAccount(authorized.hostedDomain);
         await deps.mailboxes.connect(userId, { email: authorized.email, accountType, dailyLimit, sealedRefreshToken, connectedAt: now.toISOString() });
       } catch (failure) {
-        logger.error('Saving the mailbox failed', { userId, error: (failure as Error)?.name });
+        logger.error('Saving the mailbox failed', { userId, error: (failure as Error | undefined)?.name });
         // Not stored, so never used: give the grant back.
         await deps.mailboxAuth.revoke(authorized.refreshToken);
         return backToSettings(appUrl, { error: 'save_failed' });

@@ -85,10 +85,10 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
     subject: record.subject ?? null,
     sent_at: record.sent_at ?? null,
     opened_at: record.opened_at ?? null,
-    open_count: record.open_count ?? 0,
-    machine_open_count: record.machine_open_count ?? 0,
+    open_count: record.open_count,
+    machine_open_count: record.machine_open_count,
     clicked_at: record.clicked_at ?? null,
-    click_count: record.click_count ?? 0,
+    click_count: record.click_count,
     detail: record.detail ?? null,
   };
 }
@@ -171,8 +171,10 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       ]);
       if (blank(campaign.email_subject) || blank(campaign.email_body)) throw new HttpError(400, sendingMessages.previewFirst);
       // A first batch sent again after the draft started is a retry: the store answers it, no checks again.
-      const starting = firstBatch && campaign.status === 'draft';
-      if (starting && !profile!.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      // The profile (read for a first batch only) when this batch starts the campaign.
+      const startingProfile = firstBatch && campaign.status === 'draft' ? profile : undefined;
+      const starting = startingProfile !== undefined;
+      if (starting && !startingProfile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
 
       const byId = new Map<string, Contact>(found.map((contact) => [contact.id, contact]));
       const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
@@ -186,7 +188,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         // skipped is the best count of the emails requested that is known now.
         const requested = request.total - (request.contact_ids.length - sorted.eligible.length);
         const usage = await sendQueue.usage(userId, now);
-        const start = sendStart({ mode: request.mode, capacity: capacityOf(profile!, usage, requested), requested, now });
+        const start = sendStart({ mode: request.mode, capacity: capacityOf(startingProfile, usage, requested), requested, now });
         if (start.outcome === 'insufficient') throw new HttpError(400, sendingMessages.insufficientCapacity);
         sendAfter = start.sendAfter;
       }
@@ -195,7 +197,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         campaignId: id,
         batchStart: request.batch_start,
         total: request.total,
-        contacts: sorted.eligible.map((contactId) => byId.get(contactId)!),
+        contacts: sorted.eligible.flatMap((contactId) => byId.get(contactId) ?? []), // eligible ids are all in byId
         sendAfter,
         now,
         sendAgain: request.send_again,

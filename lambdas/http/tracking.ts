@@ -68,7 +68,7 @@ const secondsSince = (iso: string, now: Date) => {
 function requestKind(event: ApiEvent, token: EmailToken, now: Date): OpenKind {
   return classifyOpen({
     method: event.requestContext.http.method,
-    userAgent: event.headers?.['user-agent'] ?? event.requestContext.http.userAgent,
+    userAgent: event.headers['user-agent'] ?? event.requestContext.http.userAgent,
     secondsSinceSent: secondsSince(token.created_at, now),
   });
 }
@@ -140,11 +140,12 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
 
     // A mail client without RFC 8058 opens the List-Unsubscribe URL in a browser: it gets the page, which
     // asks first (a GET never unsubscribes: link scanners fetch it too).
-    'GET /api/unsubscribe/one-click': async ({ query }) => ({
-      statusCode: 302,
-      headers: { location: `/unsubscribe?token=${encodeURIComponent(query.token ?? '')}`, ...NO_CACHE },
-      body: '',
-    }),
+    'GET /api/unsubscribe/one-click': ({ query }) =>
+      Promise.resolve({
+        statusCode: 302,
+        headers: { location: `/unsubscribe?token=${encodeURIComponent(query.token ?? '')}`, ...NO_CACHE },
+        body: '',
+      }),
 
     [ONE_CLICK_ROUTE]: async ({ query }) => {
       const token = await findToken(query.token);

@@ -99,7 +99,7 @@ export interface CustomMessageDeps {
 
 export function makeHandler({ siteUrl }: CustomMessageDeps) {
   const site = normaliseSiteUrl(siteUrl);
-  return async (event: CustomMessageTriggerEvent): Promise<CustomMessageTriggerEvent> => customMessage(event, site);
+  return (event: CustomMessageTriggerEvent): Promise<CustomMessageTriggerEvent> => Promise.resolve(customMessage(event, site));
 }
 
 let built: ReturnType<typeof makeHandler> | undefined;

@@ -257,7 +257,7 @@ export function makeHandler(deps: SenderDeps) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const groups = new Map<string, SQSRecord[]>();
     for (const record of event.Records) {
-      const group = record.attributes?.MessageGroupId ?? record.messageId;
+      const group = record.attributes.MessageGroupId ?? record.messageId;
       groups.set(group, [...(groups.get(group) ?? []), record]);
     }
     const failures: string[] = [];

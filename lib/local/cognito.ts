@@ -29,7 +29,6 @@ import {
   CreateUserPoolClientCommand,
   GetGroupCommand,
   ListUserPoolClientsCommand,
-  type UserStatusType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { LOCAL_CREDENTIALS, localCredentials } from '../../lambdas/adapters/dynamodb/client';
 import { ADMIN_GROUP } from '../../schema/routes';
@@ -99,7 +98,10 @@ interface PreTokenEvent {
 export function preTokenGenerationResponse(event: PreTokenEvent) {
   const attributes = event.request?.userAttributes ?? {};
   const claims = Object.fromEntries(
-    STANDARD_ID_TOKEN_CLAIMS.filter((name) => typeof attributes[name] === 'string' && attributes[name] !== '').map((name) => [name, attributes[name]!]),
+    STANDARD_ID_TOKEN_CLAIMS.flatMap((name) => {
+      const value = attributes[name];
+      return typeof value === 'string' && value !== '' ? [[name, value]] : [];
+    }),
   );
   return { ...event, response: { claimsOverrideDetails: { claimsToAddOrOverride: claims } } };
 }
@@ -193,7 +195,7 @@ export async function startCognitoLocal(options: CognitoLocalOptions & { trigger
         `Port ${options.port} (cognito-local) is already in use. Stop what uses it, or choose another port with COGNITO_PORT=<port> npm start.`,
       );
     }
-    throw new Error(`${(error as Error).message}\n${engine.tail()}\n(full log: ${options.logFile})`);
+    throw new Error(`${(error as Error).message}\n${engine.tail()}\n(full log: ${options.logFile})`, { cause: error });
   }
   return {
     endpoint: `http://${LOOPBACK}:${port}`,
@@ -285,7 +287,7 @@ export async function confirmSignUp(
   userPoolId: string,
   email: string,
 ): Promise<'confirmed' | 'already-confirmed' | 'not-found'> {
-  let status: UserStatusType | string | undefined;
+  let status: string | undefined;
   try {
     ({ UserStatus: status } = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email })));
   } catch (error) {

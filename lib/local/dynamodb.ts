@@ -113,12 +113,10 @@ export async function ensureLauncher(home = dynamoDbLocalHome()): Promise<string
   mkdirSync(tmpDir, { recursive: true });
   try {
     const classPath = [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter);
-    const result = await run(javaBin('javac'), ['--release', '17', '-nowarn', '-cp', classPath, '-d', tmpDir, LAUNCHER_SOURCE]).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') throw javacMissing();
-        throw error;
-      },
-    );
+    const result = await run(javaBin('javac'), ['--release', '17', '-nowarn', '-cp', classPath, '-d', tmpDir, LAUNCHER_SOURCE]).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw javacMissing();
+      throw error;
+    });
     if (result.code !== 0) {
       if (/release version 17 not supported|invalid target release/i.test(result.output)) {
         throw new LocalStackError(`DynamoDB Local needs Java 17 or newer: ${INSTALL_JDK}.`);
@@ -177,7 +175,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     if (/UnsupportedClassVersionError/.test(tail)) {
       throw new LocalStackError(`DynamoDB Local needs Java 17 or newer: ${INSTALL_JDK}.`);
     }
-    throw new Error(`${(error as Error).message}\n${tail}\n(full log: ${options.logFile})`);
+    throw new Error(`${(error as Error).message}\n${tail}\n(full log: ${options.logFile})`, { cause: error });
   }
   const endpoint = `http://${LOOPBACK}:${port}`;
   return { endpoint, port, process: engine, stop: () => engine.stop() };

@@ -44,7 +44,7 @@ export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const value = header.trim();
   const match = value.match(/^Bearer\s+(.+)$/i);
-  const token = (match ? match[1]! : value).trim();
+  const token = (match?.[1] ?? value).trim();
   return token === '' ? undefined : token;
 }
 

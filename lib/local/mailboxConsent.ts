@@ -135,36 +135,53 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
     req.resume();
     const state = url.searchParams.get('state');
     const redirectUri = ownCallback(url.searchParams.get('redirect_uri'), appOrigins);
-    if (!state || !redirectUri) return problemPage(res, 400, INVALID_LINK);
-    return send(res, 200, consentPage({ state, redirectUri, email: DEFAULT_LOCAL_MAILBOX, workspace: false }));
+    if (!state || !redirectUri) {
+      problemPage(res, 400, INVALID_LINK);
+      return;
+    }
+    send(res, 200, consentPage({ state, redirectUri, email: DEFAULT_LOCAL_MAILBOX, workspace: false }));
+    return;
   }
   if (req.method !== 'POST') {
     req.resume();
-    return problemPage(res, 405, 'Method not allowed.', { allow: 'GET, HEAD, POST' });
+    problemPage(res, 405, 'Method not allowed.', { allow: 'GET, HEAD, POST' });
+    return;
   }
   // Only the page itself (served from one of the app's origins) may answer for the person.
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null' && !appOrigins.includes(origin)) {
     req.resume();
-    return problemPage(res, 403, 'Only the Trackpitch app may use this page.');
+    problemPage(res, 403, 'Only the Trackpitch app may use this page.');
+    return;
   }
-  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
+  if (((req.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     req.resume();
-    return problemPage(res, 415, 'Send the consent form.');
+    problemPage(res, 415, 'Send the consent form.');
+    return;
   }
   const form = await readForm(req);
-  if (form === 'too-large') return problemPage(res, 413, 'The request is too large.');
+  if (form === 'too-large') {
+    problemPage(res, 413, 'The request is too large.');
+    return;
+  }
   const state = form.get('state');
   const redirectUri = ownCallback(form.get('redirect_uri'), appOrigins);
-  if (!state || !redirectUri) return problemPage(res, 400, INVALID_LINK);
+  if (!state || !redirectUri) {
+    problemPage(res, 400, INVALID_LINK);
+    return;
+  }
 
   const back = new URL(redirectUri);
   back.searchParams.set('state', state);
   if (form.get('decision') === 'deny') {
     back.searchParams.set('error', 'access_denied');
-    return redirect(res, back);
+    redirect(res, back);
+    return;
   }
-  if (form.get('decision') !== 'allow') return problemPage(res, 400, 'Choose Allow or Deny.');
+  if (form.get('decision') !== 'allow') {
+    problemPage(res, 400, 'Choose Allow or Deny.');
+    return;
+  }
   const email = (form.get('email') ?? '').trim();
   const workspace = form.get('workspace') === 'true';
   // The app's email rule (schema/api/characters): an address that looks right but holds an invisible character is named as such.
@@ -173,9 +190,12 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
     : email.length > 254 || !EMAIL.test(email)
       ? 'Enter an email address, such as artist@local.test.'
       : null;
-  if (error !== null) return send(res, 400, consentPage({ state, redirectUri, email, workspace, error }));
+  if (error !== null) {
+    send(res, 400, consentPage({ state, redirectUri, email, workspace, error }));
+    return;
+  }
   back.searchParams.set('code', issueLocalMailboxCode({ email: email.toLowerCase(), workspace }));
-  return redirect(res, back);
+  redirect(res, back);
 }
 
 function redirect(res: ServerResponse, location: URL) {

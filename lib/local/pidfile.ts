@@ -127,7 +127,7 @@ export function matchesIdentity(info: ProcessInfo, identity: ProcessIdentity): b
     if (!argv.some((arg) => sameArg(arg, expected))) return false;
   }
   for (const [option, value] of identity.options ?? []) {
-    if (!argv.some((arg, i) => arg === option && i + 1 < argv.length && sameArg(argv[i + 1]!, value))) return false;
+    if (!argv.some((arg, i) => arg === option && i + 1 < argv.length && sameArg(argv[i + 1] ?? '', value))) return false;
   }
   if (identity.cwd !== undefined && (cwd === undefined || !samePath(cwd, identity.cwd))) return false;
   if (identity.script !== undefined) {
@@ -200,9 +200,11 @@ function kindOf(child: Partial<PidFileChild>): EngineKind | undefined {
 export async function stopLeftovers(dataDir: string): Promise<number[]> {
   const previous = readPidFile(dataDir);
   if (!previous) return [];
-  const leftovers = (previous.children ?? []).filter((child) => {
+  // A file written before engines were recorded has no children.
+  const leftovers = ((previous.children as PidFileChild[] | undefined) ?? []).flatMap((child) => {
     const kind = kindOf(child);
-    return kind !== undefined && isOurProcess(child.pid, engineIdentity(kind, dataDir));
+    const identity = kind === undefined ? undefined : engineIdentity(kind, dataDir);
+    return identity && isOurProcess(child.pid, identity) ? [{ pid: child.pid, identity }] : [];
   });
   for (const child of leftovers) {
     try {
@@ -217,7 +219,7 @@ export async function stopLeftovers(dataDir: string): Promise<number[]> {
   }
   for (const child of leftovers) {
     // Checked again: in those three seconds the pid may have been reused.
-    if (isOurProcess(child.pid, engineIdentity(kindOf(child)!, dataDir))) {
+    if (isOurProcess(child.pid, child.identity)) {
       try {
         process.kill(child.pid, 'SIGKILL');
       } catch {

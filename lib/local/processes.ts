@@ -29,7 +29,7 @@ export interface SpawnOptions {
   logFile: string;
 }
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the escape character starts every ANSI colour code
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 const TAIL_LINES = 60;
 
@@ -114,7 +114,10 @@ export function spawnEngine(name: string, command: string, args: string[], optio
         };
         for (const line of lines) {
           const match = line.match(pattern);
-          if (match) return resolve(match);
+          if (match) {
+            resolve(match);
+            return;
+          }
         }
         const timer = setTimeout(() => finish(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s`))), timeoutMs);
         listeners.add(listener);

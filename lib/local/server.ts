@@ -79,7 +79,7 @@ const ALLOWED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export const appOrigins = (port: number) => [`http://${LOOPBACK}:${port}`, `http://localhost:${port}`];
 
 /** The media type of a Content-Type header, lower case, without parameters. */
-const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (header: string | undefined) => ((header ?? '').split(';')[0] ?? '').trim().toLowerCase();
 
 export interface ReservedServer {
   server: Server;
@@ -90,7 +90,10 @@ export interface ReservedServer {
 
 const closeServer = (server: Server) =>
   new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
+    if (!server.listening) {
+      resolve();
+      return;
+    }
     server.close(() => resolve());
     server.closeAllConnections();
   });
@@ -200,7 +203,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const started = Date.now();
     const method = req.method ?? 'GET';
     const requestId = newRequestId();
-    const rawPath = rawUrl.split('?')[0]!;
+    const rawPath = rawUrl.split('?')[0] ?? rawUrl;
     const finish = (response: HttpResponse) => {
       writeResponse(res, response, requestId, method);
       options.accessLog?.(`${method} ${rawPath} ${response.statusCode} ${Date.now() - started} ms`);
@@ -215,24 +218,30 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const match = findRoute(method, rawPath);
     if (!match) {
       req.resume();
-      return finish(api(404, gatewayMessages.notFound));
+      finish(api(404, gatewayMessages.notFound));
+      return;
     }
     const { route, params } = match;
     if (!throttle(route)) {
       req.resume();
-      return finish(api(429, gatewayMessages.tooManyRequests));
+      finish(api(429, gatewayMessages.tooManyRequests));
+      return;
     }
     const body = await readBody(req, bodyLimit, !isTextContentType(req.headers['content-type']));
-    if (body === 'too-large') return finish(api(413, gatewayMessages.payloadTooLarge));
+    if (body === 'too-large') {
+      finish(api(413, gatewayMessages.payloadTooLarge));
+      return;
+    }
     let claims: Record<string, unknown> | undefined;
     if (route.access !== 'public') {
       const result = await options.authorize(req.headers.authorization);
       if (!result.ok) {
         const challenge =
           result.reason === 'missing' ? 'Bearer' : `Bearer error="invalid_token" error_description="${result.description.replace(/["\\]/g, '')}"`;
-        return finish(api(401, gatewayMessages.unauthorized, { 'www-authenticate': challenge }));
+        finish(api(401, gatewayMessages.unauthorized, { 'www-authenticate': challenge }));
+        return;
       }
-      claims = result.claims as Record<string, unknown>;
+      claims = result.claims;
     }
     const event = buildApiEvent({
       method,
@@ -265,7 +274,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       });
       const result = await Promise.race([handler(event, context), timeout]);
       // A Lambda that runs out of time is an invocation error (500); an integration timeout is a 503.
-      if (result === 'timeout') return finish(lambdaTimeoutMs < timeoutMs ? internalServerError() : api(503, gatewayMessages.serviceUnavailable));
+      if (result === 'timeout') {
+        finish(lambdaTimeoutMs < timeoutMs ? internalServerError() : api(503, gatewayMessages.serviceUnavailable));
+        return;
+      }
       finish(toHttpResponse(result));
     } catch (error) {
       // What API Gateway answers when the Lambda itself fails; the error goes to the console, as to CloudWatch.
@@ -275,7 +287,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           message: 'Lambda invocation failed',
           routeKey: event.routeKey,
           requestId,
-          error: String((error as Error)?.stack ?? error),
+          error: (error as Error | undefined)?.stack ?? String(error),
         }),
       );
       finish(internalServerError());
@@ -288,33 +300,44 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const headers = { 'cache-control': 'no-store' };
     if (req.method !== 'POST') {
       req.resume();
-      return writeJson(res, 405, { message: 'Use POST with {"email": "..."}.' }, { ...headers, allow: 'POST' });
+      writeJson(res, 405, { message: 'Use POST with {"email": "..."}.' }, { ...headers, allow: 'POST' });
+      return;
     }
     // Only the app itself (or a tool on this machine, which sends no Origin) may confirm accounts.
     const origin = req.headers.origin;
     if (origin !== undefined && !ownOrigins().has(origin)) {
       req.resume();
-      return writeJson(res, 403, { message: 'Only the Trackpitch app may confirm a local account.' }, headers);
+      writeJson(res, 403, { message: 'Only the Trackpitch app may confirm a local account.' }, headers);
+      return;
     }
     // JSON only: a cross-site page cannot send it without a CORS preflight, which is not answered.
     if (mediaType(req.headers['content-type']) !== 'application/json') {
       req.resume();
-      return writeJson(res, 415, { message: 'Send {"email": "you@example.com"} with Content-Type: application/json.' }, headers);
+      writeJson(res, 415, { message: 'Send {"email": "you@example.com"} with Content-Type: application/json.' }, headers);
+      return;
     }
     const body = await readBody(req, 10 * 1024, false);
-    if (body === 'too-large') return writeJson(res, 413, { message: 'The request is too large.' }, headers);
+    if (body === 'too-large') {
+      writeJson(res, 413, { message: 'The request is too large.' }, headers);
+      return;
+    }
     let email: unknown;
     try {
       email = (JSON.parse(body.toString('utf8')) as { email?: unknown } | null)?.email;
     } catch {
-      return writeJson(res, 400, { message: 'The request body is not valid JSON: send {"email": "you@example.com"}.' }, headers);
+      writeJson(res, 400, { message: 'The request body is not valid JSON: send {"email": "you@example.com"}.' }, headers);
+      return;
     }
     if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-      return writeJson(res, 400, { message: 'Please send the email address of the new account: {"email": "you@example.com"}.' }, headers);
+      writeJson(res, 400, { message: 'Please send the email address of the new account: {"email": "you@example.com"}.' }, headers);
+      return;
     }
     try {
       const outcome = await options.confirmSignUp(email.trim());
-      if (outcome === 'not-found') return writeJson(res, 404, { message: localServerMessages.noAccount }, headers);
+      if (outcome === 'not-found') {
+        writeJson(res, 404, { message: localServerMessages.noAccount }, headers);
+        return;
+      }
       res.writeHead(204, headers).end();
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Local sign-up confirmation failed', error: String(error) }));
@@ -327,7 +350,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (!ALLOWED_HOSTS.has(host)) {
       // DNS-rebinding guard: only pages served from this machine's own names may call the local server.
       req.resume();
-      return writeJson(res, 403, { message: `Host "${host}" is not allowed; open http://127.0.0.1:${port}/` });
+      writeJson(res, 403, { message: `Host "${host}" is not allowed; open http://127.0.0.1:${port}/` });
+      return;
     }
     const rawUrl = req.url ?? '/';
     let pathname: string;
@@ -335,14 +359,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       pathname = new URL(rawUrl, 'http://127.0.0.1').pathname;
     } catch {
       req.resume();
-      return writeJson(res, 400, { message: 'Bad request' });
+      writeJson(res, 400, { message: 'Bad request' });
+      return;
     }
     const work = (async () => {
       if (pathname === '/api' || pathname.startsWith('/api/')) return handleApi(req, res, rawUrl.startsWith('/') ? rawUrl : pathname);
       if (pathname === '/config.json') {
         req.resume();
-        if (req.method !== 'GET' && req.method !== 'HEAD') return writeJson(res, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
-        return writeJson(res, 200, runtimeConfig, { ...SECURITY_HEADERS, 'cache-control': 'no-store' });
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          writeJson(res, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
+          return;
+        }
+        writeJson(res, 200, runtimeConfig, { ...SECURITY_HEADERS, 'cache-control': 'no-store' });
+        return;
       }
       if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);
       if (pathname === MAILBOX_CONSENT_PATH) return handleMailboxConsent(req, res, { appOrigins: [...ownOrigins()] });
@@ -350,7 +379,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       serveStatic(req, res, pathname);
     })();
     work.catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Local server error', error: String((error as Error)?.stack ?? error) }));
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Local server error', error: (error as Error | undefined)?.stack ?? String(error) }));
       if (!res.headersSent) writeJson(res, 500, { message: gatewayMessages.internalServerError });
       else res.destroy();
     });

@@ -162,8 +162,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await assertPortFree(ports.dynamodb, 'DynamoDB Local', 'Stop what uses it, or choose another port: DYNAMODB_PORT=<port> npm start.');
   await assertPortFree(ports.cognito, 'cognito-local', 'Stop what uses it, or choose another port: COGNITO_PORT=<port> npm start.');
 
-  const tempDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'trackpitch-local-'));
-  const baseDir = options.dataDir ?? tempDir!;
+  const baseDir = options.dataDir || mkdtempSync(join(tmpdir(), 'trackpitch-local-'));
+  const tempDir = options.dataDir ? undefined : baseDir;
   const logDir = options.logDir ?? join(baseDir, 'logs');
 
   const cleanups: Array<() => Promise<void>> = [];
@@ -185,9 +185,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     // The app's port first: cognito-local must know the app's origin (the only browser origin it answers).
     const reserved = await reserveLocalServer(ports.app);
-    cleanups.push(reserved.close);
+    cleanups.push(() => reserved.close());
     const trigger = await startTriggerServer();
-    cleanups.push(trigger.close);
+    cleanups.push(() => trigger.close());
 
     progress('starting DynamoDB Local and cognito-local');
     const [dynamoStart, cognitoStart] = await Promise.allSettled([
@@ -205,7 +205,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         appOrigins: appOrigins(reserved.port),
       }),
     ]);
-    for (const start of [dynamoStart, cognitoStart]) if (start.status === 'fulfilled') cleanups.push(start.value.stop);
+    for (const start of [dynamoStart, cognitoStart]) if (start.status === 'fulfilled') cleanups.push(() => start.value.stop());
     if (dynamoStart.status === 'rejected') throw dynamoStart.reason;
     if (cognitoStart.status === 'rejected') throw cognitoStart.reason;
     const dynamo = dynamoStart.value;
@@ -213,9 +213,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     const { client: dynamoClient, documentClient } = makeDynamoClients(dynamo.endpoint, region);
     const cognitoClient = makeCognitoClient(cognito.endpoint);
-    cleanups.push(async () => {
+    cleanups.push(() => {
       dynamoClient.destroy();
       cognitoClient.destroy();
+      return Promise.resolve();
     });
 
     progress('creating the table, seeding data and accounts');
@@ -264,7 +265,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       loadHandler: async (group) => (factories.get(group) ?? (await importHandlerFactory(group)))(config),
       ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     });
-    cleanups.push(server.close);
+    cleanups.push(() => server.close());
 
     // Stopped before the server and the engines.
     const cursorDb = makeDocumentClient({ tableName, region, endpoint: dynamo.endpoint });

@@ -102,7 +102,7 @@ export function makeStaticHandler(rootDir: string) {
     let body = entry.body;
     if (compressible(type) && body.length > 1024) {
       headers.vary = 'accept-encoding';
-      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
         entry.gzip ??= gzipSync(body);
         body = entry.gzip;
         headers['content-encoding'] = 'gzip';
@@ -148,7 +148,8 @@ export function makeStaticHandler(rootDir: string) {
       return;
     }
     // A client-side route (/, /auth, /dashboard/contacts, ...): the app's shell decides.
-    const index = load(indexFile)!;
+    const index = load(indexFile);
+    if (!index) throw new Error(`${indexFile} exists but could not be read as a file`);
     send(req, res, indexFile, index, REVALIDATE);
   };
 }

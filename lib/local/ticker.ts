@@ -24,7 +24,8 @@ export const CONSUMER_POLL_MS = 250;
 
 const LOCAL_QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:trackpitch-local-send.fifo';
 
-export type SenderHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+/** The sender Lambda; an answer without a response reports no failures. */
+export type SenderHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
 
 export interface LocalTickerOptions {
   /** Dispatcher period: the stack's send interval (lambdas/composition/config.ts sendIntervalMs). */
@@ -89,9 +90,8 @@ export function sqsEvent(messages: ReceivedMessage[], now: Date, region = 'us-ea
 
 export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
   const { clock, intervalMs } = options;
-  const report =
-    options.onError ??
-    ((message: string, error?: unknown) => console.error(`[sending] ${message}${error ? `: ${String((error as Error)?.stack ?? error)}` : ''}`));
+  const describe = (error: unknown) => (error as Error | undefined)?.stack ?? String(error);
+  const report = options.onError ?? ((message: string, error?: unknown) => console.error(`[sending] ${message}${error ? `: ${describe(error)}` : ''}`));
   const queue = new MemoryFifoQueue({
     clock,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS,

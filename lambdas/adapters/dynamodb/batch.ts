@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** Runs `work` over `jobs` with at most `concurrency` at a time; rejects on the first failure. */
 async function pool<T, R>(jobs: readonly T[], concurrency: number, work: (job: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(jobs.length);
+  const results = new Array<R>(jobs.length);
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {

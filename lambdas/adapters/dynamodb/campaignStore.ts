@@ -3,14 +3,14 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { campaignSchema, type Campaign } from '../../../schema/api/campaigns';
 import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
-import { withoutKeys } from './client';
+import { updatedItem, withoutKeys } from './client';
 import { projectionOf, putNew, queryPartition } from './query';
 import { newDraftCampaign } from '../../core/campaign';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
  * with the creation time, so the partition read descending is the newest-first list. Compose only
- * creates drafts and changes them while they are drafts; the sending issue moves them on.
+ * creates drafts and changes them while they are drafts; the sending store (sending/queue.ts) moves them on.
  */
 const CAMPAIGN = 'campaign';
 const DRAFT: Campaign['status'] = 'draft';
@@ -58,7 +58,7 @@ export class DynamoCampaignStore implements CampaignStore {
    * does not unmarshall; this path is rare, so one read is the simpler answer).
    */
   async updateDraft(userId: string, id: string, changes: Partial<DraftContent>, now: Date): Promise<DraftWriteResult> {
-    const fields = Object.entries({ ...changes, updated_at: now.toISOString() }).filter(([, value]) => value !== undefined);
+    const fields = Object.entries<unknown>({ ...changes, updated_at: now.toISOString() }).filter(([, value]) => value !== undefined);
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
@@ -71,7 +71,7 @@ export class DynamoCampaignStore implements CampaignStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { outcome: 'saved', campaign: contractCampaign(toCampaign(Attributes!)) };
+      return { outcome: 'saved', campaign: contractCampaign(toCampaign(updatedItem(Attributes))) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const stored = await this.get(userId, id);

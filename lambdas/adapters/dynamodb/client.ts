@@ -47,8 +47,23 @@ export function makeDocumentClient(config: DynamoConfig | DynamoDBClient): Dynam
   });
 }
 
-/** Strip the table's key attributes from an item before it leaves the adapter. */
-export function withoutKeys<T>(item: Record<string, unknown>): T {
-  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, DuePK: _d1, DueSK: _d2, entity: _e, expiresAt: _x, ...rest } = item;
-  return rest as T;
+/** The attributes the table adds to every item for its keys, indexes and expiry. */
+const TABLE_ATTRIBUTES: ReadonlySet<string> = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'DuePK', 'DueSK', 'entity', 'expiresAt']);
+
+/**
+ * Strip the table's key attributes (and any `alsoDrop`) from an item before it leaves the adapter,
+ * taking the rest as the `T` the adapter stored.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the one typed read of a stored item: the adapter names the type it wrote
+export function withoutKeys<T>(item: Record<string, unknown>, alsoDrop: readonly string[] = []): T {
+  return Object.fromEntries(Object.entries(item).filter(([name]) => !TABLE_ATTRIBUTES.has(name) && !alsoDrop.includes(name))) as T;
+}
+
+/**
+ * The item an UpdateItem with ReturnValues ALL_NEW hands back. DynamoDB always returns it on
+ * success; a missing one is a broken contract, named as such rather than read as undefined.
+ */
+export function updatedItem(attributes: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!attributes) throw new Error('DynamoDB returned no attributes for an UpdateItem with ReturnValues ALL_NEW');
+  return attributes;
 }

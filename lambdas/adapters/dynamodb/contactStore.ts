@@ -6,7 +6,7 @@ import { indexes, key } from '../../../schema/table';
 import { addressId, isAddressId } from '../../core/contacts';
 import type { ContactListResult, ContactStore, ContactWriteResult, NewContact } from '../../ports';
 import { batchGetAll, batchWriteAll } from './batch';
-import { withoutKeys } from './client';
+import { updatedItem, withoutKeys } from './client';
 
 /**
  * A user's contacts (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CONTACT#<addressId(sub, email)>`, and in
@@ -117,7 +117,7 @@ export class DynamoContactStore implements ContactStore {
       }),
     );
     const contacts = (Items ?? []).map(toContact);
-    const lastSortKey = LastEvaluatedKey?.[indexes.byLookup.sortKey];
+    const lastSortKey: unknown = LastEvaluatedKey?.[indexes.byLookup.sortKey];
     return typeof lastSortKey === 'string' ? { outcome: 'listed', contacts, nextCursor: encodeCursor(lastSortKey) } : { outcome: 'listed', contacts };
   }
 
@@ -156,7 +156,7 @@ export class DynamoContactStore implements ContactStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { outcome: 'saved', contact: toContact(Attributes!) };
+      return { outcome: 'saved', contact: toContact(updatedItem(Attributes)) };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return { outcome: 'not_found' };
       throw error;

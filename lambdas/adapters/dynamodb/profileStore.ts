@@ -6,11 +6,10 @@ import type { ProfileStore } from '../../ports';
 import { withoutKeys } from './client';
 
 /** Attributes stored on the profile item that the API never returns. */
-const PRIVATE_FIELDS = ['gmail_refresh_token'] as const;
+const PRIVATE_FIELDS = ['gmail_refresh_token'];
 
 function toProfile(item: Record<string, unknown>): Profile {
-  const profile = withoutKeys<Profile & Record<string, unknown>>(item);
-  for (const field of PRIVATE_FIELDS) delete profile[field];
+  const profile = withoutKeys<Profile>(item, PRIVATE_FIELDS);
   // Profiles stored before the mailbox connection existed have no address field.
   profile.gmail_email ??= null;
   return profile;
@@ -47,7 +46,7 @@ export class DynamoProfileStore implements ProfileStore {
   }
 
   async update(userId: string, update: ProfileUpdate): Promise<Profile | undefined> {
-    const fields = Object.entries(update).filter(([, value]) => value !== undefined);
+    const fields = Object.entries<unknown>(update).filter(([, value]) => value !== undefined);
     if (fields.length === 0) return this.get(userId);
     try {
       const { Attributes } = await this.db.send(

@@ -5,7 +5,7 @@ import { waitlistEntrySchema, type WaitlistEntry } from '../../../schema/api/wai
 import { key } from '../../../schema/table';
 import { isWaitlistEntryId } from '../../core/waitlist';
 import type { WaitlistAddResult, WaitlistChangeResult, WaitlistListResult, WaitlistStore } from '../../ports';
-import { withoutKeys } from './client';
+import { updatedItem, withoutKeys } from './client';
 
 /**
  * The waitlist partition `WAITLIST` holds three kinds of items (schema/ACCESS_PATTERNS.md):
@@ -74,7 +74,7 @@ export class DynamoWaitlistStore implements WaitlistStore {
       }),
     );
     const entries = (Items ?? []).map(toEntry);
-    const lastSk = LastEvaluatedKey?.SK;
+    const lastSk: unknown = LastEvaluatedKey?.SK;
     return typeof lastSk === 'string' ? { outcome: 'listed', entries, nextCursor: encodeCursor(lastSk) } : { outcome: 'listed', entries };
   }
 
@@ -135,7 +135,7 @@ export class DynamoWaitlistStore implements WaitlistStore {
         ConsistentRead: true,
       }),
     );
-    const entries = Item?.entries;
+    const entries: unknown = Item?.entries;
     return typeof entries === 'number' ? entries : 0;
   }
 
@@ -157,7 +157,7 @@ export class DynamoWaitlistStore implements WaitlistStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { outcome: 'changed', entry: toEntry(Attributes!) };
+      return { outcome: 'changed', entry: toEntry(updatedItem(Attributes)) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // Entries are never deleted: a failed condition is either no entry or another status.

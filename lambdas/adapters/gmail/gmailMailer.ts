@@ -27,7 +27,7 @@ export interface GmailSendClient {
 /** Builds the Gmail client over an authorized OAuth client; tests pass a fake. */
 export type GmailClientFactory = (auth: GmailOAuthClient) => GmailSendClient;
 
-const realGmail: GmailClientFactory = (auth) => gmailApi({ version: 'v1', auth }) as unknown as GmailSendClient;
+const realGmail: GmailClientFactory = (auth) => gmailApi({ version: 'v1', auth });
 
 /** Under the sender's Lambda timeout: a send still running then has an unknown outcome anyway. */
 const SEND_TIMEOUT_MS = 20_000;
@@ -159,7 +159,8 @@ export class GmailMailer implements Mailer {
     const oauth = new googleAuth.OAuth2(this.client.clientId, await this.client.clientSecret());
     oauth.setCredentials({ refresh_token: refreshToken });
     const gmail = this.gmailFor(oauth);
-    if (this.clients.size >= MAX_CACHED_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
+    const [oldest] = this.clients.keys();
+    if (this.clients.size >= MAX_CACHED_CLIENTS && oldest !== undefined) this.clients.delete(oldest);
     this.clients.set(refreshToken, gmail);
     return gmail;
   }

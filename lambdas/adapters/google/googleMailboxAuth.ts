@@ -48,7 +48,7 @@ export class GoogleMailboxAuth implements MailboxAuthProvider {
     if (!tokens.refresh_token) throw exchangeFailed('Google returned no refresh token (offline access was not granted).');
     const granted = new Set((tokens.scope ?? '').split(' ').filter(Boolean));
     // Google lets a person untick a scope on the consent screen: without gmail.send the mailbox cannot send.
-    if (tokens.scope !== undefined && tokens.scope !== null && !granted.has(GMAIL_SEND_SCOPE)) {
+    if (typeof tokens.scope === 'string' && !granted.has(GMAIL_SEND_SCOPE)) {
       throw exchangeFailed('Permission to send email was not granted.');
     }
     const identity = await this.identity(oauth, tokens.id_token ?? undefined, tokens.access_token ?? undefined);

@@ -64,22 +64,23 @@ export class LocalMailboxAuth implements MailboxAuthProvider {
     return `${this.options.consentUrl}?${query.toString()}`;
   }
 
-  async exchangeCode({ code }: { code: string; redirectUri: string }): Promise<AuthorizedMailbox> {
+  exchangeCode({ code }: { code: string; redirectUri: string }): Promise<AuthorizedMailbox> {
     const now = new Date();
     const consent = readCode(code, now);
     if (!consent || usedCodes.has(consent.nonce)) {
-      throw new MailboxAuthError('token_exchange_failed', 'The local mailbox refused the authorization code.');
+      return Promise.reject(new MailboxAuthError('token_exchange_failed', 'The local mailbox refused the authorization code.'));
     }
     for (const [nonce, expiresAt] of usedCodes) if (expiresAt <= now.getTime()) usedCodes.delete(nonce);
     usedCodes.set(consent.nonce, consent.expiresAt);
-    return {
+    return Promise.resolve({
       refreshToken: `${LOCAL_REFRESH_TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`,
       email: consent.email,
       hostedDomain: consent.workspace ? (consent.email.split('@')[1] ?? null) : null,
-    };
+    });
   }
 
-  async revoke(_refreshToken: string): Promise<void> {
+  revoke(): Promise<void> {
     // Nothing to revoke: the local mailbox keeps no grants.
+    return Promise.resolve();
   }
 }

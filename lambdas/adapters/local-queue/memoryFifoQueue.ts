@@ -21,6 +21,9 @@ interface StoredMessage extends QueueMessage {
   inFlight?: { receiptHandle: string; visibleAt: number };
 }
 
+/** The message as sent, without the queue's delivery state. */
+const queueMessage = ({ groupId, deduplicationId, body }: QueueMessage): QueueMessage => ({ groupId, deduplicationId, body });
+
 /**
  * The local twin of the SQS FIFO queue: message groups delivered one message at a time and in order,
  * deduplication ids remembered for the window, visibility timeout and redrive to a dead-letter list.
@@ -33,7 +36,7 @@ export class MemoryFifoQueue implements Queue {
 
   constructor(private readonly options: MemoryFifoOptions) {}
 
-  async send(messages: QueueMessage[]): Promise<void> {
+  send(messages: QueueMessage[]): Promise<void> {
     const now = this.options.clock.now().getTime();
     this.forgetOldDedupIds(now);
     for (const message of messages) {
@@ -43,6 +46,7 @@ export class MemoryFifoQueue implements Queue {
       group.push({ ...message, receiveCount: 0 });
       this.groups.set(message.groupId, group);
     }
+    return Promise.resolve();
   }
 
   /** Up to `max` messages, at most one per group, and none from a group with a message in flight. */
@@ -56,8 +60,7 @@ export class MemoryFifoQueue implements Queue {
       if (head?.inFlight) head.inFlight = undefined; // visibility expired: deliver again
       while (head && head.receiveCount >= this.options.maxReceiveCount) {
         group.shift();
-        const { receiveCount: _count, inFlight: _inFlight, ...message } = head;
-        this.deadLetters.push(message);
+        this.deadLetters.push(queueMessage(head));
         head = group[0];
       }
       if (!head) {

@@ -52,20 +52,30 @@ function keysInFolder(dataDir: string): KeyMaterial {
   }
 }
 
+/** `work`'s result as a promise that rejects when it throws, as an async function's would. */
+const settled = <T>(work: () => T): Promise<T> =>
+  new Promise((resolve) => {
+    resolve(work());
+  });
+
 /** SecretBox over a local key: `local1.<iv>.<ciphertext+tag>`. */
 export class LocalSecretBox implements SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== KEY_BYTES) throw new Error('The local secret box needs a 32-byte key.');
   }
 
-  async seal(plaintext: string, context: Record<string, string>): Promise<string> {
-    const { iv, sealed } = aesGcmSeal(this.key, plaintext, context);
-    return joinParts(VERSION, [iv, sealed]);
+  seal(plaintext: string, context: Record<string, string>): Promise<string> {
+    return settled(() => {
+      const { iv, sealed } = aesGcmSeal(this.key, plaintext, context);
+      return joinParts(VERSION, [iv, sealed]);
+    });
   }
 
-  async open(sealed: string, context: Record<string, string>): Promise<string> {
-    const [iv, ciphertext] = parseParts(sealed, VERSION, 2) as [Buffer, Buffer];
-    return aesGcmOpen(this.key, iv, ciphertext, context);
+  open(sealed: string, context: Record<string, string>): Promise<string> {
+    return settled(() => {
+      const [iv, ciphertext] = parseParts(sealed, VERSION, 2) as [Buffer, Buffer];
+      return aesGcmOpen(this.key, iv, ciphertext, context);
+    });
   }
 }
 
@@ -89,7 +99,7 @@ export function localKeys(dataDir: string | undefined): LocalKeys {
     const secretBox = () => (box ??= new LocalSecretBox(load().secretBoxKey));
     keys = {
       secretBox: { seal: (plaintext, context) => secretBox().seal(plaintext, context), open: (sealed, context) => secretBox().open(sealed, context) },
-      oauthStateKey: { key: async () => load().oauthStateKey },
+      oauthStateKey: { key: () => settled(() => load().oauthStateKey) },
     };
     cache.set(cacheKey, keys);
   }

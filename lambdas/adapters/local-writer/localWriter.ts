@@ -117,7 +117,7 @@ const greetings: Record<Tone, (name: string) => string> = {
 const signOffs: Record<Tone, string> = { professional: 'Best regards', friendly: 'Cheers', casual: 'Catch you soon' };
 
 /** The sentences every email has; `short` variants when the full ones alone would pass the length. */
-function coreSentences(f: Facts, pick: <T>(options: readonly T[]) => T, short: boolean): Sentence[] {
+function coreSentences(f: Facts, pick: Pick, short: boolean): Sentence[] {
   const quoted = `"${f.track}"`;
   const me = f.artist;
   const intro: Record<Tone, string[]> = {
@@ -202,7 +202,7 @@ function coreSentences(f: Facts, pick: <T>(options: readonly T[]) => T, short: b
 }
 
 /** Sentences about this recipient and this track, used before any general one. */
-function personalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sentence[] {
+function personalSentences(f: Facts, pick: Pick): Sentence[] {
   const sentences: Sentence[] = [];
   const formal = f.tone === 'professional';
   if (f.summary) sentences.push({ slot: 'track', text: pick([`In a few words: ${f.summary}`, `A little about it: ${f.summary}`]) });
@@ -242,7 +242,7 @@ function personalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sen
 }
 
 /** General sentences any pitch can use; the type's own ones first. */
-function generalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sentence[] {
+function generalSentences(f: Facts, pick: Pick): Sentence[] {
   const byType: Record<ContactType, Sentence[]> = {
     Label: [
       { slot: 'ask', text: pick(['The track is unreleased and available for signing.', 'It has not been released anywhere yet, so it is free to sign.']) },
@@ -305,17 +305,22 @@ function generalSentences(f: Facts, pick: <T>(options: readonly T[]) => T): Sent
   return [...byType[f.type], ...general];
 }
 
+/** One of `options`, drawn by the seeded generator. */
+type Pick = (options: readonly string[]) => string;
+
 /** Draws `items` in an order given by the generator (Fisher–Yates). */
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
+function shuffled<T extends object>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    const [last, drawn] = [out[i], out[j]];
+    if (!last || !drawn) throw new Error(`shuffled: index ${j} or ${i} is outside ${out.length} items`);
+    [out[i], out[j]] = [drawn, last];
   }
   return out;
 }
 
-function subjectOf(f: Facts, pick: <T>(options: readonly T[]) => T): string {
+function subjectOf(f: Facts, pick: Pick): string {
   const quoted = `"${f.track}"`;
   const options: Record<ContactType, string[]> = {
     Label: [`Demo submission: ${quoted} (${f.genre})`, `New ${f.genre} demo for ${f.label ?? 'your label'}: ${quoted}`],
@@ -353,16 +358,28 @@ function chooseSentences(core: Sentence[], optional: Sentence[], fixedWords: num
   }
   // Keep each paragraph in its written order, whichever sentences were picked.
   const order = new Map([...core, ...optional].map((s, i) => [s, i]));
-  return chosen.sort((a, b) => order.get(a)! - order.get(b)!);
+  const position = (sentence: Sentence) => order.get(sentence) ?? 0; // every chosen sentence is in `order`
+  return chosen.sort((a, b) => position(a) - position(b));
 }
 
 export class LocalWriter implements EmailWriter {
-  async write(request: WriterRequest): Promise<WrittenEmail> {
+  write(request: WriterRequest): Promise<WrittenEmail> {
+    // A promise that rejects, as from an async function, when the request cannot be written.
+    return new Promise((resolve) => {
+      resolve(this.writeNow(request));
+    });
+  }
+
+  private writeNow(request: WriterRequest): WrittenEmail {
     assertWritable(request);
     const f = factsOf(request);
     const seed = hash([f.name, f.label ?? '', f.type, f.contactGenres ?? '', f.position ?? '', f.hasNotes ? 'notes' : '', f.track].join('\u0000'));
     const random = seeded(seed);
-    const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
+    const pick: Pick = (options) => {
+      const option = options[Math.floor(random() * options.length)];
+      if (option === undefined) throw new Error('pick needs at least one option');
+      return option;
+    };
 
     const greeting = greetings[f.tone](f.name);
     const signOff = f.artist ? `${signOffs[f.tone]},\n${f.artist}` : `${signOffs[f.tone]}.`;

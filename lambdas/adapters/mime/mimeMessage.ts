@@ -20,6 +20,7 @@ export interface BuiltMime {
  * start a header of its own (`\r\nBcc: …`): each run becomes one space.
  */
 export function singleLine(value: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }
 
