@@ -26,9 +26,10 @@ function cloudscapeFontsAsFiles(): Plugin {
       fontDir = join(config.cacheDir, 'cloudscape-fonts');
     },
     transform(code, id) {
-      if (!/@cloudscape-design[\\/]global-styles[\\/]index\.css$/.test(id.split('?')[0]!)) return null;
+      const [path = id] = id.split('?');
+      if (!/@cloudscape-design[\\/]global-styles[\\/]index\.css$/.test(path)) return null;
       mkdirSync(fontDir, { recursive: true });
-      const cssDir = dirname(id.split('?')[0]!);
+      const cssDir = dirname(path);
       const out = code.replace(
         /@font-face\s*{([^}]*?)src:\s*url\((['"]?)data:font\/woff2;base64,([A-Za-z0-9+/=]+)\2\)\s*format\((['"])woff2\4\);?([^}]*)}/g,
         (_match, before: string, _q: string, base64: string, _q2: string, after: string) => {
