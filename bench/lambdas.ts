@@ -23,25 +23,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build, type Metafile } from 'esbuild';
-import { cloudHandlerGroups } from '../lib/cloud/api';
-import { CUSTOM_MESSAGE_ENTRY } from '../lib/cloud/auth';
 import { REPO_ROOT } from '../lib/cloud/config';
-import { DISPATCHER_ENTRY, SENDER_ENTRY, SENDER_NODE_MODULES } from '../lib/cloud/sending';
-import { handlerGroups, type HandlerGroupDefinition } from '../schema/routes';
+import { deployedLambdas } from '../lib/cloud/lambdaEntries';
 
 const runs = Number(process.argv[2] ?? 5);
 const LIMIT_BYTES = 300 * 1024;
 const BANNER = "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);";
 
-const entries: { name: string; entry: string; nodeModules: readonly string[] }[] = [
-  ...cloudHandlerGroups().map((name) => {
-    const group: HandlerGroupDefinition = handlerGroups[name];
-    return { name, entry: group.entry, nodeModules: group.nodeModules ?? [] };
-  }),
-  { name: 'dispatcher', entry: DISPATCHER_ENTRY, nodeModules: [] },
-  { name: 'sender', entry: SENDER_ENTRY, nodeModules: SENDER_NODE_MODULES },
-  { name: 'cognitoCustomMessage', entry: CUSTOM_MESSAGE_ENTRY, nodeModules: [] },
-];
+const entries = deployedLambdas();
 
 const nodeModulesDir = path.join(REPO_ROOT, 'node_modules');
 

@@ -5,7 +5,7 @@
  * store's recipient defaults), so a wrong default in the product cannot pass a test by construction.
  * Builders are for inputs: a test that asserts a value passes it in, and spells expected values literally.
  */
-import type { Campaign } from '../../schema/api/campaigns';
+import type { AiTrackInput, Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { Profile } from '../../schema/api/profile';
 import type { DraftContent, RecipientRecord, SendingCampaign, StoredMailbox } from '../../lambdas/ports';
@@ -146,6 +146,21 @@ export function buildRecipient(overrides: Partial<RecipientRecord> = {}): Recipi
     clicked_at: null,
     click_count: 0,
     detail: null,
+    ...overrides,
+  };
+}
+
+/** A track form as the AI writer receives it (the campaign's track fields). */
+export function buildAiTrack(overrides: Partial<AiTrackInput> = {}): AiTrackInput {
+  return {
+    track_name: 'Night Drive',
+    track_url: 'https://soundcloud.com/nova/night-drive',
+    genre: 'deep-house',
+    mood: null,
+    bpm: '122',
+    description: 'A rolling late-night groove.',
+    ai_tone: 'friendly',
+    email_length: 150,
     ...overrides,
   };
 }

@@ -14,23 +14,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudHandlerGroups } from '../../lib/cloud/api';
-import { CUSTOM_MESSAGE_ENTRY } from '../../lib/cloud/auth';
 import { REPO_ROOT } from '../../lib/cloud/config';
-import { DISPATCHER_ENTRY, SENDER_ENTRY, SENDER_NODE_MODULES } from '../../lib/cloud/sending';
-import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
+import { deployedLambdas } from '../../lib/cloud/lambdaEntries';
 
 const run = promisify(execFile);
 
-const entries: { name: string; entry: string; nodeModules: readonly string[] }[] = [
-  ...cloudHandlerGroups().map((name) => {
-    const group: HandlerGroupDefinition = handlerGroups[name];
-    return { name, entry: group.entry, nodeModules: group.nodeModules ?? [] };
-  }),
-  { name: 'dispatcher', entry: DISPATCHER_ENTRY, nodeModules: [] },
-  { name: 'sender', entry: SENDER_ENTRY, nodeModules: SENDER_NODE_MODULES },
-  { name: 'cognitoCustomMessage', entry: CUSTOM_MESSAGE_ENTRY, nodeModules: [] },
-];
+const entries = deployedLambdas();
 
 let outDir: string;
 /** The source files esbuild put into each bundle (its metafile's inputs). */

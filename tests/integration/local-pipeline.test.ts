@@ -16,13 +16,14 @@ import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendin
 import { dueShard } from '../../lambdas/core/sender';
 import { startLocalStack, type LocalStack } from '../../lib/local/stack';
 import { createLocalTicker, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS } from '../../lib/local/ticker';
-import type { AiTrackInput, Campaign } from '../../schema/api/campaigns';
+import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { mailboxConnectSchema, outboxListSchema, outboxMessageSchema, type OutboxMessageSummary } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { accounts, type Account } from '../support/accounts';
 import { callAt, stack as sharedStack, uniqueEmail, type ApiOptions } from './helpers';
 import { stringContaining } from '../support/matchers';
+import { buildAiTrack } from '../fakes/builders';
 
 const INTERVAL_SECONDS = 0.5;
 
@@ -80,16 +81,7 @@ async function connectLocalMailbox(email: string): Promise<string> {
   return callback.headers.get('location')!;
 }
 
-const track: AiTrackInput = {
-  track_name: 'Night Drive',
-  track_url: 'https://soundcloud.com/nova/night-drive',
-  genre: 'deep-house',
-  mood: null,
-  bpm: '122',
-  description: 'A rolling late-night groove.',
-  ai_tone: 'friendly',
-  email_length: 150,
-};
+const track = buildAiTrack();
 
 describe('npm start’s pipeline: consent page, send, ticker, outbox', () => {
   it('runs the ticker on a timer at SEND_INTERVAL_SECONDS', () => {

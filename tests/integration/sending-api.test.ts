@@ -32,22 +32,14 @@ import {
 } from '../../schema/api/sending';
 import { key } from '../../schema/table';
 import { call, createUser, dynamodb, stack, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
+import { buildAiTrack } from '../fakes/builders';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
 /** A ULID no campaign has. */
 const UNKNOWN_CAMPAIGN = '01KAKZ3R0000000000000000ZZ';
 
-const track: AiTrackInput = {
-  track_name: 'Night Drive',
-  track_url: 'https://soundcloud.com/nova/night-drive',
-  genre: 'deep-house',
-  mood: null,
-  bpm: '122',
-  description: 'A rolling late-night groove.',
-  ai_tone: 'friendly',
-  email_length: 150,
-};
+const track = buildAiTrack();
 
 /** The fields of an imported contact besides its name and email. */
 const contactFields = { label_name: 'Bulk Records', contact_type: 'Label' as const, position: null, genre: null, website_url: null, notes: null };

@@ -7,12 +7,13 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { startLocalStack, type LocalStack } from '../../lib/local/stack';
-import type { AiTrackInput, Campaign } from '../../schema/api/campaigns';
+import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { mailboxConnectSchema, outboxListSchema, outboxMessageSchema, type OutboxMessageSummary } from '../../schema/api/sending';
 import { key } from '../../schema/table';
 import { accounts, type Account } from '../support/accounts';
 import { callAt, stack as sharedStack, uniqueEmail, type ApiOptions } from './helpers';
+import { buildAiTrack } from '../fakes/builders';
 
 interface Running {
   local: LocalStack;
@@ -66,16 +67,7 @@ async function userItems(on: LocalStack, userId: string) {
   }
 }
 
-const track: AiTrackInput = {
-  track_name: 'Night Drive',
-  track_url: 'https://soundcloud.com/nova/night-drive',
-  genre: 'deep-house',
-  mood: null,
-  bpm: '122',
-  description: 'A rolling late-night groove.',
-  ai_tone: 'friendly',
-  email_length: 150,
-};
+const track = buildAiTrack();
 
 /** Connect the local mailbox (consent page → Allow → callback), add a contact, send it one email, return that email. */
 async function sendOneEmail({ local, api }: Running) {

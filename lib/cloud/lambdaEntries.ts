@@ -1,0 +1,27 @@
+/**
+ * Every Lambda the stack deploys, by name: its entry module and the packages installed beside its
+ * bundle. The bundle-contents test and the Lambda benchmark both walk this list, so neither can miss a
+ * function the stack adds.
+ */
+import { cloudHandlerGroups } from './api';
+import { CUSTOM_MESSAGE_ENTRY } from './auth';
+import { DISPATCHER_ENTRY, SENDER_ENTRY, SENDER_NODE_MODULES } from './sending';
+import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
+
+export interface LambdaEntry {
+  name: string;
+  entry: string;
+  nodeModules: readonly string[];
+}
+
+export function deployedLambdas(): LambdaEntry[] {
+  return [
+    ...cloudHandlerGroups().map((name) => {
+      const group: HandlerGroupDefinition = handlerGroups[name];
+      return { name, entry: group.entry, nodeModules: group.nodeModules ?? [] };
+    }),
+    { name: 'dispatcher', entry: DISPATCHER_ENTRY, nodeModules: [] },
+    { name: 'sender', entry: SENDER_ENTRY, nodeModules: SENDER_NODE_MODULES },
+    { name: 'cognitoCustomMessage', entry: CUSTOM_MESSAGE_ENTRY, nodeModules: [] },
+  ];
+}
