@@ -140,7 +140,10 @@ function MessageView({ id, onBack }: { id: string; onBack: () => void }) {
       (message) => !controller.signal.aborted && setStateFor(id, { status: 'ready', message }),
       (caught: unknown) =>
         !controller.signal.aborted &&
-        setStateFor(id, { status: 'failed', error: caught instanceof ApiError && caught.status === 404 ? outboxMessages.messageNotFound : errorMessage(caught) }),
+        setStateFor(id, {
+          status: 'failed',
+          error: caught instanceof ApiError && caught.status === 404 ? outboxMessages.messageNotFound : errorMessage(caught),
+        }),
     );
     return () => controller.abort();
   }, [api, id, setStateFor]);
