@@ -7,7 +7,6 @@ import { tourSteps } from './steps';
 /** The tour's modal dialog, in its own chunk: the dashboard downloads it when the tour first opens. */
 export default function TourDialog({ open, step, onStep, onClose }: { open: boolean; step: number; onStep: (step: number) => void; onClose: () => void }) {
   const current = tourSteps[step] ?? tourSteps[0];
-  if (!current) return null;
   const last = step === tourSteps.length - 1;
   return (
     <Modal

@@ -25,11 +25,13 @@ export function TourProvider({ children }: { children: ReactNode }) {
     if (user) markTourCompleted(user.userId);
   }, [user]);
 
-  // Auto-start once per page session, for a profile created less than 24 hours ago.
+  // Auto-start once per page session, for a profile created less than 24 hours ago. The check reads the
+  // clock and storage, so it runs here; the tour opens right after, in a microtask, not during the effect.
   useEffect(() => {
     if (!user || !profile || autoChecked.current === user.userId) return;
     autoChecked.current = user.userId;
-    if (shouldAutoStartTour({ userId: user.userId, profileCreatedAt: profile.created_at })) start();
+    // Not cancelled on cleanup: the check above runs once per user (StrictMode's second run skips it).
+    if (shouldAutoStartTour({ userId: user.userId, profileCreatedAt: profile.created_at })) void Promise.resolve().then(start);
   }, [user, profile, start]);
 
   const value = useMemo(() => ({ open, start }), [open, start]);

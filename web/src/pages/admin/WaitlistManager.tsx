@@ -152,42 +152,55 @@ export function WaitlistManager() {
   const [progress, setProgress] = useState<number | null>(null);
   const loadController = useRef<AbortController | null>(null);
 
-  const load = useCallback(
-    async ({ quiet = false }: { quiet?: boolean } = {}) => {
+  // State is set only in the request's callbacks, so the effect below may start it (loading starts true).
+  const fetchEntries = useCallback(
+    ({ quiet = false }: { quiet?: boolean } = {}) => {
       loadController.current?.abort();
       const controller = new AbortController();
       loadController.current = controller;
-      if (!quiet) setLoading(true);
-      setProgress(null);
-      try {
-        // Every page before the table shows anything new: counts, filters and export describe the whole list.
-        const list = await listWaitlistEntries(api, {
-          signal: controller.signal,
-          onProgress: (loaded) => {
-            if (!quiet && !controller.signal.aborted) setProgress(loaded);
+      // Every page before the table shows anything new: counts, filters and export describe the whole list.
+      return listWaitlistEntries(api, {
+        signal: controller.signal,
+        onProgress: (loaded) => {
+          if (!quiet && !controller.signal.aborted) setProgress(loaded);
+        },
+      })
+        .then(
+          (list) => {
+            if (controller.signal.aborted) return;
+            setEntries(list);
+            setLoadFailed(false);
           },
+          (error: unknown) => {
+            if (controller.signal.aborted) return;
+            setLoadFailed(true);
+            notify({ type: 'error', title: 'Error fetching entries', message: errorMessage(error) });
+          },
+        )
+        .finally(() => {
+          if (!controller.signal.aborted) {
+            setLoading(false);
+            setProgress(null);
+          }
         });
-        if (controller.signal.aborted) return;
-        setEntries(list);
-        setLoadFailed(false);
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        setLoadFailed(true);
-        notify({ type: 'error', title: 'Error fetching entries', message: errorMessage(error) });
-      } finally {
-        if (!controller.signal.aborted) {
-          setLoading(false);
-          setProgress(null);
-        }
-      }
     },
     [api, notify],
   );
 
+  /** Reads the list again; `quiet` keeps the table as it is (no loading state, no progress) meanwhile. */
+  const load = useCallback(
+    ({ quiet = false }: { quiet?: boolean } = {}) => {
+      if (!quiet) setLoading(true);
+      setProgress(null);
+      return fetchEntries({ quiet });
+    },
+    [fetchEntries],
+  );
+
   useEffect(() => {
-    void load();
+    void fetchEntries();
     return () => loadController.current?.abort();
-  }, [load]);
+  }, [fetchEntries]);
 
   /**
    * Applies only the fields one action changed: an approve and a notes save overlapping each answer

@@ -26,6 +26,16 @@ export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not configured for this 
 /** The query parameters of the confirmation email's link (lambdas/workers/cognitoCustomMessage.ts). */
 const CONFIRMATION_PARAMS = ['username', 'code', 'email'] as const;
 
+/** The confirmation link in the address, if any, and the email it fills in ('' when it has none). */
+function confirmationLink(params: URLSearchParams): { username: string; code: string; prefill: string } | null {
+  const username = params.get('username')?.trim() ?? '';
+  const code = params.get('code')?.trim() ?? '';
+  if (!username || !code) return null;
+  // With email sign-in Cognito's user name may be a generated id: prefill only an email address.
+  const prefill = params.get('email')?.trim() || (username.includes('@') ? username : '');
+  return { username, code, prefill };
+}
+
 /**
  * /auth (spec §2). Signing in only sets the user: RedirectIfSignedIn (auth/guards.tsx) then leaves
  * this page for the dashboard, or for the signed-in page that sent the visitor here.
@@ -38,15 +48,18 @@ export default function AuthPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const follow = useFollow();
 
+  // The confirmation email links to /auth?username=…&code=… (spec §2: the sign-up confirmation email
+  // leads back to the site): read as the page opens, since the effect below takes it out of the address bar.
+  const [confirmation] = useState(() => confirmationLink(searchParams));
   const [mode, setMode] = useState<Mode>('signin');
   const [fullName, setFullName] = useState('');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(() => confirmation?.prefill ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
   const [googleBusy, setGoogleBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const confirmationStarted = useRef<string | null>(null);
+  const [confirming, setConfirming] = useState(() => confirmation !== null);
+  const confirmationStarted = useRef(false);
 
   // Fetch the sign-in library while the visitor types, so pressing the button does not wait for it.
   useEffect(() => {
@@ -55,28 +68,16 @@ export default function AuthPage() {
     return () => clearTimeout(timer);
   }, []);
 
-  // The confirmation email links to /auth?username=…&code=… (spec §2: the sign-up confirmation email
-  // leads back to the site). Confirm the account, take the code out of the address bar, and leave the
-  // visitor on Sign In with their email filled in.
-  const confirmUsername = searchParams.get('username')?.trim() ?? '';
-  const confirmCode = searchParams.get('code')?.trim() ?? '';
-  const confirmEmail = searchParams.get('email')?.trim() ?? '';
+  // A confirmation link: confirm the account, take the code out of the address bar, and leave the
+  // visitor on Sign In (the initial mode) with their email filled in (the initial email).
   useEffect(() => {
-    if (!confirmUsername || !confirmCode) return;
-    const key = `${confirmUsername}\n${confirmCode}`;
-    if (confirmationStarted.current === key) return; // StrictMode runs effects twice; confirm once
-    confirmationStarted.current = key;
-
-    // With email sign-in Cognito's user name may be a generated id: prefill only an email address.
-    const prefill = confirmEmail || (confirmUsername.includes('@') ? confirmUsername : '');
-    if (prefill) setEmail(prefill);
-    setMode('signin');
+    if (!confirmation || confirmationStarted.current) return;
+    confirmationStarted.current = true; // StrictMode runs effects twice; confirm once
     const rest = new URLSearchParams(searchParams);
     for (const name of CONFIRMATION_PARAMS) rest.delete(name);
     setSearchParams(rest, { replace: true, state: location.state as unknown });
 
-    setConfirming(true);
-    void confirmSignUp(confirmUsername, confirmCode)
+    void confirmSignUp(confirmation.username, confirmation.code)
       .then((result) => {
         if (result.error) {
           notify({ type: 'error', title: 'Error', message: result.error.message || 'Something went wrong. Please try again.' });
@@ -89,7 +90,7 @@ export default function AuthPage() {
         }
       })
       .finally(() => setConfirming(false));
-  }, [confirmUsername, confirmCode, confirmEmail, searchParams, setSearchParams, location.state, confirmSignUp, notify]);
+  }, [confirmation, searchParams, setSearchParams, location.state, confirmSignUp, notify]);
 
   const signingUp = mode === 'signup';
   useDocumentTitle(signingUp ? 'Create Account' : 'Sign In');

@@ -17,6 +17,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { pauseCampaign, resumeCampaign } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { useFollow } from '../../components/useFollow';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
 import { CampaignBadge } from './CampaignsPage';
@@ -35,6 +36,8 @@ const LIST_PATH = '/dashboard/campaigns';
 
 type PageState = { kind: 'loading' } | { kind: 'notFound' } | { kind: 'failed' } | { kind: 'ready'; campaign: Campaign };
 
+const LOADING: PageState = { kind: 'loading' };
+
 /**
  * /dashboard/campaigns/{id} (spec §2): Back, Pause / Resume Sending, the usage widget, the live queue
  * panel while sending (the campaign is read again every CAMPAIGN_POLL_MS until it stops sending), the
@@ -46,26 +49,27 @@ export default function CampaignDetailPage() {
   const { notify } = useNotifications();
   const navigate = useNavigate();
   const { hash } = useLocation();
-  const [state, setState] = useState<PageState>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // Loading until the read for this campaign and attempt answers.
+  const request = `${id}#${attempt}`;
+  const [state, setStateFor, updateState] = useKeyedState(request, LOADING);
   const [changing, setChanging] = useState(false);
   // Bumped by pause / resume: a poll answered from before the change must not undo it on screen.
   const generation = useRef(0);
 
   useEffect(() => {
     const controller = new AbortController();
-    setState({ kind: 'loading' });
     getCampaign(api, id, { signal: controller.signal }).then(
       (campaign) => {
-        if (!controller.signal.aborted) setState({ kind: 'ready', campaign });
+        if (!controller.signal.aborted) setStateFor(request, { kind: 'ready', campaign });
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setState(error instanceof ApiError && error.status === 404 ? { kind: 'notFound' } : { kind: 'failed' });
+        setStateFor(request, error instanceof ApiError && error.status === 404 ? { kind: 'notFound' } : { kind: 'failed' });
       },
     );
     return () => controller.abort();
-  }, [api, id, attempt]);
+  }, [api, id, request, setStateFor]);
 
   const sending = state.kind === 'ready' && state.campaign.sending_status === 'sending';
 
@@ -79,7 +83,7 @@ export default function CampaignDetailPage() {
       getCampaign(api, id, { signal: controller.signal })
         .then(
           (campaign) => {
-            if (!controller.signal.aborted && started === generation.current) setState({ kind: 'ready', campaign });
+            if (!controller.signal.aborted && started === generation.current) updateState(() => ({ kind: 'ready', campaign }));
           },
           // A missed poll is retried at the next one; the page keeps what it shows.
           () => {},
@@ -93,7 +97,7 @@ export default function CampaignDetailPage() {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [api, id, sending]);
+  }, [api, id, sending, updateState]);
 
   // The card's 'Stats' button links to #statistics: go there once the page has it.
   const ready = state.kind === 'ready';
@@ -112,7 +116,7 @@ export default function CampaignDetailPage() {
       generation.current += 1;
       try {
         const summary = pausing ? await pauseCampaign(api, campaign.id) : await resumeCampaign(api, campaign.id);
-        setState((current) => (current.kind === 'ready' ? { kind: 'ready', campaign: { ...current.campaign, ...summary } } : current));
+        updateState((current) => (current.kind === 'ready' ? { kind: 'ready', campaign: { ...current.campaign, ...summary } } : current));
         notify({ type: 'success', title: pausing ? campaignMessages.paused : campaignMessages.resumed });
       } catch (error) {
         const message = errorMessage(error);
@@ -121,7 +125,7 @@ export default function CampaignDetailPage() {
         setChanging(false);
       }
     },
-    [api, notify],
+    [api, notify, updateState],
   );
 
   const back = (

@@ -12,6 +12,7 @@ import { errorMessage } from '../../api/client';
 import { resumeCampaign } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { useFollow } from '../../components/useFollow';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
 import { badgeColors, campaignBadge, campaignPath, campaignTotal, formatDateTime, genreLabel, progressPercent, STATISTICS_ANCHOR } from './campaignView';
@@ -25,6 +26,8 @@ export const CAMPAIGN_CARDS_PER_ROW: CardsProps.CardsLayout[] = [{ cards: 1 }, {
 
 type ListState = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; campaigns: CampaignSummary[] };
 
+const LOADING: ListState = { kind: 'loading' };
+
 /**
  * /dashboard/campaigns (spec §2): today's sending status, then a card per campaign with its badge
  * (spec §4), progress and counts, 'Resume (n)' for a paused one, 'View' and 'Stats' (the detail page's
@@ -35,30 +38,31 @@ export default function CampaignsPage() {
   const { notify } = useNotifications();
   const follow = useFollow();
   const sendingStatus = useSendingStatus();
-  const [list, setList] = useState<ListState>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // Loading until the read for this attempt answers.
+  const request = String(attempt);
+  const [list, setListFor, updateList] = useKeyedState(request, LOADING);
   const [resuming, setResuming] = useState<ReadonlySet<string>>(new Set());
 
   useEffect(() => {
     const controller = new AbortController();
-    setList({ kind: 'loading' });
     listCampaigns(api, { signal: controller.signal }).then(
       (campaigns) => {
-        if (!controller.signal.aborted) setList({ kind: 'ready', campaigns });
+        if (!controller.signal.aborted) setListFor(request, { kind: 'ready', campaigns });
       },
       () => {
-        if (!controller.signal.aborted) setList({ kind: 'failed' });
+        if (!controller.signal.aborted) setListFor(request, { kind: 'failed' });
       },
     );
     return () => controller.abort();
-  }, [api, attempt]);
+  }, [api, request, setListFor]);
 
   const resume = useCallback(
     async (campaign: CampaignSummary) => {
       setResuming((current) => new Set(current).add(campaign.id));
       try {
         const updated = await resumeCampaign(api, campaign.id);
-        setList((current) =>
+        updateList((current) =>
           current.kind === 'ready' ? { ...current, campaigns: current.campaigns.map((c) => (c.id === updated.id ? updated : c)) } : current,
         );
         notify({ type: 'success', title: campaignMessages.resumed });
@@ -72,7 +76,7 @@ export default function CampaignsPage() {
         });
       }
     },
-    [api, notify],
+    [api, notify, updateList],
   );
 
   const cardDefinition: CardsProps.CardDefinition<CampaignSummary> = {

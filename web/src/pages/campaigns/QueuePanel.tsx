@@ -3,19 +3,24 @@ import Header from '@cloudscape-design/components/header';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { pendingEmails, type CampaignSummary } from '../../../../schema/api/campaigns';
+import { useNow } from '../../lib/useNow';
 import { formatDateTime, queueEta } from './campaignView';
 import { Figures } from './Figures';
 
 export const QUEUE_PANEL_TITLE = 'Sending Queue';
 
+/** How often 'Starts after' is checked against the clock, between the page's re-reads. */
+const CLOCK_MS = 1000;
+
 /**
  * The live queue panel (spec §2), shown while the campaign is sending: the detail page re-reads the
  * campaign every few seconds and this panel follows. ETA: pending ÷ 60 hours (spec §9, one email a minute).
  */
-export function QueuePanel({ campaign, now = Date.now() }: { campaign: CampaignSummary; now?: number }) {
+export function QueuePanel({ campaign, now }: { campaign: CampaignSummary; now?: number }) {
+  const clock = useNow(CLOCK_MS);
   const pending = pendingEmails(campaign);
   const processed = campaign.total_queued - pending;
-  const waitsUntil = campaign.send_after && Date.parse(campaign.send_after) > now ? campaign.send_after : null;
+  const waitsUntil = campaign.send_after && Date.parse(campaign.send_after) > (now ?? clock) ? campaign.send_after : null;
   return (
     <Container header={<Header variant="h2">{QUEUE_PANEL_TITLE}</Header>}>
       <SpaceBetween size="m">

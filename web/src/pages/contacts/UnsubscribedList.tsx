@@ -7,6 +7,7 @@ import { contactMessages, type Unsubscribe } from '../../../../schema/api/contac
 import { ApiError, errorMessage } from '../../api/client';
 import { listUnsubscribes, resubscribe } from '../../api/contacts';
 import { useAuth } from '../../auth/AuthContext';
+import { useNow } from '../../lib/useNow';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import styles from './contacts.module.css';
 import { timeAgo } from './timeAgo';
@@ -26,22 +27,29 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
   const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
 
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      setStatus('loading');
-      try {
-        const list = await listUnsubscribes(api, { signal });
-        if (signal?.aborted) return;
-        setEntries(list);
-        setStatus('ready');
-      } catch (error) {
-        if (signal?.aborted) return;
-        setStatus('failed');
-        notify({ type: 'error', title: contactMessages.unsubscribedLoadFailed, message: errorMessage(error) });
-      }
-    },
+  // State is set only in the request's callbacks, so the effect below may start it (status starts 'loading').
+  const fetchList = useCallback(
+    (signal?: AbortSignal) =>
+      listUnsubscribes(api, { signal }).then(
+        (list) => {
+          if (signal?.aborted) return;
+          setEntries(list);
+          setStatus('ready');
+        },
+        (error: unknown) => {
+          if (signal?.aborted) return;
+          setStatus('failed');
+          notify({ type: 'error', title: contactMessages.unsubscribedLoadFailed, message: errorMessage(error) });
+        },
+      ),
     [api, notify],
   );
+
+  /** Retry: back to loading, then read again. */
+  const reload = () => {
+    setStatus('loading');
+    void fetchList();
+  };
 
   // The loaded list is the truest count there is: the tab label follows it.
   useEffect(() => {
@@ -50,9 +58,9 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
 
   useEffect(() => {
     const controller = new AbortController();
-    void load(controller.signal);
+    void fetchList(controller.signal);
     return () => controller.abort();
-  }, [load]);
+  }, [fetchList]);
 
   async function resubscribeEntry(entry: Unsubscribe) {
     setBusy((current) => new Set(current).add(entry.id));
@@ -76,7 +84,8 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
     }
   }
 
-  const now = Date.now();
+  // 'Unsubscribed 5 minutes ago' moves on while the tab stays open.
+  const now = useNow(60_000);
 
   return (
     <Cards
@@ -91,7 +100,7 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
           <Box textAlign="center" color="inherit" padding="l">
             <SpaceBetween size="s">
               <b>{contactMessages.unsubscribedLoadFailed}</b>
-              <Button onClick={() => void load()}>Retry</Button>
+              <Button onClick={reload}>Retry</Button>
             </SpaceBetween>
           </Box>
         ) : (

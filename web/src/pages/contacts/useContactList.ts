@@ -37,44 +37,39 @@ export function useContactList(): ContactList {
   /** Ids deleted while pages were still loading: a later page must not bring them back. */
   const removedWhileLoading = useRef(new Set<string>());
 
-  const load = useCallback(async () => {
+  // State is set only in the request's callbacks, so the effect below may start it (the list starts empty, loading).
+  const fetchContacts = useCallback(() => {
     controller.current?.abort();
     const current = new AbortController();
     controller.current = current;
     removedWhileLoading.current = new Set();
-    // A reload starts from nothing; what is added while it runs (a form, an import) is kept.
-    setContacts([]);
-    setStatus('loading');
-    setStreamed(null);
     let loaded = 0;
-    try {
-      await listContacts(api, {
-        signal: current.signal,
-        onPage: (page, more) => {
-          if (current.signal.aborted) return;
-          loaded += page.length;
-          setContacts((list) => {
-            const known = new Set(list.map((contact) => contact.id));
-            const removed = removedWhileLoading.current;
-            const fresh = page.filter((contact) => !known.has(contact.id) && !removed.has(contact.id));
-            return fresh.length === 0 ? list : [...list, ...fresh];
-          });
-          setStatus('ready');
-          setStreamed(more ? loaded : null);
-        },
-      });
-    } catch (error) {
+    listContacts(api, {
+      signal: current.signal,
+      onPage: (page, more) => {
+        if (current.signal.aborted) return;
+        loaded += page.length;
+        setContacts((list) => {
+          const known = new Set(list.map((contact) => contact.id));
+          const removed = removedWhileLoading.current;
+          const fresh = page.filter((contact) => !known.has(contact.id) && !removed.has(contact.id));
+          return fresh.length === 0 ? list : [...list, ...fresh];
+        });
+        setStatus('ready');
+        setStreamed(more ? loaded : null);
+      },
+    }).catch((error: unknown) => {
       if (current.signal.aborted) return;
       setStatus('failed');
       setStreamed(null);
       notify({ type: 'error', title: contactMessages.loadFailed, message: errorMessage(error) });
-    }
+    });
   }, [api, notify]);
 
   useEffect(() => {
-    void load();
+    fetchContacts();
     return () => controller.current?.abort();
-  }, [load]);
+  }, [fetchContacts]);
 
   const prepend = useCallback((added: readonly Contact[]) => {
     if (added.length === 0) return;
@@ -101,7 +96,13 @@ export function useContactList(): ContactList {
     setContacts((list) => list.filter((contact) => !ids.has(contact.id)));
   }, []);
 
-  const reload = useCallback(() => void load(), [load]);
+  // A reload starts from nothing; what is added while it runs (a form, an import) is kept.
+  const reload = useCallback(() => {
+    setContacts([]);
+    setStatus('loading');
+    setStreamed(null);
+    fetchContacts();
+  }, [fetchContacts]);
 
   return { contacts, status, streamed, reload, prepend, replace, remove };
 }

@@ -132,7 +132,7 @@ export interface DirectorySectionProps {
 
 /** One of the page's sections (Featured Contacts, All Contacts): a paged grid of entry cards. */
 export function DirectorySection({ title, entries, page, onPageChange, selected, onSelectionChange, added, adding, busy, onAdd }: DirectorySectionProps) {
-  const { items, currentPage, pagesCount } = pageOf(entries, page, CARDS_PAGE_SIZE);
+  const { items, currentPage, pagesCount } = useMemo(() => pageOf(entries, page, CARDS_PAGE_SIZE), [entries, page]);
   const selectedItems = useMemo(() => items.filter((entry) => selected.has(entry.id)), [items, selected]);
 
   const cardDefinition = useMemo<CardsProps.CardDefinition<DirectoryEntry>>(

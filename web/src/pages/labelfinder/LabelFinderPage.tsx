@@ -82,43 +82,56 @@ export default function LabelFinderPage() {
   const loadErrorToast = useRef<string | null>(null);
   const retry = useRef<() => void>(() => {});
 
-  const load = useCallback(
-    async ({ quiet = false }: { quiet?: boolean } = {}) => {
+  // State is set only in the request's callbacks, so the effect below may start it (loading starts true).
+  const fetchDirectory = useCallback(
+    ({ quiet = false }: { quiet?: boolean } = {}) => {
       loadController.current?.abort();
       const controller = new AbortController();
       loadController.current = controller;
-      if (!quiet) setLoading(true);
-      try {
-        const list = await listDirectory(api, { signal: controller.signal });
-        if (controller.signal.aborted) return;
-        setEntries(list.entries);
-        setAllowance(list.allowance);
-        // What the server says is already a contact (from any tab or device), plus what this page added.
-        setAdded((current) => withIds(current, list.in_contacts));
-        setLoadFailed(false);
-        if (loadErrorToast.current) dismiss(loadErrorToast.current);
-        loadErrorToast.current = null;
-      } catch {
-        if (controller.signal.aborted || quiet) return;
-        setLoadFailed(true);
-        if (loadErrorToast.current) dismiss(loadErrorToast.current);
-        loadErrorToast.current = notify({
-          type: 'error',
-          title: directoryMessages.loadFailed,
-          action: { label: 'Retry', onClick: () => retry.current() },
+      return listDirectory(api, { signal: controller.signal })
+        .then(
+          (list) => {
+            if (controller.signal.aborted) return;
+            setEntries(list.entries);
+            setAllowance(list.allowance);
+            // What the server says is already a contact (from any tab or device), plus what this page added.
+            setAdded((current) => withIds(current, list.in_contacts));
+            setLoadFailed(false);
+            if (loadErrorToast.current) dismiss(loadErrorToast.current);
+            loadErrorToast.current = null;
+          },
+          () => {
+            if (controller.signal.aborted || quiet) return;
+            setLoadFailed(true);
+            if (loadErrorToast.current) dismiss(loadErrorToast.current);
+            loadErrorToast.current = notify({
+              type: 'error',
+              title: directoryMessages.loadFailed,
+              action: { label: 'Retry', onClick: () => retry.current() },
+            });
+          },
+        )
+        .finally(() => {
+          if (!controller.signal.aborted) setLoading(false);
         });
-      } finally {
-        if (!controller.signal.aborted) setLoading(false);
-      }
     },
     [api, notify, dismiss],
   );
 
+  /** Reads the directory again; `quiet` keeps the page as it is (no loading state, no error toast) meanwhile. */
+  const load = useCallback(
+    ({ quiet = false }: { quiet?: boolean } = {}) => {
+      if (!quiet) setLoading(true);
+      return fetchDirectory({ quiet });
+    },
+    [fetchDirectory],
+  );
+
   useEffect(() => {
     retry.current = () => void load();
-    void load();
+    void fetchDirectory();
     return () => loadController.current?.abort();
-  }, [load]);
+  }, [load, fetchDirectory]);
 
   /** After any add: the profile's labelfinder_additions_count moved (a failed refresh changes nothing here). */
   const refreshCount = useCallback(() => {

@@ -15,6 +15,7 @@ import { outboxMessages, type OutboxMessage, type OutboxMessageSummary } from '.
 import { ApiError, errorMessage } from '../../api/client';
 import { getOutboxMessage, listOutbox } from '../../api/outbox';
 import { useAuth } from '../../auth/AuthContext';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { useConfig } from '../../config/ConfigContext';
 import { PageShell } from '../dashboard/PageShell';
 import { formatSentAt, MAIL_FRAME_SANDBOX, withLinksInNewTab } from './mailView';
@@ -34,19 +35,21 @@ function MessageList({ onOpen }: { onOpen: (id: string) => void }) {
   const [messages, setMessages] = useState<OutboxMessageSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // State is set only in the request's callbacks: the effect below starts it.
   const load = useCallback(
-    async (signal: AbortSignal) => {
-      try {
-        const list = await listOutbox(api, { signal });
-        if (signal.aborted) return;
-        setMessages(list);
-        setError(null);
-      } catch (caught) {
-        if (signal.aborted) return;
-        // A failed refresh keeps the list already shown; the next refresh may succeed.
-        setError(errorMessage(caught, 'Could not load the outbox.'));
-      }
-    },
+    (signal: AbortSignal) =>
+      listOutbox(api, { signal }).then(
+        (list) => {
+          if (signal.aborted) return;
+          setMessages(list);
+          setError(null);
+        },
+        (caught: unknown) => {
+          if (signal.aborted) return;
+          // A failed refresh keeps the list already shown; the next refresh may succeed.
+          setError(errorMessage(caught, 'Could not load the outbox.'));
+        },
+      ),
     [api],
   );
 
@@ -121,24 +124,29 @@ function MessageList({ onOpen }: { onOpen: (id: string) => void }) {
   );
 }
 
+type MessageState = { status: 'loading' } | { status: 'ready'; message: OutboxMessage } | { status: 'failed'; error: string };
+
+const MESSAGE_LOADING: MessageState = { status: 'loading' };
+
 /** One message as a mail client shows it: the envelope, the HTML (pixel and tracked links live), the headers. */
 function MessageView({ id, onBack }: { id: string; onBack: () => void }) {
   const { api } = useAuth();
-  const [state, setState] = useState<{ status: 'loading' } | { status: 'ready'; message: OutboxMessage } | { status: 'failed'; error: string }>({
-    status: 'loading',
-  });
+  // Loading until the read of this message answers.
+  const [state, setStateFor] = useKeyedState(id, MESSAGE_LOADING);
 
   useEffect(() => {
     const controller = new AbortController();
-    setState({ status: 'loading' });
     getOutboxMessage(api, id, { signal: controller.signal }).then(
-      (message) => !controller.signal.aborted && setState({ status: 'ready', message }),
+      (message) => !controller.signal.aborted && setStateFor(id, { status: 'ready', message }),
       (caught: unknown) =>
         !controller.signal.aborted &&
-        setState({ status: 'failed', error: caught instanceof ApiError && caught.status === 404 ? outboxMessages.messageNotFound : errorMessage(caught) }),
+        setStateFor(id, {
+          status: 'failed',
+          error: caught instanceof ApiError && caught.status === 404 ? outboxMessages.messageNotFound : errorMessage(caught),
+        }),
     );
     return () => controller.abort();
-  }, [api, id]);
+  }, [api, id, setStateFor]);
 
   const back = (
     <Button iconName="arrow-left" onClick={onBack}>

@@ -16,6 +16,7 @@ import { UNSUBSCRIBE_DETAILS_MAX, unsubscribeMessages } from '../../../../schema
 import { confirmUnsubscribe, lookupUnsubscribe, UnsubscribeError } from '../../api/unsubscribe';
 import styles from '../../components/layout.module.css';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useKeyedState } from '../../lib/useKeyedState';
 import { NotificationsContext } from '../../notifications/NotificationsContext';
 
 type Reason = (typeof unsubscribeReasons)[number];
@@ -23,6 +24,8 @@ type Reason = (typeof unsubscribeReasons)[number];
 /** Spec §4: loading, then the confirm form, an error, or done (directly when already unsubscribed). */
 type PageState =
   { status: 'loading' } | { status: 'error'; title: string; hint: string } | { status: 'form'; artistName: string } | { status: 'done'; artistName: string };
+
+const LOADING: PageState = { status: 'loading' };
 
 const USE_EMAIL_LINK = 'Use the unsubscribe link at the bottom of the email you received.';
 
@@ -42,20 +45,21 @@ export default function UnsubscribePage({ fetchImpl }: { fetchImpl?: typeof fetc
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   useDocumentTitle('Unsubscribe');
-  const [state, setState] = useState<PageState>({ status: 'loading' });
+  // Loading until the lookup of this token answers.
+  const [state, setStateFor] = useKeyedState(token, LOADING);
 
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
-    setState({ status: 'loading' });
     lookupUnsubscribe(token, { signal: controller.signal, fetchImpl }).then(
-      (lookup) => setState(lookup.alreadyUnsubscribed ? { status: 'done', artistName: lookup.artistName } : { status: 'form', artistName: lookup.artistName }),
+      (lookup) =>
+        setStateFor(token, lookup.alreadyUnsubscribed ? { status: 'done', artistName: lookup.artistName } : { status: 'form', artistName: lookup.artistName }),
       (error: unknown) => {
-        if (!controller.signal.aborted) setState(lookupFailure(error));
+        if (!controller.signal.aborted) setStateFor(token, lookupFailure(error));
       },
     );
     return () => controller.abort();
-  }, [token, fetchImpl]);
+  }, [token, fetchImpl, setStateFor]);
 
   let content;
   if (!token) {
@@ -79,7 +83,7 @@ export default function UnsubscribePage({ fetchImpl }: { fetchImpl?: typeof fetc
         token={token}
         artistName={state.artistName}
         fetchImpl={fetchImpl}
-        onDone={() => setState({ status: 'done', artistName: state.artistName })}
+        onDone={() => setStateFor(token, { status: 'done', artistName: state.artistName })}
       />
     );
   } else {

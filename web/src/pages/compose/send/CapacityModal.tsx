@@ -8,10 +8,11 @@ import Modal from '@cloudscape-design/components/modal';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { sendingMessages, type SendCheck, type SendModeName } from '../../../../../schema/api/sending';
 import { sendCheck } from '../../../api/sending';
 import { useAuth } from '../../../auth/AuthContext';
+import { useKeyedState } from '../../../lib/useKeyedState';
 import { MailboxRequired } from './MailboxRequired';
 import { capacityScenario, defaultMode, localTime, modeAllowed, requestedCount, sendFailure, type CapacityScenario } from './sendPlan';
 
@@ -23,6 +24,8 @@ export interface SendChoice {
 }
 
 type CheckState = { kind: 'loading' } | { kind: 'failed'; mailbox: boolean } | { kind: 'ready'; check: SendCheck };
+
+const LOADING: CheckState = { kind: 'loading' };
 
 export const modeLabels: Record<SendModeName, string> = {
   immediate: 'Send now',
@@ -101,25 +104,26 @@ export function CapacityModal({
   onConfirm: (choice: SendChoice) => void;
 }) {
   const { api } = useAuth();
-  const [state, setState] = useState<CheckState>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // Checking until the check for these contacts and this attempt answers.
+  const request = useMemo(() => ({ campaignId, contactIds, attempt }), [campaignId, contactIds, attempt]);
+  const [state, setStateFor] = useKeyedState(request, LOADING);
   const [sendAgain, setSendAgain] = useState(false);
   /** The mode the artist picked; null: the scenario's default. */
   const [picked, setPicked] = useState<SendModeName | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
-    setState({ kind: 'loading' });
-    sendCheck(api, campaignId, contactIds, { signal: controller.signal }).then(
+    sendCheck(api, request.campaignId, request.contactIds, { signal: controller.signal }).then(
       (check) => {
-        if (!controller.signal.aborted) setState({ kind: 'ready', check });
+        if (!controller.signal.aborted) setStateFor(request, { kind: 'ready', check });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setState({ kind: 'failed', mailbox: sendFailure(error).kind === 'mailbox' });
+        if (!controller.signal.aborted) setStateFor(request, { kind: 'failed', mailbox: sendFailure(error).kind === 'mailbox' });
       },
     );
     return () => controller.abort();
-  }, [api, campaignId, contactIds, attempt]);
+  }, [api, request, setStateFor]);
 
   const check = state.kind === 'ready' ? state.check : null;
   const requested = check ? requestedCount(check, sendAgain) : 0;
