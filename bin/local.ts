@@ -8,7 +8,8 @@
  * LOCAL_ADMIN_EMAIL / LOCAL_ADMIN_PASSWORD (the seeded admin account, default admin@example.com /
  * Trackpitch-admin-1), SEND_INTERVAL_SECONDS (spacing of each user's emails and the sending ticker's
  * period, default 60; e.g. 5 for a demo), WRITER=bedrock with BEDROCK_MODEL_ID (the real model instead of the
- * local writer), JAVA_HOME (a JDK 17 other than the one on PATH). Read here once and passed to the stack.
+ * local writer), JAVA_HOME (a JDK 17 other than the one on PATH). The ports, the interval and the writer are read
+ * here once and passed to the stack; the admin account and JAVA_HOME are read where they are used.
  */
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -42,7 +43,10 @@ function sendIntervalFromEnv(): number | undefined {
 /** WRITER=bedrock (with BEDROCK_MODEL_ID and AWS credentials): the real model instead of the local writer. */
 function writerFromEnv(): WriterChoice | undefined {
   if (process.env.WRITER !== 'bedrock') return undefined;
-  return { writer: 'bedrock', ...(process.env.BEDROCK_MODEL_ID ? { bedrockModelId: process.env.BEDROCK_MODEL_ID } : {}) };
+  // Checked here: without a model every campaigns request and every sender tick would fail later.
+  const bedrockModelId = process.env.BEDROCK_MODEL_ID;
+  if (!bedrockModelId) fail('WRITER=bedrock needs BEDROCK_MODEL_ID (a Bedrock model or inference profile id).');
+  return { writer: 'bedrock', bedrockModelId };
 }
 
 function portFromEnv(name: string, fallback: number): number {

@@ -1,7 +1,7 @@
 /**
  * The local twin of the AWS sending pipeline's plumbing (DESIGN §1, §4): where EventBridge Scheduler
  * runs the dispatcher every minute and SQS feeds the sender, the ticker runs the same dispatcher
- * (lambdas/workers/dispatcher.ts) every SEND_INTERVAL_SECONDS into the in-process FIFO
+ * (lambdas/workers/dispatcher.ts) every send interval of the stack (`intervalMs`) into the in-process FIFO
  * (MemoryFifoQueue: message groups, visibility timeout, redrive) and a consumer loop hands what the
  * queue delivers to the same sender handler as SQS-shaped events, deleting each message the handler
  * did not report in batchItemFailures. The dispatcher fires at wall-clock time with that time as its

@@ -30,10 +30,11 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
   const tag: SendingStepTag = { step: 'record', userId, campaignId, position, record: input.kind };
   const run = async <N extends string>(items: NamedItems<N>, optional: readonly NoInfer<N>[] = []) => {
     const result = await transaction(db, tag, items);
-    // Else, when the retry fails too, the recipient is no longer this claim's (recorded unknown meanwhile): nothing to record.
+    // A required item failed: the recipient is no longer this claim's (recorded unknown meanwhile), nothing to record.
     if (result.ok || !failedOnly(result.failed, optional)) return;
     const retried: Record<N, TransactItem | undefined> = { ...items };
     for (const name of result.failed) retried[name] = undefined;
+    // A failed retry means the same: the recipient is no longer this claim's.
     await transaction(db, tag, retried);
   };
 
