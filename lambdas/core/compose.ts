@@ -225,19 +225,3 @@ async function writtenFor({ campaign, contact, artist, writer, sanitizer, writte
   const email = await writer.write(request);
   return written.putIfAbsent(campaign.id, requestKey, { subject: email.subject, body: storedBody(email.body, 'ai', sanitizer) }, now);
 }
-
-/** A user template's card text (spec §2 template cards): the body's first line that is not a greeting. */
-export const USER_TEMPLATE_DESCRIPTION = 'Your saved template';
-const DESCRIPTION_MAX = 120;
-const GREETING = /^(hi|hello|hey|dear|hiya|greetings)\b/i;
-
-export function userTemplateDescription(body: string): string {
-  const lines = body
-    .replace(/<[^>]*>/g, ' ')
-    .split(/\r?\n/)
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '' && !/^\{\{\w+\}\}$/.test(line));
-  const line = lines.find((candidate) => !GREETING.test(candidate)) ?? lines[0];
-  if (!line) return USER_TEMPLATE_DESCRIPTION;
-  return line.length <= DESCRIPTION_MAX ? line : `${line.slice(0, DESCRIPTION_MAX - 1).trimEnd()}…`;
-}

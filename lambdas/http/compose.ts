@@ -15,7 +15,7 @@ import {
   type templateListSchema,
 } from '../../schema/api/campaigns';
 import type { CampaignTemplate } from '../../schema/api/templates';
-import { userTemplateDescription } from '../core/compose';
+import { userTemplateDescription } from '../core/templateDescription';
 import { isUlid } from '../core/ids';
 import type { Clock, ContactListStore, TemplateStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';

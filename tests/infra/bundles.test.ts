@@ -123,6 +123,7 @@ describe('Lambda bundles', () => {
       '@aws-sdk/client-secrets-manager': ['mailbox', 'sender'],
       '@aws-sdk/client-sqs': ['dispatcher'],
       dompurify: ['campaigns', 'sender'],
+      'html-to-text': ['campaigns', 'sender'],
       jsdom: [],
     };
     const packagesIn = (name: string) =>

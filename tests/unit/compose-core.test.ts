@@ -10,12 +10,11 @@ import {
   nameForms,
   previewDraftContent,
   recipientEmail,
-  USER_TEMPLATE_DESCRIPTION,
-  userTemplateDescription,
   withRecipientPlaceholders,
   LABEL_NAME_PLACEHOLDER,
   writerRequestFor,
 } from '../../lambdas/core/compose';
+import { USER_TEMPLATE_DESCRIPTION, userTemplateDescription } from '../../lambdas/core/templateDescription';
 import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../../lambdas/ports';
 import { aiTrackSchema, draftInputSchema, htmlCampaignDefaults, type Campaign, type DraftInputBody } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
