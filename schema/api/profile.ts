@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { storableText } from './common';
 import { isHttpLink } from './links';
+import { gmailAccountTypes, tiers } from './profileValues';
 
-export const tiers = ['free', 'pro', 'label'] as const;
-export type Tier = (typeof tiers)[number];
+export { tiers, type Tier } from './profileValues';
 
 /** What the API returns for a profile. The Gmail refresh token never leaves the server. */
 export const profileSchema = z.object({
@@ -22,7 +22,7 @@ export const profileSchema = z.object({
   email_limit: z.number().int(),
   gmail_connected: z.boolean(),
   gmail_daily_limit: z.number().int(),
-  gmail_account_type: z.enum(['free', 'workspace']),
+  gmail_account_type: z.enum(gmailAccountTypes),
   /** The connected mailbox's address (null when none is connected). */
   gmail_email: z.string().nullable(),
   labelfinder_additions_count: z.number().int(),

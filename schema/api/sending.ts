@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { campaignSummarySchema } from './campaigns';
 import { unsubscribeReasons } from './contacts';
 import { storableText } from './common';
+import { gmailAccountTypes } from './profileValues';
 
 /**
  * Sending (issue 6; spec §2 Compose dialogs / Campaigns / Campaign detail / Settings → Mailbox
@@ -107,7 +108,7 @@ export const sendingStatusSchema = z.object({
   mailbox: z.object({
     connected: z.boolean(),
     email: z.string().nullable(),
-    account_type: z.enum(['free', 'workspace']),
+    account_type: z.enum(gmailAccountTypes),
     /** 500, or 2000 for a Workspace account (spec §9). */
     daily_limit: z.number().int(),
   }),

@@ -1,4 +1,5 @@
 import type { Profile } from '../../../schema/api/profile';
+import { gmailAccountTypes, tiers } from '../../../schema/api/profileValues';
 
 /**
  * A dependency-free check of GET /api/profile's answer against schema/api/profile.ts's profileSchema. It
@@ -18,12 +19,12 @@ const rules = {
   soundcloud_url: 'string or null',
   spotify_url: 'string or null',
   instagram_url: 'string or null',
-  tier: ['free', 'pro', 'label'],
+  tier: tiers,
   emails_used: 'integer',
   email_limit: 'integer',
   gmail_connected: 'boolean',
   gmail_daily_limit: 'integer',
-  gmail_account_type: ['free', 'workspace'],
+  gmail_account_type: gmailAccountTypes,
   gmail_email: 'string or null',
   labelfinder_additions_count: 'integer',
 } as const satisfies Record<keyof Profile, Rule>;
