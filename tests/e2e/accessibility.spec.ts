@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
-import { admin, createAccount, idTokenFor, newUser, signInViaUi, skipTourIfShown, type TestUser } from './helpers';
+import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, skipTourIfShown, type TestUser } from './helpers';
 
 /**
  * Accessibility (issue 12): axe-core over every page, at the desktop project's width and the phone
@@ -454,17 +454,7 @@ artistTest.describe('signed-in pages', () => {
     await page.goto('/dashboard/compose');
     await expect(page.getByRole('group', { name: 'Recipients' }).getByText('Juno Bloom')).toBeVisible();
     await page.getByLabel('Track Name').fill('Neon Tides');
-    if (testInfo.project.name === 'phone') {
-      // On a phone Cloudscape shows the mode switch as a select.
-      await page.getByRole('button', { name: /Compose mode/ }).click();
-      await page.getByRole('option', { name: 'HTML Mode' }).click();
-    } else {
-      await page
-        .getByRole('radio', { name: 'HTML Mode' })
-        .or(page.getByRole('button', { name: 'HTML Mode' }))
-        .first()
-        .click();
-    }
+    await chooseComposeMode(page, 'HTML Mode', { phone: testInfo.project.name === 'phone' });
     await page.getByRole('radio', { name: /Bold/ }).check();
     await expect(page.getByLabel('Email Subject')).toHaveValue('Demo Submission: Neon Tides');
     await settled(page);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { idTokenFor, newUser, signedIn, type TestUser } from './helpers';
+import { chooseComposeMode, idTokenFor, newUser, signedIn, type TestUser } from './helpers';
 
 /**
  * Compose (issue 5) in Chromium against the local stack: the local writer writes the AI preview, the
@@ -108,11 +108,7 @@ test('HTML mode: a Bold template with a preset accent colour becomes a sanitized
   await page.goto('/dashboard/compose');
   await page.getByLabel('Track Name').fill('Neon Tides');
   await selectEveryRecipient(page);
-  await page
-    .getByRole('radio', { name: 'HTML Mode' })
-    .or(page.getByRole('button', { name: 'HTML Mode' }))
-    .first()
-    .click();
+  await chooseComposeMode(page, 'HTML Mode');
 
   await page.getByRole('radio', { name: /Bold/ }).check();
   await expect(page.getByLabel('Email Subject')).toHaveValue('Demo Submission: Neon Tides');
@@ -139,11 +135,7 @@ test('a script in custom HTML never runs, in the composer preview or in the save
   });
   await page.goto('/dashboard/compose');
   await selectEveryRecipient(page);
-  await page
-    .getByRole('radio', { name: 'HTML Mode' })
-    .or(page.getByRole('button', { name: 'HTML Mode' }))
-    .first()
-    .click();
+  await chooseComposeMode(page, 'HTML Mode');
   await page.getByRole('radio', { name: /Custom HTML/ }).check();
 
   const hostile =

@@ -83,3 +83,17 @@ export async function signedIn(page: Page, baseURL: string, user = newUser()) {
   await skipTourIfShown(page);
   return user;
 }
+
+/** Switches Compose to `mode`: a segmented control on a desktop, a select on a phone (Cloudscape's narrow form). */
+export async function chooseComposeMode(page: Page, mode: 'AI Mode' | 'HTML Mode', { phone = false } = {}) {
+  if (phone) {
+    await page.getByRole('button', { name: /Compose mode/ }).click();
+    await page.getByRole('option', { name: mode }).click();
+    return;
+  }
+  await page
+    .getByRole('radio', { name: mode })
+    .or(page.getByRole('button', { name: mode }))
+    .first()
+    .click();
+}

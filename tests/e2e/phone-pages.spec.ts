@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signedIn } from './helpers';
+import { chooseComposeMode, signedIn } from './helpers';
 
 /** Runs in the phone project (360 px): the page fits the screen's width, nothing scrolls sideways. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -44,9 +44,7 @@ test('Compose on a phone: one column, both modes fit the screen', async ({ page,
   const templates = await page.getByRole('heading', { name: 'Campaign Templates' }).boundingBox();
   expect(templates!.y).toBeGreaterThan(track!.y);
   await expectNoSidewaysScroll(page);
-  // On a phone Cloudscape shows the mode switch as a select.
-  await page.getByRole('button', { name: /Compose mode/ }).click();
-  await page.getByRole('option', { name: 'HTML Mode' }).click();
+  await chooseComposeMode(page, 'HTML Mode', { phone: true });
   await expect(page.getByRole('radio', { name: /Minimal/ })).toBeVisible();
   await expectNoSidewaysScroll(page);
 });
