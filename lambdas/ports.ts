@@ -7,7 +7,7 @@ import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts'
 import type { Tone } from '../schema/api/options';
 import type { CampaignTemplate } from '../schema/api/templates';
 import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../schema/api/directory';
-import type { Profile, ProfileUpdate } from '../schema/api/profile';
+import type { Profile, ProfileUpdate, SubscriptionStatus } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
 import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
 
@@ -621,4 +621,56 @@ export interface SenderStore {
   claim(userId: string, input: ClaimInput): Promise<ClaimOutcome>;
   /** Records a claimed email's outcome (one transaction). */
   record(userId: string, input: RecordInput): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Billing (DESIGN §10): the provider (Stripe, or the local twin) behind one port.
+
+/** A customer's subscription as the billing provider holds it now: the state the profile mirrors. */
+export interface ProviderSubscription {
+  id: string;
+  status: SubscriptionStatus;
+  /** The price it bills; config maps price ids to plans. */
+  priceId: string;
+  /** End of the paid period (ISO): the renewal date, or the cancellation date with cancelAtPeriodEnd. */
+  currentPeriodEnd: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+export interface CheckoutSessionInput {
+  customerId: string;
+  /** Sent as client_reference_id, so the completed session names its user. */
+  userId: string;
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface BillingProvider {
+  /** Creates the provider's customer for a user (before their first Checkout); returns its id. */
+  createCustomer(input: { userId: string; email: string }): Promise<string>;
+  /** A Checkout Session in subscription mode for one price; returns the URL the browser follows. */
+  createCheckoutSession(input: CheckoutSessionInput): Promise<string>;
+  /** A Customer Portal session; returns the URL the browser follows. */
+  createPortalSession(input: { customerId: string; returnUrl: string }): Promise<string>;
+  /**
+   * The customer's subscription that governs their plan now (the newest one that has not ended), or
+   * null when they have none: what the webhook and sync write onto the profile, never the event's payload.
+   */
+  currentSubscription(customerId: string): Promise<ProviderSubscription | null>;
+}
+
+/** A webhook event whose signature was verified: its id (applied once), type, and whose it is. */
+export interface BillingEvent {
+  id: string;
+  type: string;
+  /** The provider's customer the event is about, when it names one. */
+  customerId: string | null;
+  /** checkout.session.completed: the user id the session was created for (client_reference_id). */
+  clientReferenceId: string | null;
+}
+
+/** Checks a webhook's signature over its raw body; throws WebhookSignatureError when bad, missing or stale. */
+export interface WebhookVerifier {
+  verify(rawBody: string, signatureHeader: string | undefined): BillingEvent;
 }

@@ -102,6 +102,11 @@ export const handlerGroups = {
     description: 'public: open pixel, click redirect, the unsubscribe page lookup and confirm, RFC 8058 one-click',
     table: 'readwrite',
   },
+  billing: {
+    entry: 'lambdas/http/billing.ts',
+    description: 'plans and billing: Checkout, the billing portal, subscription sync, the provider webhook',
+    table: 'readwrite',
+  },
   outbox: {
     entry: 'lambdas/http/outbox.ts',
     description: 'local runtime only: the messages the local mailbox sent',
@@ -184,6 +189,11 @@ const routeTable = [
   { method: 'POST', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'POST', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'GET', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'POST', path: '/api/billing/sync', handler: 'billing', access: 'user' },
+  { method: 'POST', path: '/api/billing/checkout', handler: 'billing', access: 'user' },
+  { method: 'POST', path: '/api/billing/portal', handler: 'billing', access: 'user' },
+  // The billing provider (Stripe, or the local twin) posts events here: no token, the signature says who.
+  { method: 'POST', path: '/api/billing/webhook', handler: 'billing', access: 'public', throttle: { rate: 20, burst: 40 } },
   { method: 'GET', path: '/api/local/outbox', handler: 'outbox', access: 'user' },
   { method: 'GET', path: '/api/local/outbox/{id}', handler: 'outbox', access: 'user' },
 ] as const satisfies readonly RouteDefinition[];

@@ -30,5 +30,8 @@ export function newProfile(identity: Identity, now: Date): Profile {
     gmail_account_type: 'free',
     gmail_email: null,
     labelfinder_additions_count: 0,
+    subscription_status: 'none',
+    subscription_end: null,
+    cancel_at_period_end: false,
   };
 }

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { storableText } from './common';
 import { isHttpLink } from './links';
-import { gmailAccountTypes, tiers } from './profileValues';
+import { gmailAccountTypes, subscriptionStatuses, tiers } from './profileValues';
 
-export { tiers, type Tier } from './profileValues';
+export { tiers, subscriptionStatuses, type Tier, type SubscriptionStatus } from './profileValues';
 
 /** What the API returns for a profile. The Gmail refresh token never leaves the server. */
 export const profileSchema = z.object({
@@ -19,13 +19,19 @@ export const profileSchema = z.object({
   instagram_url: z.string().nullable(),
   tier: z.enum(tiers),
   emails_used: z.number().int(),
-  email_limit: z.number().int(),
+  /** The plan's emails a Pacific month; null: no monthly cap (the Label plan). */
+  email_limit: z.number().int().nullable(),
   gmail_connected: z.boolean(),
   gmail_daily_limit: z.number().int(),
   gmail_account_type: z.enum(gmailAccountTypes),
   /** The connected mailbox's address (null when none is connected). */
   gmail_email: z.string().nullable(),
   labelfinder_additions_count: z.number().int(),
+  /** The billing provider's state of the user's subscription, as the verified webhook or a sync last wrote it. */
+  subscription_status: z.enum(subscriptionStatuses),
+  /** The end of the paid period (ISO): the renewal date, or the cancellation date with cancel_at_period_end. */
+  subscription_end: z.string().nullable(),
+  cancel_at_period_end: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

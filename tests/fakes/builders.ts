@@ -51,6 +51,9 @@ export function buildProfile(overrides: Partial<Profile> = {}): Profile {
     gmail_account_type: 'free',
     gmail_email: null,
     labelfinder_additions_count: 0,
+    subscription_status: 'none',
+    subscription_end: null,
+    cancel_at_period_end: false,
     ...overrides,
   };
 }

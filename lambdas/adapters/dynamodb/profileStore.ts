@@ -12,6 +12,10 @@ function toProfile(item: Record<string, unknown>): Profile {
   const profile = withoutKeys<Profile>(item, PRIVATE_FIELDS);
   // Profiles stored before the mailbox connection existed have no address field.
   profile.gmail_email ??= null;
+  // Profiles stored before billing existed have never subscribed.
+  profile.subscription_status ??= 'none';
+  profile.subscription_end ??= null;
+  profile.cancel_at_period_end ??= false;
   return profile;
 }
 

@@ -1,12 +1,12 @@
 import type { Profile } from '../../../schema/api/profile';
-import { gmailAccountTypes, tiers } from '../../../schema/api/profileValues';
+import { gmailAccountTypes, subscriptionStatuses, tiers } from '../../../schema/api/profileValues';
 
 /**
  * A dependency-free check of GET /api/profile's answer against schema/api/profile.ts's profileSchema. It
  * keeps zod (about 25 KB gzip) out of the dashboard's first load, as validateConfig does for the landing
  * page; tests/web/check-profile.test.tsx runs it side by side with the zod schema so the two cannot drift.
  */
-type Rule = 'string' | 'string or null' | 'integer' | 'boolean' | readonly string[];
+type Rule = 'string' | 'string or null' | 'integer' | 'integer or null' | 'boolean' | readonly string[];
 
 const rules = {
   id: 'string',
@@ -21,12 +21,15 @@ const rules = {
   instagram_url: 'string or null',
   tier: tiers,
   emails_used: 'integer',
-  email_limit: 'integer',
+  email_limit: 'integer or null',
   gmail_connected: 'boolean',
   gmail_daily_limit: 'integer',
   gmail_account_type: gmailAccountTypes,
   gmail_email: 'string or null',
   labelfinder_additions_count: 'integer',
+  subscription_status: subscriptionStatuses,
+  subscription_end: 'string or null',
+  cancel_at_period_end: 'boolean',
 } as const satisfies Record<keyof Profile, Rule>;
 
 function fits(value: unknown, rule: Rule): boolean {
@@ -39,6 +42,8 @@ function fits(value: unknown, rule: Rule): boolean {
     case 'integer':
       // zod 4's .int() accepts safe integers only.
       return Number.isSafeInteger(value);
+    case 'integer or null':
+      return value === null || Number.isSafeInteger(value);
     case 'boolean':
       return typeof value === 'boolean';
   }

@@ -8,7 +8,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { ComingSoon } from '../../components/ComingSoon';
-import { tierLabels } from './format';
+import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -27,7 +27,7 @@ export default function DashboardHome() {
   const { user, profile, profileError, refreshProfile } = useAuth();
   const navigate = useNavigate();
   const firstName = (user?.name || profile?.full_name || '').split(' ')[0];
-  const remaining = profile ? profile.email_limit - profile.emails_used : 0;
+  const remaining = profile ? emailsRemaining(profile) : 0;
 
   return (
     <PageShell title="Dashboard" description={firstName ? `Welcome back, ${firstName}.` : 'Welcome back.'}>
@@ -36,7 +36,7 @@ export default function DashboardHome() {
           {profileError}
         </Alert>
       )}
-      {profile && profile.tier === 'free' && remaining <= 0 && (
+      {profile && profile.tier === 'free' && remaining !== null && remaining <= 0 && (
         <Alert type="warning" header="Email Limit Reached" action={<Button onClick={() => void navigate('/dashboard/subscription')}>Upgrade</Button>}>
           You have used all {profile.email_limit} emails of your Free plan this month. Upgrade your plan to continue sending.
         </Alert>
@@ -48,10 +48,10 @@ export default function DashboardHome() {
             <Fact label="Emails Sent">
               {profile.emails_used}{' '}
               <Box variant="span" color="text-body-secondary" fontSize="body-m">
-                of {profile.email_limit}
+                of {emailLimitText(profile)}
               </Box>
             </Fact>
-            <Fact label="Emails Remaining">{Math.max(0, remaining)}</Fact>
+            <Fact label="Emails Remaining">{remaining === null ? 'Unlimited' : Math.max(0, remaining)}</Fact>
             <div>
               <Box variant="awsui-key-label">Mailbox</Box>
               <StatusIndicator type={profile.gmail_connected ? 'success' : 'warning'}>

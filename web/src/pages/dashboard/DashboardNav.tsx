@@ -13,7 +13,7 @@ import { useSignOut } from '../../auth/useSignOut';
 import { ConfigContext } from '../../config/ConfigContext';
 import { useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
-import { tierLabels, usagePercent, usageText } from './format';
+import { monthlyLimitReached, tierLabels, usagePercent, usageText } from './format';
 import { accountNavItems, activeNavHref, localNavItems, mainNavItems, type NavItem } from './navigation';
 
 /** A sidebar link; a description goes in `info`, next to the link rather than inside it. */
@@ -83,7 +83,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
                 label="Emails this month"
                 description={usageText(profile)}
                 additionalInfo={
-                  profile.email_limit > 0 && profile.emails_used >= profile.email_limit ? 'Monthly limit reached. Upgrade to send more.' : undefined
+                  monthlyLimitReached(profile) ? 'Monthly limit reached. Upgrade to send more.' : undefined
                 }
               />
             </>

@@ -1,13 +1,25 @@
 import type { Profile, Tier } from '../../../../schema/api/profile';
+import { planOf } from '../../../../schema/plans';
 
-/** The plan screen calls the `label` tier Expert (spec §3). */
-export const tierLabels: Record<Tier, string> = { free: 'Free', pro: 'Pro', label: 'Expert' };
+type Usage = Pick<Profile, 'emails_used' | 'email_limit'>;
 
-export function usagePercent(profile: Pick<Profile, 'emails_used' | 'email_limit'>): number {
+/** The plan screen calls the `label` tier Expert (spec §3): the plan table's names. */
+export const tierLabels: Record<Tier, string> = { free: planOf('free').name, pro: planOf('pro').name, label: planOf('label').name };
+
+/** Emails left this month; null when the plan has no monthly cap. */
+export const emailsRemaining = (profile: Usage): number | null => (profile.email_limit === null ? null : profile.email_limit - profile.emails_used);
+
+/** The monthly limit as a count or 'Unlimited'. */
+export const emailLimitText = (profile: Pick<Profile, 'email_limit'>): string => (profile.email_limit === null ? 'Unlimited' : String(profile.email_limit));
+
+export const monthlyLimitReached = (profile: Usage): boolean => profile.email_limit !== null && profile.emails_used >= profile.email_limit;
+
+export function usagePercent(profile: Usage): number {
+  if (profile.email_limit === null) return 0;
   if (profile.email_limit <= 0) return profile.emails_used > 0 ? 100 : 0;
   return Math.min(100, Math.max(0, Math.round((profile.emails_used / profile.email_limit) * 100)));
 }
 
-export function usageText(profile: Pick<Profile, 'emails_used' | 'email_limit'>): string {
-  return `${profile.emails_used} / ${profile.email_limit} sent`;
+export function usageText(profile: Usage): string {
+  return profile.email_limit === null ? `${profile.emails_used} sent (no monthly limit)` : `${profile.emails_used} / ${profile.email_limit} sent`;
 }
