@@ -11,6 +11,18 @@ export type WriterKind = 'bedrock' | 'local';
 /** Which mailbox sends: Gmail in AWS; the local mailbox (the outbox page) in `npm start` and the tests. */
 export type MailboxKind = 'gmail' | 'local';
 
+/** Which billing provider answers: Stripe in AWS; the local twin (the /local/billing pages) in `npm start` and the tests. */
+export type BillingKind = 'stripe' | 'local';
+
+/** The provider's price id of each paid plan (config, never the browser: issue 14). */
+export interface BillingPrices {
+  pro: string;
+  label: string;
+}
+
+/** The local twin's price ids (the local stack's default). */
+export const LOCAL_BILLING_PRICES: BillingPrices = { pro: 'price_local_pro', label: 'price_local_label' };
+
 export interface ServerConfig {
   tableName: string;
   region: string;
@@ -30,6 +42,12 @@ export interface ServerConfig {
   oauthStateSecretName?: string;
   googleClientId?: string;
   googleClientSecretName?: string;
+  billing: BillingKind;
+  /** Absent when not configured: the billing routes then answer 503 with what is missing. */
+  billingPrices?: BillingPrices;
+  /** AWS: the Secrets Manager names of the Stripe secret API key and the webhook signing secret. */
+  stripeSecretKeyName?: string;
+  stripeWebhookSecretName?: string;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
@@ -52,6 +70,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     ...(env.OAUTH_STATE_SECRET_NAME ? { oauthStateSecretName: env.OAUTH_STATE_SECRET_NAME } : {}),
     ...(env.GOOGLE_CLIENT_ID ? { googleClientId: env.GOOGLE_CLIENT_ID } : {}),
     ...(env.GOOGLE_CLIENT_SECRET_NAME ? { googleClientSecretName: env.GOOGLE_CLIENT_SECRET_NAME } : {}),
+    billing: env.BILLING === 'local' || env.BILLING === 'stripe' ? env.BILLING : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 'stripe',
+    ...(env.STRIPE_PRICE_PRO && env.STRIPE_PRICE_LABEL ? { billingPrices: { pro: env.STRIPE_PRICE_PRO, label: env.STRIPE_PRICE_LABEL } } : {}),
+    ...(env.STRIPE_SECRET_KEY_NAME ? { stripeSecretKeyName: env.STRIPE_SECRET_KEY_NAME } : {}),
+    ...(env.STRIPE_WEBHOOK_SECRET_NAME ? { stripeWebhookSecretName: env.STRIPE_WEBHOOK_SECRET_NAME } : {}),
   };
 }
 

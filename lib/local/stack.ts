@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { systemClock } from '../../lambdas/adapters/clock';
-import { isSendInterval, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
+import { isSendInterval, LOCAL_BILLING_PRICES, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
 import type * as senderModule from '../../lambdas/workers/sender';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';
@@ -119,6 +119,8 @@ export function localServerConfig(stack: {
     writer: 'local',
     ...stack.writer,
     mailbox: 'local',
+    billing: 'local',
+    billingPrices: LOCAL_BILLING_PRICES,
     appUrl: stack.appUrl,
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
     ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),

@@ -5,7 +5,7 @@
  * restart); without one they are made per process and kept in memory. One set per folder: every caller
  * gets the same object.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthStateKeySource, SecretBox } from '../../ports';
@@ -82,6 +82,11 @@ export class LocalSecretBox implements SecretBox {
 export interface LocalKeys {
   secretBox: SecretBox;
   oauthStateKey: OAuthStateKeySource;
+  /**
+   * The local billing twin's webhook signing secret (`whsec_…`, as Stripe's): derived from the folder's
+   * OAuth state key, so the twin that signs and the webhook route that verifies agree without a third key.
+   */
+  billingWebhookSecret: () => Promise<string>;
 }
 
 const cache = new Map<string, LocalKeys>();
@@ -100,6 +105,7 @@ export function localKeys(dataDir: string | undefined): LocalKeys {
     keys = {
       secretBox: { seal: (plaintext, context) => secretBox().seal(plaintext, context), open: (sealed, context) => secretBox().open(sealed, context) },
       oauthStateKey: { key: () => settled(() => load().oauthStateKey) },
+      billingWebhookSecret: () => settled(() => `whsec_${createHmac('sha256', load().oauthStateKey).update('billing-webhook').digest('hex')}`),
     };
     cache.set(cacheKey, keys);
   }
