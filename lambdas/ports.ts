@@ -670,7 +670,11 @@ export interface BillingEvent {
   clientReferenceId: string | null;
 }
 
-/** Checks a webhook's signature over its raw body; throws WebhookSignatureError when bad, missing or stale. */
+/**
+ * Checks a webhook's signature over its raw body (300 s tolerance) and reads the event; rejects with
+ * WebhookSignatureError (lambdas/core/billing.ts) when the signature is bad, missing or stale. Async: the
+ * signing secret is read from Secrets Manager on first use.
+ */
 export interface WebhookVerifier {
-  verify(rawBody: string, signatureHeader: string | undefined): BillingEvent;
+  verify(rawBody: string, signatureHeader: string | undefined): Promise<BillingEvent>;
 }
