@@ -678,3 +678,30 @@ export interface BillingEvent {
 export interface WebhookVerifier {
   verify(rawBody: string, signatureHeader: string | undefined): Promise<BillingEvent>;
 }
+
+/** The profile's billing fields, as the provider's subscription maps to them (lambdas/core/billing.ts). */
+export type ProfileBillingState = Pick<Profile, 'tier' | 'email_limit' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end'>;
+
+export type BillingWriteResult =
+  | { outcome: 'written'; profile: Profile }
+  /** A provider read that started later has already written: the stored profile stands. */
+  | { outcome: 'stale'; profile: Profile }
+  | { outcome: 'no_profile' };
+
+/** The billing group's table: the user ↔ customer mapping, applied webhook events, the profile's billing write. */
+export interface BillingStore {
+  customerOf(userId: string): Promise<string | undefined>;
+  userOfCustomer(customerId: string): Promise<string | undefined>;
+  /**
+   * Records the user's customer both ways unless the user already has one; returns the customer that is
+   * stored (a concurrent first checkout may have won: its customer is the user's).
+   */
+  linkCustomer(userId: string, customerId: string): Promise<string>;
+  wasApplied(eventId: string): Promise<boolean>;
+  markApplied(eventId: string, appliedAt: Date): Promise<void>;
+  /**
+   * The only write of a profile's tier: the state read from the provider at `readAt` (when the read
+   * started), unless a read that started later was already written.
+   */
+  writeBillingState(userId: string, state: ProfileBillingState, readAt: Date): Promise<BillingWriteResult>;
+}

@@ -126,6 +126,16 @@ export const key = {
   /** A message the local mailbox "sent" (local runtime only): `OUTBOX#<ulid>`, newest first read descending. */
   outboxMessage: (id: string) => `OUTBOX#${id}`,
   outboxPrefix: () => 'OUTBOX#',
+
+  // ---- Billing (issue 14) ------------------------------------------------------------------------
+  /** The user's billing provider customer id (`USER#<id>` / `BILLING#CUSTOMER`), created once before the first Checkout. */
+  billingCustomer: () => 'BILLING#CUSTOMER',
+  /** The other way: the user a provider customer belongs to (`BILLINGCUSTOMER#<customer id>` / `BILLINGCUSTOMER`). */
+  customerPartition: (customerId: string) => `BILLINGCUSTOMER#${customerId}`,
+  customerSort: () => 'BILLINGCUSTOMER',
+  /** A webhook event already applied (`BILLINGEVENT#<event id>` / `BILLINGEVENT`, TTL): each event is applied once. */
+  billingEventPartition: (eventId: string) => `BILLINGEVENT#${eventId}`,
+  billingEventSort: () => 'BILLINGEVENT',
 } as const;
 
 /** The CreateTable input used by the local runtime and the integration tests. */

@@ -35,6 +35,8 @@ export interface ApiRequest<K extends RouteKey> {
   query: Record<string, string>;
   /** The parsed JSON body, or undefined when there is none. */
   body: unknown;
+  /** The body's text exactly as sent (base64-decoded when API Gateway encoded it): what a webhook signature covers. */
+  rawBody: string | undefined;
 }
 
 export type RouteHandler<K extends RouteKey> = (request: ApiRequest<K>) => Promise<ApiResult>;
@@ -49,6 +51,7 @@ type UncheckedRouteHandler = (request: {
   params: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
+  rawBody: string | undefined;
 }) => Promise<ApiResult>;
 
 export class HttpError extends Error {
@@ -122,10 +125,15 @@ export function identityFromEvent(event: ApiEvent): Identity | undefined {
   };
 }
 
-function parseJsonBody(event: ApiEvent): unknown {
+/** The body's text as the client sent it, base64-decoded when API Gateway encoded it; undefined when empty. */
+function bodyText(event: ApiEvent): string | undefined {
   const body = event.body as string | null | undefined; // null from some clients, whatever the type says
   if (body === undefined || body === null || body === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  return event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+}
+
+function parseJsonBody(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -219,12 +227,14 @@ export function httpApi<G extends HandlerGroup>(group: G, routeMap: RouteMap<G>)
       if (access === 'admin' && !identity?.groups.includes(ADMIN_GROUP)) {
         throw new HttpError(403, 'You are not authorised to do this.');
       }
+      const rawBody = bodyText(event);
       return await handle({
         event,
         identity: access === 'public' ? undefined : identity,
         params: (event.pathParameters ?? {}) as Record<string, string>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
-        body: parseJsonBody(event),
+        body: parseJsonBody(rawBody),
+        rawBody,
       });
     } catch (error) {
       if (error instanceof HttpError || error instanceof DomainError) {

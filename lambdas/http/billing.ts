@@ -1,20 +1,152 @@
 /**
- * SCAFFOLD (issue 14, replaced within this change): the billing group's routes answer 503 until the
- * billing handler lands. Exists so the route table, the web client and CDK can name the routes.
+ * Plans and billing (spec §7 sync-subscription, create-checkout, manage-subscription; DESIGN §10). The
+ * tier changes only here, and only to what the provider says now: the verified webhook and sync re-read
+ * the customer's subscription and write its mapping onto the profile (lambdas/core/billing.ts).
  */
-import { HttpError, httpApi } from './api';
+import { checkoutRequestSchema, type BillingRedirect } from '../../schema/api/billing';
+import {
+  billingReturnUrls,
+  billingStateOf,
+  billingStateOfProfile,
+  isHandledEventType,
+  isLive,
+  priceOfTier,
+  subscriptionStateOf,
+  WebhookSignatureError,
+  type BillingState,
+  type PriceTable,
+} from '../core/billing';
+import { DomainError } from '../core/errors';
+import type { Identity } from '../core/profile';
+import type { BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, WebhookVerifier } from '../ports';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { billingDeps } from '../composition/billing';
+import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
+import { ensureProfile } from './ensureProfile';
 
-const notYet = (): never => {
-  throw new HttpError(503, 'Billing is not available yet.');
+export interface BillingDeps {
+  profiles: ProfileStore;
+  billing: BillingStore;
+  /** Stripe, or the local twin; a stand-in answering 503 when its config is missing. */
+  provider: BillingProvider;
+  verifier: WebhookVerifier;
+  /** The price id of each paid plan; undefined when not configured (the routes answer 503). */
+  prices: PriceTable | undefined;
+  clock: Clock;
+  appUrl: string;
+}
+
+export const PROVIDER_UNAVAILABLE = 'billing_provider_unavailable';
+
+/** A provider call of a user route: a failure is a 502 the page can word ('Failed to start checkout process…'). */
+async function fromProvider<T>(work: Promise<T>, what: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof HttpError) throw error;
+    logger.error('Billing provider call failed', { error: error as Error, what });
+    throw new HttpError(502, `The billing provider did not answer (${what}). Please try again.`, PROVIDER_UNAVAILABLE);
+  }
+}
+
+export const makeHandler = ({ profiles, billing, provider, verifier, prices, clock, appUrl }: BillingDeps) => {
+  const urls = billingReturnUrls(appUrl);
+
+  const configuredPrices = (): PriceTable => {
+    if (!prices) throw new DomainError('unavailable', 'Billing is not configured: STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL are not set (see docs/deploy.md: Stripe).');
+    return prices;
+  };
+
+  /**
+   * Reads the customer's subscription from the provider and writes its state onto the user's profile,
+   * guarded by when the read started; returns what the profile says afterwards.
+   */
+  const applyProviderState = async (userId: string, customerId: string, read: (work: Promise<BillingState>) => Promise<BillingState>) => {
+    const table = configuredPrices();
+    const readAt = clock.now();
+    const state = await read(provider.currentSubscription(customerId).then((subscription) => billingStateOf(subscription, table)));
+    const result = await billing.writeBillingState(userId, state, readAt);
+    if (result.outcome === 'no_profile') logger.warn('Billing state for a user without a profile', { userId, customerId });
+    return result.outcome === 'no_profile' ? state : billingStateOfProfile(result.profile);
+  };
+
+  /** The user's customer, created (and linked both ways) on first checkout. */
+  const ensureCustomer = async (identity: Identity): Promise<string> => {
+    const existing = await billing.customerOf(identity.userId);
+    if (existing) return existing;
+    const created = await fromProvider(provider.createCustomer({ userId: identity.userId, email: identity.email }), 'create customer');
+    return billing.linkCustomer(identity.userId, created);
+  };
+
+  /** The user a verified event is about: its customer's, or (a completed Checkout) the user it was created for. */
+  const userOfEvent = async (event: BillingEvent & { customerId: string }): Promise<string | undefined> => {
+    const mapped = await billing.userOfCustomer(event.customerId);
+    if (mapped !== undefined || event.type !== 'checkout.session.completed' || !event.clientReferenceId) return mapped;
+    // Signed by the provider: the session was created for this user. Link unless the user has another customer.
+    const linked = await billing.linkCustomer(event.clientReferenceId, event.customerId);
+    return linked === event.customerId ? event.clientReferenceId : undefined;
+  };
+
+  return httpApi('billing', {
+    'POST /api/billing/sync': async ({ identity }) => {
+      const profile = await ensureProfile(profiles, identity, clock.now());
+      const customerId = await billing.customerOf(identity.userId);
+      if (!customerId) return json(200, subscriptionStateOf(billingStateOfProfile(profile)));
+      const state = await applyProviderState(identity.userId, customerId, (work) => fromProvider(work, 'read subscription'));
+      return json(200, subscriptionStateOf(state));
+    },
+
+    'POST /api/billing/checkout': async ({ identity, body }) => {
+      const { tier } = parse(checkoutRequestSchema, body);
+      const priceId = priceOfTier(configuredPrices(), tier);
+      await ensureProfile(profiles, identity, clock.now());
+      const customerId = await ensureCustomer(identity);
+      // One subscription per customer: a subscribed user changes plan in the portal.
+      const current = await fromProvider(provider.currentSubscription(customerId), 'read subscription');
+      const url = isLive(current)
+        ? await fromProvider(provider.createPortalSession({ customerId, returnUrl: urls.portalReturn }), 'open the billing portal')
+        : await fromProvider(
+            provider.createCheckoutSession({ customerId, userId: identity.userId, priceId, successUrl: urls.success, cancelUrl: urls.cancel }),
+            'start checkout',
+          );
+      return json(200, { url } satisfies BillingRedirect);
+    },
+
+    'POST /api/billing/portal': async ({ identity }) => {
+      const customerId = await billing.customerOf(identity.userId);
+      if (!customerId) throw new HttpError(404, 'No billing account yet: choose a plan first.', 'no_billing_customer');
+      const url = await fromProvider(provider.createPortalSession({ customerId, returnUrl: urls.portalReturn }), 'open the billing portal');
+      return json(200, { url } satisfies BillingRedirect);
+    },
+
+    /**
+     * Public: the signature over the raw body says the provider sent it. Each event id is applied once;
+     * a provider failure answers 500 so the provider delivers the event again.
+     */
+    'POST /api/billing/webhook': async ({ event, rawBody }) => {
+      let verified: BillingEvent;
+      try {
+        verified = await verifier.verify(rawBody ?? '', event.headers['stripe-signature']);
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) throw new HttpError(400, error.message, 'invalid_signature');
+        throw error;
+      }
+      if (!isHandledEventType(verified.type)) return json(200, { received: true, applied: false });
+      if (await billing.wasApplied(verified.id)) return json(200, { received: true, applied: false });
+      const { customerId } = verified;
+      const userId = customerId === null ? undefined : await userOfEvent({ ...verified, customerId });
+      if (customerId !== null && userId !== undefined) {
+        await applyProviderState(userId, customerId, (work) => work);
+      } else {
+        logger.warn('Billing event for no known user', { eventId: verified.id, type: verified.type, customerId });
+      }
+      await billing.markApplied(verified.id, clock.now());
+      return json(200, { received: true, applied: true });
+    },
+  });
 };
 
-export const makeHandler = () =>
-  httpApi('billing', {
-    'POST /api/billing/sync': notYet,
-    'POST /api/billing/checkout': notYet,
-    'POST /api/billing/portal': notYet,
-    'POST /api/billing/webhook': notYet,
-  });
-
-export const handlerFor = () => makeHandler();
-export const handler = makeHandler();
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(billingDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -5,10 +5,13 @@ import { key } from '../../../schema/table';
 import type { ProfileStore } from '../../ports';
 import { withoutKeys } from './client';
 
-/** Attributes stored on the profile item that the API never returns. */
-const PRIVATE_FIELDS = ['gmail_refresh_token'];
+/**
+ * Attributes stored on the profile item that the API never returns: the mailbox token, and when the
+ * billing state was read from the provider (the billing store's guard against an older read).
+ */
+const PRIVATE_FIELDS = ['gmail_refresh_token', 'billing_synced_at'];
 
-function toProfile(item: Record<string, unknown>): Profile {
+export function toProfile(item: Record<string, unknown>): Profile {
   const profile = withoutKeys<Profile>(item, PRIVATE_FIELDS);
   // Profiles stored before the mailbox connection existed have no address field.
   profile.gmail_email ??= null;
