@@ -11,15 +11,20 @@ import { withoutKeys } from './client';
  */
 const PRIVATE_FIELDS = ['gmail_refresh_token', 'billing_synced_at'];
 
+/** The fields a profile stored before they existed lacks. */
+type LaterFields = 'gmail_email' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end';
+
 export function toProfile(item: Record<string, unknown>): Profile {
-  const profile = withoutKeys<Profile>(item, PRIVATE_FIELDS);
-  // Profiles stored before the mailbox connection existed have no address field.
-  profile.gmail_email ??= null;
-  // Profiles stored before billing existed have never subscribed.
-  profile.subscription_status ??= 'none';
-  profile.subscription_end ??= null;
-  profile.cancel_at_period_end ??= false;
-  return profile;
+  const stored = withoutKeys<Omit<Profile, LaterFields> & Partial<Pick<Profile, LaterFields>>>(item, PRIVATE_FIELDS);
+  return {
+    ...stored,
+    // Profiles stored before the mailbox connection existed have no address field.
+    gmail_email: stored.gmail_email ?? null,
+    // Profiles stored before billing existed have never subscribed.
+    subscription_status: stored.subscription_status ?? 'none',
+    subscription_end: stored.subscription_end ?? null,
+    cancel_at_period_end: stored.cancel_at_period_end ?? false,
+  };
 }
 
 export class DynamoProfileStore implements ProfileStore {

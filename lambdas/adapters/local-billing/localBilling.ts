@@ -3,7 +3,7 @@
  * at merge. It exists so the billing composition compiles; every call fails.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BillingProvider, CheckoutSessionInput, Clock, ProviderSubscription } from '../../ports';
+import type { BillingProvider, Clock, ProviderSubscription } from '../../ports';
 
 const notImplemented = (): never => {
   throw new Error('LocalBilling is not implemented on this branch');
@@ -12,16 +12,16 @@ const notImplemented = (): never => {
 export class LocalBilling implements BillingProvider {
   constructor(readonly deps: { db: DynamoDBDocumentClient; tableName: string; appUrl: string; clock: Clock }) {}
 
-  createCustomer(_input: { userId: string; email: string }): Promise<string> {
+  createCustomer(): Promise<string> {
     return Promise.resolve().then(notImplemented);
   }
-  createCheckoutSession(_input: CheckoutSessionInput): Promise<string> {
+  createCheckoutSession(): Promise<string> {
     return Promise.resolve().then(notImplemented);
   }
-  createPortalSession(_input: { customerId: string; returnUrl: string }): Promise<string> {
+  createPortalSession(): Promise<string> {
     return Promise.resolve().then(notImplemented);
   }
-  currentSubscription(_customerId: string): Promise<ProviderSubscription | null> {
+  currentSubscription(): Promise<ProviderSubscription | null> {
     return Promise.resolve().then(notImplemented);
   }
 }

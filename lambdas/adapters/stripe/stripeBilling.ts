@@ -3,7 +3,7 @@
  * merge. It exists so the billing composition compiles and bundles; every call fails.
  */
 import type Stripe from 'stripe';
-import type { BillingProvider, CheckoutSessionInput, ProviderSubscription } from '../../ports';
+import type { BillingProvider, ProviderSubscription } from '../../ports';
 
 const notImplemented = (): never => {
   throw new Error('StripeBilling is not implemented on this branch');
@@ -15,16 +15,16 @@ export class StripeBilling implements BillingProvider {
     readonly options: { appUrl: string },
   ) {}
 
-  createCustomer(_input: { userId: string; email: string }): Promise<string> {
+  createCustomer(): Promise<string> {
     return Promise.resolve().then(notImplemented);
   }
-  createCheckoutSession(_input: CheckoutSessionInput): Promise<string> {
+  createCheckoutSession(): Promise<string> {
     return Promise.resolve().then(notImplemented);
   }
-  createPortalSession(_input: { customerId: string; returnUrl: string }): Promise<string> {
+  createPortalSession(): Promise<string> {
     return Promise.resolve().then(notImplemented);
   }
-  currentSubscription(_customerId: string): Promise<ProviderSubscription | null> {
+  currentSubscription(): Promise<ProviderSubscription | null> {
     return Promise.resolve().then(notImplemented);
   }
 }

@@ -1,0 +1,174 @@
+/**
+ * A billing provider the test drives (an in-memory BillingProvider: customers, the current subscription
+ * of each, Checkout and portal sessions it handed out, a failure switch), and Stripe-shaped webhook
+ * deliveries signed as Stripe signs them (stripe-node's webhooks.generateTestHeaderString).
+ */
+import Stripe from 'stripe';
+import type { BillingProvider, CheckoutSessionInput, ProviderSubscription } from '../../lambdas/ports';
+
+/** The test's webhook signing secret (Stripe's shape). */
+export const TEST_WEBHOOK_SECRET = 'whsec_test_billing_secret_0123456789abcdef';
+/** The price ids the tests configure (config's billingPrices). */
+export const TEST_PRICES = { pro: 'price_test_pro', label: 'price_test_label' } as const;
+
+export class FakeBillingProvider implements BillingProvider {
+  readonly customers = new Map<string, { userId: string; email: string }>();
+  readonly subscriptions = new Map<string, ProviderSubscription | null>();
+  readonly checkoutSessions: CheckoutSessionInput[] = [];
+  readonly portalSessions: { customerId: string; returnUrl: string }[] = [];
+  /** Every currentSubscription call, by customer. */
+  readonly reads: string[] = [];
+  /** When set, every call rejects (the provider is down). */
+  failing = false;
+  private next = 0;
+
+  private check(): void {
+    if (this.failing) throw new Error('The fake provider is down');
+  }
+
+  createCustomer(input: { userId: string; email: string }): Promise<string> {
+    return Promise.resolve().then(() => {
+      this.check();
+      const id = `cus_fake_${++this.next}`;
+      this.customers.set(id, input);
+      return id;
+    });
+  }
+
+  createCheckoutSession(input: CheckoutSessionInput): Promise<string> {
+    return Promise.resolve().then(() => {
+      this.check();
+      this.checkoutSessions.push(input);
+      return `https://checkout.fake.test/session/${this.checkoutSessions.length}`;
+    });
+  }
+
+  createPortalSession(input: { customerId: string; returnUrl: string }): Promise<string> {
+    return Promise.resolve().then(() => {
+      this.check();
+      this.portalSessions.push(input);
+      return `https://portal.fake.test/session/${this.portalSessions.length}`;
+    });
+  }
+
+  currentSubscription(customerId: string): Promise<ProviderSubscription | null> {
+    return Promise.resolve().then(() => {
+      this.check();
+      this.reads.push(customerId);
+      const subscription = this.subscriptions.get(customerId) ?? null;
+      return subscription ? { ...subscription } : null;
+    });
+  }
+
+  /** What the provider holds for the customer from now on. */
+  setSubscription(customerId: string, subscription: ProviderSubscription | null): void {
+    this.subscriptions.set(customerId, subscription ? { ...subscription } : null);
+  }
+}
+
+export const buildSubscription = (overrides: Partial<ProviderSubscription> = {}): ProviderSubscription => ({
+  id: 'sub_test_1',
+  status: 'active',
+  priceId: TEST_PRICES.pro,
+  currentPeriodEnd: '2026-12-26T00:00:00.000Z',
+  cancelAtPeriodEnd: false,
+  ...overrides,
+});
+
+let eventCounter = 0;
+/** A new event id, unique in the test process. */
+export const newEventId = () => `evt_test_${Date.now().toString(36)}_${++eventCounter}`;
+
+export interface EventFacts {
+  id?: string;
+  customerId: string | null;
+  /** checkout.session.completed: the user the session was created for. */
+  clientReferenceId?: string;
+  /** The subscription the payload carries (the webhook must not trust it: it re-reads the provider). */
+  subscription?: ProviderSubscription | null;
+  /** Unix seconds. */
+  created?: number;
+}
+
+const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** The data.object Stripe sends with each event type, as far as the webhook could read it. */
+function objectOf(type: string, facts: EventFacts): Record<string, unknown> {
+  const subscription = facts.subscription ?? null;
+  if (type === 'checkout.session.completed') {
+    return {
+      id: `cs_test_${facts.id ?? 'x'}`,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'complete',
+      customer: facts.customerId,
+      client_reference_id: facts.clientReferenceId ?? null,
+      subscription: subscription?.id ?? null,
+    };
+  }
+  if (type.startsWith('customer.subscription.')) {
+    return {
+      id: subscription?.id ?? 'sub_test_x',
+      object: 'subscription',
+      customer: facts.customerId,
+      status: subscription?.status ?? 'canceled',
+      cancel_at_period_end: subscription?.cancelAtPeriodEnd ?? false,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: 'si_test',
+            object: 'subscription_item',
+            price: { id: subscription?.priceId ?? TEST_PRICES.pro, object: 'price' },
+            current_period_end: subscription ? seconds(subscription.currentPeriodEnd) : null,
+          },
+        ],
+      },
+    };
+  }
+  if (type.startsWith('invoice.')) {
+    return {
+      id: `in_test_${facts.id ?? 'x'}`,
+      object: 'invoice',
+      customer: facts.customerId,
+      status: type === 'invoice.paid' ? 'paid' : 'open',
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscription?.id ?? null } },
+    };
+  }
+  return { id: `obj_test_${facts.id ?? 'x'}`, object: 'unknown', customer: facts.customerId };
+}
+
+/** A Stripe-shaped event body (JSON text), as Stripe posts it. */
+export function stripeEventBody(type: string, facts: EventFacts): string {
+  const id = facts.id ?? newEventId();
+  return JSON.stringify({
+    id,
+    object: 'event',
+    api_version: '2025-10-29.clover',
+    created: facts.created ?? Math.floor(Date.now() / 1000),
+    data: { object: objectOf(type, { ...facts, id }) },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  });
+}
+
+/** The Stripe-Signature header of `payload` signed with `secret` at `timestamp` (Unix seconds; default now). */
+export const signatureHeader = (payload: string, options: { secret?: string; timestamp?: number } = {}) =>
+  Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? TEST_WEBHOOK_SECRET,
+    ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+  });
+
+export interface Delivery {
+  body: string;
+  signature: string | undefined;
+}
+
+/** A signed delivery of one event. */
+export function signedDelivery(type: string, facts: EventFacts, options: { secret?: string; timestamp?: number } = {}): Delivery {
+  const body = stripeEventBody(type, facts);
+  return { body, signature: signatureHeader(body, options) };
+}
