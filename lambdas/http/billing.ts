@@ -36,6 +36,12 @@ export interface BillingDeps {
   appUrl: string;
 }
 
+/** The webhook's answer: what became of the event (the provider only reads the status). */
+export interface WebhookAnswer {
+  received: true;
+  outcome: 'applied' | 'duplicate' | 'ignored' | 'unknown_customer';
+}
+
 export const PROVIDER_UNAVAILABLE = 'billing_provider_unavailable';
 
 /** A provider call of a user route: a failure is a 502 the page can word ('Failed to start checkout process…'). */
@@ -131,8 +137,8 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
         if (error instanceof WebhookSignatureError) throw new HttpError(400, error.message, 'invalid_signature');
         throw error;
       }
-      if (!isHandledEventType(verified.type)) return json(200, { received: true, applied: false });
-      if (await billing.wasApplied(verified.id)) return json(200, { received: true, applied: false });
+      if (!isHandledEventType(verified.type)) return json(200, { received: true, outcome: 'ignored' } satisfies WebhookAnswer);
+      if (await billing.wasApplied(verified.id)) return json(200, { received: true, outcome: 'duplicate' } satisfies WebhookAnswer);
       const { customerId } = verified;
       const userId = customerId === null ? undefined : await userOfEvent({ ...verified, customerId });
       if (customerId !== null && userId !== undefined) {
@@ -141,7 +147,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
         logger.warn('Billing event for no known user', { eventId: verified.id, type: verified.type, customerId });
       }
       await billing.markApplied(verified.id, clock.now());
-      return json(200, { received: true, applied: true });
+      return json(200, { received: true, outcome: userId === undefined ? 'unknown_customer' : 'applied' } satisfies WebhookAnswer);
     },
   });
 };

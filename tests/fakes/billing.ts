@@ -5,6 +5,9 @@
  */
 import Stripe from 'stripe';
 import type { BillingProvider, CheckoutSessionInput, ProviderSubscription } from '../../lambdas/ports';
+import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
+import type { LambdaHandler } from '../../lib/local/server';
+import { findRoute } from '../../schema/routes';
 
 /** The test's webhook signing secret (Stripe's shape). */
 export const TEST_WEBHOOK_SECRET = 'whsec_test_billing_secret_0123456789abcdef';
@@ -51,13 +54,31 @@ export class FakeBillingProvider implements BillingProvider {
     });
   }
 
-  currentSubscription(customerId: string): Promise<ProviderSubscription | null> {
-    return Promise.resolve().then(() => {
-      this.check();
-      this.reads.push(customerId);
-      const subscription = this.subscriptions.get(customerId) ?? null;
-      return subscription ? { ...subscription } : null;
-    });
+  async currentSubscription(customerId: string): Promise<ProviderSubscription | null> {
+    await Promise.resolve();
+    this.check();
+    this.reads.push(customerId);
+    const subscription = this.subscriptions.get(customerId) ?? null;
+    const answer = subscription ? { ...subscription } : null;
+    // A held read answers with the state it read, after whatever happens meanwhile (a slow network).
+    const hold = this.holds.shift();
+    if (hold) {
+      hold.started();
+      await hold.gate;
+    }
+    return answer;
+  }
+
+  private readonly holds: { started: () => void; gate: Promise<void> }[] = [];
+
+  /** The next read takes the state when called, then answers only once `release` is called. */
+  holdNextRead(): { started: Promise<void>; release: () => void } {
+    let started!: () => void;
+    let release!: () => void;
+    const startedPromise = new Promise<void>((resolve) => (started = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ started, gate });
+    return { started: startedPromise, release };
   }
 
   /** What the provider holds for the customer from now on. */
@@ -171,4 +192,35 @@ export interface Delivery {
 export function signedDelivery(type: string, facts: EventFacts, options: { secret?: string; timestamp?: number } = {}): Delivery {
   const body = stripeEventBody(type, facts);
   return { body, signature: signatureHeader(body, options) };
+}
+
+export interface InvokeOptions {
+  /** The verified token's claims (user routes); none on the public webhook. */
+  claims?: Record<string, unknown>;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls a handler as API Gateway would (payload 2.0), without a server: `path` may carry a query. */
+export async function invokeApi(handler: LambdaHandler, method: string, path: string, options: InvokeOptions = {}) {
+  const found = findRoute(method, path.split('?')[0] ?? path);
+  if (!found) throw new Error(`no route ${method} ${path}`);
+  const requestId = `req-${Math.random().toString(36).slice(2)}`;
+  const event = buildApiEvent({
+    method,
+    url: path,
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body: options.body === undefined ? undefined : Buffer.from(options.body),
+    sourceIp: '127.0.0.1',
+    route: found.route,
+    pathParameters: found.params,
+    claims: options.claims,
+    requestId,
+    now: new Date(),
+  });
+  const result = (await handler(event, makeLambdaContext({ functionName: 'test', awsRequestId: requestId, region: 'us-east-1', timeoutMs: 10_000 }))) as {
+    statusCode: number;
+    body?: string;
+  };
+  return { status: result.statusCode, json: (result.body ? JSON.parse(result.body) : undefined) as Record<string, unknown> | undefined };
 }

@@ -13,10 +13,19 @@ import { StripeWebhookVerifier } from '../../lambdas/adapters/stripe/webhookVeri
 import { billingDeps } from '../../lambdas/composition/billing';
 import { makeHandler, type BillingDeps } from '../../lambdas/http/billing';
 import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
-import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
-import { findRoute } from '../../schema/routes';
 import { key } from '../../schema/table';
-import { buildSubscription, FakeBillingProvider, signatureHeader, signedDelivery, stripeEventBody, TEST_PRICES, TEST_WEBHOOK_SECRET, type Delivery } from '../fakes/billing';
+import {
+  buildSubscription,
+  FakeBillingProvider,
+  invokeApi,
+  signatureHeader,
+  signedDelivery,
+  stripeEventBody,
+  TEST_PRICES,
+  TEST_WEBHOOK_SECRET,
+  type Delivery,
+  type InvokeOptions,
+} from '../fakes/billing';
 import { callAt, createUser, dynamodb, stack, stackConfig, startServer, type TestUser } from './helpers';
 
 const provider = new FakeBillingProvider();
@@ -270,7 +279,7 @@ describe('POST /api/billing/webhook', () => {
     const eventId = (JSON.parse(delivery.body) as { id: string }).id;
     const first = await deliver(delivery);
     expect(first.status).toBe(200);
-    expect(first.json).toEqual({ received: true, applied: true });
+    expect(first.json).toEqual({ received: true, outcome: 'applied' });
     expect(billingFields(await storedProfile(user))).toEqual({
       tier: 'pro',
       email_limit: 500,
@@ -281,7 +290,7 @@ describe('POST /api/billing/webhook', () => {
     expect(await eventApplied(eventId)).toBe(true);
     const reads = provider.reads.length;
     const again = await deliver(delivery);
-    expect(again.json).toEqual({ received: true, applied: false });
+    expect(again.json).toEqual({ received: true, outcome: 'duplicate' });
     expect(provider.reads.length).toBe(reads);
   });
 
@@ -349,9 +358,9 @@ describe('POST /api/billing/webhook', () => {
   it('an unknown customer and an unhandled event type are acknowledged without writes', async () => {
     const reads = provider.reads.length;
     const unknown = await deliver(signedDelivery('customer.subscription.updated', { customerId: 'cus_nobody' }));
-    expect(unknown.json).toEqual({ received: true, applied: true });
+    expect(unknown.json).toEqual({ received: true, outcome: 'unknown_customer' });
     const ignored = await deliver(signedDelivery('charge.succeeded', { customerId: 'cus_nobody' }));
-    expect(ignored.json).toEqual({ received: true, applied: false });
+    expect(ignored.json).toEqual({ received: true, outcome: 'ignored' });
     expect(provider.reads.length).toBe(reads);
   });
 
@@ -367,7 +376,7 @@ describe('POST /api/billing/webhook', () => {
     }
     expect((await storedProfile(user))?.tier).toBe('pro');
     expect(await eventApplied((JSON.parse(delivery.body) as { id: string }).id)).toBe(false);
-    expect((await deliver(delivery)).json).toEqual({ received: true, applied: true });
+    expect((await deliver(delivery)).json).toEqual({ received: true, outcome: 'applied' });
     expect((await storedProfile(user))?.tier).toBe('label');
   });
 
@@ -396,28 +405,7 @@ describe('no other route changes a tier', () => {
 });
 
 describe('billing without its configuration', () => {
-  /** Calls a handler as API Gateway would, without a server. */
-  async function invoke(handler: LambdaHandler, path: string, options: { claims?: Record<string, unknown>; body?: string; headers?: Record<string, string> } = {}) {
-    const found = findRoute('POST', path);
-    if (!found) throw new Error(`no route ${path}`);
-    const event = buildApiEvent({
-      method: 'POST',
-      url: path,
-      headers: { 'content-type': 'application/json', ...options.headers },
-      body: options.body === undefined ? undefined : Buffer.from(options.body),
-      sourceIp: '127.0.0.1',
-      route: found.route,
-      pathParameters: {},
-      claims: options.claims,
-      requestId: 'req-1',
-      now: new Date(),
-    });
-    const result = (await handler(event, makeLambdaContext({ functionName: 'billing', awsRequestId: 'req-1', region: 'us-east-1', timeoutMs: 10_000 }))) as {
-      statusCode: number;
-      body: string;
-    };
-    return { status: result.statusCode, json: JSON.parse(result.body) as { message: string } };
-  }
+  const invoke = (handler: LambdaHandler, path: string, options: InvokeOptions = {}) => invokeApi(handler, 'POST', path, options);
 
   it('answers 503 naming the missing Stripe settings', async () => {
     const deps: BillingDeps = billingDeps({ ...stackConfig(), billing: 'stripe', billingPrices: undefined });
@@ -426,14 +414,14 @@ describe('billing without its configuration', () => {
     const claims = { sub: user.sub, email: user.email };
     const checkoutResponse = await invoke(handler, '/api/billing/checkout', { claims, body: JSON.stringify({ tier: 'pro' }) });
     expect(checkoutResponse.status).toBe(503);
-    expect(checkoutResponse.json.message).toMatch(/STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL/);
+    expect(checkoutResponse.json?.message).toMatch(/STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL/);
     const priced = makeHandler({ ...deps, prices: TEST_PRICES }) as LambdaHandler;
     const pricedCheckout = await invoke(priced, '/api/billing/checkout', { claims, body: JSON.stringify({ tier: 'pro' }) });
     expect(pricedCheckout.status).toBe(503);
-    expect(pricedCheckout.json.message).toMatch(/STRIPE_SECRET_KEY_NAME/);
+    expect(pricedCheckout.json?.message).toMatch(/STRIPE_SECRET_KEY_NAME/);
     const delivery = signedDelivery('invoice.paid', { customerId: 'cus_x' });
     const webhook = await invoke(priced, '/api/billing/webhook', { body: delivery.body, headers: { 'stripe-signature': delivery.signature! } });
     expect(webhook.status).toBe(503);
-    expect(webhook.json.message).toMatch(/STRIPE_WEBHOOK_SECRET_NAME/);
+    expect(webhook.json?.message).toMatch(/STRIPE_WEBHOOK_SECRET_NAME/);
   });
 });
