@@ -44,6 +44,8 @@ export interface HandlerGroupDefinition {
   sealsSecrets?: boolean;
   /** Reads the OAuth state signing key and the Google client secret (Secrets Manager in AWS). */
   readsOAuthSecrets?: boolean;
+  /** Reads the Stripe secret key and webhook signing secret (Secrets Manager in AWS) and the plans' price ids. */
+  readsBillingSecrets?: boolean;
 }
 
 export const handlerGroups = {
@@ -106,6 +108,7 @@ export const handlerGroups = {
     entry: 'lambdas/http/billing.ts',
     description: 'plans and billing: Checkout, the billing portal, subscription sync, the provider webhook',
     table: 'readwrite',
+    readsBillingSecrets: true,
   },
   outbox: {
     entry: 'lambdas/http/outbox.ts',

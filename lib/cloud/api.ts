@@ -3,7 +3,7 @@
  * lambdaLimits(), as locally), one API route per route (JWT authorizer on the Cognito user pool and
  * web client unless the route is public), table grants exactly as the handler group declares (and, for a
  * group that calls the AI writer, bedrock:InvokeModel on the configured model only; for a group that
- * seals mailbox tokens or reads the OAuth secrets, exactly those keys and secrets), a default stage
+ * seals mailbox tokens or reads the OAuth or Stripe secrets, exactly those keys and secrets), a default stage
  * throttle plus per-route throttles, and JSON access logs. Groups served by the local runtime only
  * (the local outbox) get no Lambda and no route.
  */
@@ -20,7 +20,7 @@ import type { Auth } from './auth';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
 import { acknowledge } from './nag';
-import type { MailboxSecrets } from './secrets';
+import type { BillingSecrets, MailboxSecrets } from './secrets';
 
 export interface ApiProps {
   stage: string;
@@ -28,6 +28,7 @@ export interface ApiProps {
   data: Data;
   auth: Auth;
   secrets: MailboxSecrets;
+  billingSecrets: BillingSecrets;
   bedrockModelId: string;
   throttle: { rate: number; burst: number };
 }
@@ -166,6 +167,7 @@ export class Api extends Construct {
       const secretsEnvironment = {
         ...(definition.sealsSecrets ? props.secrets.grantSeal(fn.role) : {}),
         ...(definition.readsOAuthSecrets ? props.secrets.grantOAuthSecrets(fn.role) : {}),
+        ...(definition.readsBillingSecrets ? props.billingSecrets.grantRead(fn.role) : {}),
       };
       for (const [name, value] of Object.entries(secretsEnvironment)) fn.fn.addEnvironment(name, value);
       functions[group] = fn;

@@ -54,6 +54,8 @@ export interface TrackpitchConfig {
   web: WebSource;
   /** Default API stage throttle: steady requests per second and burst. */
   apiThrottle: { rate: number; burst: number };
+  /** Stripe's price id of each paid plan (docs/deploy.md: Stripe); undefined: the billing routes answer 503. */
+  stripePrices: { pro: string; label: string } | undefined;
 }
 
 /** One setting: its context key, environment variable and meaning (used for errors and the docs). */
@@ -71,6 +73,8 @@ export const SETTINGS = {
   webDist: { env: 'TRACKPITCH_WEB_DIST', help: "unset: synth builds web/ with Vite; or a prebuilt web app folder, or 'placeholder'" },
   apiRateLimit: { env: 'TRACKPITCH_API_RATE_LIMIT', help: 'default API requests per second' },
   apiBurstLimit: { env: 'TRACKPITCH_API_BURST_LIMIT', help: 'default API burst' },
+  stripePricePro: { env: 'TRACKPITCH_STRIPE_PRICE_PRO', help: "Stripe price id of the Pro plan ($29/month), e.g. price_1Q…" },
+  stripePriceLabel: { env: 'TRACKPITCH_STRIPE_PRICE_LABEL', help: 'Stripe price id of the Expert (label) plan ($99/month)' },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -108,6 +112,8 @@ const STAGE = /^[a-z][a-z0-9-]{0,15}$/;
 /** Cognito: lowercase letters, digits and hyphens, no leading/trailing hyphen, and no reserved words. */
 const DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const RESERVED_IN_DOMAIN = ['aws', 'amazon', 'cognito'];
+/** A Stripe price id: `price_` and letters or digits. */
+const STRIPE_PRICE = /^price_[A-Za-z0-9]+$/;
 const MODEL_ID = /^(arn:aws[a-z-]*:bedrock:[a-z0-9-]*:\d*:[a-z-]+\/)?[a-zA-Z0-9.:_-]+$/;
 
 export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: ConfigSources): TrackpitchConfig {
@@ -253,6 +259,22 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
     burst: positiveInt('apiBurstLimit', DEFAULTS.apiBurstLimit),
   };
 
+  const stripePricePro = text('stripePricePro');
+  const stripePriceLabel = text('stripePriceLabel');
+  let stripePrices: TrackpitchConfig['stripePrices'];
+  if ((stripePricePro === undefined) !== (stripePriceLabel === undefined)) {
+    problems.push(`${where(stripePricePro === undefined ? 'stripePricePro' : 'stripePriceLabel')} is required when the other plan's price is set (both paid plans need a price)`);
+  } else if (stripePricePro !== undefined && stripePriceLabel !== undefined) {
+    for (const [setting, value] of [
+      ['stripePricePro', stripePricePro],
+      ['stripePriceLabel', stripePriceLabel],
+    ] as const) {
+      if (!STRIPE_PRICE.test(value)) problems.push(`${where(setting)} is not a Stripe price id (price_…): "${value}"`);
+    }
+    if (stripePricePro === stripePriceLabel) problems.push(`${where('stripePriceLabel')} must differ from stripePricePro (each plan has its own price)`);
+    stripePrices = { pro: stripePricePro, label: stripePriceLabel };
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     stage,
@@ -265,5 +287,6 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
     alarmEmail,
     web,
     apiThrottle,
+    stripePrices,
   };
 }

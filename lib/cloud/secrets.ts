@@ -92,3 +92,59 @@ export class MailboxSecrets extends Construct {
     return { OAUTH_STATE_SECRET_NAME: this.oauthStateSecret.secretArn, ...this.grantGoogleClient(grantee) };
   }
 }
+
+export interface BillingSecretsProps {
+  stage: string;
+  /** Stripe's price id of each paid plan (config); undefined: the billing routes answer 503 until set. */
+  prices: { pro: string; label: string } | undefined;
+}
+
+/**
+ * Stripe's two secrets (DESIGN §10): the secret API key and the webhook endpoint's signing secret. The
+ * stack creates them with placeholder values under fixed names; the operator puts the real values in
+ * (docs/deploy.md: Stripe). Only the billing function may read them.
+ */
+export class BillingSecrets extends Construct {
+  readonly stripeSecretKey: Secret;
+  readonly stripeWebhookSecret: Secret;
+  private readonly prices: BillingSecretsProps['prices'];
+
+  constructor(scope: Construct, id: string, props: BillingSecretsProps) {
+    super(scope, id);
+    this.prices = props.prices;
+    const secret = (construct: string, name: Parameters<typeof stripeSecretName>[1], what: string) => {
+      const created = new Secret(this, construct, {
+        secretName: stripeSecretName(props.stage, name),
+        description: `Trackpitch ${props.stage}: ${what} (a placeholder until set: docs/deploy.md, Stripe)`,
+        // Both are copies of values Stripe keeps: losing one means pasting it again.
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      acknowledge(created, {
+        id: 'AwsSolutions-SMG4',
+        reason: `The ${what} is issued by Stripe and rolled in the Stripe dashboard, then put here (docs/deploy.md); a Secrets Manager rotation Lambda cannot roll a Stripe key.`,
+      });
+      return created;
+    };
+    this.stripeSecretKey = secret('StripeSecretKey', 'stripe-secret-key', 'Stripe secret API key');
+    this.stripeWebhookSecret = secret('StripeWebhookSecret', 'stripe-webhook-secret', 'Stripe webhook signing secret');
+  }
+
+  /** Reading both secrets (the billing group), and where the composition finds them and the prices. */
+  grantRead(grantee: IGrantable): Record<string, string> {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'ReadStripeSecrets',
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [this.stripeSecretKey.secretArn, this.stripeWebhookSecret.secretArn],
+      }),
+    );
+    return {
+      STRIPE_SECRET_KEY_NAME: this.stripeSecretKey.secretArn,
+      STRIPE_WEBHOOK_SECRET_NAME: this.stripeWebhookSecret.secretArn,
+      ...(this.prices ? { STRIPE_PRICE_PRO: this.prices.pro, STRIPE_PRICE_LABEL: this.prices.label } : {}),
+    };
+  }
+}
+
+/** The fixed name of a Stripe secret of a stage: `trackpitch/<stage>/stripe-secret-key`, `…/stripe-webhook-secret`. */
+export const stripeSecretName = (stage: string, name: 'stripe-secret-key' | 'stripe-webhook-secret') => `trackpitch/${stage}/${name}`;

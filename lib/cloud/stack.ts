@@ -12,7 +12,7 @@ import { Auth } from './auth';
 import { REPO_ROOT, type TrackpitchConfig } from './config';
 import { Data } from './data';
 import { Monitoring } from './monitoring';
-import { MailboxSecrets } from './secrets';
+import { BillingSecrets, MailboxSecrets } from './secrets';
 import { Sending } from './sending';
 import { OAUTH_SIGN_IN_PATH, OAUTH_SIGN_OUT_PATH, Web } from './web';
 
@@ -31,6 +31,7 @@ export class TrackpitchStack extends Stack {
   readonly data: Data;
   readonly auth: Auth;
   readonly secrets: MailboxSecrets;
+  readonly billingSecrets: BillingSecrets;
   readonly api: Api;
   readonly sending: Sending;
   readonly web: Web;
@@ -44,12 +45,14 @@ export class TrackpitchStack extends Stack {
     this.data = new Data(this, 'Data', { stage: config.stage });
     this.auth = new Auth(this, 'Auth', { stage: config.stage, domainPrefix: config.cognitoDomainPrefix, google: config.google });
     this.secrets = new MailboxSecrets(this, 'MailboxSecrets', { stage: config.stage, tokenKey: this.data.tokenKey, google: config.google });
+    this.billingSecrets = new BillingSecrets(this, 'BillingSecrets', { stage: config.stage, prices: config.stripePrices });
     this.api = new Api(this, 'Api', {
       stage: config.stage,
       version,
       data: this.data,
       auth: this.auth,
       secrets: this.secrets,
+      billingSecrets: this.billingSecrets,
       bedrockModelId: config.bedrockModelId,
       throttle: config.apiThrottle,
     });

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Api, cloudHandlerGroups } from '../../lib/cloud/api';
 import { Auth } from '../../lib/cloud/auth';
 import { Data, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
-import { MailboxSecrets } from '../../lib/cloud/secrets';
+import { BillingSecrets, MailboxSecrets } from '../../lib/cloud/secrets';
 import { DEFAULT_LAMBDA_LIMITS, handlerGroups, lambdaLimits, type HandlerGroup, type HandlerGroupDefinition, type TableAccess } from '../../schema/routes';
 import { allIndexes } from '../../schema/table';
 import { actionsOf, resourcesOfType } from './synth';
@@ -113,7 +113,8 @@ describe('lambdaLimits', () => {
     const { stack, data } = bareStack();
     const auth = new Auth(stack, 'Auth', { stage: 'test', domainPrefix: 'trackpitch-test', google: undefined });
     const secrets = new MailboxSecrets(stack, 'Secrets', { stage: 'test', tokenKey: data.tokenKey, google: undefined });
-    return new Api(stack, 'Api', { stage: 'test', version: '0.0.0', data, auth, secrets, bedrockModelId: 'model', throttle: { rate: 1, burst: 1 } });
+    const billingSecrets = new BillingSecrets(stack, 'BillingSecrets', { stage: 'test', prices: undefined });
+    return new Api(stack, 'Api', { stage: 'test', version: '0.0.0', data, auth, secrets, billingSecrets, bedrockModelId: 'model', throttle: { rate: 1, burst: 1 } });
   }
 
   it('lib/cloud deploys each API Lambda with exactly lambdaLimits() (an override included)', () => {
