@@ -49,7 +49,8 @@ export const isHandledEventType = (type: string) => (handledEventTypes as readon
  * through the provider's retry window). Every other status is Free.
  */
 export const liveStatuses: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
-export const isLive = (subscription: Pick<ProviderSubscription, 'status'> | null): boolean => subscription !== null && liveStatuses.includes(subscription.status);
+export const isLive = (subscription: Pick<ProviderSubscription, 'status'> | null): boolean =>
+  subscription !== null && liveStatuses.includes(subscription.status);
 
 /** The paid plan a price id bills; a price config does not name is an error. */
 export function tierOfPrice(prices: PriceTable, priceId: string): PaidTier {

@@ -59,7 +59,8 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
   const urls = billingReturnUrls(appUrl);
 
   const configuredPrices = (): PriceTable => {
-    if (!prices) throw new DomainError('unavailable', 'Billing is not configured: STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL are not set (see docs/deploy.md: Stripe).');
+    if (!prices)
+      throw new DomainError('unavailable', 'Billing is not configured: STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL are not set (see docs/deploy.md: Stripe).');
     return prices;
   };
 

@@ -73,7 +73,7 @@ export const SETTINGS = {
   webDist: { env: 'TRACKPITCH_WEB_DIST', help: "unset: synth builds web/ with Vite; or a prebuilt web app folder, or 'placeholder'" },
   apiRateLimit: { env: 'TRACKPITCH_API_RATE_LIMIT', help: 'default API requests per second' },
   apiBurstLimit: { env: 'TRACKPITCH_API_BURST_LIMIT', help: 'default API burst' },
-  stripePricePro: { env: 'TRACKPITCH_STRIPE_PRICE_PRO', help: "Stripe price id of the Pro plan ($29/month), e.g. price_1Q…" },
+  stripePricePro: { env: 'TRACKPITCH_STRIPE_PRICE_PRO', help: 'Stripe price id of the Pro plan ($29/month), e.g. price_1Q…' },
   stripePriceLabel: { env: 'TRACKPITCH_STRIPE_PRICE_LABEL', help: 'Stripe price id of the Expert (label) plan ($99/month)' },
 } as const;
 
@@ -263,7 +263,9 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   const stripePriceLabel = text('stripePriceLabel');
   let stripePrices: TrackpitchConfig['stripePrices'];
   if ((stripePricePro === undefined) !== (stripePriceLabel === undefined)) {
-    problems.push(`${where(stripePricePro === undefined ? 'stripePricePro' : 'stripePriceLabel')} is required when the other plan's price is set (both paid plans need a price)`);
+    problems.push(
+      `${where(stripePricePro === undefined ? 'stripePricePro' : 'stripePriceLabel')} is required when the other plan's price is set (both paid plans need a price)`,
+    );
   } else if (stripePricePro !== undefined && stripePriceLabel !== undefined) {
     for (const [setting, value] of [
       ['stripePricePro', stripePricePro],

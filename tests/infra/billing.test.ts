@@ -16,7 +16,7 @@ describe('billing in the template', () => {
   const { stack, template } = synth(PRICES);
   const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
   const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
-  const variables = (group: (typeof cloudHandlerGroups extends () => (infer G)[] ? G : never)) =>
+  const variables = (group: typeof cloudHandlerGroups extends () => (infer G)[] ? G : never) =>
     (resources[logicalId(stack.api.functions[group].fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   const keyId = logicalId(stack.billingSecrets.stripeSecretKey);
   const webhookId = logicalId(stack.billingSecrets.stripeWebhookSecret);
@@ -29,11 +29,15 @@ describe('billing in the template', () => {
 
   it('lets only the billing function read them', () => {
     for (const group of cloudHandlerGroups()) {
-      const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) => actionsOf([s]).includes('secretsmanager:GetSecretValue'));
+      const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) =>
+        actionsOf([s]).includes('secretsmanager:GetSecretValue'),
+      );
       const readsStripe = statements.some((s) => JSON.stringify(s.Resource).includes(keyId) || JSON.stringify(s.Resource).includes(webhookId));
       expect(readsStripe, group).toBe(group === 'billing');
     }
-    const billing = statementsOfRole(template, logicalId(stack.api.functions.billing.role)).filter((s) => actionsOf([s]).includes('secretsmanager:GetSecretValue'));
+    const billing = statementsOfRole(template, logicalId(stack.api.functions.billing.role)).filter((s) =>
+      actionsOf([s]).includes('secretsmanager:GetSecretValue'),
+    );
     expect(billing).toHaveLength(1);
     expect(actionsOf(billing)).toEqual(['secretsmanager:GetSecretValue']);
     expect(billing[0]!.Resource).toEqual([{ Ref: keyId }, { Ref: webhookId }]);
@@ -51,7 +55,10 @@ describe('billing in the template', () => {
       STRIPE_PRICE_LABEL: 'price_1LabelTest',
     });
     for (const group of cloudHandlerGroups().filter((g) => g !== 'billing')) {
-      expect(Object.keys(variables(group)).filter((name) => name.startsWith('STRIPE_')), group).toEqual([]);
+      expect(
+        Object.keys(variables(group)).filter((name) => name.startsWith('STRIPE_')),
+        group,
+      ).toEqual([]);
     }
   });
 
@@ -59,18 +66,24 @@ describe('billing in the template', () => {
     const route = resourcesOfType(template, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties!.RouteKey === 'POST /api/billing/webhook');
     expect(route?.[1].Properties!.AuthorizationType).toBe('NONE');
     const [, stage] = resourcesOfType(template, 'AWS::ApiGatewayV2::Stage')[0]!;
-    expect((stage.Properties!.RouteSettings as Record<string, unknown>)['POST /api/billing/webhook']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    expect((stage.Properties!.RouteSettings as Record<string, unknown>)['POST /api/billing/webhook']).toEqual({
+      ThrottlingRateLimit: 20,
+      ThrottlingBurstLimit: 40,
+    });
     for (const key of ['POST /api/billing/sync', 'POST /api/billing/checkout', 'POST /api/billing/portal']) {
-      expect(resourcesOfType(template, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties!.RouteKey === key)?.[1].Properties!.AuthorizationType, key).toBe('JWT');
+      expect(
+        resourcesOfType(template, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties!.RouteKey === key)?.[1].Properties!.AuthorizationType,
+        key,
+      ).toBe('JWT');
     }
   });
 
   it('without prices sets no price variable (the routes then answer 503 naming them)', () => {
     const bare = synth();
     const fn = bare.stack.api.functions.billing.fn;
-    const env = ((bare.template.toJSON().Resources as Record<string, { Properties: { Environment: { Variables: Record<string, unknown> } } }>)[
+    const env = (bare.template.toJSON().Resources as Record<string, { Properties: { Environment: { Variables: Record<string, unknown> } } }>)[
       bare.stack.getLogicalId(fn.node.defaultChild as CfnResource)
-    ]!.Properties.Environment.Variables);
+    ]!.Properties.Environment.Variables;
     expect(env.STRIPE_PRICE_PRO).toBeUndefined();
     expect(env.STRIPE_PRICE_LABEL).toBeUndefined();
     expect(env.STRIPE_SECRET_KEY_NAME).toBeDefined();
@@ -82,7 +95,10 @@ describe('the price settings', () => {
 
   it('reads both from context or the environment', () => {
     expect(read(PRICES).stripePrices).toEqual({ pro: 'price_1ProTest', label: 'price_1LabelTest' });
-    expect(read({}, { TRACKPITCH_STRIPE_PRICE_PRO: 'price_A1', TRACKPITCH_STRIPE_PRICE_LABEL: 'price_B2' }).stripePrices).toEqual({ pro: 'price_A1', label: 'price_B2' });
+    expect(read({}, { TRACKPITCH_STRIPE_PRICE_PRO: 'price_A1', TRACKPITCH_STRIPE_PRICE_LABEL: 'price_B2' }).stripePrices).toEqual({
+      pro: 'price_A1',
+      label: 'price_B2',
+    });
     expect(read({}).stripePrices).toBeUndefined();
   });
 

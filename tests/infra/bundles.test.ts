@@ -8,7 +8,7 @@
  * from esbuild's metafile: each function carries only the SDKs its own composition wires.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, symlink, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,9 @@ import { deployedLambdas } from '../../lib/cloud/lambdaEntries';
 const run = promisify(execFile);
 
 const entries = deployedLambdas();
+
+/** The billing function's bundle budget: stripe-node is large; a second SDK pulled in by mistake would pass it. */
+const BILLING_BUNDLE_BUDGET_KIB = 3 * 1024;
 
 let outDir: string;
 /** The source files esbuild put into each bundle (its metafile's inputs). */
@@ -120,7 +123,8 @@ describe('Lambda bundles', () => {
       nodemailer: ['sender'],
       '@aws-sdk/client-bedrock-runtime': ['campaigns', 'sender'],
       '@aws-sdk/client-kms': ['mailbox', 'sender'],
-      '@aws-sdk/client-secrets-manager': ['mailbox', 'sender'],
+      '@aws-sdk/client-secrets-manager': ['mailbox', 'billing', 'sender'],
+      stripe: ['billing'],
       '@aws-sdk/client-sqs': ['dispatcher'],
       dompurify: ['campaigns', 'sender'],
       'html-to-text': ['campaigns', 'sender'],
@@ -139,6 +143,13 @@ describe('Lambda bundles', () => {
     expect(found).toEqual(onlyIn);
     // Every function but health and the Cognito trigger reads or writes the table.
     expect(entries.filter(({ name }) => !packagesIn(name).has('@aws-sdk/client-dynamodb')).map((e) => e.name)).toEqual(['health', 'cognitoCustomMessage']);
+  });
+
+  it('the billing bundle (stripe included) stays within its size budget', async () => {
+    const { size } = await stat(path.join(outDir, 'billing', 'index.mjs'));
+    const kib = Math.round(size / 1024);
+    console.log(`billing bundle: ${kib} KiB (unminified; stripe and the DynamoDB and Secrets Manager clients included)`);
+    expect(kib).toBeLessThan(BILLING_BUNDLE_BUDGET_KIB);
   });
 
   it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {

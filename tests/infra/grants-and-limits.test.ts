@@ -114,7 +114,16 @@ describe('lambdaLimits', () => {
     const auth = new Auth(stack, 'Auth', { stage: 'test', domainPrefix: 'trackpitch-test', google: undefined });
     const secrets = new MailboxSecrets(stack, 'Secrets', { stage: 'test', tokenKey: data.tokenKey, google: undefined });
     const billingSecrets = new BillingSecrets(stack, 'BillingSecrets', { stage: 'test', prices: undefined });
-    return new Api(stack, 'Api', { stage: 'test', version: '0.0.0', data, auth, secrets, billingSecrets, bedrockModelId: 'model', throttle: { rate: 1, burst: 1 } });
+    return new Api(stack, 'Api', {
+      stage: 'test',
+      version: '0.0.0',
+      data,
+      auth,
+      secrets,
+      billingSecrets,
+      bedrockModelId: 'model',
+      throttle: { rate: 1, burst: 1 },
+    });
   }
 
   it('lib/cloud deploys each API Lambda with exactly lambdaLimits() (an override included)', () => {

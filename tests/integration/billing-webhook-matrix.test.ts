@@ -90,15 +90,30 @@ const live = (subscription: ProviderSubscription | null) => subscription !== nul
 /** The provider's change for a step, and the events Stripe sends for it. */
 function change(step: Step, current: ProviderSubscription | null, rng: Rng, runId: string, n: number): { next: ProviderSubscription; events: string[] } {
   const periodEnd = (days: number) => new Date(Date.parse('2026-12-26T00:00:00.000Z') + days * DAY_MS).toISOString();
-  const base = current ?? { id: `sub_${runId}_${n}`, status: 'active' as const, priceId: TEST_PRICES.pro, currentPeriodEnd: periodEnd(n * 30), cancelAtPeriodEnd: false };
+  const base = current ?? {
+    id: `sub_${runId}_${n}`,
+    status: 'active' as const,
+    priceId: TEST_PRICES.pro,
+    currentPeriodEnd: periodEnd(n * 30),
+    cancelAtPeriodEnd: false,
+  };
   switch (step) {
     case 'subscribe':
       return {
-        next: { id: `sub_${runId}_${n}`, status: 'active', priceId: rng.pick([TEST_PRICES.pro, TEST_PRICES.label]), currentPeriodEnd: periodEnd(n * 30), cancelAtPeriodEnd: false },
+        next: {
+          id: `sub_${runId}_${n}`,
+          status: 'active',
+          priceId: rng.pick([TEST_PRICES.pro, TEST_PRICES.label]),
+          currentPeriodEnd: periodEnd(n * 30),
+          cancelAtPeriodEnd: false,
+        },
         events: ['customer.subscription.created', 'checkout.session.completed', 'invoice.paid'],
       };
     case 'switch':
-      return { next: { ...base, priceId: base.priceId === TEST_PRICES.pro ? TEST_PRICES.label : TEST_PRICES.pro }, events: ['customer.subscription.updated', 'invoice.paid'] };
+      return {
+        next: { ...base, priceId: base.priceId === TEST_PRICES.pro ? TEST_PRICES.label : TEST_PRICES.pro },
+        events: ['customer.subscription.updated', 'invoice.paid'],
+      };
     case 'cancel_at_period_end':
       return { next: { ...base, cancelAtPeriodEnd: true }, events: ['customer.subscription.updated'] };
     case 'resume':
@@ -114,7 +129,12 @@ function change(step: Step, current: ProviderSubscription | null, rng: Rng, runI
 
 function nextStep(rng: Rng, current: ProviderSubscription | null): Step {
   if (!live(current)) return 'subscribe';
-  return rng.pick<Step>(['switch', current?.cancelAtPeriodEnd ? 'resume' : 'cancel_at_period_end', current?.status === 'past_due' ? 'paid' : 'payment_failed', 'deleted']);
+  return rng.pick<Step>([
+    'switch',
+    current?.cancelAtPeriodEnd ? 'resume' : 'cancel_at_period_end',
+    current?.status === 'past_due' ? 'paid' : 'payment_failed',
+    'deleted',
+  ]);
 }
 
 const billingOf = (item: Record<string, unknown> | undefined): BillingState | undefined =>
@@ -180,7 +200,8 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
     const before = await profileItem(userId);
     const response = await send(event, signature);
     const expectedOutcome = event.type === UNHANDLED ? 'ignored' : 'duplicate';
-    if (response.status !== 200 || response.json?.outcome !== expectedOutcome) violation(`${kind} of ${event.type} answered ${response.status} ${JSON.stringify(response.json)}`);
+    if (response.status !== 200 || response.json?.outcome !== expectedOutcome)
+      violation(`${kind} of ${event.type} answered ${response.status} ${JSON.stringify(response.json)}`);
     if (JSON.stringify(before) !== JSON.stringify(await profileItem(userId))) violation(`${kind} of ${event.type} changed the profile`);
   };
 
@@ -204,11 +225,20 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
       const spoil = rng.int(4);
       const fresh = signatureHeader(event.body, { timestamp: clock.seconds() });
       if (spoil === 0) await refused(event, undefined, event.body, 400, 'bad_signature');
-      else if (spoil === 1) await refused(event, signatureHeader(event.body, { secret: 'whsec_attacker', timestamp: clock.seconds() }), event.body, 400, 'bad_signature');
+      else if (spoil === 1)
+        await refused(event, signatureHeader(event.body, { secret: 'whsec_attacker', timestamp: clock.seconds() }), event.body, 400, 'bad_signature');
       else if (spoil === 2) await refused(event, fresh, event.body.replace(customerId, `cus_other_${runId}`), 400, 'bad_signature');
-      else await refused(event, fresh.replace(/v1=([0-9a-f])/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`), event.body, 400, 'bad_signature');
+      else
+        await refused(
+          event,
+          fresh.replace(/v1=([0-9a-f])/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`),
+          event.body,
+          400,
+          'bad_signature',
+        );
     }
-    if (rng.chance(0.15)) await refused(event, signatureHeader(event.body, { timestamp: clock.seconds() - rng.between(301, 3600) }), event.body, 400, 'stale_timestamp');
+    if (rng.chance(0.15))
+      await refused(event, signatureHeader(event.body, { timestamp: clock.seconds() - rng.between(301, 3600) }), event.body, 400, 'stale_timestamp');
     if (rng.chance(0.1) && (await readsProvider(event))) {
       provider.failing = true;
       try {
@@ -239,7 +269,13 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
   const emit = (types: string[], subscription: ProviderSubscription) => {
     for (const type of types) {
       const id = `evt_${runId}_${totals.events++}`;
-      const facts: EventFacts = { id, customerId, subscription, created: clock.seconds(), ...(type === 'checkout.session.completed' ? { clientReferenceId: userId } : {}) };
+      const facts: EventFacts = {
+        id,
+        customerId,
+        subscription,
+        created: clock.seconds(),
+        ...(type === 'checkout.session.completed' ? { clientReferenceId: userId } : {}),
+      };
       pending.push({ id, type, body: stripeEventBody(type, facts) });
     }
     // Now and then an event type the webhook does not handle.
@@ -306,8 +342,12 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
       const before = billingOf(await profileItem(userId));
       const checkout = await invokeApi(billingHandler, 'POST', '/api/billing/checkout', { claims, body: JSON.stringify({ tier: rng.pick(['pro', 'label']) }) });
       const portal = await invokeApi(billingHandler, 'POST', '/api/billing/portal', { claims });
-      const patch = await invokeApi(profileHandler, 'PATCH', '/api/profile', { claims, body: JSON.stringify({ tier: 'label', email_limit: null, subscription_status: 'active' }) });
-      if (checkout.status !== 200 || portal.status !== 200 || patch.status !== 400) violation(`user routes answered ${checkout.status} ${portal.status} ${patch.status}`);
+      const patch = await invokeApi(profileHandler, 'PATCH', '/api/profile', {
+        claims,
+        body: JSON.stringify({ tier: 'label', email_limit: null, subscription_status: 'active' }),
+      });
+      if (checkout.status !== 200 || portal.status !== 200 || patch.status !== 400)
+        violation(`user routes answered ${checkout.status} ${portal.status} ${patch.status}`);
       if (JSON.stringify(before) !== JSON.stringify(billingOf(await profileItem(userId)))) violation('a user route changed billing');
     }
   }
@@ -316,14 +356,22 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
   clock.advance(60_000);
   while (pending.length > 0) await deliverSome(pending.length);
   const final = billingOf(await profileItem(userId));
-  if (JSON.stringify(final) !== JSON.stringify(expected())) violation(`at the end the profile says ${JSON.stringify(final)}, the provider ${JSON.stringify(expected())}`);
+  if (JSON.stringify(final) !== JSON.stringify(expected()))
+    violation(`at the end the profile says ${JSON.stringify(final)}, the provider ${JSON.stringify(expected())}`);
   for (const event of applied) if (!(await store.wasApplied(event.id)) && event.type !== UNHANDLED) violation(`${event.type} ${event.id} was never recorded`);
   totals.runs += 1;
 }
 
 describe('the billing webhook fault matrix', () => {
   it(`${RUNS} seeded runs (seed ${SEED}): the profile always ends as the provider's latest subscription`, { timeout: 600_000 }, async () => {
-    const totals: Totals = { runs: 0, steps: 0, events: 0, deliveries: 0, faults: Object.fromEntries(faultKinds.map((k) => [k, 0])) as Record<FaultKind, number>, violations: [] };
+    const totals: Totals = {
+      runs: 0,
+      steps: 0,
+      events: 0,
+      deliveries: 0,
+      faults: Object.fromEntries(faultKinds.map((k) => [k, 0])) as Record<FaultKind, number>,
+      violations: [],
+    };
     for (let run = 0; run < RUNS; run++) await runOnce(SEED, run, totals);
     console.log(
       `billing webhook matrix: seed ${SEED}, runs ${totals.runs}, steps ${totals.steps}, events ${totals.events}, deliveries ${totals.deliveries}, ` +

@@ -68,7 +68,11 @@ const portal = (user: TestUser, body?: unknown) => request('/api/billing/portal'
 const deliver = (delivery: Delivery, options: { path?: string; headers?: Record<string, string> } = {}) =>
   request(options.path ?? '/api/billing/webhook', {
     body: delivery.body,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...(delivery.signature === undefined ? {} : { 'stripe-signature': delivery.signature }), ...options.headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(delivery.signature === undefined ? {} : { 'stripe-signature': delivery.signature }),
+      ...options.headers,
+    },
   });
 
 const db = () => dynamodb().doc;
@@ -78,7 +82,9 @@ const customerOf = async (user: TestUser) => (await item(key.user(user.sub), key
 const eventApplied = async (id: string) => (await item(key.billingEventPartition(id), key.billingEventSort())) !== undefined;
 
 /** A user who went through checkout: has a customer, and (unless `subscribe` is false) an active Pro subscription applied by the webhook. */
-async function subscribedUser(subscription = buildSubscription({ status: 'active', priceId: TEST_PRICES.pro })): Promise<{ user: TestUser; customerId: string }> {
+async function subscribedUser(
+  subscription = buildSubscription({ status: 'active', priceId: TEST_PRICES.pro }),
+): Promise<{ user: TestUser; customerId: string }> {
   const user = await createUser();
   expect((await checkout(user, { tier: 'pro' })).status).toBe(200);
   const customerId = (await customerOf(user))!;
@@ -102,11 +108,18 @@ describe('POST /api/billing/sync', () => {
     const reads = provider.reads.length;
     const response = await sync(user);
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ subscribed: false, tier: 'free', email_limit: 50, subscription_end: null, subscription_status: 'none', cancel_at_period_end: false });
+    expect(response.json).toEqual({
+      subscribed: false,
+      tier: 'free',
+      email_limit: 50,
+      subscription_end: null,
+      subscription_status: 'none',
+      cancel_at_period_end: false,
+    });
     expect(provider.reads.length).toBe(reads);
   });
 
-  it("re-reads the provider and writes its state: sync alone brings a checkout that beat the webhook", async () => {
+  it('re-reads the provider and writes its state: sync alone brings a checkout that beat the webhook', async () => {
     const user = await createUser();
     await checkout(user, { tier: 'label' });
     const customerId = (await customerOf(user))!;
@@ -311,13 +324,22 @@ describe('POST /api/billing/webhook', () => {
     expect(billingFields(await storedProfile(user))).toMatchObject({ tier: 'pro', subscription_status: 'past_due', email_limit: 500 });
     provider.setSubscription(customerId, buildSubscription({ status: 'canceled' }));
     await deliver(signedDelivery('customer.subscription.deleted', { customerId }));
-    expect(billingFields(await storedProfile(user))).toEqual({ tier: 'free', email_limit: 50, subscription_status: 'canceled', subscription_end: null, cancel_at_period_end: false });
+    expect(billingFields(await storedProfile(user))).toEqual({
+      tier: 'free',
+      email_limit: 50,
+      subscription_status: 'canceled',
+      subscription_end: null,
+      cancel_at_period_end: false,
+    });
   });
 
   it.each([
     ['a missing signature', (d: Delivery): Delivery => ({ body: d.body, signature: undefined })],
     ['another secret', (d: Delivery): Delivery => ({ body: d.body, signature: signatureHeader(d.body, { secret: 'whsec_attacker' }) })],
-    ['a stale signature (301 s)', (d: Delivery): Delivery => ({ body: d.body, signature: signatureHeader(d.body, { timestamp: Math.floor(Date.now() / 1000) - 301 }) })],
+    [
+      'a stale signature (301 s)',
+      (d: Delivery): Delivery => ({ body: d.body, signature: signatureHeader(d.body, { timestamp: Math.floor(Date.now() / 1000) - 301 }) }),
+    ],
     ['a body altered after signing', (d: Delivery): Delivery => ({ body: d.body.replace('"livemode":false', '"livemode":true'), signature: d.signature })],
   ])('%s is a 400 and changes nothing', async (_name, spoil) => {
     const { user, customerId } = await subscribedUser();
@@ -383,7 +405,9 @@ describe('POST /api/billing/webhook', () => {
   it('verifies a base64-encoded body (API Gateway encodes a non-text content type)', async () => {
     const { user, customerId } = await subscribedUser();
     provider.setSubscription(customerId, buildSubscription({ status: 'active', priceId: TEST_PRICES.label }));
-    const response = await deliver(signedDelivery('customer.subscription.updated', { customerId }), { headers: { 'content-type': 'application/octet-stream' } });
+    const response = await deliver(signedDelivery('customer.subscription.updated', { customerId }), {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(response.status, response.text).toBe(200);
     expect((await storedProfile(user))?.tier).toBe('label');
   });
@@ -393,7 +417,13 @@ describe('no other route changes a tier', () => {
   it('PATCH /api/profile refuses billing fields and leaves them as they are', async () => {
     const { user } = await subscribedUser();
     const before = billingFields(await storedProfile(user));
-    for (const body of [{ tier: 'label' }, { email_limit: 100000 }, { subscription_status: 'active' }, { cancel_at_period_end: true }, { full_name: 'X', tier: 'free' }]) {
+    for (const body of [
+      { tier: 'label' },
+      { email_limit: 100000 },
+      { subscription_status: 'active' },
+      { cancel_at_period_end: true },
+      { full_name: 'X', tier: 'free' },
+    ]) {
       const response = await request('/api/profile', { method: 'PATCH', token: user.idToken, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }

@@ -57,7 +57,13 @@ describe('the provider subscription → profile billing state', () => {
   });
 
   it('no subscription at all is Free with status none', () => {
-    expect(billingStateOf(null, TEST_PRICES)).toEqual({ tier: 'free', email_limit: 50, subscription_status: 'none', subscription_end: null, cancel_at_period_end: false });
+    expect(billingStateOf(null, TEST_PRICES)).toEqual({
+      tier: 'free',
+      email_limit: 50,
+      subscription_status: 'none',
+      subscription_end: null,
+      cancel_at_period_end: false,
+    });
   });
 
   it('a live subscription on a price config does not name is an error, never a silent Free', () => {
@@ -86,7 +92,14 @@ describe('price ids ↔ plans', () => {
 describe('the sync answer (spec §7 sync-subscription)', () => {
   it('says subscribed for a paid plan, with the shape the schema checks', () => {
     const state = subscriptionStateOf(billingStateOf(buildSubscription({ status: 'past_due', currentPeriodEnd: END }), TEST_PRICES));
-    expect(state).toEqual({ subscribed: true, tier: 'pro', email_limit: 500, subscription_end: END, subscription_status: 'past_due', cancel_at_period_end: false });
+    expect(state).toEqual({
+      subscribed: true,
+      tier: 'pro',
+      email_limit: 500,
+      subscription_end: END,
+      subscription_status: 'past_due',
+      cancel_at_period_end: false,
+    });
     expect(subscriptionStateSchema.parse(state)).toEqual(state);
   });
 

@@ -14,16 +14,33 @@ const verifier = new StripeWebhookVerifier({ secret: () => Promise.resolve(TEST_
 describe('StripeWebhookVerifier', () => {
   it('reads a subscription event: its id, type and customer', async () => {
     const { body, signature } = signedDelivery('customer.subscription.updated', { id: 'evt_1', customerId: 'cus_1' }, { timestamp: nowSeconds });
-    expect(await verifier.verify(body, signature)).toEqual({ id: 'evt_1', type: 'customer.subscription.updated', customerId: 'cus_1', clientReferenceId: null });
+    expect(await verifier.verify(body, signature)).toEqual({
+      id: 'evt_1',
+      type: 'customer.subscription.updated',
+      customerId: 'cus_1',
+      clientReferenceId: null,
+    });
   });
 
   it("reads a completed Checkout's user (client_reference_id)", async () => {
-    const { body, signature } = signedDelivery('checkout.session.completed', { id: 'evt_2', customerId: 'cus_2', clientReferenceId: 'user-2' }, { timestamp: nowSeconds });
-    expect(await verifier.verify(body, signature)).toEqual({ id: 'evt_2', type: 'checkout.session.completed', customerId: 'cus_2', clientReferenceId: 'user-2' });
+    const { body, signature } = signedDelivery(
+      'checkout.session.completed',
+      { id: 'evt_2', customerId: 'cus_2', clientReferenceId: 'user-2' },
+      { timestamp: nowSeconds },
+    );
+    expect(await verifier.verify(body, signature)).toEqual({
+      id: 'evt_2',
+      type: 'checkout.session.completed',
+      customerId: 'cus_2',
+      clientReferenceId: 'user-2',
+    });
   });
 
   it('reads an invoice event and an expanded customer', async () => {
-    const body = JSON.stringify({ ...JSON.parse(stripeEventBody('invoice.paid', { id: 'evt_3', customerId: null })), data: { object: { object: 'invoice', customer: { id: 'cus_3', object: 'customer' } } } });
+    const body = JSON.stringify({
+      ...JSON.parse(stripeEventBody('invoice.paid', { id: 'evt_3', customerId: null })),
+      data: { object: { object: 'invoice', customer: { id: 'cus_3', object: 'customer' } } },
+    });
     expect(await verifier.verify(body, signatureHeader(body, { timestamp: nowSeconds }))).toMatchObject({ id: 'evt_3', customerId: 'cus_3' });
   });
 

@@ -43,7 +43,14 @@ export class StripeWebhookVerifier implements WebhookVerifier {
     const [{ default: Stripe }, secret] = await Promise.all([import('stripe'), this.options.secret()]);
     let event: StripeNamespace.Event;
     try {
-      event = await Stripe.webhooks.constructEventAsync(rawBody, signatureHeader, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, this.options.clock?.now().getTime());
+      event = await Stripe.webhooks.constructEventAsync(
+        rawBody,
+        signatureHeader,
+        secret,
+        WEBHOOK_TOLERANCE_SECONDS,
+        undefined,
+        this.options.clock?.now().getTime(),
+      );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
         throw new WebhookSignatureError(`The webhook's signature does not verify: ${error.message}`, { cause: error });
