@@ -50,8 +50,15 @@ describe('a Lambda entry’s configuration', () => {
 describe('a local stack’s configuration', () => {
   const stack = { tableName: 'tp', region: 'us-east-1', dynamoEndpoint: 'http://127.0.0.1:1', appUrl: 'http://127.0.0.1:2' };
 
-  it('is its own table, engine and URL, with the local writer and mailbox', () => {
-    expect(localServerConfig(stack)).toEqual({ ...stack, writer: 'local', mailbox: 'local', intervalMs: SEND_INTERVAL_MS });
+  it('is its own table, engine and URL, with the local writer, mailbox and billing twin', () => {
+    expect(localServerConfig(stack)).toEqual({
+      ...stack,
+      writer: 'local',
+      mailbox: 'local',
+      intervalMs: SEND_INTERVAL_MS,
+      billing: 'local',
+      billingPrices: { pro: 'price_local_pro', label: 'price_local_label' },
+    });
   });
 
   it('takes Bedrock when asked for (WRITER=bedrock npm start)', () => {
