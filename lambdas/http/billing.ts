@@ -13,12 +13,11 @@ import {
   priceOfTier,
   subscriptionStateOf,
   WebhookSignatureError,
-  type BillingState,
   type PriceTable,
 } from '../core/billing';
 import { DomainError } from '../core/errors';
 import type { Identity } from '../core/profile';
-import type { BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, WebhookVerifier } from '../ports';
+import type { BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, WebhookVerifier } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { billingDeps } from '../composition/billing';
 import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
@@ -66,12 +65,13 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
 
   /**
    * Reads the customer's subscription from the provider and writes its state onto the user's profile,
-   * guarded by when the read started; returns what the profile says afterwards.
+   * guarded by when the read started; returns what the profile says afterwards. A price config does not
+   * name is our error (500, logged), not the provider's.
    */
-  const applyProviderState = async (userId: string, customerId: string, read: (work: Promise<BillingState>) => Promise<BillingState>) => {
+  const applyProviderState = async (userId: string, customerId: string, read: (customerId: string) => Promise<ProviderSubscription | null>) => {
     const table = configuredPrices();
     const readAt = clock.now();
-    const state = await read(provider.currentSubscription(customerId).then((subscription) => billingStateOf(subscription, table)));
+    const state = billingStateOf(await read(customerId), table);
     const result = await billing.writeBillingState(userId, state, readAt);
     if (result.outcome === 'no_profile') logger.warn('Billing state for a user without a profile', { userId, customerId });
     return result.outcome === 'no_profile' ? state : billingStateOfProfile(result.profile);
@@ -99,7 +99,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
       const profile = await ensureProfile(profiles, identity, clock.now());
       const customerId = await billing.customerOf(identity.userId);
       if (!customerId) return json(200, subscriptionStateOf(billingStateOfProfile(profile)));
-      const state = await applyProviderState(identity.userId, customerId, (work) => fromProvider(work, 'read subscription'));
+      const state = await applyProviderState(identity.userId, customerId, (id) => fromProvider(provider.currentSubscription(id), 'read subscription'));
       return json(200, subscriptionStateOf(state));
     },
 
@@ -143,7 +143,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
       const { customerId } = verified;
       const userId = customerId === null ? undefined : await userOfEvent({ ...verified, customerId });
       if (customerId !== null && userId !== undefined) {
-        await applyProviderState(userId, customerId, (work) => work);
+        await applyProviderState(userId, customerId, (id) => provider.currentSubscription(id));
       } else {
         logger.warn('Billing event for no known user', { eventId: verified.id, type: verified.type, customerId });
       }

@@ -156,6 +156,14 @@ describe('POST /api/billing/sync', () => {
     expect(await storedProfile(user)).toEqual(before);
   });
 
+  it('a live subscription on a price config does not name is a 500 (our misconfiguration), never a silent Free', async () => {
+    const { user, customerId } = await subscribedUser();
+    provider.setSubscription(customerId, buildSubscription({ status: 'active', priceId: 'price_not_configured' }));
+    const response = await sync(user);
+    expect(response.status).toBe(500);
+    expect((await storedProfile(user))?.tier).toBe('pro');
+  });
+
   it("syncs the caller's own customer whatever the body names", async () => {
     const { customerId: aCustomer } = await subscribedUser();
     const b = await createUser();
