@@ -23,11 +23,6 @@ export const BACKOFF_MS = [1, 2, 4, 8, 16].map((minutes) => minutes * 60_000);
 export const MAX_STEPS = 10;
 /** A campaign whose send flow stopped queueing (the browser closed mid-way) completes after this. */
 export const BATCH_GRACE_MS = 15 * 60_000;
-/**
- * Campaigns held at the plan's monthly limit are looked at again this often before the month resets,
- * so a plan change (an upgrade) releases them without the artist pressing Resume.
- */
-export const MONTHLY_LIMIT_RECHECK_MS = 15 * 60_000;
 
 /** The recipient details (RCPT.detail) the sender writes, in words. */
 export const recipientDetails = {
@@ -88,16 +83,12 @@ function firstSendAfter(queue: Record<string, SenderQueueEntry>): Date {
 
 /**
  * A campaign the sender paused at the plan's monthly limit (pause_reason 'monthly_limit'). Unlike a
- * pause by the artist it stays on the cursor, and the sender releases it when the plan allows again:
- * the next Pacific month, or at once after a plan change.
+ * pause by the artist it stays on the cursor, which is due at the next Pacific month, and the sender
+ * releases it then by itself. After an upgrade the artist's Resume sends on at once (the sender holds
+ * it again if the plan still does not allow); the cursor is not polled meanwhile.
  */
 export const heldAtMonthlyLimit = (campaign: Pick<SendingCampaign, 'sending_status' | 'pause_reason'>) =>
   campaign.sending_status === 'paused' && campaign.pause_reason === 'monthly_limit';
-
-/** When campaigns held at the monthly limit are looked at again: the next recheck, or the month's reset if sooner. */
-export function monthlyLimitRecheckAt(now: Date): Date {
-  return new Date(Math.min(nextPacificMonthStart(now).getTime(), now.getTime() + MONTHLY_LIMIT_RECHECK_MS));
-}
 
 /** Whether processing `position` finishes the campaign: every batch is in and it is the last queued position. */
 export function completesAt(campaign: Pick<SendingCampaign, 'queued_through' | 'total_recipients' | 'total_queued'>, position: number): boolean {
@@ -121,7 +112,7 @@ export type Decision =
   | { kind: 'advance'; campaignId: string; position: number; mark?: { status: 'unknown'; from: 'sending'; detail: string }; completes: boolean }
   /** No mailbox to send with: pause every campaign of the cursor. */
   | { kind: 'pause'; reason: 'mailbox_disconnected' }
-  /** The plan's monthly limit is reached: every campaign of the cursor paused at it (kept on the cursor), looked at again at `until`. */
+  /** The plan's monthly limit is reached: every campaign of the cursor paused at it (kept on the cursor) until the next Pacific month. */
   | { kind: 'hold'; until: Date }
   /** The plan allows again: the campaigns held at the monthly limit go on sending. */
   | { kind: 'release' }
@@ -157,7 +148,7 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
   // The plan's limit as the profile says now: a plan change applies to emails already queued.
   const monthlyLimit = monthlyLimitOf(profile);
   const monthFull = monthlyLimit !== null && view.usedThisMonth >= monthlyLimit;
-  if (heldAtMonthlyLimit(campaign)) return monthFull ? { kind: 'wait', until: monthlyLimitRecheckAt(now), reason: 'monthly_limit' } : { kind: 'release' };
+  if (heldAtMonthlyLimit(campaign)) return monthFull ? { kind: 'wait', until: nextPacificMonthStart(now), reason: 'monthly_limit' } : { kind: 'release' };
   // Pause and resume change the campaign and the cursor in one transaction; a read between them (the
   // batch read is not one snapshot) settles by the next interval.
   if (campaign.sending_status !== 'sending') return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'settling' };
@@ -182,7 +173,7 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
 
   const dailyLimit = dailyLimitOf(profile);
   if (view.sentToday >= dailyLimit) return { kind: 'wait', until: nextPacificMidnight(now), reason: 'daily_limit' };
-  if (monthFull) return { kind: 'hold', until: monthlyLimitRecheckAt(now) };
+  if (monthFull) return { kind: 'hold', until: nextPacificMonthStart(now) };
   if (cursor.last_claim_at) {
     const paced = Date.parse(cursor.last_claim_at) + intervalMs;
     if (paced > nowMs) return { kind: 'wait', until: new Date(paced), reason: 'pacing' };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
 import { MailerError } from '../../lambdas/core/errors';
-import { MONTHLY_LIMIT_RECHECK_MS, pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
+import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import { clickUrl, oneClickUnsubscribeUrl, openPixelUrl, unsubscribePageUrl } from '../../lambdas/core/tracking';
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
@@ -535,7 +535,8 @@ describe("sender: the claim is the limits' last word", () => {
     expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['pending', 'pending']);
     expect(await world.counters()).toEqual({ day: 0, month: 50 });
     expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', pause_reason: 'monthly_limit', resume_position: 0 });
-    expect((await world.cursor())?.due_at).toBe(new Date(world.now.getTime() + MONTHLY_LIMIT_RECHECK_MS).toISOString());
+    // 18:00Z on 21 November: the next Pacific month starts at 08:00Z on 1 December.
+    expect((await world.cursor())?.due_at).toBe('2026-12-01T08:00:00.000Z');
   });
 });
 
@@ -560,18 +561,19 @@ describe('sender: limits follow the plan', () => {
     );
   const held = { sending_status: 'paused', pause_reason: 'monthly_limit' };
 
-  it('a Free user is stopped at 50: the campaign is held (Paused, monthly limit) and rechecks send nothing more that month', async () => {
+  it('a Free user is stopped at 50: the campaign is held (Paused, monthly limit) on the cursor until the next Pacific month', async () => {
     const world = await sendingWorld({ profile: { tier: 'free' } });
     await usedThisMonth(world, 49);
     const { campaign } = await queued(world, 3);
     await world.tick();
-    await world.tick();
+    const heldTick = await world.tick();
     expect(world.mailer.sent).toHaveLength(1);
     expect(await world.campaign(campaign.id)).toMatchObject({ ...held, status: 'sending', resume_position: 1, next_send_at: null });
-    for (let recheck = 0; recheck < 5; recheck++) await world.tick();
+    expect(await world.cursor()).toMatchObject({ queue: { [campaign.id]: { position: 1 } }, due_at: '2026-12-01T08:00:00.000Z' });
+    // The same tick again (a redelivery) is stale: nothing more this month.
+    await world.deliver(heldTick!);
     expect(world.mailer.calls).toHaveLength(1);
     expect(await world.counters()).toMatchObject({ month: 50 });
-    expect(await world.campaign(campaign.id)).toMatchObject(held);
   });
 
   it('a Pro user sends past 50; its month stops at 500', async () => {
@@ -622,7 +624,6 @@ describe('sender: limits follow the plan', () => {
     await onPlan(world, 'free');
     await world.tick();
     await world.tick();
-    for (let recheck = 0; recheck < 3; recheck++) await world.tick();
     expect(world.mailer.calls).toHaveLength(2);
     expect(await world.counters()).toMatchObject({ month: 50 });
     expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['sent', 'sent', 'pending', 'pending', 'pending']);
@@ -630,11 +631,11 @@ describe('sender: limits follow the plan', () => {
     expect(await world.campaign(later.id)).toMatchObject({ ...held, resume_position: 0 });
     const cursor = await world.cursor();
     expect(Object.keys(cursor?.queue ?? {}).sort()).toEqual([campaign.id, later.id].sort());
-    expect(Date.parse(cursor?.due_at ?? '')).toBeLessThanOrEqual(world.now.getTime() + MONTHLY_LIMIT_RECHECK_MS);
+    expect(cursor?.due_at).toBe('2026-12-01T08:00:00.000Z');
 
     // The first instant of December in Los Angeles: a new month's count, the campaigns go on by themselves.
-    world.now = new Date('2026-12-01T08:00:00.000Z');
     await world.tick();
+    expect(world.now.toISOString()).toBe('2026-12-01T08:00:00.000Z');
     expect(world.mailer.sent).toHaveLength(3);
     expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'sending', pause_reason: null, emails_sent: 3 });
     expect(await world.campaign(later.id)).toMatchObject({ sending_status: 'sending', pause_reason: null, next_send_at: '2026-12-01T08:00:00.000Z' });
@@ -644,29 +645,27 @@ describe('sender: limits follow the plan', () => {
     expect(await world.counters()).toMatchObject({ month: 4 });
   });
 
-  it('an upgrade releases a held campaign at the next recheck, or at once when the artist resumes it', async () => {
+  it('after an upgrade the artist’s Resume sends on at once; a Resume still on Free is held again, sending nothing', async () => {
     const world = await sendingWorld({ profile: { tier: 'free' } });
     await usedThisMonth(world, 50);
     const { campaign } = await queued(world, 3);
     await world.tick();
+    expect(world.mailer.calls).toHaveLength(0);
     expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 0 });
-    await onPlan(world, 'pro');
-    const heldAt = world.now.getTime();
-    await world.tick();
-    expect(world.mailer.sent.map((s) => s.at.getTime())).toEqual([heldAt + MONTHLY_LIMIT_RECHECK_MS]);
-    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'sending', pause_reason: null, emails_sent: 1 });
 
-    // Down to Free again: held; the artist upgrades and presses Resume: the next email goes at once.
-    await onPlan(world, 'free');
-    world.advance(INTERVAL_MS);
+    expect((await world.sendQueue.resume(world.userId, campaign.id, world.now)).outcome).toBe('resumed');
     await world.tick();
-    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 1 });
-    await onPlan(world, 'label');
+    expect(world.mailer.calls).toHaveLength(0);
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 0 });
+
+    await onPlan(world, 'pro');
+    world.advance(INTERVAL_MS);
     expect((await world.sendQueue.resume(world.userId, campaign.id, world.now)).outcome).toBe('resumed');
     const resumedAt = world.now.getTime();
     await world.tick();
-    expect(world.mailer.sent.at(-1)?.at.getTime()).toBe(resumedAt);
+    expect(world.mailer.sent.map((s) => s.at.getTime())).toEqual([resumedAt]);
     await world.runUntilIdle();
-    expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_sent: 3 });
+    expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_sent: 3, sending_status: null });
+    expect(await world.counters()).toMatchObject({ month: 53 });
   });
 });

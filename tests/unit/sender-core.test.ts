@@ -14,8 +14,6 @@ import {
   heldAtMonthlyLimit,
   MAX_ATTEMPTS,
   messageIdOf,
-  MONTHLY_LIMIT_RECHECK_MS,
-  monthlyLimitRecheckAt,
   nextPacificMonthStart,
   outgoingEmail,
   pitchKey,
@@ -223,7 +221,8 @@ describe('decide: limits and pacing', () => {
 
 describe('decide: the plan’s monthly limit, read from the tier at send time', () => {
   const onPlan = (tier: 'free' | 'pro' | 'label') => ({ ...profile, tier });
-  const recheck = new Date(NOW.getTime() + MONTHLY_LIMIT_RECHECK_MS);
+  // 18:00Z on 21 November: the next Pacific month starts at 08:00Z on 1 December (PST).
+  const monthStart = new Date('2026-12-01T08:00:00.000Z');
   const held = campaign({ sending_status: 'paused', pause_reason: 'monthly_limit', resume_position: 0 });
 
   it.each([
@@ -237,8 +236,8 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
   it.each([
     ['free', 50],
     ['pro', 500],
-  ] as const)('%s with %i used holds every campaign at the limit, looked at again after the recheck interval', (tier, used) => {
-    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: recheck });
+  ] as const)('%s with %i used holds every campaign at the limit until the next Pacific month', (tier, used) => {
+    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('the tier decides, not the stored email_limit (a copy the webhook keeps in step)', () => {
@@ -247,7 +246,7 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
   });
 
   it('a downgrade to Free with more than 50 already sent this month holds the queued campaign at once', () => {
-    expect(decide(view({ usedThisMonth: 120, profile: onPlan('free') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: recheck });
+    expect(decide(view({ usedThisMonth: 120, profile: onPlan('free') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('the Label plan has no monthly cap, but its mailbox’s daily limit still applies', () => {
@@ -259,21 +258,19 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
     });
   });
 
-  it('the recheck is never later than the next Pacific month’s first instant', () => {
-    // 23:55 on 30 November in Los Angeles (PST): the month resets at 08:00Z, before the recheck interval ends.
+  it('the hold lasts until the first instant of the next Pacific month, not UTC’s', () => {
+    // 23:55 on 30 November in Los Angeles (PST) is already December in UTC: the month resets at 08:00Z.
     const lateNow = new Date('2026-12-01T07:55:00.000Z');
     const tick = iso(lateNow.getTime() - 1000);
     const v = view({ usedThisMonth: 50, cursor: { queue: { C1: entry() }, due_at: tick, last_claim_at: null } });
-    expect(decide(v, tick, lateNow, INTERVAL)).toEqual({ kind: 'hold', until: new Date('2026-12-01T08:00:00.000Z') });
-    expect(monthlyLimitRecheckAt(lateNow)).toEqual(nextPacificMonthStart(lateNow));
-    expect(monthlyLimitRecheckAt(NOW)).toEqual(recheck);
+    expect(decide(v, tick, lateNow, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('a held campaign waits while the month is still used up', () => {
-    expect(decide(view({ camp: held, usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: recheck, reason: 'monthly_limit' });
+    expect(decide(view({ camp: held, usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: monthStart, reason: 'monthly_limit' });
   });
 
-  it('a held campaign is released once the plan allows: an upgrade, or a new Pacific month (its counter starts at 0)', () => {
+  it('a held campaign is released once the plan allows: after an upgrade, or in a new Pacific month (its counter starts at 0)', () => {
     expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('pro') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
     expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
     expect(decide(view({ camp: held, usedThisMonth: 0 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });

@@ -107,5 +107,5 @@ export const monthlyLimitPauseTexts = {
   header: 'Monthly limit reached',
   card: "Paused at your plan's monthly limit",
   detail:
-    "Sending paused: your plan's emails for this month are used. It goes on by itself when your monthly limit resets on the 1st (Pacific Time), or shortly after you upgrade your plan.",
+    "Sending paused: your plan's emails for this month are used. It goes on by itself when your monthly limit resets on the 1st (Pacific Time). After you upgrade your plan, resume sending to go on now.",
 } as const;
