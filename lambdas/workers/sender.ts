@@ -49,7 +49,19 @@ export interface SenderMetrics {
 
 /** How one tick ended (logged; the tests read it). */
 export type TickOutcome =
-  'stale' | 'idle' | 'waiting' | 'paused' | 'monthly_limit' | 'sent' | 'retrying' | 'failed' | 'daily_limit' | 'disconnected' | 'unknown' | 'postponed' | 'steps_exhausted';
+  | 'stale'
+  | 'idle'
+  | 'waiting'
+  | 'paused'
+  | 'monthly_limit'
+  | 'sent'
+  | 'retrying'
+  | 'failed'
+  | 'daily_limit'
+  | 'disconnected'
+  | 'unknown'
+  | 'postponed'
+  | 'steps_exhausted';
 
 /** The tick a message carries; anything else is dropped (redelivery could not make it valid). */
 export function parseTick(body: string): SendTick | undefined {

@@ -325,7 +325,10 @@ describe('POST /api/directory/contacts', () => {
     // Down to Free: the additions so far stay (contacts are not taken away), no more are allowed.
     await setProfile(user.sub, { tier: 'free' });
     expect((await call('/api/directory', { token: user.idToken })).json?.allowance).toEqual({ used: 7, limit: 5 });
-    expect(await addEntries(user, [labels[42]!.id])).toMatchObject({ status: 403, json: { code: DIRECTORY_LIMIT_CODE, message: directoryMessages.freeLimitReached } });
+    expect(await addEntries(user, [labels[42]!.id])).toMatchObject({
+      status: 403,
+      json: { code: DIRECTORY_LIMIT_CODE, message: directoryMessages.freeLimitReached },
+    });
     expect(await contactItems(user.sub)).toHaveLength(2);
   });
 });

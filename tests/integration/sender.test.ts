@@ -557,7 +557,10 @@ describe('sender: limits follow the plan', () => {
     );
   const usedThisMonth = (world: SendingWorld, sent: number) =>
     world.db.send(
-      new PutCommand({ TableName: world.tableName, Item: { PK: key.user(world.userId), SK: key.monthCounter(pacificMonth(world.now)), entity: 'counter', sent } }),
+      new PutCommand({
+        TableName: world.tableName,
+        Item: { PK: key.user(world.userId), SK: key.monthCounter(pacificMonth(world.now)), entity: 'counter', sent },
+      }),
     );
   const held = { sending_status: 'paused', pause_reason: 'monthly_limit' };
 

@@ -209,7 +209,8 @@ describe('GET /api/sending/status', () => {
  * and the send itself read it on the next request.
  */
 describe('limits follow the plan', () => {
-  const onPlan = (user: TestUser, tier: 'free' | 'pro' | 'label') => setProfile(user, { tier, email_limit: tier === 'free' ? 50 : tier === 'pro' ? 500 : null });
+  const onPlan = (user: TestUser, tier: 'free' | 'pro' | 'label') =>
+    setProfile(user, { tier, email_limit: tier === 'free' ? 50 : tier === 'pro' ? 500 : null });
   const usedThisMonth = (user: TestUser, n: number) => setCounter(user, key.monthCounter(pacificMonth(new Date())), n);
 
   it('a Free user is stopped at 50: past it nothing is queued in immediate mode, and the status says 0 left', async () => {

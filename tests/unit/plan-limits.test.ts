@@ -38,7 +38,11 @@ describe('each limit per tier (spec §6, §9)', () => {
 
 describe('the send check and the capacity figures follow the tier', () => {
   it('a Pro user may queue past 50, up to 500', () => {
-    expect(capacityOf({ tier: 'pro', gmail_daily_limit: 500 }, usage(0, 50), 450)).toMatchObject({ monthRemaining: 450, availableNow: 450, scenario: 'sufficient' });
+    expect(capacityOf({ tier: 'pro', gmail_daily_limit: 500 }, usage(0, 50), 450)).toMatchObject({
+      monthRemaining: 450,
+      availableNow: 450,
+      scenario: 'sufficient',
+    });
     expect(capacityOf({ tier: 'pro', gmail_daily_limit: 500 }, usage(0, 50), 451)).toMatchObject({ availableNow: 450, scenario: 'partial' });
   });
 

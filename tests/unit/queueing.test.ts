@@ -75,7 +75,11 @@ describe('limits', () => {
     expect(capacityOf({ tier: 'free', gmail_daily_limit: 500 }, usage(0, 45), 5)).toMatchObject({ availableNow: 5, scenario: 'sufficient' });
     expect(capacityOf({ tier: 'free', gmail_daily_limit: 500 }, usage(0, 45), 6)).toMatchObject({ availableNow: 5, scenario: 'partial' });
     expect(capacityOf({ tier: 'pro', gmail_daily_limit: 2000 }, usage(1999, 0), 2)).toMatchObject({ availableNow: 1, scenario: 'partial' });
-    expect(capacityOf({ tier: 'pro', gmail_daily_limit: 2000 }, usage(0, 450), 60)).toMatchObject({ monthRemaining: 50, availableNow: 50, scenario: 'partial' });
+    expect(capacityOf({ tier: 'pro', gmail_daily_limit: 2000 }, usage(0, 450), 60)).toMatchObject({
+      monthRemaining: 50,
+      availableNow: 50,
+      scenario: 'partial',
+    });
     expect(capacityOf({ tier: 'label', gmail_daily_limit: 500 }, usage(0, 10_000), 500)).toMatchObject({
       monthRemaining: null,
       availableNow: 500,

@@ -241,7 +241,10 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
   });
 
   it('the tier decides, not the stored email_limit (a copy the webhook keeps in step)', () => {
-    expect(decide(view({ usedThisMonth: 60, profile: { ...onPlan('pro'), email_limit: 50 } }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: 500 });
+    expect(decide(view({ usedThisMonth: 60, profile: { ...onPlan('pro'), email_limit: 50 } }), TICK, NOW, INTERVAL)).toMatchObject({
+      kind: 'send',
+      monthlyLimit: 500,
+    });
     expect(decide(view({ usedThisMonth: 50, profile: { ...onPlan('free'), email_limit: 500 } }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'hold' });
   });
 

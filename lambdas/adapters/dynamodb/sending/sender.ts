@@ -244,10 +244,7 @@ export class DynamoSenderStore implements SenderStore {
    * due again at `until`: the campaigns stay on it, so the sender itself releases them when the plan
    * allows. A campaign is held only while it is sending (or already held): never over a pause of another kind.
    */
-  async holdAtMonthlyLimit(
-    userId: string,
-    input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; until: Date; now: Date },
-  ): Promise<boolean> {
+  async holdAtMonthlyLimit(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; until: Date; now: Date }): Promise<boolean> {
     const { tickDueAt, queue, until, now } = input;
     const asRead = this.queueAsRead(tickDueAt, queue);
     const due = dueSet(userId, until);
@@ -267,7 +264,14 @@ export class DynamoSenderStore implements SenderStore {
             update(this.tableName, campaignKey(userId, campaignId), {
               set: ['sending_status = :paused', 'pause_reason = :reason', 'resume_position = :position', 'next_send_at = :null', 'updated_at = :now'],
               condition: 'attribute_exists(PK) AND (sending_status = :sending OR pause_reason = :reason)',
-              values: { ':paused': 'paused', ':reason': 'monthly_limit', ':position': entry.position, ':null': null, ':now': now.toISOString(), ':sending': 'sending' },
+              values: {
+                ':paused': 'paused',
+                ':reason': 'monthly_limit',
+                ':position': entry.position,
+                ':null': null,
+                ':now': now.toISOString(),
+                ':sending': 'sending',
+              },
             }),
           ]),
         ),
