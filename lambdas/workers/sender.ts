@@ -230,8 +230,10 @@ export function makeProcessor(deps: SenderDeps) {
           await store.pauseAll(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, now });
           return disconnected ? 'disconnected' : 'paused';
         case 'hold':
-          await store.holdAtMonthlyLimit(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, until: decision.until, now });
-          return 'monthly_limit';
+          // Refused when the queue changed since the read (a pause, a resume, a new campaign): the tick stays due, and is read again.
+          return (await store.holdAtMonthlyLimit(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, until: decision.until, now }))
+            ? 'monthly_limit'
+            : 'stale';
         case 'release':
           if (!(await store.releaseFromMonthlyLimit(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, now }))) return 'stale';
           continue;
