@@ -617,6 +617,13 @@ export interface SenderStore {
   ): Promise<boolean>;
   /** No mailbox: every campaign on the cursor paused (mailbox_disconnected), the cursor out of the DUE index. */
   pauseAll(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean>;
+  /**
+   * The plan's monthly limit reached: every campaign of the cursor (its queue as read) paused at it
+   * (monthly_limit, keeping its position), still on the cursor, which is due again at `until`.
+   */
+  holdAtMonthlyLimit(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; until: Date; now: Date }): Promise<boolean>;
+  /** The plan allows again: the campaigns of the cursor (its queue as read) held at the monthly limit sending again. */
+  releaseFromMonthlyLimit(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean>;
   /** Claims one email (one transaction): the recipient, the cursor, the day's and month's counters, the unsubscribe and pause checks, the token. */
   claim(userId: string, input: ClaimInput): Promise<ClaimOutcome>;
   /** Records a claimed email's outcome (one transaction). */

@@ -5,11 +5,12 @@
  */
 import type { z } from 'zod';
 import type { Contact, csvContactSchema } from '../../schema/api/contacts';
-import { directoryAdditionsLimits, type DirectoryAllowance, type DirectoryEntry } from '../../schema/api/directory';
+import type { DirectoryAllowance, DirectoryEntry } from '../../schema/api/directory';
 import { normaliseWebsite } from '../../schema/api/links';
 import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
 import { addressId } from './addressId';
+import { directoryAdditionsOf } from './plans';
 
 // The address id lives in a module without schemas (the tracking Lambda needs it, and no zod).
 export { addressId, isAddressId } from './addressId';
@@ -33,13 +34,9 @@ export function contactFromCsvRow(row: z.output<typeof csvContactSchema>): Omit<
   };
 }
 
-/** Spec §6/§9: 5 directory additions in total on the free tier, 1000 on a paid one. */
-export function directoryAdditionsLimit(tier: Tier | undefined): number {
-  return tier === undefined || tier === 'free' ? directoryAdditionsLimits.free : directoryAdditionsLimits.paid;
-}
-
+/** The user's LabelFinder allowance: additions so far (kept on the profile) and their plan's limit (core/plans.ts). */
 export function directoryAllowance(profile: { tier: Tier; labelfinder_additions_count: number }): DirectoryAllowance {
-  return { used: profile.labelfinder_additions_count, limit: directoryAdditionsLimit(profile.tier) };
+  return { used: profile.labelfinder_additions_count, limit: directoryAdditionsOf(profile.tier) };
 }
 
 /** Spec §3: position 'DJ' for a DJ entry, else 'A&R Manager'. */

@@ -1,5 +1,5 @@
 import type { Profile } from '../../schema/api/profile';
-import { DEFAULT_EMAIL_LIMIT, DEFAULT_GMAIL_DAILY_LIMIT } from './plans';
+import { DEFAULT_GMAIL_DAILY_LIMIT, NEW_PROFILE_EMAIL_LIMIT } from './plans';
 
 /** Who the verified token says the caller is. */
 export interface Identity {
@@ -24,7 +24,7 @@ export function newProfile(identity: Identity, now: Date): Profile {
     instagram_url: null,
     tier: 'free',
     emails_used: 0,
-    email_limit: DEFAULT_EMAIL_LIMIT,
+    email_limit: NEW_PROFILE_EMAIL_LIMIT,
     gmail_connected: false,
     gmail_daily_limit: DEFAULT_GMAIL_DAILY_LIMIT,
     gmail_account_type: 'free',

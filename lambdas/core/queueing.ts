@@ -7,6 +7,7 @@
 import { campaignSummarySchema, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
 import type { Profile } from '../../schema/api/profile';
 import type { SendingStatus, SendModeName } from '../../schema/api/sending';
+import { monthlyLimitOf } from './plans';
 import { nextPacificMidnight, pacificDate, pacificMonth, planSendTimes, sendingCapacity, type Capacity } from './sendingWindow';
 
 /** Why a selected contact is not queued; `eligible` when it is. */
@@ -63,10 +64,8 @@ export const allUnsubscribed = (sorted: SortedSelection) =>
 // ---------------------------------------------------------------------------------------------------
 // Limits and capacity.
 
-export type LimitsProfile = Pick<Profile, 'tier' | 'email_limit' | 'gmail_daily_limit'>;
-
-/** The plan's monthly email limit (spec §6): the profile's email_limit; null (unlimited) on the Label plan. */
-export const monthlyLimitOf = (profile: Pick<Profile, 'tier' | 'email_limit'>): number | null => (profile.tier === 'label' ? null : profile.email_limit);
+/** What the limits are read from: the plan's tier (core/plans.ts) and the mailbox's daily limit. */
+export type LimitsProfile = Pick<Profile, 'tier' | 'gmail_daily_limit'>;
 
 /** The mailbox's daily limit (spec §9: 500, or 2000 for a Workspace account), as the connection recorded it. */
 export const dailyLimitOf = (profile: Pick<Profile, 'gmail_daily_limit'>): number => profile.gmail_daily_limit;

@@ -8,7 +8,8 @@ import type { Campaign, RenderedEmail } from '../../schema/api/campaigns';
 import { artistName } from '../../schema/api/profile';
 import type { EmailToken, OutgoingEmail, RecipientRecord, SenderHead, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../ports';
 import type { Profile } from '../../schema/api/profile';
-import { dailyLimitOf, monthlyLimitOf } from './queueing';
+import { monthlyLimitOf } from './plans';
+import { dailyLimitOf } from './queueing';
 import { nextPacificMidnight, pacificMonth } from './sendingWindow';
 import { oneClickUnsubscribeUrl, trackedHtml } from './tracking';
 
@@ -80,6 +81,15 @@ function firstSendAfter(queue: Record<string, SenderQueueEntry>): Date {
   return new Date(Math.min(...Object.values(queue).map((entry) => Date.parse(entry.send_after))));
 }
 
+/**
+ * A campaign the sender paused at the plan's monthly limit (pause_reason 'monthly_limit'). Unlike a
+ * pause by the artist it stays on the cursor, which is due at the next Pacific month, and the sender
+ * releases it then by itself. After an upgrade the artist's Resume sends on at once (the sender holds
+ * it again if the plan still does not allow); the cursor is not polled meanwhile.
+ */
+export const heldAtMonthlyLimit = (campaign: Pick<SendingCampaign, 'sending_status' | 'pause_reason'>) =>
+  campaign.sending_status === 'paused' && campaign.pause_reason === 'monthly_limit';
+
 /** Whether processing `position` finishes the campaign: every batch is in and it is the last queued position. */
 export function completesAt(campaign: Pick<SendingCampaign, 'queued_through' | 'total_recipients' | 'total_queued'>, position: number): boolean {
   return campaign.queued_through >= campaign.total_recipients && position + 1 >= campaign.total_queued;
@@ -102,6 +112,10 @@ export type Decision =
   | { kind: 'advance'; campaignId: string; position: number; mark?: { status: 'unknown'; from: 'sending'; detail: string }; completes: boolean }
   /** No mailbox to send with: pause every campaign of the cursor. */
   | { kind: 'pause'; reason: 'mailbox_disconnected' }
+  /** The plan's monthly limit is reached: every campaign of the cursor paused at it (kept on the cursor) until the next Pacific month. */
+  | { kind: 'hold'; until: Date }
+  /** The plan allows again: the campaigns held at the monthly limit go on sending. */
+  | { kind: 'release' }
   | {
       kind: 'send';
       campaign: SendingCampaign;
@@ -131,6 +145,10 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
   if (!head) return { kind: 'wait', until: firstSendAfter(cursor.queue), reason: 'scheduled' };
   const { campaign, recipient, campaignId, position } = head;
   if (!campaign) return { kind: 'forget', campaignId };
+  // The plan's limit as the profile says now: a plan change applies to emails already queued.
+  const monthlyLimit = monthlyLimitOf(profile);
+  const monthFull = monthlyLimit !== null && view.usedThisMonth >= monthlyLimit;
+  if (heldAtMonthlyLimit(campaign)) return monthFull ? { kind: 'wait', until: nextPacificMonthStart(now), reason: 'monthly_limit' } : { kind: 'release' };
   // Pause and resume change the campaign and the cursor in one transaction; a read between them (the
   // batch read is not one snapshot) settles by the next interval.
   if (campaign.sending_status !== 'sending') return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'settling' };
@@ -154,9 +172,8 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
   if (recipient.retry_at && Date.parse(recipient.retry_at) > nowMs) return { kind: 'wait', until: new Date(recipient.retry_at), reason: 'retry' };
 
   const dailyLimit = dailyLimitOf(profile);
-  const monthlyLimit = monthlyLimitOf(profile);
   if (view.sentToday >= dailyLimit) return { kind: 'wait', until: nextPacificMidnight(now), reason: 'daily_limit' };
-  if (monthlyLimit !== null && view.usedThisMonth >= monthlyLimit) return { kind: 'wait', until: nextPacificMonthStart(now), reason: 'monthly_limit' };
+  if (monthFull) return { kind: 'hold', until: nextPacificMonthStart(now) };
   if (cursor.last_claim_at) {
     const paced = Date.parse(cursor.last_claim_at) + intervalMs;
     if (paced > nowMs) return { kind: 'wait', until: new Date(paced), reason: 'pacing' };

@@ -14,7 +14,8 @@ import {
   type DirectoryList,
 } from '../../schema/api/directory';
 import { isContactEmail } from '../../schema/api/contacts';
-import { addressId, directoryAdditionsLimit, directoryAllowance } from '../core/contacts';
+import { addressId, directoryAllowance } from '../core/contacts';
+import { directoryAdditionsOf } from '../core/plans';
 import type { Identity } from '../core/profile';
 import type { Clock, ContactStore, DirectoryStore, ProfileStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
@@ -60,7 +61,7 @@ export const makeHandler = ({ directory, contacts, profiles, clock }: DirectoryD
       const { entry_ids } = parse(directoryAddSchema, body);
       const userId = identity.userId;
       const profile = await profileOf(identity);
-      const result = await directory.addToContacts(userId, entry_ids, directoryAdditionsLimit(profile.tier), clock.now());
+      const result = await directory.addToContacts(userId, entry_ids, directoryAdditionsOf(profile.tier), clock.now());
       switch (result.outcome) {
         case 'unknown_entries':
           throw new HttpError(404, directoryMessages.unknownEntries);

@@ -4,6 +4,7 @@ import { readServerConfig, type ServerConfig } from '../composition/config';
 import { profileDeps } from '../composition/profile';
 import { HttpError, httpApi, json, lazyHandler, parse } from './api';
 import { ensureProfile } from './ensureProfile';
+import { monthlyLimitOf } from '../core/plans';
 
 export interface ProfileDeps {
   profiles: ProfileStore;
@@ -19,10 +20,14 @@ export interface ProfileDeps {
 const profileSchemas = () => import('../../schema/api/profile');
 
 export const makeHandler = ({ profiles, clock, sendQueue }: ProfileDeps) => {
-  /** The profile with this month's usage as the pipeline counted it: one more read, alongside the profile's. */
+  /**
+   * The profile with this month's usage as the pipeline counted it (one more read, alongside the
+   * profile's) and its plan's monthly limit as the limits read it (the tier's, core/plans.ts).
+   */
   const withUsage = async (userId: string, read: Promise<Profile | undefined>): Promise<Profile | undefined> => {
     const [profile, usage] = await Promise.all([read, sendQueue?.usage(userId, clock.now())]);
-    return profile && usage ? { ...profile, emails_used: usage.usedThisMonth } : profile;
+    if (!profile) return undefined;
+    return { ...profile, email_limit: monthlyLimitOf(profile), ...(usage ? { emails_used: usage.usedThisMonth } : {}) };
   };
 
   return httpApi('profile', {

@@ -49,7 +49,19 @@ export interface SenderMetrics {
 
 /** How one tick ended (logged; the tests read it). */
 export type TickOutcome =
-  'stale' | 'idle' | 'waiting' | 'paused' | 'sent' | 'retrying' | 'failed' | 'daily_limit' | 'disconnected' | 'unknown' | 'postponed' | 'steps_exhausted';
+  | 'stale'
+  | 'idle'
+  | 'waiting'
+  | 'paused'
+  | 'monthly_limit'
+  | 'sent'
+  | 'retrying'
+  | 'failed'
+  | 'daily_limit'
+  | 'disconnected'
+  | 'unknown'
+  | 'postponed'
+  | 'steps_exhausted';
 
 /** The tick a message carries; anything else is dropped (redelivery could not make it valid). */
 export function parseTick(body: string): SendTick | undefined {
@@ -217,6 +229,14 @@ export function makeProcessor(deps: SenderDeps) {
         case 'pause':
           await store.pauseAll(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, now });
           return disconnected ? 'disconnected' : 'paused';
+        case 'hold':
+          // Refused when the queue changed since the read (a pause, a resume, a new campaign): the tick stays due, and is read again.
+          return (await store.holdAtMonthlyLimit(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, until: decision.until, now }))
+            ? 'monthly_limit'
+            : 'stale';
+        case 'release':
+          if (!(await store.releaseFromMonthlyLimit(userId, { tickDueAt: dueAt, queue: view.cursor?.queue ?? {}, now }))) return 'stale';
+          continue;
         case 'complete':
           await store.complete(userId, { tickDueAt: dueAt, campaignId: decision.campaignId, now });
           continue;

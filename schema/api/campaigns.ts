@@ -158,6 +158,9 @@ export const htmlTrackSchema = z
   .strict();
 export type HtmlTrackInput = z.input<typeof htmlTrackSchema>;
 
+export const pauseReasons = ['user', 'mailbox_disconnected', 'monthly_limit'] as const;
+export type PauseReason = (typeof pauseReasons)[number];
+
 export const campaignSchema = z.object({
   id: z.string(),
   mode: z.enum(composeModes),
@@ -187,8 +190,12 @@ export const campaignSchema = z.object({
   emails_machine_opened: z.number().int(),
   /** Nothing is sent before this time (scheduled mode: the next Pacific midnight); null until queued. */
   send_after: z.string().nullable(),
-  /** Why a paused campaign is paused: the artist, or the mailbox lost its authorization. */
-  pause_reason: z.enum(['user', 'mailbox_disconnected']).nullable(),
+  /**
+   * Why a paused campaign is paused: the artist; the mailbox lost its authorization; or the plan's
+   * monthly limit is reached (the sender goes on by itself when the plan allows: the next Pacific month,
+   * or a plan change).
+   */
+  pause_reason: z.enum(pauseReasons).nullable(),
   email_subject: z.string(),
   /** Plain text (turned into HTML with line breaks when sent) or a sanitized HTML document. */
   email_body: z.string(),

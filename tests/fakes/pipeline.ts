@@ -45,6 +45,7 @@ import { LOCAL_BATCH_SIZE, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS,
 import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { Tier } from '../../schema/api/profile';
+import { planOf } from '../../schema/plans';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { buildContact, buildDraftContent, buildProfile } from './builders';
@@ -473,9 +474,8 @@ export interface PipelineCampaign {
 
 export interface UserOptions {
   dailyLimit?: number;
+  /** The plan, whose monthly limit the sender reads (planOf(tier): Free 50, Pro 500, Label none). */
   tier?: Tier;
-  /** The plan's monthly limit (profile.email_limit); ignored for the Label plan. */
-  emailLimit?: number;
   /** Already counted today / this month (Pacific) at the clock's time. */
   sentToday?: number;
   usedThisMonth?: number;
@@ -651,7 +651,7 @@ export class PipelineWorld {
         full_name: `Artist ${index}`,
         artist_name: `DJ ${index}`,
         tier,
-        ...(options.emailLimit !== undefined ? { email_limit: options.emailLimit } : {}),
+        email_limit: planOf(tier).monthlyEmails,
         gmail_connected: true,
         gmail_email: mailbox.email,
         gmail_daily_limit: mailbox.dailyLimit,
@@ -661,7 +661,7 @@ export class PipelineWorld {
         userId,
         index,
         dailyLimit,
-        monthlyLimit: tier === 'label' ? null : profile.email_limit,
+        monthlyLimit: planOf(tier).monthlyEmails,
         preDay: new Map(),
         preMonth: new Map(),
         campaigns: [],

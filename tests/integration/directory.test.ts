@@ -312,6 +312,25 @@ describe('POST /api/directory/contacts', () => {
       json: { code: DIRECTORY_LIMIT_CODE, message: "You've reached your LabelFinder limit (1000 contacts)." },
     });
   });
+
+  it('follows a plan change at once: Free at 5 refused, on Pro the next request adds past 5 (limit 1000), back on Free refused again', async () => {
+    const user = await newUser();
+    await setProfile(user.sub, { labelfinder_additions_count: 5 });
+    expect(await addEntries(user, [labels[40]!.id])).toMatchObject({ status: 403, json: { message: directoryMessages.freeLimitReached } });
+    // The billing webhook writes the tier onto the profile; the next request reads it.
+    await setProfile(user.sub, { tier: 'pro' });
+    const added = await addEntries(user, [labels[40]!.id, labels[41]!.id]);
+    expect(added).toMatchObject({ status: 200, json: { allowance: { used: 7, limit: 1000 } } });
+    expect((await call('/api/directory', { token: user.idToken })).json?.allowance).toEqual({ used: 7, limit: 1000 });
+    // Down to Free: the additions so far stay (contacts are not taken away), no more are allowed.
+    await setProfile(user.sub, { tier: 'free' });
+    expect((await call('/api/directory', { token: user.idToken })).json?.allowance).toEqual({ used: 7, limit: 5 });
+    expect(await addEntries(user, [labels[42]!.id])).toMatchObject({
+      status: 403,
+      json: { code: DIRECTORY_LIMIT_CODE, message: directoryMessages.freeLimitReached },
+    });
+    expect(await contactItems(user.sub)).toHaveLength(2);
+  });
 });
 
 describe('DynamoDirectoryStore.addToContacts: writes between its read and its transaction', () => {

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { nextPacificMidnight, pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
+import { planOf } from '../../schema/plans';
 import {
   FakeClock,
   invariantViolations,
@@ -221,7 +222,6 @@ interface RunPlan {
     dailyLimit: number;
     sentToday: number;
     tier: 'free' | 'pro' | 'label';
-    emailLimit: number;
     usedThisMonth: number;
     campaigns: { recipients: number; shared: number; sendAfterMs: number | 'midnight' }[];
   }[];
@@ -233,7 +233,9 @@ function planRun(rng: Rng, mix: Mix): RunPlan {
     const limits = rng.chance(mix.limits);
     const dailyLimit = limits ? rng.between(2, 4) : 500;
     const tier = rng.pick(['free', 'pro', 'label'] as const);
-    const emailLimit = limits ? rng.between(3, 9) : 50;
+    // What is left of the plan's month (Free 50, Pro 500) at the start: a few emails, so runs reach the limit.
+    const headroom = limits ? rng.between(3, 9) : 50;
+    const monthly = planOf(tier).monthlyEmails;
     const campaigns = [{ recipients: rng.between(3, 6), shared: 0, sendAfterMs: 0 as number | 'midnight' }];
     if (rng.chance(0.3)) {
       campaigns.push({
@@ -248,8 +250,7 @@ function planRun(rng: Rng, mix: Mix): RunPlan {
       dailyLimit,
       sentToday: limits ? rng.between(0, dailyLimit) : rng.chance(0.2) ? rng.between(0, 3) : 0,
       tier,
-      emailLimit,
-      usedThisMonth: limits && tier !== 'label' ? rng.between(0, emailLimit) : 0,
+      usedThisMonth: limits && monthly !== null ? monthly - headroom + rng.between(0, headroom) : 0,
       campaigns,
     };
   });
@@ -287,7 +288,7 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
   try {
     // Setup: users with their mailbox and counters, campaigns queued through the send flow's store.
     const users = await world.addUsers(
-      plan.users.map((u) => ({ dailyLimit: u.dailyLimit, tier: u.tier, emailLimit: u.emailLimit, sentToday: u.sentToday, usedThisMonth: u.usedThisMonth })),
+      plan.users.map((u) => ({ dailyLimit: u.dailyLimit, tier: u.tier, sentToday: u.sentToday, usedThisMonth: u.usedThisMonth })),
     );
     await Promise.all(
       plan.users.map(async (u, i) => {
@@ -817,10 +818,10 @@ describe('named faults', () => {
 
   it('monthly plan limit at the boundary: the last email of March, then nothing until April starts (Pacific)', async () => {
     const world = scenarioWorld({ start: STARTS.monthEnd });
-    await oneCampaign(world, 3, { tier: 'free', emailLimit: 3, usedThisMonth: 2 });
+    await oneCampaign(world, 3, { tier: 'free', usedThisMonth: 49 });
     const snapshot = await settle(world);
     expect(world.mail.calls.map((call) => call.at.toISOString())).toEqual(['2026-04-01T06:50:00.000Z', '2026-04-01T07:00:00.000Z', '2026-04-01T07:01:00.000Z']);
-    expect(Object.fromEntries(snapshot.users[0]!.month)).toEqual({ '2026-03': 3, '2026-04': 2 });
+    expect(Object.fromEntries(snapshot.users[0]!.month)).toEqual({ '2026-03': 50, '2026-04': 2 });
   });
 });
 

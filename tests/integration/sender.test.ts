@@ -14,6 +14,7 @@ import { clickUrl, oneClickUnsubscribeUrl, openPixelUrl, unsubscribePageUrl } fr
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
 import type { RecipientRecord } from '../../lambdas/ports';
 import type { Contact } from '../../schema/api/contacts';
+import type { Tier } from '../../schema/api/profile';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { APP_URL, contactFor, INTERVAL_MS, sendingWorld, type SendingWorld } from './sendingFixtures';
@@ -525,14 +526,149 @@ describe("sender: the claim is the limits' last word", () => {
     expect((await world.cursor())?.due_at).toBe('2026-11-22T08:00:00.000Z');
   });
 
-  it("the month's last email taken after the read: the claim refuses it, and the rest waits for the next Pacific month", async () => {
-    const world = await sendingWorld({ profile: { tier: 'free', email_limit: 3 } });
+  it("the month's last email taken after the read: the claim refuses it, and the rest is held at the plan's monthly limit", async () => {
+    const world = await sendingWorld({ profile: { tier: 'free' } });
     const { campaign } = await queued(world, 2);
-    await slotTakenAfterTheRead(world, key.monthCounter(pacificMonth(world.now)), 2);
+    await slotTakenAfterTheRead(world, key.monthCounter(pacificMonth(world.now)), 49);
     await world.tick();
     expect(world.mailer.calls).toEqual([]);
     expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['pending', 'pending']);
-    expect(await world.counters()).toEqual({ day: 0, month: 3 });
+    expect(await world.counters()).toEqual({ day: 0, month: 50 });
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', pause_reason: 'monthly_limit', resume_position: 0 });
+    // 18:00Z on 21 November: the next Pacific month starts at 08:00Z on 1 December.
     expect((await world.cursor())?.due_at).toBe('2026-12-01T08:00:00.000Z');
+  });
+});
+
+/**
+ * The plan's monthly limit at send time (issue 14 §5): the sender reads the tier before each email, so
+ * a plan change applies to emails already queued. The tier is written onto the profile as the billing
+ * webhook writes it (tier and email_limit together).
+ */
+describe('sender: limits follow the plan', () => {
+  const onPlan = (world: SendingWorld, tier: Tier) =>
+    world.db.send(
+      new UpdateCommand({
+        TableName: world.tableName,
+        Key: { PK: key.user(world.userId), SK: key.profile() },
+        UpdateExpression: 'SET tier = :tier, email_limit = :limit',
+        ExpressionAttributeValues: { ':tier': tier, ':limit': tier === 'free' ? 50 : tier === 'pro' ? 500 : null },
+      }),
+    );
+  const usedThisMonth = (world: SendingWorld, sent: number) =>
+    world.db.send(
+      new PutCommand({
+        TableName: world.tableName,
+        Item: { PK: key.user(world.userId), SK: key.monthCounter(pacificMonth(world.now)), entity: 'counter', sent },
+      }),
+    );
+  const held = { sending_status: 'paused', pause_reason: 'monthly_limit' };
+
+  it('a Free user is stopped at 50: the campaign is held (Paused, monthly limit) on the cursor until the next Pacific month', async () => {
+    const world = await sendingWorld({ profile: { tier: 'free' } });
+    await usedThisMonth(world, 49);
+    const { campaign } = await queued(world, 3);
+    await world.tick();
+    const heldTick = await world.tick();
+    expect(world.mailer.sent).toHaveLength(1);
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, status: 'sending', resume_position: 1, next_send_at: null });
+    expect(await world.cursor()).toMatchObject({ queue: { [campaign.id]: { position: 1 } }, due_at: '2026-12-01T08:00:00.000Z' });
+    // The same tick again (a redelivery) is stale: nothing more this month.
+    await world.deliver(heldTick!);
+    expect(world.mailer.calls).toHaveLength(1);
+    expect(await world.counters()).toMatchObject({ month: 50 });
+  });
+
+  it('a Pro user sends past 50; its month stops at 500', async () => {
+    const world = await sendingWorld({ profile: { tier: 'pro', email_limit: 500 } });
+    await usedThisMonth(world, 50);
+    const { campaign } = await queued(world, 2);
+    await world.runUntilIdle();
+    expect(world.mailer.sent).toHaveLength(2);
+    expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_sent: 2 });
+
+    await usedThisMonth(world, 499);
+    const next = await world.draft(2, { track_name: 'Second', track_url: 'https://music.test/second' });
+    await world.queue(next, [contactFor(world.userId, 5), contactFor(world.userId, 6)]);
+    await world.tick();
+    await world.tick();
+    expect(world.mailer.sent).toHaveLength(3);
+    expect(await world.counters()).toMatchObject({ month: 500 });
+    expect(await world.campaign(next.id)).toMatchObject({ ...held, resume_position: 1 });
+  });
+
+  it('a Label user sends past 500 (no monthly cap), held only by the mailbox’s daily limit until Pacific midnight', async () => {
+    const world = await sendingWorld({ profile: { tier: 'label', email_limit: null }, dailyLimit: 2 });
+    await usedThisMonth(world, 600);
+    const { campaign } = await queued(world, 3);
+    await world.tick();
+    await world.tick();
+    await world.tick();
+    expect(world.mailer.sent).toHaveLength(2);
+    // 18:00Z on 21 November is 10:00 PST: the daily limit waits for 08:00Z on the 22nd; the campaign is not held.
+    expect((await world.cursor())?.due_at).toBe('2026-11-22T08:00:00.000Z');
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'sending', pause_reason: null });
+    await world.runUntilIdle();
+    expect(world.mailer.sent.map((s) => s.at.toISOString())).toContain('2026-11-22T08:00:00.000Z');
+    expect(await world.counters()).toMatchObject({ month: 603 });
+  });
+
+  it('a downgrade while queued: the sender stops at the Free limit, every queued campaign shows Paused (monthly limit); the next Pacific month releases them', async () => {
+    const world = await sendingWorld({ profile: { tier: 'pro', email_limit: 500 } });
+    await usedThisMonth(world, 48);
+    const { campaign } = await queued(world, 5);
+    const later = await world.draft(1, { track_name: 'Later', track_url: 'https://music.test/later' });
+    const laterAt = new Date(world.now.getTime() + 3 * 60 * INTERVAL_MS);
+    await world.queue(later, [contactFor(world.userId, 9)], laterAt);
+    await world.tick();
+    expect(world.mailer.sent).toHaveLength(1);
+
+    // The subscription ends (cancelled at period end, or deleted): the webhook writes Free.
+    await onPlan(world, 'free');
+    await world.tick();
+    await world.tick();
+    expect(world.mailer.calls).toHaveLength(2);
+    expect(await world.counters()).toMatchObject({ month: 50 });
+    expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['sent', 'sent', 'pending', 'pending', 'pending']);
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, status: 'sending', resume_position: 2 });
+    expect(await world.campaign(later.id)).toMatchObject({ ...held, resume_position: 0 });
+    const cursor = await world.cursor();
+    expect(Object.keys(cursor?.queue ?? {}).sort()).toEqual([campaign.id, later.id].sort());
+    expect(cursor?.due_at).toBe('2026-12-01T08:00:00.000Z');
+
+    // The first instant of December in Los Angeles: a new month's count, the campaigns go on by themselves.
+    await world.tick();
+    expect(world.now.toISOString()).toBe('2026-12-01T08:00:00.000Z');
+    expect(world.mailer.sent).toHaveLength(3);
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'sending', pause_reason: null, emails_sent: 3 });
+    expect(await world.campaign(later.id)).toMatchObject({ sending_status: 'sending', pause_reason: null, next_send_at: '2026-12-01T08:00:00.000Z' });
+    await world.runUntilIdle();
+    expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+    expect(await world.campaign(later.id)).toMatchObject({ status: 'completed', emails_sent: 1 });
+    expect(await world.counters()).toMatchObject({ month: 4 });
+  });
+
+  it('after an upgrade the artist’s Resume sends on at once; a Resume still on Free is held again, sending nothing', async () => {
+    const world = await sendingWorld({ profile: { tier: 'free' } });
+    await usedThisMonth(world, 50);
+    const { campaign } = await queued(world, 3);
+    await world.tick();
+    expect(world.mailer.calls).toHaveLength(0);
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 0 });
+
+    expect((await world.sendQueue.resume(world.userId, campaign.id, world.now)).outcome).toBe('resumed');
+    await world.tick();
+    expect(world.mailer.calls).toHaveLength(0);
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 0 });
+
+    await onPlan(world, 'pro');
+    world.advance(INTERVAL_MS);
+    expect((await world.sendQueue.resume(world.userId, campaign.id, world.now)).outcome).toBe('resumed');
+    const resumedAt = world.now.getTime();
+    await world.tick();
+    expect(world.mailer.sent.map((s) => s.at.getTime())).toEqual([resumedAt]);
+    await world.runUntilIdle();
+    expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_sent: 3, sending_status: null });
+    expect(await world.counters()).toMatchObject({ month: 53 });
   });
 });

@@ -203,6 +203,88 @@ describe('GET /api/sending/status', () => {
   });
 });
 
+/**
+ * The plan's limits follow the tier at once (issue 14 §5): the tier is written onto the profile as the
+ * billing webhook writes it (tier and email_limit together), and the status, the send check's figures
+ * and the send itself read it on the next request.
+ */
+describe('limits follow the plan', () => {
+  const onPlan = (user: TestUser, tier: 'free' | 'pro' | 'label') =>
+    setProfile(user, { tier, email_limit: tier === 'free' ? 50 : tier === 'pro' ? 500 : null });
+  const usedThisMonth = (user: TestUser, n: number) => setCounter(user, key.monthCounter(pacificMonth(new Date())), n);
+
+  it('a Free user is stopped at 50: past it nothing is queued in immediate mode, and the status says 0 left', async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh']);
+    await usedThisMonth(user, 49);
+    const campaign = await createCampaign(user);
+    expect(await send(user, campaign.id, batch(contacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+    await usedThisMonth(user, 50);
+    const status = sendingStatusSchema.parse((await api(user, '/api/sending/status')).json);
+    expect(status).toMatchObject({ month: { used: 50, limit: 50, remaining: 0 }, available_now: 0 });
+    expect((await api(user, '/api/profile')).json).toMatchObject({ tier: 'free', emails_used: 50, email_limit: 50 });
+  });
+
+  it('a Pro user queues past 50, up to 500: the status, the send check and the send read the Pro plan', async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh', 'Cy Lark']);
+    await usedThisMonth(user, 120);
+    await onPlan(user, 'pro');
+    expect(sendingStatusSchema.parse((await api(user, '/api/sending/status')).json)).toMatchObject({
+      month: { used: 120, limit: 500, remaining: 380 },
+      available_now: 380,
+    });
+    const campaign = await createCampaign(user);
+    const check = await api(user, `/api/campaigns/${campaign.id}/send-check`, { method: 'POST', body: { contact_ids: ids(contacts) } });
+    expect(sendCheckSchema.parse(check.json).status.month).toMatchObject({ limit: 500, remaining: 380 });
+    expect(await sent(user, campaign.id, batch(contacts))).toMatchObject({ queued: 3, campaign: { status: 'sending' } });
+
+    // Three short of 500: three more go, a fourth is refused in immediate mode.
+    await usedThisMonth(user, 497);
+    const exactly = await createCampaign(user, { track_name: 'Exactly Three' });
+    const more = await addContacts(user, ['Dee Moss', 'Eli Fenn', 'Fay Dune']);
+    expect(await sent(user, exactly.id, batch(more))).toMatchObject({ queued: 3 });
+    await usedThisMonth(user, 498);
+    const over = await createCampaign(user, { track_name: 'One Too Many' });
+    expect(await send(user, over.id, batch(more))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+  });
+
+  it('a Label user goes past 500 with no monthly cap, bounded by the mailbox’s daily limit', async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh']);
+    await usedThisMonth(user, 5000);
+    await onPlan(user, 'label');
+    expect(sendingStatusSchema.parse((await api(user, '/api/sending/status')).json)).toMatchObject({
+      month: { used: 5000, limit: null, remaining: null },
+      available_now: 500,
+    });
+    expect((await api(user, '/api/profile')).json).toMatchObject({ tier: 'label', emails_used: 5000, email_limit: null });
+    const campaign = await createCampaign(user);
+    expect(await sent(user, campaign.id, batch(contacts))).toMatchObject({ queued: 2 });
+
+    await setCounter(user, key.dayCounter(pacificDate(new Date())), 499);
+    const capped = await createCampaign(user, { track_name: 'Daily Capped' });
+    expect(await send(user, capped.id, batch(contacts))).toMatchObject({
+      status: 400,
+      json: { message: sendingMessages.insufficientCapacity },
+    });
+  });
+
+  it('a downgrade applies at the next request: Pro → Free with 120 sent leaves nothing this month; the profile answers Free’s limit', async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell']);
+    await usedThisMonth(user, 120);
+    await onPlan(user, 'pro');
+    expect(sendingStatusSchema.parse((await api(user, '/api/sending/status')).json).available_now).toBe(380);
+    // The stored email_limit lags (500): the tier decides, and the profile answers the tier's limit.
+    await setProfile(user, { tier: 'free' });
+    expect(sendingStatusSchema.parse((await api(user, '/api/sending/status')).json)).toMatchObject({ month: { limit: 50, remaining: 0 }, available_now: 0 });
+    expect((await api(user, '/api/profile')).json).toMatchObject({ tier: 'free', email_limit: 50 });
+    const campaign = await createCampaign(user);
+    expect(await send(user, campaign.id, batch(contacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+  });
+});
+
 describe('POST /api/campaigns/{id}/send-check', () => {
   it('counts who would be skipped: unsubscribed, already pitched this track, no longer a contact', async () => {
     const user = await connectedUser();
@@ -324,7 +406,8 @@ describe('POST /api/campaigns/{id}/send', () => {
   it('immediate mode without capacity for every email is refused with the spec’s text; partial and scheduled are not', async () => {
     const user = await connectedUser();
     const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh', 'Cy Lark']);
-    await setProfile(user, { email_limit: 2 });
+    // Two of the Free plan's 50 emails left this month.
+    await setCounter(user, key.monthCounter(pacificMonth(new Date())), 48);
     const campaign = await createCampaign(user);
     expect(await send(user, campaign.id, batch(contacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
     expect(await getCampaign(user, campaign.id)).toMatchObject({ status: 'draft', total_queued: 0 });

@@ -1,6 +1,7 @@
 /** The contact rules every creating path shares (lambdas/core/contacts.ts): ids, the CSV and directory mappings, the allowance. */
 import { describe, expect, it } from 'vitest';
-import { addressId, contactFromCsvRow, contactFromDirectoryEntry, directoryAdditionsLimit, directoryAllowance, isAddressId } from '../../lambdas/core/contacts';
+import { addressId, contactFromCsvRow, contactFromDirectoryEntry, directoryAllowance, isAddressId } from '../../lambdas/core/contacts';
+import { directoryAdditionsOf } from '../../lambdas/core/plans';
 import { contactSchema, csvContactSchema, isContactEmail, type CsvContact } from '../../schema/api/contacts';
 import { isFreeAllowance, remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
 
@@ -146,10 +147,10 @@ describe('contactFromDirectoryEntry (spec §3 "User contact created from the dir
 
 describe('directory allowance (spec §6: free 5 additions in total, paid 1000)', () => {
   it('limits the free tier (and a user without a profile yet) to 5, paid tiers to 1000', () => {
-    expect(directoryAdditionsLimit('free')).toBe(5);
-    expect(directoryAdditionsLimit(undefined)).toBe(5);
-    expect(directoryAdditionsLimit('pro')).toBe(1000);
-    expect(directoryAdditionsLimit('label')).toBe(1000);
+    expect(directoryAdditionsOf('free')).toBe(5);
+    expect(directoryAdditionsOf(undefined)).toBe(5);
+    expect(directoryAdditionsOf('pro')).toBe(1000);
+    expect(directoryAdditionsOf('label')).toBe(1000);
   });
 
   it('reads the used count from the profile', () => {

@@ -10,7 +10,6 @@ import {
   campaignSummary,
   capacityOf,
   eligibilityOf,
-  monthlyLimitOf,
   sendingStatus,
   sendStart,
   sortSelection,
@@ -28,7 +27,7 @@ const facts = (over: Partial<SelectionFacts> = {}): SelectionFacts => ({
   ...over,
 });
 const usage = (sentToday: number, usedThisMonth: number, nextSendAt: string | null = null): Usage => ({ sentToday, usedThisMonth, nextSendAt });
-const freeProfile = { tier: 'free' as const, email_limit: 50, gmail_daily_limit: 500 };
+const freeProfile = { tier: 'free' as const, gmail_daily_limit: 500 };
 
 describe('who of the selection is queued', () => {
   // Every combination of the three facts and the 'send again' box.
@@ -72,17 +71,16 @@ describe('who of the selection is queued', () => {
 });
 
 describe('limits', () => {
-  it('the monthly limit is the plan’s email_limit; the Label plan has none', () => {
-    expect(monthlyLimitOf({ tier: 'free', email_limit: 50 })).toBe(50);
-    expect(monthlyLimitOf({ tier: 'pro', email_limit: 1000 })).toBe(1000);
-    expect(monthlyLimitOf({ tier: 'label', email_limit: 50 })).toBeNull();
-  });
-
-  it('capacity is the smaller of the mailbox’s day (its own daily limit) and the plan’s month', () => {
-    expect(capacityOf({ tier: 'free', email_limit: 50, gmail_daily_limit: 500 }, usage(0, 45), 5)).toMatchObject({ availableNow: 5, scenario: 'sufficient' });
-    expect(capacityOf({ tier: 'free', email_limit: 50, gmail_daily_limit: 500 }, usage(0, 45), 6)).toMatchObject({ availableNow: 5, scenario: 'partial' });
-    expect(capacityOf({ tier: 'pro', email_limit: 5000, gmail_daily_limit: 2000 }, usage(1999, 0), 2)).toMatchObject({ availableNow: 1, scenario: 'partial' });
-    expect(capacityOf({ tier: 'label', email_limit: 50, gmail_daily_limit: 500 }, usage(0, 10_000), 500)).toMatchObject({
+  it('capacity is the smaller of the mailbox’s day (its own daily limit) and the plan’s month (the tier’s: Free 50, Pro 500)', () => {
+    expect(capacityOf({ tier: 'free', gmail_daily_limit: 500 }, usage(0, 45), 5)).toMatchObject({ availableNow: 5, scenario: 'sufficient' });
+    expect(capacityOf({ tier: 'free', gmail_daily_limit: 500 }, usage(0, 45), 6)).toMatchObject({ availableNow: 5, scenario: 'partial' });
+    expect(capacityOf({ tier: 'pro', gmail_daily_limit: 2000 }, usage(1999, 0), 2)).toMatchObject({ availableNow: 1, scenario: 'partial' });
+    expect(capacityOf({ tier: 'pro', gmail_daily_limit: 2000 }, usage(0, 450), 60)).toMatchObject({
+      monthRemaining: 50,
+      availableNow: 50,
+      scenario: 'partial',
+    });
+    expect(capacityOf({ tier: 'label', gmail_daily_limit: 500 }, usage(0, 10_000), 500)).toMatchObject({
       monthRemaining: null,
       availableNow: 500,
       scenario: 'sufficient',
@@ -93,7 +91,7 @@ describe('limits', () => {
 describe('when the first email may go (spec §4 send modes)', () => {
   const now = at('2026-11-22T18:00:00Z'); // 10:00 in Los Angeles
   const reset = at('2026-11-23T08:00:00Z');
-  const profile = { tier: 'pro' as const, email_limit: 1000, gmail_daily_limit: 500 };
+  const profile = { tier: 'pro' as const, gmail_daily_limit: 500 };
 
   it('immediate: now when today’s capacity covers every email, exactly at the boundary too', () => {
     expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(490, 0), 10), requested: 10, now })).toEqual({
@@ -144,11 +142,11 @@ describe('the sending status', () => {
   });
 
   it('counts today’s and this month’s emails; available now is the smaller remainder', () => {
-    const status = sendingStatus({ ...connected, email_limit: 1000, tier: 'pro' }, usage(480, 990, '2026-11-22T07:31:00.000Z'), now);
+    const status = sendingStatus({ ...connected, tier: 'pro' }, usage(480, 490, '2026-11-22T07:31:00.000Z'), now);
     expect(status).toMatchObject({
       mailbox: { connected: true, email: 'nova@gmail.example', daily_limit: 500 },
       today: { sent: 480, remaining: 20 },
-      month: { used: 990, limit: 1000, remaining: 10 },
+      month: { used: 490, limit: 500, remaining: 10 },
       available_now: 10,
       next_send_at: '2026-11-22T07:31:00.000Z',
     });

@@ -11,6 +11,7 @@ import {
   decide,
   dueShard,
   headOf,
+  heldAtMonthlyLimit,
   MAX_ATTEMPTS,
   messageIdOf,
   nextPacificMonthStart,
@@ -207,16 +208,6 @@ describe('decide: limits and pacing', () => {
     expect(decide(v, tick, at, INTERVAL)).toEqual({ kind: 'wait', until: new Date(midnight), reason: 'daily_limit' });
   });
 
-  it('waits for the first instant of the next Pacific month when the plan month is used up, and never for the Label plan', () => {
-    expect(decide(view({ usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({
-      kind: 'wait',
-      until: new Date('2026-12-01T08:00:00.000Z'),
-      reason: 'monthly_limit',
-    });
-    const label = { ...profile, tier: 'label' as const };
-    expect(decide(view({ usedThisMonth: 100_000, profile: label }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: null });
-  });
-
   it('waits until one interval after the last claim, and not a moment longer', () => {
     const last = NOW.getTime() - 20_000;
     const paced = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_claim_at: iso(last) } });
@@ -225,6 +216,74 @@ describe('decide: limits and pacing', () => {
     expect(decide(exactly, TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
     // A faster interval (SEND_INTERVAL_SECONDS for a demo) paces by that.
     expect(decide(paced, TICK, NOW, 10_000)).toMatchObject({ kind: 'send' });
+  });
+});
+
+describe('decide: the plan’s monthly limit, read from the tier at send time', () => {
+  const onPlan = (tier: 'free' | 'pro' | 'label') => ({ ...profile, tier });
+  // 18:00Z on 21 November: the next Pacific month starts at 08:00Z on 1 December (PST).
+  const monthStart = new Date('2026-12-01T08:00:00.000Z');
+  const held = campaign({ sending_status: 'paused', pause_reason: 'monthly_limit', resume_position: 0 });
+
+  it.each([
+    ['free', 49, 50],
+    ['pro', 50, 500],
+    ['pro', 499, 500],
+  ] as const)('%s with %i used this month sends, held to the plan’s %i', (tier, used, limit) => {
+    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: limit });
+  });
+
+  it.each([
+    ['free', 50],
+    ['pro', 500],
+  ] as const)('%s with %i used holds every campaign at the limit until the next Pacific month', (tier, used) => {
+    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+  });
+
+  it('the tier decides, not the stored email_limit (a copy the webhook keeps in step)', () => {
+    expect(decide(view({ usedThisMonth: 60, profile: { ...onPlan('pro'), email_limit: 50 } }), TICK, NOW, INTERVAL)).toMatchObject({
+      kind: 'send',
+      monthlyLimit: 500,
+    });
+    expect(decide(view({ usedThisMonth: 50, profile: { ...onPlan('free'), email_limit: 500 } }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'hold' });
+  });
+
+  it('a downgrade to Free with more than 50 already sent this month holds the queued campaign at once', () => {
+    expect(decide(view({ usedThisMonth: 120, profile: onPlan('free') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+  });
+
+  it('the Label plan has no monthly cap, but its mailbox’s daily limit still applies', () => {
+    expect(decide(view({ usedThisMonth: 100_000, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: null });
+    expect(decide(view({ usedThisMonth: 100_000, sentToday: 500, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date('2026-11-22T08:00:00.000Z'),
+      reason: 'daily_limit',
+    });
+  });
+
+  it('the hold lasts until the first instant of the next Pacific month, not UTC’s', () => {
+    // 23:55 on 30 November in Los Angeles (PST) is already December in UTC: the month resets at 08:00Z.
+    const lateNow = new Date('2026-12-01T07:55:00.000Z');
+    const tick = iso(lateNow.getTime() - 1000);
+    const v = view({ usedThisMonth: 50, cursor: { queue: { C1: entry() }, due_at: tick, last_claim_at: null } });
+    expect(decide(v, tick, lateNow, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+  });
+
+  it('a held campaign waits while the month is still used up', () => {
+    expect(decide(view({ camp: held, usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: monthStart, reason: 'monthly_limit' });
+  });
+
+  it('a held campaign is released once the plan allows: after an upgrade, or in a new Pacific month (its counter starts at 0)', () => {
+    expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('pro') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
+    expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
+    expect(decide(view({ camp: held, usedThisMonth: 0 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
+  });
+
+  it('only a hold is released by the sender: a campaign the artist paused stays paused', () => {
+    const byArtist = campaign({ sending_status: 'paused', pause_reason: 'user' });
+    expect(decide(view({ camp: byArtist, usedThisMonth: 0 }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'wait', reason: 'settling' });
+    expect(heldAtMonthlyLimit(byArtist)).toBe(false);
+    expect(heldAtMonthlyLimit(held)).toBe(true);
   });
 });
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { campaignMessages, sendingApiMessages } from '../../schema/api/sending';
 import { CAMPAIGN_POLL_MS } from '../../web/src/pages/campaigns/CampaignDetailPage';
-import { mailboxDisconnectedText } from '../../web/src/pages/campaigns/campaignView';
+import { mailboxDisconnectedText, monthlyLimitPauseTexts } from '../../web/src/pages/campaigns/campaignView';
 import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
 import { SENT_EMAILS_TITLE } from '../../web/src/pages/campaigns/SentEmailsList';
 import { USAGE_REFRESH_MS } from '../../web/src/pages/campaigns/useSendingStatus';
@@ -233,6 +233,26 @@ describe('campaign detail', () => {
     expect(screen.getByText(mailboxDisconnectedText)).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Go to Settings' }));
     await waitFor(() => expect(currentPath()).toBe('/dashboard/settings'));
+  });
+
+  it('explains a campaign paused at the plan’s monthly limit (after a downgrade): goes on next month, Upgrade leads to the Subscription page', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 30, 5, { sending_status: 'paused', pause_reason: 'monthly_limit' })],
+    });
+    const user = userEvent.setup();
+    await openDetail(server);
+    expect(statCard('Status')).toBe('Paused');
+    expect(screen.getByText(monthlyLimitPauseTexts.detail)).toBeInTheDocument();
+    expect(screen.queryByText(mailboxDisconnectedText)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Resume Sending' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Upgrade' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/subscription'));
+  });
+
+  it('a campaign the artist paused shows no monthly-limit notice', async () => {
+    const server = fakeCampaignsServer({ campaigns: [sendingCampaign(1, 30, 5, { sending_status: 'paused', pause_reason: 'user' })] });
+    await openDetail(server);
+    expect(screen.queryByText(monthlyLimitPauseTexts.detail)).toBeNull();
   });
 
   it('shows this month’s usage with a warning at 80 % and limit reached at 100 %, refreshed every 60 s', async () => {

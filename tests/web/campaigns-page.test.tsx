@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { campaignMessages, sendingApiMessages } from '../../schema/api/sending';
 import { CAMPAIGN_CARDS_PER_ROW } from '../../web/src/pages/campaigns/CampaignsPage';
 import { TODAY_STATUS_TITLE } from '../../web/src/pages/campaigns/TodayStatusCard';
+import { monthlyLimitPauseTexts } from '../../web/src/pages/campaigns/campaignView';
 import { campaign, fakeCampaignsServer, renderCampaigns, sendingCampaign, sendingStatus, type CampaignsServer } from './campaigns-fake-server';
 import { toast } from './compose-fake-server';
 import { gate } from './contacts-fake-server';
@@ -125,6 +126,20 @@ describe('campaigns list', () => {
     expect(await badgeOf('Ended With Failures')).toBe('Complete');
     // Queued but nothing out yet: the raw status ('sending').
     expect(await badgeOf('Queued')).toBe('Sending');
+  });
+
+  it('says on the card when a campaign is paused at the plan’s monthly limit, and only then', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [
+        sendingCampaign(1, 10, 4, { track_name: 'At The Limit', sending_status: 'paused', pause_reason: 'monthly_limit' }),
+        sendingCampaign(2, 10, 4, { track_name: 'On Hold', sending_status: 'paused', pause_reason: 'user' }),
+      ],
+    });
+    await openList(server);
+    expect(await badgeOf('At The Limit')).toBe('Paused');
+    expect(within(await cardOf('At The Limit')).getByText(monthlyLimitPauseTexts.card)).toBeInTheDocument();
+    expect(within(await cardOf('At The Limit')).getByRole('button', { name: 'Resume At The Limit (6 pending)' })).toBeInTheDocument();
+    expect(within(await cardOf('On Hold')).queryByText(monthlyLimitPauseTexts.card)).toBeNull();
   });
 
   it("offers 'Resume (n)' with the pending count only on a paused campaign, and resumes it", async () => {

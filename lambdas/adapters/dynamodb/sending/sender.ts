@@ -5,7 +5,7 @@
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { indexes } from '../../../../schema/table';
-import { headOf } from '../../../core/sender';
+import { headOf, heldAtMonthlyLimit } from '../../../core/sender';
 import type { ClaimInput, ClaimOutcome, RecipientMark, RecordInput, SenderHead, SenderQueueEntry, SenderStore, SenderView } from '../../../ports';
 import { batchGetAll } from '../batch';
 import { claimRecipient } from './claim';
@@ -189,14 +189,14 @@ export class DynamoSenderStore implements SenderStore {
   }
 
   /**
-   * The cursor emptied and out of the DUE index, on the tick's condition and only while its queue is
-   * `queue` as read (the same campaigns at the same positions): a campaign queued, resumed or paused
-   * meanwhile fails it, so none is dropped from the cursor without being paused.
+   * The cursor's condition that it is still the tick's and its queue is `queue` as read (the same
+   * campaigns at the same positions): a campaign queued, resumed or paused meanwhile fails it, so no
+   * campaign is left out of a step that is about all of them.
    */
-  private cursorEmptied(userId: string, tickDueAt: string, queue: Record<string, SenderQueueEntry>): TransactItem {
+  private queueAsRead(tickDueAt: string, queue: Record<string, SenderQueueEntry>) {
     const entries = Object.entries(queue);
-    const names: Record<string, string> = { '#duePk': indexes.due.partitionKey, '#dueSk': indexes.due.sortKey };
-    const values: Item = { ':empty': {}, ':tick': tickDueAt, ':size': entries.length };
+    const names: Record<string, string> = {};
+    const values: Item = { ':tick': tickDueAt, ':size': entries.length };
     const conditions = ['due_at = :tick', entries.length === 0 ? '(attribute_not_exists(queue) OR size(queue) = :size)' : 'size(queue) = :size'];
     if (entries.length > 0) names['#position'] = 'position';
     entries.forEach(([campaignId, entry], i) => {
@@ -204,12 +204,18 @@ export class DynamoSenderStore implements SenderStore {
       values[`:p${i}`] = entry.position;
       conditions.push(`queue.#c${i}.#position = :p${i}`);
     });
+    return { condition: conditions.join(' AND '), names, values };
+  }
+
+  /** The cursor emptied and out of the DUE index, on the tick's condition and only while its queue is `queue` as read. */
+  private cursorEmptied(userId: string, tickDueAt: string, queue: Record<string, SenderQueueEntry>): TransactItem {
+    const asRead = this.queueAsRead(tickDueAt, queue);
     return update(this.tableName, senderKey(userId), {
       set: ['queue = :empty'],
       remove: ['due_at', '#duePk', '#dueSk'],
-      names,
-      values,
-      condition: conditions.join(' AND '),
+      names: { ...asRead.names, '#duePk': indexes.due.partitionKey, '#dueSk': indexes.due.sortKey },
+      values: { ...asRead.values, ':empty': {} },
+      condition: asRead.condition,
     });
   }
 
@@ -231,6 +237,99 @@ export class DynamoSenderStore implements SenderStore {
       if (!cursor || cursor.due_at !== tickDueAt) return false;
       queue = cursor.queue;
     }
+  }
+
+  /**
+   * Each campaign of the cursor paused at the plan's monthly limit, keeping its position, and the cursor
+   * due again at `until`: the campaigns stay on it, so the sender itself releases them when the plan
+   * allows. A campaign is held only while it is sending (or already held): never over a pause of another kind.
+   */
+  async holdAtMonthlyLimit(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; until: Date; now: Date }): Promise<boolean> {
+    const { tickDueAt, queue, until, now } = input;
+    const asRead = this.queueAsRead(tickDueAt, queue);
+    const due = dueSet(userId, until);
+    const result = await transaction(
+      this.db,
+      { step: 'holdAtMonthlyLimit', userId },
+      {
+        cursor: update(this.tableName, senderKey(userId), {
+          set: due.set,
+          condition: asRead.condition,
+          names: { ...asRead.names, ...due.names },
+          values: { ...asRead.values, ...due.values },
+        }),
+        ...Object.fromEntries(
+          Object.entries(queue).map(([campaignId, entry]) => [
+            `campaign ${campaignId}`,
+            update(this.tableName, campaignKey(userId, campaignId), {
+              set: ['sending_status = :paused', 'pause_reason = :reason', 'resume_position = :position', 'next_send_at = :null', 'updated_at = :now'],
+              condition: 'attribute_exists(PK) AND (sending_status = :sending OR pause_reason = :reason)',
+              values: {
+                ':paused': 'paused',
+                ':reason': 'monthly_limit',
+                ':position': entry.position,
+                ':null': null,
+                ':now': now.toISOString(),
+                ':sending': 'sending',
+              },
+            }),
+          ]),
+        ),
+      },
+    );
+    return result.ok;
+  }
+
+  /**
+   * The campaigns of the cursor held at the monthly limit sending again, from where they were held; the
+   * cursor stays due at the tick. The campaigns are read first: only the held ones change (another
+   * campaign of the cursor may be sending already, and keeps its next send time).
+   */
+  async releaseFromMonthlyLimit(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean> {
+    const { tickDueAt, queue, now } = input;
+    const nowIso = now.toISOString();
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      Object.keys(queue).map((campaignId) => campaignKey(userId, campaignId)),
+      { consistentRead: true },
+    );
+    const held = Object.entries(queue).filter(([campaignId]) => {
+      const item = findItem(items, campaignKey(userId, campaignId));
+      return item !== undefined && heldAtMonthlyLimit(toSendingCampaign(item));
+    });
+    const asRead = this.queueAsRead(tickDueAt, queue);
+    const result = await transaction(
+      this.db,
+      { step: 'releaseFromMonthlyLimit', userId },
+      {
+        cursor: update(this.tableName, senderKey(userId), {
+          set: ['entity = :sender'],
+          condition: asRead.condition,
+          names: asRead.names,
+          values: { ...asRead.values, ':sender': 'sender' },
+        }),
+        ...Object.fromEntries(
+          held.map(([campaignId, entry]) => [
+            `campaign ${campaignId}`,
+            update(this.tableName, campaignKey(userId, campaignId), {
+              set: ['sending_status = :sending', 'pause_reason = :null', 'next_send_at = :next', 'updated_at = :now'],
+              remove: ['resume_position'],
+              condition: 'sending_status = :paused AND pause_reason = :reason',
+              values: {
+                ':sending': 'sending',
+                ':null': null,
+                ':next': entry.send_after > nowIso ? entry.send_after : nowIso,
+                ':now': nowIso,
+                ':paused': 'paused',
+                ':reason': 'monthly_limit',
+              },
+            }),
+          ]),
+        ),
+      },
+    );
+    return result.ok;
   }
 
   claim(userId: string, input: ClaimInput): Promise<ClaimOutcome> {

@@ -35,6 +35,8 @@ export const SENDING_STEPS = [
   'forget',
   'postpone',
   'pauseAll',
+  'holdAtMonthlyLimit',
+  'releaseFromMonthlyLimit',
   'claim',
   'record',
 ] as const;

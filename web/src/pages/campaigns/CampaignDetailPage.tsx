@@ -22,7 +22,7 @@ import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
 import { CampaignBadge } from './CampaignsPage';
 import styles from './campaigns.module.css';
-import { campaignTotal, formatDateTime, genreLabel, mailboxDisconnectedText, progressPercent, STATISTICS_ANCHOR } from './campaignView';
+import { campaignTotal, formatDateTime, genreLabel, mailboxDisconnectedText, monthlyLimitPauseTexts, progressPercent, STATISTICS_ANCHOR } from './campaignView';
 import { Figures } from './Figures';
 import { getCampaign } from './campaignsApi';
 import { QueuePanel } from './QueuePanel';
@@ -185,6 +185,7 @@ export default function CampaignDetailPage() {
       }
     >
       {paused && campaign.pause_reason === 'mailbox_disconnected' && <MailboxDisconnected />}
+      {paused && campaign.pause_reason === 'monthly_limit' && <MonthlyLimitPause />}
       <UsageWidget />
       {sending && <QueuePanel campaign={campaign} />}
       <DeliverySummary campaign={campaign} />
@@ -218,6 +219,24 @@ function MailboxDisconnected() {
       }
     >
       {mailboxDisconnectedText}
+    </Alert>
+  );
+}
+
+/** The Upgrade action leads to the Subscription page, as the other 'limit reached' notices' do. */
+function MonthlyLimitPause() {
+  const follow = useFollow();
+  return (
+    <Alert
+      type="warning"
+      header={monthlyLimitPauseTexts.header}
+      action={
+        <Button href="/dashboard/subscription" onFollow={follow}>
+          Upgrade
+        </Button>
+      }
+    >
+      {monthlyLimitPauseTexts.detail}
     </Alert>
   );
 }

@@ -5,6 +5,7 @@ import Button from '@cloudscape-design/components/button';
 import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useCallback, useEffect, useState } from 'react';
 import { pendingEmails, type CampaignSummary } from '../../../../schema/api/campaigns';
 import { campaignMessages } from '../../../../schema/api/sending';
@@ -15,7 +16,17 @@ import { useFollow } from '../../components/useFollow';
 import { useKeyedState } from '../../lib/useKeyedState';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
-import { badgeColors, campaignBadge, campaignPath, campaignTotal, formatDateTime, genreLabel, progressPercent, STATISTICS_ANCHOR } from './campaignView';
+import {
+  badgeColors,
+  campaignBadge,
+  campaignPath,
+  campaignTotal,
+  formatDateTime,
+  genreLabel,
+  monthlyLimitPauseTexts,
+  progressPercent,
+  STATISTICS_ANCHOR,
+} from './campaignView';
 import { Figures } from './Figures';
 import { listCampaigns } from './campaignsApi';
 import { TodayStatusCard } from './TodayStatusCard';
@@ -95,6 +106,9 @@ export default function CampaignsPage() {
           <SpaceBetween size="xxs">
             <Box color="text-body-secondary">{genreLabel(campaign.genre)}</Box>
             {campaign.description && <Box>{campaign.description}</Box>}
+            {campaign.sending_status === 'paused' && campaign.pause_reason === 'monthly_limit' && (
+              <StatusIndicator type="warning">{monthlyLimitPauseTexts.card}</StatusIndicator>
+            )}
           </SpaceBetween>
         ),
       },

@@ -98,3 +98,14 @@ export const campaignPath = (id: string) => `/dashboard/campaigns/${encodeURICom
 
 /** Beyond the spec: why a campaign paused itself, and what the artist does about it. */
 export const mailboxDisconnectedText = 'Sending paused because your Gmail connection stopped working. Reconnect your mailbox in Settings, then resume sending.';
+
+/**
+ * Beyond the spec: a campaign the sender paused at the plan's monthly limit (after a downgrade, or the
+ * month's emails used). It goes on by itself; the card says why it is paused, the detail page what next.
+ */
+export const monthlyLimitPauseTexts = {
+  header: 'Monthly limit reached',
+  card: "Paused at your plan's monthly limit",
+  detail:
+    "Sending paused: your plan's emails for this month are used. It goes on by itself when your monthly limit resets on the 1st (Pacific Time). After you upgrade your plan, resume sending to go on now.",
+} as const;
