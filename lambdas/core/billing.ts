@@ -5,8 +5,9 @@
  */
 import type { SubscriptionState } from '../../schema/api/billing';
 import type { Profile, SubscriptionStatus, Tier } from '../../schema/api/profile';
-import { isPaidTier, planOf, type PaidTier } from '../../schema/plans';
+import { isPaidTier, type PaidTier } from '../../schema/plans';
 import type { ProfileBillingState, ProviderSubscription } from '../ports';
+import { monthlyLimitOf } from './plans';
 
 /** The webhook's signature is bad, missing or stale (older than the tolerance): answered 400, nothing changes. */
 export class WebhookSignatureError extends Error {
@@ -67,7 +68,7 @@ export type BillingState = ProfileBillingState;
 /** The billing state of a tier with no live subscription behind it. */
 const freeState = (status: SubscriptionStatus): BillingState => ({
   tier: 'free',
-  email_limit: planOf('free').monthlyEmails,
+  email_limit: monthlyLimitOf({ tier: 'free' }),
   subscription_status: status,
   subscription_end: null,
   cancel_at_period_end: false,
@@ -82,7 +83,7 @@ export function billingStateOf(subscription: ProviderSubscription | null, prices
   const tier: Tier = tierOfPrice(prices, subscription.priceId);
   return {
     tier,
-    email_limit: planOf(tier).monthlyEmails,
+    email_limit: monthlyLimitOf({ tier }),
     subscription_status: subscription.status,
     subscription_end: subscription.currentPeriodEnd,
     cancel_at_period_end: subscription.cancelAtPeriodEnd,
