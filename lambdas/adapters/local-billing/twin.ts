@@ -99,8 +99,29 @@ export interface PortalView {
   tier: PaidTier | null;
 }
 
-export type PortalAction = 'switch-pro' | 'switch-label' | 'cancel-at-period-end' | 'resume' | 'fail-renewal' | 'advance';
-export const portalActions: readonly PortalAction[] = ['switch-pro', 'switch-label', 'cancel-at-period-end', 'resume', 'fail-renewal', 'advance'];
+export const portalActions = ['switch-pro', 'switch-label', 'cancel-at-period-end', 'resume', 'fail-renewal', 'advance'] as const;
+export type PortalAction = (typeof portalActions)[number];
+export const isPortalAction = (value: string): value is PortalAction => (portalActions as readonly string[]).includes(value);
+
+/** What a portal action did, as the page says it. */
+export const portalOutcomes = {
+  'switched-pro': `Switched to ${planOf('pro').name}.`,
+  'switched-label': `Switched to ${planOf('label').name}.`,
+  cancelling: 'The subscription will cancel at the end of the period.',
+  resumed: 'The subscription was resumed.',
+  'payment-failed': 'The renewal payment failed: the subscription is past due.',
+  'retry-failed': 'The payment retry failed: the subscription stays past due. Advance again to end the retry window.',
+  renewed: 'The subscription renewed for another month.',
+  ended: 'The period ended: the subscription is canceled.',
+} as const;
+export type PortalOutcome = keyof typeof portalOutcomes;
+export const isPortalOutcome = (value: string): value is PortalOutcome => Object.hasOwn(portalOutcomes, value);
+
+export interface PortalActionResult {
+  outcome: PortalOutcome;
+  subscription: TwinSubscription;
+  delivery: DeliveryReport;
+}
 
 const LIVE = new Set(['active', 'trialing', 'past_due']);
 
@@ -192,8 +213,8 @@ export class BillingTwin {
     return { session, subscription, tier: subscription ? this.tierOfPrice(subscription.priceId) : null };
   }
 
-  /** Applies one portal action to the customer's subscription; what it did, for the page's status message. */
-  async portalAction(sessionId: string, action: PortalAction): Promise<{ message: string; subscription: TwinSubscription; delivery: DeliveryReport }> {
+  /** Applies one portal action to the customer's subscription; what it did (for the page's status message) and the delivery report. */
+  async portalAction(sessionId: string, action: PortalAction): Promise<PortalActionResult> {
     const view = await this.portalView(sessionId);
     if (!view) throw new TwinRefusal(EXPIRED_PORTAL);
     const { subscription } = view;
@@ -222,7 +243,7 @@ export class BillingTwin {
       ['customer.subscription.updated', subscriptionJson(changed), { items: before.items, latest_invoice: before.latest_invoice }],
       ['invoice.paid', this.invoice(changed, { paid: true, billingReason: 'subscription_update', tier })],
     ]);
-    return { message: `Switched to ${planOf(tier).name}.`, subscription: changed, delivery };
+    return { outcome: tier === 'pro' ? 'switched-pro' : 'switched-label', subscription: changed, delivery } as const;
   }
 
   private async setCancelAtPeriodEnd(subscription: TwinSubscription, cancel: boolean) {
@@ -242,7 +263,7 @@ export class BillingTwin {
         { cancel_at_period_end: subscription.cancelAtPeriodEnd, cancel_at: subscription.cancelAt, canceled_at: subscription.canceledAt },
       ],
     ]);
-    return { message: cancel ? 'The subscription will cancel at the end of the period.' : 'The subscription was resumed.', subscription: changed, delivery };
+    return { outcome: cancel ? 'cancelling' : 'resumed', subscription: changed, delivery } as const;
   }
 
   /** The renewal happens and its payment fails: the next period starts unpaid, past_due, and Stripe's retries begin. */
@@ -259,7 +280,7 @@ export class BillingTwin {
       ['invoice.payment_failed', this.invoice(changed, { paid: false, billingReason: 'subscription_cycle' })],
       ['customer.subscription.updated', subscriptionJson(changed), { status: subscription.status, items: subscriptionJson(subscription).items }],
     ]);
-    return { message: 'The renewal payment failed: the subscription is past due.', subscription: changed, delivery };
+    return { outcome: 'payment-failed', subscription: changed, delivery } as const;
   }
 
   private async advance(subscription: TwinSubscription) {
@@ -271,19 +292,19 @@ export class BillingTwin {
         canceledAt: subscription.canceledAt ?? seconds(this.deps.clock.now()),
       });
       const delivery = await this.deliver([['customer.subscription.deleted', subscriptionJson(ended)]]);
-      return { message: 'The period ended: the subscription is canceled.', subscription: ended, delivery };
+      return { outcome: 'ended', subscription: ended, delivery } as const;
     }
     if (subscription.status === 'past_due') {
       const retried = await this.change({ ...subscription, failedPaymentAttempts: subscription.failedPaymentAttempts + 1 });
       const delivery = await this.deliver([['invoice.payment_failed', this.invoice(retried, { paid: false, billingReason: 'subscription_cycle' })]]);
-      return { message: 'The payment retry failed: the subscription stays past due. Advance again to end the retry window.', subscription: retried, delivery };
+      return { outcome: 'retry-failed', subscription: retried, delivery } as const;
     }
     const renewed = await this.change({ ...this.nextPeriod(subscription), latestInvoice: this.store.newId('in', this.deps.clock.now()) });
     const delivery = await this.deliver([
       ['invoice.paid', this.invoice(renewed, { paid: true, billingReason: 'subscription_cycle' })],
       ['customer.subscription.updated', subscriptionJson(renewed), { items: subscriptionJson(subscription).items }],
     ]);
-    return { message: 'The subscription renewed for another month.', subscription: renewed, delivery };
+    return { outcome: 'renewed', subscription: renewed, delivery } as const;
   }
 
   // ---- Helpers --------------------------------------------------------------------------------
