@@ -250,6 +250,12 @@ describe('the test billing portal', () => {
 });
 
 describe('the local server', () => {
+  it('the local stack serves the twin’s pages', async () => {
+    const response = await fetch(`${stack().appUrl}/local/billing/checkout?session=cs_local_unknown`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('<h1>Trackpitch test checkout</h1>');
+  });
+
   it('answers 404 under /local/billing/ when it runs no twin', async () => {
     const bare = await startServer({ loadHandler: () => Promise.reject(new Error('no handlers')) });
     try {
