@@ -96,6 +96,20 @@ export const key = {
   contactList: (id: string) => `LIST#${id}`,
   contactListPrefix: () => 'LIST#',
 
+  // ---- The local billing twin (issue 14; local runtime only) ------------------------------------
+  /**
+   * One object of the local billing twin (lambdas/adapters/local-billing): a customer `cus_…`, a
+   * checkout session `cs_…` or a portal session `bps_…`, each `LOCALBILLING#<id>` / `OBJECT`; a
+   * customer's subscriptions live in its partition as `SUB#<id>`.
+   */
+  localBillingPartition: (id: string) => `LOCALBILLING#${id}`,
+  localBillingObject: () => 'OBJECT',
+  localBillingSubscription: (id: string) => `SUB#${id}`,
+  localBillingSubscriptionPrefix: () => 'SUB#',
+  /** The twin's customer made for a user (`LOCALBILLING#USER#<sub>` / `CUSTOMER`): createCustomer is idempotent per user, as Stripe's idempotency key makes it. */
+  localBillingUser: (userId: string) => `LOCALBILLING#USER#${userId}`,
+  localBillingUserCustomer: () => 'CUSTOMER',
+
   // ---- Sending (issue 6) -------------------------------------------------------------------------
   /** The user's connected mailbox: address, account type, the encrypted refresh token (server only). */
   mailbox: () => 'MAILBOX',

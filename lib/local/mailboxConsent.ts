@@ -12,22 +12,12 @@ import { issueLocalMailboxCode } from '../../lambdas/adapters/local-mailbox/loca
 import { FREE_GMAIL_DAILY_LIMIT, WORKSPACE_GMAIL_DAILY_LIMIT } from '../../lambdas/core/plans';
 import { characterMessages, hasInvisibleOrControl } from '../../schema/api/characters';
 import { escapeHtml } from '../../schema/email/escape';
+import { readForm, refuseForeignPost, sendPage } from './formPage';
 
 export const MAILBOX_CONSENT_PATH = '/local/mailbox/consent';
 export const DEFAULT_LOCAL_MAILBOX = 'artist@local.test';
 const CALLBACK_PATH = '/api/mailbox/callback';
-const FORM_LIMIT_BYTES = 16 * 1024;
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
-
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  // The page needs no script; its only form posts to itself.
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
 
 /** The callback URL when it is this app's own, else undefined. */
 function ownCallback(redirectUri: string | null, appOrigins: readonly string[]): string | undefined {
@@ -98,32 +88,13 @@ function consentPage(values: FormValues): string {
 </html>`;
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
-}
-
 function problemPage(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  send(
+  sendPage(
     res,
     status,
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect a test mailbox · Trackpitch (local)</title></head><body><main><h1>Connect a test mailbox</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>`,
     headers,
   );
-}
-
-function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > FORM_LIMIT_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? 'too-large' : new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-    req.on('error', reject);
-  });
 }
 
 const INVALID_LINK = 'This consent link is not valid. Start again from Settings → Mailbox Integration → Connect Gmail.';
@@ -139,7 +110,7 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
       problemPage(res, 400, INVALID_LINK);
       return;
     }
-    send(res, 200, consentPage({ state, redirectUri, email: DEFAULT_LOCAL_MAILBOX, workspace: false }));
+    sendPage(res, 200, consentPage({ state, redirectUri, email: DEFAULT_LOCAL_MAILBOX, workspace: false }));
     return;
   }
   if (req.method !== 'POST') {
@@ -148,15 +119,10 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
     return;
   }
   // Only the page itself (served from one of the app's origins) may answer for the person.
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null' && !appOrigins.includes(origin)) {
+  const refusal = refuseForeignPost(req, appOrigins, 'consent');
+  if (refusal) {
     req.resume();
-    problemPage(res, 403, 'Only the Trackpitch app may use this page.');
-    return;
-  }
-  if (((req.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
-    req.resume();
-    problemPage(res, 415, 'Send the consent form.');
+    problemPage(res, ...refusal);
     return;
   }
   const form = await readForm(req);
@@ -191,7 +157,7 @@ export async function handleMailboxConsent(req: IncomingMessage, res: ServerResp
       ? 'Enter an email address, such as artist@local.test.'
       : null;
   if (error !== null) {
-    send(res, 400, consentPage({ state, redirectUri, email, workspace, error }));
+    sendPage(res, 400, consentPage({ state, redirectUri, email, workspace, error }));
     return;
   }
   back.searchParams.set('code', issueLocalMailboxCode({ email: email.toLowerCase(), workspace }));

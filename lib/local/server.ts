@@ -4,8 +4,9 @@
  * throttling, payload format 2.0 events to the same handler modules the Lambdas run), and two
  * local-only pages: `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1
  * "Local decisions"): JSON only (a cross-site page cannot send that without a preflight, which is not
- * answered) and refused to any Origin but the app's own; and `/local/mailbox/consent`, the local
- * mailbox's stand-in for Google's consent screen (lib/local/mailboxConsent.ts).
+ * answered) and refused to any Origin but the app's own; `/local/mailbox/consent`, the local
+ * mailbox's stand-in for Google's consent screen (lib/local/mailboxConsent.ts); and `/local/billing/…`,
+ * the billing twin's stand-ins for Stripe Checkout and the Customer Portal (lib/local/billingPages.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,6 +18,8 @@ import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtim
 import { gatewayMessages, localServerMessages } from '../../schema/api/serverMessages';
 import { buildApiEvent, internalServerError, isTextContentType, makeLambdaContext, toHttpResponse, type ApiGatewayEvent, type HttpResponse } from './event';
 import { LocalStackError } from './errors';
+import type { BillingTwin } from '../../lambdas/adapters/local-billing/twin';
+import { BILLING_PAGES_PREFIX, handleBillingPages } from './billingPages';
 import { handleMailboxConsent, MAILBOX_CONSENT_PATH } from './mailboxConsent';
 import type { Authorizer } from './jwt';
 import { LOOPBACK } from './net';
@@ -44,6 +47,8 @@ export interface LocalServerOptions {
   region: string;
   /** Loads a handler group's handler, e.g. importHandler(group, config) for the stack's configuration. */
   loadHandler: (group: HandlerGroup) => Promise<LambdaHandler>;
+  /** The local billing twin behind the `/local/billing/` pages; absent, those pages answer 404. */
+  billingTwin?: BillingTwin;
   bodyLimitBytes?: number;
   integrationTimeoutMs?: number;
   /** One line per API request; omitted = silent. */
@@ -375,6 +380,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }
       if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);
       if (pathname === MAILBOX_CONSENT_PATH) return handleMailboxConsent(req, res, { appOrigins: [...ownOrigins()] });
+      if (pathname.startsWith(BILLING_PAGES_PREFIX)) {
+        if (options.billingTwin) return handleBillingPages(req, res, { twin: options.billingTwin, appOrigins: [...ownOrigins()] });
+        req.resume();
+        writeJson(res, 404, { message: 'The local billing pages are not running on this server.' });
+        return;
+      }
       req.resume();
       serveStatic(req, res, pathname);
     })();

@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { systemClock } from '../../lambdas/adapters/clock';
+import { BillingTwin } from '../../lambdas/adapters/local-billing/twin';
+import { localKeys } from '../../lambdas/adapters/local-secrets/localKeys';
 import { isSendInterval, LOCAL_BILLING_PRICES, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
 import type * as senderModule from '../../lambdas/workers/sender';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
@@ -265,6 +267,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       confirmSignUp: (email) => confirmSignUp(cognitoClient, cognito.userPoolId, email),
       region,
       loadHandler: async (group) => (factories.get(group) ?? (await importHandlerFactory(group)))(config),
+      // The billing twin posts its events to this very server's webhook route, signed with the secret its verifier reads.
+      billingTwin: new BillingTwin({
+        db: documentClient,
+        tableName,
+        appUrl: reserved.url,
+        clock: systemClock,
+        webhookSecret: localKeys(options.dataDir).billingWebhookSecret,
+        prices: LOCAL_BILLING_PRICES,
+      }),
       ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     });
     cleanups.push(() => server.close());

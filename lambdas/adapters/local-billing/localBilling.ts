@@ -1,27 +1,56 @@
 /**
- * PLACEHOLDER (issue 14): the local billing twin is written on another branch (HB2) and replaces this file
- * at merge. It exists so the billing composition compiles; every call fails.
+ * The billing provider of the local runtime: the local twin of Stripe, with no network. It keeps its
+ * own records (twinStore.ts) and sends the browser to the local Checkout and portal pages
+ * (lib/local/billingPages.ts), whose transitions (twin.ts) post Stripe's events to the app's webhook.
+ * Its answers go through the same reading of a Stripe subscription as the Stripe adapter's, so both
+ * report a subscription the same way (one contract test runs against both).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BillingProvider, Clock, ProviderSubscription } from '../../ports';
-
-const notImplemented = (): never => {
-  throw new Error('LocalBilling is not implemented on this branch');
-};
+import { governingSubscription } from '../../core/governingSubscription';
+import type { BillingProvider, CheckoutSessionInput, Clock, ProviderSubscription } from '../../ports';
+import { appReturnUrl } from '../billingReturnUrl';
+import { providerSubscriptionOf } from '../stripe/stripeBilling';
+import { checkoutPageUrl, portalPageUrl } from './paths';
+import { subscriptionJson } from './stripeShapes';
+import { seconds, TwinStore } from './twinStore';
 
 export class LocalBilling implements BillingProvider {
-  constructor(readonly deps: { db: DynamoDBDocumentClient; tableName: string; appUrl: string; clock: Clock }) {}
+  private readonly store: TwinStore;
 
-  createCustomer(): Promise<string> {
-    return Promise.resolve().then(notImplemented);
+  constructor(private readonly deps: { db: DynamoDBDocumentClient; tableName: string; appUrl: string; clock: Clock }) {
+    this.store = new TwinStore(deps.db, deps.tableName);
   }
-  createCheckoutSession(): Promise<string> {
-    return Promise.resolve().then(notImplemented);
+
+  async createCustomer(input: { userId: string; email: string }): Promise<string> {
+    return (await this.store.customerForUser(input, this.deps.clock.now())).id;
   }
-  createPortalSession(): Promise<string> {
-    return Promise.resolve().then(notImplemented);
+
+  async createCheckoutSession(input: CheckoutSessionInput): Promise<string> {
+    const now = this.deps.clock.now();
+    const id = this.store.newId('cs', now);
+    await this.store.putCheckoutSession({
+      id,
+      customer: input.customerId,
+      userId: input.userId,
+      priceId: input.priceId,
+      successUrl: appReturnUrl(this.deps.appUrl, input.successUrl),
+      cancelUrl: appReturnUrl(this.deps.appUrl, input.cancelUrl),
+      status: 'open',
+      subscription: null,
+      created: seconds(now),
+    });
+    return checkoutPageUrl(this.deps.appUrl, id);
   }
-  currentSubscription(): Promise<ProviderSubscription | null> {
-    return Promise.resolve().then(notImplemented);
+
+  async createPortalSession({ customerId, returnUrl }: { customerId: string; returnUrl: string }): Promise<string> {
+    const now = this.deps.clock.now();
+    const id = this.store.newId('bps', now);
+    await this.store.putPortalSession({ id, customer: customerId, returnUrl: appReturnUrl(this.deps.appUrl, returnUrl), created: seconds(now) });
+    return portalPageUrl(this.deps.appUrl, id);
+  }
+
+  async currentSubscription(customerId: string): Promise<ProviderSubscription | null> {
+    const governing = governingSubscription(await this.store.subscriptions(customerId));
+    return governing ? providerSubscriptionOf(subscriptionJson(governing)) : null;
   }
 }
