@@ -1,4 +1,5 @@
-import { render, screen } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { render, screen, waitFor } from '@testing-library/react';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
@@ -170,4 +171,16 @@ export async function preloadRoutes(): Promise<void> {
     import('../../web/src/notifications/Toasts'),
     import('../../web/src/tour/TourDialog'),
   ]);
+}
+
+/** A toast (Flashbar item) whose header is `title`. */
+export async function toast(title: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const item = createWrapper()
+      .findFlashbar()
+      ?.findItems()
+      .find((candidate) => candidate.findHeader()?.getElement().textContent === title);
+    if (!item) throw new Error(`no toast '${title}'`);
+    return item.getElement();
+  });
 }

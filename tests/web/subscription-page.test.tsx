@@ -14,7 +14,7 @@ import { createApiClient } from '../../web/src/api/client';
 import { browser } from '../../web/src/lib/browser';
 import { planAction, periodText } from '../../web/src/pages/subscription/subscriptionView';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
-import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser, toast } from './helpers';
 
 beforeAll(preloadRoutes, 60_000);
 
@@ -262,7 +262,7 @@ describe('returning from Checkout', () => {
       path: '/dashboard/subscription?success=true',
       replies: { 'POST /api/billing/sync': { status: 200, body: stateOf(paid) } },
     });
-    expect(await screen.findByText('Subscription activated! Welcome to your new plan.')).toBeInTheDocument();
+    await toast('Subscription activated! Welcome to your new plan.');
     await banner('Pro');
     await waitFor(() => expect(currentPath()).toBe('/dashboard/subscription'));
     expect(calls('POST /api/billing/sync')).toHaveLength(1);
@@ -271,7 +271,7 @@ describe('returning from Checkout', () => {
 
   it("canceled=true: 'Subscription canceled. You can try again anytime.' and the flag leaves the URL (other parameters stay)", async () => {
     renderSubscription(freeProfile(), { path: '/dashboard/subscription?canceled=true&from=checkout' });
-    expect(await screen.findByText('Subscription canceled. You can try again anytime.')).toBeInTheDocument();
+    await toast('Subscription canceled. You can try again anytime.');
     await waitFor(() => expect(currentPath()).toBe('/dashboard/subscription?from=checkout'));
     expect(screen.queryByText('Subscription activated! Welcome to your new plan.')).toBeNull();
   });
@@ -341,7 +341,7 @@ describe('Checkout and the billing portal', () => {
     });
     await banner('Free');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Upgrade to Pro' }));
-    expect(await screen.findByText('Failed to start checkout process. Please try again.')).toBeInTheDocument();
+    await toast('Failed to start checkout process. Please try again.');
     expect(leave).not.toHaveBeenCalled();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeEnabled());
     expect(screen.getByRole('button', { name: 'Upgrade to Expert' })).toBeEnabled();
@@ -375,7 +375,7 @@ describe('Checkout and the billing portal', () => {
     });
     await banner('Pro');
     await userEvent.setup().click(within(planCard('Free')).getByRole('button', { name: 'Cancel Subscription' }));
-    expect(await screen.findByText('Failed to access billing portal')).toBeInTheDocument();
+    await toast('Failed to access billing portal');
     expect(calls('POST /api/billing/portal')).toHaveLength(1);
     expect(leave).not.toHaveBeenCalled();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Manage Billing' })).toBeEnabled());
