@@ -63,6 +63,8 @@ function closure(keys) {
   const chunks = new Set();
   const visit = (key) => {
     if (chunks.has(key)) return;
+    // A module imported both lazily and statically is in a shared chunk named after its file (`_profile-…js`).
+    if (!manifest[key] && !key.startsWith('_')) key = `_${key.replace(/^.*\//, '').replace(/\.[jt]sx?$/, '')}`;
     // A shared chunk's key carries its hash (`_modal-Dmi5AA2h.js`): `_modal` names it.
     if (!manifest[key] && key.startsWith('_')) key = Object.keys(manifest).find((name) => name.startsWith(`${key}-`) && name.endsWith('.js')) ?? key;
     if (chunks.has(key)) return;

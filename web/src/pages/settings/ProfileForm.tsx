@@ -8,7 +8,7 @@ import Input, { type InputProps } from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useState, type SubmitEvent } from 'react';
-import { profileUpdateSchema, type Profile } from '../../../../schema/api/profile';
+import type { Profile } from '../../../../schema/api/profile';
 import { ApiError, errorMessage } from '../../api/client';
 import { updateProfile } from '../../api/profile';
 import { useAuth } from '../../auth/AuthContext';
@@ -31,8 +31,13 @@ export const profileMessages = { updated: 'Profile Updated', failed: 'Error' } a
 
 const draftOf = (profile: Profile): Draft => Object.fromEntries(fields.map((field) => [field, profile[field] ?? ''])) as Draft;
 
-/** The first problem with each field, by the same rules the server applies (schema/api/profile.ts). */
-function problemsOf(draft: Draft): Partial<Record<Field, string>> {
+/**
+ * The first problem with each field, by the same rules the server applies (schema/api/profile.ts). The
+ * schema module is loaded on demand: the dashboard prefetches it, and a static import would make the
+ * bundler split out a runtime chunk every route then downloads.
+ */
+async function problemsOf(draft: Draft): Promise<Partial<Record<Field, string>>> {
+  const { profileUpdateSchema } = await import('../../../../schema/api/profile');
   const result = profileUpdateSchema.safeParse(draft);
   if (result.success) return {};
   const problems: Partial<Record<Field, string>> = {};
@@ -69,12 +74,12 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   async function submit(event: SubmitEvent) {
     event.preventDefault();
     if (saving) return;
-    const found = problemsOf(draft);
-    setProblems(found);
-    setFormError(null);
-    if (Object.keys(found).length > 0) return;
     setSaving(true);
+    setFormError(null);
     try {
+      const found = await problemsOf(draft);
+      setProblems(found);
+      if (Object.keys(found).length > 0) return;
       const saved = await updateProfile(api, draft);
       patchProfile(saved);
       setDraft(draftOf(saved));
