@@ -158,7 +158,7 @@ export default function SubscriptionPage() {
     const remaining = emailsRemaining(profile);
     const period = periodText(profile);
     content = (
-      <>
+      <SpaceBetween size="l">
         {sync === 'failed' && <Alert type="warning">{subscriptionMessages.syncFailed}</Alert>}
         {paysForPlan(profile) && paymentFailed(profile.subscription_status) && (
           <Alert data-testid="payment-failed" type="warning" header={subscriptionMessages.paymentFailedTitle} action={manageBillingButton}>
@@ -175,7 +175,7 @@ export default function SubscriptionPage() {
         </Alert>
         <StatCards profile={profile} />
         <PlanCards currentTier={profile.tier} redirecting={redirecting} onUpgrade={upgrade} onOpenPortal={manageBilling} />
-      </>
+      </SpaceBetween>
     );
   }
 
