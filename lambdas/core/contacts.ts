@@ -5,7 +5,8 @@
  */
 import type { z } from 'zod';
 import type { Contact, csvContactSchema } from '../../schema/api/contacts';
-import { directoryAdditionsLimits, type DirectoryAllowance, type DirectoryEntry } from '../../schema/api/directory';
+import type { DirectoryAllowance, DirectoryEntry } from '../../schema/api/directory';
+import { directoryAdditionsLimits } from '../../schema/api/directoryValues';
 import { normaliseWebsite } from '../../schema/api/links';
 import { genreLabels } from '../../schema/api/options';
 import type { Tier } from '../../schema/api/profile';
