@@ -88,7 +88,10 @@ const campaignSchemas = () => import('../../schema/api/campaigns');
 /** A draft (POST, PUT): AI mode needs the track's name and description; both modes a subject and body. */
 async function parseDraft(body: unknown) {
   const mode = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).mode : undefined;
-  return parseForm((await campaignSchemas()).draftInputSchema, body, { required: mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds, specTexts: composeSpecTexts });
+  return parseForm((await campaignSchemas()).draftInputSchema, body, {
+    required: mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds,
+    specTexts: composeSpecTexts,
+  });
 }
 
 /** The campaign a draft write left, or the answer for why there is none. */

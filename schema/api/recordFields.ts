@@ -48,7 +48,7 @@ export const campaignFields = [
 ] as const satisfies readonly (keyof Campaign)[];
 
 /** A campaign summary's fields: every campaign field but email_body (what the campaigns list and the dashboard read). */
-export const campaignSummaryFields = campaignFields.filter((field) => field !== 'email_body') as Exclude<(typeof campaignFields)[number], 'email_body'>[];
+export const campaignSummaryFields = campaignFields.filter((field): field is Exclude<(typeof campaignFields)[number], 'email_body'> => field !== 'email_body');
 
 /** A contact's fields (contactSchema). */
 export const contactFields = [
