@@ -53,6 +53,11 @@ export const liveStatuses: readonly SubscriptionStatus[] = ['active', 'trialing'
 export const isLive = (subscription: Pick<ProviderSubscription, 'status'> | null): boolean =>
   subscription !== null && liveStatuses.includes(subscription.status);
 
+/** The statuses of a subscription that has ended: a customer with any other is changed in the portal, never sent to a second Checkout. */
+export const endedStatuses: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
+export const hasOpenSubscription = (subscription: Pick<ProviderSubscription, 'status'> | null): boolean =>
+  subscription !== null && !endedStatuses.includes(subscription.status);
+
 /** The paid plan a price id bills; a price config does not name is an error. */
 export function tierOfPrice(prices: PriceTable, priceId: string): PaidTier {
   const tier = (Object.keys(prices) as PaidTier[]).find((candidate) => prices[candidate] === priceId);
@@ -90,10 +95,10 @@ export function billingStateOf(subscription: ProviderSubscription | null, prices
   };
 }
 
-/** The billing fields of a stored profile (the answer for a user who never had a customer). */
+/** The billing fields of a stored profile (the answer for a user who never had a customer); the limit from the tier, as GET /api/profile says it. */
 export const billingStateOfProfile = (profile: Profile): BillingState => ({
   tier: profile.tier,
-  email_limit: profile.email_limit,
+  email_limit: monthlyLimitOf(profile),
   subscription_status: profile.subscription_status,
   subscription_end: profile.subscription_end,
   cancel_at_period_end: profile.cancel_at_period_end,

@@ -9,7 +9,7 @@ import {
   billingStateOf,
   billingStateOfProfile,
   isHandledEventType,
-  isLive,
+  hasOpenSubscription,
   priceOfTier,
   subscriptionStateOf,
   WebhookSignatureError,
@@ -113,7 +113,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
       const customerId = await ensureCustomer(identity);
       // One subscription per customer: a subscribed user changes plan in the portal.
       const current = await fromProvider(provider.currentSubscription(customerId), 'read subscription');
-      const url = isLive(current)
+      const url = hasOpenSubscription(current)
         ? await fromProvider(provider.createPortalSession({ customerId, returnUrl: urls.portalReturn }), 'open the billing portal')
         : await fromProvider(
             provider.createCheckoutSession({ customerId, userId: identity.userId, priceId, successUrl: urls.success, cancelUrl: urls.cancel }),

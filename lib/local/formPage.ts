@@ -15,7 +15,8 @@ export const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: under no-referrer the pages' own POSTs say `Origin: null`, which any sandboxed frame can send too.
+  'referrer-policy': 'same-origin',
 };
 
 export function sendPage(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
@@ -40,7 +41,7 @@ export function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too-l
 /** Why a POST may not act, as [status, message]; undefined when it may (its body is then still unread). */
 export function refuseForeignPost(req: IncomingMessage, appOrigins: readonly string[], formName: string): [number, string] | undefined {
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null' && !appOrigins.includes(origin)) return [403, 'Only the Trackpitch app may use this page.'];
+  if (origin !== undefined && !appOrigins.includes(origin)) return [403, 'Only the Trackpitch app may use this page.'];
   if (((req.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     return [415, `Send the ${formName} form.`];
   }

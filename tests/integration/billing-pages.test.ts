@@ -127,9 +127,10 @@ describe('the test checkout page', () => {
     expect(html).not.toContain('<script>');
   });
 
-  it('refuses a post from another origin, or not as a form, and pays nothing', async () => {
+  it('refuses a post from another origin (a sandboxed frame says null), or not as a form, and pays nothing', async () => {
     const { session, customerId } = await checkoutFor();
     expect((await post('/local/billing/checkout', payForm(session), 'https://evil.example')).status).toBe(403);
+    expect((await post('/local/billing/checkout', payForm(session), 'null')).status).toBe(403);
     expect((await post('/local/billing/checkout', payForm(session), server.url, 'text/plain')).status).toBe(415);
     expect(await billing.currentSubscription(customerId)).toBeNull();
     expect(delivered).toEqual([]);

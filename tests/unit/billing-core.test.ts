@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   billingStateOf,
   billingStateOfProfile,
+  hasOpenSubscription,
   isHandledEventType,
   priceOfTier,
   subscriptionStateOf,
@@ -119,6 +120,18 @@ describe('the sync answer (spec §7 sync-subscription)', () => {
       subscription_status: 'active',
       cancel_at_period_end: true,
     });
+  });
+
+  it("answers the tier's limit, not a stale stored one, as GET /api/profile does", () => {
+    expect(billingStateOfProfile(buildProfile({ tier: 'pro', email_limit: 50 })).email_limit).toBe(500);
+  });
+});
+
+describe('one subscription per customer', () => {
+  it('a customer whose subscription has not ended (unpaid, incomplete, paused too) is sent to the portal, not to a second Checkout', () => {
+    const open = subscriptionStatuses.filter((status) => status !== 'none' && hasOpenSubscription(buildSubscription({ status })));
+    expect(open.sort()).toEqual(['active', 'incomplete', 'past_due', 'paused', 'trialing', 'unpaid']);
+    expect(hasOpenSubscription(null)).toBe(false);
   });
 });
 

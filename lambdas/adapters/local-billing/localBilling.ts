@@ -27,7 +27,7 @@ export class LocalBilling implements BillingProvider {
 
   async createCheckoutSession(input: CheckoutSessionInput): Promise<string> {
     const now = this.deps.clock.now();
-    const id = this.store.newId('cs', now);
+    const id = this.store.newSessionId('cs');
     await this.store.putCheckoutSession({
       id,
       customer: input.customerId,
@@ -44,7 +44,7 @@ export class LocalBilling implements BillingProvider {
 
   async createPortalSession({ customerId, returnUrl }: { customerId: string; returnUrl: string }): Promise<string> {
     const now = this.deps.clock.now();
-    const id = this.store.newId('bps', now);
+    const id = this.store.newSessionId('bps');
     await this.store.putPortalSession({ id, customer: customerId, returnUrl: appReturnUrl(this.deps.appUrl, returnUrl), created: seconds(now) });
     return portalPageUrl(this.deps.appUrl, id);
   }

@@ -4,6 +4,7 @@
  * as Stripe's. The twin answers the adapter's reads from here (lambdas/adapters/local-billing) and the
  * local pages change it (twin.ts), never the app's own billing items.
  */
+import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { SubscriptionStatus } from '../../../schema/api/profileValues';
@@ -115,6 +116,11 @@ export class TwinStore {
   /** A Stripe-like id: `cus_local_<ulid>`, `sub_local_<ulid>`; ids of one kind sort by creation. */
   newId(prefix: string, now: Date): string {
     return `${prefix}_local_${this.ids.next(now)}`;
+  }
+
+  /** A Checkout or portal session id: 128 random bits, as the session is the pages' only credential (a ULID's next value is guessable). */
+  newSessionId(prefix: 'cs' | 'bps'): string {
+    return `${prefix}_local_${randomBytes(16).toString('hex')}`;
   }
 
   /** The user's customer: made on the first call, the same one on every later call (Stripe's idempotency key). */

@@ -48,8 +48,11 @@ export function planAction(cardTier: Tier, currentTier: Tier): PlanAction {
 /** 'Manage Billing' is for paying subscribers only (spec §6). */
 export const paysForPlan = (profile: Pick<Profile, 'tier'>) => isPaidTier(profile.tier);
 
-/** The provider could not take the renewal payment: the plan is kept through its retries (issue 14 point 5). */
-export const paymentFailed = (status: SubscriptionStatus) => status === 'past_due' || status === 'unpaid';
+/**
+ * The provider could not take the renewal payment: the plan is kept through its retries (issue 14 point 5).
+ * After the retries (unpaid, canceled) the user is on Free, and Upgrade reaches the portal to pay.
+ */
+export const paymentFailed = (status: SubscriptionStatus) => status === 'past_due';
 
 /** A date as the banner prints it: 'December 26, 2026' (the browser's time zone). */
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
