@@ -45,7 +45,7 @@ function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf
       ? lazyAdapter(async () => {
           const [{ default: Stripe }, secretKey] = await Promise.all([import('stripe'), cachedSecretString(secretsManager(), stripeSecretKeyName)]);
           // Within the Lambda's 10 s: stripe-node's default is 80 s with retries, and checkout makes three calls.
-            return new StripeBilling(new Stripe(secretKey, { timeout: 7000, maxNetworkRetries: 1 }), { appUrl: config.appUrl });
+          return new StripeBilling(new Stripe(secretKey, { timeout: 7000, maxNetworkRetries: 1 }), { appUrl: config.appUrl });
         }, ['createCustomer', 'createCheckoutSession', 'createPortalSession', 'currentSubscription'])
       : unconfiguredProvider(['STRIPE_SECRET_KEY_NAME']),
     verifier: stripeWebhookSecretName
