@@ -39,6 +39,21 @@ const routes = {
     '_modal',
     '../node_modules/@cloudscape-design/components/button-dropdown/index.js',
   ],
+  // Opened from the sidebar after the dashboard (zod and the shell already loaded): the page's own chunks on top.
+  'subscription (/dashboard/subscription), from the dashboard': [
+    'index.html',
+    'src/auth/amplifyService.ts',
+    'src/auth/checkProfile.ts',
+    'src/pages/dashboard/DashboardLayout.tsx',
+    'src/pages/subscription/SubscriptionPage.tsx',
+  ],
+  'settings (/dashboard/settings), from the dashboard': [
+    'index.html',
+    'src/auth/amplifyService.ts',
+    'src/auth/checkProfile.ts',
+    'src/pages/dashboard/DashboardLayout.tsx',
+    'src/pages/settings/SettingsPage.tsx',
+  ],
 };
 
 const gzip = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
@@ -48,6 +63,8 @@ function closure(keys) {
   const chunks = new Set();
   const visit = (key) => {
     if (chunks.has(key)) return;
+    // A module imported both lazily and statically is in a shared chunk named after its file (`_profile-…js`).
+    if (!manifest[key] && !key.startsWith('_')) key = `_${key.replace(/^.*\//, '').replace(/\.[jt]sx?$/, '')}`;
     // A shared chunk's key carries its hash (`_modal-Dmi5AA2h.js`): `_modal` names it.
     if (!manifest[key] && key.startsWith('_')) key = Object.keys(manifest).find((name) => name.startsWith(`${key}-`) && name.endsWith('.js')) ?? key;
     if (chunks.has(key)) return;

@@ -328,8 +328,8 @@ export interface AuthorizedMailbox {
 
 /** The OAuth side of a mailbox connection: Google in AWS, the local mailbox's consent page locally. */
 export interface MailboxAuthProvider {
-  /** The consent URL (offline access; scopes gmail.send and userinfo.email only). */
-  authorizationUrl(input: { state: string; redirectUri: string }): string;
+  /** The consent URL (offline access; scopes gmail.send and userinfo.email only). Async: the provider's library may load on first use. */
+  authorizationUrl(input: { state: string; redirectUri: string }): Promise<string>;
   /** Throws MailboxAuthError('token_exchange_failed') when the code is refused or no refresh token comes back. */
   exchangeCode(input: { code: string; redirectUri: string }): Promise<AuthorizedMailbox>;
   /** Best effort at disconnect; never throws. */

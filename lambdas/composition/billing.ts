@@ -18,6 +18,7 @@ import type { BillingDeps } from '../http/billing';
 import type { BillingProvider, WebhookVerifier } from '../ports';
 import type { ServerConfig } from './config';
 import { secretsManagerOf } from './googleClient';
+import { lazyAdapter } from './lazy';
 import { tableOf } from './table';
 
 const notConfigured = (settings: string[]) => (): Promise<never> =>
@@ -31,24 +32,6 @@ const unconfiguredProvider = (settings: string[]): BillingProvider => ({
   currentSubscription: notConfigured(settings),
 });
 
-/** A provider built on its first call (a failed build is tried again by the next call). */
-export function lazyProvider(build: () => Promise<BillingProvider>): BillingProvider {
-  let built: Promise<BillingProvider> | undefined;
-  const provider = () => {
-    if (!built) {
-      built = build();
-      built.catch(() => (built = undefined));
-    }
-    return built;
-  };
-  return {
-    createCustomer: async (input) => (await provider()).createCustomer(input),
-    createCheckoutSession: async (input) => (await provider()).createCheckoutSession(input),
-    createPortalSession: async (input) => (await provider()).createPortalSession(input),
-    currentSubscription: async (customerId) => (await provider()).currentSubscription(customerId),
-  };
-}
-
 function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf>): { provider: BillingProvider; verifier: WebhookVerifier } {
   if (config.billing === 'local') {
     return {
@@ -60,10 +43,10 @@ function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf
   const { stripeSecretKeyName, stripeWebhookSecretName } = config;
   return {
     provider: stripeSecretKeyName
-      ? lazyProvider(async () => {
+      ? lazyAdapter(async () => {
           const [{ default: Stripe }, secretKey] = await Promise.all([import('stripe'), cachedSecretString(secretsManager(), stripeSecretKeyName)]);
           return new StripeBilling(new Stripe(secretKey), { appUrl: config.appUrl });
-        })
+        }, ['createCustomer', 'createCheckoutSession', 'createPortalSession', 'currentSubscription'])
       : unconfiguredProvider(['STRIPE_SECRET_KEY_NAME']),
     verifier: stripeWebhookSecretName
       ? new StripeWebhookVerifier({ secret: () => cachedSecretString(secretsManager(), stripeWebhookSecretName) })

@@ -6,7 +6,6 @@ import { systemClock } from '../adapters/clock';
 import { DynamoMailboxStore } from '../adapters/dynamodb/mailboxStore';
 import { DynamoOAuthStateStore } from '../adapters/dynamodb/oauthStateStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
-import { GoogleMailboxAuth } from '../adapters/google/googleMailboxAuth';
 import { LocalMailboxAuth } from '../adapters/local-mailbox/localMailboxAuth';
 import { localKeys } from '../adapters/local-secrets/localKeys';
 import { SecretsManagerOAuthStateKey } from '../adapters/secrets-manager/secretValue';
@@ -14,6 +13,7 @@ import type { MailboxDeps } from '../http/mailbox';
 import type { MailboxAuthProvider, OAuthStateKeySource } from '../ports';
 import type { ServerConfig } from './config';
 import { googleClient, secretsManagerOf } from './googleClient';
+import { lazyAdapter } from './lazy';
 import { notConfigured } from './notConfigured';
 import { makeSecretBox } from './secretBox';
 import { tableOf } from './table';
@@ -31,8 +31,12 @@ function oauthAdapters(config: ServerConfig): { oauthStateKey: OAuthStateKeySour
     oauthStateKey: config.oauthStateSecretName
       ? new SecretsManagerOAuthStateKey(secretsManager(), config.oauthStateSecretName)
       : { key: notConfigured('OAUTH_STATE_SECRET_NAME') },
+    // googleapis is loaded by the first connect, callback or disconnect, not when the Lambda starts.
     mailboxAuth: google
-      ? new GoogleMailboxAuth(google)
+      ? lazyAdapter(
+          () => import('../adapters/google/googleMailboxAuth').then(({ GoogleMailboxAuth }) => new GoogleMailboxAuth(google)),
+          ['authorizationUrl', 'exchangeCode', 'revoke'],
+        )
       : { authorizationUrl: notConfigured('Google OAuth'), exchangeCode: notConfigured('Google OAuth'), revoke: () => Promise.resolve() },
   };
 }

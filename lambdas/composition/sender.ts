@@ -3,26 +3,34 @@
  * the secret box that opens refresh tokens, the writer and the sanitizer for personalised emails.
  */
 import { systemClock } from '../adapters/clock';
-import { DynamoOutboxStore } from '../adapters/dynamodb/outboxStore';
 import { DynamoSenderStore } from '../adapters/dynamodb/sending/sender';
 import { DynamoWrittenEmailStore } from '../adapters/dynamodb/writtenEmailStore';
-import { GmailMailer } from '../adapters/gmail/gmailMailer';
 import { DomPurifySanitizer } from '../adapters/html/domPurifySanitizer';
-import { LocalMailer } from '../adapters/local-mailbox/localMailer';
 import { ulidGenerator } from '../adapters/ulid';
 import type { Mailer } from '../ports';
 import type { SenderDeps } from '../workers/sender';
 import type { ServerConfig } from './config';
 import { googleClient, secretsManagerOf } from './googleClient';
+import { lazyAdapter } from './lazy';
 import { notConfigured } from './notConfigured';
 import { makeSecretBox } from './secretBox';
 import { tableOf, type Table } from './table';
 import { makeWriter } from './writer';
 
+/** Gmail in AWS, the local outbox locally: either (with nodemailer, and googleapis for Gmail) loaded by the first send. */
 function makeMailer(config: ServerConfig, { db, name }: Table): Mailer {
-  if (config.mailbox === 'local') return new LocalMailer(new DynamoOutboxStore(db, name, { ids: ulidGenerator() }), systemClock);
+  if (config.mailbox === 'local') {
+    return lazyAdapter(async () => {
+      const [{ LocalMailer }, { DynamoOutboxStore }] = await Promise.all([
+        import('../adapters/local-mailbox/localMailer'),
+        import('../adapters/dynamodb/outboxStore'),
+      ]);
+      return new LocalMailer(new DynamoOutboxStore(db, name, { ids: ulidGenerator() }), systemClock);
+    }, ['send']);
+  }
   const google = googleClient(config, secretsManagerOf(config));
-  return google ? new GmailMailer(google) : { send: notConfigured('Google OAuth') };
+  if (!google) return { send: notConfigured('Google OAuth') };
+  return lazyAdapter(() => import('../adapters/gmail/gmailMailer').then(({ GmailMailer }) => new GmailMailer(google)), ['send']);
 }
 
 export function senderDeps(config: ServerConfig): SenderDeps {

@@ -4,17 +4,17 @@
  * Pure: no SDK, no I/O; the writer and the sanitizer are ports the caller passes in.
  */
 import { createHash } from 'node:crypto';
-import { htmlCampaignDefaults, type AiTrack, type Campaign, type ComposeMode, type DraftInput, type RenderedEmail } from '../../schema/api/campaigns';
+import type { AiTrack, Campaign, ComposeMode, DraftInput, RenderedEmail } from '../../schema/api/campaigns';
+import { htmlCampaignDefaults } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
 import { htmlDocument, isHtmlDocument } from '../../schema/email/htmlDocument';
-import { renderEmail } from '../../schema/email/render';
 import type { ArtistDetails, DraftContent, EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../ports';
 
 /** The placeholder the preview shows where the first selected recipient's name was (spec §2). */
 export const CONTACT_NAME_PLACEHOLDER = '[CONTACT_NAME]';
 
-export { artistDetails } from '../../schema/api/profile';
+export { artistDetails } from '../../schema/api/artist';
 
 /** The track fields a campaign stores and the writer reads (spec §3 Campaign form data). */
 const TRACK_FIELDS = ['track_name', 'track_url', 'genre', 'mood', 'bpm', 'description', 'ai_tone', 'email_length'] as const;
@@ -195,6 +195,12 @@ export interface RecipientEmailInput {
   now: Date;
 }
 
+/**
+ * The renderer and its html-to-text, loaded by the first email rendered (a recipient preview, a send):
+ * a Lambda that lists, reads or saves drafts never evaluates them.
+ */
+const emailRenderer = () => import('../../schema/email/render');
+
 /** The key of one writer request: a hash of everything the writer reads (track, tone, length, artist, contact). */
 export function writerRequestKey(request: WriterRequest): string {
   return createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 32);
@@ -214,6 +220,7 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
     campaign.personalised_by_writer && contact.id !== campaign.preview_contact_id
       ? await writtenFor(input)
       : { subject: campaign.email_subject, body: campaign.email_body };
+  const { renderEmail } = await emailRenderer();
   return renderEmail(email, placeholderContext(campaign, contact, artist), { unsubscribeUrl });
 }
 

@@ -4,7 +4,8 @@
  * limits, and the sending status the capacity dialog and the campaigns page show. Pure: the HTTP
  * handler reads the facts and writes the queue.
  */
-import { campaignSummarySchema, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
+import type { Campaign, CampaignSummary } from '../../schema/api/campaigns';
+import { campaignSummaryFields } from '../../schema/api/recordFields';
 import type { Profile } from '../../schema/api/profile';
 import type { SendingStatus, SendModeName } from '../../schema/api/sending';
 import { monthlyLimitOf } from './plans';
@@ -133,9 +134,7 @@ export function sendStart({ mode, capacity, requested, now }: { mode: SendModeNa
 // ---------------------------------------------------------------------------------------------------
 // Answers.
 
-const SUMMARY_FIELDS = Object.keys(campaignSummarySchema.shape) as (keyof CampaignSummary)[];
-
 /** A campaign as lists and the send flow answer it: the contract's fields without the email body (no internal attributes). */
 export function campaignSummary(campaign: Campaign | CampaignSummary): CampaignSummary {
-  return Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, campaign[field]])) as CampaignSummary;
+  return Object.fromEntries(campaignSummaryFields.map((field) => [field, campaign[field]])) as CampaignSummary;
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Campaign, RenderedEmail } from '../../schema/api/campaigns';
-import { artistName } from '../../schema/api/profile';
+import { artistName } from '../../schema/api/artist';
 import type { EmailToken, OutgoingEmail, RecipientRecord, SenderHead, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../ports';
 import type { Profile } from '../../schema/api/profile';
 import { monthlyLimitOf } from './plans';

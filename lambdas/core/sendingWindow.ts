@@ -11,20 +11,26 @@ export const RESET_TIME_ZONE = 'America/Los_Angeles';
 /** Spec §9: 60 emails an hour, one a minute per user. */
 export const SEND_INTERVAL_MS = 60_000;
 
-// Pure: a bundle that never reads a Pacific date (most Lambdas import only SEND_INTERVAL_MS) drops it, and
-// with it the ~10 ms of loading the time zone's data at import.
-const pacificParts = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', {
-  timeZone: RESET_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+// Built by the first Pacific date read, not at import: loading the time zone's data takes ~10 ms, which a
+// Lambda's cold start should pay only on a route that reads a date.
+let pacificFormat: Intl.DateTimeFormat | undefined;
+const pacificParts = () =>
+  (pacificFormat ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: RESET_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }));
 
 function partsAt(at: Date): { year: number; month: number; day: number; hour: number; minute: number } {
-  const parts = Object.fromEntries(pacificParts.formatToParts(at).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    pacificParts()
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
   return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute) };
 }
 

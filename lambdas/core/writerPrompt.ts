@@ -3,7 +3,7 @@
  * (instructions in the system prompt, every user-supplied field as JSON inside delimited data blocks)
  * and the parser that turns a model's reply into a validated {subject, body}.
  */
-import { campaignLimits, composeMessages, type EmailLength } from '../../schema/api/campaigns';
+import { campaignLimits, composeMessages, type EmailLength } from '../../schema/api/campaignValues';
 import type { Tone } from '../../schema/api/options';
 import { genreLabel } from '../../schema/email/placeholders';
 import type { WriterContact, WriterRequest, WrittenEmail } from '../ports';

@@ -3,7 +3,7 @@
  * tier changes only here, and only to what the provider says now: the verified webhook and sync re-read
  * the customer's subscription and write its mapping onto the profile (lambdas/core/billing.ts).
  */
-import { checkoutRequestSchema, type BillingRedirect } from '../../schema/api/billing';
+import type { BillingRedirect } from '../../schema/api/billing';
 import {
   billingReturnUrls,
   billingStateOf,
@@ -43,6 +43,9 @@ export interface WebhookAnswer {
   received: true;
   outcome: 'applied' | 'duplicate' | 'ignored' | 'unknown_customer';
 }
+
+/** The checkout body's schema, loaded by the first checkout: sync (every Subscription page load) and the webhook validate no JSON body. */
+const billingSchemas = () => import('../../schema/api/billing');
 
 export const PROVIDER_UNAVAILABLE = 'billing_provider_unavailable';
 
@@ -120,7 +123,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
     },
 
     'POST /api/billing/checkout': async ({ identity, body }) => {
-      const { tier } = parse(checkoutRequestSchema, body);
+      const { tier } = parse((await billingSchemas()).checkoutRequestSchema, body);
       const priceId = priceOfTier(configuredPrices(), tier);
       await ensureProfile(profiles, identity, clock.now());
       const customerId = await ensureCustomer(identity);

@@ -6,19 +6,10 @@
  * or contact is not found under the caller's partition (404). Logs carry ids, never email text.
  */
 import type { z } from 'zod';
-import {
-  composeMessages,
-  composeSpecTexts,
-  draftInputSchema,
-  emailUpdateSchema,
-  generatePreviewSchema,
-  recipientPreviewRequestSchema,
-  type Campaign,
-  type campaignListSchema,
-  type RecipientPreview,
-} from '../../schema/api/campaigns';
+import type { Campaign, campaignListSchema, RecipientPreview } from '../../schema/api/campaigns';
+import { composeMessages, composeSpecTexts } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
-import { artistName } from '../../schema/api/profile';
+import { artistName } from '../../schema/api/artist';
 import { isAddressId } from '../core/contacts';
 import { artistDetails, draftContent, previewDraftContent, recipientEmail, storedBody, withRecipientPlaceholders, writerRequestFor } from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
@@ -88,10 +79,19 @@ const generateNeeds: FormRule[] = [
   { path: ['total_recipients'], message: composeMessages.previewNeeds },
 ];
 
+/**
+ * The request schemas, loaded by the first write: the list and one campaign (what most pages read)
+ * validate no body, so a container serving only those never loads zod.
+ */
+const campaignSchemas = () => import('../../schema/api/campaigns');
+
 /** A draft (POST, PUT): AI mode needs the track's name and description; both modes a subject and body. */
-function parseDraft(body: unknown) {
+async function parseDraft(body: unknown) {
   const mode = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).mode : undefined;
-  return parseForm(draftInputSchema, body, { required: mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds, specTexts: composeSpecTexts });
+  return parseForm((await campaignSchemas()).draftInputSchema, body, {
+    required: mode === 'ai' ? [...trackNeeds, ...emailNeeds] : emailNeeds,
+    specTexts: composeSpecTexts,
+  });
 }
 
 /** The campaign a draft write left, or the answer for why there is none. */
@@ -125,7 +125,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
 
     /** A draft from an email the artist wrote, took from a template or built in HTML mode ('Create Preview'). */
     'POST /api/campaigns': async ({ identity, body }) => {
-      const input = parseDraft(body);
+      const input = await parseDraft(body);
       const campaign = await campaigns.createDraft(identity.userId, draftContent(input, sanitizer), clock.now());
       logger.info('Draft campaign created', { campaignId: campaign.id, mode: campaign.mode });
       return json(201, campaign satisfies Campaign);
@@ -138,7 +138,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
      * runs, so a wrong campaign_id does not cost a model call, and again in the write itself.
      */
     'POST /api/campaigns/generate-preview': async ({ identity, body }) => {
-      const request = parseForm(generatePreviewSchema, body, { required: generateNeeds, specTexts: composeSpecTexts });
+      const request = parseForm((await campaignSchemas()).generatePreviewSchema, body, { required: generateNeeds, specTexts: composeSpecTexts });
       const userId = identity.userId;
       const campaignId = request.campaign_id === undefined ? undefined : campaignIdOf(request.campaign_id);
       const [contact, profile] = await Promise.all([
@@ -176,7 +176,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     /** Replaces a draft's content (mode, track, email, recipients count) with a written email. */
     'PUT /api/campaigns/{id}': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const input = parseDraft(body);
+      const input = await parseDraft(body);
       const campaign = savedDraft(await campaigns.updateDraft(identity.userId, id, draftContent(input, sanitizer), clock.now()));
       logger.info('Draft campaign replaced', { campaignId: id, mode: campaign.mode });
       return json(200, campaign satisfies Campaign);
@@ -188,7 +188,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
      */
     'PATCH /api/campaigns/{id}': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const update = parseForm(emailUpdateSchema, body, { required: emailNeeds, specTexts: composeSpecTexts });
+      const update = parseForm((await campaignSchemas()).emailUpdateSchema, body, { required: emailNeeds, specTexts: composeSpecTexts });
       const userId = identity.userId;
       // The mode decides whether the body is HTML to sanitize; the write checks the draft again.
       const draft = await draftOf(userId, id);
@@ -207,7 +207,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     /** The email one selected recipient will get, exactly as sending renders it (a stand-in unsubscribe link). */
     'POST /api/campaigns/{id}/recipient-preview': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const { contact_id } = parse(recipientPreviewRequestSchema, body);
+      const { contact_id } = parse((await campaignSchemas()).recipientPreviewRequestSchema, body);
       const userId = identity.userId;
       const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity)]);
       if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);

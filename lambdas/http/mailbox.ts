@@ -106,7 +106,7 @@ export const makeHandler = (deps: MailboxDeps) => {
       const expiresAt = now.getTime() + OAUTH_STATE_TTL_MS;
       await deps.oauthStates.create(nonce, identity.userId, new Date(expiresAt));
       const state = signOAuthState({ userId: identity.userId, nonce, expiresAt }, await deps.oauthStateKey.key());
-      const authUrl = deps.mailboxAuth.authorizationUrl({ state, redirectUri });
+      const authUrl = await deps.mailboxAuth.authorizationUrl({ state, redirectUri });
       return { ...json(200, { authUrl }), cookies: [consentCookie(appUrl, nonce, OAUTH_STATE_TTL_MS / 1000)] };
     },
 

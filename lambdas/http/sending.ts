@@ -7,22 +7,11 @@
  * Logs carry ids and counts, never addresses or email text.
  */
 import type { z } from 'zod';
-import { campaignLimits, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
+import type { Campaign, CampaignSummary } from '../../schema/api/campaigns';
+import { campaignLimits } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
-import {
-  campaignMessages,
-  sendBatchRequestSchema,
-  sendCheckRequestSchema,
-  SEND_BATCH_SIZE,
-  sendingApiMessages,
-  sendingMessages,
-  type CampaignEmail,
-  type campaignEmailListSchema,
-  type CampaignEmailContent,
-  type SendBatchResult,
-  type SendCheck,
-  type SendingStatus,
-} from '../../schema/api/sending';
+import type { CampaignEmail, campaignEmailListSchema, CampaignEmailContent, SendBatchResult, SendCheck, SendingStatus } from '../../schema/api/sending';
+import { campaignMessages, SEND_BATCH_SIZE, sendingApiMessages, sendingMessages } from '../../schema/api/sendingValues';
 import { isAddressId } from '../core/contacts';
 import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
@@ -54,6 +43,12 @@ const sendingSpecTexts: ReadonlySet<string> = new Set(
 );
 
 const selectionNeeds: FormRule[] = [{ path: ['contact_ids'], message: sendingMessages.selectContacts }];
+
+/**
+ * The request schemas, loaded by the first send check or batch: the status, pause, resume and emails
+ * routes validate no body, so a container serving only those never loads zod.
+ */
+const sendingSchemas = () => import('../../schema/api/sending');
 
 /** A campaign id of the path: campaign ids are ULIDs. */
 const campaignIdOf = (id: string | undefined) => knownId(id, isUlid, campaignMessages.notFound);
@@ -130,7 +125,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     /** Before the capacity dialog: who of the selection would not be queued, and the capacity left. */
     'POST /api/campaigns/{id}/send-check': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const { contact_ids } = parseForm(sendCheckRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
+      const { contact_ids } = parseForm((await sendingSchemas()).sendCheckRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
       const userId = identity.userId;
       const now = clock.now();
       const [campaign, profile, usage, unsubscribed, existing] = await Promise.all([
@@ -158,7 +153,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
      */
     'POST /api/campaigns/{id}/send': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const request = parseForm(sendBatchRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
+      const request = parseForm((await sendingSchemas()).sendBatchRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
       if (!isWholeBatch(request)) throw new HttpError(400, sendingApiMessages.batchShape);
       const userId = identity.userId;
       const now = clock.now();

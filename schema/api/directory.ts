@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { hasInvisibleOrControl } from './characters';
 import { contactSchema } from './contacts';
+import { directoryAdditionsLimits } from './directoryValues';
 import { genres, isGenre, type Genre } from './options';
-import { planOf } from '../plans';
 
 /** Directory entries are labels or DJs only (spec §3 labelfinder_contacts); Fan is a user-contact type. */
 export const directoryContactTypes = ['Label', 'DJ'] as const;
@@ -137,8 +137,7 @@ export function hasKnownLocation(location: string | null | undefined): boolean {
 // ---------------------------------------------------------------------------------------------------
 // API contract: GET /api/directory, POST /api/directory/contacts (signed-in users), POST /api/admin/directory
 
-/** How many directory entries a user may add to their contacts in total (spec §6, §9), as the plan table says. */
-export const directoryAdditionsLimits = { free: planOf('free').directoryAdditions, paid: planOf('pro').directoryAdditions } as const;
+export { directoryAdditionsLimits } from './directoryValues';
 
 /** The user's LabelFinder allowance: additions so far (kept on the profile) and the tier's limit. */
 export const directoryAllowanceSchema = z.object({ used: z.number().int(), limit: z.number().int() });

@@ -97,3 +97,20 @@ export async function chooseComposeMode(page: Page, mode: 'AI Mode' | 'HTML Mode
     .first()
     .click();
 }
+
+/**
+ * `count` directory entries that can still be added (as far as the page knows), by their card
+ * checkboxes in page order, after leaving out the first `skip` of them.
+ */
+export async function selectEntries(page: Page, count: number, { skip = 0 } = {}) {
+  const boxes = page.getByRole('checkbox', { name: /^Select (?!All$)/ });
+  let seen = 0;
+  let selected = 0;
+  for (let i = 0; selected < count; i++) {
+    const box = boxes.nth(i);
+    if (await box.isDisabled()) continue;
+    if (seen++ < skip) continue;
+    await box.check();
+    selected++;
+  }
+}

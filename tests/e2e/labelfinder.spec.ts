@@ -1,24 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { signedIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { selectEntries, signedIn } from './helpers';
 
 const FREE_LIMIT_REACHED = "You've reached the free limit (5 contacts). Upgrade to Premium to access all 743+ industry contacts!";
-
-/**
- * `count` directory entries that can still be added (as far as the page knows), by their card
- * checkboxes in page order, after leaving out the first `skip` of them.
- */
-async function selectEntries(page: Page, count: number, { skip = 0 } = {}) {
-  const boxes = page.getByRole('checkbox', { name: /^Select (?!All$)/ });
-  let seen = 0;
-  let selected = 0;
-  for (let i = 0; selected < count; i++) {
-    const box = boxes.nth(i);
-    if (await box.isDisabled()) continue;
-    if (seen++ < skip) continue;
-    await box.check();
-    selected++;
-  }
-}
 
 test('a free user bulk-adds up to the free limit, is refused beyond it and is offered the upgrade', async ({ page, baseURL }) => {
   await signedIn(page, baseURL!);

@@ -48,3 +48,20 @@ test('Compose on a phone: one column, both modes fit the screen', async ({ page,
   await expect(page.getByRole('radio', { name: /Minimal/ })).toBeVisible();
   await expectNoSidewaysScroll(page);
 });
+
+test('Subscription on a phone: the plan cards stack, their buttons fit, no sideways scroll', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard/subscription');
+  await expect(page.getByTestId('plan-banner')).toBeVisible({ timeout: 15_000 });
+  const [free, pro, expert] = [
+    await page.getByRole('region', { name: 'Free plan' }).boundingBox(),
+    await page.getByRole('region', { name: 'Pro plan' }).boundingBox(),
+    await page.getByRole('region', { name: 'Expert plan' }).boundingBox(),
+  ];
+  expect(pro!.x).toBeCloseTo(free!.x, 0);
+  expect(pro!.y).toBeGreaterThan(free!.y);
+  expect(expert!.y).toBeGreaterThan(pro!.y);
+  await page.getByRole('button', { name: 'Upgrade to Pro' }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('button', { name: 'Upgrade to Pro' })).toBeInViewport();
+  await expectNoSidewaysScroll(page);
+});

@@ -5,16 +5,20 @@
  * fresh Node. A package that cannot be bundled (jsdom reads its own files when loaded) must stay out of
  * every bundle and be loaded only where it is installed (schema/routes.ts nodeModules), and only the
  * functions that sanitize (campaigns, sender) may reach the sanitizer. The bundles' contents are read
- * from esbuild's metafile: each function carries only the SDKs its own composition wires.
+ * from esbuild's metafile: each function carries only the SDKs its own composition wires. What a bundle
+ * evaluates when it loads is read from a second build with evaluation marks (lib/cloud/evaluationMarks.ts):
+ * a library a group loads only on the routes that use it (lambdas/composition/lazy.ts, a schema behind
+ * `import()`) must not run at import.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, symlink, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/cloud/config';
+import { evaluationMarks, printEvaluated } from '../../lib/cloud/evaluationMarks';
 import { deployedLambdas } from '../../lib/cloud/lambdaEntries';
 
 const run = promisify(execFile);
@@ -23,6 +27,25 @@ const entries = deployedLambdas();
 
 /** The billing function's bundle budget: stripe-node is large; a second SDK pulled in by mistake would pass it. */
 const BILLING_BUNDLE_BUDGET_KIB = 3 * 1024;
+
+/**
+ * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
+ * sends) that use it. zod: request bodies (profile's PATCH, tracking's unsubscribe, the campaign and send
+ * writes); html-to-text: a rendered email; Bedrock: an AI email; Google and KMS: a mailbox connection or
+ * a send; nodemailer: a send.
+ */
+const NOT_AT_IMPORT: Record<string, readonly string[]> = {
+  profile: ['zod'],
+  tracking: ['zod'],
+  campaigns: ['zod', 'html-to-text', '@aws-sdk/client-bedrock-runtime'],
+  sending: ['zod'],
+  mailbox: ['googleapis', 'google-auth-library', '@aws-sdk/client-kms'],
+  sender: ['zod', 'html-to-text', '@aws-sdk/client-bedrock-runtime', 'googleapis', 'google-auth-library', 'nodemailer', '@aws-sdk/client-kms'],
+  billing: ['zod', 'stripe'],
+};
+/** Evaluated at import by every function above (the marks' control: a watched package that does load is seen). */
+const TABLE_CLIENT = '@aws-sdk/client-dynamodb';
+const WATCHED = [...new Set([...Object.values(NOT_AT_IMPORT).flat(), TABLE_CLIENT])];
 
 let outDir: string;
 /** The source files esbuild put into each bundle (its metafile's inputs). */
@@ -33,7 +56,7 @@ beforeAll(async () => {
   await Promise.all(
     entries.map(async ({ name, entry, nodeModules }) => {
       const dir = path.join(outDir, name);
-      const result = await build({
+      const buildOptions = {
         entryPoints: [path.join(REPO_ROOT, entry)],
         outfile: path.join(dir, 'index.mjs'),
         bundle: true,
@@ -46,8 +69,12 @@ beforeAll(async () => {
         external: [...nodeModules],
         metafile: true,
         logLevel: 'silent',
-      });
+      } satisfies BuildOptions;
+      const result = await build(buildOptions);
       bundledFiles.set(name, Object.keys(result.metafile.inputs));
+      if (name in NOT_AT_IMPORT) {
+        await build({ ...buildOptions, outfile: path.join(dir, 'marked.mjs'), metafile: false, plugins: [evaluationMarks(WATCHED)] });
+      }
       // What NodejsFunction installs beside the bundle: link the repository's copy.
       for (const module of nodeModules) {
         await mkdir(path.join(dir, 'node_modules'), { recursive: true });
@@ -72,20 +99,54 @@ describe('Lambda bundles', () => {
     expect(stderr).not.toMatch(/Error/);
   });
 
-  it('the tracking and profile bundles load no zod at import: their common routes validate no body (unsubscribe and PATCH load it)', async () => {
-    // zod marks globalThis when it loads; contacts, which validates at import, shows the mark is seen.
-    const loadsZod = async (name: string) => {
-      const file = path.join(outDir, name, 'index.mjs');
-      const script = `await import(${JSON.stringify(file)}); process.stdout.write(String('__zod_globalConfig' in globalThis));`;
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-        cwd: outDir,
-        env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      });
-      return stdout;
+  it.each(Object.entries(NOT_AT_IMPORT))('%s evaluates none of its route-only libraries when it loads', async (name, libraries) => {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', printEvaluated(path.join(outDir, name, 'marked.mjs'))], {
+      cwd: outDir,
+      env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    const evaluated = JSON.parse(stdout) as string[];
+    expect(evaluated).toContain(TABLE_CLIENT);
+    expect(evaluated.filter((library) => libraries.includes(library))).toEqual([]);
+  });
+
+  it('a library left out at import is evaluated by the first route that uses it: a campaign write loads zod, not the renderer', async () => {
+    const file = path.join(outDir, 'campaigns', 'marked.mjs');
+    const event = {
+      routeKey: 'POST /api/campaigns',
+      rawPath: '/api/campaigns',
+      headers: {},
+      body: '{}',
+      isBase64Encoded: false,
+      requestContext: {
+        requestId: 'r1',
+        http: { method: 'POST', path: '/api/campaigns' },
+        authorizer: { jwt: { claims: { sub: 'user-1', email: 'a@example.com' } } },
+      },
     };
-    expect(await loadsZod('contacts')).toBe('true');
-    expect(await loadsZod('tracking')).toBe('false');
-    expect(await loadsZod('profile')).toBe('false');
+    const context = { awsRequestId: 'r1', functionName: 'campaigns', functionVersion: '1', invokedFunctionArn: 'arn', memoryLimitInMB: '512' };
+    const script = `const { handler } = await import(${JSON.stringify(file)});
+      const marks = () => [...(globalThis.__tpEvaluated ?? [])].sort();
+      const atImport = marks();
+      const answer = await handler(${JSON.stringify(event)}, { ...${JSON.stringify(context)}, getRemainingTimeInMillis: () => 1000 });
+      process.stdout.write(JSON.stringify({ atImport, status: answer.statusCode, afterWrite: marks() }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: outDir,
+      env: {
+        PATH: process.env.PATH,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        TABLE_NAME: 'bundles-test',
+        AWS_REGION: 'us-east-1',
+        BEDROCK_MODEL_ID: 'bundles-test-model',
+      },
+    });
+    const { atImport, status, afterWrite } = JSON.parse(stdout) as { atImport: string[]; status: number; afterWrite: string[] };
+    // The body is refused before any read: the schema was loaded to say so.
+    expect(status).toBe(400);
+    expect(atImport).not.toContain('zod');
+    expect(afterWrite).toContain('zod');
+    expect(afterWrite).not.toContain('html-to-text');
+    expect(afterWrite).not.toContain('@aws-sdk/client-bedrock-runtime');
   });
 
   it('no bundle contains jsdom: it is loaded from node_modules, only by the function that installs it', async () => {

@@ -1,15 +1,15 @@
 /**
  * The billing composition (lambdas/composition/billing.ts; Secrets Manager mocked): which verifier and
- * secret each configuration wires, and the provider built on first use.
+ * secret each configuration wires (the provider built on first use is lazyAdapter's: lazy-adapter.test.ts).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { localKeys } from '../../lambdas/adapters/local-secrets/localKeys';
-import { billingDeps, lazyProvider } from '../../lambdas/composition/billing';
+import { billingDeps } from '../../lambdas/composition/billing';
 import type { ServerConfig } from '../../lambdas/composition/config';
 import { WebhookSignatureError } from '../../lambdas/core/billing';
-import { FakeBillingProvider, signedDelivery } from '../fakes/billing';
+import { signedDelivery } from '../fakes/billing';
 
 const smMock = mockClient(SecretsManagerClient);
 beforeEach(() => smMock.reset());
@@ -48,21 +48,5 @@ describe('billingDeps', () => {
     const good = signedDelivery('invoice.paid', { id: 'evt_c2', customerId: 'cus_2' }, { secret });
     expect(await deps.verifier.verify(good.body, good.signature)).toMatchObject({ id: 'evt_c2' });
     expect(smMock.commandCalls(GetSecretValueCommand)).toHaveLength(0);
-  });
-});
-
-describe('lazyProvider', () => {
-  it('builds the provider on the first call only, and again after a failed build', async () => {
-    const built = new FakeBillingProvider();
-    let builds = 0;
-    const provider = lazyProvider(() => {
-      builds += 1;
-      return builds === 1 ? Promise.reject(new Error('secret not readable yet')) : Promise.resolve(built);
-    });
-    expect(builds).toBe(0);
-    await expect(provider.currentSubscription('cus_1')).rejects.toThrow('secret not readable yet');
-    expect(await provider.createCustomer({ userId: 'u1', email: 'a@b.test' })).toMatch(/^cus_fake_/);
-    expect(await provider.currentSubscription('cus_1')).toBeNull();
-    expect(builds).toBe(2);
   });
 });

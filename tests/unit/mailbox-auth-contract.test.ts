@@ -96,9 +96,9 @@ describe.each([
     harness = makeHarness();
   });
 
-  it('builds a consent URL with offline access, exactly the two scopes, the state and the redirect', () => {
+  it('builds a consent URL with offline access, exactly the two scopes, the state and the redirect', async () => {
     const state = 'eyJ1IjoidXNlciJ9.c2lnbmF0dXJl';
-    const url = new URL(harness.auth.authorizationUrl({ state, redirectUri: REDIRECT }));
+    const url = new URL(await harness.auth.authorizationUrl({ state, redirectUri: REDIRECT }));
     expect(url.searchParams.get('access_type')).toBe('offline');
     expect(url.searchParams.get('response_type')).toBe('code');
     expect(url.searchParams.get('scope')!.split(' ').sort()).toEqual([...SCOPES].sort());
@@ -141,8 +141,8 @@ describe('Google specifics', () => {
       (error: unknown) => (error instanceof MailboxAuthError ? error.code : String(error)),
     );
 
-  it('asks for consent every time and never folds in scopes granted earlier', () => {
-    const url = new URL(harness.auth.authorizationUrl({ state: 's', redirectUri: REDIRECT }));
+  it('asks for consent every time and never folds in scopes granted earlier', async () => {
+    const url = new URL(await harness.auth.authorizationUrl({ state: 's', redirectUri: REDIRECT }));
     expect(url.origin + url.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');
     expect(url.searchParams.get('prompt')).toBe('consent');
     expect(url.searchParams.get('include_granted_scopes')).toBe('false');
@@ -186,8 +186,8 @@ describe('Google specifics', () => {
 describe('local mailbox specifics', () => {
   const auth = new LocalMailboxAuth({ consentUrl: 'http://127.0.0.1:3000/local/mailbox/consent' });
 
-  it('sends the browser to the local consent page', () => {
-    const url = new URL(auth.authorizationUrl({ state: 's', redirectUri: 'http://127.0.0.1:3000/api/mailbox/callback' }));
+  it('sends the browser to the local consent page', async () => {
+    const url = new URL(await auth.authorizationUrl({ state: 's', redirectUri: 'http://127.0.0.1:3000/api/mailbox/callback' }));
     expect(url.origin + url.pathname).toBe('http://127.0.0.1:3000/local/mailbox/consent');
   });
 

@@ -68,6 +68,7 @@ function Probe() {
         confirm
       </button>
       <button onClick={() => void auth.signOut()}>sign out</button>
+      <button onClick={() => auth.patchProfile({ tier: 'pro', email_limit: 500 })}>patch</button>
     </div>
   );
 }
@@ -107,6 +108,22 @@ describe('AuthProvider', () => {
     const [url, init] = vi.mocked(fetchImpl).mock.calls[0]!;
     expect(url).toBe('/api/profile');
     expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer id-token-123');
+  });
+
+  it('patchProfile puts fields into the loaded profile (what a subscription sync answered), and nothing before one is loaded', async () => {
+    const user = userEvent.setup();
+    let answer!: (response: Response) => void;
+    window.localStorage.setItem(storedKey, 'user-1');
+    const fetchImpl = vi.fn<typeof fetch>(() => new Promise<Response>((resolve) => (answer = resolve)));
+    renderProvider(fakeService(), { fetchImpl });
+    await waitFor(() => expect(fetchImpl).toHaveBeenCalled());
+    await user.click(screen.getByRole('button', { name: 'patch' }));
+    expect(text('profile')).toBe('none');
+    answer(jsonResponse(makeProfile()));
+    await waitFor(() => expect(text('profile')).toBe('free:50'));
+    await user.click(screen.getByRole('button', { name: 'patch' }));
+    expect(text('profile')).toBe('pro:500');
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
   });
 
   it('refuses a profile that does not fit the contract: no profile, and the profile error says so', async () => {

@@ -37,6 +37,9 @@ import { tourFlagKey } from '../../web/src/tour/tourRules';
 import { fakeContactsServer, json } from './contacts-fake-server';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
+/** Toasts are looked up the same way on every page (helpers.tsx). */
+export { toast } from './helpers';
+
 /**
  * An in-memory compose API with the contract of schema/api/campaigns.ts, on top of the contacts fake
  * (contacts and unsubscribes): drafts (generate-preview, create, replace, PATCH), per-recipient previews
@@ -479,16 +482,4 @@ export function containerOf(title: string): HTMLElement {
     .find((candidate) => candidate.findHeader()?.getElement().textContent.startsWith(title));
   if (!container) throw new Error(`no '${title}' card`);
   return container.getElement();
-}
-
-/** A toast (Flashbar item) whose header is `title`. */
-export async function toast(title: string): Promise<HTMLElement> {
-  return waitFor(() => {
-    const item = createWrapper()
-      .findFlashbar()
-      ?.findItems()
-      .find((candidate) => candidate.findHeader()?.getElement().textContent === title);
-    if (!item) throw new Error(`no toast '${title}'`);
-    return item.getElement();
-  });
 }

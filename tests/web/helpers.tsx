@@ -1,5 +1,6 @@
-import { render, screen } from '@testing-library/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { render, screen, waitFor } from '@testing-library/react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import type { Profile } from '../../schema/api/profile';
@@ -56,18 +57,33 @@ export function makeFakeAuth(overrides: Partial<AuthContextValue> = {}): AuthCon
     signInWithGoogle: vi.fn(() => Promise.resolve({ error: null })),
     signOut: vi.fn(async () => {}),
     refreshProfile: vi.fn(async () => {}),
+    patchProfile: vi.fn(),
     api: createApiClient(() => Promise.resolve('test-token'), vi.fn()),
     ...overrides,
   };
 }
 
-/** Holds the fake's user in state so that signIn/signOut change what the guards see. */
+/**
+ * Holds the fake's user and profile in state so that signIn/signOut change what the guards see and
+ * patchProfile changes what every page (the sidebar too) shows.
+ */
 function StatefulFakeAuth({ initial, children }: { initial: AuthContextValue; children: ReactNode }) {
   const [user, setUser] = useState(initial.user);
+  const [profile, setProfile] = useState(initial.profile);
+  const { patchProfile: recordPatch } = initial;
+  // Stable, as the real one is.
+  const patchProfile = useCallback(
+    (patch: Partial<Profile>) => {
+      recordPatch(patch);
+      setProfile((current) => (current ? { ...current, ...patch } : current));
+    },
+    [recordPatch],
+  );
   const value: AuthContextValue = {
     ...initial,
     user,
-    profile: user ? initial.profile : null,
+    profile: user ? profile : null,
+    patchProfile,
     signIn: async (email, password) => {
       const result = await initial.signIn(email, password);
       if (!result.error) setUser(testUser);
@@ -150,7 +166,21 @@ export async function preloadRoutes(): Promise<void> {
     import('../../web/src/pages/dashboard/pages'),
     import('../../web/src/pages/contacts/ContactsPage'),
     import('../../web/src/pages/labelfinder/LabelFinderPage'),
+    import('../../web/src/pages/settings/SettingsPage'),
+    import('../../web/src/pages/subscription/SubscriptionPage'),
     import('../../web/src/notifications/Toasts'),
     import('../../web/src/tour/TourDialog'),
   ]);
+}
+
+/** A toast (Flashbar item) whose header is `title`. */
+export async function toast(title: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const item = createWrapper()
+      .findFlashbar()
+      ?.findItems()
+      .find((candidate) => candidate.findHeader()?.getElement().textContent === title);
+    if (!item) throw new Error(`no toast '${title}'`);
+    return item.getElement();
+  });
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
+import { plans } from '../../schema/plans';
 import { waitlistMessages } from '../../schema/api/waitlistConstants';
 import { MUSIC_STYLES, WAITLIST_TEXT } from '../../web/src/api/waitlist';
 import { fakeMatchMedia } from './matchMedia';
@@ -265,6 +266,20 @@ describe('landing page: sections', () => {
       expect(scrollIntoView).toHaveBeenCalledTimes(index + 1);
       expect(scrollIntoView.mock.contexts[index]).toBe(document.getElementById('waitlist-form'));
       expect(screen.getByLabelText('Email')).toHaveFocus();
+    }
+  });
+
+  it('prints each plan of the plan table (schema/plans.ts): price, period, monthly emails, features and limitations', () => {
+    renderLanding();
+    const pricing = document.getElementById('pricing')!;
+    for (const plan of plans) {
+      const card = within(pricing).getByRole('heading', { name: plan.name, level: 3 }).closest('li')!;
+      expect(card).toHaveTextContent(`$${plan.priceUsd} ${plan.period}`);
+      const emails = plan.monthlyEmails === null ? 'Unlimited emails' : `${plan.monthlyEmails} emails per month`;
+      expect(within(card).getByText(emails)).toBeInTheDocument();
+      for (const feature of plan.features) expect(card).toHaveTextContent(feature);
+      for (const limitation of plan.limitations) expect(within(card).getByText(limitation).closest('li')).toHaveTextContent(`Limitation: ${limitation}`);
+      expect(within(card).queryByText('Most popular') !== null).toBe(plan.popular);
     }
   });
 

@@ -12,7 +12,7 @@ import type { Profile } from '../../schema/api/profile';
 import { mailboxErrorCodes, mailboxMessages } from '../../schema/api/sending';
 import { createApiClient } from '../../web/src/api/client';
 import { consentNavigation } from '../../web/src/api/mailbox';
-import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser, toast } from './helpers';
 import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
@@ -186,5 +186,152 @@ describe('after the consent redirect', () => {
     renderSettings('/dashboard/settings?gmail_error=server_misconfigured');
     expect(await screen.findByText('Gmail connection failed: server_misconfigured')).toBeInTheDocument();
     await waitFor(() => expect(currentPath()).toBe('/dashboard/settings'));
+  });
+});
+
+describe('Account Overview limits', () => {
+  it("an Expert's Email Limit reads 'Unlimited'", async () => {
+    renderSettings('/dashboard/settings', { profile: makeProfile({ tier: 'label', email_limit: null }) });
+    const overview = await card('Account Overview');
+    expect(within(overview).getByText('Expert')).toBeInTheDocument();
+    expect(within(overview).getByText('Email Limit').nextElementSibling).toHaveTextContent('Unlimited');
+  });
+});
+
+const artistProfile = () =>
+  makeProfile({
+    full_name: 'Robin Example',
+    artist_name: 'Nova',
+    bio: 'Deep house from Lisbon.',
+    website_url: 'https://nova.example',
+    soundcloud_url: 'https://soundcloud.com/nova',
+    spotify_url: null,
+    instagram_url: null,
+  });
+
+const profileForm = () => screen.findByRole('form', { name: 'Profile Information' });
+const patches = (fetchMock: ReturnType<typeof fakeApi>['fetchMock']) =>
+  fetchMock.mock.calls
+    .filter(([url, init]) => (url as string) === '/api/profile' && init?.method === 'PATCH')
+    .map(([, init]) => JSON.parse(init?.body as string) as unknown);
+
+describe('Profile Information', () => {
+  it('shows the profile in the form: full name, artist name, bio, website, SoundCloud, Spotify, Instagram', async () => {
+    renderSettings('/dashboard/settings', { profile: artistProfile() });
+    const form = await profileForm();
+    expect(within(form).getByRole('heading', { name: 'Profile Information' })).toBeInTheDocument();
+    expect(within(form).getByLabelText('Full Name')).toHaveValue('Robin Example');
+    expect(within(form).getByLabelText('Artist Name')).toHaveValue('Nova');
+    expect(within(form).getByLabelText('Bio')).toHaveValue('Deep house from Lisbon.');
+    expect(within(form).getByLabelText('Website')).toHaveValue('https://nova.example');
+    expect(within(form).getByLabelText('SoundCloud')).toHaveValue('https://soundcloud.com/nova');
+    expect(within(form).getByLabelText('Spotify')).toHaveValue('');
+    expect(within(form).getByLabelText('Instagram')).toHaveValue('');
+  });
+
+  it("saves every field with PATCH /api/profile, says 'Profile Updated' and puts the saved profile into the app's profile", async () => {
+    const saved = { ...artistProfile(), artist_name: 'Nova Sound', spotify_url: 'https://open.spotify.com/artist/nova', bio: null };
+    const { auth, fetchMock } = renderSettings('/dashboard/settings', {
+      profile: artistProfile(),
+      replies: { 'PATCH /api/profile': { status: 200, body: saved } },
+    });
+    const form = await profileForm();
+    const user = userEvent.setup();
+    await user.clear(within(form).getByLabelText('Artist Name'));
+    await user.type(within(form).getByLabelText('Artist Name'), 'Nova Sound');
+    await user.clear(within(form).getByLabelText('Bio'));
+    await user.type(within(form).getByLabelText('Spotify'), 'https://open.spotify.com/artist/nova');
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    await toast('Profile Updated');
+    expect(patches(fetchMock)).toEqual([
+      {
+        full_name: 'Robin Example',
+        artist_name: 'Nova Sound',
+        bio: '',
+        website_url: 'https://nova.example',
+        soundcloud_url: 'https://soundcloud.com/nova',
+        spotify_url: 'https://open.spotify.com/artist/nova',
+        instagram_url: '',
+      },
+    ]);
+    expect(auth.patchProfile).toHaveBeenCalledWith(saved);
+    expect(within(form).getByLabelText('Spotify')).toHaveValue('https://open.spotify.com/artist/nova');
+  });
+
+  it('checks the fields as the server does before sending: a blank full name and links without http(s):// are named on their fields', async () => {
+    const { fetchMock } = renderSettings('/dashboard/settings', { profile: artistProfile() });
+    const form = await profileForm();
+    const user = userEvent.setup();
+    await user.clear(within(form).getByLabelText('Full Name'));
+    await user.clear(within(form).getByLabelText('SoundCloud'));
+    await user.type(within(form).getByLabelText('SoundCloud'), 'soundcloud.com/nova');
+    await user.type(within(form).getByLabelText('Instagram'), 'javascript:alert(1)');
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(within(form).getByLabelText('Full Name')).toHaveAccessibleDescription(/Please enter your full name/);
+    expect(within(form).getByLabelText('SoundCloud')).toHaveAccessibleDescription(/Enter a link that starts with http:\/\/ or https:\/\//);
+    expect(within(form).getByLabelText('Instagram')).toHaveAccessibleDescription(/Enter a link that starts with http:\/\/ or https:\/\//);
+    expect(within(form).getByLabelText('Website')).not.toHaveAccessibleDescription(/Enter a link/);
+    expect(patches(fetchMock)).toEqual([]);
+    expect(screen.queryByText('Profile Updated')).toBeNull();
+
+    // Correcting a field clears its message.
+    await user.type(within(form).getByLabelText('Full Name'), 'Robin Example');
+    expect(within(form).getByLabelText('Full Name')).not.toHaveAccessibleDescription(/Please enter your full name/);
+  });
+
+  it("a refusal from the server: 'Error' with its message, on the form too, and nothing typed is lost", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { auth } = renderSettings('/dashboard/settings', {
+      profile: artistProfile(),
+      replies: { 'PATCH /api/profile': { status: 400, body: { message: 'bio: Must be at most 1000 characters' } } },
+    });
+    const form = await profileForm();
+    const user = userEvent.setup();
+    await user.clear(within(form).getByLabelText('Artist Name'));
+    await user.type(within(form).getByLabelText('Artist Name'), 'Nova Sound');
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(await toast('Error')).toHaveTextContent('bio: Must be at most 1000 characters');
+    expect(within(form).getByText('bio: Must be at most 1000 characters')).toBeInTheDocument();
+    expect(within(form).getByLabelText('Artist Name')).toHaveValue('Nova Sound');
+    expect(within(form).getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+    expect(auth.patchProfile).not.toHaveBeenCalled();
+  });
+
+  it("a server failure: 'Error' with the message, and the typed values stay", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderSettings('/dashboard/settings', {
+      profile: artistProfile(),
+      replies: { 'PATCH /api/profile': { status: 500, body: { message: apiMessages.internalError } } },
+    });
+    const form = await profileForm();
+    const user = userEvent.setup();
+    await user.type(within(form).getByLabelText('Instagram'), 'https://instagram.com/nova');
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    expect(await toast('Error')).toHaveTextContent(apiMessages.internalError);
+    expect(within(form).getByLabelText('Instagram')).toHaveValue('https://instagram.com/nova');
+  });
+});
+
+describe('Subscription card', () => {
+  it("a free user sees the Free plan and 'Upgrade Plan', which opens the Subscription page", async () => {
+    renderSettings('/dashboard/settings', { profile: makeProfile() });
+    const subscription = await card('Subscription');
+    expect(within(subscription).getByText('Current Plan').nextElementSibling).toHaveTextContent('Free');
+    expect(within(subscription).getByText('50 emails per month')).toBeInTheDocument();
+    await userEvent.setup().click(within(subscription).getByRole('button', { name: 'Upgrade Plan' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/subscription'));
+  });
+
+  it.each([
+    ['pro', 500],
+    ['label', null],
+  ] as const)("a %s subscriber does not see 'Upgrade Plan', and sees the renewal date", async (tier, limit) => {
+    renderSettings('/dashboard/settings', {
+      profile: makeProfile({ tier, email_limit: limit, subscription_status: 'active', subscription_end: '2026-12-26T12:00:00.000Z' }),
+    });
+    const subscription = await card('Subscription');
+    expect(within(subscription).getByText('Current Plan').nextElementSibling).toHaveTextContent(tier === 'pro' ? 'Pro' : 'Expert');
+    expect(within(subscription).getByText('Renews on December 26, 2026')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Upgrade Plan' })).toBeNull();
   });
 });

@@ -24,7 +24,7 @@ const OutboxPage = lazy(() => import('./pages/outbox/OutboxPage'));
 const LabelFinderPage = lazy(() => import('./pages/labelfinder/LabelFinderPage'));
 const AnalyticsPage = dashboardPage('AnalyticsPage');
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
-const SubscriptionPage = dashboardPage('SubscriptionPage');
+const SubscriptionPage = lazy(() => import('./pages/subscription/SubscriptionPage'));
 
 /** The route table of spec §2. */
 export function AppRoutes() {

@@ -3,7 +3,7 @@
  * config), bounded by a timeout, with every failure turned into a WriterError the handler can explain.
  */
 import { ConverseCommand, type BedrockRuntimeClient, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
-import { composeMessages } from '../../../schema/api/campaigns';
+import { composeMessages } from '../../../schema/api/campaignValues';
 import { WriterError } from '../../core/errors';
 import { assertWritable, buildWriterPrompt, maxTokensFor, parseWriterReply } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';

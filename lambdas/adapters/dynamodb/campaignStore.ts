@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { campaignSchema, type Campaign } from '../../../schema/api/campaigns';
+import type { Campaign } from '../../../schema/api/campaigns';
+import { campaignFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
 import { updatedItem, withoutKeys } from './client';
@@ -16,7 +17,7 @@ const CAMPAIGN = 'campaign';
 const DRAFT: Campaign['status'] = 'draft';
 
 /** The fields of a Campaign, in the API's order: what a read returns (attributes the sender adds stay inside). */
-const CAMPAIGN_FIELDS = Object.keys(campaignSchema.shape) as (keyof Campaign)[];
+const CAMPAIGN_FIELDS: readonly (keyof Campaign)[] = campaignFields;
 
 const projection = projectionOf(CAMPAIGN_FIELDS);
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { contactSchema, type Contact, type ContactInput } from '../../../schema/api/contacts';
+import type { Contact, ContactInput } from '../../../schema/api/contacts';
+import { contactFields } from '../../../schema/api/recordFields';
 import { indexes, key } from '../../../schema/table';
 import { addressId, isAddressId } from '../../core/contacts';
 import type { ContactListResult, ContactStore, ContactWriteResult, NewContact } from '../../ports';
@@ -16,7 +17,7 @@ import { updatedItem, withoutKeys } from './client';
 const CONTACT = 'contact';
 
 /** The fields of a Contact, in the API's order: what a list reads and what an item returns. */
-const CONTACT_FIELDS = Object.keys(contactSchema.shape) as (keyof Contact)[];
+const CONTACT_FIELDS: readonly (keyof Contact)[] = contactFields;
 
 /** The fields the edit form replaces (created_at and genre_focus are kept). */
 const EDITABLE_FIELDS = [

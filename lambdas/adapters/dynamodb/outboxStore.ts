@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { outboxMessageSummarySchema, type OutboxMessage, type OutboxMessageSummary } from '../../../schema/api/sending';
+import type { OutboxMessage, OutboxMessageSummary } from '../../../schema/api/sending';
+import { outboxSummaryFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import type { IdGenerator, OutboxStore } from '../../ports';
 import { withoutKeys } from './client';
@@ -17,7 +18,7 @@ import { projectionOf, putNew, queryPartition } from './query';
  */
 const OUTBOX_MESSAGE = 'outbox-message';
 
-const SUMMARY_FIELDS = Object.keys(outboxMessageSummarySchema.shape) as (keyof OutboxMessageSummary)[];
+const SUMMARY_FIELDS: readonly (keyof OutboxMessageSummary)[] = outboxSummaryFields;
 const summaryProjection = projectionOf(SUMMARY_FIELDS);
 
 type OutboxContent = Pick<OutboxMessage, 'html' | 'text' | 'headers' | 'raw'>;

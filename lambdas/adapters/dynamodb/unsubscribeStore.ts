@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unsubscribeSchema, type Unsubscribe } from '../../../schema/api/contacts';
+import type { Unsubscribe } from '../../../schema/api/contacts';
+import { unsubscribeFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import { addressId } from '../../core/contacts';
 import type { UnsubscribeStore } from '../../ports';
@@ -14,7 +15,7 @@ import { queryAll } from './query';
 const UNSUBSCRIBE = 'unsubscribe';
 
 /** The fields of an Unsubscribe, in the API's order. */
-const UNSUBSCRIBE_FIELDS = Object.keys(unsubscribeSchema.shape) as (keyof Unsubscribe)[];
+const UNSUBSCRIBE_FIELDS: readonly (keyof Unsubscribe)[] = unsubscribeFields;
 
 const toUnsubscribe = (item: Record<string, unknown>) => withoutKeys<Unsubscribe>(item);
 

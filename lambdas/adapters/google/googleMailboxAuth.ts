@@ -19,10 +19,10 @@ const exchangeFailed = (message: string, cause?: unknown) =>
 export class GoogleMailboxAuth implements MailboxAuthProvider {
   constructor(readonly client: { clientId: string; clientSecret: () => Promise<string> }) {}
 
-  /** The consent URL needs no secret: a client without one is enough to build it. */
-  authorizationUrl({ state, redirectUri }: { state: string; redirectUri: string }): string {
+  /** The consent URL needs no secret: a client without one is enough to build it. (Async as the port is: its adapter may load on first use.) */
+  authorizationUrl({ state, redirectUri }: { state: string; redirectUri: string }): Promise<string> {
     const oauth = new googleAuth.OAuth2({ clientId: this.client.clientId, redirectUri });
-    return oauth.generateAuthUrl({
+    const url = oauth.generateAuthUrl({
       access_type: 'offline',
       // Google returns a refresh token on the first consent only; `consent` asks again so every connect gets one.
       prompt: 'consent',
@@ -31,6 +31,7 @@ export class GoogleMailboxAuth implements MailboxAuthProvider {
       include_granted_scopes: false,
       state,
     });
+    return Promise.resolve(url);
   }
 
   private async oauthClient(redirectUri?: string): Promise<OAuth2Client> {

@@ -53,7 +53,7 @@ function readCode(code: string, now: Date): (LocalConsent & { nonce: string; exp
 export class LocalMailboxAuth implements MailboxAuthProvider {
   constructor(readonly options: { consentUrl: string }) {}
 
-  authorizationUrl({ state, redirectUri }: { state: string; redirectUri: string }): string {
+  authorizationUrl({ state, redirectUri }: { state: string; redirectUri: string }): Promise<string> {
     const query = new URLSearchParams({
       response_type: 'code',
       access_type: 'offline',
@@ -61,7 +61,7 @@ export class LocalMailboxAuth implements MailboxAuthProvider {
       state,
       redirect_uri: redirectUri,
     });
-    return `${this.options.consentUrl}?${query.toString()}`;
+    return Promise.resolve(`${this.options.consentUrl}?${query.toString()}`);
   }
 
   exchangeCode({ code }: { code: string; redirectUri: string }): Promise<AuthorizedMailbox> {

@@ -289,6 +289,10 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
     if (currentUserId.current) await loadProfile(currentUserId.current);
   }, [loadProfile]);
 
+  const patchProfile = useCallback((patch: Partial<Profile>) => {
+    setProfile((current) => (current ? { ...current, ...patch } : current));
+  }, []);
+
   const value = useMemo<AuthContextValue>(
     () => ({
       user,
@@ -302,9 +306,10 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
       signInWithGoogle,
       signOut,
       refreshProfile,
+      patchProfile,
       api,
     }),
-    [user, profile, profileError, groups, loading, signIn, signUp, confirmSignUp, signInWithGoogle, signOut, refreshProfile, api],
+    [user, profile, profileError, groups, loading, signIn, signUp, confirmSignUp, signInWithGoogle, signOut, refreshProfile, patchProfile, api],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -62,6 +62,11 @@ export interface AuthContextValue {
   /** Throws when signing out failed. */
   signOut: () => Promise<void>;
   refreshProfile: () => Promise<void>;
+  /**
+   * Puts what the server just answered (a subscription sync, a saved profile) into the loaded profile,
+   * so the sidebar's plan badge and usage bar show it at once, without another GET /api/profile.
+   */
+  patchProfile: (patch: Partial<Profile>) => void;
   /** API client that sends the current ID token. */
   api: ApiClient;
 }

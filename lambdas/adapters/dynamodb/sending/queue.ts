@@ -6,7 +6,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import type { Contact } from '../../../../schema/api/contacts';
-import { SEND_BATCH_SIZE } from '../../../../schema/api/sending';
+import { SEND_BATCH_SIZE } from '../../../../schema/api/sendingValues';
 import { indexes, key } from '../../../../schema/table';
 import type { QueueBatchOutcome, RecipientRecord, SenderQueueEntry, SendQueueStore } from '../../../ports';
 import { batchGetAll, batchWriteAll } from '../batch';

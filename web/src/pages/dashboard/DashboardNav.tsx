@@ -82,9 +82,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
                 value={usagePercent(profile)}
                 label="Emails this month"
                 description={usageText(profile)}
-                additionalInfo={
-                  monthlyLimitReached(profile) ? 'Monthly limit reached. Upgrade to send more.' : undefined
-                }
+                additionalInfo={monthlyLimitReached(profile) ? 'Monthly limit reached. Upgrade to send more.' : undefined}
               />
             </>
           ) : profileError ? (

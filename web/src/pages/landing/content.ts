@@ -1,4 +1,6 @@
 /** The landing page copy: marketing claims of spec §1, plans of §9. Kept apart from the layout. */
+import { plans } from '../../../../schema/plans';
+import { planCard, type PlanCard } from '../../lib/planCard';
 
 export const ROTATING_WORDS = ['Heard', 'Signed', 'Released'] as const;
 
@@ -61,43 +63,8 @@ export const TESTIMONIALS: readonly { quote: string; name: string; style: string
   },
 ];
 
-export interface Plan {
-  name: string;
-  price: string;
-  period: string;
-  summary: string;
-  features: readonly string[];
-  limitations: readonly string[];
-  popular?: boolean;
-}
-
-export const PLANS: readonly Plan[] = [
-  {
-    name: 'Free',
-    price: '$0',
-    period: 'forever',
-    summary: '50 emails per month',
-    features: ['Basic AI email generation', 'Mailbox integration', 'Contact management'],
-    limitations: ['No LabelFinder database access', 'Basic analytics only'],
-  },
-  {
-    name: 'Pro',
-    price: '$29',
-    period: 'per month',
-    summary: '500 emails per month',
-    features: ['Advanced AI personalization', 'Full LabelFinder access', 'Advanced analytics and tracking', 'Priority support'],
-    limitations: [],
-    popular: true,
-  },
-  {
-    name: 'Expert',
-    price: '$99',
-    period: 'per month',
-    summary: 'Unlimited emails',
-    features: ['Full LabelFinder access', 'Team collaboration', 'Custom branding', 'API access', 'Dedicated support'],
-    limitations: [],
-  },
-];
+/** The pricing cards: the plan table of schema/plans.ts (spec §9), as every pricing card prints it. */
+export const PLANS: readonly PlanCard[] = plans.map(planCard);
 
 export const FAQS: readonly { question: string; answer: string }[] = [
   {

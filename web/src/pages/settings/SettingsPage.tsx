@@ -7,16 +7,19 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Profile } from '../../../../schema/api/profile';
+import { monthlyEmailsLabel, planOf, priceLabel } from '../../../../schema/plans';
 import { mailboxErrorMessage, mailboxMessages } from '../../../../schema/api/sending';
 import { errorMessage } from '../../api/client';
 import { consentNavigation, disconnectMailbox, startMailboxConnection } from '../../api/mailbox';
 import { useAuth } from '../../auth/AuthContext';
 import { useSignOut } from '../../auth/useSignOut';
 import { useNotifications } from '../../notifications/NotificationsContext';
-import { tierLabels } from '../dashboard/format';
+import { emailLimitText, tierLabels } from '../dashboard/format';
 import { PageShell } from '../dashboard/PageShell';
+import { periodText } from '../subscription/subscriptionView';
+import { ProfileForm } from './ProfileForm';
 
 const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
 
@@ -39,7 +42,45 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Settings (spec §2): Account Overview and Mailbox Integration. */
+/** The Subscription card: the plan, and 'Upgrade Plan' for the free tier only (spec §2, §6). */
+function SubscriptionCard({ profile }: { profile: Profile }) {
+  const navigate = useNavigate();
+  const plan = planOf(profile.tier);
+  const period = periodText(profile);
+  return (
+    <Container
+      header={
+        <Header
+          variant="h2"
+          actions={
+            profile.tier === 'free' && (
+              <Button variant="primary" onClick={() => void navigate('/dashboard/subscription')}>
+                Upgrade Plan
+              </Button>
+            )
+          }
+        >
+          Subscription
+        </Header>
+      }
+    >
+      <ColumnLayout columns={3} variant="text-grid" minColumnWidth={150}>
+        <Fact label="Current Plan">{plan.name}</Fact>
+        <Fact label="Price">
+          {priceLabel(plan)} {plan.period}
+        </Fact>
+        <Fact label="Emails">{monthlyEmailsLabel(plan)}</Fact>
+      </ColumnLayout>
+      {period && (
+        <Box variant="p" color="text-body-secondary" padding={{ top: 's' }}>
+          {period}
+        </Box>
+      )}
+    </Container>
+  );
+}
+
+/** Settings (spec §2): Account Overview, Mailbox Integration, Profile Information and Subscription. */
 export default function SettingsPage() {
   const { user, profile, profileError, refreshProfile, api } = useAuth();
   const { notify } = useNotifications();
@@ -126,7 +167,7 @@ export default function SettingsPage() {
               <Badge color={tierColors[profile.tier]}>{tierLabels[profile.tier]}</Badge>
             </Fact>
             <Fact label="Emails Used">{profile.emails_used}</Fact>
-            <Fact label="Email Limit">{profile.email_limit}</Fact>
+            <Fact label="Email Limit">{emailLimitText(profile)}</Fact>
           </ColumnLayout>
         ) : profileError ? (
           <Box color="text-body-secondary">{profileError}</Box>
@@ -171,6 +212,9 @@ export default function SettingsPage() {
             </SpaceBetween>
           ))}
       </Container>
+
+      {profile && <ProfileForm key={profile.id} profile={profile} />}
+      {profile && <SubscriptionCard profile={profile} />}
     </PageShell>
   );
 }
