@@ -7,7 +7,7 @@ import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts'
 import type { Tone } from '../schema/api/options';
 import type { CampaignTemplate } from '../schema/api/templates';
 import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../schema/api/directory';
-import type { Profile, ProfileUpdate, SubscriptionStatus } from '../schema/api/profile';
+import type { Profile, ProfileUpdate, SubscriptionStatus, Tier } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
 import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
 
@@ -71,6 +71,18 @@ export interface DueCursor {
 export interface SendingCursorStore {
   /** Cursors in one DUE shard due at or before `now`, oldest first, at most `limit`. */
   listDue(shard: number, now: Date, limit: number): Promise<DueCursor[]>;
+}
+
+/**
+ * Another group's nudge to a user's sender (the billing write after an upgrade): the sender reads the
+ * plan again at its next tick instead of at the cursor's later due time.
+ */
+export interface SenderWake {
+  /**
+   * Makes the user's sending cursor due at `now` when it is due later; never creates a cursor, never
+   * moves an earlier due time later, leaves an idle cursor idle. True when it moved the due time.
+   */
+  wakeSender(userId: string, now: Date): Promise<boolean>;
 }
 
 export interface QueueMessage {
@@ -690,7 +702,8 @@ export interface WebhookVerifier {
 export type ProfileBillingState = Pick<Profile, 'tier' | 'email_limit' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end'>;
 
 export type BillingWriteResult =
-  | { outcome: 'written'; profile: Profile }
+  /** `previousTier`: the tier the write replaced (read in the same write). */
+  | { outcome: 'written'; profile: Profile; previousTier: Tier }
   /** A provider read that started later has already written: the stored profile stands. */
   | { outcome: 'stale'; profile: Profile }
   | { outcome: 'no_profile' };

@@ -7,6 +7,7 @@
 import { systemClock } from '../adapters/clock';
 import { DynamoBillingStore } from '../adapters/dynamodb/billingStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
+import { DynamoSendingCursorStore } from '../adapters/dynamodb/sending/cursor';
 import { LocalBilling } from '../adapters/local-billing/localBilling';
 import { localKeys } from '../adapters/local-secrets/localKeys';
 import { cachedSecretString } from '../adapters/secrets-manager/secretValue';
@@ -60,6 +61,7 @@ export function billingDeps(config: ServerConfig): BillingDeps {
     profiles: new DynamoProfileStore(table.db, table.name),
     billing: new DynamoBillingStore(table.db, table.name),
     ...providerAdapters(config, table),
+    sending: new DynamoSendingCursorStore(table.db, table.name),
     prices: config.billingPrices,
     clock: systemClock,
     appUrl: config.appUrl,

@@ -20,6 +20,18 @@ import { planOf, type AnalyticsDepth } from '../../schema/plans';
 /** Emails a Pacific calendar month on the user's plan; null: no monthly cap (the daily limit still applies). */
 export const monthlyLimitOf = (profile: { tier: Tier }): number | null => planOf(profile.tier).monthlyEmails;
 
+/**
+ * Whether a plan change from `before` to `after` lets more emails go this month: the new plan's monthly
+ * limit is higher, or it has none. The billing write wakes the sender then, so campaigns held at the
+ * monthly limit go on at once instead of waiting for the next Pacific month.
+ */
+export function raisesMonthlyLimit(before: Tier, after: Tier): boolean {
+  const from = monthlyLimitOf({ tier: before });
+  const to = monthlyLimitOf({ tier: after });
+  if (from === null) return false;
+  return to === null || to > from;
+}
+
 /** LabelFinder entries the user's plan lets them add to their contacts, in total (no tier read yet: Free). */
 export const directoryAdditionsOf = (tier: Tier | undefined): number => planOf(tier ?? 'free').directoryAdditions;
 

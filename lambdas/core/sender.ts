@@ -84,8 +84,9 @@ function firstSendAfter(queue: Record<string, SenderQueueEntry>): Date {
 /**
  * A campaign the sender paused at the plan's monthly limit (pause_reason 'monthly_limit'). Unlike a
  * pause by the artist it stays on the cursor, which is due at the next Pacific month, and the sender
- * releases it then by itself. After an upgrade the artist's Resume sends on at once (the sender holds
- * it again if the plan still does not allow); the cursor is not polled meanwhile.
+ * releases it then by itself. An upgrade written by billing makes the cursor due at once (wakeSender),
+ * so the sender releases it at its next tick; the artist's Resume also sends on at once (the sender
+ * holds it again if the plan still does not allow). The cursor is not polled meanwhile.
  */
 export const heldAtMonthlyLimit = (campaign: Pick<SendingCampaign, 'sending_status' | 'pause_reason'>) =>
   campaign.sending_status === 'paused' && campaign.pause_reason === 'monthly_limit';

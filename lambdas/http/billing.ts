@@ -16,8 +16,9 @@ import {
   type PriceTable,
 } from '../core/billing';
 import { DomainError } from '../core/errors';
+import { raisesMonthlyLimit } from '../core/plans';
 import type { Identity } from '../core/profile';
-import type { BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, WebhookVerifier } from '../ports';
+import type { BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, SenderWake, WebhookVerifier } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { billingDeps } from '../composition/billing';
 import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
@@ -29,6 +30,8 @@ export interface BillingDeps {
   /** Stripe, or the local twin; a stand-in answering 503 when its config is missing. */
   provider: BillingProvider;
   verifier: WebhookVerifier;
+  /** Wakes the user's sender after an upgrade, so campaigns held at the monthly limit go on at once. */
+  sending: SenderWake;
   /** The price id of each paid plan; undefined when not configured (the routes answer 503). */
   prices: PriceTable | undefined;
   clock: Clock;
@@ -57,7 +60,7 @@ async function fromProvider<T>(work: Promise<T>, what: string): Promise<T> {
   }
 }
 
-export const makeHandler = ({ profiles, billing, provider, verifier, prices, clock, appUrl }: BillingDeps) => {
+export const makeHandler = ({ profiles, billing, provider, verifier, sending, prices, clock, appUrl }: BillingDeps) => {
   const urls = billingReturnUrls(appUrl);
 
   const configuredPrices = (): PriceTable => {
@@ -67,15 +70,28 @@ export const makeHandler = ({ profiles, billing, provider, verifier, prices, clo
   };
 
   /**
+   * After a written upgrade: the sender reads the new plan at its next tick. A failure is logged, not
+   * answered: the tier is written, and the next Pacific month (or the artist's Resume) releases anyway.
+   */
+  const wakeSender = async (userId: string) => {
+    try {
+      await sending.wakeSender(userId, clock.now());
+    } catch (error) {
+      logger.error('Could not wake the sender after a plan upgrade', { error: error as Error, userId });
+    }
+  };
+
+  /**
    * Reads the customer's subscription from the provider and writes its state onto the user's profile,
-   * guarded by when the read started; returns what the profile says afterwards. A price config does not
-   * name is our error (500, logged), not the provider's.
+   * guarded by when the read started; returns what the profile says afterwards. A write that raises the
+   * monthly limit wakes the sender. A price config does not name is our error (500, logged), not the provider's.
    */
   const applyProviderState = async (userId: string, customerId: string, read: (customerId: string) => Promise<ProviderSubscription | null>) => {
     const table = configuredPrices();
     const readAt = clock.now();
     const state = billingStateOf(await read(customerId), table);
     const result = await billing.writeBillingState(userId, state, readAt);
+    if (result.outcome === 'written' && raisesMonthlyLimit(result.previousTier, result.profile.tier)) await wakeSender(userId);
     if (result.outcome === 'no_profile') logger.warn('Billing state for a user without a profile', { userId, customerId });
     return result.outcome === 'no_profile' ? state : billingStateOfProfile(result.profile);
   };

@@ -3,6 +3,7 @@
  * of each, Checkout and portal sessions it handed out, a failure switch), and Stripe-shaped webhook
  * deliveries signed as Stripe signs them (stripe-node's webhooks.generateTestHeaderString).
  */
+import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { BillingProvider, CheckoutSessionInput, ProviderSubscription } from '../../lambdas/ports';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
@@ -24,6 +25,8 @@ export class FakeBillingProvider implements BillingProvider {
   /** When set, every call rejects (the provider is down). */
   failing = false;
   private next = 0;
+  /** Test files share one table: each provider's customer ids are its own, so two files never link the same id. */
+  private readonly instance = randomUUID().slice(0, 8);
 
   private check(): void {
     if (this.failing) throw new Error('The fake provider is down');
@@ -32,7 +35,7 @@ export class FakeBillingProvider implements BillingProvider {
   createCustomer(input: { userId: string; email: string }): Promise<string> {
     return Promise.resolve().then(() => {
       this.check();
-      const id = `cus_fake_${++this.next}`;
+      const id = `cus_fake_${this.instance}_${++this.next}`;
       this.customers.set(id, input);
       return id;
     });

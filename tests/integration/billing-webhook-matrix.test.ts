@@ -20,6 +20,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamodb/billingStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { StripeWebhookVerifier } from '../../lambdas/adapters/stripe/webhookVerifier';
 import { billingStateOf, type BillingState } from '../../lambdas/core/billing';
 import { makeHandler } from '../../lambdas/http/billing';
@@ -66,6 +67,7 @@ const billingHandler = makeHandler({
   billing: store,
   provider,
   verifier: new StripeWebhookVerifier({ secret: () => Promise.resolve(TEST_WEBHOOK_SECRET), clock }),
+  sending: new DynamoSendingCursorStore(db, tableName),
   prices: TEST_PRICES,
   clock,
   appUrl: 'https://app.trackpitch.test',

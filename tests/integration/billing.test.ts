@@ -9,6 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoBillingStore } from '../../lambdas/adapters/dynamodb/billingStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
+import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { StripeWebhookVerifier } from '../../lambdas/adapters/stripe/webhookVerifier';
 import { billingDeps } from '../../lambdas/composition/billing';
 import { makeHandler, type BillingDeps } from '../../lambdas/http/billing';
@@ -47,6 +48,7 @@ beforeAll(async () => {
         billing: new DynamoBillingStore(db, tableName),
         provider,
         verifier: new StripeWebhookVerifier({ secret: () => Promise.resolve(TEST_WEBHOOK_SECRET) }),
+        sending: new DynamoSendingCursorStore(db, tableName),
         prices: TEST_PRICES,
         clock: { now: () => new Date() },
         appUrl: 'https://app.trackpitch.test',

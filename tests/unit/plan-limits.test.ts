@@ -4,7 +4,7 @@
  * limit; the Pacific calendar month for every plan.
  */
 import { describe, expect, it } from 'vitest';
-import { analyticsDepthOf, directoryAdditionsOf, monthlyLimitOf } from '../../lambdas/core/plans';
+import { analyticsDepthOf, directoryAdditionsOf, monthlyLimitOf, raisesMonthlyLimit } from '../../lambdas/core/plans';
 import { newProfile } from '../../lambdas/core/profile';
 import { capacityOf, sendingStatus, type Usage } from '../../lambdas/core/queueing';
 import { tiers, type Tier } from '../../schema/api/profile';
@@ -62,6 +62,23 @@ describe('the send check and the capacity figures follow the tier', () => {
     expect(sendingStatus({ ...mailbox, tier: 'pro' }, usage(10, 120), now).month).toEqual({ month: '2026-11', used: 120, limit: 500, remaining: 380 });
     expect(sendingStatus({ ...mailbox, tier: 'free' }, usage(10, 120), now).month).toEqual({ month: '2026-11', used: 120, limit: 50, remaining: 0 });
     expect(sendingStatus({ ...mailbox, tier: 'free' }, usage(10, 120), now).available_now).toBe(0);
+  });
+});
+
+describe('a plan change that raises the monthly limit (it wakes the sender: held campaigns go on at once)', () => {
+  // All nine pairs of tiers.
+  it.each([
+    ['free', 'pro', true],
+    ['free', 'label', true],
+    ['pro', 'label', true],
+    ['label', 'pro', false],
+    ['label', 'free', false],
+    ['pro', 'free', false],
+    ['free', 'free', false],
+    ['pro', 'pro', false],
+    ['label', 'label', false],
+  ] as const)('%s → %s: %s', (before, after, raises) => {
+    expect(raisesMonthlyLimit(before, after)).toBe(raises);
   });
 });
 

@@ -104,11 +104,13 @@ export class DynamoBillingStore implements BillingStore {
             ':cancel': state.cancel_at_period_end,
             ':read_at': readAt.toISOString(),
           },
-          ReturnValues: 'ALL_NEW',
+          // The profile as it was, so the caller sees the tier this write replaced; the profile after is it with `state` set.
+          ReturnValues: 'ALL_OLD',
         }),
       );
-      if (!Attributes) throw new Error('DynamoDB returned no attributes for an UpdateItem with ReturnValues ALL_NEW');
-      return { outcome: 'written', profile: toProfile(Attributes) };
+      if (!Attributes) throw new Error('DynamoDB returned no attributes for an UpdateItem on an existing item with ReturnValues ALL_OLD');
+      const before = toProfile(Attributes);
+      return { outcome: 'written', profile: { ...before, ...state }, previousTier: before.tier };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: profileKey, ConsistentRead: true }));

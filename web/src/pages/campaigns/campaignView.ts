@@ -101,11 +101,12 @@ export const mailboxDisconnectedText = 'Sending paused because your Gmail connec
 
 /**
  * Beyond the spec: a campaign the sender paused at the plan's monthly limit (after a downgrade, or the
- * month's emails used). It goes on by itself; the card says why it is paused, the detail page what next.
+ * month's emails used). It goes on by itself (an upgrade wakes the sender, or the next Pacific month); the
+ * card says why it is paused, the detail page what next.
  */
 export const monthlyLimitPauseTexts = {
   header: 'Monthly limit reached',
   card: "Paused at your plan's monthly limit",
   detail:
-    "Sending paused: your plan's emails for this month are used. It goes on by itself when your monthly limit resets on the 1st (Pacific Time). After you upgrade your plan, resume sending to go on now.",
+    "Sending paused: your plan's emails for this month are used. It goes on by itself as soon as you upgrade your plan, or when your monthly limit resets on the 1st (Pacific Time).",
 } as const;
