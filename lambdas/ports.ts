@@ -685,8 +685,6 @@ export interface BillingEvent {
   type: string;
   /** The provider's customer the event is about, when it names one. */
   customerId: string | null;
-  /** checkout.session.completed: the user id the session was created for (client_reference_id). */
-  clientReferenceId: string | null;
 }
 
 /**

@@ -104,14 +104,12 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
     return billing.linkCustomer(identity.userId, created);
   };
 
-  /** The user a verified event is about: its customer's, or (a completed Checkout) the user it was created for. */
-  const userOfEvent = async (event: BillingEvent & { customerId: string }): Promise<string | undefined> => {
-    const mapped = await billing.userOfCustomer(event.customerId);
-    if (mapped !== undefined || event.type !== 'checkout.session.completed' || !event.clientReferenceId) return mapped;
-    // Signed by the provider: the session was created for this user. Link unless the user has another customer.
-    const linked = await billing.linkCustomer(event.clientReferenceId, event.customerId);
-    return linked === event.customerId ? event.clientReferenceId : undefined;
-  };
+  /**
+   * The user a verified event is about: its customer's, as linked before Checkout. A session's
+   * client_reference_id never links a customer: a Payment Link or pricing table takes it from its URL,
+   * so a signed event can still name a user its payer is not.
+   */
+  const userOfEvent = (event: BillingEvent & { customerId: string }): Promise<string | undefined> => billing.userOfCustomer(event.customerId);
 
   return httpApi('billing', {
     'POST /api/billing/sync': async ({ identity }) => {

@@ -168,10 +168,8 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
   const violation = (what: string) => totals.violations.push(`seed ${seed} run ${run}: ${what}`);
   const fault = (kind: FaultKind) => (totals.faults[kind] += 1);
   await profiles.createIfMissing(buildProfile({ id: userId, email: `${userId}@artist.test` }));
-  // Checkout links the customer before the session; a quarter of the runs leave it to the completed
-  // session's client_reference_id (the mapping the signed event names).
-  const prelinked = rng.chance(0.75);
-  if (prelinked) await store.linkCustomer(userId, customerId);
+  // Checkout links the customer before the session (the events' client_reference_id links nothing).
+  await store.linkCustomer(userId, customerId);
   provider.setSubscription(customerId, null);
   const expected = () => billingStateOf(provider.subscriptions.get(customerId) ?? null, TEST_PRICES);
 

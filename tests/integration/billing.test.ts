@@ -387,6 +387,16 @@ describe('POST /api/billing/webhook', () => {
     expect((await storedProfile(b))?.tier).toBe('pro');
   });
 
+  it('a signed Checkout for a customer the app did not link cannot bind it to the user its client_reference_id names', async () => {
+    const victim = await createUser();
+    expect((await sync(victim)).status).toBe(200);
+    provider.setSubscription('cus_payment_link', buildSubscription({ status: 'active', priceId: TEST_PRICES.pro }));
+    const response = await deliver(signedDelivery('checkout.session.completed', { customerId: 'cus_payment_link', clientReferenceId: victim.sub }));
+    expect(response.json).toEqual({ received: true, outcome: 'unknown_customer' });
+    expect(await customerOf(victim)).toBeUndefined();
+    expect((await storedProfile(victim))?.tier).toBe('free');
+  });
+
   it('an unknown customer and an unhandled event type are acknowledged without writes', async () => {
     const reads = provider.reads.length;
     const unknown = await deliver(signedDelivery('customer.subscription.updated', { customerId: 'cus_nobody' }));

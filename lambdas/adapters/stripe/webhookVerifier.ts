@@ -22,16 +22,14 @@ function idOf(reference: unknown): string | null {
   return null;
 }
 
-/** The verified event as the webhook route reads it: its id, type, customer and (Checkout) user. */
+/** The verified event as the webhook route reads it: its id, type and customer (never a user id the event names). */
 export function billingEventOf(event: StripeNamespace.Event): BillingEvent {
   const object = event.data.object as unknown as Record<string, unknown>;
-  const clientReferenceId = event.type === 'checkout.session.completed' ? object.client_reference_id : null;
   return {
     id: event.id,
     type: event.type,
     // A customer object's events name itself; every other object names its customer.
     customerId: object.object === 'customer' ? idOf(object.id) : idOf(object.customer),
-    clientReferenceId: typeof clientReferenceId === 'string' && clientReferenceId !== '' ? clientReferenceId : null,
   };
 }
 
