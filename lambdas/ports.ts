@@ -559,6 +559,11 @@ export interface ClaimInput {
   dailyLimit: number;
   /** null: unlimited (counted, never refused). */
   monthlyLimit: number | null;
+  /**
+   * The plan the limits were read from: the claim holds only while the profile still has it (a
+   * downgrade while the email was being written makes it a 'conflict', read again, nothing sent).
+   */
+  tier: Profile['tier'];
   /** The cursor's next due time (now + interval). */
   nextDueAt: Date;
 }

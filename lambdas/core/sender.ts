@@ -96,7 +96,7 @@ export function completesAt(campaign: Pick<SendingCampaign, 'queued_through' | '
   return campaign.queued_through >= campaign.total_recipients && position + 1 >= campaign.total_queued;
 }
 
-export type WaitReason = 'scheduled' | 'retry' | 'in_flight' | 'daily_limit' | 'monthly_limit' | 'pacing' | 'batches' | 'settling';
+export type WaitReason = 'scheduled' | 'retry' | 'in_flight' | 'daily_limit' | 'pacing' | 'batches' | 'settling';
 
 export type Decision =
   /** The tick is not the cursor's current one (a duplicate, or the cursor moved): drop it. */
@@ -149,7 +149,9 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
   // The plan's limit as the profile says now: a plan change applies to emails already queued.
   const monthlyLimit = monthlyLimitOf(profile);
   const monthFull = monthlyLimit !== null && view.usedThisMonth >= monthlyLimit;
-  if (heldAtMonthlyLimit(campaign)) return monthFull ? { kind: 'wait', until: nextPacificMonthStart(now), reason: 'monthly_limit' } : { kind: 'release' };
+  // Held and still full: hold again, so a campaign on the cursor that is still sending (queued later,
+  // scheduled or resumed on the same plan) is paused at the limit too, not left sending until the month turns.
+  if (heldAtMonthlyLimit(campaign)) return monthFull ? { kind: 'hold', until: nextPacificMonthStart(now) } : { kind: 'release' };
   // Pause and resume change the campaign and the cursor in one transaction; a read between them (the
   // batch read is not one snapshot) settles by the next interval.
   if (campaign.sending_status !== 'sending') return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'settling' };

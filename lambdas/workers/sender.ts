@@ -139,6 +139,7 @@ export function makeProcessor(deps: SenderDeps) {
       sendAgain: recipient.send_again === true,
       dailyLimit,
       monthlyLimit,
+      tier: profile.tier,
       nextDueAt,
     });
     if (claim === 'unsubscribed' || claim === 'already_pitched' || claim === 'duplicate') {
@@ -149,6 +150,7 @@ export function makeProcessor(deps: SenderDeps) {
       await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
       return 'continue';
     }
+    // Something changed since the read (the cursor, the campaign, the plan): read again, nothing sent.
     if (claim === 'conflict') return 'continue';
 
     const base = { campaignId: campaign.id, position, token, claimedAt: now, now };

@@ -538,6 +538,40 @@ describe("sender: the claim is the limits' last word", () => {
     // 18:00Z on 21 November: the next Pacific month starts at 08:00Z on 1 December.
     expect((await world.cursor())?.due_at).toBe('2026-12-01T08:00:00.000Z');
   });
+
+  it('a downgrade to Free while the email is being written: the claim made on Pro limits is refused, nothing sent or counted, and the campaign is held', async () => {
+    const world = await sendingWorld({ profile: { tier: 'pro', email_limit: 500 } });
+    const monthCounter = { PK: key.user(world.userId), SK: key.monthCounter(pacificMonth(world.now)) };
+    await world.db.send(new PutCommand({ TableName: world.tableName, Item: { ...monthCounter, entity: 'counter', sent: 60 } }));
+    const { campaign } = await queued(world, 2);
+    const store = world.senderStore;
+    const claimedOn: Tier[] = [];
+    world.withDeps({
+      store: Object.assign(Object.create(store) as typeof store, {
+        claim: async (...args: Parameters<typeof store.claim>) => {
+          claimedOn.push(args[1].tier);
+          // The billing webhook writes Free between the sender's read (Pro: 500) and its claim.
+          await world.db.send(
+            new UpdateCommand({
+              TableName: world.tableName,
+              Key: { PK: key.user(world.userId), SK: key.profile() },
+              UpdateExpression: 'SET tier = :free, email_limit = :limit',
+              ExpressionAttributeValues: { ':free': 'free', ':limit': 50 },
+            }),
+          );
+          return store.claim(...args);
+        },
+      }),
+    });
+    await world.tick();
+    expect(claimedOn).toEqual(['pro']);
+    expect(world.mailer.calls).toEqual([]);
+    expect(await world.counters()).toEqual({ day: 0, month: 60 });
+    expect((await world.recipients(campaign.id)).map((r) => r.status)).toEqual(['pending', 'pending']);
+    // Read again in the same tick: Free, 60 used, so the campaign is held at the limit.
+    expect(await world.campaign(campaign.id)).toMatchObject({ sending_status: 'paused', pause_reason: 'monthly_limit', resume_position: 0 });
+    expect((await world.cursor())?.due_at).toBe('2026-12-01T08:00:00.000Z');
+  });
 });
 
 /**
@@ -577,6 +611,30 @@ describe('sender: limits follow the plan', () => {
     await world.deliver(heldTick!);
     expect(world.mailer.calls).toHaveLength(1);
     expect(await world.counters()).toMatchObject({ month: 50 });
+  });
+
+  it('a campaign queued while another is held at the limit is paused at it too, not left sending until the month turns', async () => {
+    const world = await sendingWorld({ profile: { tier: 'free' } });
+    await usedThisMonth(world, 49);
+    const { campaign } = await queued(world, 3);
+    await world.tick();
+    await world.tick();
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 1 });
+
+    // Queued for later (Scheduled mode is not checked against the month's capacity): the cursor is due at its time.
+    const later = await world.draft(1, { track_name: 'Later', track_url: 'https://music.test/later' });
+    await world.queue(later, [contactFor(world.userId, 9)], new Date(world.now.getTime() + INTERVAL_MS));
+    world.advance(INTERVAL_MS);
+    await world.tick();
+    expect(world.mailer.calls).toHaveLength(1);
+    expect(await world.counters()).toMatchObject({ month: 50 });
+    // Never claimed, so still Scheduled in the list; its sending is held at the limit, with that reason.
+    expect(await world.campaign(later.id)).toMatchObject({ ...held, status: 'scheduled', resume_position: 0, next_send_at: null });
+    expect(await world.campaign(campaign.id)).toMatchObject({ ...held, resume_position: 1 });
+    expect(await world.cursor()).toMatchObject({
+      queue: { [campaign.id]: { position: 1 }, [later.id]: { position: 0 } },
+      due_at: '2026-12-01T08:00:00.000Z',
+    });
   });
 
   it('a Pro user sends past 50; its month stops at 500', async () => {

@@ -269,8 +269,12 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
     expect(decide(v, tick, lateNow, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
-  it('a held campaign waits while the month is still used up', () => {
-    expect(decide(view({ camp: held, usedThisMonth: 50 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: monthStart, reason: 'monthly_limit' });
+  it('a held campaign at the head while the month is still used up holds again, so the cursor’s other campaigns pause too', () => {
+    // A campaign queued after the hold (scheduled, so never capacity-checked) is still sending behind it:
+    // a plain wait would leave it sending, without a pause reason, until the month turns.
+    const v = view({ camp: held, usedThisMonth: 50, cursor: { queue: { C1: entry(), C2: entry() }, due_at: TICK, last_claim_at: null } });
+    expect(decide(v, TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+    expect(decide(view({ camp: held, usedThisMonth: 120 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('a held campaign is released once the plan allows: after an upgrade, or in a new Pacific month (its counter starts at 0)', () => {

@@ -2,15 +2,17 @@
  * The claim: one transaction that makes a recipient this tick's send, or changes nothing. It takes the
  * recipient (pending, its retry due), moves the cursor on (still the tick's, at this position, paced),
  * reserves today's and this month's capacity, checks the address is not unsubscribed, marks the campaign
- * sending, puts the email's tracking token and holds the address for the track (PITCHED).
+ * sending, puts the email's tracking token and holds the address for the track (PITCHED). The limits are
+ * the plan's as read before the email was written: the claim holds only while the profile's tier is
+ * still that one, so a downgrade in between never lets an email past the new plan's limit.
  */
 import type { ClaimInput, ClaimOutcome } from '../../../ports';
-import { campaignKey, dayKey, monthKey, pitchedKey, recipientKey, senderKey, tokenKey, unsubscribeKey } from './items';
+import { campaignKey, dayKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, tokenKey, unsubscribeKey } from './items';
 import { failedOnly, stringAttribute, transaction, update, type SendingTable } from './transaction';
 import { dueSet } from './updates';
 
 export async function claimRecipient({ db, tableName, options }: SendingTable, userId: string, input: ClaimInput): Promise<ClaimOutcome> {
-  const { tickDueAt, now, campaignId, position, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, nextDueAt } = input;
+  const { tickDueAt, now, campaignId, position, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, tier, nextDueAt } = input;
   const nowIso = now.toISOString();
   const due = dueSet(userId, nextDueAt);
   const result = await transaction(
@@ -47,6 +49,15 @@ export async function claimRecipient({ db, tableName, options }: SendingTable, u
         ...(monthlyLimit === null ? {} : { condition: 'attribute_not_exists(sent) OR sent < :limit' }),
         values: { ':one': 1, ':counter': 'counter', ...(monthlyLimit === null ? {} : { ':limit': monthlyLimit }) },
       }),
+      // Every profile is stored with its tier (a new one's is Free): a missing profile fails this too.
+      profile: {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: profileKey(userId),
+          ConditionExpression: 'tier = :tier',
+          ExpressionAttributeValues: { ':tier': tier },
+        },
+      },
       unsubscribed: { ConditionCheck: { TableName: tableName, Key: unsubscribeKey(userId, addressId), ConditionExpression: 'attribute_not_exists(PK)' } },
       campaign: update(tableName, campaignKey(userId, campaignId), {
         // A scheduled campaign is sending from its first claim on.
@@ -83,7 +94,7 @@ export async function claimRecipient({ db, tableName, options }: SendingTable, u
     },
   );
   if (result.ok) return 'claimed';
-  // Only the recipient's own checks failed: it is skipped. Anything else changed since the read.
+  // Only the recipient's own checks failed: it is skipped. Anything else (the plan too) changed since the read.
   if (!failedOnly(result.failed, ['unsubscribed', 'pitched'])) return 'conflict';
   if (result.failed.has('unsubscribed')) return 'unsubscribed';
   // The address is held for the track: by another position of this campaign, or by another campaign.
