@@ -81,9 +81,10 @@ const AWS_SDK_RUNTIME = /^(?:@aws-sdk\/|@smithy\/|@aws-crypto\/|@aws\/|fast-xml-
 /**
  * The dependencies a group truly needs, each with every package it depends on (as npm installs them):
  * zod validates requests and records; the sender and campaigns groups render and sanitize HTML; the
- * mailbox and sender groups call Google; the sender sends mail.
+ * mailbox and sender groups call Google; the sender sends mail; billing calls Stripe (stripe-node, loaded
+ * by the first call that needs the provider).
  */
-const NAMED_DEPENDENCIES = ['zod', 'nodemailer', 'googleapis', 'google-auth-library', 'dompurify', 'html-to-text'];
+const NAMED_DEPENDENCIES = ['zod', 'nodemailer', 'googleapis', 'google-auth-library', 'dompurify', 'html-to-text', 'stripe'];
 const namedDependencyOf = new Map<string, string>();
 for (const root of NAMED_DEPENDENCIES) {
   for (const dir of installedPackages([root])) {
