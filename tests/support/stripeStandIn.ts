@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { subscriptionJson, type StripeSubscriptionJson } from '../../lambdas/adapters/local-billing/stripeShapes';
-import { monthsAfter } from '../../lambdas/adapters/local-billing/twin';
+import { newSubscription } from '../../lambdas/adapters/local-billing/twin';
 
 export const STAND_IN_SECRET_KEY = 'sk_test_standin';
 
@@ -161,25 +161,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (!checkout) throw new Error(`no stand-in Checkout Session ${sessionId}`);
       checkouts.delete(sessionId);
       const at = epoch(now);
-      const subscription = subscriptionJson({
-        id: nextId('sub'),
-        customer: checkout.customer,
-        priceId: checkout.price,
-        status: 'active',
-        created: at,
-        billingCycleAnchor: at,
-        periods: 1,
-        currentPeriodStart: at,
-        currentPeriodEnd: monthsAfter(at, 1),
-        cancelAtPeriodEnd: false,
-        cancelAt: null,
-        canceledAt: null,
-        endedAt: null,
-        failedPaymentAttempts: 0,
-        latestInvoice: nextId('in'),
-        version: 1,
-        updated: at,
-      });
+      const subscription = subscriptionJson(
+        newSubscription({ id: nextId('sub'), latestInvoice: nextId('in') }, { customer: checkout.customer, priceId: checkout.price }, at),
+      );
       subscriptions.set(subscription.id, subscription);
       return subscription;
     },

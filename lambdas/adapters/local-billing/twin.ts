@@ -39,6 +39,28 @@ import { SESSION_LIFETIME_SECONDS, seconds, TwinStore, type TwinCheckoutSession,
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** One month after `anchor`, `months` times over, on the anchor's day (or the month's last day), as Stripe bills monthly. */
+/** A subscription just paid for at `at` (epoch seconds): active for its first month. The stand-in of Stripe's API (tests) makes its own the same way. */
+export function newSubscription(ids: { id: string; latestInvoice: string }, checkout: { customer: string; priceId: string }, at: number): TwinSubscription {
+  return {
+    ...ids,
+    customer: checkout.customer,
+    priceId: checkout.priceId,
+    status: 'active',
+    created: at,
+    billingCycleAnchor: at,
+    periods: 1,
+    currentPeriodStart: at,
+    currentPeriodEnd: monthsAfter(at, 1),
+    cancelAtPeriodEnd: false,
+    cancelAt: null,
+    canceledAt: null,
+    endedAt: null,
+    failedPaymentAttempts: 0,
+    version: 1,
+    updated: at,
+  };
+}
+
 export function monthsAfter(anchorSeconds: number, months: number): number {
   const anchor = new Date(anchorSeconds * 1000);
   const year = anchor.getUTCFullYear();
@@ -167,25 +189,7 @@ export class BillingTwin {
 
     const now = this.deps.clock.now();
     const at = seconds(now);
-    const subscription: TwinSubscription = {
-      id: this.store.newId('sub', now),
-      customer: session.customer,
-      priceId: session.priceId,
-      status: 'active',
-      created: at,
-      billingCycleAnchor: at,
-      periods: 1,
-      currentPeriodStart: at,
-      currentPeriodEnd: monthsAfter(at, 1),
-      cancelAtPeriodEnd: false,
-      cancelAt: null,
-      canceledAt: null,
-      endedAt: null,
-      failedPaymentAttempts: 0,
-      latestInvoice: this.store.newId('in', now),
-      version: 1,
-      updated: at,
-    };
+    const subscription = newSubscription({ id: this.store.newId('sub', now), latestInvoice: this.store.newId('in', now) }, session, at);
     if (!(await this.store.completeCheckoutSession(session, subscription))) throw new TwinRefusal(USED_SESSION);
     const completed: TwinCheckoutSession = { ...session, status: 'complete', subscription: subscription.id };
     const delivery = await this.deliver([
