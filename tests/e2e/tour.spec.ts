@@ -24,7 +24,9 @@ test('a new account gets the tour: it highlights its anchors, Next advances, Ski
   await tour.getByRole('button', { name: 'Next' }).click();
   const overview = page.getByRole('dialog', { name: 'Your dashboard' });
   await expect(overview).toBeVisible();
-  await expect(page.locator('main')).toHaveAttribute('data-tour-anchor', 'overview');
+  const content = page.locator('main [data-tour-area="content"]');
+  await expect(content).toHaveAttribute('data-tour-anchor', 'overview');
+  await expect(content).toContainText('Emails Remaining');
   await expect(heading).not.toHaveAttribute('data-tour-anchor');
 
   if (!isMobile) {

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 
-/** Marks on the sidebar (DashboardNav's root) and its account block, where the tour's steps point. */
+/** Marks on the page's content, the sidebar (DashboardNav's root) and its account block, where the tour's steps point. */
+export const CONTENT_AREA = 'content';
 export const SIDEBAR_AREA = 'sidebar';
 export const ACCOUNT_AREA = 'account';
 

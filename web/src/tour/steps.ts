@@ -1,5 +1,5 @@
 import { accountNavItems, mainNavItems } from '../pages/dashboard/navigation';
-import { ACCOUNT_AREA, SIDEBAR_AREA } from './TourContext';
+import { ACCOUNT_AREA, CONTENT_AREA, SIDEBAR_AREA } from './TourContext';
 
 /** Where a step points: a CSS selector for its anchor, the first visible match (none: the panel stands alone). */
 export interface TourStep {
@@ -21,7 +21,7 @@ const welcome: TourStep = {
 const overview: TourStep = {
   id: 'overview',
   title: 'Your dashboard',
-  anchor: 'main',
+  anchor: `[data-tour-area="${CONTENT_AREA}"]`,
   body: 'Your overview: your plan, how many emails you have sent and have left this month, and whether your mailbox is connected.',
 };
 
