@@ -400,6 +400,8 @@ artistTest.describe('signed-in pages', () => {
       const tour = page.getByRole('dialog');
       await expect(tour.getByText(/^Step 1 of \d+$/)).toBeVisible();
       await expect(page.getByText('Emails Remaining')).toBeVisible();
+      // Checked with the first step's anchor outlined, as a new user first sees it.
+      await expect(page.locator('[data-tour-highlight]')).toHaveCount(1);
       await checkPage(page, testInfo, 'dashboard (tour)');
     } finally {
       await context.close();

@@ -169,7 +169,7 @@ export async function preloadRoutes(): Promise<void> {
     import('../../web/src/pages/settings/SettingsPage'),
     import('../../web/src/pages/subscription/SubscriptionPage'),
     import('../../web/src/notifications/Toasts'),
-    import('../../web/src/tour/TourDialog'),
+    import('../../web/src/tour/TourPopover'),
   ]);
 }
 

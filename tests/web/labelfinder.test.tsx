@@ -281,7 +281,7 @@ function card(name: string): HTMLElement {
   return found.getElement();
 }
 const checkbox = (name: string | RegExp) => screen.getByRole('checkbox', { name });
-/** The bulk-add dialog while it is open (the dashboard's tour keeps a hidden dialog of its own). */
+/** The bulk-add dialog while it is open (by name: other dialogs may be on the page too). */
 const bulkDialog = () => screen.queryByRole('dialog', { name: /^(Adding contacts|Contacts added)$/ });
 /** A toast (Flashbar item) whose header is `title`. */
 async function toast(title: string): Promise<HTMLElement> {

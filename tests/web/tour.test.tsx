@@ -1,10 +1,10 @@
-import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tourSteps } from '../../web/src/tour/steps';
-import { shouldAutoStartTour, tourFlagKey } from '../../web/src/tour/tourRules';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { desktopTourSteps, phoneTourSteps } from '../../web/src/tour/steps';
+import { placeTourPanel, shouldAutoStartTour, TOUR_ANCHOR_DELAY_MS, TOUR_HIGHLIGHT_MS, tourFlagKey } from '../../web/src/tour/tourRules';
 import { makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { fakeMatchMedia } from './matchMedia';
 
 beforeAll(preloadRoutes, 60_000);
 
@@ -29,7 +29,7 @@ function memoryStorage(entries: Record<string, string> = {}): Storage {
 describe('tour auto-start rule', () => {
   it('starts for a profile created less than 24 hours ago without the flag', () => {
     expect(shouldAutoStartTour({ userId: 'u1', profileCreatedAt: createdAgo(HOUR), now, storage: memoryStorage() })).toBe(true);
-    expect(shouldAutoStartTour({ userId: 'u1', profileCreatedAt: createdAgo(23.9 * HOUR), now, storage: memoryStorage() })).toBe(true);
+    expect(shouldAutoStartTour({ userId: 'u1', profileCreatedAt: createdAgo(24 * HOUR - 1), now, storage: memoryStorage() })).toBe(true);
   });
 
   it('does not start for a profile 24 hours or older', () => {
@@ -50,56 +50,194 @@ describe('tour auto-start rule', () => {
   });
 });
 
+describe('tour panel placement', () => {
+  const viewport = { width: 1280, height: 800 };
+  const panel = { width: 360, height: 220 };
+
+  it('goes to the right of a sidebar link, level with it', () => {
+    expect(placeTourPanel({ top: 200, left: 20, width: 260, height: 24 }, panel, viewport)).toEqual({ top: 200, left: 292 });
+  });
+
+  it('goes below an anchor with no room on its right, and above one at the bottom', () => {
+    expect(placeTourPanel({ top: 100, left: 1000, width: 260, height: 40 }, panel, viewport)).toEqual({ top: 152, left: 908 });
+    expect(placeTourPanel({ top: 700, left: 1000, width: 260, height: 40 }, panel, viewport)).toEqual({ top: 468, left: 908 });
+  });
+
+  it('goes to the bottom-right corner for an anchor too big for any side, or none', () => {
+    const corner = { top: 800 - 220 - 12, left: 1280 - 360 - 12 };
+    expect(placeTourPanel({ top: 60, left: 300, width: 980, height: 740 }, panel, viewport)).toEqual(corner);
+    expect(placeTourPanel(null, panel, viewport)).toEqual(corner);
+  });
+});
+
 function renderDashboard(createdAt: string) {
   return renderApp('/dashboard', {
     auth: makeFakeAuth({ user: testUser, profile: makeProfile({ created_at: createdAt }) }),
   });
 }
 
-const tourDialog = () => createWrapper().findModal();
+const newProfile = () => new Date(Date.now() - HOUR).toISOString();
+const tour = () => screen.queryByRole('dialog', { name: /./ });
+const flag = () => window.localStorage.getItem(tourFlagKey(testUser.userId));
+const anchored = () => document.querySelector('[data-tour-anchor]');
+const highlighted = () => document.querySelectorAll('[data-tour-highlight]');
+const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+
+/** The dashboard with the tour open on its first step. */
+async function openedTour(createdAt = newProfile()) {
+  renderDashboard(createdAt);
+  const panel = await screen.findByRole('dialog', { name: desktopTourSteps[0].title });
+  return { panel, user: userEvent.setup() };
+}
+
+/** The anchor of step `id`, once the tour has marked it. */
+const anchorOf = (id: string) =>
+  waitFor(() => document.querySelector<HTMLElement>(`[data-tour-anchor="${id}"]`) ?? Promise.reject(new Error(`no anchor for ${id}`)));
 
 describe('tour in the dashboard', () => {
-  it('opens by itself for a new profile; Next and Back move between steps; Skip tour stores the flag', async () => {
-    renderDashboard(new Date(Date.now() - HOUR).toISOString());
-    expect(await screen.findByRole('dialog')).toBeInTheDocument();
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0].title);
-    const user = userEvent.setup();
+  it("opens by itself for a new profile, with focus in it, and marks the first step's anchor", async () => {
+    const { panel } = await openedTour();
+    expect(panel).toHaveFocus();
+    expect(panel).toHaveTextContent(`Step 1 of ${desktopTourSteps.length}`);
+    expect(panel).toHaveAccessibleDescription(desktopTourSteps[0].body);
+    expect(await anchorOf('welcome')).toBe(screen.getByRole('heading', { name: 'Dashboard', level: 1 }));
+  });
+
+  it("marks each step's anchor 100 ms after the step shows and outlines it for 3 s", async () => {
+    await openedTour();
+    const heading = await anchorOf('welcome');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(tour()).toHaveAccessibleName(desktopTourSteps[1]!.title);
+    // The previous step's marks go with it.
+    expect(heading).not.toHaveAttribute('data-tour-anchor');
+    expect(heading).not.toHaveAttribute('data-tour-highlight');
+
+    await advance(TOUR_ANCHOR_DELAY_MS - 1);
+    expect(anchored()).toBeNull();
+    await advance(1);
+    const main = document.querySelector('main [data-tour-area="content"]');
+    expect(main).toHaveAttribute('data-tour-anchor', 'overview');
+    expect(main).toHaveAttribute('data-tour-highlight');
+
+    await advance(TOUR_HIGHLIGHT_MS - 1);
+    expect(main).toHaveAttribute('data-tour-highlight');
+    await advance(1);
+    expect(main).not.toHaveAttribute('data-tour-highlight');
+    expect(main).toHaveAttribute('data-tour-anchor', 'overview');
+  });
+
+  it('points every desktop step at something on the dashboard: the main area, the sidebar items, the account block', async () => {
+    const { user } = await openedTour();
+    const anchors: (string | null)[] = [];
+    for (const [index, step] of desktopTourSteps.entries()) {
+      expect(tour()).toHaveAccessibleName(step.title);
+      const anchor = await anchorOf(step.id);
+      // Only the current step's anchor is marked.
+      expect(document.querySelectorAll('[data-tour-anchor]')).toHaveLength(1);
+      anchors.push(anchor.getAttribute('href') ?? anchor.getAttribute('data-tour-area') ?? anchor.tagName);
+      if (index < desktopTourSteps.length - 1) await user.click(screen.getByRole('button', { name: 'Next' }));
+    }
+    expect(anchors).toEqual([
+      'H1',
+      'content',
+      '/dashboard/contacts',
+      '/dashboard/compose',
+      '/dashboard/campaigns',
+      '/dashboard/labelfinder',
+      '/dashboard/analytics',
+      '/dashboard/settings',
+      '/dashboard/subscription',
+      'account',
+    ]);
+    expect(document.querySelector('[data-tour-anchor="account"]')).toContainElement(screen.getByRole('button', { name: 'Show Tour' }));
+  });
+
+  it('Next and Back move between steps; Skip tour ends it, stores the flag and leaves nothing behind', async () => {
+    const { user } = await openedTour();
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[1]!.title);
-    expect(screen.getByText(`Step 2 of ${tourSteps.length}`)).toBeInTheDocument();
+    expect(tour()).toHaveAccessibleName(desktopTourSteps[1]!.title);
+    expect(tour()).toHaveTextContent(`Step 2 of ${desktopTourSteps.length}`);
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0].title);
-    expect(window.localStorage.getItem(tourFlagKey(testUser.userId))).toBeNull();
+    expect(tour()).toHaveAccessibleName(desktopTourSteps[0].title);
+    await anchorOf('welcome');
+    expect(highlighted()).toHaveLength(1);
+    expect(flag()).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Skip tour' }));
-    await waitFor(() => expect(tourDialog()?.isVisible()).toBeFalsy());
-    expect(window.localStorage.getItem(tourFlagKey(testUser.userId))).toBe('true');
+    expect(tour()).toBeNull();
+    expect(flag()).toBe('true');
+    expect(anchored()).toBeNull();
+    expect(highlighted()).toHaveLength(0);
   });
 
   it('Finish on the last step stores the flag', async () => {
-    renderDashboard(new Date(Date.now() - HOUR).toISOString());
-    await screen.findByRole('dialog');
-    const user = userEvent.setup();
-    for (let i = 1; i < tourSteps.length; i++) await user.click(screen.getByRole('button', { name: 'Next' }));
+    const { user } = await openedTour();
+    for (let i = 1; i < desktopTourSteps.length; i++) await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
+    expect(flag()).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Finish' }));
-    await waitFor(() => expect(tourDialog()?.isVisible()).toBeFalsy());
-    expect(window.localStorage.getItem(tourFlagKey(testUser.userId))).toBe('true');
+    expect(tour()).toBeNull();
+    expect(flag()).toBe('true');
   });
 
-  it('does not open by itself for an older profile, and Show Tour opens it', async () => {
+  it('works from the keyboard: Enter on the panel advances, focus stays in it, Escape skips', async () => {
+    const { user } = await openedTour();
+    await user.keyboard('{Enter}');
+    expect(tour()).toHaveAccessibleName(desktopTourSteps[1]!.title);
+    expect(tour()).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(tour()).toHaveAccessibleName(desktopTourSteps[2]!.title);
+    // Tab reaches the buttons; Enter on Back presses Back, not Next.
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Skip tour' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Back' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(tour()).toHaveAccessibleName(desktopTourSteps[1]!.title);
+
+    await user.keyboard('{Escape}');
+    expect(tour()).toBeNull();
+    expect(flag()).toBe('true');
+  });
+
+  it('does not open by itself for an older profile; Show Tour opens it once a page session and focus returns to it', async () => {
     renderDashboard(new Date(Date.now() - 48 * HOUR).toISOString());
     await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
-    expect(tourDialog()?.isVisible()).toBeFalsy();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Show Tour' }));
-    expect(await screen.findByRole('dialog')).toBeInTheDocument();
-    expect(tourDialog()!.findHeader().getElement()).toHaveTextContent(tourSteps[0].title);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(tour()).toBeNull();
+
+    const user = userEvent.setup();
+    const showTour = screen.getByRole('button', { name: 'Show Tour' });
+    await user.click(showTour);
+    expect(await screen.findByRole('dialog', { name: desktopTourSteps[0].title })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Skip tour' }));
+    expect(tour()).toBeNull();
+    expect(showTour).toHaveFocus();
+
+    // Once per page session: the button is now disabled and says why.
+    expect(showTour).toHaveAttribute('aria-disabled', 'true');
+    await user.click(showTour);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(tour()).toBeNull();
   });
 
   it('does not open by itself when the flag is stored', async () => {
     window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
-    renderDashboard(new Date(Date.now() - HOUR).toISOString());
+    renderDashboard(newProfile());
     await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
-    expect(tourDialog()?.isVisible()).toBeFalsy();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(tour()).toBeNull();
+  });
+
+  it('on a phone, leaves out the sidebar items (a closed drawer) and points at the menu button instead', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(fakeMatchMedia((query) => query.includes('max-width')));
+    renderDashboard(newProfile());
+    const user = userEvent.setup();
+    expect(await screen.findByRole('dialog', { name: phoneTourSteps[0].title })).toHaveTextContent(`Step 1 of ${phoneTourSteps.length}`);
+    for (let i = 1; i < phoneTourSteps.length; i++) await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await anchorOf('menu')).toBe(screen.getAllByRole('button', { name: 'Open navigation' })[0]);
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    await waitFor(() => expect(flag()).toBe('true'));
   });
 });

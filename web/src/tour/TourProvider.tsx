@@ -1,26 +1,36 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '../auth/AuthContext';
+import { isPhoneViewport } from '../lib/viewport';
 import { TourContext } from './TourContext';
 import { markTourCompleted, shouldAutoStartTour } from './tourRules';
 
-// Downloaded when the tour first opens, then kept mounted so that closing it behaves as before.
-const TourDialog = lazy(() => import('./TourDialog'));
+// Downloaded when the tour first opens; unmounted when it ends, so nothing of it stays over the page.
+const TourPopover = lazy(() => import('./TourPopover'));
 
-/** A step-by-step walkthrough of the dashboard sections in an accessible modal dialog. */
+/** The guided tour over the dashboard: starts by itself for a new profile, or from Show Tour once a page session. */
 export function TourProvider({ children }: { children: ReactNode }) {
   const { user, profile } = useAuth();
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState(0);
-  const [opened, setOpened] = useState(false);
+  const [phone, setPhone] = useState(false);
+  const [manualStartUsed, setManualStartUsed] = useState(false);
   const autoChecked = useRef<string | null>(null);
 
-  const start = useCallback(() => {
+  const show = useCallback(() => {
+    setPhone(isPhoneViewport());
     setStep(0);
     setOpen(true);
-    setOpened(true);
   }, []);
 
-  const close = useCallback(() => {
+  const canStart = !open && !manualStartUsed;
+  const start = useCallback(() => {
+    if (!canStart) return;
+    setManualStartUsed(true);
+    show();
+  }, [canStart, show]);
+
+  // Skipping counts as finishing: either way the tour does not start by itself again.
+  const end = useCallback(() => {
     setOpen(false);
     if (user) markTourCompleted(user.userId);
   }, [user]);
@@ -31,17 +41,17 @@ export function TourProvider({ children }: { children: ReactNode }) {
     if (!user || !profile || autoChecked.current === user.userId) return;
     autoChecked.current = user.userId;
     // Not cancelled on cleanup: the check above runs once per user (StrictMode's second run skips it).
-    if (shouldAutoStartTour({ userId: user.userId, profileCreatedAt: profile.created_at })) void Promise.resolve().then(start);
-  }, [user, profile, start]);
+    if (shouldAutoStartTour({ userId: user.userId, profileCreatedAt: profile.created_at })) void Promise.resolve().then(show);
+  }, [user, profile, show]);
 
-  const value = useMemo(() => ({ open, start }), [open, start]);
+  const value = useMemo(() => ({ open, start, canStart }), [open, start, canStart]);
 
   return (
     <TourContext.Provider value={value}>
       {children}
-      {opened && (
+      {open && (
         <Suspense fallback={null}>
-          <TourDialog open={open} step={step} onStep={setStep} onClose={close} />
+          <TourPopover phone={phone} step={step} onStep={setStep} onEnd={end} />
         </Suspense>
       )}
     </TourContext.Provider>

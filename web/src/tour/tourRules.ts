@@ -32,3 +32,42 @@ export function shouldAutoStartTour(input: { userId: string; profileCreatedAt: s
   if (age < 0 || age >= TOUR_AUTO_START_WINDOW_MS) return false;
   return !isTourCompleted(userId, storage);
 }
+
+/** Spec §9: a step's anchor gets its attributes 100 ms after the step shows, and stays highlighted 3 s. */
+export const TOUR_ANCHOR_DELAY_MS = 100;
+export const TOUR_HIGHLIGHT_MS = 3000;
+
+export interface Box {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+const GAP = 12;
+
+/**
+ * Where the tour panel goes (viewport coordinates): beside the anchor (right, below, above, left), the
+ * first side where it fits whole; an anchor too big for any side (the main area) or none at all puts it
+ * in the bottom-right corner, over the least of the page.
+ */
+export function placeTourPanel(
+  anchor: Box | null,
+  panel: { width: number; height: number },
+  viewport: { width: number; height: number },
+): { top: number; left: number } {
+  const clamp = (value: number, max: number) => Math.max(GAP, Math.min(value, max - GAP));
+  const corner = { top: Math.max(GAP, viewport.height - panel.height - GAP), left: Math.max(GAP, viewport.width - panel.width - GAP) };
+  if (!anchor) return corner;
+  const fitsAcross = (left: number) => left >= GAP && left + panel.width <= viewport.width - GAP;
+  const fitsDown = (top: number) => top >= GAP && top + panel.height <= viewport.height - GAP;
+  const alignedTop = clamp(anchor.top, viewport.height - panel.height);
+  const alignedLeft = clamp(anchor.left, viewport.width - panel.width);
+  const candidates = [
+    { top: alignedTop, left: anchor.left + anchor.width + GAP },
+    { top: anchor.top + anchor.height + GAP, left: alignedLeft },
+    { top: anchor.top - panel.height - GAP, left: alignedLeft },
+    { top: alignedTop, left: anchor.left - panel.width - GAP },
+  ];
+  return candidates.find((place) => fitsAcross(place.left) && fitsDown(place.top)) ?? corner;
+}

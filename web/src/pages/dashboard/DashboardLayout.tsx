@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { isPhoneViewport, PHONE_MEDIA_QUERY } from '../../lib/viewport';
+import { CONTENT_AREA } from '../../tour/TourContext';
 import { TourProvider } from '../../tour/TourProvider';
 import { DashboardNav } from './DashboardNav';
 import { usePrefetchPageLibraries } from './prefetchPageLibraries';
@@ -48,9 +49,11 @@ export default function DashboardLayout() {
           navigationClose: 'Close navigation',
         }}
         content={
-          <Suspense fallback={<FullScreenSpinner />}>
-            <Outlet />
-          </Suspense>
+          <div data-tour-area={CONTENT_AREA}>
+            <Suspense fallback={<FullScreenSpinner />}>
+              <Outlet />
+            </Suspense>
+          </div>
         }
       />
     </TourProvider>

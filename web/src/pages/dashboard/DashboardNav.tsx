@@ -11,7 +11,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useSignOut } from '../../auth/useSignOut';
 import { ConfigContext } from '../../config/ConfigContext';
-import { useTour } from '../../tour/TourContext';
+import { ACCOUNT_AREA, SIDEBAR_AREA, useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
 import { monthlyLimitReached, tierLabels, usagePercent, usageText } from './format';
 import { accountNavItems, activeNavHref, localNavItems, mainNavItems, type NavItem } from './navigation';
@@ -46,7 +46,7 @@ const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
 /** Sidebar content: the section links, plan and mailbox badges, usage, the user, Show Tour and Sign out. */
 export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   const { user, profile, profileError, refreshProfile } = useAuth();
-  const { start } = useTour();
+  const { open: tourOpen, start, canStart } = useTour();
   const navigate = useNavigate();
   const location = useLocation();
   const { signOut: handleSignOut, signingOut } = useSignOut();
@@ -65,10 +65,10 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   const email = user?.email || profile?.email || '';
 
   return (
-    <div className={styles.nav}>
+    <div className={styles.nav} data-tour-area={SIDEBAR_AREA}>
       <SideNavigation header={{ text: 'Trackpitch', href: '/dashboard' }} activeHref={activeHref} items={navItems} onFollow={follow} />
       {local && <SideNavigation activeHref={activeHref} items={localItems} onFollow={follow} />}
-      <div className={styles.account}>
+      <div className={styles.account} data-tour-area={ACCOUNT_AREA}>
         <SpaceBetween size="m">
           {profile ? (
             <>
@@ -107,6 +107,8 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
           <SpaceBetween direction="horizontal" size="xs">
             <Button
               iconName="status-info"
+              disabled={!canStart}
+              disabledReason={tourOpen ? 'The tour is open.' : 'The tour was shown in this session. Reload the page to see it again.'}
               onClick={() => {
                 onNavigate?.();
                 start();
