@@ -4,39 +4,18 @@
  * opens, clicks and unsubscribes, on the right Pacific day, and never on another user's items; and the
  * backfill rebuilds them from the logs, idempotently.
  */
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { statsDayKey, statsTotalsKey } from '../../lambdas/adapters/dynamodb/counters';
-import { countersInLogs, rebuildCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
+import { countersInLogs, readCounters, rebuildCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
-import { counterDay, EMAIL_COUNTERS, emptyDay, emptyTotals, type CountersFromLogs } from '../../lambdas/core/counters';
+import { counterDay, emptyDay, emptyTotals, type CountersFromLogs } from '../../lambdas/core/counters';
 import type { EmailToken } from '../../lambdas/ports';
 import { key } from '../../schema/table';
 import { contactFor, sendingWorld, type SendingWorld } from './sendingFixtures';
 
 /** What the counter items hold now: the totals and every day item, as the analytics Query reads them. */
-async function storedCounters(world: SendingWorld, userId = world.userId): Promise<CountersFromLogs> {
-  const totalsItem = await world.item(statsTotalsKey(userId).PK, statsTotalsKey(userId).SK);
-  const totals = emptyTotals();
-  for (const name of Object.keys(totals) as (keyof typeof totals)[]) totals[name] = Number(totalsItem?.[name] ?? 0);
-  const { Items = [] } = await world.db.send(
-    new QueryCommand({
-      TableName: world.tableName,
-      // A year is this one Query: BETWEEN the first and the last day's key.
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': key.user(userId), ':from': key.statsDay('0000-00-00'), ':to': key.statsDay('9999-99-99') },
-      ConsistentRead: true,
-    }),
-  );
-  const days = new Map(
-    Items.map((item) => {
-      const day = emptyDay();
-      for (const name of EMAIL_COUNTERS) day[name] = Number(item[name] ?? 0);
-      return [String(item.day), day] as const;
-    }),
-  );
-  return { totals, days };
-}
+const storedCounters = (world: SendingWorld, userId = world.userId): Promise<CountersFromLogs> => readCounters(world.db, world.tableName, userId);
 
 async function expectCountersMatchLogs(world: SendingWorld) {
   expect(await storedCounters(world)).toEqual(await countersInLogs(world.db, world.tableName, world.userId));

@@ -1,5 +1,5 @@
 /**
- * Rebuilds a user's counters (`STATS`, `STATS#<Pacific day>`) from the logs: every email of the user's
+ * Reads and rebuilds a user's counters (`STATS`, `STATS#<Pacific day>`) from the logs: every email of the user's
  * campaigns (their RCPT items) and the user's unsubscribes from an email. It writes what the logs say
  * (whole items, so running it twice changes nothing) and deletes day items the logs have nothing on.
  * For accounts from before the counters, or to repair them; meant for a quiet account (an event
@@ -7,12 +7,22 @@
  * Link click counters (`LINK#<index>`) are not rebuilt: no log says which link a click was on.
  * Reads: one Query of the campaigns, one per campaign, one of the unsubscribes (all pages).
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key } from '../../../schema/table';
-import { countersFromLogs, type CountersFromLogs, type LoggedEmail, type LoggedUnsubscribe } from '../../core/counters';
+import {
+  countersFromLogs,
+  EMAIL_COUNTERS,
+  emptyDay,
+  emptyTotals,
+  type CountersFromLogs,
+  type DayCounters,
+  type LoggedEmail,
+  type LoggedUnsubscribe,
+  type TotalCounters,
+} from '../../core/counters';
 import { batchWriteAll, type WriteRequest } from './batch';
 import { COUNTER_ENTITY, statsDayKey, statsTotalsKey } from './counters';
-import { projectionOf, queryPartition } from './query';
+import { projectionOf, queryAll, queryPartition } from './query';
 
 const LOGGED_EMAIL_FIELDS = [
   'status',
@@ -77,4 +87,34 @@ export async function rebuildCounters(db: DynamoDBDocumentClient, tableName: str
   ];
   await batchWriteAll(db, tableName, requests);
   return rebuilt;
+}
+
+/**
+ * The user's counters as stored: the totals (one GetItem) and the day items from `from` to `to`
+ * (Pacific 'YYYY-MM-DD', inclusive; one Query, ≤ 366 items for a year). Missing counters read 0.
+ */
+export async function readCounters(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  range: { from: string; to: string } = { from: '0000-00-00', to: '9999-99-99' },
+): Promise<CountersFromLogs> {
+  const [{ Item: totalsItem }, dayItems] = await Promise.all([
+    db.send(new GetCommand({ TableName: tableName, Key: statsTotalsKey(userId), ConsistentRead: true })),
+    queryAll(db, {
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': key.user(userId), ':from': key.statsDay(range.from), ':to': key.statsDay(range.to) },
+      ConsistentRead: true,
+    }),
+  ]);
+  const totals = emptyTotals();
+  for (const name of Object.keys(totals) as (keyof TotalCounters)[]) totals[name] = Number(totalsItem?.[name] ?? 0);
+  const days = new Map<string, DayCounters>();
+  for (const item of dayItems) {
+    const day = emptyDay();
+    for (const name of EMAIL_COUNTERS) day[name] = Number(item[name] ?? 0);
+    days.set(String(item.day), day);
+  }
+  return { totals, days };
 }
