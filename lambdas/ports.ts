@@ -414,10 +414,16 @@ export interface RecipientRecord {
   html: string | null;
   text: string | null;
   sent_at: string | null;
+  /** The first and the latest open by a person (tracking). */
   opened_at: string | null;
+  last_opened_at: string | null;
   open_count: number;
+  /** The first open by a machine (a mail privacy proxy, a scanner). */
+  machine_opened_at: string | null;
   machine_open_count: number;
+  /** The first and the latest click. */
   clicked_at: string | null;
+  last_clicked_at: string | null;
   click_count: number;
   detail: string | null;
   /** Queued with "send again": another campaign's pitch of the same track does not stop it (the claim checks). */
@@ -466,10 +472,13 @@ export interface SendQueueStore {
 
 export interface TrackingStore {
   getToken(token: string): Promise<EmailToken | undefined>;
-  /** Counts an open on the email and, the first human open only, on the campaign; machine opens apart. */
+  /**
+   * Counts an open on the email and, the first human open only, on the campaign; machine opens apart.
+   * The user's counters (lambdas/core/counters.ts) move in the same transaction.
+   */
   recordOpen(token: EmailToken, kind: 'human' | 'machine', now: Date): Promise<void>;
-  /** Counts a click on the email and, the first only, on the campaign. */
-  recordClick(token: EmailToken, now: Date): Promise<void>;
+  /** Counts a click on the email and its link `link` (an index of token.links) and, the first only, on the campaign. */
+  recordClick(token: EmailToken, link: number, now: Date): Promise<void>;
   /**
    * Records the unsubscribe under the address (UnsubscribeStore's item, with the campaign's track
    * name) and counts it on the campaign once. Idempotent: 'already' when the address was unsubscribed.

@@ -141,6 +141,16 @@ export const key = {
   outboxMessage: (id: string) => `OUTBOX#${id}`,
   outboxPrefix: () => 'OUTBOX#',
 
+  // ---- Counters (issue 15, DESIGN §11; lambdas/core/counters.ts names the attributes) -------------
+  /** The user's totals (`USER#<sub>` / `STATS`): emails_* counted once per email, *_count every open or click. */
+  statsTotals: () => 'STATS',
+  /** The user's email counters of one Pacific day (`STATS#YYYY-MM-DD`): a year is one Query `BETWEEN STATS#<from> AND STATS#<to>`. */
+  statsDay: (pacificDate: string) => `STATS#${pacificDate}`,
+  statsDayPrefix: () => 'STATS#',
+  /** Clicks on one link of a campaign (`CAMPAIGN#<id>` / `LINK#<index>`, zero-padded): `begins_with(SK, LINK#)`. */
+  linkClicks: (index: number) => `LINK#${String(index).padStart(6, '0')}`,
+  linkClicksPrefix: () => 'LINK#',
+
   // ---- Billing (issue 14) ------------------------------------------------------------------------
   /** The user's billing provider customer id (`USER#<id>` / `BILLING#CUSTOMER`), created once before the first Checkout. */
   billingCustomer: () => 'BILLING#CUSTOMER',

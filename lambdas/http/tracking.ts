@@ -112,7 +112,7 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
       // Link scanners follow every link on delivery: only a person's click is counted.
       if (requestKind(event, token, now) === 'human') {
         try {
-          await tracking.recordClick(token, now);
+          await tracking.recordClick(token, Number(index), now);
         } catch (error) {
           logger.error('Click not recorded', { ...context(token), error: error as Error });
         }

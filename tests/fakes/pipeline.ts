@@ -26,6 +26,7 @@ import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendin
 import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/queue';
 import { DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sending/sender';
 import { sendingStepOf, type SendingStep } from '../../lambdas/adapters/dynamodb/sending/transaction';
+import { readCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
@@ -33,6 +34,7 @@ import { MemoryFifoQueue, type ReceivedMessage } from '../../lambdas/adapters/lo
 import { LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { addressId } from '../../lambdas/core/contacts';
+import { countersFromLogs, EMAIL_COUNTERS, type CountersFromLogs, type LoggedEmail, type LoggedUnsubscribe } from '../../lambdas/core/counters';
 import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
 import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
 import { dueShard, headOf, MAX_ATTEMPTS } from '../../lambdas/core/sender';
@@ -807,6 +809,25 @@ export class PipelineWorld {
     return outcome;
   }
 
+  /**
+   * The recipient of one of this user's delivered emails (the `pick`-th, wrapping) opens it as a
+   * person or a machine, or clicks one of its links, `copies` times at once (a pixel fetched twice, a
+   * double click): the tracking store with that email's token. False when there is nothing to track yet.
+   */
+  async track(userId: string, event: 'human' | 'machine' | 'click', pick: number, copies: number): Promise<boolean> {
+    const delivered = this.mail.calls.filter((call) => call.userId === userId && call.delivered && call.token);
+    const call = delivered[pick % Math.max(1, delivered.length)];
+    const token = call?.token ? await this.tracking.getToken(call.token) : undefined;
+    if (!token || (event === 'click' && token.links.length === 0)) return false;
+    const link = pick % Math.max(1, token.links.length);
+    await Promise.all(
+      Array.from({ length: copies }, () =>
+        event === 'click' ? this.tracking.recordClick(token, link, this.now) : this.tracking.recordOpen(token, event, this.now),
+      ),
+    );
+    return true;
+  }
+
   /** Settings → disconnect: the mailbox item deleted and the profile says disconnected. */
   async disconnect(userId: string) {
     this.touched();
@@ -1023,10 +1044,28 @@ export class PipelineWorld {
     return found as never;
   }
 
-  /** What the table holds for this world: recipients (one query per campaign), then one batch read of the rest. */
+  async linkClicks(campaignId: string): Promise<Record<string, unknown>[]> {
+    const page = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :link)',
+        ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':link': key.linkClicksPrefix() },
+        ConsistentRead: true,
+      }),
+    );
+    return page.Items ?? [];
+  }
+
+  /** What the table holds for this world: recipients, link clicks (a query each per campaign), counters (per user), then one batch read of the rest. */
   async snapshot(): Promise<Snapshot> {
     const recipients = new Map<string, (RecipientRecord & Record<string, unknown>)[]>();
-    await Promise.all(this.users.flatMap((user) => user.campaigns.map(async (c) => recipients.set(c.campaign.id, await this.recipients(c.campaign.id)))));
+    const links = new Map<string, Record<string, unknown>[]>();
+    const counters = new Map<string, CountersFromLogs>();
+    await Promise.all([
+      ...this.users.flatMap((user) => user.campaigns.map(async (c) => recipients.set(c.campaign.id, await this.recipients(c.campaign.id)))),
+      ...this.users.flatMap((user) => user.campaigns.map(async (c) => links.set(c.campaign.id, await this.linkClicks(c.campaign.id)))),
+      ...this.users.map(async (user) => counters.set(user.userId, await readCounters(this.db, this.tableName, user.userId))),
+    ]);
     const mailer = this.mailer instanceof FaultyMailer ? this.mailer : undefined;
     const plans = this.users.map((user) => {
       const days = new Set(user.preDay.keys());
@@ -1065,10 +1104,17 @@ export class PipelineWorld {
         return {
           user,
           cursor: find(pk, key.sender()),
-          campaigns: user.campaigns.map((c) => ({ ...c, item: find(pk, key.campaign(c.campaign.id)), recipients: recipients.get(c.campaign.id)! })),
+          campaigns: user.campaigns.map((c) => ({
+            ...c,
+            item: find(pk, key.campaign(c.campaign.id)),
+            recipients: recipients.get(c.campaign.id)!,
+            links: links.get(c.campaign.id)!,
+          })),
           day: new Map(days.map((d) => [d, counter(key.dayCounter(d))])),
           month: new Map(months.map((m) => [m, counter(key.monthCounter(m))])),
           unsubscribed: new Set(addresses.filter((email) => find(pk, key.unsubscribe(addressId(user.userId, email))))),
+          unsubscribes: addresses.map((email) => find(pk, key.unsubscribe(addressId(user.userId, email)))).filter((item) => item !== undefined),
+          counters: counters.get(user.userId)!,
           mailbox: mailbox as StoredMailbox | undefined,
         };
       }),
@@ -1080,10 +1126,19 @@ export interface Snapshot {
   users: {
     user: PipelineUser;
     cursor: CursorItem | undefined;
-    campaigns: (PipelineCampaign & { item: Record<string, unknown> | undefined; recipients: (RecipientRecord & Record<string, unknown>)[] })[];
+    campaigns: (PipelineCampaign & {
+      item: Record<string, unknown> | undefined;
+      recipients: (RecipientRecord & Record<string, unknown>)[];
+      /** The campaign's per-link click counters (`LINK#<index>`). */
+      links: Record<string, unknown>[];
+    })[];
     day: Map<string, number>;
     month: Map<string, number>;
     unsubscribed: Set<string>;
+    /** The UNSUB items of the user's addresses. */
+    unsubscribes: Record<string, unknown>[];
+    /** The user's counters as stored (STATS, STATS#<day>). */
+    counters: CountersFromLogs;
     mailbox: StoredMailbox | undefined;
   }[];
 }
@@ -1109,7 +1164,9 @@ export interface InvariantOptions {
  *   nor after an invalid_grant paused it (until resumed), nor by a tick that read after a disconnect;
  * - per campaign, positions go out in order (resume continues where it stopped, nothing skipped);
  * - every recipient ends sent | failed | skipped | unknown (unless its campaign is paused), consistent
- *   with what the mailer saw; campaign counters == recipient statuses; DAY/MONTH == sent + unknown.
+ *   with what the mailer saw; campaign counters == recipient statuses; DAY/MONTH == sent + unknown;
+ * - the user's counters (DESIGN §11: totals, per Pacific day), the campaign's opened / machine-opened /
+ *   clicked / unsubscribed counters and its per-link clicks == what the recipients and unsubscribes say.
  */
 export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, options: InvariantOptions = {}): string[] {
   const problems: string[] = [...world.dueIndexProblems];
@@ -1207,7 +1264,8 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
       );
   }
 
-  for (const { user, cursor, campaigns, day, month, unsubscribed } of snapshot.users) {
+  for (const { user, cursor, campaigns, day, month, unsubscribed, unsubscribes, counters } of snapshot.users) {
+    problems.push(...counterViolations(user.userId, campaigns, unsubscribes, counters));
     const userCalls = calls.filter((call) => call.userId === user.userId);
     // Pacing: every provider call of a user is a claim's; claims are ≥ interval apart.
     const attempts = userCalls.filter((call) => call.fault !== 'crashed').sort((a, b) => a.at.getTime() - b.at.getTime() || a.seq - b.seq);
@@ -1326,6 +1384,52 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
       problems.push(`${user.userId}: every campaign done, but the cursor still has ${Object.keys(queue).length} campaign(s), due_at ${String(cursor?.due_at)}`);
     }
     if (Object.keys(queue).length > 0 && cursor?.due_at === undefined) problems.push(`${user.userId}: campaigns on the cursor but it is not due (stuck)`);
+  }
+  return problems;
+}
+
+/** The counters of one user and their campaigns against their logs (the recipients, the UNSUB items). */
+function counterViolations(
+  userId: string,
+  campaigns: Snapshot['users'][number]['campaigns'],
+  unsubscribes: readonly Record<string, unknown>[],
+  stored: CountersFromLogs,
+): string[] {
+  const problems: string[] = [];
+  // Only an unsubscribe from an email counts (the tracking store's, naming its campaign).
+  const fromEmails: (LoggedUnsubscribe & { campaign_id: string })[] = unsubscribes.flatMap((u) =>
+    typeof u.campaign_id === 'string' && typeof u.unsubscribed_at === 'string' ? [{ campaign_id: u.campaign_id, unsubscribed_at: u.unsubscribed_at }] : [],
+  );
+  const expected = countersFromLogs(
+    campaigns.flatMap((c) => c.recipients),
+    fromEmails,
+  );
+  for (const [name, value] of Object.entries(expected.totals) as [keyof CountersFromLogs['totals'], number][]) {
+    if (stored.totals[name] !== value) problems.push(`${userId}: STATS ${name} = ${stored.totals[name]}, the logs say ${value}`);
+  }
+  for (const day of new Set([...expected.days.keys(), ...stored.days.keys()])) {
+    for (const name of EMAIL_COUNTERS) {
+      const want = expected.days.get(day)?.[name] ?? 0;
+      const got = stored.days.get(day)?.[name] ?? 0;
+      if (want !== got) problems.push(`${userId}: STATS#${day} ${name} = ${got}, the logs say ${want}`);
+    }
+  }
+  for (const { campaign, item, recipients, links } of campaigns) {
+    if (!item) continue;
+    const emails: LoggedEmail[] = recipients;
+    const perCampaign = {
+      emails_opened: emails.filter((r) => r.opened_at).length,
+      emails_machine_opened: emails.filter((r) => r.machine_open_count > 0).length,
+      emails_clicked: emails.filter((r) => r.clicked_at).length,
+      emails_unsubscribed: fromEmails.filter((u) => u.campaign_id === campaign.id).length,
+    };
+    for (const [name, want] of Object.entries(perCampaign)) {
+      const got = Number(item[name] ?? 0);
+      if (got !== want) problems.push(`${userId} campaign ${campaign.id}: ${name} = ${got}, the recipients say ${want}`);
+    }
+    const linkClicks = links.reduce((n, link) => n + Number(link.click_count ?? 0), 0);
+    const clicks = emails.reduce((n, r) => n + r.click_count, 0);
+    if (linkClicks !== clicks) problems.push(`${userId} campaign ${campaign.id}: ${linkClicks} clicks on its links, ${clicks} on its recipients`);
   }
   return problems;
 }

@@ -88,6 +88,8 @@ interface Mix {
   actions: number;
   /** P(small daily / monthly limits with counters near them). */
   limits: number;
+  /** P(an open by a person or a machine, or a click, on a delivered email per user per minute; some fetched several times at once), racing the deliveries. */
+  tracking: number;
   starts: readonly string[];
 }
 
@@ -102,17 +104,18 @@ const calm: Mix = {
   mailer: {},
   actions: 0,
   limits: 0,
+  tracking: 0,
   starts: ALL_STARTS,
 };
 
 const families = {
-  'duplicate deliveries and the scheduler firing twice': { ...calm, duplicates: 0.35, lostDelete: 0.15, secondFiring: 0.35, jitterMs: 40_000 },
+  'duplicate deliveries and the scheduler firing twice': { ...calm, duplicates: 0.35, lostDelete: 0.15, secondFiring: 0.35, jitterMs: 40_000, tracking: 0.35 },
   'crashes before/after the claim, the provider call and the log write; DynamoDB throttling': { ...calm, crash: 0.12, crashOther: 0.03, throttle: 0.04 },
   'provider failures: 429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes': {
     ...calm,
     mailer: { rate_limited: 0.1, transient: 0.07, daily_limit: 0.03, auth: 0.03, rejected: 0.05, unknown_after_send: 0.04, unknown_before_send: 0.02 },
   },
-  'pause/resume races, disconnects and unsubscribes mid-campaign': { ...calm, actions: 0.3, jitterMs: 20_000 },
+  'pause/resume races, disconnects and unsubscribes mid-campaign': { ...calm, actions: 0.3, jitterMs: 20_000, tracking: 0.35 },
   'daily and monthly limits at the boundary, Pacific midnight and both DST changes': { ...calm, limits: 1, starts: BOUNDARY_STARTS, jitterMs: 30_000 },
   'everything at once': {
     duplicates: 0.15,
@@ -125,6 +128,7 @@ const families = {
     mailer: { rate_limited: 0.05, transient: 0.04, daily_limit: 0.015, auth: 0.015, rejected: 0.03, unknown_after_send: 0.02, unknown_before_send: 0.01 },
     actions: 0.12,
     limits: 0.4,
+    tracking: 0.2,
     starts: ALL_STARTS,
   },
 } satisfies Record<string, Mix>;
@@ -147,6 +151,7 @@ function kindsOf(mix: Mix): string[] {
   for (const [fault, p] of Object.entries(mix.mailer)) if (p) kinds.push(`mailer ${fault}`);
   if (mix.actions) kinds.push('pauses', 'resumes', 'unsubscribes', 'disconnects', 'racing actions');
   if (mix.limits) kinds.push('daily limit waited out', 'monthly limit waited out');
+  if (mix.tracking) kinds.push('human opens', 'machine opens', 'clicks', 'tracking events fetched several times at once');
   // A mix that starts only on boundary nights (a DST change, a month's or a year's end) crossed each while sending.
   if (!mix.starts.includes(STARTS.ordinary)) for (const start of mix.starts) kinds.push(`sent across Pacific midnight from ${startName(start)}`);
   return kinds;
@@ -356,9 +361,23 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
           if (rng.chance(0.5)) racing.push(user);
           else await act(user, false);
         }
-        if (racing.length === 0) return;
-        bump(faults, 'racing actions', racing.length);
-        return () => Promise.all(racing.map((user) => act(user, true)));
+        // Opens and clicks on a stream of their own (the run's other choices stay as they were), racing the deliveries.
+        const tracked: (() => Promise<void>)[] = [];
+        const trackRng = rngFor(seed, 'track', now);
+        for (const user of world.users) {
+          if (!trackRng.chance(mix.tracking)) continue;
+          const event = trackRng.pick(['human', 'machine', 'click'] as const);
+          const copies = trackRng.chance(0.4) ? trackRng.between(2, 4) : 1;
+          const pick = trackRng.int(1000);
+          tracked.push(async () => {
+            if (!(await world.track(user.userId, event, pick, copies))) return;
+            bump(faults, { human: 'human opens', machine: 'machine opens', click: 'clicks' }[event]);
+            if (copies > 1) bump(faults, 'tracking events fetched several times at once');
+          });
+        }
+        if (racing.length === 0 && tracked.length === 0) return;
+        if (racing.length > 0) bump(faults, 'racing actions', racing.length);
+        return () => Promise.all([...racing.map((user) => act(user, true)), ...tracked.map((track) => track())]);
       },
       secondFiring: () => (rng.chance(mix.secondFiring) ? rng.pick([0, 5_000, 30_000]) : undefined),
       jitterMs: () => (mix.jitterMs ? rng.int(mix.jitterMs) : 0),

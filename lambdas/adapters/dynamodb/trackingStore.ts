@@ -3,23 +3,28 @@
  * unsubscribe page" and "unsubscribe by token"). Everything starts from a sent email's token item
  * (`TOKEN#<token>` / `TOKEN`, written by the sender's claim), which names the user, the campaign and
  * the recipient's position:
- *  - the email's counters live on its RCPT item (`CAMPAIGN#<id>` / `RCPT#<position>`): opened_at,
- *    open_count, machine_open_count, clicked_at, click_count (RecipientRecord's names);
+ *  - the email's counters live on its RCPT item (`CAMPAIGN#<id>` / `RCPT#<position>`): opened_at and
+ *    last_opened_at, open_count, machine_opened_at, machine_open_count, clicked_at and last_clicked_at,
+ *    click_count (RecipientRecord's names);
  *  - the campaign (`USER#<sub>` / `CAMPAIGN#<id>`) counts emails, not events: emails_opened on an
  *    email's first human open, emails_machine_opened on its first machine open, emails_clicked on its
  *    first click, emails_unsubscribed once per address. The "first" is decided by a condition on the
  *    RCPT item inside the same transaction as the campaign's ADD, so two opens at once count once.
+ *  - the user's counters (lambdas/adapters/dynamodb/counters.ts: `STATS`, `STATS#<Pacific day>`) and a
+ *    click's link counter (`CAMPAIGN#<id>` / `LINK#<index>`) move in the same transaction as the RCPT
+ *    item, so they count exactly what the logs say;
  *  - an unsubscribe is UnsubscribeStore's item (`USER#<sub>` / `UNSUB#<addressId>`), so the Contacts
  *    page lists it and the sender's claim (ConditionCheck on that key) stops every later send.
  * A click does not count as an open: opens are what the pixel saw (DESIGN: opens by people and by
  * machines are kept apart, and a click alone cannot tell which the open was).
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Unsubscribe } from '../../../schema/api/contacts';
 import { key } from '../../../schema/table';
 import { addressId } from '../../core/addressId';
 import type { EmailToken, TrackingStore } from '../../ports';
+import { counterUpdates, linkClickUpdate, type CounterChange, type CounterTransactItem } from './counters';
 
 /** The TOKEN item's attributes: exactly EmailToken's fields (the sender writes them by these names). */
 const TOKEN_FIELDS = [
@@ -52,30 +57,35 @@ interface EventCounter {
   first: string;
   /** The RCPT update of any later one. */
   again: string;
-  /** The campaign's counter of emails with at least one such event. */
-  campaignCounter: 'emails_opened' | 'emails_machine_opened' | 'emails_clicked';
+  /** The counter of emails with at least one such event, on the campaign and the user's counters (lambdas/core/counters.ts). */
+  emailCounter: 'emails_opened' | 'emails_machine_opened' | 'emails_clicked';
+  /** The counter of every such event, on the RCPT item and the user's totals. */
+  eventCounter: 'open_count' | 'machine_open_count' | 'click_count';
 }
 
 const HUMAN_OPEN: EventCounter = {
   // The sender writes opened_at: null, so "absent or null" is "not opened yet".
   notYet: '(attribute_not_exists(opened_at) OR attribute_type(opened_at, :nullType))',
-  first: 'SET opened_at = :now ADD open_count :one',
-  again: 'ADD open_count :one',
-  campaignCounter: 'emails_opened',
+  first: 'SET opened_at = :now, last_opened_at = :now ADD open_count :one',
+  again: 'SET last_opened_at = :now ADD open_count :one',
+  emailCounter: 'emails_opened',
+  eventCounter: 'open_count',
 };
 
 const MACHINE_OPEN: EventCounter = {
   notYet: '(attribute_not_exists(machine_open_count) OR machine_open_count = :zero)',
-  first: 'ADD machine_open_count :one',
+  first: 'SET machine_opened_at = :now ADD machine_open_count :one',
   again: 'ADD machine_open_count :one',
-  campaignCounter: 'emails_machine_opened',
+  emailCounter: 'emails_machine_opened',
+  eventCounter: 'machine_open_count',
 };
 
 const CLICK: EventCounter = {
   notYet: '(attribute_not_exists(clicked_at) OR attribute_type(clicked_at, :nullType))',
-  first: 'SET clicked_at = :now ADD click_count :one',
-  again: 'ADD click_count :one',
-  campaignCounter: 'emails_clicked',
+  first: 'SET clicked_at = :now, last_clicked_at = :now ADD click_count :one',
+  again: 'SET last_clicked_at = :now ADD click_count :one',
+  emailCounter: 'emails_clicked',
+  eventCounter: 'click_count',
 };
 
 const reasonCodes = (error: TransactionCanceledException) => (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
@@ -123,8 +133,9 @@ export class DynamoTrackingStore implements TrackingStore {
     return this.count(token, kind === 'human' ? HUMAN_OPEN : MACHINE_OPEN, now);
   }
 
-  recordClick(token: EmailToken, now: Date): Promise<void> {
-    return this.count(token, CLICK, now);
+  recordClick(token: EmailToken, link: number, now: Date): Promise<void> {
+    const url = token.links[link];
+    return this.count(token, CLICK, now, url === undefined ? undefined : linkClickUpdate(this.tableName, token.campaign_id, link, url));
   }
 
   async unsubscribe(token: EmailToken, reason: { reason: string | null; details: string | null }, now: Date): Promise<'unsubscribed' | 'already'> {
@@ -160,6 +171,7 @@ export class DynamoTrackingStore implements TrackingStore {
                   ExpressionAttributeValues: { ':one': 1 },
                 },
               },
+              ...this.userCounters(token, now, { emails_unsubscribed: 1 }),
             ],
           }),
         ),
@@ -170,7 +182,7 @@ export class DynamoTrackingStore implements TrackingStore {
       const [unsubscribed] = reasonCodes(error as TransactionCanceledException);
       if (unsubscribed === 'ConditionalCheckFailed') return 'already';
       // Only the campaign's condition failed: it is missing (never expected).
-      return this.unsubscribeWithoutCampaign(put);
+      return this.unsubscribeWithoutCampaign(put, this.userCounters(token, now, { emails_unsubscribed: 1 }));
     }
   }
 
@@ -194,15 +206,24 @@ export class DynamoTrackingStore implements TrackingStore {
     return { PK: key.campaignPartition(token.campaign_id), SK: key.recipient(token.position) };
   }
 
+  /** The user's totals and day updates of a change, for a transaction. */
+  private userCounters(token: EmailToken, at: Date, change: CounterChange): CounterTransactItem[] {
+    const { statsTotals, statsDay } = counterUpdates(this.tableName, token.user_id, at, change);
+    return statsDay ? [statsTotals, statsDay] : [statsTotals];
+  }
+
   /**
-   * The first occurrence: the RCPT update (only while `notYet`) and the campaign's ADD in one
-   * transaction. Any later one (the RCPT condition failed): the RCPT update alone. Neither creates
-   * an item: a missing RCPT or campaign is left missing.
+   * The first occurrence: the RCPT update (only while `notYet`), the campaign's ADD and the user's
+   * counters (the email counter on the totals and today's item, the event counter on the totals) in
+   * one transaction. Any later one (the RCPT condition failed): the RCPT update and the totals' event
+   * counter. A click's link counter is in either. Nothing creates the RCPT or the campaign: a missing
+   * one is left missing (and then nothing is counted for the user either).
    */
-  private async count(token: EmailToken, counter: EventCounter, now: Date): Promise<void> {
+  private async count(token: EmailToken, counter: EventCounter, now: Date, link?: CounterTransactItem): Promise<void> {
     const values: Item = { ':one': 1, ':now': now.toISOString(), ':nullType': 'NULL', ':zero': 0 };
     const used = (expression: string) => Object.fromEntries(Object.entries(values).filter(([name]) => expression.includes(name)));
     const firstCondition = `attribute_exists(PK) AND ${counter.notYet}`;
+    const withLink = link ? [link] : [];
     try {
       await retryingRaces(() =>
         this.db.send(
@@ -221,11 +242,13 @@ export class DynamoTrackingStore implements TrackingStore {
                 Update: {
                   TableName: this.tableName,
                   Key: this.campaignKey(token),
-                  UpdateExpression: `ADD ${counter.campaignCounter} :one`,
+                  UpdateExpression: `ADD ${counter.emailCounter} :one`,
                   ConditionExpression: 'attribute_exists(PK)',
                   ExpressionAttributeValues: { ':one': 1 },
                 },
               },
+              ...this.userCounters(token, now, { [counter.emailCounter]: 1, [counter.eventCounter]: 1 }),
+              ...withLink,
             ],
           }),
         ),
@@ -235,31 +258,43 @@ export class DynamoTrackingStore implements TrackingStore {
       // Not the first (or the RCPT or campaign is missing): count it on the email alone.
       if (!conditionFailed(error)) throw error;
     }
+    const againCondition = 'attribute_exists(PK)';
     try {
       await retryingRaces(() =>
         this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: this.recipientKey(token),
-            UpdateExpression: counter.again,
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: used(counter.again),
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: this.recipientKey(token),
+                  UpdateExpression: counter.again,
+                  ConditionExpression: againCondition,
+                  ExpressionAttributeValues: used(counter.again),
+                },
+              },
+              ...this.userCounters(token, now, { [counter.eventCounter]: 1 }),
+              ...withLink,
+            ],
           }),
         ),
       );
     } catch (error) {
       // The email's RCPT item is gone: there is nothing to count on.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!conditionFailed(error)) throw error;
     }
   }
 
   /** The campaign item is missing (never expected): the unsubscribe must still be recorded. */
-  private async unsubscribeWithoutCampaign(put: { TableName: string; Item: Item; ConditionExpression: string }): Promise<'unsubscribed' | 'already'> {
+  private async unsubscribeWithoutCampaign(
+    put: { TableName: string; Item: Item; ConditionExpression: string },
+    counters: CounterTransactItem[],
+  ): Promise<'unsubscribed' | 'already'> {
     try {
-      await this.db.send(new PutCommand(put));
+      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...counters] })));
       return 'unsubscribed';
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return 'already';
+      if (conditionFailed(error)) return 'already';
       throw error;
     }
   }

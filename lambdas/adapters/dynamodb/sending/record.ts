@@ -5,6 +5,7 @@
  */
 import { key } from '../../../../schema/table';
 import type { RecordInput } from '../../../ports';
+import { counterUpdates } from '../counters';
 import { dayKey, mailboxKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, type Item } from './items';
 import { failedOnly, transaction, update, type NamedItems, type SendingStepTag, type SendingTable, type TransactItem } from './transaction';
 import { campaignOutcome, counterAdd, cursorAdvance, dueSet } from './updates';
@@ -80,6 +81,8 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
             input.completes ? [] : ['next_send_at = :nextDue'],
             input.completes ? {} : { ':nextDue': input.nextDueAt.toISOString() },
           ),
+          // The user's counters move with the log, in this transaction (its condition is the claim's).
+          ...counterUpdates(tableName, userId, now, { emails_sent: 1 }),
           // The PITCHED item was put by the claim and stays.
           cursor: cursorAdvance(tableName, userId, campaignId, position, input.completes),
         },

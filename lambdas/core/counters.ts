@@ -1,0 +1,96 @@
+/**
+ * The user's counters (DESIGN §11): what the dashboard and analytics read instead of the logs. Two
+ * kinds, on purpose:
+ *  - email counters (`emails_*`) count emails, each once: sent, first opened by a person, first opened
+ *    by a machine (mail privacy proxies open every email on delivery), first clicked, unsubscribed.
+ *    Rates divide these by `emails_sent` (an email opened ten times is one opened email), and each has
+ *    a time on the email's log (sent_at, opened_at, machine_opened_at, clicked_at, unsubscribed_at), so
+ *    they are kept per Pacific day too and can be rebuilt from the logs exactly.
+ *  - event counters (`*_count`) count every open or click (the recipient's own counters, summed):
+ *    totals only, because the logs keep no time of every event, only the first and the last.
+ * The campaign item keeps the same email counters per campaign (emails_sent, emails_opened, …).
+ * This module is pure: the day a counter lands on, and the counters the logs say (the backfill writes
+ * them, the fault-injection invariants compare with them).
+ */
+import { pacificDate } from './sendingWindow';
+
+export const EMAIL_COUNTERS = ['emails_sent', 'emails_opened', 'emails_machine_opened', 'emails_clicked', 'emails_unsubscribed'] as const;
+export type EmailCounter = (typeof EMAIL_COUNTERS)[number];
+
+export const EVENT_COUNTERS = ['open_count', 'machine_open_count', 'click_count'] as const;
+export type EventCounter = (typeof EVENT_COUNTERS)[number];
+
+export type DayCounters = Record<EmailCounter, number>;
+export type TotalCounters = Record<EmailCounter | EventCounter, number>;
+
+/** The Pacific day ('YYYY-MM-DD') an event at `at` counts on: the day the sending limits reset on too. */
+export const counterDay = (at: Date): string => pacificDate(at);
+
+const addDays = (day: string, days: number): string => {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  // Calendar arithmetic on the date alone (UTC noon): no clock change can move it off the day.
+  return new Date(Date.UTC(year, month - 1, date + days, 12)).toISOString().slice(0, 10);
+};
+
+/**
+ * The Pacific days of the last `days` days up to and including today, as the first and last day:
+ * the bounds of the analytics Query (`Last 7 days` is today and the six days before).
+ */
+export function counterDayRange(now: Date, days: number): { from: string; to: string } {
+  const to = counterDay(now);
+  return { from: addDays(to, 1 - Math.max(1, Math.floor(days))), to };
+}
+
+export const emptyDay = (): DayCounters => Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, 0])) as DayCounters;
+export const emptyTotals = (): TotalCounters => Object.fromEntries([...EMAIL_COUNTERS, ...EVENT_COUNTERS].map((name) => [name, 0])) as TotalCounters;
+
+/** What counters read from an email's log (a RecipientRecord's fields). */
+export interface LoggedEmail {
+  status: string;
+  sent_at: string | null;
+  opened_at: string | null;
+  open_count: number;
+  machine_opened_at?: string | null;
+  machine_open_count: number;
+  clicked_at: string | null;
+  click_count: number;
+}
+
+export interface LoggedUnsubscribe {
+  unsubscribed_at: string;
+}
+
+export interface CountersFromLogs {
+  totals: TotalCounters;
+  /** Only days with something on them, by 'YYYY-MM-DD'. */
+  days: Map<string, DayCounters>;
+}
+
+/**
+ * The counters the logs say: every email of the user's campaigns and the user's unsubscribes. An
+ * email machine-opened before the machine open had a time (logs older than the counters) counts on
+ * the day it was sent: proxies open on delivery.
+ */
+export function countersFromLogs(emails: Iterable<LoggedEmail>, unsubscribes: Iterable<LoggedUnsubscribe>): CountersFromLogs {
+  const totals = emptyTotals();
+  const days = new Map<string, DayCounters>();
+  const count = (counter: EmailCounter, at: string | null | undefined) => {
+    if (!at) return;
+    totals[counter] += 1;
+    const day = counterDay(new Date(at));
+    const counters = days.get(day) ?? emptyDay();
+    counters[counter] += 1;
+    days.set(day, counters);
+  };
+  for (const email of emails) {
+    if (email.status === 'sent') count('emails_sent', email.sent_at);
+    if (email.opened_at) count('emails_opened', email.opened_at);
+    if (email.machine_open_count > 0) count('emails_machine_opened', email.machine_opened_at ?? email.sent_at);
+    if (email.clicked_at) count('emails_clicked', email.clicked_at);
+    totals.open_count += email.open_count;
+    totals.machine_open_count += email.machine_open_count;
+    totals.click_count += email.click_count;
+  }
+  for (const unsubscribe of unsubscribes) count('emails_unsubscribed', unsubscribe.unsubscribed_at);
+  return { totals, days };
+}
