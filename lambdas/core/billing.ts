@@ -47,20 +47,24 @@ export const isHandledEventType = (type: string) => (handledEventTypes as readon
 
 /**
  * The statuses that keep the paid plan: active, trialing, and past_due (a failed renewal keeps the plan
- * through the provider's retry window). Every other status is Free.
+ * through the provider's retry window). Every other status is Free. Read as strings: the adapters ask
+ * of a provider's own subscription objects too (core/governingSubscription.ts, the local twin).
  */
-export const liveStatuses: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
-export const isLive = (subscription: Pick<ProviderSubscription, 'status'> | null): boolean =>
-  subscription !== null && liveStatuses.includes(subscription.status);
+const liveStatuses: ReadonlySet<string> = new Set<SubscriptionStatus>(['active', 'trialing', 'past_due']);
+export const isLive = (subscription: { status: string } | null): boolean => subscription !== null && liveStatuses.has(subscription.status);
 
 /** The statuses of a subscription that has ended: a customer with any other is changed in the portal, never sent to a second Checkout. */
-export const endedStatuses: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
-export const hasOpenSubscription = (subscription: Pick<ProviderSubscription, 'status'> | null): boolean =>
-  subscription !== null && !endedStatuses.includes(subscription.status);
+const endedStatuses: ReadonlySet<string> = new Set<SubscriptionStatus>(['canceled', 'incomplete_expired']);
+export const hasOpenSubscription = (subscription: { status: string } | null): boolean => subscription !== null && !endedStatuses.has(subscription.status);
+
+/** The paid plan a price id bills, or null for a price config does not name (the local twin's pages say so). */
+export function paidTierOfPrice(prices: PriceTable, priceId: string): PaidTier | null {
+  return (Object.keys(prices) as PaidTier[]).find((candidate) => prices[candidate] === priceId) ?? null;
+}
 
 /** The paid plan a price id bills; a price config does not name is an error. */
 export function tierOfPrice(prices: PriceTable, priceId: string): PaidTier {
-  const tier = (Object.keys(prices) as PaidTier[]).find((candidate) => prices[candidate] === priceId);
+  const tier = paidTierOfPrice(prices, priceId);
   if (!tier) throw new UnknownPriceError(priceId);
   return tier;
 }

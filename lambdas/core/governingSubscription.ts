@@ -4,6 +4,7 @@
  * still settling (incomplete, unpaid, paused); when every one has ended, the newest (so its 'canceled'
  * reaches the profile). One rule for both billing adapters, so Stripe and the local twin agree.
  */
+import { hasOpenSubscription, isLive } from './billing';
 
 export interface SubscriptionCandidate {
   id: string;
@@ -12,13 +13,10 @@ export interface SubscriptionCandidate {
   created: number;
 }
 
-const LIVE: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due']);
-const ENDED: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
-
 /** Newest first; the id breaks a tie within one second (both adapters' ids sort by creation). */
 const newestFirst = (a: SubscriptionCandidate, b: SubscriptionCandidate) => b.created - a.created || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 export function governingSubscription<T extends SubscriptionCandidate>(subscriptions: readonly T[]): T | undefined {
   const ordered = [...subscriptions].sort(newestFirst);
-  return ordered.find((s) => LIVE.has(s.status)) ?? ordered.find((s) => !ENDED.has(s.status)) ?? ordered[0];
+  return ordered.find(isLive) ?? ordered.find(hasOpenSubscription) ?? ordered[0];
 }

@@ -23,6 +23,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { planOf, type PaidTier } from '../../../schema/plans';
 import type { Clock } from '../../ports';
 import { LOCAL_BILLING_PRICES, type BillingPrices } from '../../composition/config';
+import { hasOpenSubscription, isLive, paidTierOfPrice } from '../../core/billing';
 import { governingSubscription } from '../../core/governingSubscription';
 import {
   checkoutSessionJson,
@@ -38,7 +39,6 @@ import { SESSION_LIFETIME_SECONDS, seconds, TwinStore, type TwinCheckoutSession,
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/** One month after `anchor`, `months` times over, on the anchor's day (or the month's last day), as Stripe bills monthly. */
 /** A subscription just paid for at `at` (epoch seconds): active for its first month. The stand-in of Stripe's API (tests) makes its own the same way. */
 export function newSubscription(ids: { id: string; latestInvoice: string }, checkout: { customer: string; priceId: string }, at: number): TwinSubscription {
   return {
@@ -61,6 +61,7 @@ export function newSubscription(ids: { id: string; latestInvoice: string }, chec
   };
 }
 
+/** One month after `anchor`, `months` times over, on the anchor's day (or the month's last day), as Stripe bills monthly. */
 export function monthsAfter(anchorSeconds: number, months: number): number {
   const anchor = new Date(anchorSeconds * 1000);
   const year = anchor.getUTCFullYear();
@@ -145,8 +146,6 @@ export interface PortalActionResult {
   delivery: DeliveryReport;
 }
 
-const LIVE = new Set(['active', 'trialing', 'past_due']);
-
 export class BillingTwin {
   readonly store: TwinStore;
   private readonly fetch: typeof fetch;
@@ -163,8 +162,7 @@ export class BillingTwin {
   }
 
   tierOfPrice(priceId: string): PaidTier | null {
-    const { prices } = this;
-    return priceId === prices.pro ? 'pro' : priceId === prices.label ? 'label' : null;
+    return paidTierOfPrice(this.prices, priceId);
   }
 
   // ---- Checkout -------------------------------------------------------------------------------
@@ -184,8 +182,7 @@ export class BillingTwin {
     const { session, tier } = view;
     // 'Limit customers to one subscription': a customer who already has a live one is refused, as Stripe's Checkout does.
     const existing = governingSubscription(await this.store.subscriptions(session.customer));
-    if (existing && LIVE.has(existing.status))
-      throw new TwinRefusal('This customer already has a subscription. Change the plan in the billing portal instead.');
+    if (isLive(existing ?? null)) throw new TwinRefusal('This customer already has a subscription. Change the plan in the billing portal instead.');
 
     const now = this.deps.clock.now();
     const at = seconds(now);
@@ -213,7 +210,7 @@ export class BillingTwin {
     const session = await this.store.portalSession(sessionId);
     if (!session || session.created + SESSION_LIFETIME_SECONDS <= seconds(this.deps.clock.now())) return undefined;
     const governing = governingSubscription(await this.store.subscriptions(session.customer)) ?? null;
-    const subscription = governing && governing.status !== 'canceled' && governing.status !== 'incomplete_expired' ? governing : null;
+    const subscription = hasOpenSubscription(governing) ? governing : null;
     return { session, subscription, tier: subscription ? this.tierOfPrice(subscription.priceId) : null };
   }
 
