@@ -4,11 +4,9 @@
  * the event's own condition (a first open, a claim still held, an address not yet unsubscribed)
  * decides whether the whole transaction, counters included, happens.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { key } from '../../../schema/table';
 import { counterDay, EMAIL_COUNTERS, type EmailCounter, type EventCounter } from '../../core/counters';
-
-export type CounterTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { update, type TransactItem } from './sending/transaction';
 
 export const COUNTER_ENTITY = 'counters';
 
@@ -18,26 +16,20 @@ export const linkClicksKey = (campaignId: string, index: number) => ({ PK: key.c
 
 export type CounterChange = Partial<Record<EmailCounter | EventCounter, number>>;
 
-function addUpdate(tableName: string, itemKey: Record<string, string>, change: CounterChange, set: Record<string, string>): CounterTransactItem {
+/** The counter item's update: its entity and `set`'s attributes set, `change`'s counters added. */
+function addUpdate(tableName: string, itemKey: Record<string, string>, change: CounterChange, set: Record<string, string>): TransactItem {
   const counters = Object.entries(change).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] !== 0);
-  const values: Record<string, unknown> = { ':entity': COUNTER_ENTITY };
-  const names: Record<string, string> = {};
-  const setClauses = ['entity = :entity'];
-  for (const [name, value] of Object.entries(set)) {
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    setClauses.push(`#${name} = :${name}`);
-  }
-  counters.forEach(([, n], i) => (values[`:n${i}`] = n));
-  return {
-    Update: {
-      TableName: tableName,
-      Key: itemKey,
-      UpdateExpression: `SET ${setClauses.join(', ')} ADD ${counters.map(([name], i) => `${name} :n${i}`).join(', ')}`,
-      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: values,
+  const setNames = Object.keys(set);
+  return update(tableName, itemKey, {
+    set: ['entity = :entity', ...setNames.map((name) => `#${name} = :${name}`)],
+    add: counters.map(([name], i) => `${name} :n${i}`),
+    names: Object.fromEntries(setNames.map((name) => [`#${name}`, name])),
+    values: {
+      ':entity': COUNTER_ENTITY,
+      ...Object.fromEntries(Object.entries(set).map(([name, value]) => [`:${name}`, value])),
+      ...Object.fromEntries(counters.map(([, n], i) => [`:n${i}`, n])),
     },
-  };
+  });
 }
 
 /**
@@ -49,7 +41,7 @@ export function counterUpdates(
   userId: string,
   at: Date,
   change: CounterChange,
-): { statsTotals: CounterTransactItem; statsDay: CounterTransactItem | undefined } {
+): { statsTotals: TransactItem; statsDay: TransactItem | undefined } {
   const statsTotals = addUpdate(tableName, statsTotalsKey(userId), change, {});
   const dayChange = Object.fromEntries(Object.entries(change).filter(([name]) => (EMAIL_COUNTERS as readonly string[]).includes(name)));
   if (Object.keys(dayChange).length === 0) return { statsTotals, statsDay: undefined };
@@ -58,5 +50,5 @@ export function counterUpdates(
 }
 
 /** One more click on a campaign's link `index` (its address as sent, for the per-link table). */
-export const linkClickUpdate = (tableName: string, campaignId: string, index: number, url: string): CounterTransactItem =>
+export const linkClickUpdate = (tableName: string, campaignId: string, index: number, url: string): TransactItem =>
   addUpdate(tableName, linkClicksKey(campaignId, index), { click_count: 1 }, { url });

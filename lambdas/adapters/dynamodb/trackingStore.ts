@@ -24,7 +24,8 @@ import type { Unsubscribe } from '../../../schema/api/contacts';
 import { key } from '../../../schema/table';
 import { addressId } from '../../core/addressId';
 import type { EmailToken, TrackingStore } from '../../ports';
-import { counterUpdates, linkClickUpdate, type CounterChange, type CounterTransactItem } from './counters';
+import { counterUpdates, linkClickUpdate, type CounterChange } from './counters';
+import type { TransactItem } from './sending/transaction';
 
 /** The TOKEN item's attributes: exactly EmailToken's fields (the sender writes them by these names). */
 const TOKEN_FIELDS = [
@@ -207,7 +208,7 @@ export class DynamoTrackingStore implements TrackingStore {
   }
 
   /** The user's totals and day updates of a change, for a transaction. */
-  private userCounters(token: EmailToken, at: Date, change: CounterChange): CounterTransactItem[] {
+  private userCounters(token: EmailToken, at: Date, change: CounterChange): TransactItem[] {
     const { statsTotals, statsDay } = counterUpdates(this.tableName, token.user_id, at, change);
     return statsDay ? [statsTotals, statsDay] : [statsTotals];
   }
@@ -219,7 +220,7 @@ export class DynamoTrackingStore implements TrackingStore {
    * counter. A click's link counter is in either. Nothing creates the RCPT or the campaign: a missing
    * one is left missing (and then nothing is counted for the user either).
    */
-  private async count(token: EmailToken, counter: EventCounter, now: Date, link?: CounterTransactItem): Promise<void> {
+  private async count(token: EmailToken, counter: EventCounter, now: Date, link?: TransactItem): Promise<void> {
     const values: Item = { ':one': 1, ':now': now.toISOString(), ':nullType': 'NULL', ':zero': 0 };
     const used = (expression: string) => Object.fromEntries(Object.entries(values).filter(([name]) => expression.includes(name)));
     const firstCondition = `attribute_exists(PK) AND ${counter.notYet}`;
@@ -288,7 +289,7 @@ export class DynamoTrackingStore implements TrackingStore {
   /** The campaign item is missing (never expected): the unsubscribe must still be recorded. */
   private async unsubscribeWithoutCampaign(
     put: { TableName: string; Item: Item; ConditionExpression: string },
-    counters: CounterTransactItem[],
+    counters: TransactItem[],
   ): Promise<'unsubscribed' | 'already'> {
     try {
       await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...counters] })));
