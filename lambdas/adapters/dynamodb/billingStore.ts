@@ -8,10 +8,10 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { key, ttlAttribute } from '../../../schema/table';
 import { PROCESSED_EVENT_TTL_DAYS } from '../../core/billing';
 import type { BillingStore, BillingWriteResult, ProfileBillingState } from '../../ports';
+import { epochSeconds } from '../clock';
 import { toProfile } from './profileStore';
 
 const DAY_MS = 86_400_000;
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export class DynamoBillingStore implements BillingStore {
   constructor(

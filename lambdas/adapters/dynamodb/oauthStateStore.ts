@@ -7,9 +7,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { OAuthStateStore } from '../../ports';
+import { epochSeconds } from '../clock';
 
 /** The TTL attribute holds epoch seconds. */
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export class DynamoOAuthStateStore implements OAuthStateStore {
   constructor(

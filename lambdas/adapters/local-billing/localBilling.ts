@@ -9,10 +9,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { governingSubscription } from '../../core/governingSubscription';
 import type { BillingProvider, CheckoutSessionInput, Clock, ProviderSubscription } from '../../ports';
 import { appReturnUrl } from '../billingReturnUrl';
+import { epochSeconds } from '../clock';
 import { providerSubscriptionOf } from '../stripe/stripeBilling';
 import { checkoutPageUrl, portalPageUrl } from './paths';
 import { subscriptionJson } from './stripeShapes';
-import { seconds, TwinStore } from './twinStore';
+import { TwinStore } from './twinStore';
 
 export class LocalBilling implements BillingProvider {
   private readonly store: TwinStore;
@@ -37,7 +38,7 @@ export class LocalBilling implements BillingProvider {
       cancelUrl: appReturnUrl(this.deps.appUrl, input.cancelUrl),
       status: 'open',
       subscription: null,
-      created: seconds(now),
+      created: epochSeconds(now),
     });
     return checkoutPageUrl(this.deps.appUrl, id);
   }
@@ -45,7 +46,7 @@ export class LocalBilling implements BillingProvider {
   async createPortalSession({ customerId, returnUrl }: { customerId: string; returnUrl: string }): Promise<string> {
     const now = this.deps.clock.now();
     const id = this.store.newSessionId('bps');
-    await this.store.putPortalSession({ id, customer: customerId, returnUrl: appReturnUrl(this.deps.appUrl, returnUrl), created: seconds(now) });
+    await this.store.putPortalSession({ id, customer: customerId, returnUrl: appReturnUrl(this.deps.appUrl, returnUrl), created: epochSeconds(now) });
     return portalPageUrl(this.deps.appUrl, id);
   }
 

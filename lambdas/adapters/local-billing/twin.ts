@@ -22,6 +22,7 @@ import Stripe from 'stripe';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { planOf, type PaidTier } from '../../../schema/plans';
 import type { Clock } from '../../ports';
+import { epochSeconds } from '../clock';
 import { LOCAL_BILLING_PRICES, type BillingPrices } from '../../composition/config';
 import { hasOpenSubscription, isLive, paidTierOfPrice } from '../../core/billing';
 import { governingSubscription } from '../../core/governingSubscription';
@@ -35,7 +36,7 @@ import {
   type StripeSubscriptionJson,
 } from './stripeShapes';
 import { BILLING_WEBHOOK_PATH, STRIPE_SIGNATURE_HEADER } from './paths';
-import { SESSION_LIFETIME_SECONDS, seconds, TwinStore, type TwinCheckoutSession, type TwinPortalSession, type TwinSubscription } from './twinStore';
+import { SESSION_LIFETIME_SECONDS, TwinStore, type TwinCheckoutSession, type TwinPortalSession, type TwinSubscription } from './twinStore';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -68,7 +69,7 @@ export function monthsAfter(anchorSeconds: number, months: number): number {
   const month = anchor.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const day = Math.min(anchor.getUTCDate(), lastDay);
-  return seconds(new Date(Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds())));
+  return epochSeconds(new Date(Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds())));
 }
 
 export interface SignedEvent {
@@ -171,7 +172,7 @@ export class BillingTwin {
     const session = await this.store.checkoutSession(sessionId);
     if (!session) return { state: 'unknown' };
     if (session.status !== 'open') return { state: 'used', session };
-    if (session.created + SESSION_LIFETIME_SECONDS <= seconds(this.deps.clock.now())) return { state: 'expired', session };
+    if (session.created + SESSION_LIFETIME_SECONDS <= epochSeconds(this.deps.clock.now())) return { state: 'expired', session };
     const tier = this.tierOfPrice(session.priceId);
     return tier ? { state: 'open', session, tier } : { state: 'unknown-price', session };
   }
@@ -185,7 +186,7 @@ export class BillingTwin {
     if (isLive(existing ?? null)) throw new TwinRefusal('This customer already has a subscription. Change the plan in the billing portal instead.');
 
     const now = this.deps.clock.now();
-    const at = seconds(now);
+    const at = epochSeconds(now);
     const subscription = newSubscription({ id: this.store.newId('sub', now), latestInvoice: this.store.newId('in', now) }, session, at);
     if (!(await this.store.completeCheckoutSession(session, subscription))) throw new TwinRefusal(USED_SESSION);
     const completed: TwinCheckoutSession = { ...session, status: 'complete', subscription: subscription.id };
@@ -208,7 +209,7 @@ export class BillingTwin {
 
   async portalView(sessionId: string): Promise<PortalView | undefined> {
     const session = await this.store.portalSession(sessionId);
-    if (!session || session.created + SESSION_LIFETIME_SECONDS <= seconds(this.deps.clock.now())) return undefined;
+    if (!session || session.created + SESSION_LIFETIME_SECONDS <= epochSeconds(this.deps.clock.now())) return undefined;
     const governing = governingSubscription(await this.store.subscriptions(session.customer)) ?? null;
     const subscription = hasOpenSubscription(governing) ? governing : null;
     return { session, subscription, tier: subscription ? this.tierOfPrice(subscription.priceId) : null };
@@ -250,7 +251,7 @@ export class BillingTwin {
   private async setCancelAtPeriodEnd(subscription: TwinSubscription, cancel: boolean) {
     if (subscription.cancelAtPeriodEnd === cancel)
       throw new TwinRefusal(cancel ? 'The subscription already cancels at period end.' : 'The subscription is not cancelling.');
-    const at = seconds(this.deps.clock.now());
+    const at = epochSeconds(this.deps.clock.now());
     const changed = await this.change({
       ...subscription,
       cancelAtPeriodEnd: cancel,
@@ -290,7 +291,7 @@ export class BillingTwin {
         ...subscription,
         status: 'canceled',
         endedAt: subscription.cancelAt ?? subscription.currentPeriodEnd,
-        canceledAt: subscription.canceledAt ?? seconds(this.deps.clock.now()),
+        canceledAt: subscription.canceledAt ?? epochSeconds(this.deps.clock.now()),
       });
       const delivery = await this.deliver([['customer.subscription.deleted', subscriptionJson(ended)]]);
       return { outcome: 'ended', subscription: ended, delivery } as const;
@@ -338,7 +339,7 @@ export class BillingTwin {
       paid: facts.paid,
       billingReason: facts.billingReason,
       amountCents: tier ? planOf(tier).priceUsd * 100 : 0,
-      created: seconds(this.deps.clock.now()),
+      created: epochSeconds(this.deps.clock.now()),
     });
   }
 
@@ -355,7 +356,7 @@ export class BillingTwin {
         id: this.store.newId('evt', now),
         object: 'event',
         api_version: Stripe.API_VERSION,
-        created: seconds(now),
+        created: epochSeconds(now),
         livemode: false,
         pending_webhooks: 1,
         request: { id: null, idempotency_key: null },

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { SubscriptionStatus } from '../../../schema/api/profileValues';
+import { epochSeconds } from '../clock';
 import { ulidGenerator } from '../ulid';
 import { withoutKeys } from '../dynamodb/client';
 import { putNew, queryPartition, projectionOf } from '../dynamodb/query';
@@ -126,7 +127,7 @@ export class TwinStore {
   /** The user's customer: made on the first call, the same one on every later call (Stripe's idempotency key). */
   async customerForUser(input: { userId: string; email: string }, now: Date): Promise<TwinCustomer> {
     const userKey = { PK: key.localBillingUser(input.userId), SK: key.localBillingUserCustomer() };
-    const candidate: TwinCustomer = { id: this.newId('cus', now), userId: input.userId, email: input.email, created: seconds(now) };
+    const candidate: TwinCustomer = { id: this.newId('cus', now), userId: input.userId, email: input.email, created: epochSeconds(now) };
     try {
       await putNew(this.db, this.tableName, userKey, OBJECT_ENTITY, { customer: candidate.id });
     } catch (error) {
@@ -213,7 +214,7 @@ export class TwinStore {
 
   /** Writes a changed subscription over the version it was read at (and bumps it); TwinConflictError when another change came first. */
   async replaceSubscription(next: TwinSubscription, now: Date): Promise<TwinSubscription> {
-    const written = { ...next, version: next.version + 1, updated: seconds(now) };
+    const written = { ...next, version: next.version + 1, updated: epochSeconds(now) };
     try {
       await this.db.send(
         new PutCommand({
@@ -243,5 +244,3 @@ export class TwinStore {
     return Item ? withoutKeys<T>(Item) : undefined;
   }
 }
-
-export const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
