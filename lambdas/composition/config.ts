@@ -3,6 +3,7 @@
  * entry (readServerConfig), or built by the local stack for its own engines and URL. Nothing below the
  * entry reads process.env, so two local stacks can run in one process.
  */
+import type { PriceTable } from '../core/billing';
 import { SEND_INTERVAL_MS } from '../core/sendingWindow';
 
 /** Which AI writer runs: Bedrock in AWS; the local writer (no network) in `npm start` and the tests. */
@@ -13,15 +14,6 @@ export type MailboxKind = 'gmail' | 'local';
 
 /** Which billing provider answers: Stripe in AWS; the local twin (the /local/billing pages) in `npm start` and the tests. */
 export type BillingKind = 'stripe' | 'local';
-
-/** The provider's price id of each paid plan (config, never the browser: issue 14). */
-export interface BillingPrices {
-  pro: string;
-  label: string;
-}
-
-/** The local twin's price ids (the local stack's default). */
-export const LOCAL_BILLING_PRICES: BillingPrices = { pro: 'price_local_pro', label: 'price_local_label' };
 
 export interface ServerConfig {
   tableName: string;
@@ -44,7 +36,8 @@ export interface ServerConfig {
   googleClientSecretName?: string;
   billing: BillingKind;
   /** Absent when not configured: the billing routes then answer 503 with what is missing. */
-  billingPrices?: BillingPrices;
+  /** The provider's price id of each paid plan (config, never the browser). */
+  billingPrices?: PriceTable;
   /** AWS: the Secrets Manager names of the Stripe secret API key and the webhook signing secret. */
   stripeSecretKeyName?: string;
   stripeWebhookSecretName?: string;

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PriceTable } from '../../lambdas/core/billing';
 
 /** The repository root (lib/cloud/../..), so paths work whatever the current directory is. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,7 +56,7 @@ export interface TrackpitchConfig {
   /** Default API stage throttle: steady requests per second and burst. */
   apiThrottle: { rate: number; burst: number };
   /** Stripe's price id of each paid plan (docs/deploy.md: Stripe); undefined: the billing routes answer 503. */
-  stripePrices: { pro: string; label: string } | undefined;
+  stripePrices: PriceTable | undefined;
 }
 
 /** One setting: its context key, environment variable and meaning (used for errors and the docs). */

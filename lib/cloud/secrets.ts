@@ -9,6 +9,7 @@ import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import type { PriceTable } from '../../lambdas/core/billing';
 import type { GoogleConfig } from './config';
 import { acknowledge } from './nag';
 
@@ -96,7 +97,7 @@ export class MailboxSecrets extends Construct {
 export interface BillingSecretsProps {
   stage: string;
   /** Stripe's price id of each paid plan (config); undefined: the billing routes answer 503 until set. */
-  prices: { pro: string; label: string } | undefined;
+  prices: PriceTable | undefined;
 }
 
 /**

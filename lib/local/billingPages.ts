@@ -27,7 +27,7 @@ import {
 } from '../../lambdas/adapters/local-billing/twin';
 import { TwinConflictError } from '../../lambdas/adapters/local-billing/twinStore';
 import { escapeHtml } from '../../schema/email/escape';
-import { planOf, type PaidTier } from '../../schema/plans';
+import { planOf, priceLabel, type PaidTier } from '../../schema/plans';
 import { readForm, refuseForeignPost, sendPage } from './formPage';
 
 export { BILLING_CHECKOUT_PATH, BILLING_PORTAL_PATH };
@@ -84,7 +84,7 @@ ${body}
 </html>`;
 }
 
-const priceText = (tier: PaidTier) => `$${planOf(tier).priceUsd}/month`;
+const priceText = (tier: PaidTier) => `${priceLabel(planOf(tier))}/month`;
 
 /** A date as the pages print it: 'December 26, 2026' (UTC, as the twin's periods are). */
 const dateText = (epochSeconds: number) =>

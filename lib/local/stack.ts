@@ -13,7 +13,8 @@ import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sendin
 import { systemClock } from '../../lambdas/adapters/clock';
 import { BillingTwin } from '../../lambdas/adapters/local-billing/twin';
 import { localKeys } from '../../lambdas/adapters/local-secrets/localKeys';
-import { isSendInterval, LOCAL_BILLING_PRICES, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
+import { LOCAL_BILLING_PRICES } from '../../lambdas/adapters/local-billing/paths';
+import { isSendInterval, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
 import type * as senderModule from '../../lambdas/workers/sender';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';

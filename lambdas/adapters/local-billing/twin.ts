@@ -23,8 +23,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { planOf, type PaidTier } from '../../../schema/plans';
 import type { Clock } from '../../ports';
 import { epochSeconds } from '../clock';
-import { LOCAL_BILLING_PRICES, type BillingPrices } from '../../composition/config';
-import { hasOpenSubscription, isLive, paidTierOfPrice } from '../../core/billing';
+import { hasOpenSubscription, isLive, paidTierOfPrice, type PriceTable } from '../../core/billing';
 import { governingSubscription } from '../../core/governingSubscription';
 import {
   checkoutSessionJson,
@@ -35,7 +34,7 @@ import {
   type StripeEventObject,
   type StripeSubscriptionJson,
 } from './stripeShapes';
-import { BILLING_WEBHOOK_PATH, STRIPE_SIGNATURE_HEADER } from './paths';
+import { BILLING_WEBHOOK_PATH, LOCAL_BILLING_PRICES, STRIPE_SIGNATURE_HEADER } from './paths';
 import { SESSION_LIFETIME_SECONDS, TwinStore, type TwinCheckoutSession, type TwinPortalSession, type TwinSubscription } from './twinStore';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -108,7 +107,7 @@ export interface TwinDeps {
   /** The webhook signing secret the app's webhook verifies with (localKeys(dataDir).billingWebhookSecret). */
   webhookSecret: () => Promise<string>;
   /** The price id of each paid plan (default: LOCAL_BILLING_PRICES, what the local runtime's config names). */
-  prices?: BillingPrices;
+  prices?: PriceTable;
   /** How events are posted (default: global fetch). */
   fetch?: typeof fetch;
 }
@@ -150,7 +149,7 @@ export interface PortalActionResult {
 export class BillingTwin {
   readonly store: TwinStore;
   private readonly fetch: typeof fetch;
-  private readonly prices: BillingPrices;
+  private readonly prices: PriceTable;
 
   constructor(private readonly deps: TwinDeps) {
     this.store = new TwinStore(deps.db, deps.tableName);
