@@ -110,6 +110,11 @@ export const handlerGroups = {
     table: 'readwrite',
     readsBillingSecrets: true,
   },
+  insights: {
+    entry: 'lambdas/http/insights.ts',
+    description: 'dashboard statistics and analytics: reads of the counters, recent sends and per-recipient activity',
+    table: 'read',
+  },
   outbox: {
     entry: 'lambdas/http/outbox.ts',
     description: 'local runtime only: the messages the local mailbox sent',
@@ -197,6 +202,10 @@ const routeTable = [
   { method: 'POST', path: '/api/billing/portal', handler: 'billing', access: 'user' },
   // The billing provider (Stripe, or the local twin) posts events here: no token, the signature says who.
   { method: 'POST', path: '/api/billing/webhook', handler: 'billing', access: 'public', throttle: { rate: 20, burst: 40 } },
+  { method: 'GET', path: '/api/dashboard', handler: 'insights', access: 'user' },
+  { method: 'GET', path: '/api/analytics', handler: 'insights', access: 'user' },
+  { method: 'GET', path: '/api/analytics/activity', handler: 'insights', access: 'user' },
+  { method: 'GET', path: '/api/analytics/campaigns/{id}/links', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/local/outbox', handler: 'outbox', access: 'user' },
   { method: 'GET', path: '/api/local/outbox/{id}', handler: 'outbox', access: 'user' },
 ] as const satisfies readonly RouteDefinition[];

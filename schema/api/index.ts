@@ -8,3 +8,4 @@ export * from './directory';
 export * from './contacts';
 export * from './campaigns';
 export * from './sending';
+export * from './insights';
