@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { connectLocalMailbox, ok, sendCampaign, until } from './artistApi';
 import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, skipTourIfShown, type TestUser } from './helpers';
 
 /**
@@ -44,23 +45,6 @@ const contacts = [
 
 const baseURL = () => process.env.E2E_BASE_URL!;
 
-/** Polls `read` until `done` holds (bounded): the stack's ticker sends one email a second. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function ok(response: Promise<import('@playwright/test').APIResponse>, status = 200) {
-  const answer = await response;
-  expect(answer.status(), `${answer.url()}: ${await answer.text()}`).toBe(status);
-  return (answer.json() as Promise<unknown>).catch(() => undefined);
-}
-
 /** Signs in through the UI in a throwaway context, skips the tour, and keeps the session (localStorage). */
 async function sessionOf(browser: Browser, user: TestUser): Promise<StorageState> {
   const context = await browser.newContext({ baseURL: baseURL() });
@@ -76,27 +60,6 @@ async function sessionOf(browser: Browser, user: TestUser): Promise<StorageState
   }
 }
 
-/** Settings → Connect Gmail → the local consent page → Allow → the callback, as the browser goes. */
-async function connectLocalMailbox(api: APIRequestContext) {
-  const { authUrl } = (await ok(api.post('/api/mailbox/connect'))) as { authUrl: string };
-  const consent = new URL(authUrl);
-  const allow = await api.post(consent.pathname, {
-    form: {
-      state: consent.searchParams.get('state')!,
-      redirect_uri: consent.searchParams.get('redirect_uri')!,
-      decision: 'allow',
-      email: 'nova@local.test',
-      workspace: 'false',
-    },
-    headers: { origin: baseURL() },
-    maxRedirects: 0,
-  });
-  expect(allow.status()).toBe(302);
-  const callback = await api.get(allow.headers().location!, { maxRedirects: 0 });
-  expect(callback.status()).toBe(302);
-  expect(callback.headers().location).toContain('gmail_connected=true');
-}
-
 /** An artist with contacts, one LabelFinder entry added, a connected mailbox and a sent campaign (one unsubscribe). */
 async function makeArtist(browser: Browser, request: ApiFactory): Promise<Artist> {
   const user = newUser('a11y');
@@ -110,54 +73,12 @@ async function makeArtist(browser: Browser, request: ApiFactory): Promise<Artist
     for (const contact of contacts) ids.push(((await ok(api.post('/api/contacts', { data: contact }), 201)) as { id: string }).id);
     const directory = (await ok(api.get('/api/directory'))) as { entries: { id: string }[] };
     await ok(api.post('/api/directory/contacts', { data: { entry_ids: [directory.entries[0]!.id] } }));
-    await connectLocalMailbox(api);
+    await connectLocalMailbox(api, baseURL());
 
-    const recipients = ids.slice(0, 3);
-    const campaign = (await ok(
-      api.post('/api/campaigns', {
-        data: {
-          mode: 'ai',
-          track: {
-            track_name: TRACK_NAME,
-            track_url: 'https://soundcloud.com/nova-pulse/midnight-drive',
-            genre: 'techno',
-            mood: 'Hypnotic',
-            bpm: '128',
-            description: 'A rolling, hypnotic warehouse cut with a slow-building acid line.',
-            ai_tone: 'friendly',
-            email_length: 150,
-          },
-          email_subject: '[TRACK_NAME] for [LABEL_NAME]',
-          email_body: 'Hi [CONTACT_NAME],\n\nMy new track: [TRACK_URL]\n\nNova',
-          total_recipients: recipients.length,
-        },
-      }),
-      201,
-    )) as { id: string };
-    const batch = { contact_ids: recipients, mode: 'immediate', batch_start: 0, total: recipients.length };
-    await ok(api.post(`/api/campaigns/${campaign.id}/send`, { data: batch }));
-
-    type Summary = { id: string; campaign_id: string };
-    const sent = await until(
-      async () => ((await ok(api.get('/api/local/outbox'))) as { messages: Summary[] }).messages.filter((m) => m.campaign_id === campaign.id),
-      (messages) => messages.length === recipients.length,
-      'the campaign’s emails in the outbox',
-    );
-    const tokens = await Promise.all(
-      sent.map(async ({ id }) => {
-        const message = (await ok(api.get(`/api/local/outbox/${id}`))) as { headers: [string, string][] };
-        const header = message.headers.find(([name]) => name.toLowerCase() === 'list-unsubscribe')![1];
-        return new URL(/<(https?:[^>]+one-click[^>]+)>/.exec(header)![1]!).searchParams.get('token')!;
-      }),
-    );
+    const { campaignId, messages } = await sendCampaign(api, { trackName: TRACK_NAME, contactIds: ids.slice(0, 3) });
     // One recipient unsubscribes (the Unsubscribed tab and the campaign's figures have content).
-    await ok(api.post('/api/unsubscribe', { data: { token: tokens[1], reason: 'Wrong genre' } }));
-    await until(
-      async () => (await ok(api.get(`/api/campaigns/${campaign.id}`))) as { status: string },
-      (c) => c.status === 'completed',
-      'the campaign to complete',
-    );
-    return { user, state, campaignId: campaign.id, unsubscribeToken: tokens[0]! };
+    await ok(api.post('/api/unsubscribe', { data: { token: messages[1]!.unsubscribeToken, reason: 'Wrong genre' } }));
+    return { user, state, campaignId, unsubscribeToken: messages[0]!.unsubscribeToken };
   } finally {
     await api.dispose();
   }

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { openSubscription, payAtCheckout, planBanner, subscribeToPro } from './billingTwin';
 import { selectEntries, signedIn } from './helpers';
 
 /**
@@ -8,40 +9,11 @@ import { selectEntries, signedIn } from './helpers';
  * shows (auto-retrying assertions), never for a fixed time.
  */
 
-const CHECKOUT = 'Trackpitch test checkout';
 const PORTAL = 'Trackpitch test billing portal';
 /** A date as the banner prints it: 'December 26, 2026'. */
 const DATE = String.raw`[A-Z][a-z]+ \d{1,2}, \d{4}`;
 
-const planBanner = (page: Page) => page.getByTestId('plan-banner');
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Dashboard navigation' });
-
-async function openSubscription(page: Page) {
-  await page.goto('/dashboard/subscription');
-  await expect(page.getByRole('heading', { name: 'Subscription', level: 1 })).toBeVisible();
-  await expect(planBanner(page)).toBeVisible({ timeout: 15_000 });
-}
-
-/** On the twin's Checkout page: the test card, then Pay or Cancel. */
-async function payAtCheckout(page: Page, button: 'Pay' | 'Cancel' = 'Pay') {
-  await expect(page).toHaveURL(/\/local\/billing\/checkout/);
-  await expect(page.getByRole('heading', { name: CHECKOUT, level: 1 })).toBeVisible();
-  if (button === 'Pay') {
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry').fill('12 / 34');
-    await page.getByLabel('CVC').fill('123');
-  }
-  await page.getByRole('button', { name: button, exact: true }).click();
-}
-
-/** A free user subscribes to Pro through Checkout and is back on the Subscription page on the Pro plan. */
-async function subscribeToPro(page: Page) {
-  await openSubscription(page);
-  await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
-  await payAtCheckout(page);
-  await expect(page).toHaveURL(/\/dashboard\/subscription$/, { timeout: 15_000 });
-  await expect(planBanner(page)).toContainText("You're on the Pro plan", { timeout: 15_000 });
-}
 
 /** From the Subscription page's Manage Billing to the twin's portal: `action`, then back to Trackpitch. */
 async function inBillingPortal(page: Page, action: string) {
