@@ -31,8 +31,8 @@ const BILLING_BUNDLE_BUDGET_KIB = 3 * 1024;
 /**
  * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
  * sends) that use it. zod: request bodies (profile's PATCH, tracking's unsubscribe, the campaign and send
- * writes; insights validates its query by hand); html-to-text: a rendered email; Bedrock: an AI email; Google and KMS: a mailbox connection or
- * a send; nodemailer: a send.
+ * writes; insights checks its query values by hand and never loads it); html-to-text: a rendered email;
+ * Bedrock: an AI email; Google and KMS: a mailbox connection or a send; nodemailer: a send.
  */
 const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   profile: ['zod'],
