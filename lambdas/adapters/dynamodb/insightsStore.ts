@@ -127,11 +127,14 @@ export interface InsightsStoreOptions {
   activityPageSize?: number;
   /** Queries an activity page may take (default ACTIVITY_MAX_QUERIES). */
   activityMaxQueries?: number;
+  /** Items a filtered Query evaluates (default: as many as 1 MB holds; tests read a few at a time). */
+  activityReadLimit?: number;
 }
 
 export class DynamoInsightsStore implements InsightsStore {
   private readonly pageSize: number;
   private readonly maxQueries: number;
+  private readonly readLimit: number | undefined;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -140,6 +143,7 @@ export class DynamoInsightsStore implements InsightsStore {
   ) {
     this.pageSize = options.activityPageSize ?? ACTIVITY_PAGE_SIZE;
     this.maxQueries = options.activityMaxQueries ?? ACTIVITY_MAX_QUERIES;
+    this.readLimit = options.activityReadLimit;
   }
 
   async dashboard(userId: string, days: DayRange): Promise<{ totals: UserTotals; days: StoredDay[]; recentSends: RecentSend[] }> {
@@ -185,10 +189,14 @@ export class DynamoInsightsStore implements InsightsStore {
       new GetCommand({ TableName: this.tableName, Key: { PK: key.user(userId), SK: key.campaign(campaignId) }, ProjectionExpression: 'PK' }),
     );
     if (!Item) return undefined;
-    const links = await queryPartition<Item>(this.db, this.tableName, {
-      pk: key.campaignPartition(campaignId),
-      skPrefix: key.linkClicksPrefix(),
-      projection: projectionOf(['SK', 'url', 'click_count']),
+    // The index is in the sort key (`LINK#<index>`), so the read keeps it: queryAll, not queryPartition (which drops keys).
+    const projection = projectionOf(['SK', 'url', 'click_count']);
+    const links = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ProjectionExpression: projection.ProjectionExpression,
+      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', ...projection.ExpressionAttributeNames },
+      ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':prefix': key.linkClicksPrefix() },
     });
     return links.map((link) => ({
       index: Number(String(link.SK).slice(key.linkClicksPrefix().length)),
@@ -225,7 +233,8 @@ export class DynamoInsightsStore implements InsightsStore {
     let more = false;
     for (let queries = 0; queries < this.maxQueries && rows.length < this.pageSize; queries++) {
       // Unfiltered, read exactly what is missing; filtered, as much as a Query reads (1 MB).
-      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, ...(engaged ? {} : { Limit: this.pageSize - rows.length }) }));
+      const limit = engaged ? this.readLimit : this.pageSize - rows.length;
+      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, ...(limit === undefined ? {} : { Limit: limit }) }));
       rows.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
       more = startKey !== undefined;
