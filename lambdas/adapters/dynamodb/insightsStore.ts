@@ -47,8 +47,8 @@ const DAY_FIELDS = ['day', 'campaigns_created', ...EMAIL_COUNTERS] as const;
 
 /**
  * The Queries one activity page may take before it answers short (with a cursor): an `engaged` page
- * reads past emails nobody opened, each Query up to 1 MB, and the request must stay well inside the
- * Lambda's time.
+ * reads past emails nobody opened, and the request must stay well inside the
+ * Lambda's time (each Query evaluates at most a page's worth of emails).
  */
 export const ACTIVITY_MAX_QUERIES = 10;
 
@@ -127,14 +127,14 @@ export interface InsightsStoreOptions {
   activityPageSize?: number;
   /** Queries an activity page may take (default ACTIVITY_MAX_QUERIES). */
   activityMaxQueries?: number;
-  /** Items a filtered Query evaluates (default: as many as 1 MB holds; tests read a few at a time). */
+  /** Items a filtered Query evaluates (default: the page size; tests read a few at a time). */
   activityReadLimit?: number;
 }
 
 export class DynamoInsightsStore implements InsightsStore {
   private readonly pageSize: number;
   private readonly maxQueries: number;
-  private readonly readLimit: number | undefined;
+  private readonly readLimit: number;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -143,7 +143,7 @@ export class DynamoInsightsStore implements InsightsStore {
   ) {
     this.pageSize = options.activityPageSize ?? ACTIVITY_PAGE_SIZE;
     this.maxQueries = options.activityMaxQueries ?? ACTIVITY_MAX_QUERIES;
-    this.readLimit = options.activityReadLimit;
+    this.readLimit = options.activityReadLimit ?? this.pageSize;
   }
 
   async dashboard(userId: string, days: DayRange): Promise<{ totals: UserTotals; days: StoredDay[]; recentSends: RecentSend[] }> {
@@ -232,9 +232,10 @@ export class DynamoInsightsStore implements InsightsStore {
     const rows: Item[] = [];
     let more = false;
     for (let queries = 0; queries < this.maxQueries && rows.length < this.pageSize; queries++) {
-      // Unfiltered, read exactly what is missing; filtered, as much as a Query reads (1 MB).
+      // Unfiltered, read exactly what is missing; filtered, a page's worth at a time (an unbounded Query
+      // would read 1 MB of emails, bodies included, for a page that may need far fewer).
       const limit = engaged ? this.readLimit : this.pageSize - rows.length;
-      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, ...(limit === undefined ? {} : { Limit: limit }) }));
+      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: limit }));
       rows.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
       more = startKey !== undefined;
