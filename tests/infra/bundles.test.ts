@@ -31,8 +31,8 @@ const BILLING_BUNDLE_BUDGET_KIB = 3 * 1024;
 /**
  * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
  * sends) that use it. zod: request bodies (profile's PATCH, tracking's unsubscribe, the campaign and send
- * writes); html-to-text: a rendered email; Bedrock: an AI email; Google and KMS: a mailbox connection or
- * a send; nodemailer: a send.
+ * writes; insights checks its query values by hand and never loads it); html-to-text: a rendered email;
+ * Bedrock: an AI email; Google and KMS: a mailbox connection or a send; nodemailer: a send.
  */
 const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   profile: ['zod'],
@@ -42,6 +42,7 @@ const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   mailbox: ['googleapis', 'google-auth-library', '@aws-sdk/client-kms'],
   sender: ['zod', 'html-to-text', '@aws-sdk/client-bedrock-runtime', 'googleapis', 'google-auth-library', 'nodemailer', '@aws-sdk/client-kms'],
   billing: ['zod', 'stripe'],
+  insights: ['zod'],
 };
 /** Evaluated at import by every function above (the marks' control: a watched package that does load is seen). */
 const TABLE_CLIENT = '@aws-sdk/client-dynamodb';
