@@ -35,6 +35,8 @@ export type DayCounter = (typeof DAY_COUNTERS)[number];
 export const TOTAL_COUNTERS = [...EMAIL_COUNTERS, ...EVENT_COUNTERS, ...ENTITY_COUNTERS] as const;
 export type TotalCounter = (typeof TOTAL_COUNTERS)[number];
 
+/** The email counters alone: what a day, a period, a campaign or the totals say about emails. */
+export type EmailCounters = Record<EmailCounter, number>;
 export type DayCounters = Record<DayCounter, number>;
 export type TotalCounters = Record<TotalCounter, number>;
 
@@ -56,6 +58,7 @@ export function counterDayRange(now: Date, days: number): { from: string; to: st
   return { from: addDays(to, 1 - Math.max(1, Math.floor(days))), to };
 }
 
+export const emptyEmailCounters = (): EmailCounters => Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, 0])) as EmailCounters;
 export const emptyDay = (): DayCounters => Object.fromEntries(DAY_COUNTERS.map((name) => [name, 0])) as DayCounters;
 export const emptyTotals = (): TotalCounters => Object.fromEntries(TOTAL_COUNTERS.map((name) => [name, 0])) as TotalCounters;
 

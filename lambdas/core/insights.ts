@@ -7,7 +7,7 @@
 import type { AnalyticsDepth } from '../../schema/plans';
 import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, RecentSend } from '../../schema/api/insights';
 import { activityFilters, analyticsPeriods, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
-import { counterDay, counterDayRange, EMAIL_COUNTERS, emptyDay, type DayCounters } from './counters';
+import { counterDay, counterDayRange, EMAIL_COUNTERS, emptyEmailCounters, type EmailCounters } from './counters';
 import { nextPacificMidnight } from './sendingWindow';
 
 /** A range of Pacific days, 'YYYY-MM-DD', both included. */
@@ -20,13 +20,13 @@ export interface DayRange {
  * A day item as stored: its email counters and the campaigns created that day. Counters an item lacks
  * (written before they existed) read 0.
  */
-export type StoredDay = DayCounters & { day: string; campaigns_created: number };
+export type StoredDay = EmailCounters & { day: string; campaigns_created: number };
 
 /** The totals item's figures the dashboard shows: the email counters, the current contacts and every campaign ever created. */
-export type UserTotals = DayCounters & { contacts_count: number; campaigns_created: number };
+export type UserTotals = EmailCounters & { contacts_count: number; campaigns_created: number };
 
 /** A campaign's own counters as stored on its item (since it started). */
-export type CampaignCounters = DayCounters & Pick<AnalyticsCampaign, 'id' | 'track_name' | 'created_at' | 'started_sending_at'>;
+export type CampaignCounters = EmailCounters & Pick<AnalyticsCampaign, 'id' | 'track_name' | 'created_at' | 'started_sending_at'>;
 
 // ---- query values --------------------------------------------------------------------------------
 
@@ -76,19 +76,19 @@ export function percentOf(part: number, whole: number): number | null {
 }
 
 /** The period's days, every one of them, each with its counters (zero on a day nothing happened). */
-export function daySeries(range: DayRange, stored: readonly StoredDay[]): (DayCounters & { day: string })[] {
+export function daySeries(range: DayRange, stored: readonly StoredDay[]): (EmailCounters & { day: string })[] {
   const byDay = new Map(stored.map((item) => [item.day, item]));
   return daysOf(range).map((day) => {
     const item = byDay.get(day);
-    const counters = emptyDay();
+    const counters = emptyEmailCounters();
     for (const name of EMAIL_COUNTERS) counters[name] = item?.[name] ?? 0;
     return { day, ...counters };
   });
 }
 
 /** The sums of the days' email counters. */
-export function sumDays(days: readonly DayCounters[]): DayCounters {
-  const totals = emptyDay();
+export function sumDays(days: readonly EmailCounters[]): EmailCounters {
+  const totals = emptyEmailCounters();
   for (const day of days) for (const name of EMAIL_COUNTERS) totals[name] += day[name];
   return totals;
 }
@@ -117,7 +117,7 @@ export const dashboardStats = (totals: UserTotals, days: readonly StoredDay[], r
 });
 
 /** What basic analytics (Free) shows of a day's counters: opens only, clicks and unsubscribes null (not sent at all). */
-export function maskedCounters(counters: DayCounters, depth: AnalyticsDepth): Omit<AnalyticsDay, 'day'> {
+export function maskedCounters(counters: EmailCounters, depth: AnalyticsDepth): Omit<AnalyticsDay, 'day'> {
   const full = depth === 'full';
   return {
     emails_sent: counters.emails_sent,

@@ -4,7 +4,7 @@
  * only), the dashboard's week and month, and what basic analytics (Free) does not send.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyDay, type DayCounters } from '../../lambdas/core/counters';
+import { emptyEmailCounters, type EmailCounters } from '../../lambdas/core/counters';
 import {
   analyticsAnswer,
   dashboardDayRange,
@@ -24,19 +24,19 @@ import {
 } from '../../lambdas/core/insights';
 
 const at = (iso: string) => new Date(iso);
-const day = (date: string, counters: Partial<DayCounters> & { campaigns_created?: number } = {}): StoredDay => ({
+const day = (date: string, counters: Partial<EmailCounters> & { campaigns_created?: number } = {}): StoredDay => ({
   day: date,
   campaigns_created: 0,
-  ...emptyDay(),
+  ...emptyEmailCounters(),
   ...counters,
 });
-const totals = (overrides: Partial<UserTotals> = {}): UserTotals => ({ ...emptyDay(), contacts_count: 0, campaigns_created: 0, ...overrides });
+const totals = (overrides: Partial<UserTotals> = {}): UserTotals => ({ ...emptyEmailCounters(), contacts_count: 0, campaigns_created: 0, ...overrides });
 const campaign = (overrides: Partial<CampaignCounters> = {}): CampaignCounters => ({
   id: '01KAKZ3R000000000000000001',
   track_name: 'Midnight Drive',
   created_at: '2026-11-01T10:00:00.000Z',
   started_sending_at: '2026-11-01T11:00:00.000Z',
-  ...emptyDay(),
+  ...emptyEmailCounters(),
   ...overrides,
 });
 
@@ -108,12 +108,12 @@ describe('the day series', () => {
     const range = { from: '2026-12-30', to: '2027-01-02' };
     const series = daySeries(range, [day('2027-01-01', { emails_sent: 3, emails_opened: 1 }), day('2026-12-30', { emails_clicked: 2 })]);
     expect(series).toEqual([
-      { day: '2026-12-30', ...emptyDay(), emails_clicked: 2 },
-      { day: '2026-12-31', ...emptyDay() },
-      { day: '2027-01-01', ...emptyDay(), emails_sent: 3, emails_opened: 1 },
-      { day: '2027-01-02', ...emptyDay() },
+      { day: '2026-12-30', ...emptyEmailCounters(), emails_clicked: 2 },
+      { day: '2026-12-31', ...emptyEmailCounters() },
+      { day: '2027-01-01', ...emptyEmailCounters(), emails_sent: 3, emails_opened: 1 },
+      { day: '2027-01-02', ...emptyEmailCounters() },
     ]);
-    expect(sumDays(series)).toEqual({ ...emptyDay(), emails_sent: 3, emails_opened: 1, emails_clicked: 2 });
+    expect(sumDays(series)).toEqual({ ...emptyEmailCounters(), emails_sent: 3, emails_opened: 1, emails_clicked: 2 });
   });
 });
 
