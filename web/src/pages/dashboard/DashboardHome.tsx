@@ -140,7 +140,7 @@ export default function DashboardHome() {
   return (
     <PageShell title="Dashboard" description={firstName ? `Welcome back, ${firstName}.` : 'Welcome back.'}>
       {profileError && !profile && (
-        <Alert type="error" header="Failed to load profile" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>
+        <Alert data-testid="profile-error" type="error" header="Failed to load profile" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>
           {profileError}
         </Alert>
       )}

@@ -24,7 +24,8 @@ export function useDashboardStats(): { state: DashboardStatsState; retry: () => 
           if (!controller.signal.aborted) setState({ kind: 'ready', stats });
         },
         (error: unknown) => {
-          // The API's own words (e.g. a network failure); an answer that does not fit the contract says nothing useful.
+          // The client's words (an error answer, no network, an answer that does not fit the contract); anything
+          // else, e.g. the client's chunk failing to load, says nothing a person can use.
           if (!controller.signal.aborted) setState({ kind: 'failed', message: error instanceof ApiError ? error.message : 'Please try again.' });
         },
       );
