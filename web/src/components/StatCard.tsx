@@ -46,10 +46,11 @@ export function StatCard({
   );
 }
 
-/** Stat cards in a grid that fits as many to a row as the width allows (`minWidth` each). */
-export function StatGrid({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+/** Stat cards in a grid that fits as many to a row as the width allows (`minWidth` each), at most `maxColumns`. */
+export function StatGrid({ minWidth, maxColumns, children }: { minWidth: number; maxColumns?: number; children: ReactNode }) {
+  const style = { '--stat-min': `${minWidth}px`, ...(maxColumns !== undefined && { '--stat-columns': maxColumns }) };
   return (
-    <div className={styles.grid} style={{ '--stat-min': `${minWidth}px` } as CSSProperties}>
+    <div className={styles.grid} style={style as CSSProperties}>
       {children}
     </div>
   );

@@ -64,7 +64,8 @@ function StatCards({ state, profile, profileError }: { state: DashboardStatsStat
   const machineOpens = stats?.emails_machine_opened ?? 0;
 
   return (
-    <StatGrid minWidth={200}>
+    // Three rows of three on a wide screen, two to a row on a phone.
+    <StatGrid minWidth={140} maxColumns={3}>
       <StatCard label="Total Contacts" loading={loading} description="In your contacts">
         {figure((s) => s.total_contacts)}
       </StatCard>

@@ -26,11 +26,11 @@ function SendItem({ send }: { send: RecentSend }) {
   const { type, text } = engagement(send);
   return (
     <li data-testid="recent-send">
-      <div className={styles.sendWho}>
+      <div>
         <Box fontWeight="bold">{send.recipient_name ?? send.recipient_email}</Box>
         {send.recipient_name && <Box color="text-body-secondary">{send.recipient_email}</Box>}
       </div>
-      <div className={styles.sendWhat}>
+      <div>
         <Link href={campaignPath(send.campaign_id)} onFollow={follow}>
           {send.track_name}
         </Link>
