@@ -13,12 +13,11 @@ import type { Profile } from '../../../../schema/api/profile';
 import { useAuth } from '../../auth/AuthContext';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { useFollow } from '../../components/useFollow';
+import { plural } from '../../lib/plural';
 import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
 import { RecentSends } from './RecentSends';
 import { useDashboardStats, type DashboardStatsState } from './useDashboardStats';
-
-const plural = (count: number, one: string) => `${count.toLocaleString()} ${one}${count === 1 ? '' : 's'}`;
 
 function MailboxCard({ profile, profileError }: { profile: Profile | null; profileError: string | null }) {
   const follow = useFollow();
