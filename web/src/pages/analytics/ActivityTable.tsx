@@ -135,6 +135,7 @@ export function ActivityTable({
             selectedOption={selected}
             options={showOptions}
             onChange={({ detail }) => onFilterChange((detail.selectedOption.value ?? 'engaged') as ActivityFilter)}
+            data-testid="activity-show"
             inlineLabelText="Show"
             ariaLabel="Show"
           />

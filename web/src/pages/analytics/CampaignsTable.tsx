@@ -23,11 +23,17 @@ import { formatPercent } from './analyticsView';
 
 type SortableField = 'emails_sent' | 'open_rate' | 'click_rate' | 'emails_unsubscribed';
 
-/** Sorting that puts a missing figure (null) below every number. */
+/** Sorting that puts a missing figure (null) below every number; one instance per field, as the table requires. */
 const byFigure =
   (field: SortableField) =>
   (a: AnalyticsCampaign, b: AnalyticsCampaign): number =>
     (a[field] ?? -1) - (b[field] ?? -1);
+const comparators: Record<SortableField, ReturnType<typeof byFigure>> = {
+  emails_sent: byFigure('emails_sent'),
+  open_rate: byFigure('open_rate'),
+  click_rate: byFigure('click_rate'),
+  emails_unsubscribed: byFigure('emails_unsubscribed'),
+};
 
 const sortLabel =
   (name: string) =>
@@ -46,7 +52,7 @@ function campaignColumns(
     header,
     cell,
     sortingField: id,
-    sortingComparator: byFigure(id),
+    sortingComparator: comparators[id],
     ariaLabel: sortLabel(header),
   });
   const columns: TableProps.ColumnDefinition<AnalyticsCampaign>[] = [
@@ -149,7 +155,7 @@ export function CampaignsTable({ campaigns, full }: { campaigns: readonly Analyt
   const [linksOf, setLinksOf] = useState<AnalyticsCampaign | null>(null);
   const follow = useFollow();
   const { items, collectionProps } = useCollection(campaigns, {
-    sorting: { defaultState: { sortingColumn: { sortingField: 'emails_sent', sortingComparator: byFigure('emails_sent') }, isDescending: true } },
+    sorting: { defaultState: { sortingColumn: { sortingField: 'emails_sent', sortingComparator: comparators.emails_sent }, isDescending: true } },
   });
   // A campaign no longer in the list (another period) closes its links.
   const shownLinks = linksOf && campaigns.some((campaign) => campaign.id === linksOf.id) ? linksOf : null;
