@@ -143,12 +143,12 @@ export function fakeInsights(initial: Partial<InsightsData> = {}) {
     }
     if (url.pathname === '/api/analytics/activity') {
       if (data.depth !== 'full') return upgrade();
-      if (data.fail.activity) return json({ message: 'Internal error' }, data.fail.activity);
       const query = activityQuerySchema.safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) return json({ message: query.error.issues[0]?.message ?? 'Invalid' }, 400);
       const rows = query.data.filter === 'all' ? data.activity : data.activity.filter((row) => row.open_count > 0 || row.click_count > 0);
       const start = query.data.cursor === undefined ? 0 : Number(query.data.cursor);
       if (start > 0 && data.holdLaterActivity) await data.holdLaterActivity;
+      if (data.fail.activity) return json({ message: 'Internal error' }, data.fail.activity);
       const end = start + data.activityPageSize;
       return json({ activity: rows.slice(start, end), next_cursor: end < rows.length ? String(end) : null });
     }

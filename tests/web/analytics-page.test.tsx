@@ -171,8 +171,7 @@ describe('full analytics (Pro)', () => {
     await loaded();
     expect(screen.getByRole('heading', { name: 'Emails per day' })).toBeInTheDocument();
     expect(screen.getByText(insightsMessages.machineOpensWhy)).toBeInTheDocument();
-    const [peopleTable, machineTable] = screen.getAllByRole('button', { name: 'View as table' });
-    await userEvent.setup().click(peopleTable!);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'View emails per day as table' }));
     const table = screen.getByRole('table', { name: 'Emails per day' });
     const rows = within(table)
       .getAllByRole('row')
@@ -184,7 +183,7 @@ describe('full analytics (Pro)', () => {
     expect(rows[7]).toBe('Thu, Nov 26, 2026104' + '21');
     expect(dayBefore(0)).toBe(TODAY);
 
-    await userEvent.setup().click(machineTable!);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'View machine opens per day as table' }));
     const machine = within(screen.getByRole('table', { name: 'Machine opens per day' }))
       .getAllByRole('row')
       .map((row) => row.textContent);
@@ -287,6 +286,24 @@ describe('full analytics (Pro)', () => {
     server.data.fail = {};
     await userEvent.setup().click(within(table).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(activityEmails()).toHaveLength(3));
+    expect(within(table).queryByText('Internal error')).toBeNull();
+  });
+
+  it('keeps the pages that came when a later page fails, and Retry loads them all', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = fullServer({ activityPageSize: 2, holdLaterActivity: held });
+    renderAnalytics(server);
+    await loaded();
+    expect(await screen.findByText('Loading activity (2 so far)')).toBeInTheDocument();
+    server.data.fail = { activity: 500 };
+    release();
+    const table = screen.getByTestId('analytics-activity');
+    expect(await within(table).findByText('Internal error')).toBeInTheDocument();
+    expect(activityEmails()).toEqual(['person1@example.com', 'mara@velvet-records.example']);
+    server.data.fail = {};
+    await userEvent.setup().click(within(table).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(activityEmails()).toHaveLength(3));
   });
 });
 
@@ -312,7 +329,7 @@ describe('basic analytics (Free)', () => {
     expect(screen.queryByRole('button', { name: /^Links of/ })).toBeNull();
     expect(screen.queryByTestId('analytics-activity')).toBeNull();
 
-    await userEvent.setup().click(screen.getAllByRole('button', { name: 'View as table' })[0]!);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'View emails per day as table' }));
     expect(within(screen.getByRole('table', { name: 'Emails per day' })).getAllByRole('row')[0]!.textContent).toBe('DaySentOpened');
 
     // Switching the period asks for the analytics only.

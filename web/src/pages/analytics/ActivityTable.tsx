@@ -1,5 +1,4 @@
 import { useCollection } from '@cloudscape-design/collection-hooks';
-import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
@@ -14,7 +13,8 @@ import type { Activity, ActivityFilter } from '../../../../schema/api/insights';
 /**
  * Per-recipient activity of the emails sent in the period (full analytics): who opened or clicked and
  * when, newest first. 'Show' picks engaged (a person opened or clicked) or every email; the text filter
- * searches name, email and track in what is loaded. Pages show as they come.
+ * searches name, email and track in what is loaded. Pages show as they come; a failed page keeps what
+ * came before it and offers Retry.
  */
 
 export const ACTIVITY_TABLE_PAGE_SIZE = 25;
@@ -96,8 +96,11 @@ export function ActivityTable({
         <Header
           variant="h2"
           counter={counter}
+          actions={activity.failed === null ? undefined : <Button onClick={onRetry}>Retry</Button>}
           description={
-            activity.loading ? (
+            activity.failed !== null ? (
+              <StatusIndicator type="error">{activity.failed}</StatusIndicator>
+            ) : activity.loading ? (
               <StatusIndicator type="loading">{`Loading activity (${activity.rows.length.toLocaleString('en-US')} so far)`}</StatusIndicator>
             ) : (
               'Who opened or clicked, and when. Opens count people only.'
@@ -114,15 +117,7 @@ export function ActivityTable({
       wrapLines
       loading={activity.loading && activity.rows.length === 0}
       loadingText="Loading activity"
-      empty={
-        activity.failed === null ? (
-          collectionProps.empty
-        ) : (
-          <Alert type="error" action={<Button onClick={onRetry}>Retry</Button>}>
-            {activity.failed}
-          </Alert>
-        )
-      }
+      empty={collectionProps.empty}
       filter={
         <SpaceBetween size="s" direction="horizontal" alignItems="end">
           <TextFilter

@@ -93,7 +93,12 @@ function DaysTable({ measures, days, label }: { measures: readonly Measure[]; da
 function TableAlternative({ measures, days, label }: { measures: readonly Measure[]; days: readonly AnalyticsDay[]; label: string }) {
   const [expanded, setExpanded] = useState(false);
   return (
-    <ExpandableSection headerText="View as table" expanded={expanded} onChange={({ detail }) => setExpanded(detail.expanded)}>
+    <ExpandableSection
+      headerText="View as table"
+      headerAriaLabel={`View ${label.toLowerCase()} as table`}
+      expanded={expanded}
+      onChange={({ detail }) => setExpanded(detail.expanded)}
+    >
       {expanded && <DaysTable measures={measures} days={days} label={label} />}
     </ExpandableSection>
   );

@@ -4,6 +4,7 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { Analytics } from '../../../../schema/api/insights';
 import type { ReactNode } from 'react';
+import styles from './analytics.module.css';
 import { funnelOf } from './analyticsView';
 
 /**
@@ -22,7 +23,7 @@ export function Funnel({ analytics, locked }: { analytics: Analytics; locked?: R
       }
     >
       <SpaceBetween size="m">
-        <ol aria-label="Funnel" data-testid="analytics-funnel" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        <ol aria-label="Funnel" data-testid="analytics-funnel" className={styles.stages}>
           {funnelOf(analytics.totals).map((stage) => (
             <li key={stage.label} data-testid={`funnel-${stage.label.toLowerCase()}`}>
               <ProgressBar
