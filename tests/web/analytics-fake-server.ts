@@ -82,6 +82,8 @@ export interface InsightsData {
   activityPageSize: number;
   /** A route answers this failure instead, while set. */
   fail: { analytics?: number; activity?: number; links?: number };
+  /** While set, the analytics answer waits for it. */
+  holdAnalytics: Promise<void> | null;
   /** While set, the activity's pages after the first wait for it. */
   holdLaterActivity: Promise<void> | null;
 }
@@ -120,6 +122,7 @@ export function fakeInsights(initial: Partial<InsightsData> = {}) {
     activity: [],
     activityPageSize: 200,
     fail: {},
+    holdAnalytics: null,
     holdLaterActivity: null,
     ...initial,
   };
@@ -129,6 +132,7 @@ export function fakeInsights(initial: Partial<InsightsData> = {}) {
     const method = init?.method ?? 'GET';
     if (method !== 'GET') return json({ message: 'Not Found' }, 404);
     if (url.pathname === '/api/analytics') {
+      if (data.holdAnalytics) await data.holdAnalytics;
       if (data.fail.analytics) return json({ message: 'Internal error' }, data.fail.analytics);
       const period = analyticsPeriods.find((candidate) => candidate.id === url.searchParams.get('period'));
       if (!period) return json({ message: insightsMessages.badPeriod }, 400);

@@ -129,8 +129,16 @@ describe('the period', () => {
       .findOptions()
       .map((option) => option.getElement().textContent);
     expect(labels).toEqual(['Last 7 days', 'Last 30 days', 'Last 3 months', 'Last year']);
+    let release = () => {};
+    server.data.holdAnalytics = new Promise<void>((resolve) => (release = resolve));
     act(() => periodSelect().selectOptionByValue('7d'));
+    // The last period's figures stay while the next come.
+    expect(await screen.findByText('Loading last 7 days')).toBeInTheDocument();
+    expect(funnelStage('sent')).toHaveTextContent('60 of 60 sent');
+    expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
+    release();
     await waitFor(() => expect(funnelStage('sent')).toHaveTextContent('30 of 30 sent'));
+    expect(screen.queryByText('Loading last 7 days')).toBeNull();
     expect(server.calls('/api/analytics')).toEqual([{ period: '30d' }, { period: '7d' }]);
     expect(currentPath()).toBe('/dashboard/analytics?period=7d');
     expect(periodSelect().findTrigger().getElement()).toHaveTextContent('Last 7 days');

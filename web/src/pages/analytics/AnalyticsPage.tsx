@@ -25,7 +25,8 @@ import { UpgradePrompt } from './UpgradePrompt';
  * The Analytics page (spec §2 Analytics; DESIGN §6, §11): the chosen period (kept in ?period= so a
  * reload keeps it) of per-day series, the funnel, the campaigns with their links and the per-recipient
  * activity, and their CSV export. On Free (basic analytics) it shows sent and opens and says what the
- * rest is; it never asks the routes Free has no access to. Its own lazy chunk, charts included.
+ * rest is; it never asks the routes Free has no access to. Another period's answer replaces the figures
+ * on screen when it comes. Its own lazy chunk, charts included.
  */
 
 type AnalyticsState = { status: 'loading' } | { status: 'failed' } | { status: 'loaded'; analytics: Analytics };
@@ -73,11 +74,16 @@ export default function AnalyticsPage() {
   const key = `${period}#${attempt}`;
   const [state, setFor] = useKeyedState<string, AnalyticsState>(key, { status: 'loading' });
   const [filter, setFilter] = useState<ActivityFilter>('engaged');
+  /** The last answer loaded: it stays on screen, marked as loading, while another period's comes. */
+  const [lastLoaded, setLastLoaded] = useState<Analytics | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     getAnalytics(api, period, controller.signal).then(
-      (analytics) => setFor(key, { status: 'loaded', analytics }),
+      (analytics) => {
+        setFor(key, { status: 'loaded', analytics });
+        setLastLoaded(analytics);
+      },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         console.error('Could not load analytics', error);
@@ -90,7 +96,8 @@ export default function AnalyticsPage() {
   const analytics = state.status === 'loaded' ? state.analytics : null;
   const full = analytics !== null && isFull(analytics);
   const { activity, retry: retryActivity } = useActivity(analytics, filter);
-  const empty = analytics !== null && neverSent(analytics);
+  const shown = analytics ?? (state.status === 'loading' ? lastLoaded : null);
+  const empty = shown !== null && neverSent(shown);
 
   const choosePeriod = (id: string) => {
     const next = new URLSearchParams(searchParams);
@@ -125,17 +132,17 @@ export default function AnalyticsPage() {
   );
 
   let content;
-  if (state.status === 'loading') {
-    content = (
-      <Container>
-        <StatusIndicator type="loading">Loading analytics</StatusIndicator>
-      </Container>
-    );
-  } else if (state.status === 'failed') {
+  if (state.status === 'failed') {
     content = (
       <Alert type="error" data-testid="analytics-error" action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
         {insightsMessages.analyticsFailed}
       </Alert>
+    );
+  } else if (shown === null) {
+    content = (
+      <Container>
+        <StatusIndicator type="loading">Loading analytics</StatusIndicator>
+      </Container>
     );
   } else if (empty) {
     content = (
@@ -156,13 +163,14 @@ export default function AnalyticsPage() {
       </Container>
     );
   } else {
-    const loaded = state.analytics;
+    const shownFull = isFull(shown);
     content = (
       <>
-        <DailyCharts analytics={loaded} />
-        <Funnel analytics={loaded} locked={full ? undefined : <UpgradePrompt header="Clicks and unsubscribes" />} />
-        <CampaignsTable campaigns={loaded.campaigns} full={full} />
-        {full ? (
+        {analytics === null && <StatusIndicator type="loading">{`Loading ${periodLabel(period).toLowerCase()}`}</StatusIndicator>}
+        <DailyCharts analytics={shown} />
+        <Funnel analytics={shown} locked={shownFull ? undefined : <UpgradePrompt header="Clicks and unsubscribes" />} />
+        <CampaignsTable campaigns={shown.campaigns} full={shownFull} />
+        {shownFull ? (
           <ActivityTable activity={activity} filter={filter} onFilterChange={setFilter} onRetry={retryActivity} />
         ) : (
           <UpgradePrompt header="Links and recipient activity" />
