@@ -15,7 +15,7 @@ import { formatDayLong, formatDayShort } from './analyticsView';
 
 /**
  * The period's per-day series (spec §2 Analytics; DESIGN §11): a line chart of what people did and a bar
- * chart of machine opens apart, each with the same figures as a table behind 'View as table'. The x
+ * chart of machine opens apart, each with the same figures as a table behind its 'View … as table'. The x
  * values are the server's Pacific day strings on a categorical axis, so no time zone moves a day.
  */
 
@@ -93,12 +93,7 @@ function DaysTable({ measures, days, label }: { measures: readonly Measure[]; da
 function TableAlternative({ measures, days, label }: { measures: readonly Measure[]; days: readonly AnalyticsDay[]; label: string }) {
   const [expanded, setExpanded] = useState(false);
   return (
-    <ExpandableSection
-      headerText="View as table"
-      headerAriaLabel={`View ${label.toLowerCase()} as table`}
-      expanded={expanded}
-      onChange={({ detail }) => setExpanded(detail.expanded)}
-    >
+    <ExpandableSection headerText={`View ${label.toLowerCase()} as table`} expanded={expanded} onChange={({ detail }) => setExpanded(detail.expanded)}>
       {expanded && <DaysTable measures={measures} days={days} label={label} />}
     </ExpandableSection>
   );
