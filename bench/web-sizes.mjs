@@ -56,6 +56,14 @@ const routes = {
     'src/pages/dashboard/DashboardLayout.tsx',
     'src/pages/subscription/SubscriptionPage.tsx',
   ],
+  // The charts (Cloudscape's own LineChart and BarChart) come with this page only.
+  'analytics (/dashboard/analytics), from the dashboard': [
+    'index.html',
+    'src/auth/amplifyService.ts',
+    'src/auth/checkProfile.ts',
+    'src/pages/dashboard/DashboardLayout.tsx',
+    'src/pages/analytics/AnalyticsPage.tsx',
+  ],
   'settings (/dashboard/settings), from the dashboard': [
     'index.html',
     'src/auth/amplifyService.ts',
