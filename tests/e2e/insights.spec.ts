@@ -1,5 +1,9 @@
 import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import { formatDayLong } from '../../web/src/pages/analytics/analyticsView';
 import { connectLocalMailbox, ok, sendCampaign, until, type SentMessage } from './artistApi';
+import { subscribeToPro } from './billingTwin';
 import { idTokenFor, newUser, signedIn, type TestUser } from './helpers';
 
 /**
@@ -102,4 +106,99 @@ test('a user with sent, opened and clicked emails sees the nine cards with the r
   await expect(recent.getByTestId('recent-send').filter({ hasText: 'Ines Tidal' })).toContainText('Not opened');
   await maraRow.getByRole('link', { name: TRACK_NAME }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/campaigns/${campaignId}$`));
+});
+
+/** Today's Pacific day, as the server keys its day counters. */
+const pacificToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
+
+async function choosePeriod(page: Page, label: string) {
+  await page.getByTestId('analytics-period').getByRole('button').click();
+  await page.getByRole('option', { name: label }).click();
+}
+
+const stage = (page: Page, name: string) => page.getByTestId(`funnel-${name}`);
+
+test('Analytics: Free sees opens with the rest locked; on Pro each period shows the charts, tables, links and activity, and the export parses', async ({
+  page,
+  request,
+  baseURL,
+  playwright,
+}) => {
+  test.setTimeout(180_000);
+  await pitchedArtist(page, request, baseURL!, playwright);
+  const today = formatDayLong(pacificToday());
+
+  // Free: basic analytics, opens only, and an Upgrade prompt where clicks, links and activity would be.
+  await page.goto('/dashboard/analytics');
+  await expect(page.getByRole('heading', { name: 'Analytics', level: 1 })).toBeVisible();
+  await expect(stage(page, 'sent')).toContainText('4');
+  await expect(stage(page, 'opened')).toContainText('2');
+  await expect(page.getByTestId('analytics-upgrade').first()).toContainText('Upgrade to Pro');
+  await expect(stage(page, 'clicked')).toHaveCount(0);
+  await expect(page.getByTestId('analytics-activity')).toHaveCount(0);
+  await page.getByTestId('analytics-upgrade').first().getByRole('button', { name: 'Upgrade' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/subscription$/);
+
+  await subscribeToPro(page);
+
+  // Pro: every period holds today's figures, in the funnel, the charts' tables and the campaigns table.
+  await page.goto('/dashboard/analytics');
+  for (const [label, id] of [
+    ['Last 7 days', '7d'],
+    ['Last 30 days', '30d'],
+    ['Last 3 months', '3m'],
+    ['Last year', '1y'],
+  ] as const) {
+    await choosePeriod(page, label);
+    await expect(page).toHaveURL(new RegExp(`[?&]period=${id}`));
+    await expect(page.getByTestId('analytics-period')).toContainText(label);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    await expect(stage(page, 'sent')).toContainText('4');
+    await expect(stage(page, 'opened')).toContainText('2');
+    await expect(stage(page, 'clicked')).toContainText('1');
+    await expect(stage(page, 'unsubscribed')).toContainText('1');
+    await expect(page.getByRole('heading', { name: 'Emails per day' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Machine opens per day' })).toBeVisible();
+  }
+
+  await page.getByRole('button', { name: 'View emails per day as table' }).click();
+  const todayRow = page.getByRole('table', { name: 'Emails per day' }).getByRole('row', { name: new RegExp(today) });
+  await expect(todayRow.getByRole('cell')).toHaveText(['4', '2', '1', '1']);
+  await page.getByRole('button', { name: 'View machine opens per day as table' }).click();
+  await expect(page.getByRole('table', { name: 'Machine opens per day' }).getByRole('row', { name: new RegExp(today) })).toContainText('1');
+
+  const campaigns = page.getByTestId('analytics-campaigns');
+  await expect(campaigns.getByRole('row', { name: new RegExp(TRACK_NAME) })).toContainText('50%');
+  await campaigns.getByRole('button', { name: `Links of ${TRACK_NAME}` }).click();
+  const links = page.getByRole('table', { name: `Links in ${TRACK_NAME}` });
+  await expect(links.getByRole('row', { name: /soundcloud\.com\/nova-pulse\/midnight-drive/ })).toContainText('1');
+
+  // Who opened or clicked: the two people, not the proxy-opened or the unsubscribed recipient; all four on request.
+  const activity = page.getByTestId('analytics-activity');
+  await expect(activity.getByText('mara@velvet-records.example')).toBeVisible();
+  await expect(activity.getByText('theo@kern-sound.example')).toBeVisible();
+  await expect(activity.getByText('ines@tidal-audio.example')).toHaveCount(0);
+  await page.getByTestId('activity-show').getByRole('button').click();
+  await page.getByRole('option', { name: 'All emails sent' }).click();
+  await expect(activity.getByText('rio@static-lab.example')).toBeVisible();
+  await activity.getByLabel('Find recipients').fill('theo');
+  await expect(activity.getByText('mara@velvet-records.example')).toHaveCount(0);
+  await expect(activity.getByText('theo@kern-sound.example')).toBeVisible();
+
+  // The export: the period's days and every email's activity, as two CSV tables a spreadsheet reads.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^trackpitch-analytics-1y-\d{4}-\d{2}-\d{2}\.csv$/);
+  const [daysCsv, activityCsv] = readFileSync(await file.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n\r?\n/);
+  const days = Papa.parse<Record<string, string>>(daysCsv!, { header: true, skipEmptyLines: true });
+  expect(days.errors).toEqual([]);
+  expect(days.data).toHaveLength(365);
+  expect(days.data.find((row) => row.Day === pacificToday())).toMatchObject({ Sent: '4', Opened: '2', 'Machine Opens': '1', Clicked: '1', Unsubscribed: '1' });
+  const rows = Papa.parse<Record<string, string>>(activityCsv!, { header: true, skipEmptyLines: true });
+  expect(rows.errors).toEqual([]);
+  expect(rows.data.map((row) => row['Recipient Email']).sort()).toEqual(contacts.map((contact) => contact.email).sort());
+  expect(rows.data.find((row) => row['Recipient Email'] === 'mara@velvet-records.example')).toMatchObject({ Track: TRACK_NAME, Opens: '1', Clicks: '1' });
 });

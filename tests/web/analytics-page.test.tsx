@@ -186,9 +186,10 @@ describe('full analytics (Pro)', () => {
       .map((row) => row.textContent);
     expect(rows).toHaveLength(8);
     expect(rows[0]).toBe('DaySentOpenedClickedUnsubscribed');
-    expect(rows[1]).toBe(`${formatDayLong(dayBefore(6))}20610`);
-    expect(rows[1]).toMatch(/^Fri, Nov 20, 2026/);
-    expect(rows[7]).toBe('Thu, Nov 26, 2026104' + '21');
+    // Newest first: today on top.
+    expect(rows[1]).toBe('Thu, Nov 26, 2026104' + '21');
+    expect(rows[7]).toBe(`${formatDayLong(dayBefore(6))}20610`);
+    expect(rows[7]).toMatch(/^Fri, Nov 20, 2026/);
     expect(dayBefore(0)).toBe(TODAY);
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'View machine opens per day as table' }));
@@ -196,8 +197,8 @@ describe('full analytics (Pro)', () => {
       .getAllByRole('row')
       .map((row) => row.textContent);
     expect(machine[0]).toBe('DayMachine opens');
-    expect(machine[1]).toBe('Fri, Nov 20, 20265');
-    expect(machine[7]).toBe('Thu, Nov 26, 20263');
+    expect(machine[1]).toBe('Thu, Nov 26, 20263');
+    expect(machine[7]).toBe('Fri, Nov 20, 20265');
   });
 
   it('sorts the campaigns by sent (default, descending), open rate, click rate and unsubscribes', async () => {

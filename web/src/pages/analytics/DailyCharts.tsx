@@ -9,7 +9,7 @@ import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import type { MixedLineBarChartProps } from '@cloudscape-design/components/mixed-line-bar-chart';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { insightsMessages, type Analytics, type AnalyticsDay } from '../../../../schema/api/insights';
 import { formatDayLong, formatDayShort } from './analyticsView';
 
@@ -61,7 +61,9 @@ const describe = (measures: readonly Measure[], analytics: Analytics) =>
     .join(', ')}.`;
 
 function DaysTable({ measures, days, label }: { measures: readonly Measure[]; days: readonly AnalyticsDay[]; label: string }) {
-  const { items, paginationProps } = useCollection(days, { pagination: { pageSize: DAYS_PER_TABLE_PAGE } });
+  // Newest first: the days a user looks for are on the first page (the chart reads left to right).
+  const newestFirst = useMemo(() => [...days].reverse(), [days]);
+  const { items, paginationProps } = useCollection(newestFirst, { pagination: { pageSize: DAYS_PER_TABLE_PAGE } });
   const columns: TableProps.ColumnDefinition<AnalyticsDay>[] = [
     { id: 'day', header: 'Day', cell: (day) => formatDayLong(day.day), isRowHeader: true },
     ...measures.map((measure) => ({
