@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { formatDayLong } from '../../web/src/pages/analytics/analyticsView';
 import { connectLocalMailbox, ok, sendCampaign, until, type SentMessage } from './artistApi';
+import { checkPage, settled } from './axe';
 import { subscribeToPro } from './billingTwin';
 import { idTokenFor, newUser, signedIn, type TestUser } from './helpers';
 
@@ -77,7 +78,7 @@ test('a user with sent, opened and clicked emails sees the nine cards with the r
   request,
   baseURL,
   playwright,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   const { campaignId } = await pitchedArtist(page, request, baseURL!, playwright);
 
@@ -97,6 +98,7 @@ test('a user with sent, opened and clicked emails sees the nine cards with the r
   await expect(card(page, 'Average Open Rate')).toContainText('50%');
   await expect(card(page, 'Current Plan')).toContainText('Free');
   await expect(page.getByTestId('mailbox-card')).toContainText('Gmail connected');
+  await checkPage(page, testInfo, 'dashboard (with figures)');
 
   const recent = page.getByRole('list', { name: 'Recent sends' });
   await expect(recent.getByTestId('recent-send')).toHaveCount(4);
@@ -123,7 +125,7 @@ test('Analytics: Free sees opens with the rest locked; on Pro each period shows 
   request,
   baseURL,
   playwright,
-}) => {
+}, testInfo) => {
   test.setTimeout(180_000);
   await pitchedArtist(page, request, baseURL!, playwright);
   const today = formatDayLong(pacificToday());
@@ -181,6 +183,8 @@ test('Analytics: Free sees opens with the rest locked; on Pro each period shows 
   await page.getByTestId('activity-show').getByRole('button').click();
   await page.getByRole('option', { name: 'All emails sent' }).click();
   await expect(activity.getByText('rio@static-lab.example')).toBeVisible();
+  await settled(page);
+  await checkPage(page, testInfo, 'analytics (Pro, tables and links open)');
   await activity.getByLabel('Find recipients').fill('theo');
   await expect(activity.getByText('mara@velvet-records.example')).toHaveCount(0);
   await expect(activity.getByText('theo@kern-sound.example')).toBeVisible();
