@@ -8,6 +8,11 @@ import { TRACK_MAX_BYTES, trackMediaTypes, type TrackFormat } from '../../schema
 /** The audio object of a track: under its owner's prefix, so a key names whose it is. */
 export const trackAudioKey = (userId: string, trackId: string) => `tracks/${userId}/${trackId}`;
 
+/** The storage's tag of an upload (S3; lib/cloud/audio.ts's lifecycle expires objects still `pending` a day on). */
+export const AUDIO_STATE_TAG = 'state';
+export const AUDIO_PENDING = 'pending';
+export const AUDIO_KEPT = 'kept';
+
 /** How long the browser may take to start its upload with the presigned POST. */
 export const UPLOAD_POLICY_SECONDS = 15 * 60;
 

@@ -108,12 +108,16 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
       return json(201, trackOf(ready) satisfies Track);
     },
 
-    /** Marks the track deleted (a listen link of it will say so) and deletes its audio. */
+    /**
+     * Deletes the track's audio, then marks it deleted (a listen link of it will say so). In this order
+     * a failure between the two leaves a track that a retry deletes, never a deleted track's audio.
+     */
     'DELETE /api/tracks/{id}': async ({ identity, params }) => {
       const id = knownId(params.id, isUlid, trackMessages.notFound);
-      const deleted = await tracks.markDeleted(identity.userId, id, clock.now());
-      if (!deleted) throw new HttpError(404, trackMessages.notFound);
-      await audio.delete(deleted.audio_key);
+      const track = await tracks.get(identity.userId, id);
+      if (!track || track.status === 'deleted') throw new HttpError(404, trackMessages.notFound);
+      await audio.delete(track.audio_key);
+      if (!(await tracks.markDeleted(identity.userId, id, clock.now()))) throw new HttpError(404, trackMessages.notFound);
       logger.info('Track deleted', { trackId: id });
       return noContent();
     },

@@ -16,6 +16,9 @@ export const TRACK_NAME_MAX_LENGTH = 200;
 /** The waveform the browser computes once: at most this many peaks, each a number from 0 to 1. */
 export const TRACK_PEAKS_MAX = 2000;
 
+/** The fields of a track as 'My tracks' lists it (tracks.ts trackSummarySchema has exactly these): what the store reads. */
+export const TRACK_SUMMARY_FIELDS = ['id', 'name', 'format', 'content_type', 'duration_seconds', 'sample_rate', 'size_bytes', 'created_at'] as const;
+
 /**
  * The media types an upload may declare, and the format each stands for. Browsers differ (a WAV is
  * `audio/wav` in Chromium, `audio/x-wav` elsewhere); the server checks the bytes, not this name.

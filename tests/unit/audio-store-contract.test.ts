@@ -21,7 +21,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAudioStore';
-import { AUDIO_KEPT, S3AudioStore } from '../../lambdas/adapters/s3/s3AudioStore';
+import { S3AudioStore } from '../../lambdas/adapters/s3/s3AudioStore';
+import { AUDIO_KEPT } from '../../lambdas/core/tracks';
 import type { AudioStore, AudioUploadForm } from '../../lambdas/ports';
 import { wavBytes } from '../support/audio';
 

@@ -73,3 +73,10 @@ describe('uploads', () => {
     expect(storedPeaks(undefined)).toEqual([]);
   });
 });
+
+describe('the track contract', () => {
+  it("lists exactly the summary schema's fields (the store reads these without loading zod)", async () => {
+    const { trackSummarySchema, TRACK_SUMMARY_FIELDS } = await import('../../schema/api/tracks');
+    expect([...TRACK_SUMMARY_FIELDS].sort()).toEqual(Object.keys(trackSummarySchema.shape).sort());
+  });
+});

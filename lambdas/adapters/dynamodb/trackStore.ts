@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { trackSummarySchema, type TrackSummary } from '../../../schema/api/tracks';
+import type { TrackSummary } from '../../../schema/api/tracks';
+import { TRACK_SUMMARY_FIELDS } from '../../../schema/api/trackValues';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { ReadyTrackFacts, StoredTrack } from '../../core/tracks';
 import type { TrackStore } from '../../ports';
@@ -30,7 +31,7 @@ const storedFields: readonly (keyof StoredTrack)[] = [
 ];
 const storedProjection = projectionOf(storedFields);
 /** The list's fields (no peaks), and the status its filter reads. */
-const summaryProjection = projectionOf([...Object.keys(trackSummarySchema.shape), 'status']);
+const summaryProjection = projectionOf([...TRACK_SUMMARY_FIELDS, 'status']);
 
 const trackKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.track(id) });
 

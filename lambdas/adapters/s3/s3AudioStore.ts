@@ -17,12 +17,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { AUDIO_KEPT, AUDIO_PENDING, AUDIO_STATE_TAG } from '../../core/tracks';
 import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest } from '../../ports';
-
-/** The tag the lifecycle rule reads: an object still `pending` a day after its upload is expired. */
-export const AUDIO_STATE_TAG = 'state';
-export const AUDIO_PENDING = 'pending';
-export const AUDIO_KEPT = 'kept';
 
 const taggingXml = (value: string) => `<Tagging><TagSet><Tag><Key>${AUDIO_STATE_TAG}</Key><Value>${value}</Value></Tag></TagSet></Tagging>`;
 
