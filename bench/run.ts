@@ -12,6 +12,7 @@ for (const script of [
   'bench/dashboard-load.ts',
   'bench/compose.ts',
   'bench/sending.ts',
+  'bench/insights.ts',
 ]) {
   console.log(`\n== ${script}`);
   const status = spawnSync(script.endsWith('.mjs') ? 'node' : 'npx', script.endsWith('.mjs') ? [script] : ['tsx', script], {

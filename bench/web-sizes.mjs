@@ -28,6 +28,15 @@ const routes = {
     'src/pages/dashboard/DashboardLayout.tsx',
     'src/pages/dashboard/DashboardHome.tsx',
   ],
+  // The dashboard home's figures: its insights client and zod, imported when it asks for GET /api/dashboard (useDashboardStats.ts).
+  'dashboard + its figures (insights client and zod, fetched with GET /api/dashboard)': [
+    'index.html',
+    'src/auth/amplifyService.ts',
+    'src/auth/checkProfile.ts',
+    'src/pages/dashboard/DashboardLayout.tsx',
+    'src/pages/dashboard/DashboardHome.tsx',
+    'src/api/insights.ts',
+  ],
   // What the other signed-in pages share, fetched 300 ms after the dashboard's paint (pages/dashboard/prefetchPageLibraries.ts).
   'dashboard + zod, Modal, ButtonDropdown (prefetched 300 ms after paint)': [
     'index.html',
@@ -46,6 +55,14 @@ const routes = {
     'src/auth/checkProfile.ts',
     'src/pages/dashboard/DashboardLayout.tsx',
     'src/pages/subscription/SubscriptionPage.tsx',
+  ],
+  // The charts (Cloudscape's own LineChart and BarChart) come with this page only.
+  'analytics (/dashboard/analytics), from the dashboard': [
+    'index.html',
+    'src/auth/amplifyService.ts',
+    'src/auth/checkProfile.ts',
+    'src/pages/dashboard/DashboardLayout.tsx',
+    'src/pages/analytics/AnalyticsPage.tsx',
   ],
   'settings (/dashboard/settings), from the dashboard': [
     'index.html',

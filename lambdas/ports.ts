@@ -12,6 +12,8 @@ import type { WaitlistEntry } from '../schema/api/waitlist';
 import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
 import type { TrackSummary } from '../schema/api/tracks';
 import type { AudioFacts, ReadyTrackFacts, StoredTrack } from './core/tracks';
+import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../schema/api/insights';
+import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/insights';
 
 export interface Clock {
   now(): Date;
@@ -801,4 +803,22 @@ export interface TrackStore {
   forgetPending(userId: string, id: string): Promise<void>;
   /** The user's ready tracks, newest first. */
   listReady(userId: string): Promise<TrackSummary[]>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Insights (issue 15; DESIGN §11): read-only, the counters and the sent-email timeline.
+
+/** One page of the per-recipient activity, or a cursor this store did not make for this period. */
+export type ActivityPageResult = { outcome: 'page'; activity: Activity[]; nextCursor: string | null } | { outcome: 'bad_cursor' };
+
+/** The insights group's reads: each a handful of requests whatever the history. */
+export interface InsightsStore {
+  /** The totals item, the day items of `days`, and the last RECENT_SENDS sends (newest first, with their track names). */
+  dashboard(userId: string, days: DayRange): Promise<{ totals: UserTotals; days: StoredDay[]; recentSends: RecentSend[] }>;
+  /** The day items of `days` (one Query) and every campaign's own counters. */
+  analytics(userId: string, days: DayRange): Promise<{ days: StoredDay[]; campaigns: CampaignCounters[] }>;
+  /** A campaign's links and their clicks; undefined when the user has no such campaign. */
+  campaignLinks(userId: string, campaignId: string): Promise<LinkClicks[] | undefined>;
+  /** The emails sent since `since`, newest first, a page at a time (engaged: a person opened or clicked). */
+  activity(userId: string, query: { since: Date; filter: ActivityFilter; cursor?: string }): Promise<ActivityPageResult>;
 }

@@ -8,6 +8,10 @@
  *    they are kept per Pacific day too and can be rebuilt from the logs exactly.
  *  - event counters (`*_count`) count every open or click (the recipient's own counters, summed):
  *    totals only, because the logs keep no time of every event, only the first and the last.
+ *  - entity counters count the user's own items, kept by the writers of those items:
+ *    `contacts_count` (how many contacts the user has now: totals only, a level, not a flow) and
+ *    `campaigns_created` (campaigns are never deleted: totals and the Pacific day of created_at).
+ *    Rebuilt by counting the items, not from the email logs.
  * The campaign item keeps the same email counters per campaign (emails_sent, emails_opened, …).
  * This module is pure: the day a counter lands on, and the counters the logs say (the backfill writes
  * them, the fault-injection invariants compare with them).
@@ -20,8 +24,21 @@ export type EmailCounter = (typeof EMAIL_COUNTERS)[number];
 export const EVENT_COUNTERS = ['open_count', 'machine_open_count', 'click_count'] as const;
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 
-export type DayCounters = Record<EmailCounter, number>;
-export type TotalCounters = Record<EmailCounter | EventCounter, number>;
+export const ENTITY_COUNTERS = ['contacts_count', 'campaigns_created'] as const;
+export type EntityCounter = (typeof ENTITY_COUNTERS)[number];
+
+/** The counters kept per Pacific day too: the email counters and the campaigns created that day. */
+export const DAY_COUNTERS = [...EMAIL_COUNTERS, 'campaigns_created'] as const satisfies readonly (EmailCounter | EntityCounter)[];
+export type DayCounter = (typeof DAY_COUNTERS)[number];
+
+/** Every counter on the totals item. */
+export const TOTAL_COUNTERS = [...EMAIL_COUNTERS, ...EVENT_COUNTERS, ...ENTITY_COUNTERS] as const;
+export type TotalCounter = (typeof TOTAL_COUNTERS)[number];
+
+/** The email counters alone: what a day, a period, a campaign or the totals say about emails. */
+export type EmailCounters = Record<EmailCounter, number>;
+export type DayCounters = Record<DayCounter, number>;
+export type TotalCounters = Record<TotalCounter, number>;
 
 /** The Pacific day ('YYYY-MM-DD') an event at `at` counts on: the day the sending limits reset on too. */
 export const counterDay = (at: Date): string => pacificDate(at);
@@ -41,8 +58,9 @@ export function counterDayRange(now: Date, days: number): { from: string; to: st
   return { from: addDays(to, 1 - Math.max(1, Math.floor(days))), to };
 }
 
-export const emptyDay = (): DayCounters => Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, 0])) as DayCounters;
-export const emptyTotals = (): TotalCounters => Object.fromEntries([...EMAIL_COUNTERS, ...EVENT_COUNTERS].map((name) => [name, 0])) as TotalCounters;
+export const emptyEmailCounters = (): EmailCounters => Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, 0])) as EmailCounters;
+export const emptyDay = (): DayCounters => Object.fromEntries(DAY_COUNTERS.map((name) => [name, 0])) as DayCounters;
+export const emptyTotals = (): TotalCounters => Object.fromEntries(TOTAL_COUNTERS.map((name) => [name, 0])) as TotalCounters;
 
 /** What counters read from an email's log (a RecipientRecord's fields). */
 export interface LoggedEmail {
@@ -60,6 +78,12 @@ export interface LoggedUnsubscribe {
   unsubscribed_at: string;
 }
 
+/** What entity counters read from the user's items: how many contacts, and when each campaign was created. */
+export interface StoredEntities {
+  contacts: number;
+  campaigns: Iterable<{ created_at: string }>;
+}
+
 export interface CountersFromLogs {
   totals: TotalCounters;
   /** Only days with something on them, by 'YYYY-MM-DD'. */
@@ -67,14 +91,19 @@ export interface CountersFromLogs {
 }
 
 /**
- * The counters the logs say: every email of the user's campaigns and the user's unsubscribes. An
- * email machine-opened before the machine open had a time (logs older than the counters) counts on
- * the day it was sent: proxies open on delivery.
+ * The counters the logs say: every email of the user's campaigns and the user's unsubscribes, and
+ * the user's contacts and campaigns (`entities`; none when left out). An email machine-opened before
+ * the machine open had a time (logs older than the counters) counts on the day it was sent: proxies
+ * open on delivery.
  */
-export function countersFromLogs(emails: Iterable<LoggedEmail>, unsubscribes: Iterable<LoggedUnsubscribe>): CountersFromLogs {
+export function countersFromLogs(
+  emails: Iterable<LoggedEmail>,
+  unsubscribes: Iterable<LoggedUnsubscribe>,
+  entities: StoredEntities = { contacts: 0, campaigns: [] },
+): CountersFromLogs {
   const totals = emptyTotals();
   const days = new Map<string, DayCounters>();
-  const count = (counter: EmailCounter, at: string | null | undefined) => {
+  const count = (counter: DayCounter, at: string | null | undefined) => {
     if (!at) return;
     totals[counter] += 1;
     const day = counterDay(new Date(at));
@@ -92,5 +121,7 @@ export function countersFromLogs(emails: Iterable<LoggedEmail>, unsubscribes: It
     totals.click_count += email.click_count;
   }
   for (const unsubscribe of unsubscribes) count('emails_unsubscribed', unsubscribe.unsubscribed_at);
+  totals.contacts_count = entities.contacts;
+  for (const campaign of entities.campaigns) count('campaigns_created', campaign.created_at);
   return { totals, days };
 }

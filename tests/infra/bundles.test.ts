@@ -33,8 +33,9 @@ const TRACKS_BUNDLE_BUDGET_KIB = 3 * 1024;
 /**
  * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
  * sends) that use it. zod: request bodies (profile's PATCH, tracking's unsubscribe, the campaign and send
- * writes); html-to-text: a rendered email; Bedrock: an AI email; Google and KMS: a mailbox connection or
- * a send; nodemailer: a send; the S3 client and music-metadata: a track's upload and complete.
+ * writes; insights checks its query values by hand and never loads it); html-to-text: a rendered email;
+ * Bedrock: an AI email; Google and KMS: a mailbox connection or a send; nodemailer: a send; the S3 client
+ * and music-metadata: a track's upload and complete.
  */
 const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   profile: ['zod'],
@@ -46,6 +47,7 @@ const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   billing: ['zod', 'stripe'],
   // The list and delete routes load neither the S3 client (presign, head, read) nor music-metadata (complete).
   tracks: ['zod', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'music-metadata'],
+  insights: ['zod'],
 };
 /** Evaluated at import by every function above (the marks' control: a watched package that does load is seen). */
 const TABLE_CLIENT = '@aws-sdk/client-dynamodb';

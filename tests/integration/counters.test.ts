@@ -88,6 +88,8 @@ describe('counters written with each event', () => {
       open_count: 6,
       machine_open_count: 4,
       click_count: 5,
+      contacts_count: 0,
+      campaigns_created: 1,
     });
     expect(await world.campaign(campaign.id)).toMatchObject({ emails_opened: 1, emails_machine_opened: 1, emails_clicked: 1, emails_unsubscribed: 1 });
     // Per link: three clicks on the first link, two on the second, with the address as sent.
@@ -195,9 +197,17 @@ describe('rebuildCounters (backfill)', () => {
       }),
     );
     const rebuilt = await rebuildCounters(world.db, world.tableName, world.userId);
-    expect(rebuilt.totals).toEqual({ ...emptyTotals(), emails_sent: 2, emails_opened: 1, emails_machine_opened: 1, open_count: 3, machine_open_count: 1 });
+    expect(rebuilt.totals).toEqual({
+      ...emptyTotals(),
+      emails_sent: 2,
+      emails_opened: 1,
+      emails_machine_opened: 1,
+      open_count: 3,
+      machine_open_count: 1,
+      campaigns_created: 1,
+    });
     expect(await storedCounters(world)).toEqual(rebuilt);
-    expect(rebuilt.days.get(counterDay(world.now))).toEqual({ ...emptyDay(), emails_sent: 2, emails_machine_opened: 1 });
+    expect(rebuilt.days.get(counterDay(world.now))).toEqual({ ...emptyDay(), emails_sent: 2, emails_machine_opened: 1, campaigns_created: 1 });
     expect(rebuilt.days.get(counterDay(new Date(openedAt)))).toEqual({ ...emptyDay(), emails_opened: 1 });
   });
 });

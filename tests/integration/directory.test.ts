@@ -16,7 +16,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactItem, DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
-import { directoryItem, DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directoryStore';
+import { CONTACTS_PER_TRANSACTION, directoryItem, DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directoryStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoWaitlistStore } from '../../lambdas/adapters/dynamodb/waitlistStore';
@@ -392,8 +392,8 @@ describe('DynamoDirectoryStore.addToContacts: writes between its read and its tr
       new Date(),
     );
     expect(result).toMatchObject({ outcome: 'added', duplicates: [], allowance: { used: 1000, limit: 1000 } });
-    expect(result.outcome === 'added' && result.added.length).toBe(99);
-    expect(await contactItems(user.sub)).toHaveLength(99);
+    expect(result.outcome === 'added' && result.added.length).toBe(CONTACTS_PER_TRANSACTION);
+    expect(await contactItems(user.sub)).toHaveLength(CONTACTS_PER_TRANSACTION);
   });
 
   it('answers no_profile for a user without a profile, writing nothing', async () => {

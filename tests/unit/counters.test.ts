@@ -75,6 +75,8 @@ describe('countersFromLogs: what the logs say', () => {
       open_count: 2,
       machine_open_count: 2,
       click_count: 3,
+      contacts_count: 0,
+      campaigns_created: 0,
     });
     expect(Object.fromEntries(counters.days)).toEqual({
       '2026-11-21': { ...emptyDay(), emails_sent: 2, emails_opened: 1, emails_machine_opened: 1 },
@@ -86,6 +88,22 @@ describe('countersFromLogs: what the logs say', () => {
   it('puts a machine open without a time (logs from before the counters) on the day the email was sent', () => {
     const counters = countersFromLogs([email({ sent_at: '2026-11-20T10:00:00.000Z', machine_open_count: 1 })], []);
     expect(counters.days.get('2026-11-20')).toEqual({ ...emptyDay(), emails_sent: 1, emails_machine_opened: 1 });
+  });
+
+  it("sets the contacts to how many there are and counts each campaign on its creation's Pacific day", () => {
+    const counters = countersFromLogs([email({ sent_at: '2026-11-22T07:30:00.000Z' })], [], {
+      contacts: 42,
+      campaigns: [
+        { created_at: '2026-11-22T07:59:59.999Z' }, // 23:59:59 PST on the 21st
+        { created_at: '2026-11-22T08:00:00.000Z' }, // 00:00 PST on the 22nd
+        { created_at: '2026-11-22T20:00:00.000Z' },
+      ],
+    });
+    expect(counters.totals).toEqual({ ...emptyTotals(), emails_sent: 1, contacts_count: 42, campaigns_created: 3 });
+    expect(Object.fromEntries(counters.days)).toEqual({
+      '2026-11-21': { ...emptyDay(), emails_sent: 1, campaigns_created: 1 },
+      '2026-11-22': { ...emptyDay(), campaigns_created: 2 },
+    });
   });
 
   it('is all zeros for an account with no logs', () => {

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { WaitlistEntry } from '../../schema/api/waitlist';
-import { csvCell, formatCsvDateTime, formatDateStamp, neutraliseFormula, toCsv } from '../../web/src/lib/csv';
+import { csvCell, csvDocument, csvLines, formatCsvDateTime, formatDateStamp, neutraliseFormula, toCsv } from '../../web/src/lib/csv';
 import { waitlistCsv, waitlistCsvColumns, waitlistCsvFilename } from '../../web/src/pages/admin/waitlistCsv';
 
 /** An ISO timestamp for a local wall-clock time, so the expected yyyy-MM-dd HH:mm holds in any time zone. */
@@ -68,6 +68,31 @@ describe('csv cells (RFC 4180)', () => {
   it('builds from column definitions', () => {
     const csv = toCsv([{ header: 'Name', value: (r: { n: string }) => r.n }], [{ n: 'a' }, { n: '=b' }]);
     expect(csv).toBe("\uFEFFName\r\na\r\n'=b");
+  });
+
+  it('writes several tables as one document: one BOM, an empty line between tables, each neutralised', () => {
+    const days = csvLines(
+      [
+        { header: 'Day', value: (r: { d: string; n: number }) => r.d },
+        { header: 'Sent', value: (r) => r.n },
+      ],
+      [{ d: '2026-11-26', n: -3 }],
+    );
+    const people = csvLines([{ header: 'Name', value: (r: { n: string }) => r.n }], [{ n: '@Robin' }, { n: 'a,b' }]);
+    const csv = csvDocument(days, people);
+    expect(csv).toBe(`\uFEFFDay,Sent\r\n2026-11-26,-3\r\n\r\nName\r\n'@Robin\r\n"a,b"`);
+    expect(csv.indexOf('\uFEFF', 1)).toBe(-1);
+    expect(
+      withoutBom(csv)
+        .split('\r\n\r\n')
+        .map((table) => Papa.parse<string[]>(table).data),
+    ).toEqual([
+      [
+        ['Day', 'Sent'],
+        ['2026-11-26', '-3'],
+      ],
+      [['Name'], ["'@Robin"], ['a,b']],
+    ]);
   });
 
   it('starts with a UTF-8 BOM (Excel then reads accents as UTF-8) and keeps accents as they are', () => {

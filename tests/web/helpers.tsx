@@ -163,7 +163,7 @@ export async function preloadRoutes(): Promise<void> {
     import('../../web/src/pages/admin/BetaWaitlistPage'),
     import('../../web/src/pages/dashboard/DashboardLayout'),
     import('../../web/src/pages/dashboard/DashboardHome'),
-    import('../../web/src/pages/dashboard/pages'),
+    import('../../web/src/pages/analytics/AnalyticsPage'),
     import('../../web/src/pages/contacts/ContactsPage'),
     import('../../web/src/pages/labelfinder/LabelFinderPage'),
     import('../../web/src/pages/settings/SettingsPage'),

@@ -105,10 +105,11 @@ describe('dashboard routes', () => {
     expect(currentPath()).toBe('/dashboard');
   });
 
-  it('/dashboard/analytics shows its title and the coming-later state', async () => {
+  it('/dashboard/analytics is the Analytics page with its period and Export (tests/web/analytics-page.test.tsx has the rest)', async () => {
     renderApp('/dashboard/analytics', { auth: signedIn() });
     expect(await screen.findByRole('heading', { name: 'Analytics', level: 1 })).toBeInTheDocument();
-    expect(screen.getByText('This page is coming in a later release.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeInTheDocument();
+    expect(screen.queryByText('This page is coming in a later release.')).toBeNull();
     expect(currentPath()).toBe('/dashboard/analytics');
   });
 

@@ -14,15 +14,13 @@ const BetaWaitlistPage = lazy(() => import('./pages/admin/BetaWaitlistPage'));
 const DashboardLayout = lazy(() => import('./pages/dashboard/DashboardLayout'));
 const DashboardHome = lazy(() => import('./pages/dashboard/DashboardHome'));
 
-const dashboardPage = (name: keyof typeof import('./pages/dashboard/pages')) =>
-  lazy(() => import('./pages/dashboard/pages').then((module) => ({ default: module[name] })));
 const ContactsPage = lazy(() => import('./pages/contacts/ContactsPage'));
 const ComposePage = lazy(() => import('./pages/compose/ComposePage'));
 const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage'));
 const CampaignDetailPage = lazy(() => import('./pages/campaigns/CampaignDetailPage'));
 const OutboxPage = lazy(() => import('./pages/outbox/OutboxPage'));
 const LabelFinderPage = lazy(() => import('./pages/labelfinder/LabelFinderPage'));
-const AnalyticsPage = dashboardPage('AnalyticsPage');
+const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 const SubscriptionPage = lazy(() => import('./pages/subscription/SubscriptionPage'));
 

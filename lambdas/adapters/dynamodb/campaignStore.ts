@@ -1,17 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../schema/api/campaigns';
 import { campaignFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
 import { updatedItem, withoutKeys } from './client';
-import { projectionOf, putNew, queryPartition } from './query';
+import { counterUpdates } from './counters';
+import { projectionOf, queryPartition } from './query';
+import { retryingRaces } from './races';
 import { newDraftCampaign } from '../../core/campaign';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
  * with the creation time, so the partition read descending is the newest-first list. Compose only
  * creates drafts and changes them while they are drafts; the sending store (sending/queue.ts) moves them on.
+ * Campaigns are never deleted, so `campaigns_created` (`STATS` and `STATS#<Pacific day of created_at>`)
+ * rises in the creating transaction and never falls.
  */
 const CAMPAIGN = 'campaign';
 const DRAFT: Campaign['status'] = 'draft';
@@ -34,7 +39,26 @@ export class DynamoCampaignStore implements CampaignStore {
 
   async createDraft(userId: string, content: DraftContent, now: Date): Promise<Campaign> {
     const campaign = newDraftCampaign(this.deps.ids.next(now), content, now.toISOString());
-    await putNew(this.db, this.tableName, campaignKey(userId, campaign.id), CAMPAIGN, campaign);
+    const { statsTotals, statsDay } = counterUpdates(this.tableName, userId, new Date(campaign.created_at), { campaigns_created: 1 });
+    await retryingRaces(() =>
+      this.db.send(
+        new TransactWriteCommand({
+          // An SDK retry after a lost response then succeeds instead of failing on its own campaign.
+          ClientRequestToken: randomUUID(),
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...campaignKey(userId, campaign.id), entity: CAMPAIGN, ...campaign },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            statsTotals,
+            ...(statsDay ? [statsDay] : []),
+          ],
+        }),
+      ),
+    );
     return campaign;
   }
 

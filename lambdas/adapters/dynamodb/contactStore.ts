@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Contact, ContactInput } from '../../../schema/api/contacts';
 import { contactFields } from '../../../schema/api/recordFields';
 import { indexes, key } from '../../../schema/table';
@@ -8,11 +8,15 @@ import { addressId, isAddressId } from '../../core/contacts';
 import type { ContactListResult, ContactStore, ContactWriteResult, NewContact } from '../../ports';
 import { batchGetAll, batchWriteAll } from './batch';
 import { updatedItem, withoutKeys } from './client';
+import { statsTotalsUpdate } from './counters';
+import { conditionFailed, retryingRaces } from './races';
 
 /**
  * A user's contacts (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CONTACT#<addressId(sub, email)>`, and in
  * GSI1 `USER#<sub>#CONTACTS` / `<created_at>#<id>` for the newest-first list. The key is a function of the
  * normalised email, so "one contact per email per user" is the key itself: no guard item.
+ * Every write that creates or deletes contacts moves the user's `contacts_count` (`STATS`, see
+ * lambdas/core/counters.ts): in the same transaction for one contact, after the batch for many.
  */
 const CONTACT = 'contact';
 
@@ -130,12 +134,35 @@ export class DynamoContactStore implements ContactStore {
   async add(userId: string, contact: NewContact, now: Date): Promise<ContactWriteResult> {
     const stored = storedContact(userId, contact, now.toISOString());
     try {
-      await this.db.send(new PutCommand({ TableName: this.tableName, Item: contactItem(userId, stored), ConditionExpression: 'attribute_not_exists(PK)' }));
+      await retryingRaces(() =>
+        this.db.send(
+          new TransactWriteCommand({
+            // An SDK retry after a lost response then succeeds instead of finding its own contact.
+            ClientRequestToken: randomUUID(),
+            TransactItems: [
+              { Put: { TableName: this.tableName, Item: contactItem(userId, stored), ConditionExpression: 'attribute_not_exists(PK)' } },
+              this.countChange(userId, 1),
+            ],
+          }),
+        ),
+      );
       return { outcome: 'saved', contact: stored };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return { outcome: 'duplicate' };
+      // Only the put has a condition: the address is taken, nothing was written or counted.
+      if (conditionFailed(error)) return { outcome: 'duplicate' };
       throw error;
     }
+  }
+
+  /** The `contacts_count` update of `n` contacts more (or fewer), for a transaction or alone. */
+  private countChange(userId: string, n: number) {
+    return statsTotalsUpdate(this.tableName, userId, { contacts_count: n });
+  }
+
+  /** After a batch write of contacts: one UpdateItem of the count by what the batch created or deleted. */
+  private async addToCount(userId: string, n: number): Promise<void> {
+    const { Update } = this.countChange(userId, n);
+    if (n !== 0 && Update) await this.db.send(new UpdateCommand(Update));
   }
 
   async update(userId: string, id: string, contact: ContactInput): Promise<ContactWriteResult> {
@@ -191,10 +218,31 @@ export class DynamoContactStore implements ContactStore {
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: contactKey(userId, id), ReturnValues: 'ALL_OLD' }));
-    return Attributes !== undefined;
+    try {
+      await retryingRaces(() =>
+        this.db.send(
+          new TransactWriteCommand({
+            ClientRequestToken: randomUUID(),
+            TransactItems: [
+              { Delete: { TableName: this.tableName, Key: contactKey(userId, id), ConditionExpression: 'attribute_exists(PK)' } },
+              this.countChange(userId, -1),
+            ],
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      // Not there (never was, or a concurrent delete got it first): nothing deleted, nothing counted.
+      if (conditionFailed(error)) return false;
+      throw error;
+    }
   }
 
+  /**
+   * Reads which of `ids` exist, deletes those with BatchWriteItem (no per-item condition), then lowers
+   * `contacts_count` by how many were found. Two bulk deletes of one contact at the same moment (or a
+   * bulk delete racing a single delete) both count it: the count is then one too low until a rebuild.
+   */
   async removeMany(userId: string, ids: readonly string[]): Promise<string[]> {
     const existing = [...(await this.existingIds(userId, ids))];
     await batchWriteAll(
@@ -202,6 +250,7 @@ export class DynamoContactStore implements ContactStore {
       this.tableName,
       existing.map((id) => ({ DeleteRequest: { Key: contactKey(userId, id) } })),
     );
+    await this.addToCount(userId, -existing.length);
     return existing;
   }
 
@@ -209,7 +258,8 @@ export class DynamoContactStore implements ContactStore {
    * No transaction and no condition per item (BatchWriteItem has none): the key is the address, so a
    * retried batch finds what it wrote last time and skips it, and two writers of one address (an
    * import and the form, two imports) meet on one item instead of making two. Under such a race both
-   * may report the address as created, and the later write's fields win.
+   * may report the address as created, and the later write's fields win; both then count it, so
+   * `contacts_count` is one too high until `npm run counters:rebuild` (schema/ACCESS_PATTERNS.md).
    */
   async importMany(userId: string, contacts: readonly NewContact[], now: Date): Promise<{ created: Contact[]; skipped: number }> {
     const createdAt = now.toISOString();
@@ -225,6 +275,7 @@ export class DynamoContactStore implements ContactStore {
       this.tableName,
       created.map((contact) => ({ PutRequest: { Item: contactItem(userId, contact) } })),
     );
+    await this.addToCount(userId, created.length);
     return { created, skipped: contacts.length - created.length };
   }
 

@@ -5,7 +5,7 @@
  * decides whether the whole transaction, counters included, happens.
  */
 import { key } from '../../../schema/table';
-import { counterDay, EMAIL_COUNTERS, type EmailCounter, type EventCounter } from '../../core/counters';
+import { counterDay, DAY_COUNTERS, type TotalCounter } from '../../core/counters';
 import { update, type TransactItem } from './sending/transaction';
 
 export const COUNTER_ENTITY = 'counters';
@@ -14,7 +14,7 @@ export const statsTotalsKey = (userId: string) => ({ PK: key.user(userId), SK: k
 export const statsDayKey = (userId: string, day: string) => ({ PK: key.user(userId), SK: key.statsDay(day) });
 export const linkClicksKey = (campaignId: string, index: number) => ({ PK: key.campaignPartition(campaignId), SK: key.linkClicks(index) });
 
-export type CounterChange = Partial<Record<EmailCounter | EventCounter, number>>;
+export type CounterChange = Partial<Record<TotalCounter, number>>;
 
 /** The counter item's update: its entity and `set`'s attributes set, `change`'s counters added. */
 function addUpdate(tableName: string, itemKey: Record<string, string>, change: CounterChange, set: Record<string, string>): TransactItem {
@@ -32,9 +32,13 @@ function addUpdate(tableName: string, itemKey: Record<string, string>, change: C
   });
 }
 
+/** The totals item's update alone: for a change of counters kept on the totals only (`contacts_count`). */
+export const statsTotalsUpdate = (tableName: string, userId: string, change: CounterChange): TransactItem =>
+  addUpdate(tableName, statsTotalsKey(userId), change, {});
+
 /**
- * The totals item's update and, when email counters change, the Pacific day's (the day of `at`).
- * Put both into the event's transaction.
+ * The totals item's update and, when counters kept per day change (DAY_COUNTERS), the Pacific day's
+ * (the day of `at`). Put both into the event's transaction.
  */
 export function counterUpdates(
   tableName: string,
@@ -42,8 +46,8 @@ export function counterUpdates(
   at: Date,
   change: CounterChange,
 ): { statsTotals: TransactItem; statsDay: TransactItem | undefined } {
-  const statsTotals = addUpdate(tableName, statsTotalsKey(userId), change, {});
-  const dayChange = Object.fromEntries(Object.entries(change).filter(([name]) => (EMAIL_COUNTERS as readonly string[]).includes(name)));
+  const statsTotals = statsTotalsUpdate(tableName, userId, change);
+  const dayChange = Object.fromEntries(Object.entries(change).filter(([name]) => (DAY_COUNTERS as readonly string[]).includes(name)));
   if (Object.keys(dayChange).length === 0) return { statsTotals, statsDay: undefined };
   const day = counterDay(at);
   return { statsTotals, statsDay: addUpdate(tableName, statsDayKey(userId, day), dayChange, { day }) };

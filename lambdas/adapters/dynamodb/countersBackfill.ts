@@ -1,17 +1,20 @@
 /**
  * Reads and rebuilds a user's counters (`STATS`, `STATS#<Pacific day>`) from the logs: every email of the user's
- * campaigns (their RCPT items) and the user's unsubscribes from an email. It writes what the logs say
- * (whole items, so running it twice changes nothing) and deletes day items the logs have nothing on.
+ * campaigns (their RCPT items) and the user's unsubscribes from an email, and from the user's items:
+ * how many contacts there are (`contacts_count`) and the day each campaign was created (`campaigns_created`).
+ * It writes what these say (whole items, so running it twice changes nothing) and deletes day items
+ * they have nothing on.
  * For accounts from before the counters, or to repair them; meant for a quiet account (an event
  * counted while it runs may be overwritten by the rebuilt value, and is then counted on the next run).
  * Link click counters (`LINK#<index>`) are not rebuilt: no log says which link a click was on.
- * Reads: one Query of the campaigns, one per campaign, one of the unsubscribes (all pages).
+ * Reads: one Query of the campaigns, one per campaign, one of the unsubscribes, a COUNT Query of the
+ * contacts (all pages each).
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key } from '../../../schema/table';
 import {
   countersFromLogs,
-  EMAIL_COUNTERS,
+  DAY_COUNTERS,
   emptyDay,
   emptyTotals,
   type CountersFromLogs,
@@ -22,7 +25,7 @@ import {
 } from '../../core/counters';
 import { batchWriteAll, type WriteRequest } from './batch';
 import { COUNTER_ENTITY, statsDayKey, statsTotalsKey } from './counters';
-import { projectionOf, queryAll, queryPartition } from './query';
+import { countAll, projectionOf, queryAll, queryPartition } from './query';
 
 const LOGGED_EMAIL_FIELDS = [
   'status',
@@ -35,12 +38,18 @@ const LOGGED_EMAIL_FIELDS = [
   'click_count',
 ] as const satisfies readonly (keyof LoggedEmail)[];
 
-/** The logs' counters of one user, read from the table. */
+/** The counters one user's logs and items say, read from the table. */
 export async function countersInLogs(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<CountersFromLogs> {
-  const campaigns = await queryPartition<{ id: string }>(db, tableName, {
+  const campaigns = await queryPartition<{ id: string; created_at: string }>(db, tableName, {
     pk: key.user(userId),
     skPrefix: key.campaignPrefix(),
-    projection: projectionOf(['id']),
+    projection: projectionOf(['id', 'created_at']),
+  });
+  const contacts = await countAll(db, {
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :contact)',
+    ExpressionAttributeValues: { ':pk': key.user(userId), ':contact': key.contactPrefix() },
+    ConsistentRead: true,
   });
   const emails: LoggedEmail[] = [];
   for (const campaign of campaigns) {
@@ -69,10 +78,10 @@ export async function countersInLogs(db: DynamoDBDocumentClient, tableName: stri
   });
   // Only an unsubscribe from an email is counted (the tracking route's); its time is when it happened.
   const fromEmails = unsubscribes.filter((u): u is LoggedUnsubscribe & { campaign_id: string } => Boolean(u.campaign_id && u.unsubscribed_at));
-  return countersFromLogs(emails, fromEmails);
+  return countersFromLogs(emails, fromEmails, { contacts, campaigns });
 }
 
-/** Sets the user's counters to what the logs say; returns them. Idempotent. */
+/** Sets the user's counters to what the logs and items say (SET, never ADD); returns them. Idempotent. */
 export async function rebuildCounters(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<CountersFromLogs> {
   const rebuilt = await countersInLogs(db, tableName, userId);
   const existingDays = await queryPartition<{ day: string }>(db, tableName, {
@@ -113,7 +122,7 @@ export async function readCounters(
   const days = new Map<string, DayCounters>();
   for (const item of dayItems) {
     const day = emptyDay();
-    for (const name of EMAIL_COUNTERS) day[name] = Number(item[name] ?? 0);
+    for (const name of DAY_COUNTERS) day[name] = Number(item[name] ?? 0);
     days.set(String(item.day), day);
   }
   return { totals, days };

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulidGenerator } from '../ulid';
 import { isContactEmail, normaliseEmail, type Contact } from '../../../schema/api/contacts';
 import { directoryEntrySchema, type DirectoryAllowance, type DirectoryEntry } from '../../../schema/api/directory';
@@ -16,7 +16,8 @@ import type { ContactStore, DirectoryAddOutcome, DirectoryStore, IdGenerator } f
 import { batchGetAll, batchWriteAll } from './batch';
 import { withoutKeys } from './client';
 import { contactItem, DynamoContactStore } from './contactStore';
-import { queryAll } from './query';
+import { statsTotalsUpdate } from './counters';
+import { countAll, queryAll } from './query';
 
 /** The `entity` of a directory entry item. */
 const ENTRY = 'directory';
@@ -24,8 +25,8 @@ const ENTRY = 'directory';
 /** The fields of a DirectoryEntry, in the API's order: what a list reads. */
 const ENTRY_FIELDS = Object.keys(directoryEntrySchema.shape) as (keyof DirectoryEntry)[];
 
-/** TransactWriteItems takes 100 actions: 99 contact puts and the profile's counter. */
-const CONTACTS_PER_TRANSACTION = 99;
+/** TransactWriteItems takes 100 actions: 98 contact puts, the profile's counter and the user's `contacts_count`. */
+export const CONTACTS_PER_TRANSACTION = 98;
 
 /** Simultaneous adds of one user write the same profile item and can collide: retry those a few times. */
 const CONFLICT_RETRIES = 6;
@@ -96,11 +97,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
   /**
    * Reads the entries and the user's contacts with those addresses (core/directory decides what is
    * added, what is a duplicate and whether the allowance takes it), then writes the new contacts in
-   * transactions of at most 99 puts plus the profile's counter (`ADD count :n` on condition
-   * `count <= limit - n`), so concurrent adds cannot pass `limit` and the counter rises by exactly the
-   * contacts created. A contact created meanwhile (another tab) fails its put's condition: it becomes a
+   * transactions of at most 98 puts plus the profile's counter (`ADD count :n` on condition
+   * `count <= limit - n`) and the user's `contacts_count` (`STATS`, `ADD contacts_count :n`), so
+   * concurrent adds cannot pass `limit` and both counters rise by exactly the contacts created. A contact created meanwhile (another tab) fails its put's condition: it becomes a
    * duplicate and the rest is retried. When the counter's condition fails nothing of that transaction
-   * is written; a large add (over 99) whose later transaction fails that way keeps, and reports as
+   * is written; a large add (over 98) whose later transaction fails that way keeps, and reports as
    * added, what its earlier transactions wrote.
    */
   async addToContacts(userId: string, entryIds: readonly string[], limit: number, now: Date): Promise<DirectoryAddOutcome> {
@@ -181,6 +182,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
                   ExpressionAttributeValues: { ':n': contacts.length, ':maxBefore': maxUsedBeforeAdding(limit, contacts.length) },
                 },
               },
+              // No condition: the puts' and the profile's decide whether anything is written and counted.
+              statsTotalsUpdate(this.tableName, userId, { contacts_count: contacts.length }),
             ],
           }),
         );
@@ -245,23 +248,12 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   /** How many entries the directory holds (a COUNT Query over the partition: keys only, no items returned). */
-  private async count(): Promise<number> {
-    let total = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry)',
-          ExpressionAttributeNames: { '#pk': keys.partition, '#sk': keys.sort },
-          ExpressionAttributeValues: { ':pk': key.directoryPartition(), ':entry': key.directoryEntry('') },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      total += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return total;
+  private count(): Promise<number> {
+    return countAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry)',
+      ExpressionAttributeNames: { '#pk': keys.partition, '#sk': keys.sort },
+      ExpressionAttributeValues: { ':pk': key.directoryPartition(), ':entry': key.directoryEntry('') },
+    });
   }
 }

@@ -18,6 +18,18 @@ export async function queryAll(
   return items;
 }
 
+/** How many items a Query matches (`Select: COUNT`, page by page: keys only, no items returned). */
+export async function countAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit' | 'Select'>): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
 export interface Projection {
   ProjectionExpression: string;
   ExpressionAttributeNames: Record<string, string>;

@@ -18,13 +18,13 @@
  * A click does not count as an open: opens are what the pixel saw (DESIGN: opens by people and by
  * machines are kept apart, and a click alone cannot tell which the open was).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Unsubscribe } from '../../../schema/api/contacts';
 import { key } from '../../../schema/table';
 import { addressId } from '../../core/addressId';
 import type { EmailToken, TrackingStore } from '../../ports';
 import { counterUpdates, linkClickUpdate, type CounterChange } from './counters';
+import { conditionFailed, reasonCodes, retryingRaces } from './races';
 import type { TransactItem } from './sending/transaction';
 
 /** The TOKEN item's attributes: exactly EmailToken's fields (the sender writes them by these names). */
@@ -44,9 +44,6 @@ const TOKEN_FIELDS = [
 
 /** UnsubscribeStore's entity name (lambdas/adapters/dynamodb/unsubscribeStore.ts): one item shape for both writers. */
 const UNSUBSCRIBE_ENTITY = 'unsubscribe';
-
-/** Concurrent writes to the same campaign item (other opens, the sender's record) cancel a transaction: try again. */
-const CONFLICT_ATTEMPTS = 6;
 
 type Item = Record<string, unknown>;
 
@@ -88,28 +85,6 @@ const CLICK: EventCounter = {
   emailCounter: 'emails_clicked',
   eventCounter: 'click_count',
 };
-
-const reasonCodes = (error: TransactionCanceledException) => (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-
-/** A condition that did not hold in a cancelled transaction: a decided answer, not a race. */
-const conditionFailed = (error: unknown) => error instanceof TransactionCanceledException && reasonCodes(error).includes('ConditionalCheckFailed');
-
-/** The write lost a race with a transaction on one of its items: worth trying again. */
-const lostRace = (error: unknown) =>
-  (error instanceof TransactionCanceledException && !conditionFailed(error) && reasonCodes(error).includes('TransactionConflict')) ||
-  (error instanceof Error && error.name === 'TransactionConflictException');
-
-/** Runs a write, again after a short random pause when it lost a race (the SDK does not retry those). */
-async function retryingRaces<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!lostRace(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
-    }
-  }
-}
 
 export class DynamoTrackingStore implements TrackingStore {
   constructor(
@@ -180,7 +155,7 @@ export class DynamoTrackingStore implements TrackingStore {
       return 'unsubscribed';
     } catch (error) {
       if (!conditionFailed(error)) throw error;
-      const [unsubscribed] = reasonCodes(error as TransactionCanceledException);
+      const [unsubscribed] = reasonCodes(error);
       if (unsubscribed === 'ConditionalCheckFailed') return 'already';
       // Only the campaign's condition failed: it is missing (never expected).
       return this.unsubscribeWithoutCampaign(put, this.userCounters(token, now, { emails_unsubscribed: 1 }));

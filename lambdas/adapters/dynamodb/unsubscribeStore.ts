@@ -1,11 +1,11 @@
-import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Unsubscribe } from '../../../schema/api/contacts';
 import { unsubscribeFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import { addressId } from '../../core/contacts';
 import type { UnsubscribeStore } from '../../ports';
 import { withoutKeys } from './client';
-import { queryAll } from './query';
+import { countAll, queryAll } from './query';
 
 /**
  * The addresses that unsubscribed from a user's emails (schema/ACCESS_PATTERNS.md):
@@ -49,15 +49,8 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     return items.map(toUnsubscribe).sort(newestFirst);
   }
 
-  async count(userId: string): Promise<number> {
-    let count = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...this.partition(userId), Select: 'COUNT', ExclusiveStartKey: startKey }));
-      count += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return count;
+  count(userId: string): Promise<number> {
+    return countAll(this.db, this.partition(userId));
   }
 
   async record(userId: string, unsubscribe: Omit<Unsubscribe, 'id'>): Promise<Unsubscribe> {

@@ -37,14 +37,27 @@ export interface CsvColumn<T> {
   value: (row: T) => CsvCell;
 }
 
+/** A header line, then one line per row: one table of a CSV document. */
+export function csvLines<T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>): string[] {
+  const lines = [columns.map((column) => csvCell(column.header)).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvCell(column.value(row))).join(','));
+  return lines;
+}
+
+/**
+ * A CSV document of one or more tables (from csvLines): the BOM, then each table's lines, CRLF-separated,
+ * with one empty line between tables (no trailing newline).
+ */
+export function csvDocument(...tables: readonly (readonly string[])[]): string {
+  return BOM + tables.map((lines) => lines.join('\r\n')).join('\r\n\r\n');
+}
+
 /**
  * A whole CSV document from objects and column definitions: the BOM, the header line, then one line
  * per row, CRLF-separated (no trailing newline).
  */
 export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>): string {
-  const lines = [columns.map((column) => csvCell(column.header)).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvCell(column.value(row))).join(','));
-  return BOM + lines.join('\r\n');
+  return csvDocument(csvLines(columns, rows));
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

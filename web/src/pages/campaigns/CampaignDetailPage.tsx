@@ -9,13 +9,14 @@ import Popover from '@cloudscape-design/components/popover';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import { campaignMessages } from '../../../../schema/api/sending';
 import { ApiError, errorMessage } from '../../api/client';
 import { pauseCampaign, resumeCampaign } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
+import { StatCard, StatGrid } from '../../components/StatCard';
 import { useFollow } from '../../components/useFollow';
 import { useKeyedState } from '../../lib/useKeyedState';
 import { useNotifications } from '../../notifications/NotificationsContext';
@@ -264,25 +265,6 @@ function DeliverySummary({ campaign }: { campaign: Campaign }) {
   );
 }
 
-function StatCard({ label, info, children }: { label: string; info?: ReactNode; children: ReactNode }) {
-  // A named group, so a screen reader (and a test) finds each figure by its label.
-  return (
-    <div role="group" aria-label={label}>
-      <Container>
-        <SpaceBetween size="xxs">
-          <Box variant="awsui-key-label">
-            {label}
-            {info && <> {info}</>}
-          </Box>
-          <Box variant="awsui-value-large" tagOverride="div">
-            {children}
-          </Box>
-        </SpaceBetween>
-      </Container>
-    </div>
-  );
-}
-
 export const openedHelp = (machineOpened: number) =>
   `People who opened the email. Opens by mail-privacy proxies and link scanners are counted apart and not included: ${machineOpened} such open${machineOpened === 1 ? '' : 's'}.`;
 
@@ -293,7 +275,7 @@ function StatCards({ campaign }: { campaign: Campaign }) {
         <Header variant="h2" headingTagOverride="h2">
           <span id={`${STATISTICS_ANCHOR}-heading`}>Statistics</span>
         </Header>
-        <div className={styles.statGrid}>
+        <StatGrid minWidth={140}>
           <StatCard label="Total Sent">{campaign.emails_sent.toLocaleString()}</StatCard>
           <StatCard
             label="Opened"
@@ -310,7 +292,7 @@ function StatCards({ campaign }: { campaign: Campaign }) {
             <CampaignBadge campaign={campaign} />
           </StatCard>
           <StatCard label="Unsubscribed">{campaign.emails_unsubscribed.toLocaleString()}</StatCard>
-        </div>
+        </StatGrid>
       </SpaceBetween>
     </section>
   );

@@ -1,5 +1,7 @@
 import type { BadgeProps } from '@cloudscape-design/components/badge';
-import { pendingEmails, type CampaignStatus, type CampaignSummary } from '../../../../schema/api/campaigns';
+import type { CampaignStatus, CampaignSummary } from '../../../../schema/api/campaigns';
+// Values from the zod-free module, so the dashboard home can format with this file without loading zod.
+import { pendingEmails } from '../../../../schema/api/campaignValues';
 import { genreLabels } from '../../../../schema/api/options';
 import type { RecipientStatus, SendingStatus } from '../../../../schema/api/sending';
 

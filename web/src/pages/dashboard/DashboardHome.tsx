@@ -1,39 +1,152 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
+import Link from '@cloudscape-design/components/link';
+import Popover from '@cloudscape-design/components/popover';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useNavigate } from 'react-router-dom';
+import type { DashboardStats } from '../../../../schema/api/insights';
+import { insightsMessages, WEEKLY_STAT_DAYS } from '../../../../schema/api/insightsValues';
+import type { Profile } from '../../../../schema/api/profile';
 import { useAuth } from '../../auth/AuthContext';
-import { ComingSoon } from '../../components/ComingSoon';
+import { StatCard, StatGrid } from '../../components/StatCard';
+import { useFollow } from '../../components/useFollow';
+import { plural } from '../../lib/plural';
 import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
+import { RecentSends } from './RecentSends';
+import { useDashboardStats, type DashboardStatsState } from './useDashboardStats';
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+function MailboxCard({ profile, profileError }: { profile: Profile | null; profileError: string | null }) {
+  const follow = useFollow();
+  let body;
+  if (profile?.gmail_connected) {
+    body = (
+      <StatusIndicator type="success">
+        Gmail connected{profile.gmail_email && <Box variant="span" color="text-body-secondary">{` (${profile.gmail_email})`}</Box>}
+      </StatusIndicator>
+    );
+  } else if (profile) {
+    body = (
+      <>
+        <StatusIndicator type="warning">Gmail not connected</StatusIndicator>
+        <Box variant="small" color="text-body-secondary" display="block">
+          Connect Gmail in{' '}
+          <Link href="/dashboard/settings" onFollow={follow} variant="primary" fontSize="body-s">
+            Settings
+          </Link>{' '}
+          before sending a campaign.
+        </Box>
+      </>
+    );
+  } else if (profileError) {
+    body = <Box color="text-body-secondary">Your mailbox status is not available right now.</Box>;
+  } else {
+    body = <StatusIndicator type="loading">Loading your mailbox</StatusIndicator>;
+  }
   return (
-    <div>
-      <Box variant="awsui-key-label">{label}</Box>
-      <Box variant="awsui-value-large" tagOverride="div">
-        {children}
-      </Box>
-    </div>
+    <Container data-testid="mailbox-card" header={<Header variant="h2">Mailbox</Header>}>
+      {body}
+    </Container>
   );
 }
 
-/** Dashboard home: the real facts the profile holds; the statistics cards come in a later release. */
+/** Spec §2 Dashboard home, §9: the nine figures; plan and this month's usage come from the profile the shell holds. */
+function StatCards({ state, profile, profileError }: { state: DashboardStatsState; profile: Profile | null; profileError: string | null }) {
+  const stats = state.kind === 'ready' ? state.stats : null;
+  const loading = state.kind === 'loading';
+  const figure = (value: (stats: DashboardStats) => number) => (stats ? value(stats).toLocaleString() : '—');
+  const profileLoading = !profile && !profileError;
+  const remaining = profile ? emailsRemaining(profile) : null;
+  const machineOpens = stats?.emails_machine_opened ?? 0;
+
+  return (
+    // Three rows of three on a wide screen, two to a row on a phone.
+    <StatGrid minWidth={140} maxColumns={3}>
+      <StatCard label="Total Contacts" loading={loading} description="In your contacts">
+        {figure((s) => s.total_contacts)}
+      </StatCard>
+      <StatCard label="Emails Sent" loading={loading} description="All time">
+        {figure((s) => s.emails_sent)}
+      </StatCard>
+      <StatCard
+        label="Emails Remaining"
+        loading={profileLoading}
+        description={
+          profile
+            ? profile.email_limit === null
+              ? `${profile.emails_used.toLocaleString()} sent this month`
+              : `${profile.emails_used.toLocaleString()} of ${emailLimitText(profile)} this month`
+            : 'Not available'
+        }
+      >
+        {!profile ? '—' : remaining === null ? 'Unlimited' : Math.max(0, remaining).toLocaleString()}
+      </StatCard>
+      <StatCard label="Total Campaigns" loading={loading} description="All time">
+        {figure((s) => s.total_campaigns)}
+      </StatCard>
+      <StatCard label="Campaigns This Month" loading={loading} description="Created this month">
+        {figure((s) => s.campaigns_this_month)}
+      </StatCard>
+      <StatCard label="Emails This Week" loading={loading} description={`Sent in the last ${WEEKLY_STAT_DAYS} days`}>
+        {figure((s) => s.emails_this_week)}
+      </StatCard>
+      <StatCard
+        label="Emails Opened"
+        loading={loading}
+        description={
+          machineOpens > 0 ? (
+            <>
+              + {plural(machineOpens, 'machine open')}{' '}
+              <Popover header="Machine opens" content={insightsMessages.machineOpensWhy} triggerType="custom" dismissAriaLabel="Close">
+                <Button variant="inline-icon" iconName="status-info" ariaLabel="Why machine opens are apart" />
+              </Popover>
+            </>
+          ) : (
+            'By people'
+          )
+        }
+      >
+        {figure((s) => s.emails_opened)}
+      </StatCard>
+      <StatCard
+        label="Average Open Rate"
+        loading={loading}
+        description={stats?.average_open_rate === null ? insightsMessages.empty : 'Opened by people, of emails sent'}
+      >
+        {stats?.average_open_rate == null ? '—' : `${stats.average_open_rate}%`}
+      </StatCard>
+      <StatCard
+        label="Current Plan"
+        loading={profileLoading}
+        description={profile ? (profile.email_limit === null ? 'Unlimited emails' : `${emailLimitText(profile)} emails a month`) : 'Not available'}
+      >
+        {profile ? tierLabels[profile.tier] : '—'}
+      </StatCard>
+    </StatGrid>
+  );
+}
+
+/** Dashboard home: the mailbox, the nine figures and the last sends. */
 export default function DashboardHome() {
   const { user, profile, profileError, refreshProfile } = useAuth();
   const navigate = useNavigate();
+  const { state, retry } = useDashboardStats();
   const firstName = (user?.name || profile?.full_name || '').split(' ')[0];
   const remaining = profile ? emailsRemaining(profile) : 0;
 
   return (
     <PageShell title="Dashboard" description={firstName ? `Welcome back, ${firstName}.` : 'Welcome back.'}>
       {profileError && !profile && (
-        <Alert type="error" header="Failed to load profile" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>
+        <Alert data-testid="profile-error" type="error" header="Failed to load profile" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>
           {profileError}
+        </Alert>
+      )}
+      {state.kind === 'failed' && (
+        <Alert data-testid="dashboard-error" type="error" header={insightsMessages.dashboardFailed} action={<Button onClick={retry}>Retry</Button>}>
+          {state.message}
         </Alert>
       )}
       {profile && profile.tier === 'free' && remaining !== null && remaining <= 0 && (
@@ -41,36 +154,9 @@ export default function DashboardHome() {
           You have used all {profile.email_limit} emails of your Free plan this month. Upgrade your plan to continue sending.
         </Alert>
       )}
-      <Container header={<Header variant="h2">Your account</Header>}>
-        {profile ? (
-          <ColumnLayout columns={4} variant="text-grid" minColumnWidth={150}>
-            <Fact label="Current Plan">{tierLabels[profile.tier]}</Fact>
-            <Fact label="Emails Sent">
-              {profile.emails_used}{' '}
-              <Box variant="span" color="text-body-secondary" fontSize="body-m">
-                of {emailLimitText(profile)}
-              </Box>
-            </Fact>
-            <Fact label="Emails Remaining">{remaining === null ? 'Unlimited' : Math.max(0, remaining)}</Fact>
-            <div>
-              <Box variant="awsui-key-label">Mailbox</Box>
-              <StatusIndicator type={profile.gmail_connected ? 'success' : 'warning'}>
-                {profile.gmail_connected ? 'Gmail connected' : 'Gmail not connected'}
-              </StatusIndicator>
-              {!profile.gmail_connected && (
-                <Box variant="small" color="text-body-secondary" display="block">
-                  Connect Gmail in Settings before sending a campaign.
-                </Box>
-              )}
-            </div>
-          </ColumnLayout>
-        ) : profileError ? (
-          <Box color="text-body-secondary">Your plan and usage are not available right now.</Box>
-        ) : (
-          <StatusIndicator type="loading">Loading your account</StatusIndicator>
-        )}
-      </Container>
-      <ComingSoon detail="Contact, campaign and open-rate statistics will appear here once those features are released." />
+      <MailboxCard profile={profile} profileError={profileError} />
+      <StatCards state={state} profile={profile} profileError={profileError} />
+      <RecentSends state={state} />
     </PageShell>
   );
 }

@@ -6,6 +6,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router-dom';
 import { pendingEmails, type CampaignSummary } from '../../../../../schema/api/campaigns';
 import { sendingMessages, type SendModeName } from '../../../../../schema/api/sending';
+import { plural } from '../../../lib/plural';
 import { queueEta } from '../../../lib/queueEta';
 import { localTime, type QueueTotals } from './sendPlan';
 
@@ -21,8 +22,6 @@ export interface SendSummary {
   complete: boolean;
   errors: readonly string[];
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The campaign-sent dialog (spec §2, §8 Sending): 'Campaign Started!' or 'Campaign Scheduled!', what

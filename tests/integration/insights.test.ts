@@ -1,0 +1,501 @@
+/**
+ * The insights routes (lambdas/http/insights.ts) on DynamoDB Local, over events written by the real
+ * pipeline: emails sent by the sender handler, opens, clicks and unsubscribes recorded by the tracking
+ * store. Every dashboard figure and analytics number is checked against what happened; Free answers
+ * opens only (403 beyond); another user's campaign or cursor shows nothing of theirs; bad query values
+ * are a 400; activity pages through a filter; days are Pacific days.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { statsDayKey, statsTotalsKey } from '../../lambdas/adapters/dynamodb/counters';
+import { DynamoInsightsStore, type InsightsStoreOptions } from '../../lambdas/adapters/dynamodb/insightsStore';
+import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
+import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
+import { makeHandler } from '../../lambdas/http/insights';
+import type { Campaign } from '../../schema/api/campaigns';
+import {
+  activityPageSchema,
+  analyticsSchema,
+  campaignLinksSchema,
+  dashboardStatsSchema,
+  insightsMessages,
+  UPGRADE_FOR_ANALYTICS,
+  type Activity,
+} from '../../schema/api/insights';
+import type { RouteKey } from '../../schema/routes';
+import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
+import type { EmailToken } from '../../lambdas/ports';
+import { call, createUser } from './helpers';
+import { contactFor, countingClient, sendingWorld, type SendingWorld } from './sendingFixtures';
+
+const NOW = new Date('2026-11-21T18:00:00.000Z'); // 10:00 PST on Nov 21
+const MINUTE = 60_000;
+
+interface Answer {
+  status: number;
+  json: unknown;
+}
+
+/** The insights handler over the world's table, its clock and (optionally) a counting client. */
+function insightsApi(world: SendingWorld, options: InsightsStoreOptions & { db?: SendingWorld['db'] } = {}) {
+  const db = options.db ?? world.db;
+  const handler = makeHandler({
+    insights: new DynamoInsightsStore(db, world.tableName, options),
+    profiles: new DynamoProfileStore(db, world.tableName),
+    clock: { now: () => world.now },
+  });
+  /** GET `routeKey` as the user `userId` (the verified token's sub) with these path params and query. */
+  return async (
+    routeKey: RouteKey,
+    { userId = world.userId, params = {}, query = {} }: { userId?: string; params?: Record<string, string>; query?: Record<string, string> } = {},
+  ): Promise<Answer> => {
+    const path = routeKey.slice('GET '.length);
+    const search = new URLSearchParams(query).toString();
+    const url = `${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))}${search ? `?${search}` : ''}`;
+    const event = buildApiEvent({
+      method: 'GET',
+      url,
+      headers: {},
+      body: undefined,
+      sourceIp: '127.0.0.1',
+      route: { method: 'GET', path },
+      pathParameters: params,
+      claims: { sub: userId, email: `${userId}@artist.test`, token_use: 'id' },
+      requestId: 'insights-test',
+      now: world.now,
+    });
+    const result = (await handler(event, makeLambdaContext({ functionName: 'insights', awsRequestId: 'r', region: 'us-east-1', timeoutMs: 10_000 }))) as {
+      statusCode: number;
+      body: string;
+    };
+    return { status: result.statusCode, json: JSON.parse(result.body) as unknown };
+  };
+}
+
+/** A campaign of `n` recipients sent through the pipeline from the world's clock on (one a minute); each email's token. */
+async function sendCampaign(world: SendingWorld, n: number, trackName: string): Promise<{ campaign: Campaign; tokens: EmailToken[] }> {
+  const campaign = await world.draft(n, { track_name: trackName });
+  await world.queue(
+    campaign,
+    Array.from({ length: n }, (_, i) => contactFor(world.userId, i + 1)),
+  );
+  await world.runUntilIdle(n + 5);
+  const tracking = new DynamoTrackingStore(world.db, world.tableName);
+  const recipients = (await world.recipients(campaign.id)).sort((a, b) => a.position - b.position);
+  const tokens = await Promise.all(recipients.map(async (recipient) => (await tracking.getToken(recipient.token!))!));
+  return { campaign, tokens };
+}
+
+const tracking = (world: SendingWorld) => new DynamoTrackingStore(world.db, world.tableName);
+
+/** Contacts and earlier campaigns on the counters, as their writers keep them (tested in contact-counters.test.ts), without making them one by one. */
+async function addUserCounters(world: SendingWorld, { contacts, campaigns, days }: { contacts: number; campaigns: number; days: Record<string, number> }) {
+  await world.db.send(
+    new UpdateCommand({
+      TableName: world.tableName,
+      Key: statsTotalsKey(world.userId),
+      UpdateExpression: 'ADD contacts_count :contacts, campaigns_created :campaigns',
+      ExpressionAttributeValues: { ':contacts': contacts, ':campaigns': campaigns },
+    }),
+  );
+  for (const [day, created] of Object.entries(days)) {
+    await world.db.send(
+      new UpdateCommand({
+        TableName: world.tableName,
+        Key: statsDayKey(world.userId, day),
+        UpdateExpression: 'SET #day = :day ADD campaigns_created :n',
+        ExpressionAttributeNames: { '#day': 'day' },
+        ExpressionAttributeValues: { ':day': day, ':n': created },
+      }),
+    );
+  }
+}
+
+/**
+ * One account's history: "Early Bird" (3 emails) sent on Nov 12, 9 days before now; "Night Shift"
+ * (3 emails) sent on Nov 21. Then a person opens Night Shift's first email (twice), a privacy proxy
+ * opens its second, its third is clicked (link 0 twice, link 1 once) and its second unsubscribes;
+ * Early Bird's first email is opened by a person on Nov 21.
+ */
+async function historyWorld(tier: 'free' | 'pro') {
+  const world = await sendingWorld({ start: new Date('2026-11-12T18:00:00.000Z'), profile: { tier } });
+  const early = await sendCampaign(world, 3, 'Early Bird');
+  world.now = NOW;
+  const night = await sendCampaign(world, 3, 'Night Shift');
+  const later = new Date(NOW.getTime() + 10 * MINUTE);
+  const [n0, n1, n2] = night.tokens as [EmailToken, EmailToken, EmailToken];
+  await tracking(world).recordOpen(n0, 'human', later);
+  await tracking(world).recordOpen(n0, 'human', later);
+  await tracking(world).recordOpen(n1, 'machine', later);
+  await tracking(world).recordClick(n2, 0, later);
+  await tracking(world).recordClick(n2, 0, later);
+  await tracking(world).recordClick(n2, 1, later);
+  await tracking(world).unsubscribe(n1, { reason: null, details: null }, later);
+  await tracking(world).recordOpen(early.tokens[0]!, 'human', later);
+  world.now = new Date(later.getTime() + MINUTE);
+  return { world, early, night };
+}
+
+describe('GET /api/dashboard', () => {
+  it('answers every figure from the counters, the last 5 sends newest first with their track names, in ≤ 4 reads', async () => {
+    const { world, early, night } = await historyWorld('free');
+    // The two campaigns above counted themselves (Nov 12, Nov 21); three more from before, one of them this month.
+    await addUserCounters(world, { contacts: 12, campaigns: 3, days: { '2026-10-30': 1, '2026-11-21': 1 } });
+    const counting = countingClient();
+    const get = insightsApi(world, { db: counting.db });
+
+    const answer = await get('GET /api/dashboard');
+    expect(answer.status).toBe(200);
+    const stats = dashboardStatsSchema.parse(answer.json);
+    expect(counting.total()).toBeLessThanOrEqual(4);
+    const { recent_sends, ...figures } = stats;
+    expect(figures).toEqual({
+      total_contacts: 12,
+      emails_sent: 6,
+      emails_opened: 2,
+      emails_machine_opened: 1,
+      average_open_rate: 33, // 2 of 6 opened by a person; the machine open is not one
+      total_campaigns: 5,
+      campaigns_this_month: 3, // Nov 12 and Nov 21, not Oct 30
+      emails_this_week: 3, // Nov 15–21: Night Shift only
+    });
+    expect(recent_sends.map((send) => [send.track_name, send.campaign_id, send.position])).toEqual([
+      ['Night Shift', night.campaign.id, 2],
+      ['Night Shift', night.campaign.id, 1],
+      ['Night Shift', night.campaign.id, 0],
+      ['Early Bird', early.campaign.id, 2],
+      ['Early Bird', early.campaign.id, 1],
+    ]);
+    const [clicked, machineOpened, opened] = recent_sends;
+    expect(opened).toMatchObject({ opened_at: '2026-11-21T18:10:00.000Z', clicked_at: null, recipient_name: 'Recipient 1' });
+    expect(machineOpened).toMatchObject({ opened_at: null, clicked_at: null });
+    expect(clicked).toMatchObject({ opened_at: null, clicked_at: '2026-11-21T18:10:00.000Z' });
+    expect(opened!.subject).toEqual(expect.any(String));
+    expect(opened!.recipient_email).toMatch(/^rcpt1-.*@label\.test$/);
+  });
+
+  it('shows zeros and no rate before the first send, and only the caller’s own sends', async () => {
+    const { world: other } = await historyWorld('pro');
+    const world = await sendingWorld({ start: NOW });
+    const stats = dashboardStatsSchema.parse((await insightsApi(world)('GET /api/dashboard')).json);
+    expect(stats).toEqual({
+      total_contacts: 0,
+      emails_sent: 0,
+      emails_opened: 0,
+      emails_machine_opened: 0,
+      average_open_rate: null,
+      total_campaigns: 0,
+      campaigns_this_month: 0,
+      emails_this_week: 0,
+      recent_sends: [],
+    });
+    expect(other.userId).not.toBe(world.userId);
+  });
+});
+
+describe('GET /api/analytics', () => {
+  it('full (Pro): the period’s zero-filled days, its totals and each campaign that sent, newest first, in 3 reads', async () => {
+    const { world, early, night } = await historyWorld('pro');
+    const counting = countingClient();
+    const get = insightsApi(world, { db: counting.db });
+    const answer = await get('GET /api/analytics', { query: { period: '30d' } });
+    expect(answer.status).toBe(200);
+    expect(counting.total()).toBe(3); // the profile, the day items, the campaign items
+    const analytics = analyticsSchema.parse(answer.json);
+    expect(analytics).toMatchObject({ period: '30d', from: '2026-10-23', to: '2026-11-21', depth: 'full' });
+    expect(analytics.days).toHaveLength(30);
+    expect(analytics.days.filter((day) => day.emails_sent > 0 || day.emails_opened > 0).map((day) => day.day)).toEqual(['2026-11-12', '2026-11-21']);
+    expect(analytics.days.find((day) => day.day === '2026-11-12')).toEqual({
+      day: '2026-11-12',
+      emails_sent: 3,
+      emails_opened: 0,
+      emails_machine_opened: 0,
+      emails_clicked: 0,
+      emails_unsubscribed: 0,
+    });
+    expect(analytics.days.find((day) => day.day === '2026-11-21')).toEqual({
+      day: '2026-11-21',
+      emails_sent: 3,
+      emails_opened: 2,
+      emails_machine_opened: 1,
+      emails_clicked: 1,
+      emails_unsubscribed: 1,
+    });
+    expect(analytics.totals).toEqual({ emails_sent: 6, emails_opened: 2, emails_machine_opened: 1, emails_clicked: 1, emails_unsubscribed: 1 });
+    expect(analytics.campaigns).toEqual([
+      {
+        id: night.campaign.id,
+        track_name: 'Night Shift',
+        created_at: night.campaign.created_at,
+        started_sending_at: expect.any(String) as string,
+        emails_sent: 3,
+        emails_opened: 1,
+        emails_machine_opened: 1,
+        emails_clicked: 1,
+        emails_unsubscribed: 1,
+        open_rate: 33,
+        click_rate: 33,
+      },
+      {
+        id: early.campaign.id,
+        track_name: 'Early Bird',
+        created_at: early.campaign.created_at,
+        started_sending_at: expect.any(String) as string,
+        emails_sent: 3,
+        emails_opened: 1,
+        emails_machine_opened: 0,
+        emails_clicked: 0,
+        emails_unsubscribed: 0,
+        open_rate: 33,
+        click_rate: 0,
+      },
+    ]);
+  });
+
+  it('the last 7 days leave out the sends of 9 days ago; a campaign that sent nothing is not listed', async () => {
+    const { world, night } = await historyWorld('pro');
+    await world.draft(4, { track_name: 'Never Sent' });
+    const analytics = analyticsSchema.parse((await insightsApi(world)('GET /api/analytics', { query: { period: '7d' } })).json);
+    expect(analytics).toMatchObject({ from: '2026-11-15', to: '2026-11-21' });
+    expect(analytics.totals).toEqual({ emails_sent: 3, emails_opened: 2, emails_machine_opened: 1, emails_clicked: 1, emails_unsubscribed: 1 });
+    expect(analytics.campaigns.map((campaign) => campaign.track_name)).toEqual(['Night Shift', 'Early Bird']);
+    expect(analytics.campaigns[0]!.id).toBe(night.campaign.id);
+  });
+
+  it('basic (Free): opens only; clicks, unsubscribes and click rates are null, not zero', async () => {
+    const { world } = await historyWorld('free');
+    const analytics = analyticsSchema.parse((await insightsApi(world)('GET /api/analytics', { query: { period: '1y' } })).json);
+    expect(analytics.depth).toBe('basic');
+    expect(analytics.days).toHaveLength(365);
+    expect(analytics.totals).toEqual({ emails_sent: 6, emails_opened: 2, emails_machine_opened: 1, emails_clicked: null, emails_unsubscribed: null });
+    expect(analytics.days.every((day) => day.emails_clicked === null && day.emails_unsubscribed === null)).toBe(true);
+    expect(analytics.campaigns.map((c) => [c.open_rate, c.click_rate, c.emails_clicked, c.emails_unsubscribed])).toEqual([
+      [33, null, null, null],
+      [33, null, null, null],
+    ]);
+  });
+
+  it('counts an email on its Pacific day: 23:59:30 PST and 00:00:30 PST are two days, and the period starts at Pacific midnight', async () => {
+    // 07:59:30Z on Nov 15 is 23:59:30 PST on Nov 14; the second email goes a minute later, on Nov 15.
+    const world = await sendingWorld({ start: new Date('2026-11-15T07:59:30.000Z'), profile: { tier: 'pro' } });
+    const { campaign } = await sendCampaign(world, 2, 'Midnight');
+    expect((await world.recipients(campaign.id)).map((r) => r.sent_at).sort()).toEqual(['2026-11-15T07:59:30.000Z', '2026-11-15T08:00:30.000Z']);
+    world.now = NOW;
+    const get = insightsApi(world);
+    const week = analyticsSchema.parse((await get('GET /api/analytics', { query: { period: '7d' } })).json);
+    expect(week.from).toBe('2026-11-15');
+    expect(week.totals.emails_sent).toBe(1);
+    const month = analyticsSchema.parse((await get('GET /api/analytics', { query: { period: '30d' } })).json);
+    expect(month.days.filter((day) => day.emails_sent > 0).map((day) => [day.day, day.emails_sent])).toEqual([
+      ['2026-11-14', 1],
+      ['2026-11-15', 1],
+    ]);
+    // The activity of the last 7 days starts at 00:00 PST on Nov 15: the 23:59:30 email is not in it.
+    const activity = activityPageSchema.parse((await get('GET /api/analytics/activity', { query: { period: '7d', filter: 'all' } })).json);
+    expect(activity.activity.map((row) => row.sent_at)).toEqual(['2026-11-15T08:00:30.000Z']);
+  });
+});
+
+describe('Free vs Pro beyond opens', () => {
+  it('Free: activity and links answer 403 UPGRADE_FOR_ANALYTICS', async () => {
+    const { world, night } = await historyWorld('free');
+    const get = insightsApi(world);
+    for (const answer of [
+      await get('GET /api/analytics/activity', { query: { period: '30d' } }),
+      await get('GET /api/analytics/campaigns/{id}/links', { params: { id: night.campaign.id } }),
+    ]) {
+      expect(answer).toEqual({ status: 403, json: { message: insightsMessages.upgradeForAnalytics, code: UPGRADE_FOR_ANALYTICS } });
+    }
+  });
+});
+
+describe('GET /api/analytics/campaigns/{id}/links', () => {
+  it("lists the campaign's links with their clicks and the address as sent", async () => {
+    const { world, night } = await historyWorld('pro');
+    const answer = await insightsApi(world)('GET /api/analytics/campaigns/{id}/links', { params: { id: night.campaign.id } });
+    expect(answer.status).toBe(200);
+    const [token] = night.tokens as [EmailToken];
+    expect(campaignLinksSchema.parse(answer.json)).toEqual({
+      links: [
+        { index: 0, url: token.links[0], click_count: 2 },
+        { index: 1, url: token.links[1], click_count: 1 },
+      ],
+    });
+  });
+
+  it("answers 404 'Campaign not found' for another user's campaign, a missing one and a malformed id", async () => {
+    const { world: owner, night } = await historyWorld('pro');
+    const { world: caller } = await historyWorld('pro');
+    const get = insightsApi(caller);
+    const notFound = { status: 404, json: { message: 'Campaign not found' } };
+    expect(await get('GET /api/analytics/campaigns/{id}/links', { params: { id: night.campaign.id } })).toEqual(notFound);
+    expect(await get('GET /api/analytics/campaigns/{id}/links', { params: { id: '01KAKZ3R0000000000000000ZZ' } })).toEqual(notFound);
+    expect(await get('GET /api/analytics/campaigns/{id}/links', { params: { id: 'not-a-ulid' } })).toEqual(notFound);
+    // The owner sees them.
+    expect((await insightsApi(owner)('GET /api/analytics/campaigns/{id}/links', { params: { id: night.campaign.id } })).status).toBe(200);
+  });
+});
+
+describe('GET /api/analytics/activity', () => {
+  /** Every page of the activity (as the web client reads it), and each page's length. */
+  async function allPages(get: ReturnType<typeof insightsApi>, query: Record<string, string>, userId?: string) {
+    const rows: Activity[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const answer = await get('GET /api/analytics/activity', { query: { ...query, ...(cursor ? { cursor } : {}) }, ...(userId ? { userId } : {}) });
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+      const parsed = activityPageSchema.parse(answer.json);
+      rows.push(...parsed.activity);
+      sizes.push(parsed.activity.length);
+      cursor = parsed.next_cursor;
+      if (cursor === null) return { rows, sizes };
+    }
+    throw new Error('more than 20 pages');
+  }
+
+  /** Eight emails (positions 0–7, one a minute); a person opened 0 and 7, 3 was clicked, a machine opened 5. */
+  async function engagedWorld() {
+    const world = await sendingWorld({ start: NOW, profile: { tier: 'pro' } });
+    const { campaign, tokens } = await sendCampaign(world, 8, 'Paging');
+    const at = new Date(world.now.getTime() + MINUTE);
+    await tracking(world).recordOpen(tokens[0]!, 'human', at);
+    await tracking(world).recordOpen(tokens[7]!, 'human', at);
+    await tracking(world).recordClick(tokens[3]!, 0, at);
+    await tracking(world).recordOpen(tokens[5]!, 'machine', at);
+    world.now = new Date(at.getTime() + MINUTE);
+    return { world, campaign };
+  }
+
+  it('all: every email of the period newest first with its per-recipient figures and track name', async () => {
+    const { world, night } = await historyWorld('pro');
+    const { rows } = await allPages(insightsApi(world), { period: '30d', filter: 'all' });
+    expect(rows.map((row) => [row.track_name, row.position])).toEqual([
+      ['Night Shift', 2],
+      ['Night Shift', 1],
+      ['Night Shift', 0],
+      ['Early Bird', 2],
+      ['Early Bird', 1],
+      ['Early Bird', 0],
+    ]);
+    expect(rows[2]).toEqual({
+      campaign_id: night.campaign.id,
+      track_name: 'Night Shift',
+      position: 0,
+      recipient_name: 'Recipient 1',
+      recipient_email: expect.stringMatching(/^rcpt1-/) as string,
+      sent_at: '2026-11-21T18:00:00.000Z',
+      opened_at: '2026-11-21T18:10:00.000Z',
+      last_opened_at: '2026-11-21T18:10:00.000Z',
+      open_count: 2,
+      machine_open_count: 0,
+      clicked_at: null,
+      last_clicked_at: null,
+      click_count: 0,
+    });
+    expect(rows[1]).toMatchObject({ opened_at: null, machine_open_count: 1 });
+    expect(rows[0]).toMatchObject({ clicked_at: '2026-11-21T18:10:00.000Z', click_count: 3 });
+  });
+
+  it('engaged (the default): only emails a person opened or clicked, machine opens alone are not', async () => {
+    const { world } = await historyWorld('pro');
+    const { rows } = await allPages(insightsApi(world), { period: '30d' });
+    expect(rows.map((row) => [row.track_name, row.position])).toEqual([
+      ['Night Shift', 2],
+      ['Night Shift', 0],
+      ['Early Bird', 0],
+    ]);
+  });
+
+  it('pages through a filter: a page cut inside a Query continues from its last row', async () => {
+    const { world } = await engagedWorld();
+    // One Query reads all eight and matches three: the page keeps two, the next starts after position 3.
+    const { rows, sizes } = await allPages(insightsApi(world, { activityPageSize: 2, activityReadLimit: 8 }), { period: '7d', filter: 'engaged' });
+    expect(rows.map((row) => row.position)).toEqual([7, 3, 0]);
+    expect(sizes).toEqual([2, 1]);
+  });
+
+  it('pages through a filter when Queries match few or none: reads on until the page is full', async () => {
+    const { world } = await engagedWorld();
+    const get = insightsApi(world, { activityPageSize: 2, activityReadLimit: 2 });
+    const { rows, sizes } = await allPages(get, { period: '7d', filter: 'engaged' });
+    expect(rows.map((row) => row.position)).toEqual([7, 3, 0]);
+    // The first page read [7,6], [5,4] (nothing), [3,2]: full, not short.
+    expect(sizes[0]).toBe(2);
+    expect(sizes.every((size) => size <= 2)).toBe(true);
+  });
+
+  it('answers a short page with a cursor when its Queries are spent, and the next page goes on from there', async () => {
+    const { world } = await engagedWorld();
+    const get = insightsApi(world, { activityPageSize: 2, activityReadLimit: 2, activityMaxQueries: 2 });
+    const { rows, sizes } = await allPages(get, { period: '7d', filter: 'engaged' });
+    expect(rows.map((row) => row.position)).toEqual([7, 3, 0]);
+    expect(sizes[0]).toBe(1); // [7,6] and [5,4] read, the bound reached
+  });
+
+  it('all: pages of exactly the page size, newest first, none repeated', async () => {
+    const { world } = await engagedWorld();
+    const { rows, sizes } = await allPages(insightsApi(world, { activityPageSize: 3 }), { period: '7d', filter: 'all' });
+    expect(rows.map((row) => row.position)).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(sizes.slice(0, 3)).toEqual([3, 3, 2]);
+  });
+
+  it("never shows another user's emails: their cursor reads the caller's own timeline; a forged or foreign-period cursor is a 400", async () => {
+    const { world: mine } = await engagedWorld();
+    const { world: theirs } = await engagedWorld();
+    const theirApi = insightsApi(theirs, { activityPageSize: 2 });
+    const theirPage = activityPageSchema.parse((await theirApi('GET /api/analytics/activity', { query: { period: '7d', filter: 'all' } })).json);
+    expect(theirPage.next_cursor).not.toBeNull();
+
+    const myApi = insightsApi(mine, { activityPageSize: 20 });
+    const myCampaigns = new Set((await allPages(myApi, { period: '7d', filter: 'all' })).rows.map((row) => row.campaign_id));
+    const withTheirCursor = await myApi('GET /api/analytics/activity', { query: { period: '7d', filter: 'all', cursor: theirPage.next_cursor! } });
+    expect(withTheirCursor.status).toBe(200);
+    const rows = activityPageSchema.parse(withTheirCursor.json).activity;
+    expect(rows.every((row) => myCampaigns.has(row.campaign_id))).toBe(true);
+    const theirCampaigns = (await allPages(insightsApi(theirs), { period: '7d', filter: 'all' })).rows.map((row) => row.campaign_id);
+    expect(rows.some((row) => theirCampaigns.includes(row.campaign_id))).toBe(false);
+
+    const badCursor = { status: 400, json: { message: insightsMessages.badCursor } };
+    const forgedKey = Buffer.from(JSON.stringify({ GSI1PK: `USER#${theirs.userId}#SENT`, GSI1SK: '2026-11-21T18:00:00.000Z' })).toString('base64url');
+    for (const cursor of [forgedKey, 'not a cursor', '%%%', 'x'.repeat(2001)]) {
+      expect(await myApi('GET /api/analytics/activity', { query: { period: '7d', cursor } }), cursor.slice(0, 20)).toEqual(badCursor);
+    }
+    // A cursor of a longer period that points before this period's first day.
+    const oldCursor = Buffer.from(`2026-10-01T18:00:00.000Z#${theirPage.activity[0]!.campaign_id}#000001`).toString('base64url');
+    expect(await myApi('GET /api/analytics/activity', { query: { period: '7d', cursor: oldCursor } })).toEqual(badCursor);
+    expect((await myApi('GET /api/analytics/activity', { query: { period: '1y', cursor: oldCursor } })).status).toBe(200);
+  });
+});
+
+describe('bad query values', () => {
+  it('answers 400 with the period or filter to choose, before reading anything', async () => {
+    const world = await sendingWorld({ start: NOW, profile: { tier: 'pro' } });
+    const counting = countingClient();
+    const get = insightsApi(world, { db: counting.db });
+    const badPeriod = { status: 400, json: { message: insightsMessages.badPeriod } };
+    const badFilter = { status: 400, json: { message: insightsMessages.badFilter } };
+    expect(await get('GET /api/analytics')).toEqual(badPeriod);
+    expect(await get('GET /api/analytics', { query: { period: '2y' } })).toEqual(badPeriod);
+    expect(await get('GET /api/analytics/activity', { query: { filter: 'all' } })).toEqual(badPeriod);
+    expect(await get('GET /api/analytics/activity', { query: { period: '7d', filter: 'opened' } })).toEqual(badFilter);
+    expect(await get('GET /api/analytics/activity', { query: { period: '7d', cursor: '' } })).toEqual({
+      status: 400,
+      json: { message: insightsMessages.badCursor },
+    });
+    expect(counting.total()).toBe(0);
+  });
+});
+
+describe('through the local server', () => {
+  it('a signed-in user with no history gets the dashboard and basic analytics; no token is a 401', async () => {
+    const user = await createUser();
+    const dashboard = await call('/api/dashboard', { token: user.idToken });
+    expect(dashboard.status).toBe(200);
+    expect(dashboardStatsSchema.parse(dashboard.json)).toMatchObject({ emails_sent: 0, average_open_rate: null, recent_sends: [] });
+    const analytics = await call('/api/analytics?period=7d', { token: user.idToken });
+    expect(analytics.status).toBe(200);
+    expect(analyticsSchema.parse(analytics.json)).toMatchObject({ depth: 'basic', campaigns: [] });
+    expect((await call('/api/dashboard')).status).toBe(401);
+  });
+});
