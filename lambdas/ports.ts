@@ -10,6 +10,8 @@ import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../s
 import type { Profile, ProfileUpdate, SubscriptionStatus, Tier } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
 import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
+import type { TrackSummary } from '../schema/api/tracks';
+import type { AudioFacts, ReadyTrackFacts, StoredTrack } from './core/tracks';
 import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../schema/api/insights';
 import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/insights';
 
@@ -738,6 +740,69 @@ export interface BillingStore {
    * started), unless a read that started later was already written.
    */
   writeBillingState(userId: string, state: ProfileBillingState, readAt: Date): Promise<BillingWriteResult>;
+}
+
+/** A browser upload straight to storage: a multipart POST of `fields` (in this order) and then the file as `file`. */
+export interface AudioUploadForm {
+  url: string;
+  fields: Record<string, string>;
+  expiresAt: Date;
+}
+
+export interface AudioUploadRequest {
+  key: string;
+  /** The one media type the upload may carry (the storage refuses any other). */
+  contentType: string;
+  /** The most bytes the upload may carry (the storage refuses more). */
+  maxBytes: number;
+  expiresInSeconds: number;
+  now: Date;
+}
+
+export interface AudioObjectHead {
+  size: number;
+  contentType: string | undefined;
+}
+
+/**
+ * Where tracks' audio is kept (issue 16): a private S3 bucket in AWS, a folder locally. The browser
+ * uploads with the presigned form; the server reads what arrived; the listen page (later) plays it
+ * with a short-lived signed URL that answers HTTP Range requests.
+ */
+export interface AudioStore {
+  /** A form the browser posts the file with; the storage itself enforces the key, media type, size and expiry. */
+  presignUpload(request: AudioUploadRequest): Promise<AudioUploadForm>;
+  /** The stored object's size and media type; undefined when nothing is stored under the key. */
+  head(key: string): Promise<AudioObjectHead | undefined>;
+  /** The object's bytes from the start; the reader cancels the stream once it has read enough. Undefined when none. */
+  read(key: string): Promise<ReadableStream<Uint8Array> | undefined>;
+  /** Marks an uploaded object as a kept track (a pending object left unmarked is expired by the storage). */
+  keep(key: string): Promise<void>;
+  /** Deletes the object; nothing stored is not an error. */
+  delete(key: string): Promise<void>;
+  /** A GET URL of the object valid for `expiresInSeconds` (minutes), for a player or a download. */
+  signedGetUrl(key: string, options: { expiresInSeconds: number; now: Date; downloadName?: string }): Promise<string>;
+}
+
+/** Reads what a stored file is (music-metadata, in AWS and locally): empty facts when it is no audio it knows. */
+export interface AudioInspector {
+  inspect(audio: ReadableStream<Uint8Array>, file: { contentType: string; size: number }): Promise<AudioFacts>;
+}
+
+/** The artist's tracks (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `TRACK#<ulid>`. */
+export interface TrackStore {
+  /** Stores a pending track (a new id); it expires unless completed. */
+  createPending(userId: string, track: StoredTrack, expiresAt: Date): Promise<void>;
+  /** The user's track in any status; undefined when the user has none of that id. */
+  get(userId: string, id: string): Promise<StoredTrack | undefined>;
+  /** Pending → ready with what the server read (the expiry removed); undefined when it was not pending. */
+  markReady(userId: string, id: string, facts: ReadyTrackFacts): Promise<StoredTrack | undefined>;
+  /** Ready or pending → deleted; undefined when there is no such track or it was already deleted. */
+  markDeleted(userId: string, id: string, deletedAt: Date): Promise<StoredTrack | undefined>;
+  /** Removes a pending track whose file was refused (it never was a track). */
+  forgetPending(userId: string, id: string): Promise<void>;
+  /** The user's ready tracks, newest first. */
+  listReady(userId: string): Promise<TrackSummary[]>;
 }
 
 // ---------------------------------------------------------------------------------------------------

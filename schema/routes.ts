@@ -46,6 +46,11 @@ export interface HandlerGroupDefinition {
   readsOAuthSecrets?: boolean;
   /** Reads the Stripe secret key and webhook signing secret (Secrets Manager in AWS) and the plans' price ids. */
   readsBillingSecrets?: boolean;
+  /**
+   * Uses the tracks' audio bucket (issue 16): 'readwrite' presigns uploads, reads, tags and deletes
+   * objects; 'read' only signs GET URLs (the listen page). CDK grants exactly this.
+   */
+  audio?: 'read' | 'readwrite';
 }
 
 export const handlerGroups = {
@@ -109,6 +114,14 @@ export const handlerGroups = {
     description: 'plans and billing: Checkout, the billing portal, subscription sync, the provider webhook',
     table: 'readwrite',
     readsBillingSecrets: true,
+  },
+  tracks: {
+    entry: 'lambdas/http/tracks.ts',
+    description: "the artist's tracks: upload straight to storage (presigned POST), complete (metadata read), My tracks, delete",
+    table: 'readwrite',
+    audio: 'readwrite',
+    // Completing reads the stored file's header (an MP4's may sit after its audio: a long read).
+    timeoutSeconds: 28,
   },
   insights: {
     entry: 'lambdas/http/insights.ts',
@@ -202,6 +215,10 @@ const routeTable = [
   { method: 'POST', path: '/api/billing/portal', handler: 'billing', access: 'user' },
   // The billing provider (Stripe, or the local twin) posts events here: no token, the signature says who.
   { method: 'POST', path: '/api/billing/webhook', handler: 'billing', access: 'public', throttle: { rate: 20, burst: 40 } },
+  { method: 'GET', path: '/api/tracks', handler: 'tracks', access: 'user' },
+  { method: 'POST', path: '/api/tracks/uploads', handler: 'tracks', access: 'user' },
+  { method: 'POST', path: '/api/tracks/{id}/complete', handler: 'tracks', access: 'user' },
+  { method: 'DELETE', path: '/api/tracks/{id}', handler: 'tracks', access: 'user' },
   { method: 'GET', path: '/api/dashboard', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics/activity', handler: 'insights', access: 'user' },

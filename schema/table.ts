@@ -95,6 +95,9 @@ export const key = {
   /** A saved recipient list of the Compose picker: `LIST#<ulid>`, newest first read descending. */
   contactList: (id: string) => `LIST#${id}`,
   contactListPrefix: () => 'LIST#',
+  /** An artist's uploaded track (issue 16): `TRACK#<ulid>`, newest first read descending; kept when deleted (status). */
+  track: (id: string) => `TRACK#${id}`,
+  trackPrefix: () => 'TRACK#',
 
   // ---- The local billing twin (issue 14; local runtime only) ------------------------------------
   /**

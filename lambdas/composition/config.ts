@@ -15,6 +15,9 @@ export type MailboxKind = 'gmail' | 'local';
 /** Which billing provider answers: Stripe in AWS; the local twin (the /local/billing pages) in `npm start` and the tests. */
 export type BillingKind = 'stripe' | 'local';
 
+/** Where tracks' audio is kept: a private S3 bucket in AWS; the local folder (lib/local) in `npm start` and the tests. */
+export type AudioKind = 's3' | 'local';
+
 export interface ServerConfig {
   tableName: string;
   region: string;
@@ -41,6 +44,10 @@ export interface ServerConfig {
   /** AWS: the Secrets Manager names of the Stripe secret API key and the webhook signing secret. */
   stripeSecretKeyName?: string;
   stripeWebhookSecretName?: string;
+  /** Set by readServerConfig (a Lambda: s3); absent, as in a test's hand-made config, the local folder. */
+  audio?: AudioKind;
+  /** AWS: the private bucket of tracks' audio (absent: the tracks routes answer 503 naming it). */
+  audioBucketName?: string;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
@@ -67,6 +74,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     ...(env.STRIPE_PRICE_PRO && env.STRIPE_PRICE_LABEL ? { billingPrices: { pro: env.STRIPE_PRICE_PRO, label: env.STRIPE_PRICE_LABEL } } : {}),
     ...(env.STRIPE_SECRET_KEY_NAME ? { stripeSecretKeyName: env.STRIPE_SECRET_KEY_NAME } : {}),
     ...(env.STRIPE_WEBHOOK_SECRET_NAME ? { stripeWebhookSecretName: env.STRIPE_WEBHOOK_SECRET_NAME } : {}),
+    audio: env.AUDIO === 'local' || env.AUDIO === 's3' ? env.AUDIO : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 's3',
+    ...(env.AUDIO_BUCKET_NAME ? { audioBucketName: env.AUDIO_BUCKET_NAME } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import { cloudRoutes, handlerGroups, lambdaLimits, routeKey, type HandlerGroup, 
 import type { Auth } from './auth';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
+import type { AudioStorage } from './audio';
 import { acknowledge } from './nag';
 import type { BillingSecrets, MailboxSecrets } from './secrets';
 
@@ -221,6 +222,18 @@ export class Api extends Construct {
    */
   setAppUrl(appUrl: string): void {
     for (const fn of Object.values<AppFunction>(this.functions)) fn.fn.addEnvironment('APP_URL', appUrl);
+  }
+
+  /**
+   * The audio bucket's grants and name on the functions whose group uses it (`audio` in schema/routes.ts).
+   * Set after the web (the bucket's CORS names the site); no cycle: the distribution depends on the HttpApi only.
+   */
+  useAudio(audio: AudioStorage): void {
+    for (const group of cloudHandlerGroups()) {
+      const access = (handlerGroups[group] as HandlerGroupDefinition).audio;
+      const fn = this.functions[group];
+      for (const [name, value] of Object.entries(audio.grant(fn.role, access))) fn.fn.addEnvironment(name, value);
+    }
   }
 
   /** The API's execute-api host name, the CloudFront origin for /api/*. */

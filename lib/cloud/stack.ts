@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { Api } from './api';
 import { Auth } from './auth';
 import { REPO_ROOT, type TrackpitchConfig } from './config';
+import { AudioStorage } from './audio';
 import { Data } from './data';
 import { Monitoring } from './monitoring';
 import { BillingSecrets, MailboxSecrets } from './secrets';
@@ -36,6 +37,7 @@ export class TrackpitchStack extends Stack {
   readonly sending: Sending;
   readonly web: Web;
   readonly monitoring: Monitoring;
+  readonly audio: AudioStorage;
 
   constructor(scope: Construct, id: string, props: TrackpitchStackProps) {
     super(scope, id, { description: `Trackpitch (${props.config.stage})`, ...props });
@@ -73,6 +75,8 @@ export class TrackpitchStack extends Stack {
     // After the web: emails' links, the OAuth redirect URI and redirects point at the site. No cycle:
     // the distribution depends on the HttpApi resource only, never on a Lambda.
     this.api.setAppUrl(this.web.url);
+    this.audio = new AudioStorage(this, 'Audio', { stage: config.stage, appOrigin: this.web.url, logBucket: this.web.logBucket });
+    this.api.useAudio(this.audio);
     this.sending.sender.fn.addEnvironment('APP_URL', this.web.url);
     // After the web: the confirmation email links to the site (see Auth.domainName for why this is no cycle).
     const customMessage = this.auth.addConfirmationEmail({ siteUrl: this.web.url, version });
@@ -101,6 +105,7 @@ export class TrackpitchStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
     new CfnOutput(this, 'CognitoDomain', { value: this.auth.domainName, description: 'Hosted UI; Google redirect URI is https://<this>/oauth2/idpresponse' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'AudioBucketName', { value: this.audio.bucket.bucketName, description: "Tracks' audio (private)" });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }

@@ -34,6 +34,7 @@ import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtim
 import type { Api } from './api';
 import type { Auth } from './auth';
 import type { WebSource } from './config';
+import { audioBucketHost } from './audio';
 import { acknowledge } from './nag';
 import { webBuildAsset } from './web-build';
 
@@ -65,7 +66,7 @@ export interface WebProps {
 }
 
 /** Content-Security-Policy for the React SPA: own scripts only, Cognito for auth, images in previews. */
-export function contentSecurityPolicy(region: string, cognitoDomain: string): string {
+export function contentSecurityPolicy(region: string, cognitoDomain: string, audioHost: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -74,7 +75,9 @@ export function contentSecurityPolicy(region: string, cognitoDomain: string): st
     // Email previews may show remote images (https only).
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
-    `connect-src 'self' https://cognito-idp.${region}.amazonaws.com https://${cognitoDomain}`,
+    // The audio bucket: track uploads (presigned POST) and, for the listen page, the player's signed GETs.
+    `connect-src 'self' https://cognito-idp.${region}.amazonaws.com https://${cognitoDomain} https://${audioHost}`,
+    `media-src 'self' https://${audioHost}`,
     "frame-src 'self'",
     "frame-ancestors 'none'",
     "object-src 'none'",
@@ -124,7 +127,10 @@ export class Web extends Construct {
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(stack.region, props.auth.domainName), override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(stack.region, props.auth.domainName, audioBucketHost(props.stage)),
+          override: true,
+        },
       },
       customHeadersBehavior: {
         customHeaders: [

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
+import { localAudioFolder } from '../../lambdas/adapters/local-audio/localAudioStore';
 
 /** The repository root (lib/local/../..), wherever the process was started from. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -21,6 +22,8 @@ export const engineDataPaths = (dataDir: string) => ({
   dynamodb: resolve(dataDir, 'dynamodb'),
   /** cognito-local's working directory (it keeps `.cognito/` there). */
   cognito: resolve(dataDir, 'cognito'),
+  /** The local AudioStore's uploaded tracks (`.data/audio`). */
+  audio: localAudioFolder(dataDir),
 });
 
 /** The script every cognito-local child runs (lib/local/cognito.ts). */

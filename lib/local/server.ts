@@ -6,7 +6,8 @@
  * "Local decisions"): JSON only (a cross-site page cannot send that without a preflight, which is not
  * answered) and refused to any Origin but the app's own; `/local/mailbox/consent`, the local
  * mailbox's stand-in for Google's consent screen (lib/local/mailboxConsent.ts); and `/local/billing/…`,
- * the billing twin's stand-ins for Stripe Checkout and the Customer Portal (lib/local/billingPages.ts).
+ * the billing twin's stand-ins for Stripe Checkout and the Customer Portal (lib/local/billingPages.ts);
+ * and `/local/audio/…`, the local AudioStore's stand-ins for S3's presigned POST and GET (lib/local/audioFiles.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,6 +22,8 @@ import { LocalStackError } from './errors';
 import type { BillingTwin } from '../../lambdas/adapters/local-billing/twin';
 import { BILLING_PAGES_PREFIX, handleBillingPages } from './billingPages';
 import { handleMailboxConsent, MAILBOX_CONSENT_PATH } from './mailboxConsent';
+import { handleAudioFile, handleAudioUpload, LOCAL_AUDIO_FILE_PATH, LOCAL_AUDIO_UPLOAD_PATH } from './audioFiles';
+import type { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAudioStore';
 import type { Authorizer } from './jwt';
 import { LOOPBACK } from './net';
 import { fromRoot } from './paths';
@@ -49,6 +52,8 @@ export interface LocalServerOptions {
   loadHandler: (group: HandlerGroup) => Promise<LambdaHandler>;
   /** The local billing twin behind the `/local/billing/` pages; absent, those pages answer 404. */
   billingTwin?: BillingTwin;
+  /** The local AudioStore behind `/local/audio/…` (the browser's track uploads, signed GETs); absent, those answer 404. */
+  audioFiles?: LocalAudioStore;
   bodyLimitBytes?: number;
   integrationTimeoutMs?: number;
   /** One line per API request; omitted = silent. */
@@ -380,6 +385,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }
       if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);
       if (pathname === MAILBOX_CONSENT_PATH) return handleMailboxConsent(req, res, { appOrigins: [...ownOrigins()] });
+      if (pathname === LOCAL_AUDIO_UPLOAD_PATH || pathname === LOCAL_AUDIO_FILE_PATH) {
+        const clock = () => new Date(options.now?.() ?? Date.now());
+        if (options.audioFiles) {
+          return pathname === LOCAL_AUDIO_UPLOAD_PATH
+            ? handleAudioUpload(req, res, options.audioFiles, clock)
+            : handleAudioFile(req, res, options.audioFiles, clock);
+        }
+        req.resume();
+        writeJson(res, 404, { message: 'The local audio store is not running on this server.' });
+        return;
+      }
       if (pathname.startsWith(BILLING_PAGES_PREFIX)) {
         if (options.billingTwin) return handleBillingPages(req, res, { twin: options.billingTwin, appOrigins: [...ownOrigins()] });
         req.resume();

@@ -35,6 +35,7 @@ import { LocalStackError } from './errors';
 import { makeAuthorizer } from './jwt';
 import { assertPortFree } from './net';
 import { defaultWebDist, engineDataPaths, fromRoot } from './paths';
+import { localAudioStore } from '../../lambdas/composition/tracks';
 import { appOrigins, importHandlerFactory, reserveLocalServer, startLocalServer } from './server';
 import { seedSystemData } from './seed/index';
 import { createLocalTicker, type SenderHandler, type TickResult } from './ticker';
@@ -124,6 +125,7 @@ export function localServerConfig(stack: {
     mailbox: 'local',
     billing: 'local',
     billingPrices: LOCAL_BILLING_PRICES,
+    audio: 'local',
     appUrl: stack.appUrl,
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
     ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),
@@ -277,6 +279,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         webhookSecret: localKeys(options.dataDir).billingWebhookSecret,
         prices: LOCAL_BILLING_PRICES,
       }),
+      audioFiles: localAudioStore(config),
       ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     });
     cleanups.push(() => server.close());

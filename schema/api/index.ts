@@ -9,3 +9,4 @@ export * from './contacts';
 export * from './campaigns';
 export * from './sending';
 export * from './insights';
+export * from './tracks';

@@ -27,12 +27,15 @@ const entries = deployedLambdas();
 
 /** The billing function's bundle budget: stripe-node is large; a second SDK pulled in by mistake would pass it. */
 const BILLING_BUNDLE_BUDGET_KIB = 3 * 1024;
+/** The tracks function's: the S3 client, its presigners and music-metadata beside the DynamoDB client. */
+const TRACKS_BUNDLE_BUDGET_KIB = 3 * 1024;
 
 /**
  * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
  * sends) that use it. zod: request bodies (profile's PATCH, tracking's unsubscribe, the campaign and send
  * writes; insights checks its query values by hand and never loads it); html-to-text: a rendered email;
- * Bedrock: an AI email; Google and KMS: a mailbox connection or a send; nodemailer: a send.
+ * Bedrock: an AI email; Google and KMS: a mailbox connection or a send; nodemailer: a send; the S3 client
+ * and music-metadata: a track's upload and complete.
  */
 const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   profile: ['zod'],
@@ -42,6 +45,8 @@ const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   mailbox: ['googleapis', 'google-auth-library', '@aws-sdk/client-kms'],
   sender: ['zod', 'html-to-text', '@aws-sdk/client-bedrock-runtime', 'googleapis', 'google-auth-library', 'nodemailer', '@aws-sdk/client-kms'],
   billing: ['zod', 'stripe'],
+  // The list and delete routes load neither the S3 client (presign, head, read) nor music-metadata (complete).
+  tracks: ['zod', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'music-metadata'],
   insights: ['zod'],
 };
 /** Evaluated at import by every function above (the marks' control: a watched package that does load is seen). */
@@ -187,6 +192,8 @@ describe('Lambda bundles', () => {
       '@aws-sdk/client-kms': ['mailbox', 'sender'],
       '@aws-sdk/client-secrets-manager': ['mailbox', 'billing', 'sender'],
       stripe: ['billing'],
+      '@aws-sdk/client-s3': ['tracks'],
+      'music-metadata': ['tracks'],
       '@aws-sdk/client-sqs': ['dispatcher'],
       dompurify: ['campaigns', 'sender'],
       'html-to-text': ['campaigns', 'sender'],
@@ -212,6 +219,13 @@ describe('Lambda bundles', () => {
     const kib = Math.round(size / 1024);
     console.log(`billing bundle: ${kib} KiB (unminified; stripe and the DynamoDB and Secrets Manager clients included)`);
     expect(kib).toBeLessThan(BILLING_BUNDLE_BUDGET_KIB);
+  });
+
+  it('the tracks bundle (the S3 client and music-metadata included) stays within its size budget', async () => {
+    const { size } = await stat(path.join(outDir, 'tracks', 'index.mjs'));
+    const kib = Math.round(size / 1024);
+    console.log(`tracks bundle: ${kib} KiB (unminified; the S3 client, its presigners, music-metadata and the DynamoDB client included)`);
+    expect(kib).toBeLessThan(TRACKS_BUNDLE_BUDGET_KIB);
   });
 
   it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {

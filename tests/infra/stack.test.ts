@@ -227,19 +227,22 @@ describe('api', () => {
     // The statement names each index (no `index/*` wildcard): `…:table/<table>/index/<name>`.
     const indexName = (arn: unknown) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(arn))?.[1];
     for (const group of cloudHandlerGroups()) {
-      const definition: { table: string; sealsSecrets?: boolean; readsOAuthSecrets?: boolean; readsBillingSecrets?: boolean } = handlerGroups[group];
+      const definition: { table: string; sealsSecrets?: boolean; readsOAuthSecrets?: boolean; readsBillingSecrets?: boolean; audio?: string } =
+        handlerGroups[group];
       const role = stack.api.functions[group].role;
       const statements = statementsOfRole(template, stack.getLogicalId(role.node.defaultChild as CfnRole));
       const dynamo = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
       // Nothing else in the role but its logs, a writer group's model (checked in writer-grant.test.ts) and
-      // a mailbox group's key and secrets (checked in sending.test.ts), the billing group's Stripe secrets (billing.test.ts).
+      // a mailbox group's key and secrets (checked in sending.test.ts), the billing group's Stripe secrets (billing.test.ts),
+      // an audio group's objects (audio.test.ts).
       const other = actionsOf(statements.filter((s) => !dynamo.includes(s)));
       const writer = (definition as { writer?: boolean }).writer === true;
       const allowed = (a: string) =>
         a.startsWith('logs:') ||
         (writer && a === 'bedrock:InvokeModel') ||
         (definition.sealsSecrets === true && (a === 'kms:GenerateDataKey' || a === 'kms:Decrypt')) ||
-        ((definition.readsOAuthSecrets === true || definition.readsBillingSecrets === true) && a === 'secretsmanager:GetSecretValue');
+        ((definition.readsOAuthSecrets === true || definition.readsBillingSecrets === true) && a === 'secretsmanager:GetSecretValue') ||
+        (definition.audio !== undefined && a.startsWith('s3:'));
       expect(other.every(allowed), `${group}: ${other.join(', ')}`).toBe(true);
       if (definition.table === 'none') {
         expect(dynamo, group).toEqual([]);

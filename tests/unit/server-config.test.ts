@@ -45,12 +45,18 @@ describe('a Lambda entry’s configuration', () => {
       appUrl: 'https://app.example',
     });
   });
+
+  it('keeps tracks in S3 (the bucket AUDIO_BUCKET_NAME names) unless the runtime is local', () => {
+    expect(readServerConfig({ TABLE_NAME: 't', AUDIO_BUCKET_NAME: 'tp-audio' })).toMatchObject({ audio: 's3', audioBucketName: 'tp-audio' });
+    expect(readServerConfig({ TABLE_NAME: 't', TRACKPITCH_RUNTIME: 'local' })).toMatchObject({ audio: 'local' });
+    expect(readServerConfig({ TABLE_NAME: 't' })).not.toHaveProperty('audioBucketName');
+  });
 });
 
 describe('a local stack’s configuration', () => {
   const stack = { tableName: 'tp', region: 'us-east-1', dynamoEndpoint: 'http://127.0.0.1:1', appUrl: 'http://127.0.0.1:2' };
 
-  it('is its own table, engine and URL, with the local writer, mailbox and billing twin', () => {
+  it('is its own table, engine and URL, with the local writer, mailbox, billing twin and audio folder', () => {
     expect(localServerConfig(stack)).toEqual({
       ...stack,
       writer: 'local',
@@ -58,6 +64,7 @@ describe('a local stack’s configuration', () => {
       intervalMs: SEND_INTERVAL_MS,
       billing: 'local',
       billingPrices: { pro: 'price_local_pro', label: 'price_local_label' },
+      audio: 'local',
     });
   });
 

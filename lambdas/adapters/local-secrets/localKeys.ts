@@ -87,6 +87,8 @@ export interface LocalKeys {
    * OAuth state key, so the twin that signs and the webhook route that verifies agree without a third key.
    */
   billingWebhookSecret: () => Promise<string>;
+  /** Signs the local audio store's upload policies and GET URLs (HMAC): derived from the OAuth state key too. */
+  audioSigningKey: () => Promise<Buffer>;
 }
 
 const cache = new Map<string, LocalKeys>();
@@ -106,6 +108,7 @@ export function localKeys(dataDir: string | undefined): LocalKeys {
       secretBox: { seal: (plaintext, context) => secretBox().seal(plaintext, context), open: (sealed, context) => secretBox().open(sealed, context) },
       oauthStateKey: { key: () => settled(() => load().oauthStateKey) },
       billingWebhookSecret: () => settled(() => `whsec_${createHmac('sha256', load().oauthStateKey).update('billing-webhook').digest('hex')}`),
+      audioSigningKey: () => settled(() => createHmac('sha256', load().oauthStateKey).update('audio-signing').digest()),
     };
     cache.set(cacheKey, keys);
   }

@@ -7,9 +7,11 @@ import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import { memo, useState } from 'react';
+import { memo, useCallback, useState } from 'react';
+import type { TrackSummary } from '../../../../schema/api/tracks';
 import { campaignLimits, composeMessages, emailLengths, type ComposeMode } from '../../../../schema/api/campaigns';
 import { genreLabels, genres, tones, type Tone } from '../../../../schema/api/options';
+import { TrackUploader } from './TrackUploader';
 import { bpmError, emailLengthOptionLabel, isBadTrackUrl, isEmailLength, isGenre, toneLabels, type TrackForm } from './trackForm';
 
 const genreOptions: SelectProps.Option[] = genres.map((genre) => ({ value: genre, label: genreLabels[genre] }));
@@ -48,6 +50,12 @@ export const TrackInfoCard = memo(function TrackInfoCard({
   });
 
   const urlError = urlTouched ? trackUrlError(mode, form.track_url) : undefined;
+  const trackName = form.track_name;
+  // An uploaded or picked track names the pitch when the name is still blank.
+  const chooseTrack = useCallback(
+    (track: TrackSummary | null) => onChange({ track_id: track?.id ?? '', ...(track && trackName.trim() === '' ? { track_name: track.name } : {}) }),
+    [onChange, trackName],
+  );
   const bpmMessage = bpmTouched ? (bpmError(form.bpm) ?? undefined) : undefined;
 
   return (
@@ -69,6 +77,9 @@ export const TrackInfoCard = memo(function TrackInfoCard({
               if (!urlTouched) setUrlTouched(true);
             }}
           />
+        </FormField>
+        <FormField label="Or upload the track" description="Upload the audio once and use it in any campaign.">
+          <TrackUploader trackId={form.track_id} onChoose={chooseTrack} />
         </FormField>
         <FormField label={`Genre${required}`}>
           <Select

@@ -24,6 +24,8 @@ export interface TrackForm {
   description: string;
   ai_tone: Tone;
   email_length: EmailLength;
+  /** The uploaded track chosen for this campaign (issue 16: 'Upload track' or 'My tracks'); '' when none. */
+  track_id: string;
 }
 
 /** Spec §9 defaults: tone professional, email length 150. */
@@ -36,6 +38,7 @@ export const emptyTrackForm: TrackForm = {
   description: '',
   ai_tone: DEFAULT_TONE,
   email_length: DEFAULT_EMAIL_LENGTH,
+  track_id: '',
 };
 
 export const toneLabels: Record<Tone, string> = { professional: 'Professional', friendly: 'Friendly', casual: 'Casual' };

@@ -1,0 +1,89 @@
+/**
+ * The AudioStore over a private S3 bucket (issue 16; lib/cloud/audio.ts makes it). The browser posts
+ * the file with a presigned POST whose policy holds the key, the one media type, the size range and a
+ * `state=pending` tag; complete re-tags it `kept`. The bucket's lifecycle expires objects still pending
+ * after a day (uploads never completed, files refused when their delete failed). Reads use GetObject,
+ * the player a presigned GET (S3 answers Range requests itself).
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
+  NoSuchKey,
+  PutObjectTaggingCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { AUDIO_KEPT, AUDIO_PENDING, AUDIO_STATE_TAG } from '../../core/tracks';
+import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest } from '../../ports';
+
+const taggingXml = (value: string) => `<Tagging><TagSet><Tag><Key>${AUDIO_STATE_TAG}</Key><Value>${value}</Value></Tag></TagSet></Tagging>`;
+
+const isMissing = (error: unknown) =>
+  error instanceof NotFound || error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
+
+/** `attachment; filename=…` for a download, ASCII-safe with the RFC 5987 form beside it. */
+const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+export class S3AudioStore implements AudioStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  static forRegion(region: string, bucket: string) {
+    return new S3AudioStore(new S3Client({ region }), bucket);
+  }
+
+  async presignUpload(request: AudioUploadRequest): Promise<AudioUploadForm> {
+    const pending = taggingXml(AUDIO_PENDING);
+    const { url, fields } = await createPresignedPost(this.s3, {
+      Bucket: this.bucket,
+      Key: request.key,
+      Conditions: [['content-length-range', 1, request.maxBytes], ['eq', '$Content-Type', request.contentType], { tagging: pending }],
+      Fields: { 'Content-Type': request.contentType, tagging: pending },
+      Expires: request.expiresInSeconds,
+    });
+    return { url, fields, expiresAt: new Date(request.now.getTime() + request.expiresInSeconds * 1000) };
+  }
+
+  async head(key: string): Promise<AudioObjectHead | undefined> {
+    try {
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: head.ContentLength ?? 0, contentType: head.ContentType };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async read(key: string): Promise<ReadableStream<Uint8Array> | undefined> {
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return object.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async keep(key: string): Promise<void> {
+    await this.s3.send(new PutObjectTaggingCommand({ Bucket: this.bucket, Key: key, Tagging: { TagSet: [{ Key: AUDIO_STATE_TAG, Value: AUDIO_KEPT }] } }));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async signedGetUrl(key: string, options: { expiresInSeconds: number; now: Date; downloadName?: string }): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ...(options.downloadName ? { ResponseContentDisposition: attachment(options.downloadName) } : {}),
+    });
+    return getSignedUrl(this.s3, command, { expiresIn: options.expiresInSeconds, signingDate: options.now });
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The artist's tracks (issue 16, DESIGN §12): where a track's audio is kept, how long an upload may
+ * take, and which files are tracks. What the file is comes from its bytes (music-metadata's reading,
+ * passed in as AudioFacts), never from the name or the media type the browser declared.
+ */
+import { TRACK_MAX_BYTES, trackMediaTypes, type TrackFormat } from '../../schema/api/trackValues';
+
+/** The audio object of a track: under its owner's prefix, so a key names whose it is. */
+export const trackAudioKey = (userId: string, trackId: string) => `tracks/${userId}/${trackId}`;
+
+/** The storage's tag of an upload (S3; lib/cloud/audio.ts's lifecycle expires objects still `pending` a day on). */
+export const AUDIO_STATE_TAG = 'state';
+export const AUDIO_PENDING = 'pending';
+export const AUDIO_KEPT = 'kept';
+
+/** How long the browser may take to start its upload with the presigned POST. */
+export const UPLOAD_POLICY_SECONDS = 15 * 60;
+
+/** A pending upload that is never completed is forgotten by DynamoDB after a day (its object by the bucket's lifecycle). */
+export const PENDING_UPLOAD_SECONDS = 24 * 60 * 60;
+
+/** A listen page's signed GET of the audio is good for this long (the player asks again for a new one). */
+export const LISTEN_URL_SECONDS = 10 * 60;
+
+/** The size the storage policy lets the browser post: exactly what it declared, never over the limit. */
+export const uploadMaxBytes = (declaredSize: number) => Math.min(declaredSize, TRACK_MAX_BYTES);
+
+/** The format a declared media type stands for (undefined: not one we take). */
+export const formatOfMediaType = (mediaType: string): TrackFormat | undefined => trackMediaTypes[mediaType.toLowerCase()];
+
+/** What music-metadata read of a file: its container, codec, duration and sample rate (absent when it could not tell). */
+export interface AudioFacts {
+  container?: string;
+  codec?: string;
+  durationSeconds?: number;
+  sampleRate?: number;
+  hasVideo?: boolean;
+}
+
+/** What a stored file turned out to be: a track of a format, or not audio we take. */
+export type AudioVerdict = { outcome: 'audio'; format: TrackFormat; durationSeconds: number; sampleRate: number | null } | { outcome: 'not_audio' };
+
+/** music-metadata's container names (upper-cased) and the format each is; MP4 containers are `M4A/…`, `MP4/…`, `isom/…`. */
+function formatOfContainer(container: string, codec: string): TrackFormat | undefined {
+  if (container === 'WAVE') return 'wav';
+  if (container === 'FLAC') return 'flac';
+  if (container === 'AIFF' || container === 'AIFF-C') return 'aiff';
+  if (container === 'ADTS') return codec.includes('AAC') ? 'aac' : undefined;
+  // MPEG-1/2 Layer 3 only: Layer 1 and 2 are not what browsers play as MP3.
+  if (container.startsWith('MPEG')) return /LAYER 3/.test(codec) ? 'mp3' : undefined;
+  if (/^(M4A|MP4|ISOM|MP42|M4B)\b/.test(container)) return /AAC|ALAC|MPEG-4\/AAC/.test(codec) ? 'm4a' : undefined;
+  return undefined;
+}
+
+/** A stored file is a track when it is one of our formats, has no video, and lasts some time. */
+export function judgeAudio(facts: AudioFacts): AudioVerdict {
+  const format = formatOfContainer((facts.container ?? '').toUpperCase(), (facts.codec ?? '').toUpperCase());
+  const duration = facts.durationSeconds;
+  if (!format || facts.hasVideo === true || duration === undefined || !Number.isFinite(duration) || duration <= 0) return { outcome: 'not_audio' };
+  const sampleRate = facts.sampleRate !== undefined && Number.isFinite(facts.sampleRate) && facts.sampleRate > 0 ? Math.round(facts.sampleRate) : null;
+  return { outcome: 'audio', format, durationSeconds: Math.round(duration * 1000) / 1000, sampleRate };
+}
+
+/** Peaks as stored: each rounded to 3 decimals (the browser's floats carry nothing a waveform shows). */
+export const storedPeaks = (peaks: readonly number[] | undefined): number[] => (peaks ?? []).map((peak) => Math.round(peak * 1000) / 1000);
+
+/**
+ * A track as kept under its owner's partition. `pending` between the upload's start and its complete
+ * (the audio may not be there yet); `ready` once the server has read it; `deleted` when the artist
+ * deleted it (the item stays, so a listen link of it can say the track is gone; the audio is deleted).
+ */
+export type TrackStatus = 'pending' | 'ready' | 'deleted';
+
+export interface StoredTrack {
+  id: string;
+  name: string;
+  status: TrackStatus;
+  /** The audio object's key in the AudioStore (trackAudioKey). */
+  audio_key: string;
+  /** The media type the upload declared (and the storage policy held it to). */
+  content_type: string;
+  /** Declared at the upload's start; the stored size once ready. */
+  size_bytes: number;
+  created_at: string;
+  /** Set once ready: what the server read of the file, and the browser's waveform. */
+  format?: TrackFormat;
+  duration_seconds?: number;
+  sample_rate?: number | null;
+  peaks?: number[];
+  deleted_at?: string;
+}
+
+/** What the server learnt of a stored file when it completed the upload. */
+export interface ReadyTrackFacts {
+  format: TrackFormat;
+  duration_seconds: number;
+  sample_rate: number | null;
+  size_bytes: number;
+  peaks: number[];
+}

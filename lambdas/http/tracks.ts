@@ -1,0 +1,130 @@
+/**
+ * The artist's tracks (issue 16, DESIGN §12): ask for an upload (the browser then posts the file
+ * straight to storage), complete it (the server reads what arrived and keeps it only when it is
+ * audio of a format we take), list the ready tracks ('My tracks'), delete one. Another user's track id
+ * is not under the caller's partition: 404. Logs carry ids, never names.
+ */
+import type { Track, TrackList, TrackUpload } from '../../schema/api/tracks';
+import { TRACK_MAX_BYTES, trackMessages } from '../../schema/api/trackValues';
+import { isUlid } from '../core/ids';
+import { judgeAudio, PENDING_UPLOAD_SECONDS, storedPeaks, trackAudioKey, UPLOAD_POLICY_SECONDS, uploadMaxBytes, type StoredTrack } from '../core/tracks';
+import type { AudioInspector, AudioStore, Clock, IdGenerator, TrackStore } from '../ports';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { tracksDeps } from '../composition/tracks';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parseForm } from './api';
+
+export interface TracksDeps {
+  tracks: TrackStore;
+  audio: AudioStore;
+  inspector: AudioInspector;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/** The body schemas, loaded by the first upload or complete: the list and delete validate no body. */
+const trackSchemas = () => import('../../schema/api/tracks');
+
+/** A ready track as complete answers it. */
+const trackOf = (track: StoredTrack): Track => ({
+  id: track.id,
+  name: track.name,
+  format: track.format ?? 'mp3',
+  content_type: track.content_type,
+  duration_seconds: track.duration_seconds ?? 0,
+  sample_rate: track.sample_rate ?? null,
+  size_bytes: track.size_bytes,
+  created_at: track.created_at,
+  peaks: track.peaks ?? [],
+});
+
+export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps) => {
+  /** Refuses a stored file: its object deleted and its pending track forgotten, then the 400 with `message`. */
+  const refuse = async (userId: string, track: StoredTrack, message: string, reason: string): Promise<never> => {
+    await audio.delete(track.audio_key);
+    await tracks.forgetPending(userId, track.id);
+    logger.info('Track upload refused', { trackId: track.id, reason });
+    throw new HttpError(400, message, reason);
+  };
+
+  return httpApi('tracks', {
+    'GET /api/tracks': async ({ identity }) => json(200, { tracks: await tracks.listReady(identity.userId) } satisfies TrackList),
+
+    /** Step 1: a pending track and the form the browser posts its file with (the storage enforces type and size). */
+    'POST /api/tracks/uploads': async ({ identity, body }) => {
+      const { trackUploadRequestSchema } = await trackSchemas();
+      const input = parseForm(trackUploadRequestSchema, body, { required: [{ path: ['name'], message: trackMessages.nameRequired }] });
+      const now = clock.now();
+      const id = ids.next(now);
+      const key = trackAudioKey(identity.userId, id);
+      const track: StoredTrack = {
+        id,
+        name: input.name,
+        status: 'pending',
+        audio_key: key,
+        content_type: input.content_type,
+        size_bytes: input.size,
+        created_at: now.toISOString(),
+      };
+      await tracks.createPending(identity.userId, track, new Date(now.getTime() + PENDING_UPLOAD_SECONDS * 1000));
+      const form = await audio.presignUpload({
+        key,
+        contentType: input.content_type,
+        maxBytes: uploadMaxBytes(input.size),
+        expiresInSeconds: UPLOAD_POLICY_SECONDS,
+        now,
+      });
+      logger.info('Track upload started', { trackId: id, bytes: input.size });
+      return json(201, { track_id: id, upload: { url: form.url, fields: form.fields, expires_at: form.expiresAt.toISOString() } } satisfies TrackUpload);
+    },
+
+    /** Step 2, after the browser's upload: the server reads the stored file and keeps it only when it is audio. */
+    'POST /api/tracks/{id}/complete': async ({ identity, params, body }) => {
+      const { trackCompleteRequestSchema } = await trackSchemas();
+      const id = knownId(params.id, isUlid, trackMessages.notFound);
+      const input = parseForm(trackCompleteRequestSchema, body ?? {});
+      const track = await tracks.get(identity.userId, id);
+      if (!track) throw new HttpError(404, trackMessages.notFound);
+      if (track.status === 'ready') return json(200, trackOf(track) satisfies Track); // a repeated complete: the same answer
+      if (track.status === 'deleted') throw new HttpError(404, trackMessages.alreadyDeleted);
+
+      const head = await audio.head(track.audio_key);
+      if (!head) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      if (head.size > TRACK_MAX_BYTES) return refuse(identity.userId, track, trackMessages.tooLarge, 'too_large');
+      const stream = await audio.read(track.audio_key);
+      if (!stream) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }));
+      if (verdict.outcome === 'not_audio') return refuse(identity.userId, track, trackMessages.notAudio, 'not_audio');
+
+      await audio.keep(track.audio_key);
+      const ready = await tracks.markReady(identity.userId, id, {
+        format: verdict.format,
+        duration_seconds: verdict.durationSeconds,
+        sample_rate: verdict.sampleRate,
+        size_bytes: head.size,
+        peaks: storedPeaks(input.peaks),
+      });
+      if (!ready) throw new HttpError(404, trackMessages.notFound); // deleted while it was read
+      logger.info('Track uploaded', { trackId: id, format: verdict.format, bytes: head.size });
+      return json(201, trackOf(ready) satisfies Track);
+    },
+
+    /**
+     * Deletes the track's audio, then marks it deleted (a listen link of it will say so). In this order
+     * a failure between the two leaves a track that a retry deletes, never a deleted track's audio.
+     */
+    'DELETE /api/tracks/{id}': async ({ identity, params }) => {
+      const id = knownId(params.id, isUlid, trackMessages.notFound);
+      const track = await tracks.get(identity.userId, id);
+      if (!track || track.status === 'deleted') throw new HttpError(404, trackMessages.notFound);
+      await audio.delete(track.audio_key);
+      if (!(await tracks.markDeleted(identity.userId, id, clock.now()))) throw new HttpError(404, trackMessages.notFound);
+      logger.info('Track deleted', { trackId: id });
+      return noContent();
+    },
+  });
+};
+
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(tracksDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

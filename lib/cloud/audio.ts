@@ -1,0 +1,88 @@
+/**
+ * The tracks' audio (issue 16, DESIGN §12): a private S3 bucket the browser uploads to with presigned
+ * POSTs (their policies hold the key, media type and size) and the listen page will play from with
+ * short-lived signed GETs. Blocked public access, S3-managed encryption, TLS only, owner-enforced
+ * objects, access logs to the site's log bucket; versioning off, so a deleted track's audio is gone.
+ * Lifecycle: an upload still tagged `state=pending` a day on (never completed, or refused and its
+ * delete failed) is expired, and incomplete multipart uploads are aborted. CORS lets only the app's
+ * origin POST and GET. Grants follow `handlerGroups[*].audio` (schema/routes.ts), on `tracks/*` only.
+ */
+import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct, type IConstruct } from 'constructs';
+import { AUDIO_PENDING, AUDIO_STATE_TAG } from '../../lambdas/core/tracks';
+import type { HandlerGroupDefinition } from '../../schema/routes';
+import { acknowledge } from './nag';
+
+/** Where tracks' objects live in the bucket (lambdas/core/tracks.ts trackAudioKey). */
+export const AUDIO_PREFIX = 'tracks/';
+
+/** What a tracks function may do: presign uploads (PutObject), head, read, re-tag and delete; the listen page only reads. */
+export const AUDIO_ACTIONS = {
+  read: ['s3:GetObject'],
+  readwrite: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'],
+} as const satisfies Record<NonNullable<HandlerGroupDefinition['audio']>, readonly string[]>;
+
+/**
+ * The bucket's name, from the stage, account and region only (no resource): the site's CSP names the
+ * bucket's host, and the bucket's CORS names the site, so neither may depend on the other's resource.
+ */
+export const audioBucketName = (stage: string) => `trackpitch-${stage}-audio-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+
+/** The host the browser posts uploads to and plays from (virtual-hosted style, as the SDK presigns). */
+export const audioBucketHost = (stage: string) => `${audioBucketName(stage)}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+
+export interface AudioStorageProps {
+  stage: string;
+  /** The web app's origin (https://…): the only one CORS allows. */
+  appOrigin: string;
+  logBucket: IBucket;
+}
+
+export class AudioStorage extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: AudioStorageProps) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      bucketName: audioBucketName(props.stage),
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: false,
+      serverAccessLogsBucket: props.logBucket,
+      serverAccessLogsPrefix: 's3-audio/',
+      lifecycleRules: [
+        { id: 'expire-pending-uploads', tagFilters: { [AUDIO_STATE_TAG]: AUDIO_PENDING }, expiration: Duration.days(1) },
+        { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      cors: [
+        {
+          allowedOrigins: [props.appOrigin],
+          allowedMethods: [HttpMethods.POST, HttpMethods.GET, HttpMethods.HEAD],
+          allowedHeaders: ['content-type', 'range'],
+          exposedHeaders: ['content-length', 'content-range', 'accept-ranges', 'etag'],
+          maxAge: 3600,
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** Grants exactly what a handler group's `audio` says, on the tracks' objects only. */
+  grant(grantee: IGrantable & IConstruct, access: HandlerGroupDefinition['audio']): Record<string, string> {
+    if (access === undefined) return {};
+    const resource = this.bucket.arnForObjects(`${AUDIO_PREFIX}*`);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ sid: access === 'read' ? 'AudioRead' : 'AudioReadWrite', actions: [...AUDIO_ACTIONS[access]], resources: [resource] }),
+    );
+    const logicalId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    acknowledge(grantee, {
+      id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${AUDIO_PREFIX}*]`,
+      reason: "Tracks' audio objects are keyed tracks/<user>/<track id>, made at upload time: the grant covers the tracks prefix of the audio bucket only.",
+    });
+    return { AUDIO_BUCKET_NAME: this.bucket.bucketName };
+  }
+}

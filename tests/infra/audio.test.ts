@@ -1,0 +1,78 @@
+/**
+ * The tracks' audio bucket in the template (issue 16; lib/cloud/audio.ts): private, encrypted, TLS
+ * only, access-logged, pending uploads expired by the lifecycle, CORS for the site's origin only; only
+ * the tracks function may use it (on `tracks/*`, with exactly its actions) and knows its name; the
+ * site's CSP lets the browser post to and play from it.
+ */
+import type { CfnResource } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { AUDIO_ACTIONS } from '../../lib/cloud/audio';
+import { cloudHandlerGroups } from '../../lib/cloud/api';
+import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
+import { actionsOf, resourcesOfType, statementsOfRole, synth } from './synth';
+
+describe('the audio bucket', () => {
+  const { stack, template } = synth();
+  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
+  const bucketId = logicalId(stack.audio.bucket);
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
+  const bucket = resources[bucketId]!.Properties;
+
+  it('is private, encrypted, owner-enforced and logged', () => {
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(JSON.stringify(bucket.BucketEncryption)).toContain('AES256');
+    expect(bucket.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    expect(bucket.LoggingConfiguration).toMatchObject({ LogFilePrefix: 's3-audio/' });
+    expect(bucket.VersioningConfiguration).toBeUndefined();
+  });
+
+  it('refuses every request without TLS', () => {
+    const [, policy] = resourcesOfType(template, 'AWS::S3::BucketPolicy').find(([, p]) => JSON.stringify(p.Properties?.Bucket).includes(bucketId))!;
+    const statements = (policy.Properties!.PolicyDocument as { Statement: Array<{ Effect: string; Condition?: unknown }> }).Statement;
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+  });
+
+  it('expires uploads still pending after a day and aborts incomplete multipart uploads', () => {
+    const rules = (bucket.LifecycleConfiguration as { Rules: Array<Record<string, unknown>> }).Rules;
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1, TagFilters: [{ Key: 'state', Value: 'pending' }] }));
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }));
+  });
+
+  it("lets only the site's origin POST and GET across origins", () => {
+    const [rule, ...others] = (bucket.CorsConfiguration as { CorsRules: Array<{ AllowedMethods: string[]; AllowedOrigins: unknown[] }> }).CorsRules;
+    expect(others).toEqual([]);
+    expect(rule?.AllowedMethods.sort()).toEqual(['GET', 'HEAD', 'POST']);
+    expect(rule?.AllowedOrigins).toHaveLength(1);
+    expect(JSON.stringify(rule?.AllowedOrigins)).toContain(logicalId(stack.web.distribution));
+  });
+
+  it('is used by the tracks function only, on its tracks/ objects, with exactly its actions, and named in its environment', () => {
+    for (const group of cloudHandlerGroups()) {
+      const access = (handlerGroups[group] as HandlerGroupDefinition).audio;
+      const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) => actionsOf([s]).some((a) => a.startsWith('s3:')));
+      const variables = (resources[logicalId(stack.api.functions[group].fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (access === undefined) {
+        expect(statements, group).toEqual([]);
+        expect(variables, group).not.toHaveProperty('AUDIO_BUCKET_NAME');
+        continue;
+      }
+      expect(statements, group).toHaveLength(1);
+      expect(actionsOf(statements).sort(), group).toEqual([...AUDIO_ACTIONS[access]].sort());
+      expect(statements[0]!.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/tracks/*']] });
+      expect(variables.AUDIO_BUCKET_NAME).toEqual({ Ref: bucketId });
+    }
+    expect((handlerGroups.tracks as HandlerGroupDefinition).audio).toBe('readwrite');
+  });
+
+  it("names the bucket's host in the site's CSP, for uploads and the player", () => {
+    const [, policy] = resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
+    const csp = JSON.stringify(policy.Properties);
+    expect(csp).toMatch(/connect-src 'self' [^;]*https:\/\/trackpitch-dev-audio-/);
+    expect(csp).toMatch(/media-src 'self' https:\/\/trackpitch-dev-audio-/);
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * The artist's tracks end to end (issue 16): local server → JWT authorizer → lambdas/http/tracks.ts →
+ * DynamoDB Local and the local AudioStore. The browser's upload is the same multipart POST it sends to
+ * S3, to the local server's /local/audio/upload, which holds it to the signed policy. A server of this
+ * file's own keeps the audio in a folder of its own, so the test can see what is stored and deleted.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localAudioStore } from '../../lambdas/composition/tracks';
+import { importHandler } from '../../lib/local/server';
+import type { LocalServer } from '../../lib/local/server';
+import { TRACK_MAX_BYTES, trackMessages, trackSchema, trackSummarySchema, type TrackSummary, type TrackUpload } from '../../schema/api/tracks';
+import { wavBytes, textBytes } from '../support/audio';
+import { callAt, createUser, freePort, startServer, stackConfig, type ApiOptions, type TestUser } from './helpers';
+
+let server: LocalServer;
+let dataDir: string;
+let call: ReturnType<typeof callAt>;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'trackpitch-tracks-test-'));
+  const port = await freePort();
+  const config = { ...stackConfig(), appUrl: `http://127.0.0.1:${String(port)}`, localDataDir: dataDir };
+  server = await startServer({ port, loadHandler: (group) => importHandler(group, config), audioFiles: localAudioStore(config) });
+  call = callAt(server.url);
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
+
+const audioFile = (userId: string, trackId: string) => join(dataDir, 'audio', 'tracks', userId, trackId);
+const userIdOf = (user: TestUser) => (JSON.parse(Buffer.from(user.idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;
+
+async function startUpload(user: TestUser, body: Record<string, unknown>): Promise<TrackUpload> {
+  const response = await api(user, '/api/tracks/uploads', { method: 'POST', body });
+  expect(response.status, response.text).toBe(201);
+  return response.json as unknown as TrackUpload;
+}
+
+/** What the browser does: the form's fields in order, then the file. */
+async function postFile(upload: TrackUpload['upload'], bytes: Uint8Array<ArrayBuffer>, type: string, fields: Record<string, string> = upload.fields) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', new Blob([bytes], { type }), 'track');
+  const response = await fetch(upload.url, { method: 'POST', body: form });
+  return { status: response.status, text: await response.text() };
+}
+
+const complete = (user: TestUser, id: string, body: unknown = {}) => api(user, `/api/tracks/${id}/complete`, { method: 'POST', body });
+
+async function uploadWav(user: TestUser, name = 'Night Drive (demo)') {
+  const wav = wavBytes({ seconds: 1.5, sampleRate: 8000 });
+  const { track_id, upload } = await startUpload(user, { name, content_type: 'audio/wav', size: wav.length });
+  expect((await postFile(upload, wav, 'audio/wav')).status).toBe(204);
+  return { id: track_id, wav };
+}
+
+const listOf = async (user: TestUser): Promise<TrackSummary[]> => {
+  const response = await api(user, '/api/tracks');
+  expect(response.status).toBe(200);
+  return (response.json as { tracks: TrackSummary[] }).tracks;
+};
+
+describe('uploading a track', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser();
+  });
+
+  it('a generated WAV goes up through the presigned POST, is read by the server, listed in My tracks and deleted', async () => {
+    const { id, wav } = await uploadWav(user);
+    expect(existsSync(audioFile(userIdOf(user), id))).toBe(true);
+    // Not listed until complete: the upload may not have arrived.
+    expect((await listOf(user)).map((track) => track.id)).not.toContain(id);
+
+    const peaks = Array.from({ length: 800 }, (_, i) => (i % 10) / 10 + 0.01234);
+    const completed = await complete(user, id, { peaks });
+    expect(completed.status, completed.text).toBe(201);
+    const track = trackSchema.parse(completed.json);
+    expect(track).toMatchObject({
+      id,
+      name: 'Night Drive (demo)',
+      format: 'wav',
+      content_type: 'audio/wav',
+      duration_seconds: 1.5,
+      sample_rate: 8000,
+      size_bytes: wav.length,
+    });
+    expect(track.peaks).toHaveLength(800);
+    expect(track.peaks[1]).toBe(0.112); // stored to 3 decimals
+
+    // Completing again answers the same track (a retried request).
+    const again = await complete(user, id, {});
+    expect(again.status).toBe(200);
+    expect(trackSchema.parse(again.json).peaks).toEqual(track.peaks);
+
+    const [listed] = await listOf(user);
+    expect(listed).toEqual(trackSummarySchema.parse(listed));
+    expect(listed).not.toHaveProperty('peaks');
+    expect(listed?.id).toBe(id);
+
+    expect((await api(user, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(existsSync(audioFile(userIdOf(user), id))).toBe(false);
+    expect((await listOf(user)).map((t) => t.id)).not.toContain(id);
+    expect((await api(user, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await complete(user, id)).json).toEqual({ message: trackMessages.alreadyDeleted });
+  });
+
+  it('lists the ready tracks newest first', async () => {
+    const listUser = await createUser();
+    const first = await uploadWav(listUser, 'First');
+    const second = await uploadWav(listUser, 'Second');
+    await complete(listUser, first.id);
+    await complete(listUser, second.id);
+    const pending = await startUpload(listUser, { name: 'Never sent', content_type: 'audio/mpeg', size: 1000 });
+    expect((await listOf(listUser)).map((track) => track.name)).toEqual(['Second', 'First']);
+    expect((await listOf(listUser)).map((track) => track.id)).not.toContain(pending.track_id);
+  });
+
+  it('a text file renamed .mp3 is refused with the message, and its stored object deleted', async () => {
+    const text = textBytes();
+    const { track_id, upload } = await startUpload(user, { name: 'lyrics.mp3', content_type: 'audio/mpeg', size: text.length });
+    expect((await postFile(upload, text, 'audio/mpeg')).status).toBe(204); // storage takes any bytes of the declared type
+    expect(existsSync(audioFile(userIdOf(user), track_id))).toBe(true);
+
+    const refused = await complete(user, track_id);
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ message: trackMessages.notAudio, code: 'not_audio' });
+    expect(existsSync(audioFile(userIdOf(user), track_id))).toBe(false);
+    expect((await complete(user, track_id)).status).toBe(404); // it never became a track
+  });
+
+  it('complete before the file has arrived is a 409 saying so', async () => {
+    const { track_id } = await startUpload(user, { name: 'Late', content_type: 'audio/flac', size: 5000 });
+    const early = await complete(user, track_id);
+    expect(early.status).toBe(409);
+    expect(early.json).toMatchObject({ message: trackMessages.notUploaded });
+  });
+});
+
+describe('the storage policy of an upload', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser();
+  });
+
+  it('refuses a file larger than the size declared (nothing stored)', async () => {
+    const wav = wavBytes({ seconds: 1 });
+    const { track_id, upload } = await startUpload(user, { name: 'Small', content_type: 'audio/wav', size: 100 });
+    const posted = await postFile(upload, wav, 'audio/wav');
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('<Code>EntityTooLarge</Code>');
+    expect(existsSync(audioFile(userIdOf(user), track_id))).toBe(false);
+  });
+
+  it('refuses another media type, another key, or a policy changed by the browser', async () => {
+    const wav = wavBytes({ seconds: 0.5 });
+    const { upload } = await startUpload(user, { name: 'Strict', content_type: 'audio/wav', size: wav.length });
+    const changed = async (fields: Record<string, string>) => postFile(upload, wav, 'audio/wav', { ...upload.fields, ...fields });
+    expect((await changed({ 'Content-Type': 'text/html' })).status).toBe(403);
+    expect((await changed({ key: `tracks/${userIdOf(user)}/01KAKZ3R0000000000000000ZZ` })).status).toBe(403);
+    const policy = JSON.parse(Buffer.from(upload.fields.Policy ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    const bigger = Buffer.from(JSON.stringify({ ...policy, maxBytes: TRACK_MAX_BYTES })).toString('base64url');
+    const forged = await changed({ Policy: bigger });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('<Code>AccessDenied</Code>');
+  });
+
+  it('a signed GET URL of a kept track answers Range requests; an unsigned one is refused', async () => {
+    const { id, wav } = await uploadWav(user, 'Playable');
+    expect((await complete(user, id)).status).toBe(201);
+    const store = localAudioStore({ localDataDir: dataDir, appUrl: server.url });
+    const url = await store.signedGetUrl(`tracks/${userIdOf(user)}/${id}`, { expiresInSeconds: 60, now: new Date() });
+    const part = await fetch(url, { headers: { range: 'bytes=0-11' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-11/${String(wav.length)}`);
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(wav.slice(0, 12));
+    const unsigned = new URL(url);
+    unsigned.searchParams.set('signature', 'x');
+    expect((await fetch(unsigned)).status).toBe(403);
+  });
+});
+
+describe('bad requests', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser();
+  });
+
+  const ask = (body: unknown) => api(user, '/api/tracks/uploads', { method: 'POST', body });
+
+  it('answers each with a 400 that says what is wrong', async () => {
+    expect((await ask({ name: ' ', content_type: 'audio/wav', size: 10 })).json).toEqual({ message: trackMessages.nameRequired });
+    expect((await ask({ name: 'Doc', content_type: 'application/pdf', size: 10 })).json).toEqual({ message: `content_type: ${trackMessages.unsupportedType}` });
+    expect((await ask({ name: 'Huge', content_type: 'audio/wav', size: TRACK_MAX_BYTES + 1 })).json).toEqual({ message: `size: ${trackMessages.tooLarge}` });
+    const cases = [{ name: 'x', content_type: 'audio/wav', size: 1.5 }, { name: 'x', content_type: 'audio/wav', size: 10, owner: 'someone' }, 'not json', []];
+    for (const body of cases) expect((await ask(body)).status, JSON.stringify(body)).toBe(400);
+  });
+
+  it('refuses peaks out of range or too many, and keeps the upload pending', async () => {
+    const { id } = await uploadWav(user, 'Peaky');
+    for (const peaks of [[2], [-0.1], Array.from({ length: 2001 }, () => 0.5), ['loud']]) {
+      const response = await complete(user, id, { peaks });
+      expect(response.status).toBe(400);
+    }
+    expect((await complete(user, id, { peaks: [0, 0.5, 1] })).status).toBe(201);
+  });
+});
+
+describe("another user's track", () => {
+  it('is a 404 on complete and delete, and stays the owner’s', async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const { id } = await uploadWav(owner, 'Mine');
+    expect((await complete(other, id)).status).toBe(404);
+    expect((await api(other, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(404);
+    expect(await listOf(other)).toEqual([]);
+    expect((await complete(owner, id)).status).toBe(201);
+    expect((await api(other, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(404);
+    expect(existsSync(audioFile(userIdOf(owner), id))).toBe(true);
+    expect((await listOf(owner)).map((track) => track.id)).toEqual([id]);
+  });
+
+  it('an id of another shape is a 404 without a read', async () => {
+    const user = await createUser();
+    expect((await complete(user, 'not-a-track')).status).toBe(404);
+    expect((await api(user, '/api/tracks/..%2F..%2Fetc', { method: 'DELETE' })).status).toBe(404);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The AudioStore port's contract (issue 16), run against the S3 adapter (S3 mocked: it cannot run
+ * here; the mock keeps objects and holds a presigned POST to its policy's conditions, as S3 documents)
+ * and against the local adapter for real (a temporary folder). Both must take an upload only within
+ * its form's key, media type and size, and read, keep and delete what they took.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
+  NoSuchKey,
+  PutObjectTaggingCommand,
+  S3Client,
+  type GetObjectCommandOutput,
+} from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAudioStore';
+import { S3AudioStore } from '../../lambdas/adapters/s3/s3AudioStore';
+import { AUDIO_KEPT } from '../../lambdas/core/tracks';
+import type { AudioStore, AudioUploadForm } from '../../lambdas/ports';
+import { wavBytes } from '../support/audio';
+
+interface Harness {
+  store: AudioStore;
+  /** The browser's POST of `bytes` with the form's fields (some changed); 'refused' as the storage would answer. */
+  post(form: AudioUploadForm, bytes: Uint8Array, change?: Record<string, string>, at?: Date): Promise<'stored' | 'refused'>;
+  /** Whether the stored object is marked kept (not expired by the storage). */
+  kept(key: string): boolean;
+  /** When a signed GET URL stops working. */
+  urlExpiry(url: string): Date;
+}
+
+// ---- S3, mocked ------------------------------------------------------------------------------------
+const s3Mock = mockClient(S3Client);
+
+interface S3Object {
+  bytes: Uint8Array;
+  contentType: string;
+  tags: Record<string, string>;
+}
+
+type PolicyCondition = Record<string, string> | [string, string, string] | ['content-length-range', number, number];
+
+function s3Harness(): Harness {
+  s3Mock.reset();
+  const bucket = new Map<string, S3Object>();
+  const missing = () => new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } });
+  s3Mock.on(HeadObjectCommand).callsFake((input: HeadObjectCommand['input']) => {
+    const object = bucket.get(input.Key ?? '');
+    if (!object) throw missing();
+    return { ContentLength: object.bytes.length, ContentType: object.contentType };
+  });
+  s3Mock.on(GetObjectCommand).callsFake((input: GetObjectCommand['input']) => {
+    const object = bucket.get(input.Key ?? '');
+    if (!object) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } });
+    const body = { transformToWebStream: () => new Blob([object.bytes.slice()]).stream() };
+    return { Body: body as unknown as GetObjectCommandOutput['Body'] };
+  });
+  s3Mock.on(PutObjectTaggingCommand).callsFake((input: PutObjectTaggingCommand['input']) => {
+    const object = bucket.get(input.Key ?? '');
+    if (!object) throw missing();
+    object.tags = Object.fromEntries((input.Tagging?.TagSet ?? []).map((tag): [string, string] => [tag.Key ?? '', tag.Value ?? '']));
+    return {};
+  });
+  s3Mock.on(DeleteObjectCommand).callsFake((input: DeleteObjectCommand['input']) => {
+    bucket.delete(input.Key ?? '');
+    return {};
+  });
+  const client = new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' } });
+  return {
+    store: new S3AudioStore(client, 'tp-audio'),
+    // S3's POST Object: every form field must meet the policy's conditions, the policy must not have expired.
+    post: (form, bytes, change = {}, at = new Date()) => {
+      const fields = { ...form.fields, ...change };
+      const policy = JSON.parse(Buffer.from(fields.Policy ?? '', 'base64').toString('utf8')) as { expiration: string; conditions: PolicyCondition[] };
+      if (at > new Date(policy.expiration)) return Promise.resolve('refused');
+      const holds = policy.conditions.every((condition) => {
+        if (Array.isArray(condition)) {
+          const [operator, field, value] = condition;
+          if (operator === 'content-length-range') return bytes.length >= Number(field) && bytes.length <= Number(value);
+          return operator === 'eq' && fields[field.replace(/^\$/, '')] === value;
+        }
+        return Object.entries(condition).every(([name, value]) => fields[name] === value);
+      });
+      if (!holds) return Promise.resolve('refused');
+      const tags = Object.fromEntries(
+        [...(fields.tagging ?? '').matchAll(/<Key>(.*?)<\/Key><Value>(.*?)<\/Value>/g)].map((m): [string, string] => [m[1] ?? '', m[2] ?? '']),
+      );
+      bucket.set(fields.key ?? '', { bytes, contentType: fields['Content-Type'] ?? '', tags });
+      return Promise.resolve('stored');
+    },
+    kept: (key) => bucket.get(key)?.tags.state === AUDIO_KEPT,
+    urlExpiry: (url) => {
+      const query = new URL(url).searchParams;
+      const signed = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/.exec(query.get('X-Amz-Date') ?? '');
+      if (!signed) throw new Error(`not a presigned URL: ${url}`);
+      const start = Date.UTC(Number(signed[1]), Number(signed[2]) - 1, Number(signed[3]), Number(signed[4]), Number(signed[5]), Number(signed[6]));
+      return new Date(start + Number(query.get('X-Amz-Expires')) * 1000);
+    },
+  };
+}
+
+// ---- the local folder, for real -------------------------------------------------------------------
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function localHarness(): Harness {
+  const folder = mkdtempSync(join(tmpdir(), 'trackpitch-audio-contract-'));
+  folders.push(folder);
+  const key = Buffer.alloc(32, 7);
+  const store = new LocalAudioStore({ folder, signingKey: () => Promise.resolve(key), appUrl: 'http://127.0.0.1:3000' });
+  return {
+    store,
+    post: async (form, bytes, change = {}, at = new Date()) => {
+      const check = await store.checkUploadForm({ ...form.fields, ...change }, at);
+      if (!check.ok) return 'refused';
+      return (await store.receive(check.policy, Readable.from([bytes]))) === 'stored' ? 'stored' : 'refused';
+    },
+    kept: (audioKey) => (JSON.parse(readFileSync(join(folder, `${audioKey}.meta.json`), 'utf8')) as { kept: boolean }).kept,
+    urlExpiry: (url) => new Date(Number(new URL(url).searchParams.get('expires'))),
+  };
+}
+
+const readAll = async (stream: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(stream).arrayBuffer());
+
+describe.each([
+  ['S3 (mocked)', s3Harness],
+  ['local folder', localHarness],
+])('AudioStore contract: %s', (_name, makeHarness) => {
+  let harness: Harness;
+  beforeEach(() => {
+    harness = makeHarness();
+  });
+  const now = new Date();
+  const key = 'tracks/user-1/01KAKZ3R0000000000000000AA';
+  const wav = wavBytes({ seconds: 0.25 });
+  const presign = (maxBytes = wav.length) => harness.store.presignUpload({ key, contentType: 'audio/wav', maxBytes, expiresInSeconds: 900, now });
+
+  it('takes an upload within the form, and heads, reads, keeps and deletes it', async () => {
+    const form = await presign();
+    expect(form.expiresAt).toEqual(new Date(now.getTime() + 900_000));
+    expect(form.fields).toMatchObject({ key, 'Content-Type': 'audio/wav' });
+    expect(await harness.store.head(key)).toBeUndefined();
+    expect(await harness.post(form, wav)).toBe('stored');
+
+    expect(await harness.store.head(key)).toEqual({ size: wav.length, contentType: 'audio/wav' });
+    const stream = await harness.store.read(key);
+    expect(stream && (await readAll(stream))).toEqual(wav);
+    expect(harness.kept(key)).toBe(false);
+    await harness.store.keep(key);
+    expect(harness.kept(key)).toBe(true);
+
+    await harness.store.delete(key);
+    expect(await harness.store.head(key)).toBeUndefined();
+    expect(await harness.store.read(key)).toBeUndefined();
+    await harness.store.delete(key); // nothing stored is not an error
+  });
+
+  it('refuses more bytes than the form allows, another media type, another key, or an expired form', async () => {
+    const form = await presign(100);
+    expect(await harness.post(form, wav)).toBe('refused');
+    const fits = await presign();
+    expect(await harness.post(fits, wav, { 'Content-Type': 'text/html' })).toBe('refused');
+    expect(await harness.post(fits, wav, { key: 'tracks/user-2/01KAKZ3R0000000000000000AA' })).toBe('refused');
+    expect(await harness.post(fits, wav, {}, new Date(now.getTime() + 901_000))).toBe('refused');
+    expect(await harness.store.head(key)).toBeUndefined();
+  });
+
+  it('signs a GET URL of the object that expires when asked', async () => {
+    const url = await harness.store.signedGetUrl(key, { expiresInSeconds: 600, now });
+    expect(url).toContain(encodeURIComponent('01KAKZ3R0000000000000000AA').replace(/%2F/g, '/'));
+    expect(Math.abs(harness.urlExpiry(url).getTime() - (now.getTime() + 600_000))).toBeLessThan(1000);
+    const download = await harness.store.signedGetUrl(key, { expiresInSeconds: 600, now, downloadName: 'Night Drive.wav' });
+    expect(download).not.toBe(url);
+  });
+});

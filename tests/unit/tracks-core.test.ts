@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { formatOfMediaType, judgeAudio, storedPeaks, trackAudioKey, uploadMaxBytes } from '../../lambdas/core/tracks';
+import { TRACK_MAX_BYTES, trackAccept, trackMediaTypeOf } from '../../schema/api/trackValues';
+
+describe('which stored files are tracks', () => {
+  const audio = (container: string, codec: string, extra: object = {}) => judgeAudio({ container, codec, durationSeconds: 212.5, sampleRate: 44100, ...extra });
+
+  it.each([
+    ['MPEG', 'MPEG 1 Layer 3', 'mp3'],
+    ['MPEG', 'MPEG 2 Layer 3', 'mp3'],
+    ['WAVE', 'PCM', 'wav'],
+    ['FLAC', 'FLAC', 'flac'],
+    ['AIFF', 'PCM', 'aiff'],
+    ['AIFF-C', 'PCM', 'aiff'],
+    ['ADTS', 'AAC', 'aac'],
+    ['M4A/mp42/isom', 'MPEG-4/AAC', 'm4a'],
+    ['M4A/M4A /mp42/isom', 'ALAC', 'm4a'],
+  ])('%s with %s is %s', (container, codec, format) => {
+    expect(audio(container, codec)).toEqual({ outcome: 'audio', format, durationSeconds: 212.5, sampleRate: 44100 });
+  });
+
+  it.each([
+    ['MPEG', 'MPEG 1 Layer 2'],
+    ['Ogg', 'Vorbis I'],
+    ['WebM', 'OPUS'],
+    ['', ''],
+  ])('%s with %s is not one of ours', (container, codec) => {
+    expect(audio(container, codec)).toEqual({ outcome: 'not_audio' });
+  });
+
+  it('refuses a file that plays no time, a video, or one music-metadata could not read', () => {
+    expect(audio('WAVE', 'PCM', { durationSeconds: 0 })).toEqual({ outcome: 'not_audio' });
+    expect(audio('WAVE', 'PCM', { durationSeconds: Number.NaN })).toEqual({ outcome: 'not_audio' });
+    expect(audio('M4A/isom', 'MPEG-4/AAC', { hasVideo: true })).toEqual({ outcome: 'not_audio' });
+    expect(judgeAudio({ container: 'WAVE', codec: 'PCM' })).toEqual({ outcome: 'not_audio' });
+    expect(judgeAudio({})).toEqual({ outcome: 'not_audio' });
+  });
+
+  it('keeps an unknown sample rate as null and rounds the duration to milliseconds', () => {
+    expect(judgeAudio({ container: 'MPEG', codec: 'MPEG 1 Layer 3', durationSeconds: 1.23456 })).toEqual({
+      outcome: 'audio',
+      format: 'mp3',
+      durationSeconds: 1.235,
+      sampleRate: null,
+    });
+  });
+});
+
+describe('uploads', () => {
+  it('keys a track under its owner', () => {
+    expect(trackAudioKey('8f1c-sub', '01KAKZ3R0000000000000000AA')).toBe('tracks/8f1c-sub/01KAKZ3R0000000000000000AA');
+  });
+
+  it('lets the storage take exactly the declared size, never over 200 MB', () => {
+    expect(uploadMaxBytes(1234)).toBe(1234);
+    expect(uploadMaxBytes(TRACK_MAX_BYTES + 1)).toBe(TRACK_MAX_BYTES);
+    expect(TRACK_MAX_BYTES).toBe(200 * 1024 * 1024);
+  });
+
+  it('names the media type of a file by its type, or by its ending when the browser gives none', () => {
+    expect(trackMediaTypeOf({ name: 'a.mp3', type: 'audio/mpeg' })).toBe('audio/mpeg');
+    expect(trackMediaTypeOf({ name: 'Mix.AIF', type: '' })).toBe('audio/aiff');
+    expect(trackMediaTypeOf({ name: 'b.m4a', type: 'audio/x-m4a' })).toBe('audio/x-m4a');
+    expect(trackMediaTypeOf({ name: 'c.ogg', type: 'audio/ogg' })).toBeUndefined();
+    expect(trackMediaTypeOf({ name: 'notes.txt', type: 'text/plain' })).toBeUndefined();
+    expect(formatOfMediaType('AUDIO/X-WAV')).toBe('wav');
+    expect(trackAccept).toContain('.flac');
+    expect(trackAccept).toContain('audio/mp4');
+  });
+
+  it('stores peaks to 3 decimals, and none as an empty waveform', () => {
+    expect(storedPeaks([0.123456, 1, 0])).toEqual([0.123, 1, 0]);
+    expect(storedPeaks(undefined)).toEqual([]);
+  });
+});
+
+describe('the track contract', () => {
+  it("lists exactly the summary schema's fields (the store reads these without loading zod)", async () => {
+    const { trackSummarySchema, TRACK_SUMMARY_FIELDS } = await import('../../schema/api/tracks');
+    expect([...TRACK_SUMMARY_FIELDS].sort()).toEqual(Object.keys(trackSummarySchema.shape).sort());
+  });
+});
