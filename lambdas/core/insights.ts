@@ -6,7 +6,9 @@
  */
 import type { AnalyticsDepth } from '../../schema/plans';
 import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, RecentSend } from '../../schema/api/insights';
-import { activityFilters, analyticsPeriods, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
+import { activityFilters, analyticsPeriods, percentOf, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
+
+export { percentOf };
 import { counterDay, counterDayRange, EMAIL_COUNTERS, emptyEmailCounters, type EmailCounters } from './counters';
 import { nextPacificMidnight } from './sendingWindow';
 
@@ -68,13 +70,6 @@ export function dashboardDayRange(now: Date): DayRange {
 
 // ---- figures -------------------------------------------------------------------------------------
 
-/** Spec §9: part ÷ whole as a rounded percent (1/3 → 33, 2/3 → 67); null when the whole is 0. */
-export function percentOf(part: number, whole: number): number | null {
-  if (whole <= 0) return null;
-  // part × 100 first: an exact half (1/8 → 12.5) stays exact, so it rounds up as it should.
-  return Math.min(100, Math.round((part * 100) / whole));
-}
-
 /** The period's days, every one of them, each with its counters (zero on a day nothing happened). */
 export function daySeries(range: DayRange, stored: readonly StoredDay[]): (EmailCounters & { day: string })[] {
   const byDay = new Map(stored.map((item) => [item.day, item]));
@@ -100,12 +95,13 @@ export function dashboardFigures(totals: UserTotals, days: readonly StoredDay[],
   const inWeek = days.filter((item) => item.day >= week.from && item.day <= week.to);
   const inMonth = days.filter((item) => item.day.startsWith(`${month}-`));
   return {
-    total_contacts: totals.contacts_count,
+    // Never below 0: a count an account had before its counters (until counters:rebuild runs), or a known bulk-write race, can be short.
+    total_contacts: Math.max(0, totals.contacts_count),
     emails_sent: totals.emails_sent,
     emails_opened: totals.emails_opened,
     emails_machine_opened: totals.emails_machine_opened,
     average_open_rate: percentOf(totals.emails_opened, totals.emails_sent),
-    total_campaigns: totals.campaigns_created,
+    total_campaigns: Math.max(0, totals.campaigns_created),
     campaigns_this_month: inMonth.reduce((sum, item) => sum + item.campaigns_created, 0),
     emails_this_week: inWeek.reduce((sum, item) => sum + item.emails_sent, 0),
   };

@@ -24,6 +24,16 @@ export type AnalyticsPeriodId = (typeof analyticsPeriods)[number]['id'];
 export const analyticsPeriodIds = analyticsPeriods.map((period) => period.id) as [AnalyticsPeriodId, ...AnalyticsPeriodId[]];
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriodId = '30d';
 
+/**
+ * Spec §9: part ÷ whole as a rounded percent (1/3 → 33, 2/3 → 67), at most 100; null when the whole is 0.
+ * The server's rates and the web's funnel both use it, so one figure never reads two ways.
+ */
+export function percentOf(part: number, whole: number): number | null {
+  if (whole <= 0) return null;
+  // part × 100 first: an exact half (1/8 → 12.5) stays exact, so it rounds up as it should.
+  return Math.min(100, Math.round((part * 100) / whole));
+}
+
 /** Per-recipient activity: one page of the emails sent in the period, newest first. */
 export const ACTIVITY_PAGE_SIZE = 200;
 /** engaged: a person opened or clicked (machine opens alone do not count); all: every email sent. */
@@ -33,6 +43,7 @@ export type ActivityFilter = (typeof activityFilters)[number];
 export const insightsMessages = {
   dashboardFailed: 'Failed to load dashboard statistics.',
   analyticsFailed: 'Failed to load analytics.',
+  exportFailed: 'Failed to export analytics. Please try again.',
   badPeriod: `Choose a period: ${analyticsPeriods.map((period) => period.id).join(', ')}.`,
   badFilter: `Choose a filter: ${activityFilters.join(', ')}.`,
   badCursor: 'This page of activity is no longer valid. Please reload.',

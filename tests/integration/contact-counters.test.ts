@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { contactItem, DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { statsDayKey, statsTotalsKey } from '../../lambdas/adapters/dynamodb/counters';
-import { readCounters, rebuildCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
+import { profiledUserIds, readCounters, rebuildCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { CONTACTS_PER_TRANSACTION, DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directoryStore';
 import { countAll } from '../../lambdas/adapters/dynamodb/query';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
@@ -355,5 +355,18 @@ describe('rebuildCounters (backfill) of contacts_count and campaigns_created', (
     // From here on the writers keep it exact.
     await contacts().remove(userId, addressId(userId, many[0]!));
     await expectContacts(userId, 1299);
+  });
+
+  it('finds every user with a profile for the rebuild of all accounts (--all), and nothing that is not a profile', async () => {
+    const [first, second] = [await newUserId(), await newUserId()];
+    await contacts().add(first, newContact(`all-${first}@counters.test`), new Date());
+    const found: string[] = [];
+    for await (const userId of profiledUserIds(db(), tableName())) found.push(userId);
+    expect(found).toEqual(expect.arrayContaining([first, second]));
+    expect(new Set(found).size, 'each user once').toBe(found.length);
+    expect(
+      found.every((userId) => !userId.includes('#')),
+      'user ids only, no other partitions',
+    ).toBe(true);
   });
 });

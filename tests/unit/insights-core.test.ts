@@ -159,6 +159,10 @@ describe('the dashboard figures', () => {
     expect(figures).toMatchObject({ average_open_rate: 25, emails_opened: 1, emails_machine_opened: 3 });
     expect(dashboardFigures(totals(), [], now).average_open_rate).toBeNull();
   });
+
+  it('never shows fewer than 0 contacts or campaigns (a count short of what an old account had before its rebuild)', () => {
+    expect(dashboardFigures(totals({ contacts_count: -2, campaigns_created: -1 }), [], now)).toMatchObject({ total_contacts: 0, total_campaigns: 0 });
+  });
 });
 
 describe('the analytics answer', () => {

@@ -383,13 +383,26 @@ describe('states', () => {
   });
 });
 
+describe('funnelOf', () => {
+  it("rounds as the server's rates do (29 of 200 is 15 %), and never shows more than 100 % of the period's sent", () => {
+    const totals = { emails_sent: 200, emails_opened: 29, emails_machine_opened: 0, emails_clicked: 250, emails_unsubscribed: 1 };
+    expect(funnelOf(totals).map((stage) => [stage.label, stage.percent])).toEqual([
+      ['Sent', 100],
+      ['Opened', 15],
+      ['Clicked', 100],
+      ['Unsubscribed', 1],
+    ]);
+    expect(funnelOf({ ...totals, emails_sent: 0 }).map((stage) => stage.percent)).toEqual([0, 0, 0, 0]);
+  });
+});
+
 describe('export', () => {
   const exported = async () => {
     const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {});
     const button = screen.getByRole('button', { name: 'Export' });
     await waitFor(() => expect(button).toBeEnabled());
     await userEvent.setup().click(button);
-    expect(save).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
     const [filename, content] = save.mock.calls[0]!;
     expect(content.startsWith('\uFEFF')).toBe(true);
     const tables = content
@@ -425,11 +438,31 @@ describe('export', () => {
       'Last Clicked',
       'Clicks',
     ]);
-    expect(activityTableRows.slice(1).map((row) => row[2])).toEqual(['person1@example.com', 'mara@velvet-records.example', 'person3@example.com']);
+    // Every email sent in the period, not only the engaged ones the table shows by default.
+    expect(activityTableRows.slice(1).map((row) => row[2])).toEqual([
+      'person1@example.com',
+      'mara@velvet-records.example',
+      'person3@example.com',
+      activity[3]!.recipient_email,
+    ]);
     expect(activityTableRows[1]![10]).toBe('1');
     // Pacific wall-clock times here (the test's time zone): 17:00Z is 09:00 on Nov 20.
     expect(activityTableRows[1]![3]).toBe('2026-11-20 09:00');
     expect(activityTableRows[3]![1]).toBe(`'${EVIL_NAME}`);
+  });
+
+  it('says so when the export cannot read every email, and saves nothing', async () => {
+    const server = fullServer();
+    renderAnalytics(server, { path: '/dashboard/analytics?period=7d' });
+    await loaded();
+    await waitFor(() => expect(activityEmails()).toHaveLength(3));
+    server.data.fail = { activity: 500 };
+    const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {});
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByTestId('analytics-export-error')).toBeInTheDocument();
+    expect(save).not.toHaveBeenCalled();
+    // The table keeps what it showed.
+    expect(activityEmails()).toHaveLength(3);
   });
 
   it('on Free writes the basic per-day table only', async () => {

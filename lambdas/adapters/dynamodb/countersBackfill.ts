@@ -10,7 +10,7 @@
  * Reads: one Query of the campaigns, one per campaign, one of the unsubscribes, a COUNT Query of the
  * contacts (all pages each).
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key } from '../../../schema/table';
 import {
   countersFromLogs,
@@ -126,4 +126,22 @@ export async function readCounters(
     days.set(String(item.day), day);
   }
   return { totals, days };
+}
+
+/**
+ * Every user with a profile, for the rebuild of all accounts once at deploy (`counters:rebuild -- --all`):
+ * a Scan, which no request path does, keys only.
+ */
+export async function* profiledUserIds(db: DynamoDBDocumentClient, tableName: string): AsyncGenerator<string> {
+  const userPrefix = key.user('');
+  const pages = paginateScan(
+    { client: db },
+    { TableName: tableName, FilterExpression: 'SK = :profile', ProjectionExpression: 'PK', ExpressionAttributeValues: { ':profile': key.profile() } },
+  );
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) {
+      const pk = String(item.PK);
+      if (pk.startsWith(userPrefix)) yield pk.slice(userPrefix.length);
+    }
+  }
 }

@@ -105,9 +105,23 @@ export default function AnalyticsPage() {
     setSearchParams(next);
   };
 
-  const exportCsv = () => {
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  /** The period's days and, on full analytics, every email sent in it (whatever the table shows): read afresh unless all are loaded. */
+  const exportCsv = async () => {
     if (!analytics) return;
-    fileSaver.save(analyticsCsvFilename(period), analyticsCsv(analytics, full ? activity.rows : []));
+    setExportError(null);
+    setExporting(true);
+    try {
+      const everyEmail = filter === 'all' && !activity.loading && !activity.failed;
+      const rows = !full ? [] : everyEmail ? activity.rows : await listActivity(api, { period: analytics.period, filter: 'all' });
+      fileSaver.save(analyticsCsvFilename(analytics.period), analyticsCsv(analytics, rows));
+    } catch (error) {
+      console.error('Could not export analytics', error);
+      setExportError(errorMessage(error, insightsMessages.exportFailed));
+    } finally {
+      setExporting(false);
+    }
   };
 
   const actions = (
@@ -121,9 +135,9 @@ export default function AnalyticsPage() {
       />
       <Button
         iconName="download"
-        onClick={exportCsv}
+        onClick={() => void exportCsv()}
         disabled={analytics === null || empty}
-        loading={full && activity.loading}
+        loading={exporting}
         loadingText="Preparing the export"
       >
         Export
@@ -181,6 +195,11 @@ export default function AnalyticsPage() {
 
   return (
     <PageShell title="Analytics" description="Opens, clicks and unsubscribes across your campaigns. Days are Pacific time." actions={actions}>
+      {exportError && (
+        <Alert type="error" data-testid="analytics-export-error" dismissible onDismiss={() => setExportError(null)}>
+          {exportError}
+        </Alert>
+      )}
       {content}
     </PageShell>
   );

@@ -17,7 +17,10 @@ export function Funnel({ analytics, locked }: { analytics: Analytics; locked?: R
   return (
     <Container
       header={
-        <Header variant="h2" description="People only: machine opens are not counted.">
+        <Header
+          variant="h2"
+          description="Opens, clicks and unsubscribes by people in this period, as a share of the emails sent in it (at most 100 %: some may be of emails sent before). Machine opens are not counted."
+        >
           Funnel
         </Header>
       }

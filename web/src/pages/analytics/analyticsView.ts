@@ -6,6 +6,7 @@ import {
   type AnalyticsDay,
   type AnalyticsPeriodId,
 } from '../../../../schema/api/insights';
+import { percentOf } from '../../../../schema/api/insightsValues';
 import { csvDocument, csvLines, formatCsvDateTime, formatDateStamp, type CsvColumn } from '../../lib/csv';
 
 /**
@@ -40,9 +41,6 @@ export const formatDayShort = (day: string): string => shortDay.format(dayAsDate
 /** 'Thu, Nov 26, 2026': a table cell or a chart's detail. */
 export const formatDayLong = (day: string): string => longDay.format(dayAsDate(day));
 
-/** A rounded percent of `total`; 0 when nothing was sent. */
-export const percentOf = (part: number, total: number): number => (total > 0 ? Math.round((part / total) * 100) : 0);
-
 export const formatPercent = (value: number | null): string => (value === null ? '–' : `${value}%`);
 
 export interface FunnelStage {
@@ -61,7 +59,8 @@ export function funnelOf(totals: Analytics['totals']): FunnelStage[] {
     ['Clicked', totals.emails_clicked],
     ['Unsubscribed', totals.emails_unsubscribed],
   ];
-  return stages.flatMap(([label, count]) => (count === null ? [] : [{ label, count, percent: percentOf(count, sent) }]));
+  // At most 100 %: a period's opens can be of emails sent before it.
+  return stages.flatMap(([label, count]) => (count === null ? [] : [{ label, count, percent: percentOf(count, sent) ?? 0 }]));
 }
 
 /** A new account: nothing sent, ever (the campaigns list holds every campaign that sent anything). */
