@@ -51,6 +51,7 @@ import { planOf } from '../../schema/plans';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { buildContact, buildDraftContent, buildProfile } from './builders';
+import { seededRandom } from '../../lambdas/core/seededRandom';
 
 export const MINUTE_MS = 60_000;
 export const PIPELINE_APP_URL = 'https://app.trackpitch.test';
@@ -71,14 +72,7 @@ export interface Rng {
 
 /** mulberry32: a tiny, good-enough 32-bit PRNG; the same seed gives the same stream. */
 export function mulberry32(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   return { next, int, between: (lo, hi) => lo + int(hi - lo + 1), chance: (p) => next() < p, pick: (items) => items[int(items.length)]! };
 }

@@ -17,6 +17,7 @@ import { countAll } from '../../lambdas/adapters/dynamodb/query';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { addressId } from '../../lambdas/core/contacts';
 import { counterDay, emptyDay } from '../../lambdas/core/counters';
+import { seededRandom } from '../../lambdas/core/seededRandom';
 import type { NewContact } from '../../lambdas/ports';
 import { directoryEntries } from '../../lib/local/seed';
 import { isContactEmail, type Contact } from '../../schema/api/contacts';
@@ -71,18 +72,6 @@ async function expectContacts(userId: string, expected: number, context = '') {
 
 /** A draft campaign created at `at` through the campaign store (Compose's write). */
 const draftAt = (userId: string, at: string) => campaigns().createDraft(userId, buildDraftContent(), new Date(at));
-
-/** A small deterministic generator (mulberry32): the random mix is the same on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('contacts_count: every contact writer', () => {
   it('moves by exactly what each writer created or deleted', async () => {

@@ -10,6 +10,7 @@ import type { ContactType, Tone } from '../../../schema/api/options';
 import { genreLabel } from '../../../schema/email/placeholders';
 import { assertWritable, countWords, normaliseSubject, oneLine } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';
+import { seededRandom } from '../../core/seededRandom';
 
 /** Paragraphs of the body, in order. */
 type Slot = 'opening' | 'track' | 'ask' | 'closing';
@@ -51,17 +52,6 @@ function hash(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** mulberry32: a seeded generator, so each pick is a pure function of the seed. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const present = (value: string | null | undefined): string | null => {
@@ -374,7 +364,7 @@ export class LocalWriter implements EmailWriter {
     assertWritable(request);
     const f = factsOf(request);
     const seed = hash([f.name, f.label ?? '', f.type, f.contactGenres ?? '', f.position ?? '', f.hasNotes ? 'notes' : '', f.track].join('\u0000'));
-    const random = seeded(seed);
+    const random = seededRandom(seed);
     const pick: Pick = (options) => {
       const option = options[Math.floor(random() * options.length)];
       if (option === undefined) throw new Error('pick needs at least one option');

@@ -1,5 +1,6 @@
 import type { DirectoryEntry, DirectoryContactType, LabelSize } from '../../../schema/api/directory';
 import type { Genre } from '../../../schema/api/options';
+import { seededRandom } from '../../../lambdas/core/seededRandom';
 
 /**
  * The LabelFinder directory seed: fictional labels and DJs, generated once at module load by a fixed-seed
@@ -11,19 +12,7 @@ import type { Genre } from '../../../schema/api/options';
 export const DIRECTORY_SEED_SIZE = 132;
 const SEED = 0x7a3c91;
 
-/** mulberry32: small, fast, deterministic. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = generator(SEED);
+const random = seededRandom(SEED);
 
 function pick<T>(list: readonly T[]): T {
   const value = list[Math.floor(random() * list.length)];

@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a tiny, good-enough 32-bit generator of numbers in [0, 1); the same seed gives the same
+ * stream. For what must be the same on every run (the local writer's picks, the seeded directory, the
+ * tests' fault mixes), never for secrets.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
