@@ -65,3 +65,24 @@ test('Subscription on a phone: the plan cards stack, their buttons fit, no sidew
   await expect(page.getByRole('button', { name: 'Upgrade to Pro' })).toBeInViewport();
   await expectNoSidewaysScroll(page);
 });
+
+test('Dashboard home on a phone: the stat cards two a row, no sideways scroll', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard');
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  const card = (label: string) => page.getByRole('group', { name: label, exact: true }).boundingBox();
+  const [contacts, sent, remaining] = [await card('Total Contacts'), await card('Emails Sent'), await card('Emails Remaining')];
+  expect(sent!.y).toBeCloseTo(contacts!.y, 0);
+  expect(remaining!.y).toBeGreaterThan(contacts!.y);
+  await expect(page.getByText('No emails sent yet').first()).toBeVisible();
+  await expectNoSidewaysScroll(page);
+});
+
+test('Analytics on a phone: the period select and Export fit, no sideways scroll', async ({ page, baseURL }) => {
+  await signedIn(page, baseURL!);
+  await page.goto('/dashboard/analytics');
+  await expect(page.getByTestId('analytics-empty')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export' })).toBeInViewport();
+  await expect(page.getByTestId('analytics-period')).toBeInViewport();
+  await expectNoSidewaysScroll(page);
+});
