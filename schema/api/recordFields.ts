@@ -69,6 +69,7 @@ export const contactFields = [
   'notes',
   'genre_focus',
   'created_at',
+  'last_answer',
 ] as const satisfies readonly (keyof Contact)[];
 
 /** An unsubscribed address's fields (unsubscribeSchema). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clockTime, ListeningMeter } from '../../web/src/pages/listen/listening';
+import { listeningLine } from '../../web/src/pages/campaigns/SentEmailsList';
+import { campaignEmail } from './campaigns-fake-server';
 
 describe('ListeningMeter: what the listen page reports as heard', () => {
   it('counts the time actually played, not seeks, and reports each milestone once when first crossed', () => {
@@ -34,5 +36,13 @@ describe('ListeningMeter: what the listen page reports as heard', () => {
 
   it('shows times as minutes and seconds', () => {
     expect([0, 9.9, 75, 3600].map(clockTime)).toEqual(['0:00', '0:09', '1:15', '60:00']);
+  });
+});
+
+describe('the artist’s line for a recipient', () => {
+  it('reads Listened n %, Played n× and Downloaded, and nothing before a play', () => {
+    const email = campaignEmail(0, { play_count: 2, listen_max_percent: 75, download_count: 1 });
+    expect(listeningLine(email)).toBe('Listened 75 % · Played 2× · Downloaded');
+    expect(listeningLine(campaignEmail(1))).toBeNull();
   });
 });
