@@ -238,9 +238,14 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
   const { renderEmail } = await emailRenderer();
   const { trackUrl } = input;
   if (trackUrl === undefined) return renderEmail(email, placeholderContext(campaign, contact, artist), { unsubscribeUrl });
-  const rendered = renderEmail(email, placeholderContext({ ...campaign, track_url: trackUrl }, contact, artist), { unsubscribeUrl });
-  return withLinkReplaced(rendered, campaign.track_url, trackUrl);
+  // [TRACK_URL] takes only a website link (a local app's http://127.0.0.1:… is none): a stand-in that is
+  // one, replaced with the recipient's link after rendering, as every copy of the campaign's own link is.
+  const rendered = renderEmail(email, placeholderContext({ ...campaign, track_url: LISTEN_LINK_STAND_IN }, contact, artist), { unsubscribeUrl });
+  return withLinkReplaced(withLinkReplaced(rendered, LISTEN_LINK_STAND_IN, trackUrl), campaign.track_url, trackUrl);
 }
+
+/** What [TRACK_URL] renders as until the recipient's listen link replaces it. */
+const LISTEN_LINK_STAND_IN = 'https://listen-link.invalid/recipient';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

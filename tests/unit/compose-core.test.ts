@@ -422,7 +422,8 @@ describe('recipientEmail', () => {
 });
 
 describe('recipientEmail with an uploaded track (issue 16)', () => {
-  const listenUrl = 'https://app.example/l/Q0FGRUJBQkVDQUZFQkFCRUNBRkVCQUJFQ0FGRUJBQkU';
+  // A local app's link: no website host, as [TRACK_URL] alone would refuse it.
+  const listenUrl = 'http://127.0.0.1:5173/l/Q0FGRUJBQkVDQUZFQkFCRUNBRkVCQUJFQ0FGRUJBQkU';
   const campaign = buildCampaign({
     mode: 'ai',
     track_url: 'https://soundcloud.com/nova/night-drive?a=1&b=2',
