@@ -77,8 +77,19 @@ export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) 
   );
 }
 
-function Player({ token, page, fetchImpl }: { token: string; page: Extract<ListenPage, { state: 'ready' }>; fetchImpl?: typeof fetch }) {
+function Player({ token, page: loaded, fetchImpl }: { token: string; page: Extract<ListenPage, { state: 'ready' }>; fetchImpl?: typeof fetch }) {
   const report = useCallback((beacon: ListenBeacon) => sendListenBeacon(token, beacon), [token]);
+  // The signed URLs live minutes: when the audio's stops working, the page asks for new ones.
+  const [urls, setUrls] = useState({ audio: loaded.audio_url, download: loaded.download_url });
+  const page = { ...loaded, audio_url: urls.audio, download_url: urls.download };
+  const renew = useCallback(() => {
+    loadListenPage(token, { fetchImpl }).then(
+      (fresh) => {
+        if (fresh.state === 'ready') setUrls({ audio: fresh.audio_url, download: fresh.download_url });
+      },
+      () => undefined,
+    );
+  }, [token, fetchImpl]);
   return (
     <SpaceBetween size="l">
       <Container
@@ -93,7 +104,14 @@ function Player({ token, page, fetchImpl }: { token: string; page: Extract<Liste
             {`By ${page.artist_name}`}
           </Box>
           {page.description.trim() !== '' && <Box variant="p">{page.description}</Box>}
-          <WaveformPlayer audioUrl={page.audio_url} peaks={page.peaks} durationSeconds={page.duration_seconds} trackName={page.track_name} onReport={report} />
+          <WaveformPlayer
+            audioUrl={page.audio_url}
+            peaks={page.peaks}
+            durationSeconds={page.duration_seconds}
+            trackName={page.track_name}
+            onReport={report}
+            onUrlExpired={renew}
+          />
           {page.download_url && (
             <Button iconName="download" href={page.download_url} download onClick={() => report({ type: 'download', session: newListenSession() })}>
               Download

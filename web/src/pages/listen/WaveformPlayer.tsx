@@ -20,12 +20,15 @@ export function WaveformPlayer({
   durationSeconds,
   trackName,
   onReport,
+  onUrlExpired,
 }: {
   audioUrl: string;
   peaks: number[];
   durationSeconds: number;
   trackName: string;
   onReport: (beacon: ListenBeacon) => void;
+  /** The signed URL stopped working (it lives minutes): ask the page for a new one. */
+  onUrlExpired: () => void;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const audio = useRef<HTMLAudioElement>(null);
@@ -35,6 +38,25 @@ export function WaveformPlayer({
   useEffect(() => {
     report.current = onReport;
   }, [onReport]);
+  const expired = useRef(onUrlExpired);
+  useEffect(() => {
+    expired.current = onUrlExpired;
+  }, [onUrlExpired]);
+
+  // A new signed URL: carry on where the old one stopped, playing if it was.
+  const resume = useRef<{ at: number; play: boolean } | null>(null);
+  useEffect(() => {
+    const media = audio.current;
+    const pending = resume.current;
+    if (!media || !pending) return;
+    const restore = () => {
+      media.currentTime = pending.at;
+      if (pending.play) void media.play().catch(() => setPlaying(false));
+      resume.current = null;
+    };
+    media.addEventListener('loadedmetadata', restore, { once: true });
+    return () => media.removeEventListener('loadedmetadata', restore);
+  }, [audioUrl]);
 
   useEffect(() => {
     const media = audio.current;
@@ -91,6 +113,21 @@ export function WaveformPlayer({
     const onHidden = () => {
       if (document.visibilityState === 'hidden') progress();
     };
+    // The storage refuses an expired signed URL: the element errors; a new URL picks up from here.
+    const onError = () => {
+      resume.current = { at: media.currentTime, play: !media.paused || playingBeforeError };
+      expired.current();
+    };
+    let playingBeforeError = false;
+    const onPlaying = () => {
+      playingBeforeError = true;
+    };
+    const onStopped = () => {
+      playingBeforeError = false;
+    };
+    media.addEventListener('error', onError);
+    media.addEventListener('playing', onPlaying);
+    media.addEventListener('pause', onStopped);
     media.addEventListener('play', onPlay);
     media.addEventListener('timeupdate', onTime);
     media.addEventListener('pause', onPause);
@@ -98,6 +135,9 @@ export function WaveformPlayer({
     media.addEventListener('ended', onEnded);
     document.addEventListener('visibilitychange', onHidden);
     return () => {
+      media.removeEventListener('error', onError);
+      media.removeEventListener('playing', onPlaying);
+      media.removeEventListener('pause', onStopped);
       media.removeEventListener('play', onPlay);
       media.removeEventListener('timeupdate', onTime);
       media.removeEventListener('pause', onPause);
