@@ -13,6 +13,7 @@ for (const script of [
   'bench/compose.ts',
   'bench/sending.ts',
   'bench/insights.ts',
+  'bench/listen.ts',
 ]) {
   console.log(`\n== ${script}`);
   const status = spawnSync(script.endsWith('.mjs') ? 'node' : 'npx', script.endsWith('.mjs') ? [script] : ['tsx', script], {

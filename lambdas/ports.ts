@@ -2,6 +2,7 @@
  * The interfaces the core and the handlers need. Adapters in lambdas/adapters/* implement them;
  * each function's composition (lambdas/composition/<group>.ts) picks which. Nothing here imports an SDK.
  */
+import type { ListenAnswer } from '../schema/api/listenValues';
 import type { Campaign, EmailLength, SavedContactList } from '../schema/api/campaigns';
 import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts';
 import type { Tone } from '../schema/api/options';
@@ -205,6 +206,9 @@ export type DraftContent = Pick<
   | 'personalised_by_writer'
   | 'preview_contact_id'
   | 'total_recipients'
+  | 'track_id'
+  | 'allow_download'
+  | 'listen_days'
 >;
 
 export interface CampaignStore {
@@ -429,6 +433,22 @@ export interface RecipientRecord {
   clicked_at: string | null;
   last_clicked_at: string | null;
   click_count: number;
+  /**
+   * The listen page (issue 16): first and latest play, when the recipient reached 25 % (listened), the
+   * furthest milestone (0/25/50/75/100), seconds heard (each play session at most the track's length),
+   * plays, downloads; the current one-click answer and note, when it was last given and first given.
+   */
+  first_listened_at: string | null;
+  last_listened_at: string | null;
+  listened_at: string | null;
+  listen_max_percent: number;
+  listen_seconds: number;
+  play_count: number;
+  download_count: number;
+  answer: ListenAnswer | null;
+  answer_note: string | null;
+  answered_at: string | null;
+  first_answered_at: string | null;
   detail: string | null;
   /** Queued with "send again": another campaign's pitch of the same track does not stop it (the claim checks). */
   send_again?: boolean;
@@ -803,6 +823,35 @@ export interface TrackStore {
   forgetPending(userId: string, id: string): Promise<void>;
   /** The user's ready tracks, newest first. */
   listReady(userId: string): Promise<TrackSummary[]>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The listen page (issue 16, DESIGN §12): everything is found by the email's token (EmailToken).
+
+/** What a listen page needs of its campaign: the track it links to, downloads, link validity, the description. */
+export interface ListenCampaign {
+  track_id: string | null;
+  allow_download: boolean;
+  listen_days: number;
+  description: string;
+}
+
+/** What the page reports, as the core judged it: counted on the email's RCPT, the campaign and the user's counters. */
+export interface ListenStore {
+  /** The campaign of a token (undefined: gone); old items read with the listen defaults. */
+  campaign(token: EmailToken): Promise<ListenCampaign | undefined>;
+  /** The recipient's current answer and note. */
+  currentAnswer(token: EmailToken): Promise<{ answer: ListenAnswer | null; answer_note: string | null }>;
+  /** A play session started: counted once per session id (a repeated beacon counts nothing). */
+  recordPlay(token: EmailToken, session: string, now: Date): Promise<void>;
+  /**
+   * Progress of a session: the furthest milestone (counted once per recipient: it only rises; from 25 %
+   * the recipient listened) and the seconds heard this session (at most `durationSeconds` per session).
+   */
+  recordProgress(token: EmailToken, progress: { session: string; milestone: number; seconds: number; durationSeconds: number }, now: Date): Promise<void>;
+  recordDownload(token: EmailToken, now: Date): Promise<void>;
+  /** The recipient's one current answer (changeable); the first counts on the campaign; the contact keeps the latest. */
+  answer(token: EmailToken, answer: { answer: ListenAnswer; note: string | null }, now: Date): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -123,6 +123,12 @@ export const handlerGroups = {
     // Completing reads the stored file's header (an MP4's may sit after its audio: a long read).
     timeoutSeconds: 28,
   },
+  listen: {
+    entry: 'lambdas/http/listen.ts',
+    description: "public: a recipient's private listen page (its data and a signed audio URL), its listen beacons and one-click answer",
+    table: 'readwrite',
+    audio: 'read',
+  },
   insights: {
     entry: 'lambdas/http/insights.ts',
     description: 'dashboard statistics and analytics: reads of the counters, recent sends and per-recipient activity',
@@ -219,6 +225,10 @@ const routeTable = [
   { method: 'POST', path: '/api/tracks/uploads', handler: 'tracks', access: 'user' },
   { method: 'POST', path: '/api/tracks/{id}/complete', handler: 'tracks', access: 'user' },
   { method: 'DELETE', path: '/api/tracks/{id}', handler: 'tracks', access: 'user' },
+  // The listen page (issue 16): opened from emails by people and by link scanners: public, throttled.
+  { method: 'GET', path: '/api/l/{token}', handler: 'listen', access: 'public', throttle: { rate: 50, burst: 100 } },
+  { method: 'POST', path: '/api/l/{token}/events', handler: 'listen', access: 'public', throttle: { rate: 50, burst: 100 } },
+  { method: 'POST', path: '/api/l/{token}/answer', handler: 'listen', access: 'public', throttle: { rate: 10, burst: 20 } },
   { method: 'GET', path: '/api/dashboard', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics/activity', handler: 'insights', access: 'user' },

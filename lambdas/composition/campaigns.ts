@@ -3,6 +3,7 @@ import { systemClock } from '../adapters/clock';
 import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
+import { DynamoTrackStore } from '../adapters/dynamodb/trackStore';
 import { DynamoWrittenEmailStore } from '../adapters/dynamodb/writtenEmailStore';
 import { DomPurifySanitizer } from '../adapters/html/domPurifySanitizer';
 import { ulidGenerator } from '../adapters/ulid';
@@ -21,6 +22,7 @@ export function campaignsDeps(config: ServerConfig): CampaignsDeps {
     // Loads jsdom and builds its DOM on first use (jsdom is installed beside this function only).
     sanitizer: new DomPurifySanitizer(),
     written: new DynamoWrittenEmailStore(db, name),
+    tracks: new DynamoTrackStore(db, name),
     clock: systemClock,
   };
 }

@@ -4,6 +4,26 @@
  */
 import type { Campaign } from '../../schema/api/campaigns';
 import type { DraftContent } from '../ports';
+import { listenDaysOf } from './listen';
+
+const LISTEN_COUNTERS_ZERO = { emails_listened: 0, emails_answered: 0, emails_downloaded: 0 } as const;
+
+/**
+ * A stored campaign as the API answers it: items written before the listen page (issue 16) have no
+ * listen fields, and read as a campaign without an uploaded track and with nothing listened.
+ */
+export function withListenDefaults(campaign: Campaign): Campaign {
+  const stored: Partial<Campaign> = campaign;
+  return {
+    ...campaign,
+    track_id: stored.track_id ?? null,
+    allow_download: stored.allow_download ?? false,
+    listen_days: listenDaysOf(stored.listen_days),
+    emails_listened: stored.emails_listened ?? 0,
+    emails_answered: stored.emails_answered ?? 0,
+    emails_downloaded: stored.emails_downloaded ?? 0,
+  };
+}
 
 /** A new draft campaign with this content: status draft, nothing sent, no sending times. */
 export function newDraftCampaign(id: string, content: DraftContent, at: string): Campaign {
@@ -22,6 +42,7 @@ export function newDraftCampaign(id: string, content: DraftContent, at: string):
     emails_skipped: 0,
     emails_unknown: 0,
     emails_machine_opened: 0,
+    ...LISTEN_COUNTERS_ZERO,
     send_after: null,
     pause_reason: null,
     started_sending_at: null,

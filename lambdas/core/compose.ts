@@ -25,6 +25,14 @@ export function trackContent(track: AiTrack | TrackFields): TrackFields {
   return Object.fromEntries(TRACK_FIELDS.map((field) => [field, track[field]])) as TrackFields;
 }
 
+/** The listen page's fields a draft stores (issue 16): never the writer's. */
+type ListenFields = Pick<DraftContent, 'track_id' | 'allow_download' | 'listen_days'>;
+
+/** The listen fields of a track form. */
+export function listenContent(track: ListenFields): ListenFields {
+  return { track_id: track.track_id, allow_download: track.allow_download, listen_days: track.listen_days };
+}
+
 /** The writer's brief for one contact. Only these contact fields go in, and only as data. */
 export function writerRequestFor(track: AiTrack | TrackFields, contact: Contact, artist: ArtistDetails): WriterRequest {
   const { ai_tone, email_length, track_url, ...rest } = trackContent(track);
@@ -127,7 +135,7 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
     total_recipients: input.total_recipients,
   };
   if (input.mode === 'ai') {
-    return { mode: 'ai', ...trackContent(input.track), ...email };
+    return { mode: 'ai', ...trackContent(input.track), ...listenContent(input.track), ...email };
   }
   const html = input.track;
   return {
@@ -140,6 +148,7 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
     description: orDefault(html.description, htmlCampaignDefaults.description),
     ai_tone: html.ai_tone,
     email_length: html.email_length,
+    ...listenContent(html),
     ...email,
   };
 }
@@ -159,6 +168,7 @@ export function previewDraftContent(
   return {
     mode: 'ai',
     ...trackContent(track),
+    ...listenContent(track),
     email_subject: preview.subject,
     email_body: storedBody(preview.body, 'ai', sanitizer),
     personalised_by_writer: true,
@@ -192,6 +202,11 @@ export interface RecipientEmailInput {
   written: WrittenEmailStore;
   /** This recipient's unsubscribe link (the preview passes a stand-in). */
   unsubscribeUrl: string;
+  /**
+   * This recipient's own track link when the campaign has an uploaded track (their listen page,
+   * issue 16): [TRACK_URL] and every copy of the campaign's track_url in the email become it.
+   */
+  trackUrl?: string;
   now: Date;
 }
 
@@ -221,7 +236,25 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
       ? await writtenFor(input)
       : { subject: campaign.email_subject, body: campaign.email_body };
   const { renderEmail } = await emailRenderer();
-  return renderEmail(email, placeholderContext(campaign, contact, artist), { unsubscribeUrl });
+  const { trackUrl } = input;
+  if (trackUrl === undefined) return renderEmail(email, placeholderContext(campaign, contact, artist), { unsubscribeUrl });
+  // [TRACK_URL] takes only a website link (a local app's http://127.0.0.1:… is none): a stand-in that is
+  // one, replaced with the recipient's link after rendering, as every copy of the campaign's own link is.
+  const rendered = renderEmail(email, placeholderContext({ ...campaign, track_url: LISTEN_LINK_STAND_IN }, contact, artist), { unsubscribeUrl });
+  return withLinkReplaced(withLinkReplaced(rendered, LISTEN_LINK_STAND_IN, trackUrl), campaign.track_url, trackUrl);
+}
+
+/** What [TRACK_URL] renders as until the recipient's listen link replaces it. */
+const LISTEN_LINK_STAND_IN = 'https://listen-link.invalid/recipient';
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The email with every copy of `from` (as written, and as escaped in HTML) replaced by `to`. */
+export function withLinkReplaced(email: RenderedEmail, from: string | null, to: string): RenderedEmail {
+  const link = from?.trim() ?? '';
+  if (link === '') return email;
+  const replace = (text: string) => text.split(link).join(to).split(escapeAttribute(link)).join(escapeAttribute(to));
+  return { subject: replace(email.subject), html: replace(email.html), text: replace(email.text) };
 }
 
 async function writtenFor({ campaign, contact, artist, writer, sanitizer, written, now }: RecipientEmailInput): Promise<WrittenEmail> {

@@ -18,10 +18,23 @@
  */
 import { pacificDate } from './sendingWindow';
 
-export const EMAIL_COUNTERS = ['emails_sent', 'emails_opened', 'emails_machine_opened', 'emails_clicked', 'emails_unsubscribed'] as const;
+/**
+ * emails_listened: recipients whose listen page reached 25 % (issue 16); emails_answered: recipients
+ * who gave a one-click answer (counted at the first; a changed answer is the same recipient).
+ */
+export const EMAIL_COUNTERS = [
+  'emails_sent',
+  'emails_opened',
+  'emails_machine_opened',
+  'emails_clicked',
+  'emails_unsubscribed',
+  'emails_listened',
+  'emails_answered',
+] as const;
 export type EmailCounter = (typeof EMAIL_COUNTERS)[number];
 
-export const EVENT_COUNTERS = ['open_count', 'machine_open_count', 'click_count'] as const;
+/** play_count: play sessions started on listen pages; download_count: downloads from them. */
+export const EVENT_COUNTERS = ['open_count', 'machine_open_count', 'click_count', 'play_count', 'download_count'] as const;
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 
 export const ENTITY_COUNTERS = ['contacts_count', 'campaigns_created'] as const;
@@ -72,6 +85,11 @@ export interface LoggedEmail {
   machine_open_count: number;
   clicked_at: string | null;
   click_count: number;
+  /** The listen page's (issue 16): when the recipient reached 25 %, first answered; plays and downloads. */
+  listened_at?: string | null;
+  first_answered_at?: string | null;
+  play_count?: number;
+  download_count?: number;
 }
 
 export interface LoggedUnsubscribe {
@@ -116,6 +134,10 @@ export function countersFromLogs(
     if (email.opened_at) count('emails_opened', email.opened_at);
     if (email.machine_open_count > 0) count('emails_machine_opened', email.machine_opened_at ?? email.sent_at);
     if (email.clicked_at) count('emails_clicked', email.clicked_at);
+    if (email.listened_at) count('emails_listened', email.listened_at);
+    if (email.first_answered_at) count('emails_answered', email.first_answered_at);
+    totals.play_count += email.play_count ?? 0;
+    totals.download_count += email.download_count ?? 0;
     totals.open_count += email.open_count;
     totals.machine_open_count += email.machine_open_count;
     totals.click_count += email.click_count;

@@ -121,6 +121,8 @@ export function maskedCounters(counters: EmailCounters, depth: AnalyticsDepth): 
     emails_machine_opened: counters.emails_machine_opened,
     emails_clicked: full ? counters.emails_clicked : null,
     emails_unsubscribed: full ? counters.emails_unsubscribed : null,
+    emails_listened: full ? counters.emails_listened : null,
+    emails_answered: full ? counters.emails_answered : null,
   };
 }
 

@@ -16,7 +16,8 @@ import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
 import { campaignSummary } from '../core/queueing';
 import type { Identity } from '../core/profile';
-import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, WrittenEmailStore } from '../ports';
+import { listenMessages } from '../../schema/api/listenValues';
+import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, TrackStore, WrittenEmailStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { campaignsDeps } from '../composition/campaigns';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse, parseForm, type FormRule } from './api';
@@ -29,6 +30,8 @@ export interface CampaignsDeps {
   writer: EmailWriter;
   sanitizer: HtmlSanitizer;
   written: WrittenEmailStore;
+  /** The caller's tracks: a draft's track_id must be one of their own ready tracks (issue 16). */
+  tracks: Pick<TrackStore, 'get'>;
   clock: Clock;
 }
 
@@ -101,7 +104,16 @@ function savedDraft(result: DraftWriteResult): Campaign {
   return result.campaign;
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, clock }: CampaignsDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, clock }: CampaignsDeps) => {
+  /** A draft's uploaded track: the caller's own and ready, else a 400 (another user's id reads as none of theirs). */
+  const ownTrack = async <T extends { track: { track_id: string | null } }>(userId: string, input: T): Promise<T> => {
+    const trackId = input.track.track_id;
+    if (trackId === null) return input;
+    const track = isUlid(trackId) ? await tracks.get(userId, trackId) : undefined;
+    if (track?.status !== 'ready') throw new HttpError(400, listenMessages.trackNotFound, 'track_not_found');
+    return input;
+  };
+
   /** The artist's name and links come from the profile: create it on first use, as other pages do. */
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
@@ -125,7 +137,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
 
     /** A draft from an email the artist wrote, took from a template or built in HTML mode ('Create Preview'). */
     'POST /api/campaigns': async ({ identity, body }) => {
-      const input = await parseDraft(body);
+      const input = await ownTrack(identity.userId, await parseDraft(body));
       const campaign = await campaigns.createDraft(identity.userId, draftContent(input, sanitizer), clock.now());
       logger.info('Draft campaign created', { campaignId: campaign.id, mode: campaign.mode });
       return json(201, campaign satisfies Campaign);
@@ -138,8 +150,11 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
      * runs, so a wrong campaign_id does not cost a model call, and again in the write itself.
      */
     'POST /api/campaigns/generate-preview': async ({ identity, body }) => {
-      const request = parseForm((await campaignSchemas()).generatePreviewSchema, body, { required: generateNeeds, specTexts: composeSpecTexts });
       const userId = identity.userId;
+      const request = await ownTrack(
+        userId,
+        parseForm((await campaignSchemas()).generatePreviewSchema, body, { required: generateNeeds, specTexts: composeSpecTexts }),
+      );
       const campaignId = request.campaign_id === undefined ? undefined : campaignIdOf(request.campaign_id);
       const [contact, profile] = await Promise.all([
         contactOf(userId, request.contact_id),
@@ -176,7 +191,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     /** Replaces a draft's content (mode, track, email, recipients count) with a written email. */
     'PUT /api/campaigns/{id}': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const input = await parseDraft(body);
+      const input = await ownTrack(identity.userId, await parseDraft(body));
       const campaign = savedDraft(await campaigns.updateDraft(identity.userId, id, draftContent(input, sanitizer), clock.now()));
       logger.info('Draft campaign replaced', { campaignId: id, mode: campaign.mode });
       return json(200, campaign satisfies Campaign);

@@ -84,6 +84,15 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
     machine_open_count: record.machine_open_count,
     clicked_at: record.clicked_at ?? null,
     click_count: record.click_count,
+    listen_max_percent: record.listen_max_percent,
+    play_count: record.play_count,
+    download_count: record.download_count,
+    listen_seconds: record.listen_seconds,
+    first_listened_at: record.first_listened_at,
+    last_listened_at: record.last_listened_at,
+    answer: record.answer,
+    answer_note: record.answer_note,
+    answered_at: record.answered_at,
     detail: record.detail ?? null,
   };
 }

@@ -21,6 +21,7 @@ import type { SendTick } from '../core/dispatch';
 import { newEmailToken } from '../core/emailToken';
 import { MailerError, WriterError } from '../core/errors';
 import { backoffMs, decide, MAX_ATTEMPTS, MAX_STEPS, outgoingEmail, pitchKey, recipientDetails, type Decision } from '../core/sender';
+import { listenPageUrl } from '../core/listen';
 import { nextPacificMidnight } from '../core/sendingWindow';
 import { unsubscribePageUrl } from '../core/tracking';
 import type { Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderQueueEntry, SenderStore, WrittenEmailStore } from '../ports';
@@ -105,6 +106,8 @@ export function makeProcessor(deps: SenderDeps) {
         sanitizer: deps.sanitizer,
         written: deps.written,
         unsubscribeUrl: unsubscribePageUrl(appUrl, token),
+        // An uploaded track: the recipient's own listen page, found by the email's token (issue 16).
+        ...(campaign.track_id ? { trackUrl: listenPageUrl(appUrl, token) } : {}),
         now,
       });
     } catch (error) {

@@ -35,7 +35,7 @@ import { LocalStackError } from './errors';
 import { makeAuthorizer } from './jwt';
 import { assertPortFree } from './net';
 import { defaultWebDist, engineDataPaths, fromRoot } from './paths';
-import { localAudioStore } from '../../lambdas/composition/tracks';
+import { localAudioStore } from '../../lambdas/composition/audio';
 import { appOrigins, importHandlerFactory, reserveLocalServer, startLocalServer } from './server';
 import { seedSystemData } from './seed/index';
 import { createLocalTicker, type SenderHandler, type TickResult } from './ticker';

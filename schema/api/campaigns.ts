@@ -3,6 +3,7 @@ import { storableText } from './common';
 import { contactTypes, genres, tones } from './options';
 import { isHttpLink } from './links';
 import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
+import { listenLimits, listenMessages } from './listenValues';
 import { campaignLimits, composeMessages, composeModes, campaignStatuses, DEFAULT_EMAIL_LENGTH, DEFAULT_TONE } from './campaignValues';
 
 /**
@@ -58,6 +59,23 @@ const bpm = z
     return Math.trunc(n);
   });
 
+/** The listen page's fields of a track form (issue 16): the uploaded track (blank: none), downloads, link validity. */
+const listenFields = {
+  track_id: z
+    .string()
+    .trim()
+    .max(100)
+    .nullish()
+    .transform((value) => (value === undefined || value === null || value === '' ? null : value)),
+  allow_download: z.boolean().default(false),
+  listen_days: z
+    .number({ message: listenMessages.listenDaysRange })
+    .int(listenMessages.listenDaysRange)
+    .min(listenLimits.daysMin, listenMessages.listenDaysRange)
+    .max(listenLimits.daysMax, listenMessages.listenDaysRange)
+    .default(listenLimits.daysDefault),
+};
+
 /**
  * Spec §3 "Campaign form data" as AI mode needs it: track name, link, genre and description are
  * required (the Track Information card's * fields); mood and bpm optional.
@@ -72,6 +90,7 @@ export const aiTrackSchema = z
     description: text('Description', campaignLimits.description, composeMessages.previewNeeds),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
     email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
+    ...listenFields,
   })
   .strict();
 export type AiTrack = z.output<typeof aiTrackSchema>;
@@ -88,6 +107,7 @@ export const htmlTrackSchema = z
     description: text('Description', campaignLimits.description).optional(),
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
     email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
+    ...listenFields,
   })
   .strict();
 export type HtmlTrackInput = z.input<typeof htmlTrackSchema>;
@@ -122,6 +142,17 @@ export const campaignSchema = z.object({
   emails_unknown: z.number().int(),
   /** Opens by mail-privacy proxies and link scanners, counted apart from emails_opened (people). */
   emails_machine_opened: z.number().int(),
+  /**
+   * The listen page (issue 16): the uploaded track the emails link to (each recipient their own
+   * `/l/<token>`; null: the emails link to track_url), whether its page offers a download, and how many
+   * days a link stays valid. Recipients who listened (25 %+), answered, and downloaded.
+   */
+  track_id: z.string().nullable(),
+  allow_download: z.boolean(),
+  listen_days: z.number().int(),
+  emails_listened: z.number().int(),
+  emails_answered: z.number().int(),
+  emails_downloaded: z.number().int(),
   /** Nothing is sent before this time (scheduled mode: the next Pacific midnight); null until queued. */
   send_after: z.string().nullable(),
   /**

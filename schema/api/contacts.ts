@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listenAnswers } from './listenValues';
 import { characterMessages, hasInvisibleOrControl } from './characters';
 import { storableText } from './common';
 import { normaliseWebsite } from './links';
@@ -131,6 +132,16 @@ export const contactSchema = z.object({
   /** Set when the contact came from the LabelFinder directory. */
   genre_focus: z.string().nullable(),
   created_at: z.string(),
+  /** The contact's latest one-click answer on a listen page (issue 16); absent until they answer. */
+  last_answer: z
+    .object({
+      answer: z.enum(listenAnswers),
+      note: z.string().nullable(),
+      answered_at: z.string(),
+      campaign_id: z.string(),
+      track_name: z.string(),
+    })
+    .optional(),
 });
 export type Contact = z.infer<typeof contactSchema>;
 

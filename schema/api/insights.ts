@@ -63,6 +63,9 @@ export const analyticsDaySchema = z.object({
   emails_machine_opened: count,
   emails_clicked: count.nullable(),
   emails_unsubscribed: count.nullable(),
+  /** Issue 16: recipients who reached 25 % on their listen page, and who answered (full analytics only). */
+  emails_listened: count.nullable(),
+  emails_answered: count.nullable(),
 });
 export type AnalyticsDay = z.infer<typeof analyticsDaySchema>;
 
@@ -77,6 +80,8 @@ export const analyticsCampaignSchema = z.object({
   emails_machine_opened: count,
   emails_clicked: count.nullable(),
   emails_unsubscribed: count.nullable(),
+  emails_listened: count.nullable(),
+  emails_answered: count.nullable(),
   /** Rounded percents of emails_sent (people only); null when nothing was sent or on basic analytics (click rate). */
   open_rate: z.number().int().min(0).max(100).nullable(),
   click_rate: z.number().int().min(0).max(100).nullable(),

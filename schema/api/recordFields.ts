@@ -35,6 +35,12 @@ export const campaignFields = [
   'emails_skipped',
   'emails_unknown',
   'emails_machine_opened',
+  'track_id',
+  'allow_download',
+  'listen_days',
+  'emails_listened',
+  'emails_answered',
+  'emails_downloaded',
   'send_after',
   'pause_reason',
   'email_subject',
@@ -63,6 +69,7 @@ export const contactFields = [
   'notes',
   'genre_focus',
   'created_at',
+  'last_answer',
 ] as const satisfies readonly (keyof Contact)[];
 
 /** An unsubscribed address's fields (unsubscribeSchema). */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listenAnswers } from './listenValues';
 import { campaignSummarySchema } from './campaigns';
 import { unsubscribeReasons } from './contacts';
 import { storableText } from './common';
@@ -129,6 +130,17 @@ export const campaignEmailSchema = z.object({
   machine_open_count: z.number().int(),
   clicked_at: z.string().nullable(),
   click_count: z.number().int(),
+  /** The listen page (issue 16): the furthest milestone (0/25/50/75/100), plays, downloads, first and latest play. */
+  listen_max_percent: z.number().int(),
+  play_count: z.number().int(),
+  download_count: z.number().int(),
+  listen_seconds: z.number().int(),
+  first_listened_at: z.string().nullable(),
+  last_listened_at: z.string().nullable(),
+  /** The recipient's current one-click answer and note. */
+  answer: z.enum(listenAnswers).nullable(),
+  answer_note: z.string().nullable(),
+  answered_at: z.string().nullable(),
   /** Why it failed or was skipped, in words. */
   detail: z.string().nullable(),
 });

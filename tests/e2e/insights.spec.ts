@@ -165,7 +165,8 @@ test('Analytics: Free sees opens with the rest locked; on Pro each period shows 
 
   await page.getByRole('button', { name: 'View emails per day as table' }).click();
   const todayRow = page.getByRole('table', { name: 'Emails per day' }).getByRole('row', { name: new RegExp(today) });
-  await expect(todayRow.getByRole('cell')).toHaveText(['4', '2', '1', '1']);
+  // Sent, opened, clicked, listened (no listen page in this campaign), unsubscribed.
+  await expect(todayRow.getByRole('cell')).toHaveText(['4', '2', '1', '0', '1']);
   await page.getByRole('button', { name: 'View machine opens per day as table' }).click();
   await expect(page.getByRole('table', { name: 'Machine opens per day' }).getByRole('row', { name: new RegExp(today) })).toContainText('1');
 

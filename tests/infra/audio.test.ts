@@ -51,7 +51,7 @@ describe('the audio bucket', () => {
     expect(JSON.stringify(rule?.AllowedOrigins)).toContain(logicalId(stack.web.distribution));
   });
 
-  it('is used by the tracks function only, on its tracks/ objects, with exactly its actions, and named in its environment', () => {
+  it('is used by the tracks function (read and write) and the listen function (read only), on tracks/ objects, with exactly their actions', () => {
     for (const group of cloudHandlerGroups()) {
       const access = (handlerGroups[group] as HandlerGroupDefinition).audio;
       const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) => actionsOf([s]).some((a) => a.startsWith('s3:')));
@@ -67,6 +67,12 @@ describe('the audio bucket', () => {
       expect(variables.AUDIO_BUCKET_NAME).toEqual({ Ref: bucketId });
     }
     expect((handlerGroups.tracks as HandlerGroupDefinition).audio).toBe('readwrite');
+    // The public listen page only signs GET URLs: never a write, a tag or a delete.
+    expect((handlerGroups.listen as HandlerGroupDefinition).audio).toBe('read');
+    const listenStatements = statementsOfRole(template, logicalId(stack.api.functions.listen.role)).filter((s) =>
+      actionsOf([s]).some((a) => a.startsWith('s3:')),
+    );
+    expect(actionsOf(listenStatements)).toEqual(['s3:GetObject']);
   });
 
   it("names the bucket's host in the site's CSP, for uploads and the player", () => {

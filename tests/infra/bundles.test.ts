@@ -29,6 +29,8 @@ const entries = deployedLambdas();
 const BILLING_BUNDLE_BUDGET_KIB = 3 * 1024;
 /** The tracks function's: the S3 client, its presigners and music-metadata beside the DynamoDB client. */
 const TRACKS_BUNDLE_BUDGET_KIB = 3 * 1024;
+/** The listen function's: the tracks' minus music-metadata. */
+const LISTEN_BUNDLE_BUDGET_KIB = 2 * 1024;
 
 /**
  * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
@@ -47,6 +49,8 @@ const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   billing: ['zod', 'stripe'],
   // The list and delete routes load neither the S3 client (presign, head, read) nor music-metadata (complete).
   tracks: ['zod', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'music-metadata'],
+  // The page's GET validates no body; the S3 client signs its first URL.
+  listen: ['zod', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post', '@aws-sdk/s3-request-presigner', 'music-metadata'],
   insights: ['zod'],
 };
 /** Evaluated at import by every function above (the marks' control: a watched package that does load is seen). */
@@ -192,7 +196,7 @@ describe('Lambda bundles', () => {
       '@aws-sdk/client-kms': ['mailbox', 'sender'],
       '@aws-sdk/client-secrets-manager': ['mailbox', 'billing', 'sender'],
       stripe: ['billing'],
-      '@aws-sdk/client-s3': ['tracks'],
+      '@aws-sdk/client-s3': ['tracks', 'listen'],
       'music-metadata': ['tracks'],
       '@aws-sdk/client-sqs': ['dispatcher'],
       dompurify: ['campaigns', 'sender'],
@@ -226,6 +230,13 @@ describe('Lambda bundles', () => {
     const kib = Math.round(size / 1024);
     console.log(`tracks bundle: ${kib} KiB (unminified; the S3 client, its presigners, music-metadata and the DynamoDB client included)`);
     expect(kib).toBeLessThan(TRACKS_BUNDLE_BUDGET_KIB);
+  });
+
+  it('the listen bundle (the public page: the S3 client to sign URLs, no audio inspector) stays small', async () => {
+    const { size } = await stat(path.join(outDir, 'listen', 'index.mjs'));
+    const kib = Math.round(size / 1024);
+    console.log(`listen bundle: ${kib} KiB (unminified; the S3 client, its presigners and the DynamoDB client included)`);
+    expect(kib).toBeLessThan(LISTEN_BUNDLE_BUDGET_KIB);
   });
 
   it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {

@@ -12,6 +12,7 @@ import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
+import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
 import { DomPurifySanitizer } from '../../lambdas/adapters/html/domPurifySanitizer';
 import { systemClock } from '../../lambdas/adapters/clock';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
@@ -563,6 +564,7 @@ describe('a writer failure', () => {
       contacts: new DynamoContactStore(db, tableName),
       profiles: new DynamoProfileStore(db, tableName),
       writer: failingWriter,
+      tracks: new DynamoTrackStore(db, tableName),
       sanitizer: new DomPurifySanitizer(),
       written: new DynamoWrittenEmailStore(db, tableName),
       clock: systemClock,

@@ -17,7 +17,10 @@ import { stringMatching } from '../support/matchers';
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const CONTACT_FIELDS = Object.keys(contactSchema.shape).sort();
+// last_answer (issue 16) is there only once the contact answered on a listen page.
+const CONTACT_FIELDS = Object.keys(contactSchema.shape)
+  .filter((field) => field !== 'last_answer')
+  .sort();
 
 /** The contact items stored under the user's partition (read from the table, consistently). */
 async function storedContacts(sub: string): Promise<Record<string, unknown>[]> {

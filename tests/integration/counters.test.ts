@@ -8,6 +8,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest';
 import { statsDayKey, statsTotalsKey } from '../../lambdas/adapters/dynamodb/counters';
 import { countersInLogs, readCounters, rebuildCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
+import { DynamoListenStore } from '../../lambdas/adapters/dynamodb/listenStore';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { counterDay, emptyDay, emptyTotals, type CountersFromLogs } from '../../lambdas/core/counters';
 import type { EmailToken } from '../../lambdas/ports';
@@ -50,6 +51,28 @@ describe('counters written with each event', () => {
     await expectCountersMatchLogs(world);
   });
 
+  it('counts listens, plays, downloads and answers as the listen page reports them, equal to what the logs say (issue 16)', async () => {
+    const { world, tokens, campaign } = await sentWorld(2);
+    const listen = new DynamoListenStore(world.db, world.tableName);
+    const [first, second] = tokens as [EmailToken, EmailToken];
+    const at = new Date(world.now.getTime() + 60_000);
+    await Promise.all([
+      ...Array.from({ length: 3 }, () => listen.recordPlay(first, 'session-one-0001', at)),
+      ...Array.from({ length: 3 }, () => listen.recordProgress(first, { session: 'session-one-0001', milestone: 50, seconds: 4, durationSeconds: 8 }, at)),
+      listen.recordDownload(first, at),
+      listen.recordDownload(first, at),
+      listen.answer(first, { answer: 'interested', note: null }, at),
+      listen.recordPlay(second, 'session-two-0001', at),
+      listen.recordProgress(second, { session: 'session-two-0001', milestone: 0, seconds: 1, durationSeconds: 8 }, at),
+    ]);
+    await listen.answer(first, { answer: 'send_wavs', note: 'WAVs please' }, at);
+    const stored = await storedCounters(world);
+    expect(stored.totals).toMatchObject({ emails_listened: 1, emails_answered: 1, play_count: 2, download_count: 2 });
+    expect(stored.days.get(counterDay(at))).toMatchObject({ emails_listened: 1, emails_answered: 1 });
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_listened: 1, emails_answered: 1, emails_downloaded: 1 });
+    await expectCountersMatchLogs(world);
+  });
+
   it('counts a repeated human open once as an opened email and every time as an open; first and last times on the email', async () => {
     const { world, tracking, tokens, campaign } = await sentWorld(2);
     const [first] = tokens as [EmailToken];
@@ -85,9 +108,13 @@ describe('counters written with each event', () => {
       emails_machine_opened: 1,
       emails_clicked: 1,
       emails_unsubscribed: 1,
+      emails_listened: 0,
+      emails_answered: 0,
       open_count: 6,
       machine_open_count: 4,
       click_count: 5,
+      play_count: 0,
+      download_count: 0,
       contacts_count: 0,
       campaigns_created: 1,
     });

@@ -212,6 +212,8 @@ describe('GET /api/analytics', () => {
       emails_machine_opened: 0,
       emails_clicked: 0,
       emails_unsubscribed: 0,
+      emails_listened: 0,
+      emails_answered: 0,
     });
     expect(analytics.days.find((day) => day.day === '2026-11-21')).toEqual({
       day: '2026-11-21',
@@ -220,8 +222,18 @@ describe('GET /api/analytics', () => {
       emails_machine_opened: 1,
       emails_clicked: 1,
       emails_unsubscribed: 1,
+      emails_listened: 0,
+      emails_answered: 0,
     });
-    expect(analytics.totals).toEqual({ emails_sent: 6, emails_opened: 2, emails_machine_opened: 1, emails_clicked: 1, emails_unsubscribed: 1 });
+    expect(analytics.totals).toEqual({
+      emails_sent: 6,
+      emails_opened: 2,
+      emails_machine_opened: 1,
+      emails_clicked: 1,
+      emails_unsubscribed: 1,
+      emails_listened: 0,
+      emails_answered: 0,
+    });
     expect(analytics.campaigns).toEqual([
       {
         id: night.campaign.id,
@@ -233,6 +245,8 @@ describe('GET /api/analytics', () => {
         emails_machine_opened: 1,
         emails_clicked: 1,
         emails_unsubscribed: 1,
+        emails_listened: 0,
+        emails_answered: 0,
         open_rate: 33,
         click_rate: 33,
       },
@@ -246,6 +260,8 @@ describe('GET /api/analytics', () => {
         emails_machine_opened: 0,
         emails_clicked: 0,
         emails_unsubscribed: 0,
+        emails_listened: 0,
+        emails_answered: 0,
         open_rate: 33,
         click_rate: 0,
       },
@@ -257,7 +273,15 @@ describe('GET /api/analytics', () => {
     await world.draft(4, { track_name: 'Never Sent' });
     const analytics = analyticsSchema.parse((await insightsApi(world)('GET /api/analytics', { query: { period: '7d' } })).json);
     expect(analytics).toMatchObject({ from: '2026-11-15', to: '2026-11-21' });
-    expect(analytics.totals).toEqual({ emails_sent: 3, emails_opened: 2, emails_machine_opened: 1, emails_clicked: 1, emails_unsubscribed: 1 });
+    expect(analytics.totals).toEqual({
+      emails_sent: 3,
+      emails_opened: 2,
+      emails_machine_opened: 1,
+      emails_clicked: 1,
+      emails_unsubscribed: 1,
+      emails_listened: 0,
+      emails_answered: 0,
+    });
     expect(analytics.campaigns.map((campaign) => campaign.track_name)).toEqual(['Night Shift', 'Early Bird']);
     expect(analytics.campaigns[0]!.id).toBe(night.campaign.id);
   });
@@ -267,7 +291,15 @@ describe('GET /api/analytics', () => {
     const analytics = analyticsSchema.parse((await insightsApi(world)('GET /api/analytics', { query: { period: '1y' } })).json);
     expect(analytics.depth).toBe('basic');
     expect(analytics.days).toHaveLength(365);
-    expect(analytics.totals).toEqual({ emails_sent: 6, emails_opened: 2, emails_machine_opened: 1, emails_clicked: null, emails_unsubscribed: null });
+    expect(analytics.totals).toEqual({
+      emails_sent: 6,
+      emails_opened: 2,
+      emails_machine_opened: 1,
+      emails_clicked: null,
+      emails_unsubscribed: null,
+      emails_listened: null,
+      emails_answered: null,
+    });
     expect(analytics.days.every((day) => day.emails_clicked === null && day.emails_unsubscribed === null)).toBe(true);
     expect(analytics.campaigns.map((c) => [c.open_rate, c.click_rate, c.emails_clicked, c.emails_unsubscribed])).toEqual([
       [33, null, null, null],

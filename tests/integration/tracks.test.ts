@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localAudioStore } from '../../lambdas/composition/tracks';
+import { localAudioStore } from '../../lambdas/composition/audio';
 import { importHandler } from '../../lib/local/server';
 import type { LocalServer } from '../../lib/local/server';
 import { TRACK_MAX_BYTES, trackMessages, trackSchema, trackSummarySchema, type TrackSummary, type TrackUpload } from '../../schema/api/tracks';

@@ -255,6 +255,10 @@ describe('draftContent', () => {
       personalised_by_writer: false,
       preview_contact_id: null,
       total_recipients: 3,
+      // No uploaded track: no listen page, downloads off, links valid 90 days.
+      track_id: null,
+      allow_download: false,
+      listen_days: 90,
     });
   });
 
@@ -317,6 +321,9 @@ describe('previewDraftContent', () => {
       personalised_by_writer: true,
       preview_contact_id: contact().id,
       total_recipients: 4,
+      track_id: null,
+      allow_download: false,
+      listen_days: 90,
     });
   });
 });
@@ -411,6 +418,33 @@ describe('recipientEmail', () => {
     const written = memoryWrittenStore();
     await expect(emailFor(campaign({ personalised_by_writer: true, preview_contact_id: mara.id }), juno, failing, { written })).rejects.toThrow('model busy');
     expect(written.puts).toBe(0);
+  });
+});
+
+describe('recipientEmail with an uploaded track (issue 16)', () => {
+  // A local app's link: no website host, as [TRACK_URL] alone would refuse it.
+  const listenUrl = 'http://127.0.0.1:5173/l/Q0FGRUJBQkVDQUZFQkFCRUNBRkVCQUJFQ0FGRUJBQkU';
+  const campaign = buildCampaign({
+    mode: 'ai',
+    track_url: 'https://soundcloud.com/nova/night-drive?a=1&b=2',
+    track_id: '01KAKZ3R0000000000000000TR',
+    email_subject: 'Night Drive',
+    email_body: 'Hi [CONTACT_NAME], hear it at https://soundcloud.com/nova/night-drive?a=1&b=2 or [TRACK_URL]',
+  });
+  const input = { campaign, contact: contact(), artist: artistDetails(profile()), writer: fakeWriter(), sanitizer: fakeSanitizer(), now: new Date() };
+
+  it('links the recipient’s own listen page wherever the email had the track link or [TRACK_URL]', async () => {
+    const email = await recipientEmail({ ...input, written: memoryWrittenStore(), unsubscribeUrl: '#', trackUrl: listenUrl });
+    expect(email.text).not.toContain('soundcloud.com');
+    expect(email.html).not.toContain('soundcloud.com');
+    expect(email.text.split(listenUrl)).toHaveLength(3);
+    expect(email.html).toContain(`href="${listenUrl}"`);
+  });
+
+  it('without a listen page the email keeps the campaign’s link', async () => {
+    const email = await recipientEmail({ ...input, written: memoryWrittenStore(), unsubscribeUrl: '#' });
+    expect(email.text).toContain('https://soundcloud.com/nova/night-drive?a=1&b=2');
+    expect(email.text).not.toContain('/l/');
   });
 });
 

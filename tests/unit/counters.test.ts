@@ -63,25 +63,31 @@ describe('countersFromLogs: what the logs say', () => {
         email({ machine_opened_at: '2026-11-21T18:00:05.000Z', machine_open_count: 2 }),
         // Failed: not sent; never counted as sent.
         email({ status: 'failed', sent_at: null }),
+        // Listened to 25 % on the 22nd (two plays, one download), answered on the 23rd.
+        email({ listened_at: '2026-11-22T20:00:00.000Z', play_count: 2, download_count: 1, first_answered_at: '2026-11-23T20:00:00.000Z' }),
       ],
       [{ unsubscribed_at: '2026-11-23T12:00:00.000Z' }],
     );
     expect(counters.totals).toEqual({
-      emails_sent: 2,
+      emails_sent: 3,
       emails_opened: 1,
       emails_machine_opened: 1,
       emails_clicked: 1,
       emails_unsubscribed: 1,
+      emails_listened: 1,
+      emails_answered: 1,
       open_count: 2,
       machine_open_count: 2,
       click_count: 3,
+      play_count: 2,
+      download_count: 1,
       contacts_count: 0,
       campaigns_created: 0,
     });
     expect(Object.fromEntries(counters.days)).toEqual({
-      '2026-11-21': { ...emptyDay(), emails_sent: 2, emails_opened: 1, emails_machine_opened: 1 },
-      '2026-11-22': { ...emptyDay(), emails_clicked: 1 },
-      '2026-11-23': { ...emptyDay(), emails_unsubscribed: 1 },
+      '2026-11-21': { ...emptyDay(), emails_sent: 3, emails_opened: 1, emails_machine_opened: 1 },
+      '2026-11-22': { ...emptyDay(), emails_clicked: 1, emails_listened: 1 },
+      '2026-11-23': { ...emptyDay(), emails_unsubscribed: 1, emails_answered: 1 },
     });
   });
 

@@ -185,8 +185,18 @@ describe('the analytics answer', () => {
       emails_machine_opened: 2,
       emails_clicked: 1,
       emails_unsubscribed: 1,
+      emails_listened: 0,
+      emails_answered: 0,
     });
-    expect(answer.totals).toEqual({ emails_sent: 3, emails_opened: 1, emails_machine_opened: 2, emails_clicked: 1, emails_unsubscribed: 1 });
+    expect(answer.totals).toEqual({
+      emails_sent: 3,
+      emails_opened: 1,
+      emails_machine_opened: 2,
+      emails_clicked: 1,
+      emails_unsubscribed: 1,
+      emails_listened: 0,
+      emails_answered: 0,
+    });
     expect(answer.campaigns.map((c) => [c.id, c.open_rate, c.click_rate, c.emails_unsubscribed])).toEqual([
       ['01KAKZ3R000000000000000003', 0, 0, 1],
       ['01KAKZ3R000000000000000001', 67, 33, 0],
@@ -196,7 +206,15 @@ describe('the analytics answer', () => {
   it('basic (Free): opens only; clicks, unsubscribes and the click rate are null everywhere', () => {
     const answer = analyticsAnswer({ period: '7d', now, depth: 'basic', days, campaigns });
     expect(answer.depth).toBe('basic');
-    expect(answer.totals).toEqual({ emails_sent: 3, emails_opened: 1, emails_machine_opened: 2, emails_clicked: null, emails_unsubscribed: null });
+    expect(answer.totals).toEqual({
+      emails_sent: 3,
+      emails_opened: 1,
+      emails_machine_opened: 2,
+      emails_clicked: null,
+      emails_unsubscribed: null,
+      emails_listened: null,
+      emails_answered: null,
+    });
     expect(answer.days.every((d) => d.emails_clicked === null && d.emails_unsubscribed === null)).toBe(true);
     expect(answer.campaigns.map((c) => [c.open_rate, c.click_rate, c.emails_clicked, c.emails_unsubscribed])).toEqual([
       [0, null, null, null],

@@ -186,6 +186,9 @@ describe('campaign summaries', () => {
         personalised_by_writer: false,
         preview_contact_id: null,
         total_recipients: 1,
+        track_id: null,
+        allow_download: false,
+        listen_days: 90,
       },
       '2026-11-22T00:00:00.000Z',
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAudioStore';
-import { audioStoreOf } from '../../lambdas/composition/tracks';
+import { audioStoreOf } from '../../lambdas/composition/audio';
 import type { ServerConfig } from '../../lambdas/composition/config';
 import { DomainError } from '../../lambdas/core/errors';
 

@@ -33,7 +33,15 @@ export function dayBefore(offset: number): string {
 }
 
 export type DayFigures = Omit<AnalyticsDay, 'day'>;
-const zeroDay: DayFigures = { emails_sent: 0, emails_opened: 0, emails_machine_opened: 0, emails_clicked: 0, emails_unsubscribed: 0 };
+const zeroDay: DayFigures = {
+  emails_sent: 0,
+  emails_opened: 0,
+  emails_machine_opened: 0,
+  emails_clicked: 0,
+  emails_unsubscribed: 0,
+  emails_listened: 0,
+  emails_answered: 0,
+};
 
 export function analyticsCampaign(id: string, track: string, figures: Partial<AnalyticsCampaign> = {}): AnalyticsCampaign {
   return {
@@ -46,6 +54,8 @@ export function analyticsCampaign(id: string, track: string, figures: Partial<An
     emails_machine_opened: 0,
     emails_clicked: 0,
     emails_unsubscribed: 0,
+    emails_listened: 0,
+    emails_answered: 0,
     open_rate: null,
     click_rate: null,
     ...figures,
@@ -88,8 +98,10 @@ export interface InsightsData {
   holdLaterActivity: Promise<void> | null;
 }
 
-const basic = <T extends { emails_clicked: number | null; emails_unsubscribed: number | null }>(value: T, depth: InsightsData['depth']): T =>
-  depth === 'full' ? value : { ...value, emails_clicked: null, emails_unsubscribed: null };
+const basic = <T extends { emails_clicked: number | null; emails_unsubscribed: number | null; emails_listened: number | null; emails_answered: number | null }>(
+  value: T,
+  depth: InsightsData['depth'],
+): T => (depth === 'full' ? value : { ...value, emails_clicked: null, emails_unsubscribed: null, emails_listened: null, emails_answered: null });
 
 /** The analytics answer for `period`, as the server builds it from its day items. */
 export function analyticsAnswer(data: InsightsData, period: AnalyticsPeriodId): Analytics {
@@ -106,6 +118,8 @@ export function analyticsAnswer(data: InsightsData, period: AnalyticsPeriodId): 
       emails_machine_opened: sum('emails_machine_opened'),
       emails_clicked: sum('emails_clicked'),
       emails_unsubscribed: sum('emails_unsubscribed'),
+      emails_listened: sum('emails_listened'),
+      emails_answered: sum('emails_answered'),
     },
     data.depth,
   );

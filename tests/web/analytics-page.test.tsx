@@ -102,14 +102,26 @@ describe('day strings and the funnel', () => {
   });
 
   it('gives each stage its percent of sent, and stops at opened on basic analytics', () => {
-    const totals = { emails_sent: 60, emails_opened: 20, emails_machine_opened: 10, emails_clicked: 6, emails_unsubscribed: 2 };
+    const totals = {
+      emails_sent: 60,
+      emails_opened: 20,
+      emails_machine_opened: 10,
+      emails_clicked: 6,
+      emails_unsubscribed: 2,
+      emails_listened: 12,
+      emails_answered: 3,
+    };
     expect(funnelOf(totals)).toEqual([
       { label: 'Sent', count: 60, percent: 100 },
       { label: 'Opened', count: 20, percent: 33 },
       { label: 'Clicked', count: 6, percent: 10 },
+      { label: 'Listened', count: 12, percent: 20 },
+      { label: 'Answered', count: 3, percent: 5 },
       { label: 'Unsubscribed', count: 2, percent: 3 },
     ]);
-    expect(funnelOf({ ...totals, emails_clicked: null, emails_unsubscribed: null }).map((stage) => stage.label)).toEqual(['Sent', 'Opened']);
+    expect(
+      funnelOf({ ...totals, emails_clicked: null, emails_unsubscribed: null, emails_listened: null, emails_answered: null }).map((stage) => stage.label),
+    ).toEqual(['Sent', 'Opened']);
     expect(funnelOf({ ...totals, emails_sent: 0, emails_opened: 0 })[1]).toEqual({ label: 'Opened', count: 0, percent: 0 });
   });
 });
@@ -185,10 +197,10 @@ describe('full analytics (Pro)', () => {
       .getAllByRole('row')
       .map((row) => row.textContent);
     expect(rows).toHaveLength(8);
-    expect(rows[0]).toBe('DaySentOpenedClickedUnsubscribed');
+    expect(rows[0]).toBe('DaySentOpenedClickedListenedUnsubscribed');
     // Newest first: today on top.
-    expect(rows[1]).toBe('Thu, Nov 26, 2026104' + '21');
-    expect(rows[7]).toBe(`${formatDayLong(dayBefore(6))}20610`);
+    expect(rows[1]).toBe('Thu, Nov 26, 2026104' + '201');
+    expect(rows[7]).toBe(`${formatDayLong(dayBefore(6))}206100`);
     expect(rows[7]).toMatch(/^Fri, Nov 20, 2026/);
     expect(dayBefore(0)).toBe(TODAY);
 
@@ -208,7 +220,19 @@ describe('full analytics (Pro)', () => {
     const headers = campaignsTable()
       .findColumnHeaders()
       .map((header) => header.getElement().textContent);
-    expect(headers).toEqual(['Campaign', 'Sent', 'Opened', 'Open rate', 'Machine opens', 'Clicked', 'Click rate', 'Unsubscribes', 'Links']);
+    expect(headers).toEqual([
+      'Campaign',
+      'Sent',
+      'Opened',
+      'Open rate',
+      'Machine opens',
+      'Clicked',
+      'Click rate',
+      'Unsubscribes',
+      'Listened',
+      'Answered',
+      'Links',
+    ]);
     expect(campaignsTable().findBodyCell(1, 4)!.getElement()).toHaveTextContent('30%');
 
     act(() => campaignsTable().findColumnSortingArea(4)!.click());
@@ -420,10 +444,10 @@ describe('export', () => {
     expect(filename).toBe(`trackpitch-analytics-7d-${formatDateStamp(new Date())}.csv`);
     expect(tables).toHaveLength(2);
     const [dayTable, activityTableRows] = tables as [string[][], string[][]];
-    expect(dayTable[0]).toEqual(['Day', 'Sent', 'Opened', 'Machine Opens', 'Clicked', 'Unsubscribed']);
+    expect(dayTable[0]).toEqual(['Day', 'Sent', 'Opened', 'Machine Opens', 'Clicked', 'Unsubscribed', 'Listened', 'Answered']);
     expect(dayTable).toHaveLength(8);
-    expect(dayTable[1]).toEqual([dayBefore(6), '20', '6', '5', '1', '0']);
-    expect(dayTable[7]).toEqual([TODAY, '10', '4', '3', '2', '1']);
+    expect(dayTable[1]).toEqual([dayBefore(6), '20', '6', '5', '1', '0', '0', '0']);
+    expect(dayTable[7]).toEqual([TODAY, '10', '4', '3', '2', '1', '0', '0']);
 
     expect(activityTableRows[0]).toEqual([
       'Track',

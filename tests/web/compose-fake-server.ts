@@ -411,6 +411,9 @@ function draftContent(input: ReturnType<typeof draftInputSchema.parse>) {
     personalised_by_writer: false,
     preview_contact_id: null,
     total_recipients: input.total_recipients,
+    track_id: track.track_id,
+    allow_download: track.allow_download,
+    listen_days: track.listen_days,
   };
 }
 

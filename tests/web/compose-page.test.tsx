@@ -147,6 +147,10 @@ describe('compose: AI preview', () => {
       bpm: '128',
       ai_tone: 'casual',
       email_length: 250,
+      // No uploaded track: no listen page; downloads off and the default link validity.
+      track_id: null,
+      allow_download: false,
+      listen_days: 90,
     });
   });
 

@@ -78,6 +78,22 @@ describe('contacts list', () => {
     expect(namesShown()[0]).toBe(`Person ${total - CONTACTS_PAGE_SIZE}`);
   });
 
+  it('shows the contact’s latest answer on a listen page on its card (issue 16), and none before one', async () => {
+    const server = fakeContactsServer([
+      contact(1, {
+        email: 'ana@label.com',
+        last_answer: { answer: 'send_wavs', note: 'Stems too, please', answered_at: '2026-11-25T10:00:00.000Z', campaign_id: 'c-1', track_name: 'Night Drive' },
+      }),
+      contact(2, { email: 'ben@label.com' }),
+    ]);
+    await openPage(server);
+    await showing(2, 2);
+    expect(within(cardOf('ana@label.com')).getByText('Answered: Send me the WAVs')).toBeInTheDocument();
+    expect(within(cardOf('ana@label.com')).getByText(/on Night Drive/)).toBeInTheDocument();
+    expect(within(cardOf('ana@label.com')).getByText(/Stems too, please/)).toBeInTheDocument();
+    expect(within(cardOf('ben@label.com')).queryByText(/^Answered:/)).toBeNull();
+  });
+
   it('shows each card with name, type, email, label, position, genre badges, notes and named controls', async () => {
     const server = fakeContactsServer([
       contact(1, {

@@ -9,6 +9,8 @@ const AuthPage = lazy(() => import('./pages/auth/AuthPage'));
 const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
 const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
 const UnsubscribePage = lazy(() => import('./pages/unsubscribe/UnsubscribePage'));
+// The private listen page (issue 16): its own chunk, the only one with wavesurfer.js.
+const ListenPage = lazy(() => import('./pages/listen/ListenPage'));
 const NotFoundPage = lazy(() => import('./pages/notfound/NotFoundPage'));
 const BetaWaitlistPage = lazy(() => import('./pages/admin/BetaWaitlistPage'));
 const DashboardLayout = lazy(() => import('./pages/dashboard/DashboardLayout'));
@@ -49,6 +51,7 @@ export function AppRoutes() {
         <Route path="/privacy" element={<PrivacyPage />} />
         <Route path="/terms" element={<TermsPage />} />
         <Route path="/unsubscribe" element={<UnsubscribePage />} />
+        <Route path="/l/:token" element={<ListenPage />} />
         <Route
           path="/dashboard"
           element={

@@ -9,7 +9,7 @@ import { updatedItem, withoutKeys } from './client';
 import { counterUpdates } from './counters';
 import { projectionOf, queryPartition } from './query';
 import { retryingRaces } from './races';
-import { newDraftCampaign } from '../../core/campaign';
+import { newDraftCampaign, withListenDefaults } from '../../core/campaign';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
@@ -28,7 +28,7 @@ const projection = projectionOf(CAMPAIGN_FIELDS);
 
 const campaignKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.campaign(id) });
 
-const toCampaign = (item: Record<string, unknown>) => withoutKeys<Campaign>(item);
+const toCampaign = (item: Record<string, unknown>) => withListenDefaults(withoutKeys<Campaign>(item));
 
 export class DynamoCampaignStore implements CampaignStore {
   constructor(
@@ -68,12 +68,13 @@ export class DynamoCampaignStore implements CampaignStore {
   }
 
   async list(userId: string): Promise<Campaign[]> {
-    return queryPartition<Campaign>(this.db, this.tableName, {
+    const stored = await queryPartition<Campaign>(this.db, this.tableName, {
       pk: key.user(userId),
       skPrefix: key.campaignPrefix(),
       projection,
       newestFirst: true,
     });
+    return stored.map(withListenDefaults);
   }
 
   /**
@@ -107,5 +108,6 @@ export class DynamoCampaignStore implements CampaignStore {
 
 /** Only the contract's fields: an item read whole (ALL_NEW, the sending store's reads) also holds internal attributes. */
 export function contractCampaign(campaign: Campaign): Campaign {
-  return Object.fromEntries(CAMPAIGN_FIELDS.filter((field) => field in campaign).map((field) => [field, campaign[field]])) as Campaign;
+  const full = withListenDefaults(campaign);
+  return Object.fromEntries(CAMPAIGN_FIELDS.filter((field) => field in full).map((field) => [field, full[field]])) as Campaign;
 }

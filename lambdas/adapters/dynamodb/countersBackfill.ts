@@ -36,6 +36,10 @@ const LOGGED_EMAIL_FIELDS = [
   'machine_open_count',
   'clicked_at',
   'click_count',
+  'listened_at',
+  'first_answered_at',
+  'play_count',
+  'download_count',
 ] as const satisfies readonly (keyof LoggedEmail)[];
 
 /** The counters one user's logs and items say, read from the table. */
@@ -68,6 +72,10 @@ export async function countersInLogs(db: DynamoDBDocumentClient, tableName: stri
         machine_open_count: email.machine_open_count ?? 0,
         clicked_at: email.clicked_at ?? null,
         click_count: email.click_count ?? 0,
+        listened_at: email.listened_at ?? null,
+        first_answered_at: email.first_answered_at ?? null,
+        play_count: email.play_count ?? 0,
+        download_count: email.download_count ?? 0,
       });
     }
   }

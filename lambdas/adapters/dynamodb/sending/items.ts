@@ -59,8 +59,39 @@ export function toSendingCampaign(item: Item): SendingCampaign {
   };
 }
 
+/** The listen page's attributes (issue 16): written by its events only, read as these until then. */
+export const RECIPIENT_LISTEN_DEFAULTS: Pick<
+  RecipientRecord,
+  | 'first_listened_at'
+  | 'last_listened_at'
+  | 'listened_at'
+  | 'listen_max_percent'
+  | 'listen_seconds'
+  | 'play_count'
+  | 'download_count'
+  | 'answer'
+  | 'answer_note'
+  | 'answered_at'
+  | 'first_answered_at'
+> = {
+  first_listened_at: null,
+  last_listened_at: null,
+  listened_at: null,
+  listen_max_percent: 0,
+  listen_seconds: 0,
+  play_count: 0,
+  download_count: 0,
+  answer: null,
+  answer_note: null,
+  answered_at: null,
+  first_answered_at: null,
+};
+
 /** A new recipient's attributes (queueing writes them; a read fills any missing one from here). */
-export const RECIPIENT_DEFAULTS: Omit<RecipientRecord, 'campaign_id' | 'user_id' | 'position' | 'contact' | 'recipient_name' | 'recipient_email'> = {
+export const RECIPIENT_DEFAULTS: Omit<
+  RecipientRecord,
+  'campaign_id' | 'user_id' | 'position' | 'contact' | 'recipient_name' | 'recipient_email' | keyof typeof RECIPIENT_LISTEN_DEFAULTS
+> = {
   status: 'pending',
   attempts: 0,
   retry_at: null,
@@ -90,13 +121,13 @@ export const RECIPIENT_FIELDS = [
   'recipient_name',
   'recipient_email',
   ...Object.keys(RECIPIENT_DEFAULTS),
+  ...Object.keys(RECIPIENT_LISTEN_DEFAULTS),
 ] as (keyof RecipientRecord)[];
 
 export function toRecipient(item: Item): RecipientRecord {
   const stored = withoutKeys<Partial<RecipientRecord>>(item);
-  return Object.fromEntries(
-    RECIPIENT_FIELDS.map((field) => [field, stored[field] ?? (RECIPIENT_DEFAULTS as Partial<RecipientRecord>)[field] ?? null]),
-  ) as unknown as RecipientRecord;
+  const defaults: Partial<RecipientRecord> = { ...RECIPIENT_DEFAULTS, ...RECIPIENT_LISTEN_DEFAULTS };
+  return Object.fromEntries(RECIPIENT_FIELDS.map((field) => [field, stored[field] ?? defaults[field] ?? null])) as unknown as RecipientRecord;
 }
 
 export function toMailbox(item: Item | undefined): StoredMailbox | undefined {

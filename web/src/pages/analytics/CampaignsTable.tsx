@@ -77,6 +77,8 @@ function campaignColumns(
     { id: 'clicked', header: 'Clicked', cell: (campaign) => count(campaign.emails_clicked) },
     sortable('click_rate', 'Click rate', (campaign) => formatPercent(campaign.click_rate)),
     sortable('emails_unsubscribed', 'Unsubscribes', (campaign) => count(campaign.emails_unsubscribed)),
+    { id: 'listened', header: 'Listened', cell: (campaign) => count(campaign.emails_listened) },
+    { id: 'answered', header: 'Answered', cell: (campaign) => count(campaign.emails_answered) },
     {
       id: 'links',
       header: 'Links',

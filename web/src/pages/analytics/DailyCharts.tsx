@@ -19,7 +19,7 @@ import { formatDayLong, formatDayShort } from './analyticsView';
  * values are the server's Pacific day strings on a categorical axis, so no time zone moves a day.
  */
 
-type DayFigure = 'emails_sent' | 'emails_opened' | 'emails_machine_opened' | 'emails_clicked' | 'emails_unsubscribed';
+type DayFigure = 'emails_sent' | 'emails_opened' | 'emails_machine_opened' | 'emails_clicked' | 'emails_unsubscribed' | 'emails_listened';
 interface Measure {
   figure: DayFigure;
   title: string;
@@ -29,6 +29,7 @@ const peopleMeasures: readonly Measure[] = [
   { figure: 'emails_sent', title: 'Sent' },
   { figure: 'emails_opened', title: 'Opened' },
   { figure: 'emails_clicked', title: 'Clicked' },
+  { figure: 'emails_listened', title: 'Listened' },
   { figure: 'emails_unsubscribed', title: 'Unsubscribed' },
 ];
 const machineMeasures: readonly Measure[] = [{ figure: 'emails_machine_opened', title: 'Machine opens' }];

@@ -50,13 +50,15 @@ export interface FunnelStage {
   percent: number;
 }
 
-/** The period's funnel sent → opened → clicked → unsubscribed (people only); on basic analytics it stops at opened. */
+/** The period's funnel sent → opened → clicked → listened → answered → unsubscribed (people only); on basic analytics it stops at opened. */
 export function funnelOf(totals: Analytics['totals']): FunnelStage[] {
   const sent = totals.emails_sent;
   const stages: [string, number | null][] = [
     ['Sent', sent],
     ['Opened', totals.emails_opened],
     ['Clicked', totals.emails_clicked],
+    ['Listened', totals.emails_listened],
+    ['Answered', totals.emails_answered],
     ['Unsubscribed', totals.emails_unsubscribed],
   ];
   // At most 100 %: a period's opens can be of emails sent before it.
@@ -83,6 +85,8 @@ const fullDayColumns: readonly CsvColumn<AnalyticsDay>[] = [
   ...basicDayColumns,
   { header: 'Clicked', value: (day) => day.emails_clicked },
   { header: 'Unsubscribed', value: (day) => day.emails_unsubscribed },
+  { header: 'Listened', value: (day) => day.emails_listened },
+  { header: 'Answered', value: (day) => day.emails_answered },
 ];
 
 export const activityCsvColumns: readonly CsvColumn<Activity>[] = [

@@ -191,6 +191,7 @@ export default function CampaignDetailPage() {
       {sending && <QueuePanel campaign={campaign} />}
       <DeliverySummary campaign={campaign} />
       <StatCards campaign={campaign} />
+      {campaign.track_id && <ListenFunnel campaign={campaign} />}
       <CampaignDetails campaign={campaign} />
       <SentEmailsList
         campaignId={campaign.id}
@@ -201,6 +202,8 @@ export default function CampaignDetailPage() {
           campaign.emails_unknown,
           campaign.emails_opened,
           campaign.emails_clicked,
+          campaign.emails_listened,
+          campaign.emails_answered,
         ].join('/')}
       />
     </PageShell>
@@ -265,6 +268,25 @@ function DeliverySummary({ campaign }: { campaign: Campaign }) {
   );
 }
 
+export const listenedHelp =
+  'Recipients who played at least 25 % of the track on their private listen page. Opening the page, or a link scanner fetching it, is not a listen.';
+
+/** Sent → opened → listened → answered, for a campaign with an uploaded track (issue 16). */
+function ListenFunnel({ campaign }: { campaign: Campaign }) {
+  const rate = (count: number) => (campaign.emails_sent > 0 ? `${Math.round((count / campaign.emails_sent) * 100)}%` : '—');
+  const steps = [
+    { label: 'Sent', value: campaign.emails_sent },
+    { label: 'Opened', value: campaign.emails_opened },
+    { label: 'Listened', value: campaign.emails_listened },
+    { label: 'Answered', value: campaign.emails_answered },
+  ];
+  return (
+    <Container header={<Header variant="h2">Listening funnel</Header>}>
+      <Figures items={steps.map((step) => ({ label: step.label, value: `${step.value.toLocaleString()} (${rate(step.value)})` }))} />
+    </Container>
+  );
+}
+
 export const openedHelp = (machineOpened: number) =>
   `People who opened the email. Opens by mail-privacy proxies and link scanners are counted apart and not included: ${machineOpened} such open${machineOpened === 1 ? '' : 's'}.`;
 
@@ -288,6 +310,19 @@ function StatCards({ campaign }: { campaign: Campaign }) {
             {campaign.emails_opened.toLocaleString()}
           </StatCard>
           <StatCard label="Clicked">{campaign.emails_clicked.toLocaleString()}</StatCard>
+          {campaign.track_id && (
+            <StatCard
+              label="Listened"
+              info={
+                <Popover header="About listens" content={listenedHelp} triggerType="custom" dismissAriaLabel="Close">
+                  <Button variant="inline-icon" iconName="status-info" ariaLabel="About listens" />
+                </Popover>
+              }
+            >
+              {campaign.emails_listened.toLocaleString()}
+            </StatCard>
+          )}
+          {campaign.track_id && <StatCard label="Answered">{campaign.emails_answered.toLocaleString()}</StatCard>}
           <StatCard label="Status">
             <CampaignBadge campaign={campaign} />
           </StatCard>

@@ -145,6 +145,12 @@ export default function CampaignsPage() {
               { label: 'Sent', value: campaign.emails_sent.toLocaleString() },
               { label: 'Opened', value: campaign.emails_opened.toLocaleString() },
               { label: 'Clicked', value: campaign.emails_clicked.toLocaleString() },
+              ...(campaign.track_id
+                ? [
+                    { label: 'Listened', value: campaign.emails_listened.toLocaleString() },
+                    { label: 'Answered', value: campaign.emails_answered.toLocaleString() },
+                  ]
+                : []),
             ]}
           />
         ),

@@ -15,6 +15,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { listPagination, pageOf } from '../../components/ListPagination';
 import { SandboxedHtml } from '../../components/SandboxedHtml';
 import styles from './campaigns.module.css';
+import { listenAnswerLabels } from '../../../../schema/api/listenValues';
 import { formatDateTime, recipientStatusLabels } from './campaignView';
 
 export const SENT_EMAILS_TITLE = 'Sent Emails';
@@ -80,6 +81,27 @@ export function SentEmailsList({ campaignId, refreshKey }: { campaignId: string;
 
 const recipientOf = (email: CampaignEmail) => (email.recipient_name ? `${email.recipient_name} <${email.recipient_email}>` : email.recipient_email);
 
+/** What the recipient did on their listen page (issue 16): 'Listened 78 %', 'Played 2×', 'Downloaded', the answer and note. */
+export function listeningLine(email: CampaignEmail): string | null {
+  const parts: string[] = [];
+  if (email.play_count > 0) parts.push(`Listened ${email.listen_max_percent} %`, `Played ${email.play_count}×`);
+  if (email.download_count > 0) parts.push('Downloaded');
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+function Listening({ email }: { email: CampaignEmail }) {
+  const line = listeningLine(email);
+  if (!line && !email.answer) return null;
+  return (
+    <Box variant="small">
+      {line}
+      {line && email.answer ? ' · ' : ''}
+      {email.answer && <strong>{`Answer: ${listenAnswerLabels[email.answer]}`}</strong>}
+      {email.answer_note && <span className={styles.wrap}>{` — “${email.answer_note}”`}</span>}
+    </Box>
+  );
+}
+
 const EmailItem = memo(function EmailItem({ campaignId, email }: { campaignId: string; email: CampaignEmail }) {
   const status = recipientStatusLabels[email.status];
   const [expanded, setExpanded] = useState(false);
@@ -95,6 +117,7 @@ const EmailItem = memo(function EmailItem({ campaignId, email }: { campaignId: s
         Sent: {formatDateTime(email.sent_at)} · {email.opened_at ? `Opened ${formatDateTime(email.opened_at)} (${email.open_count}×)` : 'Not opened'} ·{' '}
         {email.clicked_at ? `Clicked ${formatDateTime(email.clicked_at)} (${email.click_count}×)` : 'Not clicked'}
       </Box>
+      <Listening email={email} />
       {email.detail && (
         <Box variant="small" color="text-status-error">
           {email.detail}

@@ -1,3 +1,4 @@
+import Checkbox from '@cloudscape-design/components/checkbox';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import ExpandableSection from '@cloudscape-design/components/expandable-section';
@@ -12,7 +13,7 @@ import type { TrackSummary } from '../../../../schema/api/tracks';
 import { campaignLimits, composeMessages, emailLengths, type ComposeMode } from '../../../../schema/api/campaigns';
 import { genreLabels, genres, tones, type Tone } from '../../../../schema/api/options';
 import { TrackUploader } from './TrackUploader';
-import { bpmError, emailLengthOptionLabel, isBadTrackUrl, isEmailLength, isGenre, toneLabels, type TrackForm } from './trackForm';
+import { bpmError, emailLengthOptionLabel, isBadTrackUrl, isEmailLength, isGenre, listenDaysError, toneLabels, type TrackForm } from './trackForm';
 
 const genreOptions: SelectProps.Option[] = genres.map((genre) => ({ value: genre, label: genreLabels[genre] }));
 const toneOptions: SelectProps.Option[] = tones.map((tone) => ({ value: tone, label: toneLabels[tone] }));
@@ -81,6 +82,24 @@ export const TrackInfoCard = memo(function TrackInfoCard({
         <FormField label="Or upload the track" description="Upload the audio once and use it in any campaign.">
           <TrackUploader trackId={form.track_id} onChoose={chooseTrack} />
         </FormField>
+        {form.track_id !== '' && (
+          <ColumnLayout columns={2} minColumnWidth={160}>
+            <FormField label="Downloads" description="Each recipient gets a private listen page.">
+              <Checkbox checked={form.allow_download} onChange={({ detail }) => onChange({ allow_download: detail.checked })}>
+                Allow downloads
+              </Checkbox>
+            </FormField>
+            <FormField label="Listen link valid for (days)" errorText={listenDaysError(form.listen_days) ?? undefined}>
+              <Input
+                value={form.listen_days}
+                onChange={({ detail }) => onChange({ listen_days: detail.value })}
+                type="number"
+                inputMode="numeric"
+                invalid={listenDaysError(form.listen_days) !== null}
+              />
+            </FormField>
+          </ColumnLayout>
+        )}
         <FormField label={`Genre${required}`}>
           <Select
             selectedOption={genreOptions.find((option) => option.value === form.genre) ?? null}

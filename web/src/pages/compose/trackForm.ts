@@ -9,6 +9,7 @@ import {
   type HtmlTrackInput,
 } from '../../../../schema/api/campaigns';
 import { isHttpLink } from '../../../../schema/api/links';
+import { listenLimits, listenMessages } from '../../../../schema/api/listenValues';
 import { type Genre, type Tone } from '../../../../schema/api/options';
 
 /**
@@ -26,6 +27,10 @@ export interface TrackForm {
   email_length: EmailLength;
   /** The uploaded track chosen for this campaign (issue 16: 'Upload track' or 'My tracks'); '' when none. */
   track_id: string;
+  /** 'Allow downloads' on the recipients' listen pages. */
+  allow_download: boolean;
+  /** 'Listen link valid for (days)', as typed. */
+  listen_days: string;
 }
 
 /** Spec §9 defaults: tone professional, email length 150. */
@@ -39,7 +44,25 @@ export const emptyTrackForm: TrackForm = {
   ai_tone: DEFAULT_TONE,
   email_length: DEFAULT_EMAIL_LENGTH,
   track_id: '',
+  allow_download: false,
+  listen_days: String(listenLimits.daysDefault),
 };
+
+/** 'Listen link valid for (days)': blank or a whole number in range. */
+export function listenDaysError(value: string): string | null {
+  const n = Number(value.trim());
+  return value.trim() === '' || (Number.isInteger(n) && n >= listenLimits.daysMin && n <= listenLimits.daysMax) ? null : listenMessages.listenDaysRange;
+}
+
+/** The listen page's fields as both modes send them (a blank or bad number: the default, the form shows the error). */
+function listenFieldsOf(form: TrackForm) {
+  const days = Number(form.listen_days.trim());
+  return {
+    track_id: form.track_id === '' ? null : form.track_id,
+    allow_download: form.allow_download,
+    listen_days: form.listen_days.trim() !== '' && listenDaysError(form.listen_days) === null ? days : listenLimits.daysDefault,
+  };
+}
 
 export const toneLabels: Record<Tone, string> = { professional: 'Professional', friendly: 'Friendly', casual: 'Casual' };
 
@@ -91,12 +114,19 @@ export function aiTrackOf(form: TrackForm): AiTrackInput {
     description: form.description,
     ai_tone: form.ai_tone,
     email_length: form.email_length,
+    ...listenFieldsOf(form),
   };
 }
 
 /** The form as HTML mode sends it: blanks are left out, so the server uses the defaults of spec §5. */
 export function htmlTrackOf(form: TrackForm): HtmlTrackInput {
-  const track: HtmlTrackInput = { ai_tone: form.ai_tone, email_length: form.email_length, mood: optional(form.mood), bpm: optional(form.bpm) };
+  const track: HtmlTrackInput = {
+    ai_tone: form.ai_tone,
+    email_length: form.email_length,
+    mood: optional(form.mood),
+    bpm: optional(form.bpm),
+    ...listenFieldsOf(form),
+  };
   if (form.track_name.trim() !== '') track.track_name = form.track_name;
   if (form.track_url.trim() !== '') track.track_url = form.track_url.trim();
   if (form.genre !== '') track.genre = form.genre;

@@ -3,6 +3,7 @@ import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
+import { listenAnswerLabels } from '../../../../schema/api/listenValues';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -68,6 +69,13 @@ const ContactCardBody = memo(function ContactCardBody({ contact }: { contact: Co
         <p className={styles.notes} title={contact.notes}>
           {contact.notes}
         </p>
+      )}
+      {contact.last_answer && (
+        <Box variant="small">
+          <strong>{`Answered: ${listenAnswerLabels[contact.last_answer.answer]}`}</strong>
+          {` on ${contact.last_answer.track_name}`}
+          {contact.last_answer.note && <span className={styles.breakAnywhere}>{` — “${contact.last_answer.note}”`}</span>}
+        </Box>
       )}
     </SpaceBetween>
   );

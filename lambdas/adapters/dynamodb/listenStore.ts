@@ -1,0 +1,226 @@
+/**
+ * The listen page's events and answers (issue 16; schema/ACCESS_PATTERNS.md "listen page"). Like the
+ * tracking store, everything starts from the email's token item, and each counted event moves the
+ * email's RCPT item, the campaign and the user's counters (`STATS`, `STATS#<Pacific day>`) in one
+ * transaction whose condition on the RCPT item decides whether it is the first:
+ *  - a play session counts once (`listen_session` holds the current session's id): plays on the RCPT,
+ *    play_count on the totals;
+ *  - the furthest milestone only rises (`listen_max_percent`); the first reach of 25 % sets listened_at
+ *    and counts emails_listened on the campaign, the totals and the day;
+ *  - the seconds of the current session (`listen_session_seconds`) are moved by a conditional update on
+ *    the value read, so two beacons at once add their seconds once, and never past the track's length;
+ *  - a download counts on the RCPT and the totals; the recipient's first on the campaign (emails_downloaded);
+ *  - an answer replaces the current one; the first counts emails_answered (campaign, totals, day); the
+ *    contact item keeps the latest (`last_answer`) for the Contacts page.
+ * A missing RCPT or campaign is left missing, and then nothing is counted.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { key } from '../../../schema/table';
+import type { ListenAnswer } from '../../../schema/api/listenValues';
+import { LISTENED_MILESTONE, listenDaysOf, secondsToAdd } from '../../core/listen';
+import type { EmailToken, ListenCampaign, ListenStore } from '../../ports';
+import { counterUpdates, type CounterChange } from './counters';
+import { conditionFailed, retryingRaces } from './races';
+import { update, type TransactItem } from './sending/transaction';
+
+/** How many times the seconds of a session are tried against a changing stored value. */
+const SECONDS_ATTEMPTS = 5;
+
+export class DynamoListenStore implements ListenStore {
+  constructor(
+    readonly db: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  async campaign(token: EmailToken): Promise<ListenCampaign | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: this.campaignKey(token),
+        ProjectionExpression: 'track_id, allow_download, listen_days, description',
+      }),
+    );
+    if (!Item) return undefined;
+    return {
+      track_id: typeof Item.track_id === 'string' ? Item.track_id : null,
+      allow_download: Item.allow_download === true,
+      listen_days: listenDaysOf(Item.listen_days),
+      description: typeof Item.description === 'string' ? Item.description : '',
+    };
+  }
+
+  async currentAnswer(token: EmailToken): Promise<{ answer: ListenAnswer | null; answer_note: string | null }> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: this.recipientKey(token), ProjectionExpression: 'answer, answer_note', ConsistentRead: true }),
+    );
+    return { answer: (Item?.answer as ListenAnswer | undefined) ?? null, answer_note: (Item?.answer_note as string | undefined) ?? null };
+  }
+
+  async recordPlay(token: EmailToken, session: string, now: Date): Promise<void> {
+    await this.tryTransaction([
+      update(this.tableName, this.recipientKey(token), {
+        set: [
+          'listen_session = :session',
+          'listen_session_seconds = :zero',
+          'last_listened_at = :now',
+          'first_listened_at = if_not_exists(first_listened_at, :now)',
+        ],
+        add: ['play_count :one'],
+        condition: 'attribute_exists(PK) AND (attribute_not_exists(listen_session) OR listen_session <> :session)',
+        values: { ':session': session, ':zero': 0, ':now': now.toISOString(), ':one': 1 },
+      }),
+      ...this.userCounters(token, now, { play_count: 1 }),
+    ]);
+  }
+
+  async recordProgress(
+    token: EmailToken,
+    progress: { session: string; milestone: number; seconds: number; durationSeconds: number },
+    now: Date,
+  ): Promise<void> {
+    if (progress.milestone > 0) await this.recordMilestone(token, progress.milestone, now);
+    if (progress.seconds > 0) await this.recordSeconds(token, progress);
+  }
+
+  async recordDownload(token: EmailToken, now: Date): Promise<void> {
+    const values = { ':now': now.toISOString(), ':one': 1, ':zero': 0 };
+    const first = await this.tryTransaction([
+      update(this.tableName, this.recipientKey(token), {
+        set: ['last_listened_at = :now'],
+        add: ['download_count :one'],
+        condition: 'attribute_exists(PK) AND (attribute_not_exists(download_count) OR download_count = :zero)',
+        values,
+      }),
+      this.campaignAdd(token, 'emails_downloaded'),
+      ...this.userCounters(token, now, { download_count: 1 }),
+    ]);
+    if (first) return;
+    await this.tryTransaction([
+      update(this.tableName, this.recipientKey(token), {
+        set: ['last_listened_at = :now'],
+        add: ['download_count :one'],
+        condition: 'attribute_exists(PK)',
+        values: { ':now': values[':now'], ':one': 1 },
+      }),
+      ...this.userCounters(token, now, { download_count: 1 }),
+    ]);
+  }
+
+  async answer(token: EmailToken, given: { answer: ListenAnswer; note: string | null }, now: Date): Promise<void> {
+    const at = now.toISOString();
+    const values = { ':answer': given.answer, ':note': given.note, ':now': at };
+    const set = ['answer = :answer', 'answer_note = :note', 'answered_at = :now'];
+    const first = await this.tryTransaction([
+      update(this.tableName, this.recipientKey(token), {
+        set: [...set, 'first_answered_at = :now'],
+        condition: 'attribute_exists(PK) AND attribute_not_exists(first_answered_at)',
+        values,
+      }),
+      this.campaignAdd(token, 'emails_answered'),
+      ...this.userCounters(token, now, { emails_answered: 1 }),
+    ]);
+    if (!first && !(await this.tryTransaction([update(this.tableName, this.recipientKey(token), { set, condition: 'attribute_exists(PK)', values })]))) return; // the email is gone: nothing to answer on
+    await this.keepOnContact(token, given, at);
+  }
+
+  /** The contact's latest answer (a deleted contact keeps nothing). */
+  private async keepOnContact(token: EmailToken, given: { answer: ListenAnswer; note: string | null }, at: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: key.user(token.user_id), SK: key.contact(token.contact_id) },
+          UpdateExpression: 'SET last_answer = :answer',
+          // A late answer of an older campaign does not replace a newer one.
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_answer) OR last_answer.answered_at <= :at)',
+          ExpressionAttributeValues: {
+            ':answer': { answer: given.answer, note: given.note, answered_at: at, campaign_id: token.campaign_id, track_name: token.track_name },
+            ':at': at,
+          },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  /** The milestone on the RCPT; the first reach of 25 % is the recipient's listen (campaign and user counters). */
+  private async recordMilestone(token: EmailToken, milestone: number, now: Date): Promise<void> {
+    const values = { ':m': milestone, ':now': now.toISOString() };
+    if (milestone >= LISTENED_MILESTONE) {
+      const first = await this.tryTransaction([
+        update(this.tableName, this.recipientKey(token), {
+          set: ['listen_max_percent = :m', 'listened_at = :now', 'last_listened_at = :now'],
+          condition: 'attribute_exists(PK) AND attribute_not_exists(listened_at)',
+          values,
+        }),
+        this.campaignAdd(token, 'emails_listened'),
+        ...this.userCounters(token, now, { emails_listened: 1 }),
+      ]);
+      if (first) return;
+    }
+    await this.tryTransaction([
+      update(this.tableName, this.recipientKey(token), {
+        set: ['listen_max_percent = :m', 'last_listened_at = :now'],
+        condition: 'attribute_exists(PK) AND (attribute_not_exists(listen_max_percent) OR listen_max_percent < :m)',
+        values,
+      }),
+    ]);
+  }
+
+  /** The session's seconds: only the current session's, never past the track's length, each second once. */
+  private async recordSeconds(token: EmailToken, progress: { session: string; seconds: number; durationSeconds: number }): Promise<void> {
+    for (let attempt = 1; attempt <= SECONDS_ATTEMPTS; attempt++) {
+      const { Item } = await this.db.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: this.recipientKey(token),
+          ProjectionExpression: 'listen_session, listen_session_seconds',
+          ConsistentRead: true,
+        }),
+      );
+      if (Item?.listen_session !== progress.session) return; // not the current session (or no play): nothing to add
+      const counted = typeof Item.listen_session_seconds === 'number' ? Item.listen_session_seconds : 0;
+      const add = secondsToAdd(progress.seconds, counted, progress.durationSeconds);
+      if (add === 0) return;
+      const done = await this.tryTransaction([
+        update(this.tableName, this.recipientKey(token), {
+          set: ['listen_session_seconds = :heard'],
+          add: ['listen_seconds :add'],
+          condition: 'listen_session = :session AND listen_session_seconds = :counted',
+          values: { ':heard': counted + add, ':add': add, ':session': progress.session, ':counted': counted },
+        }),
+      ]);
+      if (done) return;
+    }
+  }
+
+  private campaignKey(token: EmailToken) {
+    return { PK: key.user(token.user_id), SK: key.campaign(token.campaign_id) };
+  }
+
+  private recipientKey(token: EmailToken) {
+    return { PK: key.campaignPartition(token.campaign_id), SK: key.recipient(token.position) };
+  }
+
+  private campaignAdd(token: EmailToken, counter: 'emails_listened' | 'emails_answered' | 'emails_downloaded'): TransactItem {
+    return update(this.tableName, this.campaignKey(token), { add: [`${counter} :one`], condition: 'attribute_exists(PK)', values: { ':one': 1 } });
+  }
+
+  private userCounters(token: EmailToken, at: Date, change: CounterChange): TransactItem[] {
+    const { statsTotals, statsDay } = counterUpdates(this.tableName, token.user_id, at, change);
+    return statsDay ? [statsTotals, statsDay] : [statsTotals];
+  }
+
+  /** Runs the transaction; false when one of its conditions did not hold (nothing written). */
+  private async tryTransaction(items: TransactItem[]): Promise<boolean> {
+    try {
+      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: items })));
+      return true;
+    } catch (error) {
+      if (conditionFailed(error)) return false;
+      throw error;
+    }
+  }
+}

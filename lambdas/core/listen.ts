@@ -1,0 +1,45 @@
+/**
+ * The private listen page's rules (issue 16, DESIGN §12). Pure. The page's link is the email's own
+ * tracking token (lambdas/core/emailToken.ts: 256-bit), so one link per recipient and nothing new to
+ * store at send time; what the page reports is counted here honestly:
+ *  - a milestone (25/50/75/100 %) counts once per recipient: the stored furthest one only rises;
+ *  - the seconds of one play session are at most the track's duration, however many beacons say more;
+ *  - a recipient "listened" from 25 % on.
+ */
+import { listenLimits, listenMilestones } from '../../schema/api/listenValues';
+
+/** The page of a recipient's link: `/l/<token>` on the app. */
+export const listenPageUrl = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/l/${encodeURIComponent(token)}`;
+
+/** The milestone reached at `percent` (0 before 25 %). */
+export function milestoneOf(percent: number): 0 | (typeof listenMilestones)[number] {
+  if (!Number.isFinite(percent)) return 0;
+  let reached: 0 | (typeof listenMilestones)[number] = 0;
+  for (const milestone of listenMilestones) if (percent >= milestone) reached = milestone;
+  return reached;
+}
+
+/** A recipient who reached this milestone counts as having listened. */
+export const LISTENED_MILESTONE = 25;
+
+/** The days a campaign's links stay valid: a whole number of days in range, else the default. */
+export function listenDaysOf(days: unknown): number {
+  return typeof days === 'number' && Number.isInteger(days) && days >= listenLimits.daysMin && days <= listenLimits.daysMax ? days : listenLimits.daysDefault;
+}
+
+/** When a link made at `createdAt` (the email's token) stops working. */
+export function listenExpiresAt(createdAt: string, days: number): Date {
+  return new Date(Date.parse(createdAt) + listenDaysOf(days) * 24 * 60 * 60 * 1000);
+}
+
+export const isListenExpired = (createdAt: string, days: number, now: Date) => now.getTime() >= listenExpiresAt(createdAt, days).getTime();
+
+/**
+ * The seconds to add for a session that reported `reported` seconds heard so far, of which `counted`
+ * are already counted: never more than the track lasts in one session, never negative, whole seconds.
+ */
+export function secondsToAdd(reported: number, counted: number, durationSeconds: number): number {
+  const bound = Math.max(0, Math.ceil(durationSeconds));
+  const heard = Math.min(Math.max(0, Math.floor(Number.isFinite(reported) ? reported : 0)), bound);
+  return Math.max(0, heard - Math.max(0, counted));
+}

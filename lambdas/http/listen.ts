@@ -1,0 +1,131 @@
+/**
+ * The private listen page's public routes (issue 16, DESIGN §12; no sign-in, throttled per route in
+ * schema/routes.ts). Everything is found by the email's own token (`/l/<token>`): a value of another
+ * shape is a 404 without a read.
+ *  - GET /api/l/{token}: what the page shows (artist, track, description, peaks, a short-lived signed
+ *    audio URL, a download URL when the campaign allows it, the current answer); or why there is no
+ *    player (the link expired, the track was deleted). Records nothing: a scanner that fetches the page
+ *    or this API counts as no listen. The audio's own range requests go to storage, never here.
+ *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated.
+ *  - POST /api/l/{token}/answer: the one-click answer and its note.
+ * Logs name the campaign and position, never the address.
+ */
+import type { ListenPage } from '../../schema/api/listenValues';
+import { listenMessages } from '../../schema/api/listenValues';
+import { isEmailToken } from '../core/emailToken';
+import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
+import { LISTEN_URL_SECONDS, type StoredTrack } from '../core/tracks';
+import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenStore, TrackStore, TrackingStore } from '../ports';
+import { readServerConfig, type ServerConfig } from '../composition/config';
+import { listenDeps } from '../composition/listen';
+import { HttpError, httpApi, json, lazyHandler, logger, noContent, parseForm } from './api';
+
+export interface ListenDeps {
+  tokens: Pick<TrackingStore, 'getToken'>;
+  listen: ListenStore;
+  tracks: Pick<TrackStore, 'get'>;
+  audio: Pick<AudioStore, 'signedGetUrl'>;
+  clock: Clock;
+}
+
+/** The POST bodies' schemas, loaded by the first beacon or answer: the page's GET loads no zod. */
+const listenSchemas = () => import('../../schema/api/listen');
+
+/** The page's answers are the recipient's alone: nothing in between may keep a copy. */
+const PRIVATE = { 'cache-control': 'no-store, private', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
+
+const context = (token: EmailToken) => ({ campaignId: token.campaign_id, position: token.position });
+
+/** A link's state: usable with its campaign and track, or why not. */
+type Link =
+  | { state: 'ready'; token: EmailToken; campaign: ListenCampaign & { track_id: string }; track: StoredTrack }
+  | { state: 'expired' | 'track_deleted'; token: EmailToken };
+
+/** The download's file name: the track's name and its format (characters a file system refuses dropped). */
+const downloadName = (track: StoredTrack) => `${track.name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '').trim() || 'track'}.${track.format ?? 'mp3'}`;
+
+export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps) {
+  /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
+  async function linkOf(value: string, now: Date): Promise<Link> {
+    const token = isEmailToken(value) ? await tokens.getToken(value) : undefined;
+    const campaign = token ? await listen.campaign(token) : undefined;
+    if (!token || !campaign?.track_id) throw new HttpError(404, listenMessages.notFound);
+    if (isListenExpired(token.created_at, campaign.listen_days, now)) return { state: 'expired', token };
+    const track = await tracks.get(token.user_id, campaign.track_id);
+    if (track?.status !== 'ready') return { state: track?.status === 'deleted' ? 'track_deleted' : 'expired', token };
+    return { state: 'ready', token, campaign: { ...campaign, track_id: campaign.track_id }, track };
+  }
+
+  /** A POST's link: only a usable one takes events and answers (410 once expired or deleted). */
+  async function usableLink(value: string, now: Date) {
+    const link = await linkOf(value, now);
+    if (link.state !== 'ready') throw new HttpError(410, link.state === 'expired' ? listenMessages.expired : listenMessages.trackDeleted, link.state);
+    return link;
+  }
+
+  return httpApi('listen', {
+    'GET /api/l/{token}': async ({ params }) => {
+      const now = clock.now();
+      const link = await linkOf(params.token, now);
+      if (link.state !== 'ready') {
+        const message = link.state === 'expired' ? listenMessages.expired : listenMessages.trackDeleted;
+        return json(410, { state: link.state, artist_name: link.token.artist_name, message } satisfies ListenPage, PRIVATE);
+      }
+      const { token, campaign, track } = link;
+      const [audioUrl, downloadUrl, current] = await Promise.all([
+        audio.signedGetUrl(track.audio_key, { expiresInSeconds: LISTEN_URL_SECONDS, now }),
+        campaign.allow_download ? audio.signedGetUrl(track.audio_key, { expiresInSeconds: LISTEN_URL_SECONDS, now, downloadName: downloadName(track) }) : null,
+        listen.currentAnswer(token),
+      ]);
+      const page: ListenPage = {
+        state: 'ready',
+        artist_name: token.artist_name,
+        track_name: track.name,
+        description: campaign.description,
+        duration_seconds: track.duration_seconds ?? 0,
+        peaks: track.peaks ?? [],
+        audio_url: audioUrl,
+        download_url: downloadUrl,
+        answer: current.answer,
+        answer_note: current.answer_note,
+        expires_at: listenExpiresAt(token.created_at, campaign.listen_days).toISOString(),
+      };
+      return json(200, page, PRIVATE);
+    },
+
+    'POST /api/l/{token}/events': async ({ params, body }) => {
+      const event = parseForm((await listenSchemas()).listenEventSchema, body);
+      const now = clock.now();
+      const { token, track } = await usableLink(params.token, now);
+      if (event.type === 'play') await listen.recordPlay(token, event.session, now);
+      else if (event.type === 'download') {
+        if (!(await listen.campaign(token))?.allow_download) throw new HttpError(404, listenMessages.notFound);
+        await listen.recordDownload(token, now);
+      } else {
+        const progress = {
+          session: event.session,
+          milestone: milestoneOf(event.percent ?? 0),
+          seconds: event.seconds ?? 0,
+          durationSeconds: track.duration_seconds ?? 0,
+        };
+        await listen.recordProgress(token, progress, now);
+      }
+      logger.info('Listen event', { ...context(token), type: event.type });
+      return noContent();
+    },
+
+    'POST /api/l/{token}/answer': async ({ params, body }) => {
+      const input = parseForm((await listenSchemas()).listenAnswerSchema, body);
+      const now = clock.now();
+      const { token } = await usableLink(params.token, now);
+      await listen.answer(token, { answer: input.answer, note: input.note }, now);
+      logger.info('Listen answer', { ...context(token), answer: input.answer });
+      return json(200, { answer: input.answer, answer_note: input.note, message: listenMessages.answerSaved }, PRIVATE);
+    },
+  });
+}
+
+/** This group's handler over its own adapters for `config` (the local server builds one per stack). */
+export const handlerFor = (config: ServerConfig) => makeHandler(listenDeps(config));
+/** The Lambda entry: reads the environment once, on the first request. */
+export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));

@@ -1,0 +1,422 @@
+/**
+ * The private listen page end to end (issue 16): a server of its own → lambdas/http/listen.ts →
+ * DynamoListenStore → DynamoDB Local, with a clock the test moves. The TOKEN, RCPT, campaign, track and
+ * contact items are seeded as the sender, Compose and the tracks routes write them. The page's GET
+ * records nothing; plays, milestones, seconds and downloads are counted once each as the page reports
+ * them, even when beacons arrive twice at once; answers are one per recipient and changeable; links
+ * expire; a deleted track says so; nothing of another user's is reachable.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lambdas/adapters/clock';
+import { DynamoListenStore } from '../../lambdas/adapters/dynamodb/listenStore';
+import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
+import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
+import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
+import { localAudioStore } from '../../lambdas/composition/audio';
+import { addressId } from '../../lambdas/core/contacts';
+import { counterDay } from '../../lambdas/core/counters';
+import { newEmailToken } from '../../lambdas/core/emailToken';
+import { makeHandler } from '../../lambdas/http/listen';
+import type { EmailToken } from '../../lambdas/ports';
+import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import { listenMessages, type ListenPage } from '../../schema/api/listenValues';
+import { key } from '../../schema/table';
+import { call, callAt, createUser, dynamodb, stack, startServer, stackConfig, uniqueEmail, type TestUser } from './helpers';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const TRACK_SECONDS = 8;
+const PEAKS = [0.1, 0.5, 0.9, 0.25];
+
+let server: LocalServer;
+let own: ReturnType<typeof callAt>;
+/** The listen handler's clock: a test moves it to see a link expire. */
+let clockOffsetMs = 0;
+const table = () => stack().tableName;
+const db = () => dynamodb().doc;
+const ids = ulidGenerator();
+const trackStore = () => new DynamoTrackStore(db(), table());
+
+beforeAll(async () => {
+  const listen = makeHandler({
+    tokens: new DynamoTrackingStore(db(), table()),
+    listen: new DynamoListenStore(db(), table()),
+    tracks: trackStore(),
+    audio: localAudioStore(stackConfig()),
+    clock: { now: () => new Date(systemClock.now().getTime() + clockOffsetMs) },
+  }) as LambdaHandler;
+  let throttleClock = 0;
+  server = await startServer({
+    loadHandler: async (group) => (group === 'listen' ? listen : importHandler(group, stackConfig())),
+    now: () => (throttleClock += 1000),
+  });
+  own = callAt(server.url);
+});
+
+afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when beforeAll failed before setting it
+  await server?.close();
+});
+
+interface Sent {
+  user: TestUser;
+  campaignId: string;
+  trackId: string;
+  token: EmailToken;
+}
+
+/** A ready track of the user, as the tracks routes leave it. */
+async function seedTrack(user: TestUser, name = 'Night Drive (demo)'): Promise<string> {
+  const id = ids.next(new Date());
+  const store = trackStore();
+  await store.createPending(
+    user.sub,
+    { id, name, status: 'pending', audio_key: `tracks/${user.sub}/${id}`, content_type: 'audio/wav', size_bytes: 1000, created_at: new Date().toISOString() },
+    new Date(Date.now() + DAY_MS),
+  );
+  await store.markReady(user.sub, id, { format: 'wav', duration_seconds: TRACK_SECONDS, sample_rate: 8000, size_bytes: 1000, peaks: PEAKS });
+  return id;
+}
+
+async function sentEmail(options: { user?: TestUser; campaign?: Record<string, unknown>; createdAt?: Date } = {}): Promise<Sent> {
+  const user = options.user ?? (await createUser({ name: 'DJ Nova' }));
+  const trackId = await seedTrack(user);
+  const campaignId = ids.next(new Date());
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        PK: key.user(user.sub),
+        SK: key.campaign(campaignId),
+        entity: 'campaign',
+        id: campaignId,
+        user_id: user.sub,
+        mode: 'html',
+        track_name: 'Night Drive',
+        track_url: null,
+        description: 'A rolling late-night groove.',
+        status: 'sending',
+        emails_sent: 1,
+        track_id: trackId,
+        allow_download: false,
+        listen_days: 90,
+        emails_listened: 0,
+        emails_answered: 0,
+        emails_downloaded: 0,
+        ...options.campaign,
+      },
+    }),
+  );
+  const contactEmail = uniqueEmail('label');
+  const contactId = addressId(user.sub, contactEmail);
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { PK: key.user(user.sub), SK: key.contact(contactId), entity: 'contact', id: contactId, name: 'Mara Velvet', email: contactEmail },
+    }),
+  );
+  const token: EmailToken = {
+    token: newEmailToken(),
+    user_id: user.sub,
+    campaign_id: campaignId,
+    position: 0,
+    contact_id: contactId,
+    contact_email: contactEmail,
+    contact_name: 'Mara Velvet',
+    artist_name: 'DJ Nova',
+    track_name: 'Night Drive',
+    links: [],
+    created_at: (options.createdAt ?? new Date(Date.now() - 3_600_000)).toISOString(),
+  };
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        PK: key.campaignPartition(campaignId),
+        SK: key.recipient(0),
+        entity: 'recipient',
+        campaign_id: campaignId,
+        user_id: user.sub,
+        position: 0,
+        recipient_name: token.contact_name,
+        recipient_email: contactEmail,
+        status: 'sent',
+        token: token.token,
+        sent_at: token.created_at,
+        opened_at: null,
+        open_count: 0,
+        machine_open_count: 0,
+        clicked_at: null,
+        click_count: 0,
+      },
+    }),
+  );
+  await db().send(new PutCommand({ TableName: table(), Item: { PK: key.tokenPartition(token.token), SK: key.tokenSort(), entity: 'token', ...token } }));
+  return { user, campaignId, trackId, token };
+}
+
+async function item(k: { PK: string; SK: string }) {
+  const { Item } = await db().send(new GetCommand({ TableName: table(), Key: k, ConsistentRead: true }));
+  return Item as Record<string, unknown> | undefined;
+}
+const recipient = (sent: Sent) => item({ PK: key.campaignPartition(sent.campaignId), SK: key.recipient(0) });
+const campaign = (sent: Sent) => item({ PK: key.user(sent.user.sub), SK: key.campaign(sent.campaignId) });
+const totals = (sent: Sent) => item({ PK: key.user(sent.user.sub), SK: key.statsTotals() });
+const today = (sent: Sent) => item({ PK: key.user(sent.user.sub), SK: key.statsDay(counterDay(new Date())) });
+const contact = (sent: Sent) => item({ PK: key.user(sent.user.sub), SK: key.contact(sent.token.contact_id) });
+
+const page = (token: string) => own(`/api/l/${token}`);
+const beacon = (token: string, body: unknown) => own(`/api/l/${token}/events`, { method: 'POST', body });
+const answer = (token: string, body: unknown) => own(`/api/l/${token}/answer`, { method: 'POST', body });
+const SESSION = 'session-aaaa-0001';
+
+describe('GET /api/l/{token}', () => {
+  it('answers the page (artist, track, description, peaks, a signed audio URL, no download) and records nothing', async () => {
+    const sent = await sentEmail();
+    const response = await page(sent.token.token);
+    expect(response.status, response.text).toBe(200);
+    const body = response.json as unknown as Extract<ListenPage, { state: 'ready' }>;
+    expect(body).toMatchObject({
+      state: 'ready',
+      artist_name: 'DJ Nova',
+      track_name: 'Night Drive (demo)',
+      description: 'A rolling late-night groove.',
+      duration_seconds: TRACK_SECONDS,
+      peaks: PEAKS,
+      download_url: null,
+      answer: null,
+    });
+    expect(body.audio_url).toContain('/local/audio/file');
+    expect(Date.parse(body.expires_at) - Date.parse(sent.token.created_at)).toBe(90 * DAY_MS);
+    expect(response.headers.get('cache-control')).toContain('no-store');
+    expect(response.headers.get('set-cookie')).toBeNull();
+    // A scanner's fetch of the page or its API is no listen.
+    await page(sent.token.token);
+    expect(await recipient(sent)).not.toHaveProperty('play_count');
+    expect(await recipient(sent)).not.toHaveProperty('listened_at');
+    expect((await campaign(sent))?.emails_listened).toBe(0);
+  });
+
+  it('offers a download URL only when the campaign allows downloads', async () => {
+    const sent = await sentEmail({ campaign: { allow_download: true } });
+    const body = (await page(sent.token.token)).json as unknown as Extract<ListenPage, { state: 'ready' }>;
+    expect(body.download_url).toContain('/local/audio/file');
+    expect(body.download_url).not.toBe(body.audio_url);
+  });
+
+  it('is a 404 for an unknown or malformed token and for a campaign without an uploaded track', async () => {
+    expect((await page(newEmailToken())).status).toBe(404);
+    expect((await page('not-a-token')).status).toBe(404);
+    const noTrack = await sentEmail({ campaign: { track_id: null } });
+    const response = await page(noTrack.token.token);
+    expect(response.status).toBe(404);
+    expect(response.json?.message).toBe(listenMessages.notFound);
+  });
+});
+
+describe('listen events', () => {
+  it('counts a play session once, the furthest milestone, and listened (25 %+) once on the RCPT, campaign, totals and day', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+    expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+    expect((await beacon(t, { type: 'progress', session: SESSION, percent: 10, seconds: 1 })).status).toBe(204);
+    expect(await recipient(sent)).toMatchObject({ play_count: 1, listen_seconds: 1 });
+    expect(await recipient(sent)).not.toHaveProperty('listened_at');
+    expect((await campaign(sent))?.emails_listened).toBe(0);
+
+    await beacon(t, { type: 'progress', session: SESSION, percent: 30, seconds: 3 });
+    await beacon(t, { type: 'progress', session: SESSION, percent: 60, seconds: 5 });
+    await beacon(t, { type: 'progress', session: SESSION, percent: 40, seconds: 4 });
+    const rcpt = await recipient(sent);
+    expect(rcpt).toMatchObject({ play_count: 1, listen_max_percent: 50, listen_seconds: 5 });
+    expect(typeof rcpt?.listened_at).toBe('string');
+    expect(typeof rcpt?.first_listened_at).toBe('string');
+    expect((await campaign(sent))?.emails_listened).toBe(1);
+    expect(await totals(sent)).toMatchObject({ emails_listened: 1, play_count: 1 });
+    expect((await today(sent))?.emails_listened).toBe(1);
+
+    // Seconds past the track's length in one session count as its length.
+    await beacon(t, { type: 'progress', session: SESSION, percent: 100, seconds: 500 });
+    expect(await recipient(sent)).toMatchObject({ listen_max_percent: 100, listen_seconds: TRACK_SECONDS });
+
+    // A second play session: a play of its own, its seconds bounded again; listened is still one.
+    await beacon(t, { type: 'play', session: 'session-bbbb-0002' });
+    await beacon(t, { type: 'progress', session: 'session-bbbb-0002', percent: 75, seconds: 6 });
+    // A late beacon of the first session adds nothing.
+    await beacon(t, { type: 'progress', session: SESSION, percent: 100, seconds: 8 });
+    expect(await recipient(sent)).toMatchObject({ play_count: 2, listen_max_percent: 100, listen_seconds: TRACK_SECONDS + 6 });
+    expect((await campaign(sent))?.emails_listened).toBe(1);
+    expect(await totals(sent)).toMatchObject({ emails_listened: 1, play_count: 2 });
+  });
+
+  it('counts duplicate beacons sent at once exactly once', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    const times = <T>(n: number, make: () => Promise<T>) => Promise.all(Array.from({ length: n }, make));
+    await times(6, () => beacon(t, { type: 'play', session: SESSION }));
+    await times(6, () => beacon(t, { type: 'progress', session: SESSION, percent: 26, seconds: 3 }));
+    expect(await recipient(sent)).toMatchObject({ play_count: 1, listen_max_percent: 25, listen_seconds: 3 });
+    expect((await campaign(sent))?.emails_listened).toBe(1);
+    expect(await totals(sent)).toMatchObject({ emails_listened: 1, play_count: 1 });
+  });
+
+  it('counts downloads only where the campaign allows them: every one on the email, the recipient once on the campaign', async () => {
+    const refused = await sentEmail();
+    expect((await beacon(refused.token.token, { type: 'download', session: SESSION })).status).toBe(404);
+    expect(await recipient(refused)).not.toHaveProperty('download_count');
+
+    const sent = await sentEmail({ campaign: { allow_download: true } });
+    await beacon(sent.token.token, { type: 'download', session: SESSION });
+    await beacon(sent.token.token, { type: 'download', session: SESSION });
+    expect(await recipient(sent)).toMatchObject({ download_count: 2 });
+    expect((await campaign(sent))?.emails_downloaded).toBe(1);
+    expect(await totals(sent)).toMatchObject({ download_count: 2 });
+  });
+
+  it('refuses a malformed beacon with a 400 and counts nothing', async () => {
+    const sent = await sentEmail();
+    for (const body of [{ type: 'play' }, { type: 'skip', session: SESSION }, { type: 'progress', session: SESSION, percent: 101 }, 'nonsense']) {
+      expect((await beacon(sent.token.token, body)).status).toBe(400);
+    }
+    expect(await recipient(sent)).not.toHaveProperty('play_count');
+  });
+});
+
+describe('answers', () => {
+  it('keeps one current answer per recipient (changeable), counts the first once, shows it on the page and the contact', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    const first = await answer(t, { answer: 'interested', note: '  Love the drop  ' });
+    expect(first.status, first.text).toBe(200);
+    expect(await recipient(sent)).toMatchObject({ answer: 'interested', answer_note: 'Love the drop' });
+    expect((await campaign(sent))?.emails_answered).toBe(1);
+    expect(await totals(sent)).toMatchObject({ emails_answered: 1 });
+    expect((await today(sent))?.emails_answered).toBe(1);
+    expect((await contact(sent))?.last_answer).toMatchObject({
+      answer: 'interested',
+      note: 'Love the drop',
+      campaign_id: sent.campaignId,
+      track_name: 'Night Drive',
+    });
+
+    await answer(t, { answer: 'not_for_us' });
+    expect(await recipient(sent)).toMatchObject({ answer: 'not_for_us', answer_note: null });
+    expect((await campaign(sent))?.emails_answered).toBe(1);
+    expect(await totals(sent)).toMatchObject({ emails_answered: 1 });
+    expect((await contact(sent))?.last_answer).toMatchObject({ answer: 'not_for_us', note: null });
+    expect((await page(t)).json).toMatchObject({ answer: 'not_for_us', answer_note: null });
+  });
+
+  it('refuses an unknown answer or a note over 500 characters with a 400, nothing stored', async () => {
+    const sent = await sentEmail();
+    expect((await answer(sent.token.token, { answer: 'maybe' })).status).toBe(400);
+    const long = await answer(sent.token.token, { answer: 'interested', note: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    expect(long.json?.message).toContain('500');
+    expect(await recipient(sent)).not.toHaveProperty('answer');
+  });
+});
+
+describe('lifecycle', () => {
+  it('a link expires after the campaign’s days to a clear page, and then takes no events or answers', async () => {
+    const sent = await sentEmail({ campaign: { listen_days: 2 } });
+    const t = sent.token.token;
+    expect((await page(t)).status).toBe(200);
+    clockOffsetMs = 2 * DAY_MS;
+    try {
+      const expired = await page(t);
+      expect(expired.status).toBe(410);
+      expect(expired.json).toEqual({ state: 'expired', artist_name: 'DJ Nova', message: listenMessages.expired });
+      expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(410);
+      expect((await answer(t, { answer: 'interested' })).status).toBe(410);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    expect(await recipient(sent)).not.toHaveProperty('play_count');
+    expect(await recipient(sent)).not.toHaveProperty('answer');
+  });
+
+  it('an old campaign item without listen_days keeps links for 90 days', async () => {
+    const sent = await sentEmail({ campaign: { listen_days: undefined }, createdAt: new Date(Date.now() - 89 * DAY_MS) });
+    expect((await page(sent.token.token)).status).toBe(200);
+    const old = await sentEmail({ campaign: { listen_days: undefined }, createdAt: new Date(Date.now() - 91 * DAY_MS) });
+    expect((await page(old.token.token)).json?.state).toBe('expired');
+  });
+
+  it('a deleted track makes its pages say so', async () => {
+    const sent = await sentEmail();
+    await trackStore().markDeleted(sent.user.sub, sent.trackId, new Date());
+    const response = await page(sent.token.token);
+    expect(response.status).toBe(410);
+    expect(response.json).toMatchObject({ state: 'track_deleted', message: listenMessages.trackDeleted });
+  });
+});
+
+describe('the artist’s side', () => {
+  it('the campaign’s emails carry each recipient’s listening and answer; the campaign its counters', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    await beacon(t, { type: 'play', session: SESSION });
+    await beacon(t, { type: 'progress', session: SESSION, percent: 80, seconds: 6 });
+    await answer(t, { answer: 'send_wavs', note: 'Send the stems too' });
+    const emails = await call(`/api/campaigns/${sent.campaignId}/emails`, { token: sent.user.idToken });
+    expect(emails.status, emails.text).toBe(200);
+    expect((emails.json as { emails: unknown[] }).emails[0]).toMatchObject({
+      listen_max_percent: 75,
+      play_count: 1,
+      download_count: 0,
+      listen_seconds: 6,
+      answer: 'send_wavs',
+      answer_note: 'Send the stems too',
+    });
+    const detail = await call(`/api/campaigns/${sent.campaignId}`, { token: sent.user.idToken });
+    expect(detail.json).toMatchObject({ track_id: sent.trackId, emails_listened: 1, emails_answered: 1, allow_download: false, listen_days: 90 });
+  });
+
+  it('an old campaign item without the listen fields reads with their defaults', async () => {
+    const user = await createUser();
+    const id = ids.next(new Date());
+    await db().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { PK: key.user(user.sub), SK: key.campaign(id), entity: 'campaign', id, track_name: 'Old', status: 'completed' },
+      }),
+    );
+    const stored = await new DynamoCampaignStore(db(), table(), { ids }).get(user.sub, id);
+    expect(stored).toMatchObject({ track_id: null, allow_download: false, listen_days: 90, emails_listened: 0, emails_answered: 0, emails_downloaded: 0 });
+  });
+
+  it('Compose takes only the caller’s own ready track: another user’s track id is refused', async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const trackId = await seedTrack(owner);
+    const draft = (track_id: string) => ({
+      mode: 'html',
+      track: { track_name: 'Night Drive', track_id, allow_download: true, listen_days: 30 },
+      email_subject: 'New track',
+      email_body: '<p>Listen: <a href="[TRACK_URL]">here</a></p>',
+      total_recipients: 1,
+    });
+    const refused = await call('/api/campaigns', { method: 'POST', token: other.idToken, body: draft(trackId) });
+    expect(refused.status).toBe(400);
+    expect(refused.json?.message).toBe(listenMessages.trackNotFound);
+    const created = await call('/api/campaigns', { method: 'POST', token: owner.idToken, body: draft(trackId) });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json).toMatchObject({ track_id: trackId, allow_download: true, listen_days: 30 });
+    const badDays = await call('/api/campaigns', {
+      method: 'POST',
+      token: owner.idToken,
+      body: { ...draft(trackId), track: { ...draft(trackId).track, listen_days: 400 } },
+    });
+    expect(badDays.status).toBe(400);
+    expect(badDays.json?.message).toContain(listenMessages.listenDaysRange);
+  });
+
+  it('another user cannot read the emails of a campaign with listens', async () => {
+    const sent = await sentEmail();
+    const other = await createUser();
+    expect((await call(`/api/campaigns/${sent.campaignId}/emails`, { token: other.idToken })).status).toBe(404);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { isListenExpired, listenDaysOf, listenExpiresAt, listenPageUrl, milestoneOf, secondsToAdd } from '../../lambdas/core/listen';
+import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
+
+describe('the listen link', () => {
+  it('is the app’s /l/<token> with the email’s 256-bit token', () => {
+    const token = newEmailToken();
+    expect(isEmailToken(token)).toBe(true);
+    expect(listenPageUrl('https://app.example/', token)).toBe(`https://app.example/l/${token}`);
+  });
+
+  it('expires the campaign’s days after the email was sent; 90 when the days are missing or out of 1–365', () => {
+    const sent = '2026-01-01T00:00:00.000Z';
+    expect(listenExpiresAt(sent, 1).toISOString()).toBe('2026-01-02T00:00:00.000Z');
+    expect(listenExpiresAt(sent, 365).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    for (const days of [undefined, 0, 366, 2.5, '30']) expect(listenDaysOf(days)).toBe(90);
+    expect(isListenExpired(sent, 1, new Date('2026-01-01T23:59:59.999Z'))).toBe(false);
+    expect(isListenExpired(sent, 1, new Date('2026-01-02T00:00:00.000Z'))).toBe(true);
+  });
+});
+
+describe('milestones', () => {
+  it('bucket a percent into 0/25/50/75/100', () => {
+    expect([0, 24.9, 25, 49, 50, 74.99, 75, 99.9, 100, Number.NaN].map(milestoneOf)).toEqual([0, 0, 25, 25, 50, 50, 75, 75, 100, 0]);
+  });
+});
+
+describe('seconds of a play session', () => {
+  it('add what was heard beyond what is counted, never past the track’s length, never negative', () => {
+    expect(secondsToAdd(5, 0, 8)).toBe(5);
+    expect(secondsToAdd(7.9, 5, 8)).toBe(2);
+    expect(secondsToAdd(500, 5, 8)).toBe(3);
+    expect(secondsToAdd(3, 5, 8)).toBe(0);
+    expect(secondsToAdd(Number.POSITIVE_INFINITY, 0, 8)).toBe(0);
+    expect(secondsToAdd(10, 0, 7.2)).toBe(8);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { clockTime, ListeningMeter } from '../../web/src/pages/listen/listening';
+import { listeningLine } from '../../web/src/pages/campaigns/SentEmailsList';
+import { campaignEmail } from './campaigns-fake-server';
+
+describe('ListeningMeter: what the listen page reports as heard', () => {
+  it('counts the time actually played, not seeks, and reports each milestone once when first crossed', () => {
+    const meter = new ListeningMeter(20);
+    for (let t = 0; t <= 5; t += 0.25) meter.tick(t);
+    expect(meter.heardSeconds).toBeCloseTo(5);
+    expect(meter.newMilestone()).toBe(25);
+    expect(meter.newMilestone()).toBeUndefined();
+    // A seek to 18 s is no listening.
+    meter.tick(18);
+    expect(meter.heardSeconds).toBeCloseTo(5);
+    expect(meter.newMilestone()).toBeUndefined();
+    meter.pause();
+    for (let t = 18; t <= 20; t += 0.25) meter.tick(t);
+    expect(meter.heardSeconds).toBeCloseTo(7);
+    expect(meter.newMilestone()).toBeUndefined();
+    meter.pause();
+    for (let t = 7; t <= 11; t += 0.5) meter.tick(t);
+    expect(meter.percent).toBeCloseTo(55);
+    expect(meter.newMilestone()).toBe(50);
+  });
+
+  it('never counts more than the track lasts, and an ending after nearly all of it is the whole track', () => {
+    const meter = new ListeningMeter(10);
+    for (let t = 0; t <= 9.8; t += 0.2) meter.tick(t);
+    meter.finish();
+    expect(meter.percent).toBe(100);
+    expect(meter.newMilestone()).toBe(100);
+    for (let t = 0; t <= 30; t += 0.5) meter.tick(t);
+    expect(meter.heardSeconds).toBe(10);
+  });
+
+  it('shows times as minutes and seconds', () => {
+    expect([0, 9.9, 75, 3600].map(clockTime)).toEqual(['0:00', '0:09', '1:15', '60:00']);
+  });
+});
+
+describe('the artist’s line for a recipient', () => {
+  it('reads Listened n %, Played n× and Downloaded, and nothing before a play', () => {
+    const email = campaignEmail(0, { play_count: 2, listen_max_percent: 75, download_count: 1 });
+    expect(listeningLine(email)).toBe('Listened 75 % · Played 2× · Downloaded');
+    expect(listeningLine(campaignEmail(1))).toBeNull();
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * The private listen page (issue 16, DESIGN §12): `/l/:token`, opened from a recipient's email. No
+ * sign-in and no cookie: the token in the path is the whole authority. It shows the artist, the track,
+ * the campaign's description, the waveform player, a Download button when the artist allowed it, and
+ * the one-click answers with an optional note. An expired link or a deleted track gets a clear page.
+ * Its own lazy chunk: wavesurfer.js is loaded here only.
+ */
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Textarea from '@cloudscape-design/components/textarea';
+import { useCallback, useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { listenAnswerLabels, listenAnswers, listenLimits, listenMessages, type ListenAnswer, type ListenPage } from '../../../../schema/api/listenValues';
+import { ListenError, loadListenPage, newListenSession, sendListenAnswer, sendListenBeacon, type ListenBeacon } from '../../api/listen';
+import styles from '../../components/layout.module.css';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { WaveformPlayer } from './WaveformPlayer';
+
+type State = { status: 'loading' } | { status: 'error'; message: string } | { status: 'page'; page: ListenPage };
+
+export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) {
+  const token = useParams().token ?? '';
+  const [state, setState] = useState<State>({ status: 'loading' });
+  useDocumentTitle(state.status === 'page' && state.page.state === 'ready' ? state.page.track_name : 'Private listen link');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    loadListenPage(token, { signal: controller.signal, fetchImpl }).then(
+      (page) => setState({ status: 'page', page }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const message =
+          error instanceof ListenError && error.status === 0 ? 'Could not reach the server. Check your connection and try again.' : listenMessages.notFound;
+        setState({ status: 'error', message });
+      },
+    );
+    return () => controller.abort();
+  }, [token, fetchImpl]);
+
+  let content;
+  if (state.status === 'loading') {
+    content = (
+      <Box textAlign="center" padding="l">
+        <StatusIndicator type="loading">Loading...</StatusIndicator>
+      </Box>
+    );
+  } else if (state.status === 'error') {
+    content = (
+      <Container header={<Header variant="h1">Private listen link</Header>}>
+        <Alert type="error">{state.message}</Alert>
+      </Container>
+    );
+  } else if (state.page.state !== 'ready') {
+    content = (
+      <Container header={<Header variant="h1">Private listen link</Header>}>
+        <Alert type="info" header={state.page.state === 'expired' ? 'Link expired' : 'Track removed'}>
+          {state.page.message}
+        </Alert>
+      </Container>
+    );
+  } else {
+    content = <Player token={token} page={state.page} fetchImpl={fetchImpl} />;
+  }
+
+  return (
+    <div className={`${styles.page} ${styles.narrow}`}>
+      <main className={styles.center}>
+        <div style={{ width: '100%', textAlign: 'start' }}>{content}</div>
+      </main>
+    </div>
+  );
+}
+
+function Player({ token, page: loaded, fetchImpl }: { token: string; page: Extract<ListenPage, { state: 'ready' }>; fetchImpl?: typeof fetch }) {
+  const report = useCallback((beacon: ListenBeacon) => sendListenBeacon(token, beacon), [token]);
+  // The signed URLs live minutes: when the audio's stops working, the page asks for new ones.
+  const [urls, setUrls] = useState({ audio: loaded.audio_url, download: loaded.download_url });
+  const page = { ...loaded, audio_url: urls.audio, download_url: urls.download };
+  const renew = useCallback(() => {
+    loadListenPage(token, { fetchImpl }).then(
+      (fresh) => {
+        if (fresh.state === 'ready') setUrls({ audio: fresh.audio_url, download: fresh.download_url });
+      },
+      () => undefined,
+    );
+  }, [token, fetchImpl]);
+  return (
+    <SpaceBetween size="l">
+      <Container
+        header={
+          <Header variant="h1" description={`A private link from ${page.artist_name}`}>
+            {page.track_name}
+          </Header>
+        }
+      >
+        <SpaceBetween size="m">
+          <Box variant="p" color="text-body-secondary">
+            {`By ${page.artist_name}`}
+          </Box>
+          {page.description.trim() !== '' && <Box variant="p">{page.description}</Box>}
+          <WaveformPlayer
+            audioUrl={page.audio_url}
+            peaks={page.peaks}
+            durationSeconds={page.duration_seconds}
+            trackName={page.track_name}
+            onReport={report}
+            onUrlExpired={renew}
+          />
+          {page.download_url && (
+            <Button iconName="download" href={page.download_url} download onClick={() => report({ type: 'download', session: newListenSession() })}>
+              Download
+            </Button>
+          )}
+        </SpaceBetween>
+      </Container>
+      <Answers token={token} initial={page.answer} initialNote={page.answer_note ?? ''} fetchImpl={fetchImpl} />
+    </SpaceBetween>
+  );
+}
+
+function Answers({ token, initial, initialNote, fetchImpl }: { token: string; initial: ListenAnswer | null; initialNote: string; fetchImpl?: typeof fetch }) {
+  const [current, setCurrent] = useState(initial);
+  const [note, setNote] = useState(initialNote);
+  const [sending, setSending] = useState<ListenAnswer | null>(null);
+  const [message, setMessage] = useState<{ type: 'success' | 'error'; text: string } | null>(null);
+  const tooLong = note.length > listenLimits.noteMax;
+
+  const answer = async (value: ListenAnswer) => {
+    if (tooLong) return;
+    setSending(value);
+    setMessage(null);
+    try {
+      const saved = await sendListenAnswer(token, { answer: value, note }, fetchImpl);
+      setCurrent(saved.answer);
+      setMessage({ type: 'success', text: saved.message });
+    } catch (error) {
+      setMessage({ type: 'error', text: error instanceof ListenError && error.serverMessage ? error.serverMessage : 'Your answer was not sent. Try again.' });
+    } finally {
+      setSending(null);
+    }
+  };
+
+  return (
+    <Container
+      header={
+        <Header variant="h2" description="One click tells the artist. You can change it later.">
+          Your answer
+        </Header>
+      }
+    >
+      <SpaceBetween size="m">
+        <FormField
+          label="Note (optional)"
+          constraintText={`${note.length}/${listenLimits.noteMax} characters`}
+          errorText={tooLong ? `Must be at most ${listenLimits.noteMax} characters` : undefined}
+        >
+          <Textarea value={note} onChange={({ detail }) => setNote(detail.value)} rows={3} ariaLabel="Note (optional)" />
+        </FormField>
+        <SpaceBetween size="xs" direction="horizontal">
+          {listenAnswers.map((value) => (
+            <Button
+              key={value}
+              variant={current === value ? 'primary' : 'normal'}
+              loading={sending === value}
+              disabled={sending !== null && sending !== value}
+              onClick={() => void answer(value)}
+              ariaLabel={current === value ? `${listenAnswerLabels[value]} (your answer)` : listenAnswerLabels[value]}
+            >
+              {listenAnswerLabels[value]}
+            </Button>
+          ))}
+        </SpaceBetween>
+        {message && (
+          <div role="status">
+            <StatusIndicator type={message.type}>{message.text}</StatusIndicator>
+          </div>
+        )}
+      </SpaceBetween>
+    </Container>
+  );
+}

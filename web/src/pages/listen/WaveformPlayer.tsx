@@ -1,0 +1,183 @@
+/**
+ * The listen page's player (issue 16): an <audio> element that streams the signed URL with Range
+ * requests (preload metadata only), drawn by wavesurfer.js from the stored peaks, so the browser never
+ * decodes the whole file. Keyboard: the Play / Pause and the 10-second skip buttons; the waveform is
+ * also clickable. Reports plays, progress and seconds heard through `onReport`.
+ */
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useEffect, useRef, useState } from 'react';
+import WaveSurfer from 'wavesurfer.js';
+import { newListenSession, type ListenBeacon } from '../../api/listen';
+import { clockTime, ListeningMeter } from './listening';
+
+const SKIP_SECONDS = 10;
+
+export function WaveformPlayer({
+  audioUrl,
+  peaks,
+  durationSeconds,
+  trackName,
+  onReport,
+  onUrlExpired,
+}: {
+  audioUrl: string;
+  peaks: number[];
+  durationSeconds: number;
+  trackName: string;
+  onReport: (beacon: ListenBeacon) => void;
+  /** The signed URL stopped working (it lives minutes): ask the page for a new one. */
+  onUrlExpired: () => void;
+}) {
+  const container = useRef<HTMLDivElement>(null);
+  const audio = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [position, setPosition] = useState(0);
+  const report = useRef(onReport);
+  useEffect(() => {
+    report.current = onReport;
+  }, [onReport]);
+  const expired = useRef(onUrlExpired);
+  useEffect(() => {
+    expired.current = onUrlExpired;
+  }, [onUrlExpired]);
+
+  // A new signed URL: carry on where the old one stopped, playing if it was.
+  const resume = useRef<{ at: number; play: boolean } | null>(null);
+  useEffect(() => {
+    const media = audio.current;
+    const pending = resume.current;
+    if (!media || !pending) return;
+    const restore = () => {
+      media.currentTime = pending.at;
+      if (pending.play) void media.play().catch(() => setPlaying(false));
+      resume.current = null;
+    };
+    media.addEventListener('loadedmetadata', restore, { once: true });
+    return () => media.removeEventListener('loadedmetadata', restore);
+  }, [audioUrl]);
+
+  useEffect(() => {
+    const media = audio.current;
+    const box = container.current;
+    if (!media || !box) return;
+    const waveform = WaveSurfer.create({
+      container: box,
+      media,
+      peaks: [peaks.length > 0 ? peaks : [0]],
+      duration: durationSeconds,
+      height: 96,
+      waveColor: '#8d99a8',
+      progressColor: '#0972d3',
+      cursorColor: '#0972d3',
+      barWidth: 2,
+      barGap: 1,
+      barRadius: 2,
+    });
+
+    // One session per play from the start or after the end; a pause and resume is the same session.
+    let session: string | null = null;
+    let meter = new ListeningMeter(durationSeconds);
+    const progress = () => {
+      if (session) report.current({ type: 'progress', session, percent: meter.percent, seconds: meter.heardSeconds });
+    };
+    const onPlay = () => {
+      setPlaying(true);
+      if (session === null) {
+        session = newListenSession();
+        meter = new ListeningMeter(durationSeconds);
+        report.current({ type: 'play', session });
+      }
+    };
+    const onTime = () => {
+      setPosition(media.currentTime);
+      if (media.paused) return;
+      meter.tick(media.currentTime);
+      if (meter.newMilestone() !== undefined) progress();
+    };
+    const onPause = () => {
+      setPlaying(false);
+      meter.pause();
+      progress();
+    };
+    const onSeeking = () => meter.pause();
+    const onEnded = () => {
+      meter.finish();
+      meter.newMilestone();
+      progress();
+      setPlaying(false);
+      session = null;
+    };
+    // The page going away (a tab closed, the phone locked): what was heard so far.
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') progress();
+    };
+    // The storage refuses an expired signed URL: the element errors; a new URL picks up from here.
+    const onError = () => {
+      resume.current = { at: media.currentTime, play: !media.paused || playingBeforeError };
+      expired.current();
+    };
+    let playingBeforeError = false;
+    const onPlaying = () => {
+      playingBeforeError = true;
+    };
+    const onStopped = () => {
+      playingBeforeError = false;
+    };
+    media.addEventListener('error', onError);
+    media.addEventListener('playing', onPlaying);
+    media.addEventListener('pause', onStopped);
+    media.addEventListener('play', onPlay);
+    media.addEventListener('timeupdate', onTime);
+    media.addEventListener('pause', onPause);
+    media.addEventListener('seeking', onSeeking);
+    media.addEventListener('ended', onEnded);
+    document.addEventListener('visibilitychange', onHidden);
+    return () => {
+      media.removeEventListener('error', onError);
+      media.removeEventListener('playing', onPlaying);
+      media.removeEventListener('pause', onStopped);
+      media.removeEventListener('play', onPlay);
+      media.removeEventListener('timeupdate', onTime);
+      media.removeEventListener('pause', onPause);
+      media.removeEventListener('seeking', onSeeking);
+      media.removeEventListener('ended', onEnded);
+      document.removeEventListener('visibilitychange', onHidden);
+      waveform.destroy();
+    };
+  }, [peaks, durationSeconds]);
+
+  const toggle = () => {
+    const media = audio.current;
+    if (!media) return;
+    if (media.paused) void media.play().catch(() => setPlaying(false));
+    else media.pause();
+  };
+  const skip = (by: number) => {
+    const media = audio.current;
+    if (media) media.currentTime = Math.min(durationSeconds, Math.max(0, media.currentTime + by));
+  };
+
+  return (
+    <SpaceBetween size="s">
+      {/* The waveform is a picture of the track; the buttons below are its keyboard controls. */}
+      <div ref={container} aria-hidden="true" data-testid="waveform" style={{ cursor: 'pointer', minHeight: 96 }} />
+      <audio ref={audio} src={audioUrl} preload="metadata" aria-label={`${trackName} audio`} data-testid="listen-audio" />
+      <SpaceBetween size="xs" direction="horizontal" alignItems="center">
+        <Button variant="primary" iconName={playing ? 'pause' : 'play'} onClick={toggle} ariaLabel={playing ? `Pause ${trackName}` : `Play ${trackName}`}>
+          {playing ? 'Pause' : 'Play'}
+        </Button>
+        <Button iconName="undo" onClick={() => skip(-SKIP_SECONDS)} ariaLabel={`Back ${SKIP_SECONDS} seconds`}>
+          {`-${SKIP_SECONDS} s`}
+        </Button>
+        <Button iconName="redo" onClick={() => skip(SKIP_SECONDS)} ariaLabel={`Forward ${SKIP_SECONDS} seconds`}>
+          {`+${SKIP_SECONDS} s`}
+        </Button>
+        <Box variant="span" color="text-body-secondary">
+          <span aria-live="off" data-testid="listen-position">{`${clockTime(position)} / ${clockTime(durationSeconds)}`}</span>
+        </Box>
+      </SpaceBetween>
+    </SpaceBetween>
+  );
+}
