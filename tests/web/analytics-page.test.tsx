@@ -409,14 +409,24 @@ describe('states', () => {
 
 describe('funnelOf', () => {
   it("rounds as the server's rates do (29 of 200 is 15 %), and never shows more than 100 % of the period's sent", () => {
-    const totals = { emails_sent: 200, emails_opened: 29, emails_machine_opened: 0, emails_clicked: 250, emails_unsubscribed: 1 };
+    const totals = {
+      emails_sent: 200,
+      emails_opened: 29,
+      emails_machine_opened: 0,
+      emails_clicked: 250,
+      emails_listened: 9,
+      emails_answered: 3,
+      emails_unsubscribed: 1,
+    };
     expect(funnelOf(totals).map((stage) => [stage.label, stage.percent])).toEqual([
       ['Sent', 100],
       ['Opened', 15],
       ['Clicked', 100],
+      ['Listened', 5],
+      ['Answered', 2],
       ['Unsubscribed', 1],
     ]);
-    expect(funnelOf({ ...totals, emails_sent: 0 }).map((stage) => stage.percent)).toEqual([0, 0, 0, 0]);
+    expect(funnelOf({ ...totals, emails_sent: 0 }).map((stage) => stage.percent)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });
 
