@@ -766,7 +766,8 @@ export interface AudioObjectHead {
 
 /**
  * Where tracks' audio is kept (issue 16): a private S3 bucket in AWS, a folder locally. The browser
- * uploads with the presigned form; the server reads what arrived; the listen page (later) plays it
+ * uploads with the presigned form to a staging key (core trackUploadKey); the server reads what arrived
+ * and promotes it to the track's key (trackAudioKey) when it is audio; the listen page plays that
  * with a short-lived signed URL that answers HTTP Range requests.
  */
 export interface AudioStore {
@@ -776,8 +777,11 @@ export interface AudioStore {
   head(key: string): Promise<AudioObjectHead | undefined>;
   /** The object's bytes from the start; the reader cancels the stream once it has read enough. Undefined when none. */
   read(key: string): Promise<ReadableStream<Uint8Array> | undefined>;
-  /** Marks an uploaded object as a kept track (a pending object left unmarked is expired by the storage). */
-  keep(key: string): Promise<void>;
+  /**
+   * Moves a checked upload from `stagingKey` to `finalKey` (its bytes and media type; the staging object
+   * is gone after). False when nothing is stored under `stagingKey` (another complete moved it first).
+   */
+  promote(stagingKey: string, finalKey: string): Promise<boolean>;
   /** Deletes the object; nothing stored is not an error. */
   delete(key: string): Promise<void>;
   /** A GET URL of the object valid for `expiresInSeconds` (minutes), for a player or a download. */

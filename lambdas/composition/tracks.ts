@@ -15,7 +15,7 @@ import type { ServerConfig } from './config';
 import { lazyAdapter } from './lazy';
 import { tableOf } from './table';
 
-const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'keep', 'delete', 'signedGetUrl'] as const;
+const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'promote', 'delete', 'signedGetUrl'] as const;
 
 const unconfigured = (): Promise<never> =>
   Promise.reject(new DomainError('unavailable', 'Track uploads are not configured: AUDIO_BUCKET_NAME is not set (see docs/deploy.md).'));

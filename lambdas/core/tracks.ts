@@ -5,18 +5,20 @@
  */
 import { TRACK_MAX_BYTES, trackMediaTypes, type TrackFormat } from '../../schema/api/trackValues';
 
-/** The audio object of a track: under its owner's prefix, so a key names whose it is. */
+/** The audio object of a ready track: under its owner's prefix, so a key names whose it is. Only complete writes it. */
 export const trackAudioKey = (userId: string, trackId: string) => `tracks/${userId}/${trackId}`;
 
-/** The storage's tag of an upload (S3; lib/cloud/audio.ts's lifecycle expires objects still `pending` a day on). */
-export const AUDIO_STATE_TAG = 'state';
-export const AUDIO_PENDING = 'pending';
-export const AUDIO_KEPT = 'kept';
+/**
+ * Where the browser's upload lands (the presigned form's key): complete reads it there and moves it to
+ * trackAudioKey only when it is audio, so a form posted again later (it is good for 15 minutes) writes
+ * here, never over a ready track's checked audio. The storage expires what is left here after a day.
+ */
+export const trackUploadKey = (userId: string, trackId: string) => `uploads/${userId}/${trackId}`;
 
 /** How long the browser may take to start its upload with the presigned POST. */
 export const UPLOAD_POLICY_SECONDS = 15 * 60;
 
-/** A pending upload that is never completed is forgotten by DynamoDB after a day (its object by the bucket's lifecycle). */
+/** A pending upload that is never completed is forgotten by DynamoDB after a day (its uploaded object by the storage's expiry of uploads/). */
 export const PENDING_UPLOAD_SECONDS = 24 * 60 * 60;
 
 /** A listen page's signed GET of the audio is good for this long (the player asks again for a new one). */
