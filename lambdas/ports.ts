@@ -790,7 +790,12 @@ export interface AudioStore {
 
 /** Reads what a stored file is (music-metadata, in AWS and locally): empty facts when it is no audio it knows. */
 export interface AudioInspector {
-  inspect(audio: ReadableStream<Uint8Array>, file: { contentType: string; size: number }): Promise<AudioFacts>;
+  /** Reads `audio` as far as it needs; `readAgain` opens the file anew when its length is known only by reading it all. */
+  inspect(
+    audio: ReadableStream<Uint8Array>,
+    file: { contentType: string; size: number },
+    readAgain: () => Promise<ReadableStream<Uint8Array> | undefined>,
+  ): Promise<AudioFacts>;
 }
 
 /** The artist's tracks (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `TRACK#<ulid>`. */

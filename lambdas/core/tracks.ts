@@ -42,12 +42,12 @@ export interface AudioFacts {
 /** What a stored file turned out to be: a track of a format, or not audio we take. */
 export type AudioVerdict = { outcome: 'audio'; format: TrackFormat; durationSeconds: number; sampleRate: number | null } | { outcome: 'not_audio' };
 
-/** music-metadata's container names (upper-cased) and the format each is; MP4 containers are `M4A/…`, `MP4/…`, `isom/…`. */
+/** music-metadata's container names (upper-cased) and the format each is; ADTS is `ADTS/MPEG-4` (or -2); MP4 containers are `M4A/…`, `MP4/…`, `isom/…`. */
 function formatOfContainer(container: string, codec: string): TrackFormat | undefined {
   if (container === 'WAVE') return 'wav';
   if (container === 'FLAC') return 'flac';
   if (container === 'AIFF' || container === 'AIFF-C') return 'aiff';
-  if (container === 'ADTS') return codec.includes('AAC') ? 'aac' : undefined;
+  if (container === 'ADTS' || container.startsWith('ADTS/')) return codec.includes('AAC') ? 'aac' : undefined;
   // MPEG-1/2 Layer 3 only: Layer 1 and 2 are not what browsers play as MP3.
   if (container.startsWith('MPEG')) return /LAYER 3/.test(codec) ? 'mp3' : undefined;
   if (/^(M4A|MP4|ISOM|MP42|M4B)\b/.test(container)) return /AAC|ALAC|MPEG-4\/AAC/.test(codec) ? 'm4a' : undefined;

@@ -107,7 +107,7 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
       if (head.size > TRACK_MAX_BYTES) return refuse(identity.userId, track, source, trackMessages.tooLarge, 'too_large');
       const stream = await audio.read(source);
       if (!stream) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
-      const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }));
+      const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }, () => audio.read(source)));
       if (verdict.outcome === 'not_audio') return refuse(identity.userId, track, source, trackMessages.notAudio, 'not_audio');
 
       if (source === uploaded && !(await audio.promote(uploaded, track.audio_key))) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');

@@ -12,7 +12,7 @@ import { localAudioStore } from '../../lambdas/composition/tracks';
 import { importHandler } from '../../lib/local/server';
 import type { LocalServer } from '../../lib/local/server';
 import { TRACK_MAX_BYTES, trackMessages, trackSchema, trackSummarySchema, type TrackSummary, type TrackUpload } from '../../schema/api/tracks';
-import { wavBytes, textBytes } from '../support/audio';
+import { adtsBytes, textBytes, wavBytes } from '../support/audio';
 import { callAt, createUser, freePort, startServer, stackConfig, type ApiOptions, type TestUser } from './helpers';
 
 let server: LocalServer;
@@ -115,6 +115,17 @@ describe('uploading a track', () => {
     expect((await listOf(user)).map((t) => t.id)).not.toContain(id);
     expect((await api(user, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(404);
     expect((await complete(user, id)).json).toEqual({ message: trackMessages.alreadyDeleted });
+  });
+
+  it('an AAC (ADTS) file is a track, its length counted from its frames', async () => {
+    const aac = adtsBytes({ seconds: 2, sampleRate: 44100 });
+    const { track_id, upload } = await startUpload(user, { name: 'Night Drive (AAC)', content_type: 'audio/aac', size: aac.length });
+    expect((await postFile(upload, aac, 'audio/aac')).status).toBe(204);
+    const completed = await complete(user, track_id);
+    expect(completed.status, completed.text).toBe(201);
+    const track = trackSchema.parse(completed.json);
+    expect(track).toMatchObject({ format: 'aac', sample_rate: 44100, size_bytes: aac.length });
+    expect(track.duration_seconds).toBeCloseTo(2, 1);
   });
 
   it('lists the ready tracks newest first', async () => {
