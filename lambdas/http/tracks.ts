@@ -55,6 +55,16 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
     throw new HttpError(400, message, reason);
   };
 
+  /**
+   * A complete that lost a race (another complete moved the upload or marked the track first): the
+   * track as it is now, 200 when ready (complete is idempotent); otherwise `error`.
+   */
+  const readyOr = async (userId: string, id: string, error: HttpError) => {
+    const now = await tracks.get(userId, id);
+    if (now?.status === 'ready') return json(200, trackOf(now) satisfies Track);
+    throw error;
+  };
+
   return httpApi('tracks', {
     'GET /api/tracks': async ({ identity }) => json(200, { tracks: await tracks.listReady(identity.userId) } satisfies TrackList),
 
@@ -103,14 +113,17 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
       let source = uploaded;
       let head = await audio.head(uploaded);
       if (!head) [source, head] = [track.audio_key, await audio.head(track.audio_key)];
-      if (!head) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      if (!head) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
       if (head.size > TRACK_MAX_BYTES) return refuse(identity.userId, track, source, trackMessages.tooLarge, 'too_large');
       const stream = await audio.read(source);
-      if (!stream) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      if (!stream) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
       const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }, () => audio.read(source)));
       if (verdict.outcome === 'not_audio') return refuse(identity.userId, track, source, trackMessages.notAudio, 'not_audio');
 
-      if (source === uploaded && !(await audio.promote(uploaded, track.audio_key))) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      // Moved already by a complete running beside this one (the same upload, read the same): mark it all the same.
+      if (source === uploaded && !(await audio.promote(uploaded, track.audio_key)) && !(await audio.head(track.audio_key))) {
+        return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
+      }
       const ready = await tracks.markReady(identity.userId, id, {
         format: verdict.format,
         duration_seconds: verdict.durationSeconds,
@@ -118,7 +131,7 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
         size_bytes: head.size,
         peaks: storedPeaks(input.peaks),
       });
-      if (!ready) throw new HttpError(404, trackMessages.notFound); // deleted while it was read
+      if (!ready) return readyOr(identity.userId, id, new HttpError(404, trackMessages.notFound)); // made ready by another complete, or deleted
       logger.info('Track uploaded', { trackId: id, format: verdict.format, bytes: head.size });
       return json(201, trackOf(ready) satisfies Track);
     },

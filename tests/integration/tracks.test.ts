@@ -173,6 +173,20 @@ describe('uploading a track', () => {
     expect(existsSync(uploadFile(userIdOf(user), id))).toBe(false);
   });
 
+  it('two completes at once both answer the ready track: one made it (201), the other found it made (200)', async () => {
+    const pairs = await Promise.all(
+      Array.from({ length: 4 }, async (_, i) => {
+        const { id } = await uploadWav(user, `Twice ${String(i)}`);
+        return { id, answers: await Promise.all([complete(user, id), complete(user, id)]) };
+      }),
+    );
+    for (const { id, answers } of pairs) {
+      expect(answers.map((answer) => answer.status).sort(), answers.map((answer) => answer.text).join('\n')).toEqual([200, 201]);
+      expect(answers.map((answer) => trackSchema.parse(answer.json).id)).toEqual([id, id]);
+      expect(existsSync(audioFile(userIdOf(user), id))).toBe(true);
+    }
+  });
+
   it('complete before the file has arrived is a 409 saying so', async () => {
     const { track_id } = await startUpload(user, { name: 'Late', content_type: 'audio/flac', size: 5000 });
     const early = await complete(user, track_id);
