@@ -808,7 +808,7 @@ export interface TrackStore {
   markReady(userId: string, id: string, facts: ReadyTrackFacts): Promise<StoredTrack | undefined>;
   /** Ready or pending → deleted; undefined when there is no such track or it was already deleted. */
   markDeleted(userId: string, id: string, deletedAt: Date): Promise<StoredTrack | undefined>;
-  /** Removes a pending track whose file was refused (it never was a track). */
+  /** Removes a pending track whose file was refused (it never was a track); a track no longer pending stays. */
   forgetPending(userId: string, id: string): Promise<void>;
   /** The user's ready tracks, newest first. */
   listReady(userId: string): Promise<TrackSummary[]>;

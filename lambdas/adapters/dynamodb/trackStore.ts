@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TrackSummary } from '../../../schema/api/tracks';
 import { TRACK_SUMMARY_FIELDS } from '../../../schema/api/trackValues';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { ReadyTrackFacts, StoredTrack } from '../../core/tracks';
 import type { TrackStore } from '../../ports';
 import { withoutKeys } from './client';
-import { deleteExisting, projectionOf, putNew, queryAll } from './query';
+import { projectionOf, putNew, queryAll } from './query';
 
 /**
  * The artist's tracks (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `TRACK#<ulid>`. The ULID starts with
@@ -105,8 +105,19 @@ export class DynamoTrackStore implements TrackStore {
     return Attributes ? withoutKeys<StoredTrack>(Attributes) : undefined;
   }
 
+  /** Only while pending: a complete beside the refusing one may have made it ready (nothing is deleted then). */
   async forgetPending(userId: string, id: string): Promise<void> {
-    await deleteExisting(this.db, this.tableName, trackKey(userId, id));
+    await conditional(
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: trackKey(userId, id),
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending' },
+        }),
+      ),
+    );
   }
 
   async listReady(userId: string): Promise<TrackSummary[]> {
