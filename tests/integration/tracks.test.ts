@@ -224,6 +224,16 @@ describe('the storage policy of an upload', () => {
     expect(forged.text).toContain('<Code>AccessDenied</Code>');
   });
 
+  it('refuses a form of more fields than an upload has (nothing stored)', async () => {
+    const wav = wavBytes({ seconds: 0.5 });
+    const { track_id, upload } = await startUpload(user, { name: 'Padded', content_type: 'audio/wav', size: wav.length });
+    const padding = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x-pad-${String(i)}`, 'x']));
+    const posted = await postFile(upload, wav, 'audio/wav', { ...upload.fields, ...padding });
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('<Code>MaxPostPreDataLengthExceeded</Code>');
+    expect(existsSync(uploadFile(userIdOf(user), track_id))).toBe(false);
+  });
+
   it('a signed GET URL of a kept track answers Range requests; an unsigned one is refused', async () => {
     const { id, wav } = await uploadWav(user, 'Playable');
     expect((await complete(user, id)).status).toBe(201);

@@ -11,7 +11,7 @@ import { projectionOf, putNew, queryAll } from './query';
 /**
  * The artist's tracks (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `TRACK#<ulid>`. The ULID starts with
  * the creation time, so the partition read descending is newest first. A pending track carries a TTL
- * (an upload never completed is forgotten); ready and deleted ones do not.
+ * (an upload never completed is forgotten, deleted or not); ready ones, and deleted ready ones, do not.
  */
 const TRACK = 'track';
 
@@ -94,9 +94,10 @@ export class DynamoTrackStore implements TrackStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: trackKey(userId, id),
-          UpdateExpression: 'SET #status = :deleted, deleted_at = :at REMOVE #ttl',
+          // The expiry stays as it is: a ready track has none; a pending one (never a track) is still forgotten.
+          UpdateExpression: 'SET #status = :deleted, deleted_at = :at',
           ConditionExpression: 'attribute_exists(PK) AND #status <> :deleted',
-          ExpressionAttributeNames: { '#status': 'status', '#ttl': ttlAttribute },
+          ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':deleted': 'deleted', ':at': deletedAt.toISOString() },
           ReturnValues: 'ALL_NEW',
         }),

@@ -122,9 +122,13 @@ export class LocalAudioStore implements AudioStore {
         // Past the limit, read on to the end without writing: the client then gets the answer, not a reset.
         if (size <= policy.maxBytes) await out.write(chunk);
       }
-    } finally {
+    } catch (error) {
+      // The upload broke off (the browser went away): nothing of it is kept.
       await out.close();
+      await rm(partial, { force: true });
+      throw error;
     }
+    await out.close();
     if (size > policy.maxBytes || size === 0) {
       await rm(partial, { force: true });
       return size === 0 ? 'empty' : 'too_large';
