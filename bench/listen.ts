@@ -15,7 +15,7 @@ import { DynamoTrackStore } from '../lambdas/adapters/dynamodb/trackStore';
 import { ulidGenerator } from '../lambdas/adapters/ulid';
 import { localAudioStore } from '../lambdas/composition/audio';
 import { newEmailToken } from '../lambdas/core/emailToken';
-import { trackAudioKey } from '../lambdas/core/tracks';
+import { trackAudioKey, trackUploadKey } from '../lambdas/core/tracks';
 import { handlerFor } from '../lambdas/http/listen';
 import { buildApiEvent, makeLambdaContext } from '../lib/local/event';
 import { localServerConfig } from '../lib/local/stack';
@@ -46,7 +46,7 @@ try {
   const wav = wavBytes({ seconds: 30, sampleRate: 22050 });
   const audio = localAudioStore(config);
   const form = await audio.presignUpload({
-    key: trackAudioKey(userId, trackId),
+    key: trackUploadKey(userId, trackId),
     contentType: 'audio/wav',
     maxBytes: wav.length,
     expiresInSeconds: 600,
@@ -57,7 +57,7 @@ try {
   body.append('file', new Blob([wav], { type: 'audio/wav' }), 'track');
   const uploaded = await fetch(form.url, { method: 'POST', body });
   if (!uploaded.ok) throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
-  await audio.keep(trackAudioKey(userId, trackId));
+  await audio.promote(trackUploadKey(userId, trackId), trackAudioKey(userId, trackId));
   const tracks = new DynamoTrackStore(db, stack.tableName);
   const now = new Date();
   await tracks.createPending(

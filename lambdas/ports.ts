@@ -786,7 +786,8 @@ export interface AudioObjectHead {
 
 /**
  * Where tracks' audio is kept (issue 16): a private S3 bucket in AWS, a folder locally. The browser
- * uploads with the presigned form; the server reads what arrived; the listen page (later) plays it
+ * uploads with the presigned form to a staging key (core trackUploadKey); the server reads what arrived
+ * and promotes it to the track's key (trackAudioKey) when it is audio; the listen page plays that
  * with a short-lived signed URL that answers HTTP Range requests.
  */
 export interface AudioStore {
@@ -796,8 +797,11 @@ export interface AudioStore {
   head(key: string): Promise<AudioObjectHead | undefined>;
   /** The object's bytes from the start; the reader cancels the stream once it has read enough. Undefined when none. */
   read(key: string): Promise<ReadableStream<Uint8Array> | undefined>;
-  /** Marks an uploaded object as a kept track (a pending object left unmarked is expired by the storage). */
-  keep(key: string): Promise<void>;
+  /**
+   * Moves a checked upload from `stagingKey` to `finalKey` (its bytes and media type; the staging object
+   * is gone after). False when nothing is stored under `stagingKey` (another complete moved it first).
+   */
+  promote(stagingKey: string, finalKey: string): Promise<boolean>;
   /** Deletes the object; nothing stored is not an error. */
   delete(key: string): Promise<void>;
   /** A GET URL of the object valid for `expiresInSeconds` (minutes), for a player or a download. */
@@ -806,7 +810,12 @@ export interface AudioStore {
 
 /** Reads what a stored file is (music-metadata, in AWS and locally): empty facts when it is no audio it knows. */
 export interface AudioInspector {
-  inspect(audio: ReadableStream<Uint8Array>, file: { contentType: string; size: number }): Promise<AudioFacts>;
+  /** Reads `audio` as far as it needs; `readAgain` opens the file anew when its length is known only by reading it all. */
+  inspect(
+    audio: ReadableStream<Uint8Array>,
+    file: { contentType: string; size: number },
+    readAgain: () => Promise<ReadableStream<Uint8Array> | undefined>,
+  ): Promise<AudioFacts>;
 }
 
 /** The artist's tracks (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `TRACK#<ulid>`. */
@@ -819,7 +828,7 @@ export interface TrackStore {
   markReady(userId: string, id: string, facts: ReadyTrackFacts): Promise<StoredTrack | undefined>;
   /** Ready or pending → deleted; undefined when there is no such track or it was already deleted. */
   markDeleted(userId: string, id: string, deletedAt: Date): Promise<StoredTrack | undefined>;
-  /** Removes a pending track whose file was refused (it never was a track). */
+  /** Removes a pending track whose file was refused (it never was a track); a track no longer pending stays. */
   forgetPending(userId: string, id: string): Promise<void>;
   /** The user's ready tracks, newest first. */
   listReady(userId: string): Promise<TrackSummary[]>;

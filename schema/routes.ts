@@ -47,8 +47,9 @@ export interface HandlerGroupDefinition {
   /** Reads the Stripe secret key and webhook signing secret (Secrets Manager in AWS) and the plans' price ids. */
   readsBillingSecrets?: boolean;
   /**
-   * Uses the tracks' audio bucket (issue 16): 'readwrite' presigns uploads, reads, tags and deletes
-   * objects; 'read' only signs GET URLs (the listen page). CDK grants exactly this.
+   * Uses the tracks' audio bucket (issue 16): 'readwrite' presigns uploads (to `uploads/`), reads them,
+   * copies checked ones to `tracks/` and deletes; 'read' only signs GET URLs of `tracks/` (the listen
+   * page). CDK grants exactly this (lib/cloud/audio.ts).
    */
   audio?: 'read' | 'readwrite';
 }

@@ -10,7 +10,7 @@ import type { AudioStore } from '../ports';
 import type { ServerConfig } from './config';
 import { lazyAdapter } from './lazy';
 
-const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'keep', 'delete', 'signedGetUrl'] as const;
+const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'promote', 'delete', 'signedGetUrl'] as const;
 
 const unconfigured = (): Promise<never> =>
   Promise.reject(new DomainError('unavailable', 'Track uploads are not configured: AUDIO_BUCKET_NAME is not set (see docs/deploy.md).'));

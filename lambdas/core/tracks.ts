@@ -5,18 +5,20 @@
  */
 import { TRACK_MAX_BYTES, trackMediaTypes, type TrackFormat } from '../../schema/api/trackValues';
 
-/** The audio object of a track: under its owner's prefix, so a key names whose it is. */
+/** The audio object of a ready track: under its owner's prefix, so a key names whose it is. Only complete writes it. */
 export const trackAudioKey = (userId: string, trackId: string) => `tracks/${userId}/${trackId}`;
 
-/** The storage's tag of an upload (S3; lib/cloud/audio.ts's lifecycle expires objects still `pending` a day on). */
-export const AUDIO_STATE_TAG = 'state';
-export const AUDIO_PENDING = 'pending';
-export const AUDIO_KEPT = 'kept';
+/**
+ * Where the browser's upload lands (the presigned form's key): complete reads it there and moves it to
+ * trackAudioKey only when it is audio, so a form posted again later (it is good for 15 minutes) writes
+ * here, never over a ready track's checked audio. The storage expires what is left here after a day.
+ */
+export const trackUploadKey = (userId: string, trackId: string) => `uploads/${userId}/${trackId}`;
 
 /** How long the browser may take to start its upload with the presigned POST. */
 export const UPLOAD_POLICY_SECONDS = 15 * 60;
 
-/** A pending upload that is never completed is forgotten by DynamoDB after a day (its object by the bucket's lifecycle). */
+/** A pending upload that is never completed is forgotten by DynamoDB after a day (its uploaded object by the storage's expiry of uploads/). */
 export const PENDING_UPLOAD_SECONDS = 24 * 60 * 60;
 
 /** A listen page's signed GET of the audio is good for this long (the player asks again for a new one). */
@@ -40,12 +42,12 @@ export interface AudioFacts {
 /** What a stored file turned out to be: a track of a format, or not audio we take. */
 export type AudioVerdict = { outcome: 'audio'; format: TrackFormat; durationSeconds: number; sampleRate: number | null } | { outcome: 'not_audio' };
 
-/** music-metadata's container names (upper-cased) and the format each is; MP4 containers are `M4A/…`, `MP4/…`, `isom/…`. */
+/** music-metadata's container names (upper-cased) and the format each is; ADTS is `ADTS/MPEG-4` (or -2); MP4 containers are `M4A/…`, `MP4/…`, `isom/…`. */
 function formatOfContainer(container: string, codec: string): TrackFormat | undefined {
   if (container === 'WAVE') return 'wav';
   if (container === 'FLAC') return 'flac';
   if (container === 'AIFF' || container === 'AIFF-C') return 'aiff';
-  if (container === 'ADTS') return codec.includes('AAC') ? 'aac' : undefined;
+  if (container === 'ADTS' || container.startsWith('ADTS/')) return codec.includes('AAC') ? 'aac' : undefined;
   // MPEG-1/2 Layer 3 only: Layer 1 and 2 are not what browsers play as MP3.
   if (container.startsWith('MPEG')) return /LAYER 3/.test(codec) ? 'mp3' : undefined;
   if (/^(M4A|MP4|ISOM|MP42|M4B)\b/.test(container)) return /AAC|ALAC|MPEG-4\/AAC/.test(codec) ? 'm4a' : undefined;

@@ -7,7 +7,16 @@
 import type { Track, TrackList, TrackUpload } from '../../schema/api/tracks';
 import { TRACK_MAX_BYTES, trackMessages } from '../../schema/api/trackValues';
 import { isUlid } from '../core/ids';
-import { judgeAudio, PENDING_UPLOAD_SECONDS, storedPeaks, trackAudioKey, UPLOAD_POLICY_SECONDS, uploadMaxBytes, type StoredTrack } from '../core/tracks';
+import {
+  judgeAudio,
+  PENDING_UPLOAD_SECONDS,
+  storedPeaks,
+  trackAudioKey,
+  trackUploadKey,
+  UPLOAD_POLICY_SECONDS,
+  uploadMaxBytes,
+  type StoredTrack,
+} from '../core/tracks';
 import type { AudioInspector, AudioStore, Clock, IdGenerator, TrackStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { tracksDeps } from '../composition/tracks';
@@ -38,12 +47,22 @@ const trackOf = (track: StoredTrack): Track => ({
 });
 
 export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps) => {
-  /** Refuses a stored file: its object deleted and its pending track forgotten, then the 400 with `message`. */
-  const refuse = async (userId: string, track: StoredTrack, message: string, reason: string): Promise<never> => {
-    await audio.delete(track.audio_key);
+  /** Refuses an uploaded file: its object (at `key`) deleted and its pending track forgotten, then the 400 with `message`. */
+  const refuse = async (userId: string, track: StoredTrack, key: string, message: string, reason: string): Promise<never> => {
+    await audio.delete(key);
     await tracks.forgetPending(userId, track.id);
     logger.info('Track upload refused', { trackId: track.id, reason });
     throw new HttpError(400, message, reason);
+  };
+
+  /**
+   * A complete that lost a race (another complete moved the upload or marked the track first): the
+   * track as it is now, 200 when ready (complete is idempotent); otherwise `error`.
+   */
+  const readyOr = async (userId: string, id: string, error: HttpError) => {
+    const now = await tracks.get(userId, id);
+    if (now?.status === 'ready') return json(200, trackOf(now) satisfies Track);
+    throw error;
   };
 
   return httpApi('tracks', {
@@ -55,19 +74,18 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
       const input = parseForm(trackUploadRequestSchema, body, { required: [{ path: ['name'], message: trackMessages.nameRequired }] });
       const now = clock.now();
       const id = ids.next(now);
-      const key = trackAudioKey(identity.userId, id);
       const track: StoredTrack = {
         id,
         name: input.name,
         status: 'pending',
-        audio_key: key,
+        audio_key: trackAudioKey(identity.userId, id),
         content_type: input.content_type,
         size_bytes: input.size,
         created_at: now.toISOString(),
       };
       await tracks.createPending(identity.userId, track, new Date(now.getTime() + PENDING_UPLOAD_SECONDS * 1000));
       const form = await audio.presignUpload({
-        key,
+        key: trackUploadKey(identity.userId, id),
         contentType: input.content_type,
         maxBytes: uploadMaxBytes(input.size),
         expiresInSeconds: UPLOAD_POLICY_SECONDS,
@@ -77,7 +95,10 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
       return json(201, { track_id: id, upload: { url: form.url, fields: form.fields, expires_at: form.expiresAt.toISOString() } } satisfies TrackUpload);
     },
 
-    /** Step 2, after the browser's upload: the server reads the stored file and keeps it only when it is audio. */
+    /**
+     * Step 2, after the browser's upload: the server reads the uploaded file and, only when it is audio,
+     * moves it to the track's key and marks the track ready (a form posted again writes to the upload key only).
+     */
     'POST /api/tracks/{id}/complete': async ({ identity, params, body }) => {
       const { trackCompleteRequestSchema } = await trackSchemas();
       const id = knownId(params.id, isUlid, trackMessages.notFound);
@@ -87,15 +108,22 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
       if (track.status === 'ready') return json(200, trackOf(track) satisfies Track); // a repeated complete: the same answer
       if (track.status === 'deleted') throw new HttpError(404, trackMessages.alreadyDeleted);
 
-      const head = await audio.head(track.audio_key);
-      if (!head) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
-      if (head.size > TRACK_MAX_BYTES) return refuse(identity.userId, track, trackMessages.tooLarge, 'too_large');
-      const stream = await audio.read(track.audio_key);
-      if (!stream) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
-      const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }));
-      if (verdict.outcome === 'not_audio') return refuse(identity.userId, track, trackMessages.notAudio, 'not_audio');
+      // The upload, or (a complete that moved it but failed before marking the track) the track's own object.
+      const uploaded = trackUploadKey(identity.userId, id);
+      let source = uploaded;
+      let head = await audio.head(uploaded);
+      if (!head) [source, head] = [track.audio_key, await audio.head(track.audio_key)];
+      if (!head) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
+      if (head.size > TRACK_MAX_BYTES) return refuse(identity.userId, track, source, trackMessages.tooLarge, 'too_large');
+      const stream = await audio.read(source);
+      if (!stream) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
+      const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }, () => audio.read(source)));
+      if (verdict.outcome === 'not_audio') return refuse(identity.userId, track, source, trackMessages.notAudio, 'not_audio');
 
-      await audio.keep(track.audio_key);
+      // Moved already by a complete running beside this one (the same upload, read the same): mark it all the same.
+      if (source === uploaded && !(await audio.promote(uploaded, track.audio_key)) && !(await audio.head(track.audio_key))) {
+        return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
+      }
       const ready = await tracks.markReady(identity.userId, id, {
         format: verdict.format,
         duration_seconds: verdict.durationSeconds,
@@ -103,20 +131,20 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
         size_bytes: head.size,
         peaks: storedPeaks(input.peaks),
       });
-      if (!ready) throw new HttpError(404, trackMessages.notFound); // deleted while it was read
+      if (!ready) return readyOr(identity.userId, id, new HttpError(404, trackMessages.notFound)); // made ready by another complete, or deleted
       logger.info('Track uploaded', { trackId: id, format: verdict.format, bytes: head.size });
       return json(201, trackOf(ready) satisfies Track);
     },
 
     /**
-     * Deletes the track's audio, then marks it deleted (a listen link of it will say so). In this order
+     * Deletes the track's audio (and any upload of it), then marks it deleted (a listen link of it will say so). In this order
      * a failure between the two leaves a track that a retry deletes, never a deleted track's audio.
      */
     'DELETE /api/tracks/{id}': async ({ identity, params }) => {
       const id = knownId(params.id, isUlid, trackMessages.notFound);
       const track = await tracks.get(identity.userId, id);
       if (!track || track.status === 'deleted') throw new HttpError(404, trackMessages.notFound);
-      await audio.delete(track.audio_key);
+      await Promise.all([audio.delete(track.audio_key), audio.delete(trackUploadKey(identity.userId, id))]);
       if (!(await tracks.markDeleted(identity.userId, id, clock.now()))) throw new HttpError(404, trackMessages.notFound);
       logger.info('Track deleted', { trackId: id });
       return noContent();

@@ -3,26 +3,37 @@
  * POSTs (their policies hold the key, media type and size) and the listen page will play from with
  * short-lived signed GETs. Blocked public access, S3-managed encryption, TLS only, owner-enforced
  * objects, access logs to the site's log bucket; versioning off, so a deleted track's audio is gone.
- * Lifecycle: an upload still tagged `state=pending` a day on (never completed, or refused and its
- * delete failed) is expired, and incomplete multipart uploads are aborted. CORS lets only the app's
- * origin POST and GET. Grants follow `handlerGroups[*].audio` (schema/routes.ts), on `tracks/*` only.
+ * The browser uploads to `uploads/<sub>/<id>`; complete copies checked audio to `tracks/<sub>/<id>`.
+ * Lifecycle: objects under `uploads/` expire after a day (never completed, refused and their delete
+ * failed, or a form posted again), and incomplete multipart uploads are aborted. CORS lets only the
+ * app's origin POST and GET. Grants follow `handlerGroups[*].audio` (schema/routes.ts), per prefix.
  */
 import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
-import { AUDIO_PENDING, AUDIO_STATE_TAG } from '../../lambdas/core/tracks';
 import type { HandlerGroupDefinition } from '../../schema/routes';
 import { acknowledge } from './nag';
 
-/** Where tracks' objects live in the bucket (lambdas/core/tracks.ts trackAudioKey). */
-export const AUDIO_PREFIX = 'tracks/';
+/** Where ready tracks' audio lives (lambdas/core/tracks.ts trackAudioKey) and where uploads land (trackUploadKey). */
+export const TRACKS_PREFIX = 'tracks/';
+export const UPLOADS_PREFIX = 'uploads/';
 
-/** What a tracks function may do: presign uploads (PutObject), head, read, re-tag and delete; the listen page only reads. */
+type AudioAccess = NonNullable<HandlerGroupDefinition['audio']>;
+
+/**
+ * What each access may do, on which prefixes. The tracks function presigns uploads (PutObject), heads
+ * and reads them, copies checked ones to `tracks/` (GetObject of the source, PutObject of the copy) and
+ * deletes both; the listen page only reads ready tracks.
+ */
 export const AUDIO_ACTIONS = {
   read: ['s3:GetObject'],
-  readwrite: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'],
-} as const satisfies Record<NonNullable<HandlerGroupDefinition['audio']>, readonly string[]>;
+  readwrite: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+} as const satisfies Record<AudioAccess, readonly string[]>;
+export const AUDIO_PREFIXES = {
+  read: [TRACKS_PREFIX],
+  readwrite: [UPLOADS_PREFIX, TRACKS_PREFIX],
+} as const satisfies Record<AudioAccess, readonly string[]>;
 
 /**
  * The bucket's name, from the stage, account and region only (no resource): the site's CSP names the
@@ -55,7 +66,7 @@ export class AudioStorage extends Construct {
       serverAccessLogsBucket: props.logBucket,
       serverAccessLogsPrefix: 's3-audio/',
       lifecycleRules: [
-        { id: 'expire-pending-uploads', tagFilters: { [AUDIO_STATE_TAG]: AUDIO_PENDING }, expiration: Duration.days(1) },
+        { id: 'expire-uploads', prefix: UPLOADS_PREFIX, expiration: Duration.days(1) },
         { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       cors: [
@@ -71,18 +82,24 @@ export class AudioStorage extends Construct {
     });
   }
 
-  /** Grants exactly what a handler group's `audio` says, on the tracks' objects only. */
+  /** Grants exactly what a handler group's `audio` says, on its prefixes' objects only. */
   grant(grantee: IGrantable & IConstruct, access: HandlerGroupDefinition['audio']): Record<string, string> {
     if (access === undefined) return {};
-    const resource = this.bucket.arnForObjects(`${AUDIO_PREFIX}*`);
+    const prefixes = AUDIO_PREFIXES[access];
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ sid: access === 'read' ? 'AudioRead' : 'AudioReadWrite', actions: [...AUDIO_ACTIONS[access]], resources: [resource] }),
+      new PolicyStatement({
+        sid: access === 'read' ? 'AudioRead' : 'AudioReadWrite',
+        actions: [...AUDIO_ACTIONS[access]],
+        resources: prefixes.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+      }),
     );
     const logicalId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
-    acknowledge(grantee, {
-      id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${AUDIO_PREFIX}*]`,
-      reason: "Tracks' audio objects are keyed tracks/<user>/<track id>, made at upload time: the grant covers the tracks prefix of the audio bucket only.",
-    });
+    for (const prefix of prefixes) {
+      acknowledge(grantee, {
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${prefix}*]`,
+        reason: `Tracks' audio objects are keyed ${prefix}<user>/<track id>, made at upload time: the grant covers that prefix of the audio bucket only.`,
+      });
+    }
     return { AUDIO_BUCKET_NAME: this.bucket.bucketName };
   }
 }

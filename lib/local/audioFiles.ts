@@ -23,8 +23,9 @@ function writeS3Error(res: ServerResponse, status: number, code: string, message
   res.end(body);
 }
 
-/** Fields before the file (as S3 requires); most bytes of all fields together. */
+/** Fields before the file (as S3 requires): the most bytes of one, and how many (the form has four; S3 caps them at 20 KB). */
 const FIELDS_LIMIT_BYTES = 20 * 1024;
+const FIELDS_LIMIT_COUNT = 16;
 
 export async function handleAudioUpload(req: IncomingMessage, res: ServerResponse, store: LocalAudioStore, now: () => Date): Promise<void> {
   if (req.method !== 'POST') {
@@ -34,7 +35,7 @@ export async function handleAudioUpload(req: IncomingMessage, res: ServerRespons
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { files: 1, fieldSize: FIELDS_LIMIT_BYTES } });
+    parser = busboy({ headers: req.headers, limits: { files: 1, fields: FIELDS_LIMIT_COUNT, fieldSize: FIELDS_LIMIT_BYTES } });
   } catch {
     req.resume();
     writeS3Error(res, 400, 'InvalidRequest', 'Send the upload as multipart/form-data.');
@@ -43,11 +44,16 @@ export async function handleAudioUpload(req: IncomingMessage, res: ServerRespons
   const fields: Record<string, string> = {};
   const answered = new Promise<{ status: number; code?: string; message?: string }>((resolve) => {
     let filePart: Promise<{ status: number; code?: string; message?: string }> | undefined;
+    let tooManyFields = false;
+    const tooMany = { status: 400, code: 'MaxPostPreDataLengthExceeded', message: 'Your POST request fields preceding the upload file were too large.' };
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
+    parser.on('fieldsLimit', () => {
+      tooManyFields = true;
+    });
     parser.on('file', (name, file: Readable) => {
-      if (name !== 'file' || filePart) {
+      if (name !== 'file' || filePart || tooManyFields) {
         file.resume();
         return;
       }
@@ -64,7 +70,8 @@ export async function handleAudioUpload(req: IncomingMessage, res: ServerRespons
       })().catch((error: unknown) => ({ status: 500, code: 'InternalError', message: String(error) }));
     });
     parser.on('close', () => {
-      resolve(filePart ?? { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' });
+      if (tooManyFields) resolve(tooMany);
+      else resolve(filePart ?? { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' });
     });
     parser.on('error', () => {
       resolve({ status: 400, code: 'MalformedPOSTRequest', message: 'The body of your POST request is not well-formed multipart/form-data.' });

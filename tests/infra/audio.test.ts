@@ -1,12 +1,12 @@
 /**
  * The tracks' audio bucket in the template (issue 16; lib/cloud/audio.ts): private, encrypted, TLS
- * only, access-logged, pending uploads expired by the lifecycle, CORS for the site's origin only; only
- * the tracks function may use it (on `tracks/*`, with exactly its actions) and knows its name; the
+ * only, access-logged, uploads (`uploads/`) expired by the lifecycle, CORS for the site's origin only;
+ * only the tracks function may use it (on `uploads/*` and `tracks/*`, with exactly its actions) and knows its name; the
  * site's CSP lets the browser post to and play from it.
  */
 import type { CfnResource } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { AUDIO_ACTIONS } from '../../lib/cloud/audio';
+import { AUDIO_ACTIONS, AUDIO_PREFIXES } from '../../lib/cloud/audio';
 import { cloudHandlerGroups } from '../../lib/cloud/api';
 import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
 import { actionsOf, resourcesOfType, statementsOfRole, synth } from './synth';
@@ -37,9 +37,10 @@ describe('the audio bucket', () => {
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
   });
 
-  it('expires uploads still pending after a day and aborts incomplete multipart uploads', () => {
+  it("expires uploads a day on, never a ready track's audio, and aborts incomplete multipart uploads", () => {
     const rules = (bucket.LifecycleConfiguration as { Rules: Array<Record<string, unknown>> }).Rules;
-    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1, TagFilters: [{ Key: 'state', Value: 'pending' }] }));
+    const expiring = rules.filter((rule) => rule.ExpirationInDays !== undefined);
+    expect(expiring).toEqual([expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1, Prefix: 'uploads/' })]);
     expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }));
   });
 
@@ -51,7 +52,7 @@ describe('the audio bucket', () => {
     expect(JSON.stringify(rule?.AllowedOrigins)).toContain(logicalId(stack.web.distribution));
   });
 
-  it('is used by the tracks function (read and write) and the listen function (read only), on tracks/ objects, with exactly their actions', () => {
+  it('is used by the tracks function (uploads/ and tracks/, read and write) and the listen function (tracks/, read only), with exactly their actions, and named in their environment', () => {
     for (const group of cloudHandlerGroups()) {
       const access = (handlerGroups[group] as HandlerGroupDefinition).audio;
       const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) => actionsOf([s]).some((a) => a.startsWith('s3:')));
@@ -63,16 +64,23 @@ describe('the audio bucket', () => {
       }
       expect(statements, group).toHaveLength(1);
       expect(actionsOf(statements).sort(), group).toEqual([...AUDIO_ACTIONS[access]].sort());
-      expect(statements[0]!.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/tracks/*']] });
+      const objects = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
+      const granted = [statements[0]!.Resource].flat();
+      expect(granted, group).toHaveLength(AUDIO_PREFIXES[access].length);
+      expect(granted, group).toEqual(expect.arrayContaining(AUDIO_PREFIXES[access].map(objects)));
       expect(variables.AUDIO_BUCKET_NAME).toEqual({ Ref: bucketId });
     }
     expect((handlerGroups.tracks as HandlerGroupDefinition).audio).toBe('readwrite');
-    // The public listen page only signs GET URLs: never a write, a tag or a delete.
+    // The public listen page only signs GET URLs: never a write or a delete.
     expect((handlerGroups.listen as HandlerGroupDefinition).audio).toBe('read');
     const listenStatements = statementsOfRole(template, logicalId(stack.api.functions.listen.role)).filter((s) =>
       actionsOf([s]).some((a) => a.startsWith('s3:')),
     );
     expect(actionsOf(listenStatements)).toEqual(['s3:GetObject']);
+    // Upload (Put), inspect (Get), copy (Get then Put) and delete both: nothing more; a reader gets ready tracks only.
+    expect([...AUDIO_ACTIONS.readwrite].sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(AUDIO_PREFIXES.readwrite).toEqual(['uploads/', 'tracks/']);
+    expect([AUDIO_ACTIONS.read, AUDIO_PREFIXES.read]).toEqual([['s3:GetObject'], ['tracks/']]);
   });
 
   it("names the bucket's host in the site's CSP, for uploads and the player", () => {

@@ -4,7 +4,7 @@
  * S3, to the local server's /local/audio/upload, which holds it to the signed policy. A server of this
  * file's own keeps the audio in a folder of its own, so the test can see what is stored and deleted.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { localAudioStore } from '../../lambdas/composition/audio';
 import { importHandler } from '../../lib/local/server';
 import type { LocalServer } from '../../lib/local/server';
 import { TRACK_MAX_BYTES, trackMessages, trackSchema, trackSummarySchema, type TrackSummary, type TrackUpload } from '../../schema/api/tracks';
-import { wavBytes, textBytes } from '../support/audio';
+import { adtsBytes, textBytes, wavBytes } from '../support/audio';
 import { callAt, createUser, freePort, startServer, stackConfig, type ApiOptions, type TestUser } from './helpers';
 
 let server: LocalServer;
@@ -34,7 +34,9 @@ afterAll(async () => {
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
+/** A ready track's audio, and where the browser's upload lands until complete checks it. */
 const audioFile = (userId: string, trackId: string) => join(dataDir, 'audio', 'tracks', userId, trackId);
+const uploadFile = (userId: string, trackId: string) => join(dataDir, 'audio', 'uploads', userId, trackId);
 const userIdOf = (user: TestUser) => (JSON.parse(Buffer.from(user.idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;
 
 async function startUpload(user: TestUser, body: Record<string, unknown>): Promise<TrackUpload> {
@@ -58,7 +60,7 @@ async function uploadWav(user: TestUser, name = 'Night Drive (demo)') {
   const wav = wavBytes({ seconds: 1.5, sampleRate: 8000 });
   const { track_id, upload } = await startUpload(user, { name, content_type: 'audio/wav', size: wav.length });
   expect((await postFile(upload, wav, 'audio/wav')).status).toBe(204);
-  return { id: track_id, wav };
+  return { id: track_id, wav, upload };
 }
 
 const listOf = async (user: TestUser): Promise<TrackSummary[]> => {
@@ -75,7 +77,8 @@ describe('uploading a track', () => {
 
   it('a generated WAV goes up through the presigned POST, is read by the server, listed in My tracks and deleted', async () => {
     const { id, wav } = await uploadWav(user);
-    expect(existsSync(audioFile(userIdOf(user), id))).toBe(true);
+    expect(existsSync(uploadFile(userIdOf(user), id))).toBe(true);
+    expect(existsSync(audioFile(userIdOf(user), id))).toBe(false); // not a track's audio until it is checked
     // Not listed until complete: the upload may not have arrived.
     expect((await listOf(user)).map((track) => track.id)).not.toContain(id);
 
@@ -94,6 +97,8 @@ describe('uploading a track', () => {
     });
     expect(track.peaks).toHaveLength(800);
     expect(track.peaks[1]).toBe(0.112); // stored to 3 decimals
+    expect(readFileSync(audioFile(userIdOf(user), id))).toEqual(Buffer.from(wav));
+    expect(existsSync(uploadFile(userIdOf(user), id))).toBe(false);
 
     // Completing again answers the same track (a retried request).
     const again = await complete(user, id, {});
@@ -112,6 +117,17 @@ describe('uploading a track', () => {
     expect((await complete(user, id)).json).toEqual({ message: trackMessages.alreadyDeleted });
   });
 
+  it('an AAC (ADTS) file is a track, its length counted from its frames', async () => {
+    const aac = adtsBytes({ seconds: 2, sampleRate: 44100 });
+    const { track_id, upload } = await startUpload(user, { name: 'Night Drive (AAC)', content_type: 'audio/aac', size: aac.length });
+    expect((await postFile(upload, aac, 'audio/aac')).status).toBe(204);
+    const completed = await complete(user, track_id);
+    expect(completed.status, completed.text).toBe(201);
+    const track = trackSchema.parse(completed.json);
+    expect(track).toMatchObject({ format: 'aac', sample_rate: 44100, size_bytes: aac.length });
+    expect(track.duration_seconds).toBeCloseTo(2, 1);
+  });
+
   it('lists the ready tracks newest first', async () => {
     const listUser = await createUser();
     const first = await uploadWav(listUser, 'First');
@@ -127,13 +143,48 @@ describe('uploading a track', () => {
     const text = textBytes();
     const { track_id, upload } = await startUpload(user, { name: 'lyrics.mp3', content_type: 'audio/mpeg', size: text.length });
     expect((await postFile(upload, text, 'audio/mpeg')).status).toBe(204); // storage takes any bytes of the declared type
-    expect(existsSync(audioFile(userIdOf(user), track_id))).toBe(true);
+    expect(existsSync(uploadFile(userIdOf(user), track_id))).toBe(true);
 
     const refused = await complete(user, track_id);
     expect(refused.status).toBe(400);
     expect(refused.json).toEqual({ message: trackMessages.notAudio, code: 'not_audio' });
+    expect(existsSync(uploadFile(userIdOf(user), track_id))).toBe(false);
     expect(existsSync(audioFile(userIdOf(user), track_id))).toBe(false);
     expect((await complete(user, track_id)).status).toBe(404); // it never became a track
+  });
+
+  it('the upload form posted again after complete changes nothing of the ready track', async () => {
+    const { id, wav, upload } = await uploadWav(user, 'Checked');
+    const completed = await complete(user, id);
+    expect(completed.status).toBe(201);
+
+    // The form is still within its 15 minutes: storage takes the post, but under the upload key only.
+    const text = textBytes();
+    expect((await postFile(upload, text.slice(0, wav.length), 'audio/wav')).status).toBe(204);
+    expect(readFileSync(audioFile(userIdOf(user), id))).toEqual(Buffer.from(wav));
+    const again = await complete(user, id);
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(completed.json);
+    expect(readFileSync(audioFile(userIdOf(user), id))).toEqual(Buffer.from(wav));
+
+    // Deleting the track deletes that upload too.
+    expect((await api(user, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(existsSync(audioFile(userIdOf(user), id))).toBe(false);
+    expect(existsSync(uploadFile(userIdOf(user), id))).toBe(false);
+  });
+
+  it('two completes at once both answer the ready track: one made it (201), the other found it made (200)', async () => {
+    const pairs = await Promise.all(
+      Array.from({ length: 4 }, async (_, i) => {
+        const { id } = await uploadWav(user, `Twice ${String(i)}`);
+        return { id, answers: await Promise.all([complete(user, id), complete(user, id)]) };
+      }),
+    );
+    for (const { id, answers } of pairs) {
+      expect(answers.map((answer) => answer.status).sort(), answers.map((answer) => answer.text).join('\n')).toEqual([200, 201]);
+      expect(answers.map((answer) => trackSchema.parse(answer.json).id)).toEqual([id, id]);
+      expect(existsSync(audioFile(userIdOf(user), id))).toBe(true);
+    }
   });
 
   it('complete before the file has arrived is a 409 saying so', async () => {
@@ -156,7 +207,7 @@ describe('the storage policy of an upload', () => {
     const posted = await postFile(upload, wav, 'audio/wav');
     expect(posted.status).toBe(400);
     expect(posted.text).toContain('<Code>EntityTooLarge</Code>');
-    expect(existsSync(audioFile(userIdOf(user), track_id))).toBe(false);
+    expect(existsSync(uploadFile(userIdOf(user), track_id))).toBe(false);
   });
 
   it('refuses another media type, another key, or a policy changed by the browser', async () => {
@@ -165,11 +216,22 @@ describe('the storage policy of an upload', () => {
     const changed = async (fields: Record<string, string>) => postFile(upload, wav, 'audio/wav', { ...upload.fields, ...fields });
     expect((await changed({ 'Content-Type': 'text/html' })).status).toBe(403);
     expect((await changed({ key: `tracks/${userIdOf(user)}/01KAKZ3R0000000000000000ZZ` })).status).toBe(403);
+    expect((await changed({ key: upload.fields.key?.replace(/^uploads\//, 'tracks/') ?? '' })).status).toBe(403); // never the track's own key
     const policy = JSON.parse(Buffer.from(upload.fields.Policy ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
     const bigger = Buffer.from(JSON.stringify({ ...policy, maxBytes: TRACK_MAX_BYTES })).toString('base64url');
     const forged = await changed({ Policy: bigger });
     expect(forged.status).toBe(403);
     expect(forged.text).toContain('<Code>AccessDenied</Code>');
+  });
+
+  it('refuses a form of more fields than an upload has (nothing stored)', async () => {
+    const wav = wavBytes({ seconds: 0.5 });
+    const { track_id, upload } = await startUpload(user, { name: 'Padded', content_type: 'audio/wav', size: wav.length });
+    const padding = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x-pad-${String(i)}`, 'x']));
+    const posted = await postFile(upload, wav, 'audio/wav', { ...upload.fields, ...padding });
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('<Code>MaxPostPreDataLengthExceeded</Code>');
+    expect(existsSync(uploadFile(userIdOf(user), track_id))).toBe(false);
   });
 
   it('a signed GET URL of a kept track answers Range requests; an unsigned one is refused', async () => {

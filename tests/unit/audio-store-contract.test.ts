@@ -2,19 +2,20 @@
  * The AudioStore port's contract (issue 16), run against the S3 adapter (S3 mocked: it cannot run
  * here; the mock keeps objects and holds a presigned POST to its policy's conditions, as S3 documents)
  * and against the local adapter for real (a temporary folder). Both must take an upload only within
- * its form's key, media type and size, and read, keep and delete what they took.
+ * its form's key, media type and size, read and delete what they took, and promote an upload to its
+ * track's key so that the form, posted again, can no longer change the track's object.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
   NoSuchKey,
-  PutObjectTaggingCommand,
   S3Client,
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
@@ -22,7 +23,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAudioStore';
 import { S3AudioStore } from '../../lambdas/adapters/s3/s3AudioStore';
-import { AUDIO_KEPT } from '../../lambdas/core/tracks';
 import type { AudioStore, AudioUploadForm } from '../../lambdas/ports';
 import { wavBytes } from '../support/audio';
 
@@ -30,8 +30,6 @@ interface Harness {
   store: AudioStore;
   /** The browser's POST of `bytes` with the form's fields (some changed); 'refused' as the storage would answer. */
   post(form: AudioUploadForm, bytes: Uint8Array, change?: Record<string, string>, at?: Date): Promise<'stored' | 'refused'>;
-  /** Whether the stored object is marked kept (not expired by the storage). */
-  kept(key: string): boolean;
   /** When a signed GET URL stops working. */
   urlExpiry(url: string): Date;
 }
@@ -42,7 +40,6 @@ const s3Mock = mockClient(S3Client);
 interface S3Object {
   bytes: Uint8Array;
   contentType: string;
-  tags: Record<string, string>;
 }
 
 type PolicyCondition = Record<string, string> | [string, string, string] | ['content-length-range', number, number];
@@ -62,10 +59,13 @@ function s3Harness(): Harness {
     const body = { transformToWebStream: () => new Blob([object.bytes.slice()]).stream() };
     return { Body: body as unknown as GetObjectCommandOutput['Body'] };
   });
-  s3Mock.on(PutObjectTaggingCommand).callsFake((input: PutObjectTaggingCommand['input']) => {
-    const object = bucket.get(input.Key ?? '');
-    if (!object) throw missing();
-    object.tags = Object.fromEntries((input.Tagging?.TagSet ?? []).map((tag): [string, string] => [tag.Key ?? '', tag.Value ?? '']));
+  // CopyObject within the bucket: `CopySource` is `<bucket>/<key>`; the metadata (media type) copied as the directive says.
+  s3Mock.on(CopyObjectCommand).callsFake((input: CopyObjectCommand['input']) => {
+    const [sourceBucket, ...sourceKey] = (input.CopySource ?? '').split('/');
+    const object = sourceBucket === input.Bucket ? bucket.get(sourceKey.join('/')) : undefined;
+    if (!object) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } });
+    if (input.MetadataDirective === 'REPLACE') throw new Error('the copy must keep the media type');
+    bucket.set(input.Key ?? '', { bytes: object.bytes.slice(), contentType: object.contentType });
     return {};
   });
   s3Mock.on(DeleteObjectCommand).callsFake((input: DeleteObjectCommand['input']) => {
@@ -89,13 +89,9 @@ function s3Harness(): Harness {
         return Object.entries(condition).every(([name, value]) => fields[name] === value);
       });
       if (!holds) return Promise.resolve('refused');
-      const tags = Object.fromEntries(
-        [...(fields.tagging ?? '').matchAll(/<Key>(.*?)<\/Key><Value>(.*?)<\/Value>/g)].map((m): [string, string] => [m[1] ?? '', m[2] ?? '']),
-      );
-      bucket.set(fields.key ?? '', { bytes, contentType: fields['Content-Type'] ?? '', tags });
+      bucket.set(fields.key ?? '', { bytes, contentType: fields['Content-Type'] ?? '' });
       return Promise.resolve('stored');
     },
-    kept: (key) => bucket.get(key)?.tags.state === AUDIO_KEPT,
     urlExpiry: (url) => {
       const query = new URL(url).searchParams;
       const signed = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/.exec(query.get('X-Amz-Date') ?? '');
@@ -124,7 +120,6 @@ function localHarness(): Harness {
       if (!check.ok) return 'refused';
       return (await store.receive(check.policy, Readable.from([bytes]))) === 'stored' ? 'stored' : 'refused';
     },
-    kept: (audioKey) => (JSON.parse(readFileSync(join(folder, `${audioKey}.meta.json`), 'utf8')) as { kept: boolean }).kept,
     urlExpiry: (url) => new Date(Number(new URL(url).searchParams.get('expires'))),
   };
 }
@@ -140,11 +135,12 @@ describe.each([
     harness = makeHarness();
   });
   const now = new Date();
-  const key = 'tracks/user-1/01KAKZ3R0000000000000000AA';
+  const key = 'uploads/user-1/01KAKZ3R0000000000000000AA';
+  const finalKey = 'tracks/user-1/01KAKZ3R0000000000000000AA';
   const wav = wavBytes({ seconds: 0.25 });
   const presign = (maxBytes = wav.length) => harness.store.presignUpload({ key, contentType: 'audio/wav', maxBytes, expiresInSeconds: 900, now });
 
-  it('takes an upload within the form, and heads, reads, keeps and deletes it', async () => {
+  it('takes an upload within the form, and heads, reads and deletes it', async () => {
     const form = await presign();
     expect(form.expiresAt).toEqual(new Date(now.getTime() + 900_000));
     expect(form.fields).toMatchObject({ key, 'Content-Type': 'audio/wav' });
@@ -154,9 +150,6 @@ describe.each([
     expect(await harness.store.head(key)).toEqual({ size: wav.length, contentType: 'audio/wav' });
     const stream = await harness.store.read(key);
     expect(stream && (await readAll(stream))).toEqual(wav);
-    expect(harness.kept(key)).toBe(false);
-    await harness.store.keep(key);
-    expect(harness.kept(key)).toBe(true);
 
     await harness.store.delete(key);
     expect(await harness.store.head(key)).toBeUndefined();
@@ -172,6 +165,26 @@ describe.each([
     expect(await harness.post(fits, wav, { key: 'tracks/user-2/01KAKZ3R0000000000000000AA' })).toBe('refused');
     expect(await harness.post(fits, wav, {}, new Date(now.getTime() + 901_000))).toBe('refused');
     expect(await harness.store.head(key)).toBeUndefined();
+  });
+
+  it("promotes an upload to the track's key, which the form, posted again, no longer reaches", async () => {
+    const form = await presign();
+    expect(await harness.post(form, wav)).toBe('stored');
+    expect(await harness.store.promote(key, finalKey)).toBe(true);
+    expect(await harness.store.head(key)).toBeUndefined();
+    expect(await harness.store.head(finalKey)).toEqual({ size: wav.length, contentType: 'audio/wav' });
+    const promoted = await harness.store.read(finalKey);
+    expect(promoted && (await readAll(promoted))).toEqual(wav);
+    expect(await harness.store.promote(key, finalKey)).toBe(false); // moved already: nothing to move
+
+    // The same form, still valid, posted again with other bytes: it writes the upload key, not the track's.
+    const other = wav.map((byte) => byte ^ 0xff);
+    expect(await harness.post(form, other)).toBe('stored');
+    const kept = await harness.store.read(finalKey);
+    expect(kept && (await readAll(kept))).toEqual(wav);
+    await harness.store.delete(key);
+    await harness.store.delete(finalKey);
+    expect(await harness.store.head(finalKey)).toBeUndefined();
   });
 
   it('signs a GET URL of the object that expires when asked', async () => {

@@ -12,7 +12,8 @@ describe('which stored files are tracks', () => {
     ['FLAC', 'FLAC', 'flac'],
     ['AIFF', 'PCM', 'aiff'],
     ['AIFF-C', 'PCM', 'aiff'],
-    ['ADTS', 'AAC', 'aac'],
+    ['ADTS/MPEG-4', 'AAC', 'aac'], // music-metadata's names of an ADTS stream
+    ['ADTS/MPEG-2', 'AAC', 'aac'],
     ['M4A/mp42/isom', 'MPEG-4/AAC', 'm4a'],
     ['M4A/M4A /mp42/isom', 'ALAC', 'm4a'],
   ])('%s with %s is %s', (container, codec, format) => {

@@ -1,17 +1,17 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TrackSummary } from '../../../schema/api/tracks';
 import { TRACK_SUMMARY_FIELDS } from '../../../schema/api/trackValues';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { ReadyTrackFacts, StoredTrack } from '../../core/tracks';
 import type { TrackStore } from '../../ports';
 import { withoutKeys } from './client';
-import { deleteExisting, projectionOf, putNew, queryAll } from './query';
+import { projectionOf, putNew, queryAll } from './query';
 
 /**
  * The artist's tracks (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `TRACK#<ulid>`. The ULID starts with
  * the creation time, so the partition read descending is newest first. A pending track carries a TTL
- * (an upload never completed is forgotten); ready and deleted ones do not.
+ * (an upload never completed is forgotten, deleted or not); ready ones, and deleted ready ones, do not.
  */
 const TRACK = 'track';
 
@@ -94,9 +94,10 @@ export class DynamoTrackStore implements TrackStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: trackKey(userId, id),
-          UpdateExpression: 'SET #status = :deleted, deleted_at = :at REMOVE #ttl',
+          // The expiry stays as it is: a ready track has none; a pending one (never a track) is still forgotten.
+          UpdateExpression: 'SET #status = :deleted, deleted_at = :at',
           ConditionExpression: 'attribute_exists(PK) AND #status <> :deleted',
-          ExpressionAttributeNames: { '#status': 'status', '#ttl': ttlAttribute },
+          ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':deleted': 'deleted', ':at': deletedAt.toISOString() },
           ReturnValues: 'ALL_NEW',
         }),
@@ -105,8 +106,19 @@ export class DynamoTrackStore implements TrackStore {
     return Attributes ? withoutKeys<StoredTrack>(Attributes) : undefined;
   }
 
+  /** Only while pending: a complete beside the refusing one may have made it ready (nothing is deleted then). */
   async forgetPending(userId: string, id: string): Promise<void> {
-    await deleteExisting(this.db, this.tableName, trackKey(userId, id));
+    await conditional(
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: trackKey(userId, id),
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending' },
+        }),
+      ),
+    );
   }
 
   async listReady(userId: string): Promise<TrackSummary[]> {

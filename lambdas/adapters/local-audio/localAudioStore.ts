@@ -36,12 +36,12 @@ export interface UploadPolicy {
 /** The answer to a form the local server received: the policy it may store under, or why not (S3's error codes). */
 export type PolicyCheck = { ok: true; policy: UploadPolicy } | { ok: false; code: 'AccessDenied' | 'InvalidPolicyDocument'; message: string };
 
-/** Keys are `tracks/<sub>/<id>`: plain segments only, so a key can never leave the folder. */
+/** Keys are `uploads/<sub>/<id>` and `tracks/<sub>/<id>`: plain segments only, so a key can never leave the folder. */
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
+/** What S3 keeps beside an object's bytes: its media type. */
 interface Sidecar {
   contentType: string;
-  kept: boolean;
 }
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
@@ -122,14 +122,18 @@ export class LocalAudioStore implements AudioStore {
         // Past the limit, read on to the end without writing: the client then gets the answer, not a reset.
         if (size <= policy.maxBytes) await out.write(chunk);
       }
-    } finally {
+    } catch (error) {
+      // The upload broke off (the browser went away): nothing of it is kept.
       await out.close();
+      await rm(partial, { force: true });
+      throw error;
     }
+    await out.close();
     if (size > policy.maxBytes || size === 0) {
       await rm(partial, { force: true });
       return size === 0 ? 'empty' : 'too_large';
     }
-    await writeFile(`${path}.meta.json`, JSON.stringify({ contentType: policy.contentType, kept: false } satisfies Sidecar));
+    await writeFile(`${path}.meta.json`, JSON.stringify({ contentType: policy.contentType } satisfies Sidecar));
     await rename(partial, path);
     return 'stored';
   }
@@ -158,10 +162,22 @@ export class LocalAudioStore implements AudioStore {
     return Readable.toWeb(createReadStream(this.pathOf(key))) as ReadableStream<Uint8Array>;
   }
 
-  /** Marks the object kept: the local store expires nothing, but records it as S3's tag does. */
-  async keep(key: string): Promise<void> {
-    const sidecar = await this.sidecar(key);
-    if (sidecar) await writeFile(`${this.pathOf(key)}.meta.json`, JSON.stringify({ ...sidecar, kept: true } satisfies Sidecar));
+  /** Renames the upload and its media type to the final key (the bytes move, as S3's copy and delete leave them). */
+  async promote(stagingKey: string, finalKey: string): Promise<boolean> {
+    const [from, to] = [this.pathOf(stagingKey), this.pathOf(finalKey)];
+    await mkdir(dirname(to), { recursive: true });
+    // The media type first, then the bytes: their rename is the move.
+    const sidecar = await this.sidecar(stagingKey);
+    if (!sidecar) return false;
+    await writeFile(`${to}.meta.json`, JSON.stringify(sidecar satisfies Sidecar));
+    try {
+      await rename(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    await rm(`${from}.meta.json`, { force: true });
+    return true;
   }
 
   async delete(key: string): Promise<void> {

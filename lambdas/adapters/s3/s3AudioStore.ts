@@ -1,26 +1,23 @@
 /**
  * The AudioStore over a private S3 bucket (issue 16; lib/cloud/audio.ts makes it). The browser posts
- * the file with a presigned POST whose policy holds the key, the one media type, the size range and a
- * `state=pending` tag; complete re-tags it `kept`. The bucket's lifecycle expires objects still pending
- * after a day (uploads never completed, files refused when their delete failed). Reads use GetObject,
- * the player a presigned GET (S3 answers Range requests itself).
+ * the file with a presigned POST whose policy holds the (staging) key, the one media type and the size
+ * range; complete copies a checked upload to the track's key and deletes the staging object. The
+ * bucket's lifecycle expires `uploads/` objects after a day (uploads never completed, forms posted
+ * again). Reads use GetObject, the player a presigned GET (S3 answers Range requests itself).
  */
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
   NoSuchKey,
-  PutObjectTaggingCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { AUDIO_KEPT, AUDIO_PENDING, AUDIO_STATE_TAG } from '../../core/tracks';
 import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest } from '../../ports';
-
-const taggingXml = (value: string) => `<Tagging><TagSet><Tag><Key>${AUDIO_STATE_TAG}</Key><Value>${value}</Value></Tag></TagSet></Tagging>`;
 
 const isMissing = (error: unknown) =>
   error instanceof NotFound || error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
@@ -39,12 +36,14 @@ export class S3AudioStore implements AudioStore {
   }
 
   async presignUpload(request: AudioUploadRequest): Promise<AudioUploadForm> {
-    const pending = taggingXml(AUDIO_PENDING);
     const { url, fields } = await createPresignedPost(this.s3, {
       Bucket: this.bucket,
       Key: request.key,
-      Conditions: [['content-length-range', 1, request.maxBytes], ['eq', '$Content-Type', request.contentType], { tagging: pending }],
-      Fields: { 'Content-Type': request.contentType, tagging: pending },
+      Conditions: [
+        ['content-length-range', 1, request.maxBytes],
+        ['eq', '$Content-Type', request.contentType],
+      ],
+      Fields: { 'Content-Type': request.contentType },
       Expires: request.expiresInSeconds,
     });
     return { url, fields, expiresAt: new Date(request.now.getTime() + request.expiresInSeconds * 1000) };
@@ -70,8 +69,19 @@ export class S3AudioStore implements AudioStore {
     }
   }
 
-  async keep(key: string): Promise<void> {
-    await this.s3.send(new PutObjectTaggingCommand({ Bucket: this.bucket, Key: key, Tagging: { TagSet: [{ Key: AUDIO_STATE_TAG, Value: AUDIO_KEPT }] } }));
+  /**
+   * A server-side copy (its media type copied with it; encrypted as the bucket's default encryption
+   * says, as every object written without its own), then the staging object's delete.
+   */
+  async promote(stagingKey: string, finalKey: string): Promise<boolean> {
+    try {
+      await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: finalKey, CopySource: `${this.bucket}/${stagingKey}`, MetadataDirective: 'COPY' }));
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+    await this.delete(stagingKey);
+    return true;
   }
 
   async delete(key: string): Promise<void> {
