@@ -858,7 +858,8 @@ export interface ListenStore {
    * the recipient listened) and the seconds heard this session (at most `durationSeconds` per session).
    */
   recordProgress(token: EmailToken, progress: { session: string; milestone: number; seconds: number; durationSeconds: number }, now: Date): Promise<void>;
-  recordDownload(token: EmailToken, now: Date): Promise<void>;
+  /** A download of a page session: counted once per session (every session on the email, the recipient once on the campaign). */
+  recordDownload(token: EmailToken, session: string, now: Date): Promise<void>;
   /** The recipient's one current answer (changeable); the first counts on the campaign; the contact keeps the latest. */
   answer(token: EmailToken, answer: { answer: ListenAnswer; note: string | null }, now: Date): Promise<void>;
 }

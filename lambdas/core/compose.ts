@@ -249,11 +249,19 @@ const LISTEN_LINK_STAND_IN = 'https://listen-link.invalid/recipient';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The email with every copy of `from` (as written, and as escaped in HTML) replaced by `to`. */
+/**
+ * Every whole copy of `link` in `text`: one that ends where a link ends (the end, a space, a quote, a
+ * bracket, or sentence punctuation before a space), so a longer link that starts with it
+ * (`…/new-single-extended`, `…?utm=…`) is left alone.
+ */
+const wholeLink = (link: string) => new RegExp(`${escapeRegExp(link)}(?=$|[\\s"'<>)\\]]|[.,;:!?](?:$|\\s))`, 'g');
+
+/** The email with every whole copy of the link `from` (as written, and as escaped in HTML) replaced by `to`. */
 export function withLinkReplaced(email: RenderedEmail, from: string | null, to: string): RenderedEmail {
   const link = from?.trim() ?? '';
   if (link === '') return email;
-  const replace = (text: string) => text.split(link).join(to).split(escapeAttribute(link)).join(escapeAttribute(to));
+  const [plain, escaped] = [wholeLink(link), wholeLink(escapeAttribute(link))];
+  const replace = (text: string) => text.replace(plain, () => to).replace(escaped, () => escapeAttribute(to));
   return { subject: replace(email.subject), html: replace(email.html), text: replace(email.text) };
 }
 

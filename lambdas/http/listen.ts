@@ -100,7 +100,7 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
       if (event.type === 'play') await listen.recordPlay(token, event.session, now);
       else if (event.type === 'download') {
         if (!(await listen.campaign(token))?.allow_download) throw new HttpError(404, listenMessages.notFound);
-        await listen.recordDownload(token, now);
+        await listen.recordDownload(token, event.session, now);
       } else {
         const progress = {
           session: event.session,

@@ -59,8 +59,9 @@ describe('counters written with each event', () => {
     await Promise.all([
       ...Array.from({ length: 3 }, () => listen.recordPlay(first, 'session-one-0001', at)),
       ...Array.from({ length: 3 }, () => listen.recordProgress(first, { session: 'session-one-0001', milestone: 50, seconds: 4, durationSeconds: 8 }, at)),
-      listen.recordDownload(first, at),
-      listen.recordDownload(first, at),
+      listen.recordDownload(first, 'session-one-0001', at),
+      listen.recordDownload(first, 'session-one-0001', at),
+      listen.recordDownload(first, 'session-one-0002', at),
       listen.answer(first, { answer: 'interested', note: null }, at),
       listen.recordPlay(second, 'session-two-0001', at),
       listen.recordProgress(second, { session: 'session-two-0001', milestone: 0, seconds: 1, durationSeconds: 8 }, at),

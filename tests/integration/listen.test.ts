@@ -262,14 +262,17 @@ describe('listen events', () => {
     expect(await totals(sent)).toMatchObject({ emails_listened: 1, play_count: 1 });
   });
 
-  it('counts downloads only where the campaign allows them: every one on the email, the recipient once on the campaign', async () => {
+  it('counts downloads only where the campaign allows them: once per page session on the email, the recipient once on the campaign', async () => {
     const refused = await sentEmail();
     expect((await beacon(refused.token.token, { type: 'download', session: SESSION })).status).toBe(404);
     expect(await recipient(refused)).not.toHaveProperty('download_count');
 
     const sent = await sentEmail({ campaign: { allow_download: true } });
     await beacon(sent.token.token, { type: 'download', session: SESSION });
+    // The same session again (a double click, a beacon sent twice): nothing more.
     await beacon(sent.token.token, { type: 'download', session: SESSION });
+    expect(await recipient(sent)).toMatchObject({ download_count: 1 });
+    await beacon(sent.token.token, { type: 'download', session: `${SESSION}-later` });
     expect(await recipient(sent)).toMatchObject({ download_count: 2 });
     expect((await campaign(sent))?.emails_downloaded).toBe(1);
     expect(await totals(sent)).toMatchObject({ download_count: 2 });

@@ -10,6 +10,7 @@ import {
   nameForms,
   previewDraftContent,
   recipientEmail,
+  withLinkReplaced,
   withRecipientPlaceholders,
   LABEL_NAME_PLACEHOLDER,
   writerRequestFor,
@@ -439,6 +440,19 @@ describe('recipientEmail with an uploaded track (issue 16)', () => {
     expect(email.html).not.toContain('soundcloud.com');
     expect(email.text.split(listenUrl)).toHaveLength(3);
     expect(email.html).toContain(`href="${listenUrl}"`);
+  });
+
+  it('leaves alone a longer link that starts with the track link, in the text and in the HTML', () => {
+    const track = 'https://soundcloud.com/nova/new-single';
+    const others = [`${track}-extended`, `${track}?utm=press`, `${track}/remix`];
+    const email = {
+      subject: 'New single',
+      text: `Hear it: ${track}. Also ${others.join(' and ')}, and (${track})`,
+      html: `<a href="${track}">it</a> <a href="${others[1]!.replace('&', '&amp;')}">press</a> <a href="${others[0]}">long</a> ${track}<br>`,
+    };
+    const linked = withLinkReplaced(email, track, listenUrl);
+    expect(linked.text).toBe(`Hear it: ${listenUrl}. Also ${others.join(' and ')}, and (${listenUrl})`);
+    expect(linked.html).toBe(`<a href="${listenUrl}">it</a> <a href="${others[1]}">press</a> <a href="${others[0]}">long</a> ${listenUrl}<br>`);
   });
 
   it('without a listen page the email keeps the campaign’s link', async () => {

@@ -83,13 +83,15 @@ export class DynamoListenStore implements ListenStore {
     if (progress.seconds > 0) await this.recordSeconds(token, progress);
   }
 
-  async recordDownload(token: EmailToken, now: Date): Promise<void> {
-    const values = { ':now': now.toISOString(), ':one': 1, ':zero': 0 };
+  async recordDownload(token: EmailToken, session: string, now: Date): Promise<void> {
+    const values = { ':now': now.toISOString(), ':one': 1, ':zero': 0, ':session': session };
+    // One download per page session: a double click or a beacon sent twice counts once.
+    const newSession = '(attribute_not_exists(download_session) OR download_session <> :session)';
     const first = await this.tryTransaction([
       update(this.tableName, this.recipientKey(token), {
-        set: ['last_listened_at = :now'],
+        set: ['last_listened_at = :now', 'download_session = :session'],
         add: ['download_count :one'],
-        condition: 'attribute_exists(PK) AND (attribute_not_exists(download_count) OR download_count = :zero)',
+        condition: `attribute_exists(PK) AND (attribute_not_exists(download_count) OR download_count = :zero) AND ${newSession}`,
         values,
       }),
       this.campaignAdd(token, 'emails_downloaded'),
@@ -98,10 +100,10 @@ export class DynamoListenStore implements ListenStore {
     if (first) return;
     await this.tryTransaction([
       update(this.tableName, this.recipientKey(token), {
-        set: ['last_listened_at = :now'],
+        set: ['last_listened_at = :now', 'download_session = :session'],
         add: ['download_count :one'],
-        condition: 'attribute_exists(PK)',
-        values: { ':now': values[':now'], ':one': 1 },
+        condition: `attribute_exists(PK) AND ${newSession}`,
+        values: { ':now': values[':now'], ':one': 1, ':session': session },
       }),
       ...this.userCounters(token, now, { download_count: 1 }),
     ]);
