@@ -274,6 +274,9 @@ describe('listen events', () => {
     expect(await recipient(sent)).toMatchObject({ download_count: 1 });
     await beacon(sent.token.token, { type: 'download', session: `${SESSION}-later` });
     expect(await recipient(sent)).toMatchObject({ download_count: 2 });
+    // The first session's beacon arriving again after the other's: still counted once.
+    await beacon(sent.token.token, { type: 'download', session: SESSION });
+    expect(await recipient(sent)).toMatchObject({ download_count: 2 });
     expect((await campaign(sent))?.emails_downloaded).toBe(1);
     expect(await totals(sent)).toMatchObject({ download_count: 2 });
   });

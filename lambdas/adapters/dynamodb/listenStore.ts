@@ -24,6 +24,9 @@ import { counterUpdates, type CounterChange } from './counters';
 import { conditionFailed, retryingRaces } from './races';
 import { update, type TransactItem } from './sending/transaction';
 
+/** How many page sessions' downloads a recipient counts: beyond it a forged beacon adds nothing. */
+const DOWNLOAD_SESSIONS_KEPT = 100;
+
 /** How many times the seconds of a session are tried against a changing stored value. */
 const SECONDS_ATTEMPTS = 5;
 
@@ -84,13 +87,14 @@ export class DynamoListenStore implements ListenStore {
   }
 
   async recordDownload(token: EmailToken, session: string, now: Date): Promise<void> {
-    const values = { ':now': now.toISOString(), ':one': 1, ':zero': 0, ':session': session };
-    // One download per page session: a double click or a beacon sent twice counts once.
-    const newSession = '(attribute_not_exists(download_session) OR download_session <> :session)';
+    // One download per page session, whatever the order beacons arrive in: the sessions that downloaded
+    // are kept (a bounded set), so a double click or a beacon sent twice counts once.
+    const values = { ':now': now.toISOString(), ':one': 1, ':zero': 0, ':session': session, ':sessions': new Set([session]), ':most': DOWNLOAD_SESSIONS_KEPT };
+    const newSession = '(attribute_not_exists(download_sessions) OR (NOT contains(download_sessions, :session) AND size(download_sessions) < :most))';
     const first = await this.tryTransaction([
       update(this.tableName, this.recipientKey(token), {
-        set: ['last_listened_at = :now', 'download_session = :session'],
-        add: ['download_count :one'],
+        set: ['last_listened_at = :now'],
+        add: ['download_count :one', 'download_sessions :sessions'],
         condition: `attribute_exists(PK) AND (attribute_not_exists(download_count) OR download_count = :zero) AND ${newSession}`,
         values,
       }),
@@ -100,10 +104,10 @@ export class DynamoListenStore implements ListenStore {
     if (first) return;
     await this.tryTransaction([
       update(this.tableName, this.recipientKey(token), {
-        set: ['last_listened_at = :now', 'download_session = :session'],
-        add: ['download_count :one'],
+        set: ['last_listened_at = :now'],
+        add: ['download_count :one', 'download_sessions :sessions'],
         condition: `attribute_exists(PK) AND ${newSession}`,
-        values: { ':now': values[':now'], ':one': 1, ':session': session },
+        values: { ':now': values[':now'], ':one': 1, ':session': session, ':sessions': values[':sessions'], ':most': DOWNLOAD_SESSIONS_KEPT },
       }),
       ...this.userCounters(token, now, { download_count: 1 }),
     ]);
