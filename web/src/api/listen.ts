@@ -7,6 +7,7 @@
  */
 import type { ListenAnswer, ListenPage } from '../../../schema/api/listenValues';
 import { apiPath } from '../../../schema/routes';
+import { defaultFetch, fetchPublicJson } from './publicFetch';
 
 export class ListenError extends Error {
   constructor(
@@ -19,30 +20,13 @@ export class ListenError extends Error {
   }
 }
 
-async function send(path: string, init: RequestInit, fetchImpl: typeof fetch): Promise<{ status: number; body: unknown }> {
-  let response: Response;
-  try {
-    response = await fetchImpl(path, { ...init, credentials: 'omit', headers: { Accept: 'application/json', 'content-type': 'application/json' } });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ListenError(0, undefined);
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, body };
-}
+const send = (path: string, init: RequestInit, fetchImpl: typeof fetch) =>
+  fetchPublicJson(path, { ...init, credentials: 'omit', headers: { 'content-type': 'application/json' } }, fetchImpl, () => new ListenError(0, undefined));
 
 const messageOf = (body: unknown) => {
   const message = (body as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' ? message : undefined;
 };
-
-const defaultFetch: typeof fetch = (...args) => fetch(...args);
 
 /** The page of a token: the player's data, or the expired / deleted state (a 410 carries it). */
 export async function loadListenPage(token: string, options: { signal?: AbortSignal; fetchImpl?: typeof fetch } = {}): Promise<ListenPage> {

@@ -8,6 +8,7 @@
  */
 import type { UnsubscribeLookup, UnsubscribeSubmit } from '../../../schema/api/sending';
 import { apiPath } from '../../../schema/routes';
+import { defaultFetch, fetchPublicJson } from './publicFetch';
 
 export class UnsubscribeError extends Error {
   constructor(
@@ -22,30 +23,15 @@ export class UnsubscribeError extends Error {
 }
 
 async function send(path: string, init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> }, fetchImpl: typeof fetch): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetchImpl(path, { ...init, credentials: 'same-origin', headers: { Accept: 'application/json', ...init.headers } });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new UnsubscribeError(0, undefined);
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+  const { status, ok, body } = await fetchPublicJson(path, { ...init, credentials: 'same-origin' }, fetchImpl, () => new UnsubscribeError(0, undefined));
   const fields = (body ?? {}) as { error?: unknown; message?: unknown };
   const said =
     typeof fields.error === 'string' && fields.error ? fields.error : typeof fields.message === 'string' && fields.message ? fields.message : undefined;
-  if (!response.ok) throw new UnsubscribeError(response.status, said);
+  if (!ok) throw new UnsubscribeError(status, said);
   // A 200 that still says `error` (spec §7: the responses may carry one) is a failure too.
-  if (typeof fields.error === 'string' && fields.error) throw new UnsubscribeError(response.status, fields.error);
+  if (typeof fields.error === 'string' && fields.error) throw new UnsubscribeError(status, fields.error);
   return body;
 }
-
-const defaultFetch: typeof fetch = (...args) => fetch(...args);
 
 export async function lookupUnsubscribe(token: string, options: { signal?: AbortSignal; fetchImpl?: typeof fetch } = {}): Promise<UnsubscribeLookup> {
   const body = await send(
