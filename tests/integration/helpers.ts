@@ -9,9 +9,10 @@ import { CreateUserPoolClientCommand, type CognitoIdentityProviderClient } from 
 import { inject } from 'vitest';
 import { makeDynamoClients } from '../../lib/local/dynamodb';
 import { makeAuthorizer } from '../../lib/local/jwt';
-import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../lib/local/server';
+import { importHandler, startLocalServer, type LambdaHandler, type LocalServer, type LocalServerOptions } from '../../lib/local/server';
 import { localServerConfig } from '../../lib/local/stack';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
+import type { HandlerGroup } from '../../schema/routes';
 import { accounts, type Accounts, type NewAccount, type Tokens } from '../support/accounts';
 import type { IntegrationStack } from './globalSetup';
 
@@ -124,6 +125,19 @@ export async function startServer(options: Pick<LocalServerOptions, 'loadHandler
     confirmSignUp: () => Promise.resolve('confirmed'),
     region: s.region,
     ...options,
+  });
+}
+
+/**
+ * A server of a test's own serving `group` with `handler` (the other groups as the shared stack does),
+ * whose throttle clock moves a second per request: its public routes' buckets never run dry, and the
+ * shared server's buckets are left to the other suites.
+ */
+export function startServerServing(group: HandlerGroup, handler: LambdaHandler): Promise<LocalServer> {
+  let throttleClock = 0;
+  return startServer({
+    loadHandler: async (name) => (name === group ? handler : importHandler(name, stackConfig())),
+    now: () => (throttleClock += 1000),
   });
 }
 

@@ -20,10 +20,10 @@ import { counterDay } from '../../lambdas/core/counters';
 import { newEmailToken } from '../../lambdas/core/emailToken';
 import { makeHandler } from '../../lambdas/http/listen';
 import type { EmailToken } from '../../lambdas/ports';
-import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import { listenMessages, type ListenPage } from '../../schema/api/listenValues';
 import { key } from '../../schema/table';
-import { call, callAt, createUser, dynamodb, stack, startServer, stackConfig, uniqueEmail, type TestUser } from './helpers';
+import { call, callAt, createUser, dynamodb, stack, startServerServing, stackConfig, uniqueEmail, type TestUser } from './helpers';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TRACK_SECONDS = 8;
@@ -46,11 +46,7 @@ beforeAll(async () => {
     audio: localAudioStore(stackConfig()),
     clock: { now: () => new Date(systemClock.now().getTime() + clockOffsetMs) },
   }) as LambdaHandler;
-  let throttleClock = 0;
-  server = await startServer({
-    loadHandler: async (group) => (group === 'listen' ? listen : importHandler(group, stackConfig())),
-    now: () => (throttleClock += 1000),
-  });
+  server = await startServerServing('listen', listen);
   own = callAt(server.url);
 });
 

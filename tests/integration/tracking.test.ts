@@ -15,11 +15,11 @@ import { addressId } from '../../lambdas/core/contacts';
 import { newEmailToken } from '../../lambdas/core/emailToken';
 import { makeHandler } from '../../lambdas/http/tracking';
 import type { EmailToken } from '../../lambdas/ports';
-import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import type { Unsubscribe } from '../../schema/api/contacts';
 import { unsubscribeMessages } from '../../schema/api/sending';
 import { key } from '../../schema/table';
-import { call, callAt, createUser, dynamodb, rawRequest, stack, startServer, uniqueEmail, type TestUser, stackConfig } from './helpers';
+import { call, callAt, createUser, dynamodb, rawRequest, stack, startServerServing, uniqueEmail, type TestUser } from './helpers';
 import { anyString } from '../support/matchers';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
@@ -34,13 +34,7 @@ const db = () => dynamodb().doc;
 
 beforeAll(async () => {
   const tracking = makeHandler({ tracking: new DynamoTrackingStore(db(), table()), clock: systemClock }) as LambdaHandler;
-  // A server of its own whose throttle clock moves a second per request: the public routes' buckets
-  // never run dry here, and the shared server's buckets are left to the other suites.
-  let throttleClock = 0;
-  server = await startServer({
-    loadHandler: async (group) => (group === 'tracking' ? tracking : importHandler(group, stackConfig())),
-    now: () => (throttleClock += 1000),
-  });
+  server = await startServerServing('tracking', tracking);
   own = callAt(server.url);
 });
 
