@@ -78,6 +78,8 @@ export function WaveformPlayer({
 
     // One session per play from the start or after the end; a pause and resume is the same session.
     let session: string | null = null;
+    // Whether the audio was playing when the element errored (an expired URL): the new one plays on.
+    let playingBeforeError = false;
     let meter = new ListeningMeter(durationSeconds);
     const progress = () => {
       if (session) report.current({ type: 'progress', session, percent: meter.percent, seconds: meter.heardSeconds });
@@ -98,6 +100,7 @@ export function WaveformPlayer({
     };
     const onPause = () => {
       setPlaying(false);
+      playingBeforeError = false;
       meter.pause();
       progress();
     };
@@ -118,32 +121,22 @@ export function WaveformPlayer({
       resume.current = { at: media.currentTime, play: !media.paused || playingBeforeError };
       expired.current();
     };
-    let playingBeforeError = false;
     const onPlaying = () => {
       playingBeforeError = true;
     };
-    const onStopped = () => {
-      playingBeforeError = false;
-    };
-    media.addEventListener('error', onError);
-    media.addEventListener('playing', onPlaying);
-    media.addEventListener('pause', onStopped);
-    media.addEventListener('play', onPlay);
-    media.addEventListener('timeupdate', onTime);
-    media.addEventListener('pause', onPause);
-    media.addEventListener('seeking', onSeeking);
-    media.addEventListener('ended', onEnded);
-    document.addEventListener('visibilitychange', onHidden);
+    // One signal removes every listener when the player goes.
+    const listening = new AbortController();
+    const on = { signal: listening.signal };
+    media.addEventListener('error', onError, on);
+    media.addEventListener('playing', onPlaying, on);
+    media.addEventListener('play', onPlay, on);
+    media.addEventListener('timeupdate', onTime, on);
+    media.addEventListener('pause', onPause, on);
+    media.addEventListener('seeking', onSeeking, on);
+    media.addEventListener('ended', onEnded, on);
+    document.addEventListener('visibilitychange', onHidden, on);
     return () => {
-      media.removeEventListener('error', onError);
-      media.removeEventListener('playing', onPlaying);
-      media.removeEventListener('pause', onStopped);
-      media.removeEventListener('play', onPlay);
-      media.removeEventListener('timeupdate', onTime);
-      media.removeEventListener('pause', onPause);
-      media.removeEventListener('seeking', onSeeking);
-      media.removeEventListener('ended', onEnded);
-      document.removeEventListener('visibilitychange', onHidden);
+      listening.abort();
       waveform.destroy();
     };
   }, [peaks, durationSeconds]);
