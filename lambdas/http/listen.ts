@@ -41,6 +41,9 @@ type Link =
   | { state: 'ready'; token: EmailToken; campaign: ListenCampaign & { track_id: string }; track: StoredTrack }
   | { state: 'expired' | 'track_deleted'; token: EmailToken };
 
+/** What a link that is not usable says: expired, or its track deleted. */
+const goneMessage = (state: 'expired' | 'track_deleted') => (state === 'expired' ? listenMessages.expired : listenMessages.trackDeleted);
+
 /** The download's file name: the track's name and its format (characters a file system refuses dropped). */
 const downloadName = (track: StoredTrack) => `${track.name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '').trim() || 'track'}.${track.format ?? 'mp3'}`;
 
@@ -59,7 +62,7 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
   /** A POST's link: only a usable one takes events and answers (410 once expired or deleted). */
   async function usableLink(value: string, now: Date) {
     const link = await linkOf(value, now);
-    if (link.state !== 'ready') throw new HttpError(410, link.state === 'expired' ? listenMessages.expired : listenMessages.trackDeleted, link.state);
+    if (link.state !== 'ready') throw new HttpError(410, goneMessage(link.state), link.state);
     return link;
   }
 
@@ -68,8 +71,7 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
       const now = clock.now();
       const link = await linkOf(params.token, now);
       if (link.state !== 'ready') {
-        const message = link.state === 'expired' ? listenMessages.expired : listenMessages.trackDeleted;
-        return json(410, { state: link.state, artist_name: link.token.artist_name, message } satisfies ListenPage, PRIVATE);
+        return json(410, { state: link.state, artist_name: link.token.artist_name, message: goneMessage(link.state) } satisfies ListenPage, PRIVATE);
       }
       const { token, campaign, track } = link;
       const [audioUrl, downloadUrl, current] = await Promise.all([
@@ -96,10 +98,11 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
     'POST /api/l/{token}/events': async ({ params, body }) => {
       const event = parseForm((await listenSchemas()).listenEventSchema, body);
       const now = clock.now();
-      const { token, track } = await usableLink(params.token, now);
+      const { token, campaign, track } = await usableLink(params.token, now);
       if (event.type === 'play') await listen.recordPlay(token, event.session, now);
       else if (event.type === 'download') {
-        if (!(await listen.campaign(token))?.allow_download) throw new HttpError(404, listenMessages.notFound);
+        // The link's own read of the campaign says whether it allows downloads: no second read.
+        if (!campaign.allow_download) throw new HttpError(404, listenMessages.notFound);
         await listen.recordDownload(token, event.session, now);
       } else {
         const progress = {
