@@ -82,14 +82,16 @@ const AWS_SDK_RUNTIME = /^(?:@aws-sdk\/|@smithy\/|@aws-crypto\/|@aws\/|fast-xml-
  * The dependencies a group truly needs, each with every package it depends on (as npm installs them):
  * zod validates requests and records; the sender and campaigns groups render and sanitize HTML; the
  * mailbox and sender groups call Google; the sender sends mail; billing calls Stripe (stripe-node, loaded
- * by the first call that needs the provider).
+ * by the first call that needs the provider); tracks reads an upload's audio metadata (music-metadata,
+ * loaded by the complete route). A package two of them share (debug) counts for one the bundle carries.
  */
-const NAMED_DEPENDENCIES = ['zod', 'nodemailer', 'googleapis', 'google-auth-library', 'dompurify', 'html-to-text', 'stripe'];
-const namedDependencyOf = new Map<string, string>();
+const NAMED_DEPENDENCIES = ['zod', 'nodemailer', 'googleapis', 'google-auth-library', 'dompurify', 'html-to-text', 'stripe', 'music-metadata'];
+/** Each installed package and the named dependencies that install it, in the order above. */
+const namedDependenciesOf = new Map<string, string[]>();
 for (const root of NAMED_DEPENDENCIES) {
   for (const dir of installedPackages([root])) {
     const name = path.relative(nodeModulesDir, dir).split(`${path.sep}node_modules${path.sep}`).pop() ?? '';
-    if (!namedDependencyOf.has(name) && !AWS_SDK_RUNTIME.test(name)) namedDependencyOf.set(name, root);
+    if (!AWS_SDK_RUNTIME.test(name)) namedDependenciesOf.set(name, [...(namedDependenciesOf.get(name) ?? []), root]);
   }
 }
 
@@ -104,11 +106,13 @@ function sizeBreakdown(metafile: Metafile, outfile: string, evaluated: ReadonlyS
   const named = new Map<string, number>();
   const clients = new Set<string>();
   let rest = 0;
+  const packagesInBundle = new Set(Object.keys(output.inputs).map(packageOf));
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
     const name = packageOf(input);
     const client = name && /^@aws-sdk\/client-(.+)$/.exec(name)?.[1];
     if (client) clients.add(client);
-    const dependency = name === undefined ? undefined : AWS_SDK_RUNTIME.test(name) ? 'AWS SDK' : namedDependencyOf.get(name);
+    const dependency =
+      name === undefined ? undefined : AWS_SDK_RUNTIME.test(name) ? 'AWS SDK' : namedDependenciesOf.get(name)?.find((root) => packagesInBundle.has(root));
     if (dependency) named.set(dependency, (named.get(dependency) ?? 0) + bytesInOutput);
     else rest += bytesInOutput;
   }
