@@ -163,13 +163,25 @@ export type HandlerGroup = keyof typeof handlerGroups;
 
 export const ADMIN_GROUP = 'admins';
 
+/** The public routes' throttles (requests per second, burst), named by who calls them. */
+const throttles = {
+  /** A person submitting a form or coming back from a consent page: a few a second is plenty. */
+  person: { rate: 5, burst: 10 },
+  /** A person's page that a few others may open at once (the unsubscribe and listen answers). */
+  sharedPage: { rate: 10, burst: 20 },
+  /** Pages and machines that poll (health, the waitlist's spots, the billing provider's events). */
+  polled: { rate: 20, burst: 40 },
+  /** What mail clients, privacy proxies and link scanners fetch as an email arrives, and the listen page's beacons. */
+  emailLinks: { rate: 50, burst: 100 },
+} as const;
+
 /** The table itself, with each route's method, path, group and access as literal types (see RouteKey). */
 const routeTable = [
-  { method: 'GET', path: '/api/health', handler: 'health', access: 'public', throttle: { rate: 20, burst: 40 } },
+  { method: 'GET', path: '/api/health', handler: 'health', access: 'public', throttle: throttles.polled },
   { method: 'GET', path: '/api/profile', handler: 'profile', access: 'user' },
   { method: 'PATCH', path: '/api/profile', handler: 'profile', access: 'user' },
-  { method: 'POST', path: '/api/waitlist', handler: 'waitlist', access: 'public', throttle: { rate: 5, burst: 10 } },
-  { method: 'GET', path: '/api/waitlist/spots', handler: 'waitlist', access: 'public', throttle: { rate: 20, burst: 40 } },
+  { method: 'POST', path: '/api/waitlist', handler: 'waitlist', access: 'public', throttle: throttles.person },
+  { method: 'GET', path: '/api/waitlist/spots', handler: 'waitlist', access: 'public', throttle: throttles.polled },
   { method: 'GET', path: '/api/admin/waitlist', handler: 'admin', access: 'admin' },
   { method: 'PATCH', path: '/api/admin/waitlist/{id}', handler: 'admin', access: 'admin' },
   { method: 'PUT', path: '/api/admin/waitlist/{id}/notes', handler: 'admin', access: 'admin' },
@@ -209,27 +221,27 @@ const routeTable = [
   { method: 'POST', path: '/api/mailbox/connect', handler: 'mailbox', access: 'user' },
   { method: 'DELETE', path: '/api/mailbox', handler: 'mailbox', access: 'user' },
   // Google (or the local mailbox's consent page) sends the browser here: no token, the signed state says who.
-  { method: 'GET', path: '/api/mailbox/callback', handler: 'mailbox', access: 'public', throttle: { rate: 5, burst: 10 } },
+  { method: 'GET', path: '/api/mailbox/callback', handler: 'mailbox', access: 'public', throttle: throttles.person },
   // Mail clients, proxies and scanners fetch these: public, throttled.
-  { method: 'GET', path: '/api/t/o/{token}', handler: 'tracking', access: 'public', throttle: { rate: 50, burst: 100 } },
-  { method: 'GET', path: '/api/t/c/{token}/{link}', handler: 'tracking', access: 'public', throttle: { rate: 50, burst: 100 } },
-  { method: 'GET', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
-  { method: 'POST', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
-  { method: 'POST', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
-  { method: 'GET', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'GET', path: '/api/t/o/{token}', handler: 'tracking', access: 'public', throttle: throttles.emailLinks },
+  { method: 'GET', path: '/api/t/c/{token}/{link}', handler: 'tracking', access: 'public', throttle: throttles.emailLinks },
+  { method: 'GET', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: throttles.sharedPage },
+  { method: 'POST', path: '/api/unsubscribe', handler: 'tracking', access: 'public', throttle: throttles.sharedPage },
+  { method: 'POST', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: throttles.sharedPage },
+  { method: 'GET', path: '/api/unsubscribe/one-click', handler: 'tracking', access: 'public', throttle: throttles.sharedPage },
   { method: 'POST', path: '/api/billing/sync', handler: 'billing', access: 'user' },
   { method: 'POST', path: '/api/billing/checkout', handler: 'billing', access: 'user' },
   { method: 'POST', path: '/api/billing/portal', handler: 'billing', access: 'user' },
   // The billing provider (Stripe, or the local twin) posts events here: no token, the signature says who.
-  { method: 'POST', path: '/api/billing/webhook', handler: 'billing', access: 'public', throttle: { rate: 20, burst: 40 } },
+  { method: 'POST', path: '/api/billing/webhook', handler: 'billing', access: 'public', throttle: throttles.polled },
   { method: 'GET', path: '/api/tracks', handler: 'tracks', access: 'user' },
   { method: 'POST', path: '/api/tracks/uploads', handler: 'tracks', access: 'user' },
   { method: 'POST', path: '/api/tracks/{id}/complete', handler: 'tracks', access: 'user' },
   { method: 'DELETE', path: '/api/tracks/{id}', handler: 'tracks', access: 'user' },
   // The listen page (issue 16): opened from emails by people and by link scanners: public, throttled.
-  { method: 'GET', path: '/api/l/{token}', handler: 'listen', access: 'public', throttle: { rate: 50, burst: 100 } },
-  { method: 'POST', path: '/api/l/{token}/events', handler: 'listen', access: 'public', throttle: { rate: 50, burst: 100 } },
-  { method: 'POST', path: '/api/l/{token}/answer', handler: 'listen', access: 'public', throttle: { rate: 10, burst: 20 } },
+  { method: 'GET', path: '/api/l/{token}', handler: 'listen', access: 'public', throttle: throttles.emailLinks },
+  { method: 'POST', path: '/api/l/{token}/events', handler: 'listen', access: 'public', throttle: throttles.emailLinks },
+  { method: 'POST', path: '/api/l/{token}/answer', handler: 'listen', access: 'public', throttle: throttles.sharedPage },
   { method: 'GET', path: '/api/dashboard', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics/activity', handler: 'insights', access: 'user' },
