@@ -10,6 +10,7 @@ import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import type { Activity, ActivityFilter } from '../../../../schema/api/insights';
 import { answerLabel, formatListenPercent, listenedPercent } from '../../lib/listenFacts';
+import { plural } from '../../lib/plural';
 
 /**
  * Per-recipient activity of the emails sent in the period (full analytics): who opened or clicked and
@@ -36,12 +37,23 @@ const opened = (row: Activity) => (row.opened_at === null ? 'Not opened' : `${wh
 const clicked = (row: Activity) =>
   row.clicked_at === null ? 'Not clicked' : `${when(row.clicked_at)}${row.click_count > 1 ? ` (${row.click_count} clicks)` : ''}`;
 
-/** The listen page (issue 16): how far, how often, whether the file was taken, and the answer with its note. */
+/**
+ * The listen page (issue 16): how far (the furthest milestone; '—' when never played), then how often
+ * and whether the file was taken, under it (one column: the table stays readable beside the opens).
+ */
 const listened = (row: Activity) => {
   const percent = listenedPercent(row);
-  return percent === null ? '—' : formatListenPercent(percent);
+  const detail = [
+    ...(row.play_count > 0 ? [plural(row.play_count, 'play')] : []),
+    ...(row.download_count > 0 ? [row.download_count > 1 ? `Downloaded (${plural(row.download_count, 'time')})` : 'Downloaded'] : []),
+  ].join(' · ');
+  return (
+    <>
+      <div>{percent === null ? '—' : formatListenPercent(percent)}</div>
+      {detail !== '' && <Box variant="small">{detail}</Box>}
+    </>
+  );
 };
-const downloaded = (row: Activity) => (row.download_count === 0 ? 'No' : `Yes${row.download_count > 1 ? ` (${row.download_count} downloads)` : ''}`);
 const answered = (row: Activity) => {
   const label = answerLabel(row.answer);
   if (label === null) return '—';
@@ -71,8 +83,6 @@ const columns: TableProps.ColumnDefinition<Activity>[] = [
   { id: 'clicked', header: 'Clicked', cell: clicked },
   { id: 'machine', header: 'Machine opens', cell: (row) => row.machine_open_count.toLocaleString('en-US') },
   { id: 'listened', header: 'Listened', cell: listened },
-  { id: 'plays', header: 'Plays', cell: (row) => row.play_count.toLocaleString('en-US') },
-  { id: 'downloaded', header: 'Downloaded', cell: downloaded },
   { id: 'answer', header: 'Answer', cell: answered },
 ];
 
