@@ -878,6 +878,6 @@ export interface InsightsStore {
   analytics(userId: string, days: DayRange): Promise<{ days: StoredDay[]; campaigns: CampaignCounters[] }>;
   /** A campaign's links and their clicks; undefined when the user has no such campaign. */
   campaignLinks(userId: string, campaignId: string): Promise<LinkClicks[] | undefined>;
-  /** The emails sent since `since`, newest first, a page at a time (engaged: a person opened or clicked). */
+  /** The emails sent since `since`, newest first, a page at a time (engaged: a person opened, clicked, listened or answered; core ENGAGEMENT_TIMES). */
   activity(userId: string, query: { since: Date; filter: ActivityFilter; cursor?: string }): Promise<ActivityPageResult>;
 }

@@ -5,7 +5,8 @@
  * analytics (Free) leaves out. Pure: the insights store reads, this decides.
  */
 import type { AnalyticsDepth } from '../../schema/plans';
-import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, RecentSend } from '../../schema/api/insights';
+import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, EmailListen, RecentSend } from '../../schema/api/insights';
+import { isListenAnswer, listenMilestones } from '../../schema/api/listenValues';
 import { activityFilters, analyticsPeriods, percentOf, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
 
 export { percentOf };
@@ -66,6 +67,45 @@ export function dashboardDayRange(now: Date): DayRange {
   const week = counterDayRange(now, WEEKLY_STAT_DAYS);
   const monthStart = `${week.to.slice(0, 7)}-01`;
   return { from: monthStart < week.from ? monthStart : week.from, to: week.to };
+}
+
+// ---- per email -----------------------------------------------------------------------------------
+
+/**
+ * The times on a sent email (its RCPT item) that say a person did something with it: opened (a person,
+ * not a machine), clicked, used its listen page (a play, a milestone or a download sets
+ * last_listened_at) or answered there. The activity's `engaged` filter keeps an email with any of
+ * them: a recipient who listened or answered surely read the email, even with its images (and so the
+ * open pixel) blocked.
+ */
+export const ENGAGEMENT_TIMES = ['opened_at', 'clicked_at', 'last_listened_at', 'answered_at'] as const;
+
+/** The listen attributes of a sent email as stored (absent on an email nobody listened to). */
+export interface StoredEmailListen {
+  listen_max_percent?: unknown;
+  play_count?: unknown;
+  download_count?: unknown;
+  answer?: unknown;
+  answer_note?: unknown;
+}
+
+const storedCount = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0);
+const furthestMilestone = Math.max(...listenMilestones);
+
+/**
+ * What the artist sees of an email's listen page: counts read 0 until its events wrote them, the
+ * milestone stays within 0–100, and an answer that is not one of the page's answers reads as none
+ * (with no note: a note belongs to its answer).
+ */
+export function emailListen(stored: StoredEmailListen): EmailListen {
+  const answer = isListenAnswer(stored.answer) ? stored.answer : null;
+  return {
+    listen_max_percent: Math.min(storedCount(stored.listen_max_percent), furthestMilestone),
+    play_count: storedCount(stored.play_count),
+    download_count: storedCount(stored.download_count),
+    answer,
+    answer_note: answer !== null && typeof stored.answer_note === 'string' && stored.answer_note !== '' ? stored.answer_note : null,
+  };
 }
 
 // ---- figures -------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { activityFilters, analyticsPeriodIds } from './insightsValues';
+import { campaignEmailSchema } from './sending';
 
 export * from './insightsValues';
 
@@ -10,6 +11,19 @@ export * from './insightsValues';
  */
 
 const count = z.number().int().min(0);
+
+/**
+ * What a recipient did on the email's listen page (issue 16), as the campaign's sent emails show it:
+ * the furthest milestone (0/25/50/75/100), plays, downloads and the current answer with its note.
+ */
+export const emailListenSchema = campaignEmailSchema.pick({
+  listen_max_percent: true,
+  play_count: true,
+  download_count: true,
+  answer: true,
+  answer_note: true,
+});
+export type EmailListen = z.infer<typeof emailListenSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // GET /api/dashboard: the dashboard home's figures beside the profile (the shell already holds the plan,
@@ -25,6 +39,8 @@ export const recentSendSchema = z.object({
   sent_at: z.string(),
   opened_at: z.string().nullable(),
   clicked_at: z.string().nullable(),
+  /** The listen page: the dashboard shows an answer or a listen before a click or an open. */
+  ...emailListenSchema.shape,
 });
 export type RecentSend = z.infer<typeof recentSendSchema>;
 
@@ -110,7 +126,8 @@ export type LinkClicks = z.infer<typeof linkClicksSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // GET /api/analytics/activity?period=&filter=engaged|all&cursor=: per-recipient activity of the emails
-// sent in the period, newest first, a page at a time (full analytics only).
+// sent in the period, newest first, a page at a time (full analytics only). `engaged`: a person opened,
+// clicked, played, downloaded or answered (lambdas/core/insights.ts ENGAGEMENT_TIMES).
 
 export const activitySchema = z.object({
   campaign_id: z.string(),
@@ -126,6 +143,7 @@ export const activitySchema = z.object({
   clicked_at: z.string().nullable(),
   last_clicked_at: z.string().nullable(),
   click_count: count,
+  ...emailListenSchema.shape,
 });
 export type Activity = z.infer<typeof activitySchema>;
 export const activityPageSchema = z.object({

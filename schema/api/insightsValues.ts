@@ -36,7 +36,7 @@ export function percentOf(part: number, whole: number): number | null {
 
 /** Per-recipient activity: one page of the emails sent in the period, newest first. */
 export const ACTIVITY_PAGE_SIZE = 200;
-/** engaged: a person opened or clicked (machine opens alone do not count); all: every email sent. */
+/** engaged: a person opened, clicked or used the listen page (machine opens alone do not count); all: every email sent. */
 export const activityFilters = ['engaged', 'all'] as const;
 export type ActivityFilter = (typeof activityFilters)[number];
 

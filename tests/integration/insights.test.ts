@@ -3,12 +3,15 @@
  * pipeline: emails sent by the sender handler, opens, clicks and unsubscribes recorded by the tracking
  * store. Every dashboard figure and analytics number is checked against what happened; Free answers
  * opens only (403 beyond); another user's campaign or cursor shows nothing of theirs; bad query values
- * are a 400; activity pages through a filter; days are Pacific days.
+ * are a 400; activity pages through a filter; days are Pacific days. Listens and answers (issue 16) are
+ * recorded by the listen store as the listen page reports them, and show on the activity and the
+ * recent sends.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { statsDayKey, statsTotalsKey } from '../../lambdas/adapters/dynamodb/counters';
 import { DynamoInsightsStore, type InsightsStoreOptions } from '../../lambdas/adapters/dynamodb/insightsStore';
+import { DynamoListenStore } from '../../lambdas/adapters/dynamodb/listenStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { makeHandler } from '../../lambdas/http/insights';
@@ -368,24 +371,24 @@ describe('GET /api/analytics/campaigns/{id}/links', () => {
   });
 });
 
-describe('GET /api/analytics/activity', () => {
-  /** Every page of the activity (as the web client reads it), and each page's length. */
-  async function allPages(get: ReturnType<typeof insightsApi>, query: Record<string, string>, userId?: string) {
-    const rows: Activity[] = [];
-    const sizes: number[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < 20; page++) {
-      const answer = await get('GET /api/analytics/activity', { query: { ...query, ...(cursor ? { cursor } : {}) }, ...(userId ? { userId } : {}) });
-      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
-      const parsed = activityPageSchema.parse(answer.json);
-      rows.push(...parsed.activity);
-      sizes.push(parsed.activity.length);
-      cursor = parsed.next_cursor;
-      if (cursor === null) return { rows, sizes };
-    }
-    throw new Error('more than 20 pages');
+/** Every page of the activity (as the web client reads it), and each page's length. */
+async function allPages(get: ReturnType<typeof insightsApi>, query: Record<string, string>, userId?: string) {
+  const rows: Activity[] = [];
+  const sizes: number[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 20; page++) {
+    const answer = await get('GET /api/analytics/activity', { query: { ...query, ...(cursor ? { cursor } : {}) }, ...(userId ? { userId } : {}) });
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    const parsed = activityPageSchema.parse(answer.json);
+    rows.push(...parsed.activity);
+    sizes.push(parsed.activity.length);
+    cursor = parsed.next_cursor;
+    if (cursor === null) return { rows, sizes };
   }
+  throw new Error('more than 20 pages');
+}
 
+describe('GET /api/analytics/activity', () => {
   /** Eight emails (positions 0–7, one a minute); a person opened 0 and 7, 3 was clicked, a machine opened 5. */
   async function engagedWorld() {
     const world = await sendingWorld({ start: NOW, profile: { tier: 'pro' } });
@@ -424,6 +427,12 @@ describe('GET /api/analytics/activity', () => {
       clicked_at: null,
       last_clicked_at: null,
       click_count: 0,
+      // No listen page was used: nothing played, downloaded or answered.
+      listen_max_percent: 0,
+      play_count: 0,
+      download_count: 0,
+      answer: null,
+      answer_note: null,
     });
     expect(rows[1]).toMatchObject({ opened_at: null, machine_open_count: 1 });
     expect(rows[0]).toMatchObject({ clicked_at: '2026-11-21T18:10:00.000Z', click_count: 3 });
@@ -497,6 +506,100 @@ describe('GET /api/analytics/activity', () => {
     const oldCursor = Buffer.from(`2026-10-01T18:00:00.000Z#${theirPage.activity[0]!.campaign_id}#000001`).toString('base64url');
     expect(await myApi('GET /api/analytics/activity', { query: { period: '7d', cursor: oldCursor } })).toEqual(badCursor);
     expect((await myApi('GET /api/analytics/activity', { query: { period: '1y', cursor: oldCursor } })).status).toBe(200);
+  });
+});
+
+describe('the listen page in the dashboard and the activity (issue 16)', () => {
+  const listen = (world: SendingWorld) => new DynamoListenStore(world.db, world.tableName);
+
+  /**
+   * "Late Hours", five emails (positions 0–4, one a minute from NOW), then on their listen pages, none
+   * of them opened by a person (images blocked): 0 is played twice to 75 %, downloaded and answered
+   * 'Interested', then 'Send me the WAVs' with `note`; 1 is played but left before 25 %; 2 is answered
+   * 'Not for us' without a play; 3 is downloaded without a play; 4 only gets a machine open.
+   */
+  async function listenWorld(note: string) {
+    const world = await sendingWorld({ start: NOW, profile: { tier: 'pro' } });
+    const { campaign, tokens } = await sendCampaign(world, 5, 'Late Hours');
+    const [t0, t1, t2, t3, t4] = tokens as [EmailToken, EmailToken, EmailToken, EmailToken, EmailToken];
+    const at = new Date(world.now.getTime() + MINUTE);
+    const store = listen(world);
+    await store.recordPlay(t0, 'session-a', at);
+    await store.recordProgress(t0, { session: 'session-a', milestone: 50, seconds: 60, durationSeconds: 200 }, at);
+    await store.recordPlay(t0, 'session-b', at);
+    await store.recordProgress(t0, { session: 'session-b', milestone: 75, seconds: 150, durationSeconds: 200 }, at);
+    await store.recordDownload(t0, 'session-b', at);
+    await store.answer(t0, { answer: 'interested', note: null }, at);
+    await store.answer(t0, { answer: 'send_wavs', note }, new Date(at.getTime() + MINUTE));
+    await store.recordPlay(t1, 'session-c', at);
+    await store.recordProgress(t1, { session: 'session-c', milestone: 0, seconds: 20, durationSeconds: 200 }, at);
+    await store.answer(t2, { answer: 'not_for_us', note: null }, at);
+    await store.recordDownload(t3, 'session-d', at);
+    await tracking(world).recordOpen(t4, 'machine', at);
+    world.now = new Date(at.getTime() + 2 * MINUTE);
+    return { world, campaign };
+  }
+
+  it('activity: each email carries how far it was listened to, its plays, downloads and current answer with its note', async () => {
+    const { world } = await listenWorld('Lossless please, =1+1');
+    const page = activityPageSchema.parse((await insightsApi(world)('GET /api/analytics/activity', { query: { period: '7d', filter: 'all' } })).json);
+    const listenOf = (row: Activity) => [row.position, row.listen_max_percent, row.play_count, row.download_count, row.answer, row.answer_note];
+    expect(page.activity.map(listenOf)).toEqual([
+      [4, 0, 0, 0, null, null],
+      [3, 0, 0, 1, null, null],
+      [2, 0, 0, 0, 'not_for_us', null],
+      [1, 0, 1, 0, null, null],
+      [0, 75, 2, 1, 'send_wavs', 'Lossless please, =1+1'],
+    ]);
+    // Listening is not an open: the open pixel never loaded.
+    expect(page.activity.every((row) => row.opened_at === null && row.clicked_at === null)).toBe(true);
+  });
+
+  it('engaged: a play, a download or an answer counts as engaged, a machine open alone does not, in the same reads per page', async () => {
+    const { world } = await listenWorld('Lossless please');
+    const counting = countingClient();
+    const answer = await insightsApi(world, { db: counting.db })('GET /api/analytics/activity', { query: { period: '7d' } });
+    const page = activityPageSchema.parse(answer.json);
+    expect(page.activity.map((row) => row.position)).toEqual([3, 2, 1, 0]);
+    expect(page.next_cursor).toBeNull();
+    // The profile, one Query of the timeline (the filter keeps more of what it reads) and the track names.
+    expect(Object.fromEntries(counting.counts)).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
+
+    // Paged through a filter that reads two emails a Query: the same rows, none twice.
+    const { rows } = await allPages(insightsApi(world, { activityPageSize: 2, activityReadLimit: 2 }), { period: '7d', filter: 'engaged' });
+    expect(rows.map((row) => row.position)).toEqual([3, 2, 1, 0]);
+  });
+
+  it('dashboard: the recent sends carry the listen and the answer, still in 4 reads', async () => {
+    const { world, campaign } = await listenWorld('Lossless please');
+    const counting = countingClient();
+    const stats = dashboardStatsSchema.parse((await insightsApi(world, { db: counting.db })('GET /api/dashboard')).json);
+    expect(counting.total()).toBe(4);
+    expect(stats.recent_sends.map((send) => [send.campaign_id, send.position, send.listen_max_percent, send.play_count, send.answer])).toEqual([
+      [campaign.id, 4, 0, 0, null],
+      [campaign.id, 3, 0, 0, null],
+      [campaign.id, 2, 0, 0, 'not_for_us'],
+      [campaign.id, 1, 0, 1, null],
+      [campaign.id, 0, 75, 2, 'send_wavs'],
+    ]);
+    expect(stats.recent_sends[4]).toMatchObject({ download_count: 1, answer_note: 'Lossless please' });
+  });
+
+  it("never shows another user's listens or answers: each user's dashboard and activity hold their own only", async () => {
+    const mine = await listenWorld('Mine: send the stems');
+    const theirs = await listenWorld('Theirs: not this one');
+    for (const { world, campaign, note } of [
+      { ...mine, note: 'Mine: send the stems' },
+      { ...theirs, note: 'Theirs: not this one' },
+    ]) {
+      const get = insightsApi(world);
+      const activity = activityPageSchema.parse((await get('GET /api/analytics/activity', { query: { period: '7d', filter: 'all' } })).json).activity;
+      const recent = dashboardStatsSchema.parse((await get('GET /api/dashboard')).json).recent_sends;
+      for (const rows of [activity, recent]) {
+        expect(new Set(rows.map((row) => row.campaign_id))).toEqual(new Set([campaign.id]));
+        expect(rows.flatMap((row) => (row.answer_note === null ? [] : [row.answer_note]))).toEqual([note]);
+      }
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The dashboard's and Analytics' figures (lambdas/core/insights.ts): the Pacific days of a period across
  * clock changes and a year's end, the zero-filled series and its sums, spec §9's rounded rates (people
- * only), the dashboard's week and month, and what basic analytics (Free) does not send.
+ * only), the dashboard's week and month, what basic analytics (Free) does not send, and an email's
+ * listen page as the artist sees it.
  */
 import { describe, expect, it } from 'vitest';
 import { emptyEmailCounters, type EmailCounters } from '../../lambdas/core/counters';
@@ -11,6 +12,7 @@ import {
   dashboardFigures,
   daySeries,
   daysOf,
+  emailListen,
   isActivityFilter,
   isAnalyticsPeriod,
   listedCampaigns,
@@ -230,5 +232,33 @@ describe('the analytics answer', () => {
       campaign({ id: 'C', created_at: '2026-11-06T10:00:00.000Z', emails_sent: 0 }),
     ]);
     expect(listed.map((c) => c.id)).toEqual(['B', 'A']);
+  });
+});
+
+describe("emailListen: an email's listen page as the artist sees it (issue 16)", () => {
+  it('reads an email nobody listened to (no listen attributes yet) as nothing played, downloaded or answered', () => {
+    expect(emailListen({})).toEqual({ listen_max_percent: 0, play_count: 0, download_count: 0, answer: null, answer_note: null });
+  });
+
+  it('keeps what the listen page wrote', () => {
+    expect(emailListen({ listen_max_percent: 75, play_count: 2, download_count: 1, answer: 'send_wavs', answer_note: 'Lossless please' })).toEqual({
+      listen_max_percent: 75,
+      play_count: 2,
+      download_count: 1,
+      answer: 'send_wavs',
+      answer_note: 'Lossless please',
+    });
+  });
+
+  it('never shows a milestone past 100 %, a negative or broken count, an unknown answer, or a note without its answer', () => {
+    expect(emailListen({ listen_max_percent: 250, play_count: -3, download_count: 1.5, answer: 'maybe', answer_note: 'orphan note' })).toEqual({
+      listen_max_percent: 100,
+      play_count: 0,
+      download_count: 0,
+      answer: null,
+      answer_note: null,
+    });
+    expect(emailListen({ answer: 'interested', answer_note: '' }).answer_note).toBeNull();
+    expect(emailListen({ answer: 'not_for_us', answer_note: null })).toMatchObject({ answer: 'not_for_us', answer_note: null });
   });
 });

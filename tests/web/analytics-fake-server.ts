@@ -9,6 +9,7 @@ import {
   type AnalyticsCampaign,
   type AnalyticsDay,
   type AnalyticsPeriodId,
+  type EmailListen,
   type LinkClicks,
 } from '../../schema/api/insights';
 import { createApiClient } from '../../web/src/api/client';
@@ -62,6 +63,9 @@ export function analyticsCampaign(id: string, track: string, figures: Partial<An
   };
 }
 
+/** An email whose listen page nobody used. */
+export const noListen: EmailListen = { listen_max_percent: 0, play_count: 0, download_count: 0, answer: null, answer_note: null };
+
 export function activityRow(i: number, overrides: Partial<Activity> = {}): Activity {
   return {
     campaign_id: 'c-1',
@@ -77,6 +81,7 @@ export function activityRow(i: number, overrides: Partial<Activity> = {}): Activ
     clicked_at: null,
     last_clicked_at: null,
     click_count: 0,
+    ...noListen,
     ...overrides,
   };
 }
@@ -87,7 +92,7 @@ export interface InsightsData {
   days: Record<number, Partial<DayFigures>>;
   campaigns: AnalyticsCampaign[];
   links: Record<string, LinkClicks[]>;
-  /** Every email's activity of the period, newest first; 'engaged' keeps those a person opened or clicked. */
+  /** Every email's activity of the period, newest first; 'engaged' keeps those a person opened, clicked or listened to. */
   activity: Activity[];
   activityPageSize: number;
   /** A route answers this failure instead, while set. */
@@ -127,6 +132,9 @@ export function analyticsAnswer(data: InsightsData, period: AnalyticsPeriodId): 
   return { period, from: days[0]!.day, to: TODAY, depth: data.depth, days, totals, campaigns };
 }
 
+/** The server's `engaged`: a person opened or clicked, or used the listen page (played, downloaded, answered). */
+const engaged = (row: Activity) => row.open_count > 0 || row.click_count > 0 || row.play_count > 0 || row.download_count > 0 || row.answer !== null;
+
 export function fakeInsights(initial: Partial<InsightsData> = {}) {
   const data: InsightsData = {
     depth: 'full',
@@ -163,7 +171,7 @@ export function fakeInsights(initial: Partial<InsightsData> = {}) {
       if (data.depth !== 'full') return upgrade();
       const query = activityQuerySchema.safeParse(Object.fromEntries(url.searchParams));
       if (!query.success) return json({ message: query.error.issues[0]?.message ?? 'Invalid' }, 400);
-      const rows = query.data.filter === 'all' ? data.activity : data.activity.filter((row) => row.open_count > 0 || row.click_count > 0);
+      const rows = query.data.filter === 'all' ? data.activity : data.activity.filter(engaged);
       const start = query.data.cursor === undefined ? 0 : Number(query.data.cursor);
       if (start > 0 && data.holdLaterActivity) await data.holdLaterActivity;
       if (data.fail.activity) return json({ message: 'Internal error' }, data.fail.activity);

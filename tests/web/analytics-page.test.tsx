@@ -2,8 +2,8 @@
  * The Analytics page (issue 15 point 3; spec §2 Analytics; DESIGN §6, §11) against an in-memory insights
  * API: the period in the URL, the per-day figures behind the charts (their table alternatives), machine
  * opens apart with the reason, the funnel, the sortable campaigns and a campaign's links, the activity
- * with its filters, Free's lock (no calls to the locked routes), the empty, error and loading states,
- * and the CSV export.
+ * with its filters and what each recipient did on the listen page, Free's lock (no calls to the locked
+ * routes), the empty, error and loading states, and the CSV export.
  */
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -45,10 +45,35 @@ const campaigns = [
 ];
 
 const EVIL_NAME = '=HYPERLINK("http://evil.example","x")';
-/** Newest first: three people who opened or clicked, one email nobody opened. */
+const EVIL_NOTE = '@SUM(1+1)*cmd|\' /C calc\'!A0, "lossless" please';
+/**
+ * Newest first: three people who opened, clicked or listened, one email nobody opened. Person 1 clicked,
+ * listened to 75 % over two plays, downloaded twice and answered 'Send me the WAVs' with a note; Mara
+ * never loaded the open pixel but played the track (50 %) and answered 'Interested'.
+ */
 const activity: Activity[] = [
-  activityRow(1, { clicked_at: '2026-11-25T19:00:00.000Z', last_clicked_at: '2026-11-25T19:00:00.000Z', click_count: 1 }),
-  activityRow(2, { recipient_name: 'Mara Velvet', recipient_email: 'mara@velvet-records.example', track_name: 'Sunrise', campaign_id: 'c-2' }),
+  activityRow(1, {
+    clicked_at: '2026-11-25T19:00:00.000Z',
+    last_clicked_at: '2026-11-25T19:00:00.000Z',
+    click_count: 1,
+    listen_max_percent: 75,
+    play_count: 2,
+    download_count: 2,
+    answer: 'send_wavs',
+    answer_note: EVIL_NOTE,
+  }),
+  activityRow(2, {
+    recipient_name: 'Mara Velvet',
+    recipient_email: 'mara@velvet-records.example',
+    track_name: 'Sunrise',
+    campaign_id: 'c-2',
+    opened_at: null,
+    last_opened_at: null,
+    open_count: 0,
+    listen_max_percent: 50,
+    play_count: 1,
+    answer: 'interested',
+  }),
   activityRow(3, { recipient_name: EVIL_NAME }),
   activityRow(4, { opened_at: null, last_opened_at: null, open_count: 0, machine_open_count: 2 }),
 ];
@@ -310,6 +335,32 @@ describe('full analytics (Pro)', () => {
     expect(server.calls('/api/analytics/activity').map((query) => query.filter)).toEqual(['engaged', 'engaged', 'all', 'all']);
   });
 
+  it('shows what each recipient did on the listen page: how far, how often, downloads and the answer with its note', async () => {
+    renderAnalytics(fullServer());
+    await loaded();
+    await waitFor(() => expect(activityEmails()).toEqual(['person1@example.com', 'mara@velvet-records.example', 'person3@example.com']));
+    const table = activityTable();
+    expect(table.findColumnHeaders().map((header) => header.getElement().textContent)).toEqual([
+      'Recipient',
+      'Campaign',
+      'Sent',
+      'Opened',
+      'Clicked',
+      'Machine opens',
+      'Listened',
+      'Answer',
+    ]);
+    const listenCells = (row: number) => [7, 8].map((column) => table.findBodyCell(row, column)!.getElement().textContent);
+    expect(listenCells(1)).toEqual(['75 %2 plays · Downloaded (2 times)', `Send me the WAVs“${EVIL_NOTE}”`]);
+    // Listened without the open pixel: still in 'Opened, clicked or listened'.
+    expect(table.findBodyCell(2, 4)!.getElement()).toHaveTextContent('Not opened');
+    expect(listenCells(2)).toEqual(['50 %1 play', 'Interested']);
+    expect(listenCells(3)).toEqual(['—', '—']);
+
+    const show = table.findFilterSlot()!.findSelect('[data-testid="activity-show"]')!;
+    expect(show.findTrigger().getElement()).toHaveTextContent('Opened, clicked or listened');
+  });
+
   it('says when the activity fails and loads it again on Retry', async () => {
     const server = fullServer({ fail: { activity: 500 } });
     renderAnalytics(server);
@@ -471,6 +522,11 @@ describe('export', () => {
       'First Clicked',
       'Last Clicked',
       'Clicks',
+      'Listened %',
+      'Plays',
+      'Downloads',
+      'Answer',
+      'Answer Note',
     ]);
     // Every email sent in the period, not only the engaged ones the table shows by default.
     expect(activityTableRows.slice(1).map((row) => row[2])).toEqual([
@@ -480,6 +536,11 @@ describe('export', () => {
       activity[3]!.recipient_email,
     ]);
     expect(activityTableRows[1]![10]).toBe('1');
+    // The listen page: the furthest milestone as a number, plays, downloads, the answer as the page names it
+    // and the note as written, formula-neutralised; nothing where the recipient never played or answered.
+    expect(activityTableRows[1]!.slice(11)).toEqual(['75', '2', '2', 'Send me the WAVs', `'${EVIL_NOTE}`]);
+    expect(activityTableRows[2]!.slice(11)).toEqual(['50', '1', '0', 'Interested', '']);
+    expect(activityTableRows[3]!.slice(11)).toEqual(['', '0', '0', '', '']);
     // Pacific wall-clock times here (the test's time zone): 17:00Z is 09:00 on Nov 20.
     expect(activityTableRows[1]![3]).toBe('2026-11-20 09:00');
     expect(activityTableRows[3]![1]).toBe(`'${EVIL_NAME}`);

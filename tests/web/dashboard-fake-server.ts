@@ -4,6 +4,7 @@ import type { Profile } from '../../schema/api/profile';
 import { gatewayMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { noListen } from './analytics-fake-server';
 import { json } from './contacts-fake-server';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
@@ -16,7 +17,7 @@ import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 const BASE = Date.UTC(2025, 2, 10, 17, 0);
 const at = (minutes: number) => new Date(BASE + minutes * 60_000).toISOString();
 
-/** The `i`-th send of campaign `campaign-1`, to Person i, unopened unless overridden. */
+/** The `i`-th send of campaign `campaign-1`, to Person i, unopened (and its listen page unused) unless overridden. */
 export function recentSend(i: number, overrides: Partial<RecentSend> = {}): RecentSend {
   return {
     campaign_id: 'campaign-1',
@@ -28,6 +29,7 @@ export function recentSend(i: number, overrides: Partial<RecentSend> = {}): Rece
     sent_at: at(i),
     opened_at: null,
     clicked_at: null,
+    ...noListen,
     ...overrides,
   };
 }

@@ -241,6 +241,26 @@ describe('dashboard home: recent sends', () => {
     await waitFor(() => expect(currentPath()).toBe('/dashboard/campaigns/campaign-1'));
   });
 
+  it('shows the listen page where it says more than an open or a click: the answer first, then how far the person listened', async () => {
+    const clicked = { opened_at: '2025-03-10T17:55:00.000Z', clicked_at: '2025-03-10T18:00:00.000Z' };
+    const sends = [
+      recentSend(4, { ...clicked, listen_max_percent: 100, play_count: 3, answer: 'send_wavs', answer_note: 'Lossless please' }),
+      recentSend(3, { ...clicked, listen_max_percent: 75, play_count: 2, download_count: 1 }),
+      // Played without the open pixel loading, and left before 25 %.
+      recentSend(2, { play_count: 1 }),
+      // Answered without a play.
+      recentSend(1, { answer: 'not_for_us' }),
+      // Downloaded without a play: the click is still the furthest step shown.
+      recentSend(0, { ...clicked, download_count: 1 }),
+    ];
+    renderDashboard(fakeDashboardServer(dashboardStats({ recent_sends: sends })), pro);
+    const list = await screen.findByRole('list', { name: 'Recent sends' });
+    const statuses = within(list)
+      .getAllByTestId('recent-send')
+      .map((item) => item.lastElementChild?.textContent);
+    expect(statuses).toEqual(['Answered: Send me the WAVs', 'Listened 75 %', 'Listened 0 %', 'Answered: Not for us', 'Clicked']);
+  });
+
   it("says 'No emails sent yet' before the first send, with Compose", async () => {
     renderDashboard(fakeDashboardServer(dashboardStats({ recent_sends: [] })), pro);
     await settled();

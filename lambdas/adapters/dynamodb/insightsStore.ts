@@ -10,11 +10,11 @@
  */
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { indexes, key } from '../../../schema/table';
-import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../../../schema/api/insights';
+import type { Activity, ActivityFilter, EmailListen, LinkClicks, RecentSend } from '../../../schema/api/insights';
 import { ACTIVITY_PAGE_SIZE, RECENT_SENDS } from '../../../schema/api/insightsValues';
 import { EMAIL_COUNTERS } from '../../core/counters';
 import { isUlid } from '../../core/ids';
-import type { CampaignCounters, DayRange, StoredDay, UserTotals } from '../../core/insights';
+import { emailListen, ENGAGEMENT_TIMES, type CampaignCounters, type DayRange, type StoredDay, type UserTotals } from '../../core/insights';
 import type { ActivityPageResult, InsightsStore } from '../../ports';
 import { batchGetAll } from './batch';
 import { statsDayKey, statsTotalsKey } from './counters';
@@ -25,6 +25,8 @@ type Item = Record<string, unknown>;
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+/** A sent email's listen attributes (issue 16), as emailListen reads them. */
+const LISTEN_FIELDS = ['listen_max_percent', 'play_count', 'download_count', 'answer', 'answer_note'] as const satisfies readonly (keyof EmailListen)[];
 /** The attributes a sent email's activity row needs (never its body), plus the keys a cursor is made of. */
 const ACTIVITY_FIELDS = [
   'campaign_id',
@@ -39,15 +41,38 @@ const ACTIVITY_FIELDS = [
   'clicked_at',
   'last_clicked_at',
   'click_count',
+  ...LISTEN_FIELDS,
 ] as const satisfies readonly (keyof Activity)[];
-const RECENT_FIELDS = ['campaign_id', 'position', 'recipient_name', 'recipient_email', 'subject', 'sent_at', 'opened_at', 'clicked_at'] as const;
+/** A recent send's attributes: the index holds every attribute (projection ALL), so the listen's cost no extra read. */
+const RECENT_FIELDS = [
+  'campaign_id',
+  'position',
+  'recipient_name',
+  'recipient_email',
+  'subject',
+  'sent_at',
+  'opened_at',
+  'clicked_at',
+  ...LISTEN_FIELDS,
+] as const satisfies readonly (keyof RecentSend)[];
 const CAMPAIGN_FIELDS = ['id', 'track_name', 'created_at', 'started_sending_at', ...EMAIL_COUNTERS] as const;
 /** Day item attributes: `campaigns_created` is kept per day by the campaign writer (absent: 0). */
 const DAY_FIELDS = ['day', 'campaigns_created', ...EMAIL_COUNTERS] as const;
 
 /**
+ * `engaged`: any of the times that say a person did something with the email is there. The sender
+ * writes null before (attribute_type, not attribute_exists). A filter, not a key: each Query reads as
+ * many emails as before, it only keeps more of them.
+ */
+const ENGAGED_FILTER = {
+  expression: ENGAGEMENT_TIMES.map((_, i) => `attribute_type(#e${i}, :s)`).join(' OR '),
+  names: Object.fromEntries(ENGAGEMENT_TIMES.map((name, i) => [`#e${i}`, name])),
+  values: { ':s': 'S' },
+};
+
+/**
  * The Queries one activity page may take before it answers short (with a cursor): an `engaged` page
- * reads past emails nobody opened, and the request must stay well inside the
+ * reads past emails nobody opened (nor listened to), and the request must stay well inside the
  * Lambda's time (each Query evaluates at most a page's worth of emails).
  */
 export const ACTIVITY_MAX_QUERIES = 10;
@@ -80,6 +105,7 @@ const toActivity = (item: Item, trackName: string): Activity => ({
   clicked_at: text(item.clicked_at),
   last_clicked_at: text(item.last_clicked_at),
   click_count: count(item.click_count),
+  ...emailListen(item),
 });
 
 const toRecentSend = (item: Item, trackName: string): RecentSend => ({
@@ -92,6 +118,7 @@ const toRecentSend = (item: Item, trackName: string): RecentSend => ({
   sent_at: text(item.sent_at) ?? '',
   opened_at: text(item.opened_at),
   clicked_at: text(item.clicked_at),
+  ...emailListen(item),
 });
 
 // ---- the activity cursor ---------------------------------------------------------------------------
@@ -223,10 +250,9 @@ export class DynamoInsightsStore implements InsightsStore {
     const input: QueryCommandInput = {
       ...timeline,
       KeyConditionExpression: `${timeline.KeyConditionExpression} AND #sk >= :from`,
-      ExpressionAttributeNames: { ...timeline.ExpressionAttributeNames, '#sk': indexes.byLookup.sortKey },
-      ExpressionAttributeValues: { ...timeline.ExpressionAttributeValues, ':from': fromSortKey, ...(engaged ? { ':s': 'S' } : {}) },
-      // A person's open or click has a time; the sender writes null before (attribute_type, not attribute_exists).
-      ...(engaged ? { FilterExpression: 'attribute_type(opened_at, :s) OR attribute_type(clicked_at, :s)' } : {}),
+      ExpressionAttributeNames: { ...timeline.ExpressionAttributeNames, '#sk': indexes.byLookup.sortKey, ...(engaged ? ENGAGED_FILTER.names : {}) },
+      ExpressionAttributeValues: { ...timeline.ExpressionAttributeValues, ':from': fromSortKey, ...(engaged ? ENGAGED_FILTER.values : {}) },
+      ...(engaged ? { FilterExpression: ENGAGED_FILTER.expression } : {}),
       ScanIndexForward: false,
     };
     const rows: Item[] = [];

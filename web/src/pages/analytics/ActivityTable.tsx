@@ -9,10 +9,13 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import type { Activity, ActivityFilter } from '../../../../schema/api/insights';
+import { answerLabel, formatListenPercent, listenedPercent } from '../../lib/listenFacts';
+import { plural } from '../../lib/plural';
 
 /**
  * Per-recipient activity of the emails sent in the period (full analytics): who opened or clicked and
- * when, newest first. 'Show' picks engaged (a person opened or clicked) or every email; the text filter
+ * when, and what they did on the listen page, newest first. 'Show' picks engaged (a person opened,
+ * clicked, listened or answered) or every email; the text filter
  * searches name, email and track in what is loaded. Pages show as they come; a failed page keeps what
  * came before it and offers Retry.
  */
@@ -20,7 +23,7 @@ import type { Activity, ActivityFilter } from '../../../../schema/api/insights';
 export const ACTIVITY_TABLE_PAGE_SIZE = 25;
 
 const showOptions: readonly (SelectProps.Option & { value: ActivityFilter })[] = [
-  { value: 'engaged', label: 'Opened or clicked' },
+  { value: 'engaged', label: 'Opened, clicked or listened' },
   { value: 'all', label: 'All emails sent' },
 ];
 
@@ -33,6 +36,34 @@ const activityKey = (row: Activity) => `${row.campaign_id}#${row.position}`;
 const opened = (row: Activity) => (row.opened_at === null ? 'Not opened' : `${when(row.opened_at)}${row.open_count > 1 ? ` (${row.open_count} opens)` : ''}`);
 const clicked = (row: Activity) =>
   row.clicked_at === null ? 'Not clicked' : `${when(row.clicked_at)}${row.click_count > 1 ? ` (${row.click_count} clicks)` : ''}`;
+
+/**
+ * The listen page (issue 16): how far (the furthest milestone; '—' when never played), then how often
+ * and whether the file was taken, under it (one column: the table stays readable beside the opens).
+ */
+const listened = (row: Activity) => {
+  const percent = listenedPercent(row);
+  const detail = [
+    ...(row.play_count > 0 ? [plural(row.play_count, 'play')] : []),
+    ...(row.download_count > 0 ? [row.download_count > 1 ? `Downloaded (${plural(row.download_count, 'time')})` : 'Downloaded'] : []),
+  ].join(' · ');
+  return (
+    <>
+      <div>{percent === null ? '—' : formatListenPercent(percent)}</div>
+      {detail !== '' && <Box variant="small">{detail}</Box>}
+    </>
+  );
+};
+const answered = (row: Activity) => {
+  const label = answerLabel(row.answer);
+  if (label === null) return '—';
+  return (
+    <>
+      <div>{label}</div>
+      {row.answer_note !== null && <Box variant="small">{`“${row.answer_note}”`}</Box>}
+    </>
+  );
+};
 
 const columns: TableProps.ColumnDefinition<Activity>[] = [
   {
@@ -51,6 +82,8 @@ const columns: TableProps.ColumnDefinition<Activity>[] = [
   { id: 'opened', header: 'Opened', cell: opened },
   { id: 'clicked', header: 'Clicked', cell: clicked },
   { id: 'machine', header: 'Machine opens', cell: (row) => row.machine_open_count.toLocaleString('en-US') },
+  { id: 'listened', header: 'Listened', cell: listened },
+  { id: 'answer', header: 'Answer', cell: answered },
 ];
 
 const matches = (row: Activity, text: string) => {
@@ -79,7 +112,11 @@ export function ActivityTable({
   const { items, filteredItemsCount, collectionProps, filterProps, paginationProps } = useCollection(activity.rows, {
     filtering: {
       filteringFunction: matches,
-      empty: <Box color="text-body-secondary">{filter === 'engaged' ? 'Nobody opened or clicked in this period yet.' : 'No emails sent in this period.'}</Box>,
+      empty: (
+        <Box color="text-body-secondary">
+          {filter === 'engaged' ? 'Nobody opened, clicked or listened in this period yet.' : 'No emails sent in this period.'}
+        </Box>
+      ),
       noMatch: <Box color="text-body-secondary">No recipient matches the filter.</Box>,
     },
     pagination: { pageSize: ACTIVITY_TABLE_PAGE_SIZE },
@@ -103,7 +140,7 @@ export function ActivityTable({
             ) : activity.loading ? (
               <StatusIndicator type="loading">{`Loading activity (${activity.rows.length.toLocaleString('en-US')} so far)`}</StatusIndicator>
             ) : (
-              'Who opened or clicked, and when. Opens count people only.'
+              'Who opened, clicked, listened or answered, and when. Opens count people only.'
             )
           }
         >

@@ -8,6 +8,7 @@ import {
 } from '../../../../schema/api/insights';
 import { percentOf } from '../../../../schema/api/insightsValues';
 import { csvDocument, csvLines, formatCsvDateTime, formatDateStamp, type CsvColumn } from '../../lib/csv';
+import { answerLabel, listenedPercent } from '../../lib/listenFacts';
 
 /**
  * The Analytics page's pure parts (spec §2 Analytics; DESIGN §6, §11): the period in the URL, Pacific day
@@ -101,6 +102,12 @@ export const activityCsvColumns: readonly CsvColumn<Activity>[] = [
   { header: 'First Clicked', value: (row) => formatCsvDateTime(row.clicked_at) },
   { header: 'Last Clicked', value: (row) => formatCsvDateTime(row.last_clicked_at) },
   { header: 'Clicks', value: (row) => row.click_count },
+  // The listen page (issue 16): empty when the recipient never pressed play.
+  { header: 'Listened %', value: listenedPercent },
+  { header: 'Plays', value: (row) => row.play_count },
+  { header: 'Downloads', value: (row) => row.download_count },
+  { header: 'Answer', value: (row) => answerLabel(row.answer) },
+  { header: 'Answer Note', value: (row) => row.answer_note },
 ];
 
 /** The export: the per-day table, and on full analytics the activity table after an empty line. */
