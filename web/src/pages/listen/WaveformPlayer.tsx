@@ -45,6 +45,20 @@ export function WaveformPlayer({
 
   // A new signed URL: carry on where the old one stopped, playing if it was.
   const resume = useRef<{ at: number; play: boolean } | null>(null);
+  /**
+   * Whether the current URL has worked (its metadata loaded): only such a URL can have expired. One that
+   * fails at once is not renewed again and again (each renewal is a page read).
+   */
+  const urlWorked = useRef(false);
+  useEffect(() => {
+    const media = audio.current;
+    if (!media) return;
+    const worked = () => {
+      urlWorked.current = true;
+    };
+    media.addEventListener('loadedmetadata', worked);
+    return () => media.removeEventListener('loadedmetadata', worked);
+  }, [audioUrl]);
   useEffect(() => {
     const media = audio.current;
     const pending = resume.current;
@@ -118,6 +132,8 @@ export function WaveformPlayer({
     };
     // The storage refuses an expired signed URL: the element errors; a new URL picks up from here.
     const onError = () => {
+      if (!urlWorked.current) return;
+      urlWorked.current = false;
       resume.current = { at: media.currentTime, play: !media.paused || playingBeforeError };
       expired.current();
     };
