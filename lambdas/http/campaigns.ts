@@ -11,7 +11,16 @@ import { composeMessages, composeSpecTexts } from '../../schema/api/campaignValu
 import type { Contact } from '../../schema/api/contacts';
 import { artistName } from '../../schema/api/artist';
 import { isAddressId } from '../core/contacts';
-import { artistDetails, draftContent, LISTEN_LINK_STAND_IN, previewDraftContent, recipientEmail, storedBody, withRecipientPlaceholders, writerRequestFor } from '../core/compose';
+import {
+  artistDetails,
+  draftContent,
+  LISTEN_LINK_STAND_IN,
+  previewDraftContent,
+  recipientEmail,
+  storedBody,
+  withRecipientPlaceholders,
+  writerRequestFor,
+} from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
 import { campaignSummary } from '../core/queueing';

@@ -15,6 +15,7 @@ import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
+import { LISTEN_LINK_STAND_IN } from '../../lambdas/core/compose';
 import { dueShard } from '../../lambdas/core/sender';
 import { startLocalStack, type LocalStack } from '../../lib/local/stack';
 import { createLocalTicker, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS } from '../../lib/local/ticker';
@@ -158,11 +159,22 @@ describe('an AI campaign with an uploaded track and no Track URL (issue 16)', ()
   it('the local writer writes each email with the recipient’s own listen link, and each link opens their page', { timeout: 60_000 }, async () => {
     await connectLocalMailbox('nova@local.test');
     // A ready track of the user, as the tracks routes leave it.
-    const tracks = new DynamoTrackStore(makeDocumentClient({ tableName: local.tableName, region: local.region, endpoint: local.dynamoEndpoint }), local.tableName);
+    const tracks = new DynamoTrackStore(
+      makeDocumentClient({ tableName: local.tableName, region: local.region, endpoint: local.dynamoEndpoint }),
+      local.tableName,
+    );
     const trackId = ulidGenerator().next(new Date());
     await tracks.createPending(
       user.sub,
-      { id: trackId, name: 'Night Drive', status: 'pending', audio_key: `tracks/${user.sub}/${trackId}`, content_type: 'audio/wav', size_bytes: 1000, created_at: new Date().toISOString() },
+      {
+        id: trackId,
+        name: 'Night Drive',
+        status: 'pending',
+        audio_key: `tracks/${user.sub}/${trackId}`,
+        content_type: 'audio/wav',
+        size_bytes: 1000,
+        created_at: new Date().toISOString(),
+      },
       new Date(Date.now() + 86_400_000),
     );
     await tracks.markReady(user.sub, trackId, { format: 'wav', duration_seconds: 8, sample_rate: 8000, size_bytes: 1000, peaks: [0.2, 0.8] });
@@ -182,12 +194,21 @@ describe('an AI campaign with an uploaded track and no Track URL (issue 16)', ()
     expect(refused.status).toBe(400);
     expect(refused.json?.message).toBe(composeMessages.trackUrlRequired);
 
-    const generated = await api('/api/campaigns/generate-preview', { method: 'POST', body: { track: uploaded, contact_id: contacts[0]!.id, total_recipients: 2 } });
+    const generated = await api('/api/campaigns/generate-preview', {
+      method: 'POST',
+      body: { track: uploaded, contact_id: contacts[0]!.id, total_recipients: 2 },
+    });
     expect(generated.status, generated.text).toBe(201);
     const campaign = generated.json as unknown as Campaign;
     expect(campaign).toMatchObject({ track_id: trackId, track_url: null, personalised_by_writer: true });
-    // The preview shows where each recipient's link goes.
+    // The preview shows where each recipient's link goes; the per-recipient preview shows the stand-in there.
     expect(campaign.email_body).toContain('[TRACK_URL]');
+    for (const recipient of contacts) {
+      const preview = await api(`/api/campaigns/${campaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: recipient.id } });
+      expect(preview.status, preview.text).toBe(200);
+      expect(String(preview.json?.text)).toContain(LISTEN_LINK_STAND_IN);
+      expect(String(preview.json?.text)).not.toContain('[TRACK_URL]');
+    }
 
     const send = await api(`/api/campaigns/${campaign.id}/send`, {
       method: 'POST',

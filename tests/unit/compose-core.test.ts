@@ -488,7 +488,9 @@ describe('an uploaded track without a link of its own, in AI mode (issue 16)', (
     expect(refused.error?.issues).toEqual([expect.objectContaining({ path: ['track_url'], message: composeMessages.trackUrlRequired })]);
     expect(aiTrackSchema.safeParse({ ...withoutLink, track_url: '', track_id: '' }).error?.issues[0]?.message).toBe(composeMessages.trackUrlRequired);
     // A link that is given must still be a link, track or not.
-    expect(aiTrackSchema.safeParse({ ...withoutLink, track_url: 'soundcloud', track_id: trackId }).error?.issues[0]?.message).toBe(composeMessages.trackUrlInvalid);
+    expect(aiTrackSchema.safeParse({ ...withoutLink, track_url: 'soundcloud', track_id: trackId }).error?.issues[0]?.message).toBe(
+      composeMessages.trackUrlInvalid,
+    );
     const draft = { mode: 'ai', email_subject: 'S', email_body: 'B', total_recipients: 1 } as const;
     expect(draftInputSchema.safeParse({ ...draft, track: { ...withoutLink, track_url: '', track_id: trackId } }).success).toBe(true);
     expect(draftInputSchema.safeParse({ ...draft, track: { ...withoutLink, track_url: '' } }).success).toBe(false);
@@ -502,8 +504,16 @@ describe('an uploaded track without a link of its own, in AI mode (issue 16)', (
     expect(writerRequestFor({ ...uploaded, track_url: track.track_url }, contact(), artistDetails(profile())).track.track_url).toBe(track.track_url);
 
     const content = previewDraftContent(uploaded, await writer.write(request), contact(), 2, fakeSanitizer());
-    expect(content).toMatchObject({ track_url: null, track_id: trackId, email_subject: 'Night Drive [TRACK_URL]', email_body: 'Hi Mara Velvet, hear it: [TRACK_URL].' });
-    expect(draftContent(draftInputSchema.parse({ mode: 'ai', track: uploaded, email_subject: 'S', email_body: 'B', total_recipients: 1 }), fakeSanitizer()).track_url).toBeNull();
+    expect(content).toMatchObject({
+      track_url: null,
+      track_id: trackId,
+      email_subject: 'Night Drive [TRACK_URL]',
+      email_body: 'Hi Mara Velvet, hear it: [TRACK_URL].',
+    });
+    expect(
+      draftContent(draftInputSchema.parse({ mode: 'ai', track: uploaded, email_subject: 'S', email_body: 'B', total_recipients: 1 }), fakeSanitizer())
+        .track_url,
+    ).toBeNull();
   });
 
   it('every recipient’s email, the preview contact’s and the ones written for others, links their own listen page', async () => {

@@ -495,7 +495,16 @@ export function containerOf(title: string): HTMLElement {
 
 /** A ready uploaded track as 'My tracks' lists it. */
 export function uploadedTrack(id: string, name: string): TrackSummary {
-  return { id, name, format: 'wav', content_type: 'audio/wav', duration_seconds: 95, sample_rate: 44100, size_bytes: 4000, created_at: new Date(BASE).toISOString() };
+  return {
+    id,
+    name,
+    format: 'wav',
+    content_type: 'audio/wav',
+    duration_seconds: 95,
+    sample_rate: 44100,
+    size_bytes: 4000,
+    created_at: new Date(BASE).toISOString(),
+  };
 }
 
 /** Chooses an uploaded track for the campaign with 'My tracks' → its radio → 'Use track'. */

@@ -11,6 +11,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListenPage as ListenPageData } from '../../schema/api/listenValues';
 import ListenPage from '../../web/src/pages/listen/ListenPage';
+import { RENEW_MIN_INTERVAL_MS } from '../../web/src/pages/listen/WaveformPlayer';
 
 vi.mock('wavesurfer.js', () => ({ default: { create: () => ({ destroy: () => undefined }) } }));
 
@@ -163,17 +164,25 @@ describe('listen player: an expired signed audio URL', () => {
     expect(audio.play).toHaveBeenCalledTimes(2);
   });
 
-  it('a fresh URL that fails before it ever worked is not renewed again (no loop of page reads)', async () => {
+  it('renews at most once per RENEW_MIN_INTERVAL_MS: a fresh URL that fails at once does not loop page reads; a later error renews again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.UTC(2026, 10, 26, 10, 0, 0));
     const { server, audio, user } = await openPage();
     await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
     audio.playTo(10);
     audio.fire('error');
     await waitFor(() => expect(audio.media.getAttribute('src')).toBe(signedUrl(2)));
-    // The new URL fails too, before its metadata: not an expiry, so no third read.
+    // The new URL fails too, at once: not an expiry, so no third read.
     audio.fire('error');
     audio.fire('error');
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(server.reads()).toBe(2);
     expect(audio.media.getAttribute('src')).toBe(signedUrl(2));
+
+    // Later (a renewal that failed offline, or the next expiry): renewed again.
+    vi.setSystemTime(Date.now() + RENEW_MIN_INTERVAL_MS);
+    audio.fire('error');
+    await waitFor(() => expect(audio.media.getAttribute('src')).toBe(signedUrl(3)));
+    expect(server.reads()).toBe(3);
   });
 });
