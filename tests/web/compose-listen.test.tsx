@@ -4,13 +4,24 @@
  * it and reach the request; a link validity out of range is shown and nothing is sent.
  */
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeMessages } from '../../schema/api/campaigns';
 import { listenLimits, listenMessages } from '../../schema/api/listenValues';
 import { contact } from './contacts-fake-server';
-import { chooseMyTrack, fakeComposeServer, fillTrack, formField, openCompose, recipientBox, toast, uploadedTrack, validTrack } from './compose-fake-server';
+import {
+  chooseMyTrack,
+  containerOf,
+  fakeComposeServer,
+  fillTrack,
+  formField,
+  openCompose,
+  recipientBox,
+  toast,
+  uploadedTrack,
+  validTrack,
+} from './compose-fake-server';
 import { preloadRoutes } from './helpers';
 
 beforeAll(async () => {
@@ -66,6 +77,23 @@ describe('compose: an uploaded track in AI mode', () => {
     expect(await screen.findByText(composeMessages.trackUrlRequired)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Track URL *' })).toHaveAttribute('aria-invalid', 'true');
     expect(generateButton()).toBeDisabled();
+  });
+});
+
+describe('compose: a campaign template with an uploaded track and no Track URL', () => {
+  it('puts [TRACK_URL] where the template links the track (each recipient gets their listen link), and saving sends the track', async () => {
+    const { server, user } = await composeWithTrack();
+    await chooseMyTrack(user, nightDrive.name);
+    await user.click(await screen.findByRole('button', { name: 'Use template DJ Promo' }));
+    await toast(composeMessages.templateApplied);
+    const card = within(containerOf('Email Preview'));
+    const body = card.getByRole<HTMLTextAreaElement>('textbox', { name: 'Email Body' });
+    expect(body.value).toContain('Listen and download: [TRACK_URL]');
+
+    await user.click(card.getByRole('button', { name: 'Save' }));
+    await toast(composeMessages.emailUpdatedTitle);
+    expect(server.bodies('POST', '/api/campaigns')[0]).toMatchObject({ mode: 'ai', track: { track_url: '', track_id: nightDrive.id } });
+    expect(String(server.bodies('POST', '/api/campaigns')[0]!.email_body)).toContain('[TRACK_URL]');
   });
 });
 
