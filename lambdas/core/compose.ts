@@ -20,9 +20,10 @@ export { artistDetails } from '../../schema/api/artist';
 const TRACK_FIELDS = ['track_name', 'track_url', 'genre', 'mood', 'bpm', 'description', 'ai_tone', 'email_length'] as const;
 type TrackFields = Pick<DraftContent, (typeof TRACK_FIELDS)[number]>;
 
-/** The track fields of an AI form or a stored campaign, nothing else. */
+/** The track fields of an AI form or a stored campaign, nothing else; a blank link is none (null). */
 export function trackContent(track: AiTrack | TrackFields): TrackFields {
-  return Object.fromEntries(TRACK_FIELDS.map((field) => [field, track[field]])) as TrackFields;
+  const fields = Object.fromEntries(TRACK_FIELDS.map((field) => [field, track[field]])) as TrackFields;
+  return { ...fields, track_url: fields.track_url?.trim() ? fields.track_url : null };
 }
 
 /** The listen page's fields a draft stores (issue 16): never the writer's. */
@@ -33,12 +34,15 @@ export function listenContent(track: ListenFields): ListenFields {
   return { track_id: track.track_id, allow_download: track.allow_download, listen_days: track.listen_days };
 }
 
-/** The writer's brief for one contact. Only these contact fields go in, and only as data. */
-export function writerRequestFor(track: AiTrack | TrackFields, contact: Contact, artist: ArtistDetails): WriterRequest {
+/**
+ * The writer's brief for one contact. Only these contact fields go in, and only as data. An AI campaign
+ * has a link or an uploaded track (an HTML one never reaches the writer); an uploaded track without a
+ * link of its own gives the writer the stand-in link that each recipient's listen link replaces.
+ */
+export function writerRequestFor(track: (AiTrack | TrackFields) & Pick<ListenFields, 'track_id'>, contact: Contact, artist: ArtistDetails): WriterRequest {
   const { ai_tone, email_length, track_url, ...rest } = trackContent(track);
   return {
-    // An AI campaign always has a link; an HTML one never reaches the writer.
-    track: { ...rest, track_url: track_url ?? '' },
+    track: { ...rest, track_url: track_url ?? (track.track_id !== null ? LISTEN_LINK_STAND_IN : '') },
     tone: ai_tone,
     length: email_length,
     artist,
@@ -169,8 +173,9 @@ export function previewDraftContent(
     mode: 'ai',
     ...trackContent(track),
     ...listenContent(track),
-    email_subject: preview.subject,
-    email_body: storedBody(preview.body, 'ai', sanitizer),
+    // The stand-in link the writer was given shows as [TRACK_URL], which sending fills with each recipient's link.
+    email_subject: withStandInAsPlaceholder(preview.subject),
+    email_body: withStandInAsPlaceholder(storedBody(preview.body, 'ai', sanitizer)),
     personalised_by_writer: true,
     preview_contact_id: contact.id,
     total_recipients: totalRecipients,
@@ -244,8 +249,12 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
   return withLinkReplaced(withLinkReplaced(rendered, LISTEN_LINK_STAND_IN, trackUrl), campaign.track_url, trackUrl);
 }
 
-/** What [TRACK_URL] renders as until the recipient's listen link replaces it. */
-const LISTEN_LINK_STAND_IN = 'https://listen-link.invalid/recipient';
+/**
+ * What [TRACK_URL] renders as until the recipient's listen link replaces it, and the link the writer is
+ * given for an uploaded track without a link of its own; the recipient preview shows it where each
+ * recipient's own listen link goes.
+ */
+export const LISTEN_LINK_STAND_IN = 'https://listen-link.invalid/recipient';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -255,6 +264,9 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * (`…/new-single-extended`, `…?utm=…`) is left alone.
  */
 const wholeLink = (link: string) => new RegExp(`${escapeRegExp(link)}(?=$|[\\s"'<>)\\]]|[.,;:!?](?:$|\\s))`, 'g');
+
+/** Every whole copy of the listen-link stand-in in the text as the [TRACK_URL] placeholder. */
+const withStandInAsPlaceholder = (text: string) => text.replace(wholeLink(LISTEN_LINK_STAND_IN), '[TRACK_URL]');
 
 /** The email with every whole copy of the link `from` (as written, and as escaped in HTML) replaced by `to`. */
 export function withLinkReplaced(email: RenderedEmail, from: string | null, to: string): RenderedEmail {

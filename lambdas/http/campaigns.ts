@@ -11,7 +11,16 @@ import { composeMessages, composeSpecTexts } from '../../schema/api/campaignValu
 import type { Contact } from '../../schema/api/contacts';
 import { artistName } from '../../schema/api/artist';
 import { isAddressId } from '../core/contacts';
-import { artistDetails, draftContent, previewDraftContent, recipientEmail, storedBody, withRecipientPlaceholders, writerRequestFor } from '../core/compose';
+import {
+  artistDetails,
+  draftContent,
+  LISTEN_LINK_STAND_IN,
+  previewDraftContent,
+  recipientEmail,
+  storedBody,
+  withRecipientPlaceholders,
+  writerRequestFor,
+} from '../core/compose';
 import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
 import { campaignSummary } from '../core/queueing';
@@ -236,6 +245,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
             sanitizer,
             written,
             unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL,
+            // An uploaded track: the stand-in shows where each recipient's own listen link goes, as sending puts it.
+            ...(campaign.track_id ? { trackUrl: LISTEN_LINK_STAND_IN } : {}),
             now: clock.now(),
           }),
         { campaignId: id, contactId: contact.id },

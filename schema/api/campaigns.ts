@@ -78,12 +78,13 @@ const listenFields = {
 
 /**
  * Spec §3 "Campaign form data" as AI mode needs it: track name, link, genre and description are
- * required (the Track Information card's * fields); mood and bpm optional.
+ * required (the Track Information card's * fields); mood and bpm optional. An uploaded track (issue 16)
+ * stands for the link: each email then links to the recipient's own listen page, so the link may be blank.
  */
 export const aiTrackSchema = z
   .object({
     track_name: text('Track name', campaignLimits.trackName, composeMessages.previewNeeds),
-    track_url: trackUrl.refine((value) => value !== '', composeMessages.trackUrlRequired),
+    track_url: trackUrl,
     genre: z.enum(genres, { message: 'Choose a genre from the list' }),
     mood: nullableText('Mood', campaignLimits.mood),
     bpm,
@@ -92,7 +93,8 @@ export const aiTrackSchema = z
     email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
     ...listenFields,
   })
-  .strict();
+  .strict()
+  .refine((track) => track.track_url !== '' || track.track_id !== null, { message: composeMessages.trackUrlRequired, path: ['track_url'] });
 export type AiTrack = z.output<typeof aiTrackSchema>;
 export type AiTrackInput = z.input<typeof aiTrackSchema>;
 

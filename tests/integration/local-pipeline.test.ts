@@ -13,10 +13,13 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
+import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
+import { LISTEN_LINK_STAND_IN } from '../../lambdas/core/compose';
 import { dueShard } from '../../lambdas/core/sender';
 import { startLocalStack, type LocalStack } from '../../lib/local/stack';
 import { createLocalTicker, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS } from '../../lib/local/ticker';
-import type { Campaign } from '../../schema/api/campaigns';
+import { composeMessages, type Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { mailboxConnectSchema, outboxListSchema, outboxMessageSchema, type OutboxMessageSummary } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
@@ -139,6 +142,95 @@ describe('npm start’s pipeline: consent page, send, ticker, outbox', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(stored).toMatchObject({ status: 'completed', emails_sent: 3 });
+  });
+});
+
+/** The outbox's emails of a campaign once `count` are there (the ticker works on its own timer). */
+async function outboxOf(campaignId: string, count: number): Promise<OutboxMessageSummary[]> {
+  let messages: OutboxMessageSummary[] = [];
+  for (let attempt = 0; attempt < 150 && messages.length < count; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    messages = outboxListSchema.parse((await api('/api/local/outbox')).json).messages.filter((m) => m.campaign_id === campaignId);
+  }
+  return messages;
+}
+
+describe('an AI campaign with an uploaded track and no Track URL (issue 16)', () => {
+  it('the local writer writes each email with the recipient’s own listen link, and each link opens their page', { timeout: 60_000 }, async () => {
+    await connectLocalMailbox('nova@local.test');
+    // A ready track of the user, as the tracks routes leave it.
+    const tracks = new DynamoTrackStore(
+      makeDocumentClient({ tableName: local.tableName, region: local.region, endpoint: local.dynamoEndpoint }),
+      local.tableName,
+    );
+    const trackId = ulidGenerator().next(new Date());
+    await tracks.createPending(
+      user.sub,
+      {
+        id: trackId,
+        name: 'Night Drive',
+        status: 'pending',
+        audio_key: `tracks/${user.sub}/${trackId}`,
+        content_type: 'audio/wav',
+        size_bytes: 1000,
+        created_at: new Date().toISOString(),
+      },
+      new Date(Date.now() + 86_400_000),
+    );
+    await tracks.markReady(user.sub, trackId, { format: 'wav', duration_seconds: 8, sample_rate: 8000, size_bytes: 1000, peaks: [0.2, 0.8] });
+
+    const contacts: Contact[] = [];
+    for (const name of ['Dee Rowe', 'Eli Park']) {
+      const added = await api('/api/contacts', { method: 'POST', body: { name, email: uniqueEmail('label'), label_name: `${name} Records` } });
+      expect(added.status, added.text).toBe(201);
+      contacts.push(added.json as unknown as Contact);
+    }
+    const uploaded = { ...track, track_url: '', track_id: trackId };
+    // Without the track the link is still required.
+    const refused = await api('/api/campaigns/generate-preview', {
+      method: 'POST',
+      body: { track: { ...uploaded, track_id: null }, contact_id: contacts[0]!.id, total_recipients: 2 },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json?.message).toBe(composeMessages.trackUrlRequired);
+
+    const generated = await api('/api/campaigns/generate-preview', {
+      method: 'POST',
+      body: { track: uploaded, contact_id: contacts[0]!.id, total_recipients: 2 },
+    });
+    expect(generated.status, generated.text).toBe(201);
+    const campaign = generated.json as unknown as Campaign;
+    expect(campaign).toMatchObject({ track_id: trackId, track_url: null, personalised_by_writer: true });
+    // The preview shows where each recipient's link goes; the per-recipient preview shows the stand-in there.
+    expect(campaign.email_body).toContain('[TRACK_URL]');
+    for (const recipient of contacts) {
+      const preview = await api(`/api/campaigns/${campaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: recipient.id } });
+      expect(preview.status, preview.text).toBe(200);
+      expect(String(preview.json?.text)).toContain(LISTEN_LINK_STAND_IN);
+      expect(String(preview.json?.text)).not.toContain('[TRACK_URL]');
+    }
+
+    const send = await api(`/api/campaigns/${campaign.id}/send`, {
+      method: 'POST',
+      body: { contact_ids: contacts.map((c) => c.id), mode: 'immediate', batch_start: 0, total: contacts.length },
+    });
+    expect(send.status, send.text).toBe(200);
+    const messages = await outboxOf(campaign.id, 2);
+    expect(messages).toHaveLength(2);
+    const tokens = new Set<string>();
+    for (const message of messages) {
+      const full = outboxMessageSchema.parse((await api(`/api/local/outbox/${message.id}`)).json);
+      const links = [...full.text.matchAll(new RegExp(`${local.appUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/l/([\\w-]+)`, 'g'))].map((m) => m[1]!);
+      expect(links.length, full.text).toBeGreaterThan(0);
+      expect(new Set(links).size).toBe(1);
+      tokens.add(links[0]!);
+      expect(`${full.text}${full.html}`).not.toMatch(/listen-link\.invalid|\[TRACK_URL\]/i);
+      // The link opens the recipient's own page of the track.
+      const page = await fetch(`${local.appUrl}/api/l/${links[0]!}`);
+      expect(page.status).toBe(200);
+      expect(await page.json()).toMatchObject({ state: 'ready', track_name: 'Night Drive' });
+    }
+    expect(tokens.size).toBe(2);
   });
 });
 

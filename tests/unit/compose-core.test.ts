@@ -7,6 +7,7 @@ import {
   artistDetails,
   CONTACT_NAME_PLACEHOLDER,
   draftContent,
+  LISTEN_LINK_STAND_IN,
   nameForms,
   previewDraftContent,
   recipientEmail,
@@ -17,7 +18,7 @@ import {
 } from '../../lambdas/core/compose';
 import { USER_TEMPLATE_DESCRIPTION, userTemplateDescription } from '../../lambdas/core/templateDescription';
 import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../../lambdas/ports';
-import { aiTrackSchema, draftInputSchema, htmlCampaignDefaults, type Campaign, type DraftInputBody } from '../../schema/api/campaigns';
+import { aiTrackSchema, composeMessages, draftInputSchema, htmlCampaignDefaults, type Campaign, type DraftInputBody } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { isHtmlDocument } from '../../schema/email/htmlDocument';
 import { isUlid } from '../../lambdas/core/ids';
@@ -459,6 +460,90 @@ describe('recipientEmail with an uploaded track (issue 16)', () => {
     const email = await recipientEmail({ ...input, written: memoryWrittenStore(), unsubscribeUrl: '#' });
     expect(email.text).toContain('https://soundcloud.com/nova/night-drive?a=1&b=2');
     expect(email.text).not.toContain('/l/');
+  });
+});
+
+describe('an uploaded track without a link of its own, in AI mode (issue 16)', () => {
+  const trackId = '01KAKZ3R0000000000000000TR';
+  const listenUrl = 'http://127.0.0.1:5173/l/Q0FGRUJBQkVDQUZFQkFCRUNBRkVCQUJFQ0FGRUJBQkU';
+  const { track_url: _link, ...withoutLink } = track;
+  const uploaded = aiTrackSchema.parse({ ...withoutLink, track_url: '', track_id: trackId });
+
+  /** A writer that puts the link it was given in the subject and the body, as a model is asked to. */
+  const linkingWriter = (): EmailWriter & { requests: WriterRequest[] } => {
+    const requests: WriterRequest[] = [];
+    return {
+      requests,
+      write(request) {
+        requests.push(request);
+        return Promise.resolve({ subject: `Night Drive ${request.track.track_url}`, body: `Hi ${request.contact.name}, hear it: ${request.track.track_url}.` });
+      },
+    };
+  };
+
+  it('the AI form accepts a blank Track URL with an uploaded track, and still requires it without one', () => {
+    expect(uploaded).toMatchObject({ track_url: '', track_id: trackId });
+    const refused = aiTrackSchema.safeParse({ ...withoutLink, track_url: '  ' });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues).toEqual([expect.objectContaining({ path: ['track_url'], message: composeMessages.trackUrlRequired })]);
+    expect(aiTrackSchema.safeParse({ ...withoutLink, track_url: '', track_id: '' }).error?.issues[0]?.message).toBe(composeMessages.trackUrlRequired);
+    // A link that is given must still be a link, track or not.
+    expect(aiTrackSchema.safeParse({ ...withoutLink, track_url: 'soundcloud', track_id: trackId }).error?.issues[0]?.message).toBe(
+      composeMessages.trackUrlInvalid,
+    );
+    const draft = { mode: 'ai', email_subject: 'S', email_body: 'B', total_recipients: 1 } as const;
+    expect(draftInputSchema.safeParse({ ...draft, track: { ...withoutLink, track_url: '', track_id: trackId } }).success).toBe(true);
+    expect(draftInputSchema.safeParse({ ...draft, track: { ...withoutLink, track_url: '' } }).success).toBe(false);
+  });
+
+  it('gives the writer the stand-in link, and the preview shows it as [TRACK_URL]; the draft stores no link', async () => {
+    const writer = linkingWriter();
+    const request = writerRequestFor(uploaded, contact(), artistDetails(profile()));
+    expect(request.track.track_url).toBe(LISTEN_LINK_STAND_IN);
+    // A track with its own link gives the writer that link.
+    expect(writerRequestFor({ ...uploaded, track_url: track.track_url }, contact(), artistDetails(profile())).track.track_url).toBe(track.track_url);
+
+    const content = previewDraftContent(uploaded, await writer.write(request), contact(), 2, fakeSanitizer());
+    expect(content).toMatchObject({
+      track_url: null,
+      track_id: trackId,
+      email_subject: 'Night Drive [TRACK_URL]',
+      email_body: 'Hi Mara Velvet, hear it: [TRACK_URL].',
+    });
+    expect(
+      draftContent(draftInputSchema.parse({ mode: 'ai', track: uploaded, email_subject: 'S', email_body: 'B', total_recipients: 1 }), fakeSanitizer())
+        .track_url,
+    ).toBeNull();
+  });
+
+  it('every recipient’s email, the preview contact’s and the ones written for others, links their own listen page', async () => {
+    const writer = linkingWriter();
+    const mara = contact();
+    const juno = contact({ id: 'AAAAAAAAAAAAAAAAAAAAAA', name: 'Juno Strand', email: 'juno@tidal.example' });
+    const preview = previewDraftContent(uploaded, await writer.write(writerRequestFor(uploaded, mara, artistDetails(profile()))), mara, 2, fakeSanitizer());
+    const campaign = buildCampaign({ id: '01KAKZ3R0000000000000000AA', ...preview });
+    const emailFor = (recipient: Contact) =>
+      recipientEmail({
+        campaign,
+        contact: recipient,
+        artist: artistDetails(profile()),
+        writer,
+        sanitizer: fakeSanitizer(),
+        written: memoryWrittenStore(),
+        unsubscribeUrl: '#',
+        trackUrl: listenUrl,
+        now: new Date(),
+      });
+    for (const recipient of [mara, juno]) {
+      const email = await emailFor(recipient);
+      expect(email.subject).toBe(`Night Drive ${listenUrl}`);
+      expect(email.text).toContain(`hear it: ${listenUrl}.`);
+      expect(email.html).toContain(`href="${listenUrl}"`);
+      expect(`${email.subject} ${email.text} ${email.html}`).not.toMatch(/listen-link\.invalid|\[TRACK_URL\]/);
+    }
+    // Juno's was written for Juno, with the stand-in.
+    expect(writer.requests.at(-1)?.contact.name).toBe('Juno Strand');
+    expect(writer.requests.at(-1)?.track.track_url).toBe(LISTEN_LINK_STAND_IN);
   });
 });
 

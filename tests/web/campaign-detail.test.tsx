@@ -118,6 +118,47 @@ describe('campaign detail', () => {
     expect(screen.queryByRole('button', { name: 'Resume Sending' })).toBeNull();
   });
 
+  it('with an uploaded track: Listened and Answered stat cards and the sent → opened → listened → answered funnel; without one, neither', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [
+        sendingCampaign(1, 20, 20, {
+          status: 'completed',
+          sending_status: null,
+          track_name: 'Midnight Drive',
+          track_id: '01KAKZ3R0000000000000000TR',
+          emails_opened: 10,
+          emails_listened: 5,
+          emails_answered: 2,
+        }),
+        sendingCampaign(2, 20, 20, { status: 'completed', sending_status: null, track_name: 'Linked Only', emails_opened: 10 }),
+      ],
+    });
+    const user = userEvent.setup();
+    const { unmount } = await openDetail(server, 'Midnight Drive');
+    expect(statCard('Listened')).toBe('5');
+    expect(statCard('Answered')).toBe('2');
+    // Listened says what counts: a play of 25 %+, not a page opened by a scanner.
+    await user.click(screen.getByRole('button', { name: 'About listens' }));
+    expect(await screen.findByText(/played at least 25 % of the track/)).toBeInTheDocument();
+
+    const funnel = card('Listening funnel');
+    const steps = [...funnel.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]);
+    expect(steps).toEqual([
+      ['Sent', '20 (100%)'],
+      ['Opened', '10 (50%)'],
+      ['Listened', '5 (25%)'],
+      ['Answered', '2 (10%)'],
+    ]);
+    unmount();
+
+    renderCampaigns(server, '/dashboard/campaigns/campaign-2');
+    await screen.findByRole('heading', { name: 'Linked Only', level: 1 });
+    expect(statCard('Opened')).toBe('10');
+    expect(() => statCard('Listened')).toThrow();
+    expect(() => statCard('Answered')).toThrow();
+    expect(() => card('Listening funnel')).toThrow();
+  });
+
   it('shows the Sending badge, Pause, and a queue panel with counts, next send and ETA while sending', async () => {
     const server = fakeCampaignsServer({
       campaigns: [sendingCampaign(1, 135, 10, { emails_failed: 2, emails_skipped: 2, emails_unknown: 1 })],
@@ -334,5 +375,31 @@ describe('campaign detail', () => {
     // Not sent yet: nothing to show.
     await user.click(within(items[1]!).getByRole('button', { name: 'Email content for person1@example.com' }));
     expect(await within(items[1]!).findByText('This email has not been sent yet.')).toBeInTheDocument();
+  });
+
+  it('says per email what the recipient did on their listen page: Listened n %, Played n×, Downloaded, the answer and the note', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 3, 3, { track_id: '01KAKZ3R0000000000000000TR', emails_listened: 2, emails_answered: 2 })],
+      emails: {
+        'campaign-1': [
+          campaignEmail(0, { play_count: 3, listen_max_percent: 78, download_count: 1, answer: 'send_wavs', answer_note: 'Love the bassline, send stems too' }),
+          campaignEmail(1, { answer: 'not_for_us' }),
+          campaignEmail(2),
+        ],
+      },
+    });
+    await openDetail(server);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    const first = within(items[0]!);
+    expect(first.getByText(/Listened 78 % · Played 3× · Downloaded/)).toBeInTheDocument();
+    expect(first.getByText('Answer: Send me the WAVs')).toBeInTheDocument();
+    expect(first.getByText('— “Love the bassline, send stems too”', { exact: false })).toBeInTheDocument();
+    // An answer without a play: the answer alone.
+    const second = within(items[1]!);
+    expect(second.getByText('Answer: Not for us')).toBeInTheDocument();
+    expect(second.queryByText(/Listened|Played|Downloaded/)).toBeNull();
+    // Nothing done on the page: no listening line.
+    expect(within(items[2]!).queryByText(/Listened|Played|Downloaded|Answer:/)).toBeNull();
   });
 });

@@ -89,6 +89,32 @@ describe('campaigns list', () => {
     expect(await screen.findByRole('heading', { name: 'Statistics' })).toBeInTheDocument();
   });
 
+  it('shows Listened and Answered on the card of a campaign with an uploaded track, and only there', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [
+        sendingCampaign(1, 40, 30, {
+          track_name: 'Midnight Drive',
+          track_id: '01KAKZ3R0000000000000000TR',
+          emails_opened: 20,
+          emails_listened: 12,
+          emails_answered: 4,
+        }),
+        sendingCampaign(2, 10, 10, { track_name: 'Linked Only', emails_opened: 5 }),
+      ],
+    });
+    await openList(server);
+    const counts = ['Sent', 'Opened', 'Clicked', 'Listened', 'Answered'];
+    const figuresOf = async (track: string) =>
+      Object.fromEntries(
+        [...(await cardOf(track)).querySelectorAll('dt')]
+          .filter((dt) => counts.includes(dt.textContent))
+          .map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+      );
+    expect(await figuresOf('Midnight Drive')).toEqual({ Sent: '30', Opened: '20', Clicked: '0', Listened: '12', Answered: '4' });
+    // A campaign that links to a track elsewhere has no listen page: no listens to show.
+    expect(await figuresOf('Linked Only')).toEqual({ Sent: '10', Opened: '5', Clicked: '0' });
+  });
+
   it('lays cards out 1 / 2 / 3 to a row by width', async () => {
     expect(CAMPAIGN_CARDS_PER_ROW.map((layout) => layout.cards)).toEqual([1, 2, 3]);
     expect(CAMPAIGN_CARDS_PER_ROW[0]!.minWidth ?? 0).toBeLessThanOrEqual(360);

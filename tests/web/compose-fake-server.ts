@@ -1,5 +1,5 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
 import {
@@ -18,6 +18,7 @@ import { normaliseEmail, type Contact, type Unsubscribe } from '../../schema/api
 import { genreLabels } from '../../schema/api/options';
 import type { Profile } from '../../schema/api/profile';
 import type { CampaignTemplate } from '../../schema/api/templates';
+import type { TrackSummary } from '../../schema/api/tracks';
 import {
   campaignMessages,
   sendBatchRequestSchema,
@@ -80,6 +81,8 @@ export interface ComposeServerOptions {
   lists?: SavedContactList[];
   userTemplates?: CampaignTemplate[];
   sending?: Partial<FakeSending>;
+  /** The artist's uploaded tracks ('My tracks', GET /api/tracks). */
+  tracks?: TrackSummary[];
 }
 
 /** The fake's mailbox and usage (GET /api/sending/status is computed from it); tests change it freely. */
@@ -100,6 +103,7 @@ export function fakeComposeServer({
   lists = [],
   userTemplates = [],
   sending: sendingOptions = {},
+  tracks = [],
 }: ComposeServerOptions = {}) {
   const base = fakeContactsServer(contacts, unsubscribes);
   const sending: FakeSending = {
@@ -369,6 +373,8 @@ export function fakeComposeServer({
       return new Response(null, { status: 204 });
     }
 
+    if (method === 'GET' && pathname === '/api/tracks') return json({ tracks });
+
     if (method === 'GET' && pathname === '/api/contact-lists') {
       if (fail.lists) return json({ message: fail.lists.message }, fail.lists.status);
       return json({ lists: [...savedLists].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)) });
@@ -485,4 +491,27 @@ export function containerOf(title: string): HTMLElement {
     .find((candidate) => candidate.findHeader()?.getElement().textContent.startsWith(title));
   if (!container) throw new Error(`no '${title}' card`);
   return container.getElement();
+}
+
+/** A ready uploaded track as 'My tracks' lists it. */
+export function uploadedTrack(id: string, name: string): TrackSummary {
+  return {
+    id,
+    name,
+    format: 'wav',
+    content_type: 'audio/wav',
+    duration_seconds: 95,
+    sample_rate: 44100,
+    size_bytes: 4000,
+    created_at: new Date(BASE).toISOString(),
+  };
+}
+
+/** Chooses an uploaded track for the campaign with 'My tracks' → its radio → 'Use track'. */
+export async function chooseMyTrack(user: UserEvent, name: string) {
+  await user.click(screen.getByRole('button', { name: 'My tracks' }));
+  const dialog = await screen.findByRole('dialog', { name: 'My tracks' });
+  await user.click(await within(dialog).findByRole('radio', { name }));
+  await user.click(within(dialog).getByRole('button', { name: 'Use track' }));
+  await screen.findByText(new RegExp(`^${name} · `));
 }

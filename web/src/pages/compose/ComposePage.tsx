@@ -6,6 +6,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody, type SavedContactList } from '../../../../schema/api/campaigns';
+import { listenMessages } from '../../../../schema/api/listenValues';
 import { contactTypes } from '../../../../schema/api/options';
 import { artistDetails } from '../../../../schema/api/profile';
 import type { CampaignTemplate } from '../../../../schema/api/templates';
@@ -23,7 +24,7 @@ import { RecipientPreview } from './RecipientPreview';
 import { RecipientsCard } from './RecipientsCard';
 import { SendCampaign } from './send/SendCampaign';
 import { TrackInfoCard } from './TrackInfoCard';
-import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, missingBeyondHint, type TrackForm } from './trackForm';
+import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
 
 // HTML mode brings its templates and editor: downloaded when the artist first switches to it.
@@ -179,7 +180,8 @@ export default function ComposePage() {
       const { track: form, artist: signer } = latest.current;
       const values: TemplateVariableValues = {
         track_name: form.track_name.trim(),
-        track_url: form.track_url.trim(),
+        // An uploaded track without a link: [TRACK_URL], which sending fills with each recipient's listen link.
+        track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : form.track_url.trim(),
         description: form.description.trim(),
         artist_name: signer.name,
         social_links: signer.links,
@@ -226,6 +228,10 @@ export default function ComposePage() {
       if (chosen.length === 0) {
         notify({ type: 'error', title: composeMessages.selectRecipient });
         throw new Error(composeMessages.selectRecipient);
+      }
+      if (!listenFieldsReady(form)) {
+        notify({ type: 'error', title: composeMessages.createPreviewFailed, message: listenMessages.listenDaysRange });
+        throw new Error(listenMessages.listenDaysRange);
       }
       try {
         const saved = await writeDraft({ mode: 'html', track: htmlTrackOf(form), email_subject: subject, email_body: body, total_recipients: chosen.length });

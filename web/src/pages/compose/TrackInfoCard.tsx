@@ -21,9 +21,12 @@ const lengthOptions: SelectProps.Option[] = emailLengths.map((length) => ({ valu
 
 export const TRACK_URL_PLACEHOLDER = 'https://soundcloud.com/your-name/your-track';
 
-/** After the field was left: blank is an error where the link is needed (AI mode), a non-link always. */
-function trackUrlError(mode: ComposeMode, value: string): string | undefined {
-  if (mode === 'ai' && value.trim() === '') return composeMessages.trackUrlRequired;
+/**
+ * After the field was left: blank is an error where the link is needed (AI mode without an uploaded
+ * track, whose listen page is then the link), a non-link always.
+ */
+function trackUrlError(linkNeeded: boolean, value: string): string | undefined {
+  if (linkNeeded && value.trim() === '') return composeMessages.trackUrlRequired;
   return isBadTrackUrl(value) ? composeMessages.trackUrlInvalid : undefined;
 }
 
@@ -44,13 +47,14 @@ export const TrackInfoCard = memo(function TrackInfoCard({
   const [urlTouched, setUrlTouched] = useState(false);
   const [bpmTouched, setBpmTouched] = useState(false);
   const required = mode === 'ai' ? ' *' : '';
+  const linkNeeded = mode === 'ai' && form.track_id === '';
 
   const bindText = (field: 'track_name' | 'track_url' | 'mood' | 'bpm' | 'description') => ({
     value: form[field],
     onChange: ({ detail }: { detail: { value: string } }) => onChange({ [field]: detail.value }),
   });
 
-  const urlError = urlTouched ? trackUrlError(mode, form.track_url) : undefined;
+  const urlError = urlTouched ? trackUrlError(linkNeeded, form.track_url) : undefined;
   const trackName = form.track_name;
   // An uploaded or picked track names the pitch when the name is still blank.
   const chooseTrack = useCallback(
@@ -65,7 +69,7 @@ export const TrackInfoCard = memo(function TrackInfoCard({
         <FormField label={`Track Name${required}`}>
           <Input {...bindText('track_name')} autoComplete="off" placeholder="e.g. Midnight Drive" />
         </FormField>
-        <FormField label={`Track URL${required}`} errorText={urlError} constraintText="A SoundCloud, Spotify or other streaming link.">
+        <FormField label={`Track URL${linkNeeded ? ' *' : ''}`} errorText={urlError} constraintText="A SoundCloud, Spotify or other streaming link.">
           <Input
             {...bindText('track_url')}
             type="url"

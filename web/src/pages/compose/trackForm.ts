@@ -85,9 +85,19 @@ export function bpmError(value: string): string | null {
     : `BPM must be a whole number from ${campaignLimits.bpmMin} to ${campaignLimits.bpmMax}`;
 }
 
-/** AI mode needs a track name, a valid track link, a genre and a description (the * fields). */
+/**
+ * The track link AI mode needs: a website link, or an uploaded track with the link left blank (each email
+ * then links to the recipient's own listen page, issue 16).
+ */
+export const trackLinkReady = (form: Pick<TrackForm, 'track_url' | 'track_id'>) =>
+  isHttpLink(form.track_url) || (form.track_id !== '' && form.track_url.trim() === '');
+
+/** The listen page's fields are sendable: no uploaded track, or a link validity in range. */
+export const listenFieldsReady = (form: Pick<TrackForm, 'track_id' | 'listen_days'>) => form.track_id === '' || listenDaysError(form.listen_days) === null;
+
+/** AI mode needs a track name, a track link (or an uploaded track), a genre and a description (the * fields). */
 export function aiTrackReady(form: TrackForm): boolean {
-  return form.track_name.trim() !== '' && form.description.trim() !== '' && isHttpLink(form.track_url) && form.genre !== '';
+  return form.track_name.trim() !== '' && form.description.trim() !== '' && trackLinkReady(form) && form.genre !== '' && listenFieldsReady(form);
 }
 
 /**
@@ -96,8 +106,9 @@ export function aiTrackReady(form: TrackForm): boolean {
  */
 export function missingBeyondHint(form: TrackForm): string[] {
   const missing: string[] = [];
-  if (!isHttpLink(form.track_url)) missing.push('Track URL');
+  if (!trackLinkReady(form)) missing.push('Track URL');
   if (form.genre === '') missing.push('Genre');
+  if (!listenFieldsReady(form)) missing.push('Listen link valid for (days)');
   return missing;
 }
 

@@ -13,6 +13,8 @@ import { newListenSession, type ListenBeacon } from '../../api/listen';
 import { clockTime, ListeningMeter } from './listening';
 
 const SKIP_SECONDS = 10;
+/** The signed URLs live minutes: an error sooner than this after a renewal is not another expiry. */
+export const RENEW_MIN_INTERVAL_MS = 10_000;
 
 export function WaveformPlayer({
   audioUrl,
@@ -45,6 +47,8 @@ export function WaveformPlayer({
 
   // A new signed URL: carry on where the old one stopped, playing if it was.
   const resume = useRef<{ at: number; play: boolean } | null>(null);
+  /** When a new URL was last asked for (Date.now()). */
+  const lastRenewal = useRef(Number.NEGATIVE_INFINITY);
   useEffect(() => {
     const media = audio.current;
     const pending = resume.current;
@@ -118,6 +122,11 @@ export function WaveformPlayer({
     };
     // The storage refuses an expired signed URL: the element errors; a new URL picks up from here.
     const onError = () => {
+      // At most one renewal per RENEW_MIN_INTERVAL_MS: a URL that fails for another reason does not loop
+      // page reads, and a renewal that failed (offline) is tried again at the next error.
+      const now = Date.now();
+      if (now - lastRenewal.current < RENEW_MIN_INTERVAL_MS) return;
+      lastRenewal.current = now;
       resume.current = { at: media.currentTime, play: !media.paused || playingBeforeError };
       expired.current();
     };
