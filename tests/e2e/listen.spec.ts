@@ -6,9 +6,10 @@ import { idTokenFor, newUser, signedIn } from './helpers';
 
 /**
  * The private listen page (issue 16) in Chromium against the local stack: a WAV made in code is
- * uploaded with Compose's 'Track file', a campaign with that track is sent to one contact by the local
- * mailbox, the recipient follows the email's track link from the outbox to their own /l/<token> page,
- * plays past 50 %, answers 'Interested' with a note, and the artist's campaign page shows it.
+ * uploaded with Compose's 'Track file' (its progress shown), an AI campaign with that track and no Track
+ * URL is sent with Compose's Send Campaign to one contact by the local mailbox, the recipient follows
+ * the email's track link from the outbox to their own /l/<token> page, plays past 50 %, answers
+ * 'Interested' with a note, and the artist's campaign page shows it.
  */
 test('upload → send → open the listen page from the outbox → play to 50 % → answer → the campaign shows it', async ({
   page,
@@ -20,37 +21,41 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${await idTokenFor(user)}` } });
   try {
     await ok(api.patch('/api/profile', { data: { artist_name: 'Nova Pulse' } }));
-    const contact = (await ok(
-      api.post('/api/contacts', { data: { name: 'Mara Velvet', email: 'mara@velvet-records.example', contact_type: 'Label' } }),
-      201,
-    )) as {
-      id: string;
-    };
+    await ok(api.post('/api/contacts', { data: { name: 'Mara Velvet', email: 'mara@velvet-records.example', contact_type: 'Label' } }), 201);
     await connectLocalMailbox(api, baseURL!);
 
-    // The artist uploads the track in Compose.
+    // The artist composes in AI mode: uploads the track (its progress shown while the file goes to
+    // storage, held back a moment so the bar can be seen), needs no Track URL, and sends.
     await page.goto('/dashboard/compose');
+    await page.getByLabel('Track Name *').fill('Night Drive');
+    let releaseUpload = () => {};
+    const uploadHeld = new Promise<void>((resolve) => (releaseUpload = resolve));
+    await page.route('**/local/audio/upload', async (route) => {
+      await uploadHeld;
+      await route.continue();
+    });
     await page
       .getByLabel('Track file')
       .setInputFiles({ name: 'Night Drive.wav', mimeType: 'audio/wav', buffer: Buffer.from(wavBytes({ seconds: 4, sampleRate: 8000 })) });
+    await expect(page.getByRole('progressbar', { name: 'Night Drive.wav' })).toBeVisible();
+    releaseUpload();
     await expect(page.getByText('Night Drive · 0:04 · WAV')).toBeVisible();
-    await expect(page.getByRole('checkbox', { name: 'Allow downloads' })).toBeVisible();
-    const [track] = ((await ok(api.get('/api/tracks'))) as { tracks: { id: string }[] }).tracks;
-
-    // A campaign linking to it, sent at once to Mara.
-    const campaign = (await ok(
-      api.post('/api/campaigns', {
-        data: {
-          mode: 'html',
-          track: { track_name: 'Night Drive', description: 'A rolling late-night groove.', track_id: track!.id, allow_download: true, listen_days: 30 },
-          email_subject: 'Night Drive for [NAME]',
-          email_body: '<!DOCTYPE html><html><body><p>Hi [NAME], <a href="[TRACK_URL]">listen to Night Drive</a>.</p></body></html>',
-          total_recipients: 1,
-        },
-      }),
-      201,
-    )) as { id: string };
-    await ok(api.post(`/api/campaigns/${campaign.id}/send`, { data: { contact_ids: [contact.id], mode: 'immediate', batch_start: 0, total: 1 } }));
+    await expect(page.getByLabel('Track URL')).toHaveValue('');
+    await page.getByRole('checkbox', { name: 'Allow downloads' }).check();
+    await page.getByLabel('Listen link valid for (days)').fill('30');
+    await page.getByRole('button', { name: /Genre \*/ }).click();
+    await page.getByRole('option', { name: 'Techno', exact: true }).click();
+    await page.getByLabel('Track Description *').fill('A rolling late-night groove.');
+    await page.getByRole('button', { name: 'Select All', exact: true }).click();
+    await page.getByRole('button', { name: 'Generate Email Preview' }).click();
+    await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible();
+    await page.getByRole('button', { name: 'Send Campaign', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Send Campaign' }).getByRole('button', { name: 'Start Sending' }).click();
+    await expect(page.getByText('Campaign Started!')).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'View campaign' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/campaigns\/[0-9A-Z]{26}$/);
+    const campaign = { id: new URL(page.url()).pathname.split('/').pop()! };
+    expect(await ok(api.get(`/api/campaigns/${campaign.id}`))).toMatchObject({ allow_download: true, listen_days: 30 });
     await until(
       async () => (await ok(api.get(`/api/campaigns/${campaign.id}`))) as { status: string },
       (c) => c.status === 'completed',
@@ -61,7 +66,9 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
     // Mara opens the email in the outbox and follows its track link: her own listen page.
     await page.goto('/dashboard/outbox');
     await page.getByRole('table', { name: 'Sent messages' }).getByRole('row').filter({ hasText: 'mara@velvet-records.example' }).getByRole('link').click();
-    const link = page.frameLocator('iframe[title="Email message"]').getByRole('link', { name: 'listen to Night Drive' });
+    // The email the writer wrote for Mara carries one tracked link: her own listen page, behind click tracking.
+    const link = page.frameLocator('iframe[title="Email message"]').locator('a[href*="/api/t/c/"]');
+    await expect(link).toHaveCount(1);
     const href = (await link.getAttribute('href'))!;
     expect(href).toMatch(/\/api\/t\/c\/[A-Za-z0-9_-]{43}\/0$/);
     await page.goto(new URL(href).pathname);
