@@ -6,7 +6,8 @@
  *    audio URL, a download URL when the campaign allows it, the current answer); or why there is no
  *    player (the link expired, the track was deleted). Records nothing: a scanner that fetches the page
  *    or this API counts as no listen. The audio's own range requests go to storage, never here.
- *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated.
+ *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated;
+ *    429 past the recipient's own bound (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE), nothing counted.
  *  - POST /api/l/{token}/answer: the one-click answer and its note.
  * Logs name the campaign and position, never the address.
  */
@@ -15,7 +16,7 @@ import { listenMessages } from '../../schema/api/listenValues';
 import { isEmailToken } from '../core/emailToken';
 import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
 import { LISTEN_URL_SECONDS, type StoredTrack } from '../core/tracks';
-import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenStore, TrackStore, TrackingStore } from '../ports';
+import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { listenDeps } from '../composition/listen';
 import { HttpError, httpApi, json, lazyHandler, logger, noContent, parseForm } from './api';
@@ -99,11 +100,12 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
       const event = parseForm((await listenSchemas()).listenEventSchema, body);
       const now = clock.now();
       const { token, campaign, track } = await usableLink(params.token, now);
-      if (event.type === 'play') await listen.recordPlay(token, event.session, now);
+      let recorded: ListenRecorded;
+      if (event.type === 'play') recorded = await listen.recordPlay(token, event.session, now);
       else if (event.type === 'download') {
         // The link's own read of the campaign says whether it allows downloads: no second read.
         if (!campaign.allow_download) throw new HttpError(404, listenMessages.notFound);
-        await listen.recordDownload(token, event.session, now);
+        recorded = await listen.recordDownload(token, event.session, now);
       } else {
         const progress = {
           session: event.session,
@@ -111,7 +113,11 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
           seconds: event.seconds ?? 0,
           durationSeconds: track.duration_seconds ?? 0,
         };
-        await listen.recordProgress(token, progress, now);
+        recorded = await listen.recordProgress(token, progress, now);
+      }
+      if (recorded === 'rate_limited') {
+        logger.warn('Listen event over the recipient bound', { ...context(token), type: event.type });
+        throw new HttpError(429, listenMessages.tooManyEvents, 'rate_limited');
       }
       logger.info('Listen event', { ...context(token), type: event.type });
       return noContent();
