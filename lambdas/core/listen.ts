@@ -69,3 +69,13 @@ export function listenRateWindows(now: Date): { plays: ListenRateWindow; events:
     events: { name: `M${new Date(minute).toISOString().slice(0, 16)}`, endsAt: new Date(minute + 60_000) },
   };
 }
+
+/**
+ * How long a container keeps a link's facts (the token item and its campaign's listen fields) after
+ * reading them: both are fixed once the email is sent (a campaign's listen fields change only while it
+ * is a draft), so a listener's beacons skip two reads; the track (deleted or not) is read on every
+ * request, and the expiry is judged on every request by the clock.
+ */
+export const LINK_FACTS_MS = 60_000;
+/** The links a container keeps at most (the oldest go first): a few hundred kilobytes. */
+export const LINK_FACTS_MAX = 1_000;

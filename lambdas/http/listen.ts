@@ -14,7 +14,8 @@
 import type { ListenPage } from '../../schema/api/listenValues';
 import { listenMessages } from '../../schema/api/listenValues';
 import { isEmailToken } from '../core/emailToken';
-import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
+import { ExpiringCache } from '../core/expiringCache';
+import { LINK_FACTS_MAX, LINK_FACTS_MS, isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
 import { LISTEN_URL_SECONDS, type StoredTrack } from '../core/tracks';
 import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
@@ -49,15 +50,31 @@ const goneMessage = (state: 'expired' | 'track_deleted') => (state === 'expired'
 const downloadName = (track: StoredTrack) => `${track.name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '').trim() || 'track'}.${track.format ?? 'mp3'}`;
 
 export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps) {
-  /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
-  async function linkOf(value: string, now: Date): Promise<Link> {
+  /** This container's link facts by token value (core LINK_FACTS_MS): a listener's beacons read only the track. */
+  const linkFacts = new ExpiringCache<{ token: EmailToken; campaign: ListenCampaign & { track_id: string } }>(LINK_FACTS_MS, LINK_FACTS_MAX);
+
+  /** The token and its campaign: kept a while once found; undefined when there is none (not kept). */
+  async function factsOf(value: string, now: Date) {
+    const kept = linkFacts.get(value, now);
+    if (kept) return kept;
     const token = isEmailToken(value) ? await tokens.getToken(value) : undefined;
     const campaign = token ? await listen.campaign(token) : undefined;
-    if (!token || !campaign?.track_id) throw new HttpError(404, listenMessages.notFound);
+    if (!token || !campaign?.track_id) return undefined;
+    const facts = { token, campaign: { ...campaign, track_id: campaign.track_id } };
+    linkFacts.set(value, facts, now);
+    return facts;
+  }
+
+  /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
+  async function linkOf(value: string, now: Date): Promise<Link> {
+    const facts = await factsOf(value, now);
+    if (!facts) throw new HttpError(404, listenMessages.notFound);
+    const { token, campaign } = facts;
+    // Judged on every request, by the clock and a fresh read of the track: a kept link still expires, and a deleted track says so at once.
     if (isListenExpired(token.created_at, campaign.listen_days, now)) return { state: 'expired', token };
     const track = await tracks.get(token.user_id, campaign.track_id);
     if (track?.status !== 'ready') return { state: track?.status === 'deleted' ? 'track_deleted' : 'expired', token };
-    return { state: 'ready', token, campaign: { ...campaign, track_id: campaign.track_id }, track };
+    return { state: 'ready', token, campaign, track };
   }
 
   /** A POST's link: only a usable one takes events and answers (410 once expired or deleted). */

@@ -453,6 +453,38 @@ describe('lifecycle', () => {
     expect((await page(old.token.token)).json?.state).toBe('expired');
   });
 
+  it('a link this container already read (its facts kept a minute) still refuses events at once when its track is deleted', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    expect((await page(t)).status).toBe(200);
+    expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+    await trackStore().markDeleted(sent.user.sub, sent.trackId, new Date());
+    const refused = await beacon(t, { type: 'play', session: `${SESSION}-again` });
+    expect(refused.status).toBe(410);
+    expect(refused.json).toMatchObject({ code: 'track_deleted', message: listenMessages.trackDeleted });
+    expect((await answer(t, { answer: 'interested' })).status).toBe(410);
+    expect(await recipient(sent)).toMatchObject({ play_count: 1 });
+  });
+
+  it('a link this container already read still expires on time, within the minute its facts are kept', async () => {
+    const now = Date.now();
+    // Sent a day ago less 30 s with 1-day links: it expires 30 s from now.
+    const sent = await sentEmail({ campaign: { listen_days: 1 }, createdAt: new Date(now - DAY_MS + 30_000) });
+    const t = sent.token.token;
+    pinnedNow = new Date(now);
+    try {
+      expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+      pinnedNow = new Date(now + 31_000);
+      const refused = await beacon(t, { type: 'play', session: `${SESSION}-again` });
+      expect(refused.status).toBe(410);
+      expect(refused.json).toMatchObject({ code: 'expired', message: listenMessages.expired });
+      expect((await page(t)).json?.state).toBe('expired');
+    } finally {
+      pinnedNow = undefined;
+    }
+    expect(await recipient(sent)).toMatchObject({ play_count: 1 });
+  });
+
   it('a deleted track makes its pages say so', async () => {
     const sent = await sentEmail();
     await trackStore().markDeleted(sent.user.sub, sent.trackId, new Date());
