@@ -359,6 +359,23 @@ describe('the recipient’s bound (forged sessions)', () => {
     expect(await recipient(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR + 1 });
   });
 
+  it('caps forged play sessions sent at once at the bound too: what was counted is what was answered 204', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    await inOneWindow(async () => {
+      const statuses: number[] = [];
+      const batch = 6;
+      for (let n = 0; n < LISTEN_PLAYS_PER_HOUR + batch; n += batch) {
+        const answers = await Promise.all(Array.from({ length: batch }, (_, i) => beacon(t, { type: 'play', session: session(n + i) })));
+        statuses.push(...answers.map((response) => response.status));
+      }
+      expect([...new Set(statuses)].sort()).toEqual([204, 429]);
+      expect(statuses.filter((status) => status === 204)).toHaveLength(LISTEN_PLAYS_PER_HOUR);
+    });
+    expect(await recipient(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR });
+    expect(await totals(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR });
+  });
+
   it('caps a burst of counted events at LISTEN_EVENTS_PER_MINUTE exactly; the next minute takes events again', async () => {
     const sent = await sentEmail({ campaign: { allow_download: true } });
     const t = sent.token.token;
