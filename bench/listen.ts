@@ -4,7 +4,10 @@
  *    signed audio URL with a Range request, over HTTP to the local server, as the page does;
  *  - listen-event ingestion: the listen handler's POST /api/l/<token>/events (play, then progress with a
  *    new milestone and seconds) in-process, `concurrency` at a time across recipients, against the
- *    engine floor measured in the same run (one UpdateItem ADD per event at the same concurrency).
+ *    engine floor measured in the same run (one UpdateItem ADD per event at the same concurrency);
+ *  - a listener's session, one beacon at a time as the page sends them (a play, the four milestones and
+ *    a pause, on links not read before): each beacon's time, and the DynamoDB requests per beacon (the
+ *    handler's adapters on a client whose requests the bench counts).
  * Prints figures; no assertions.
  *
  *   npx tsx bench/listen.ts [recipients] [concurrency]
@@ -16,7 +19,10 @@ import { ulidGenerator } from '../lambdas/adapters/ulid';
 import { localAudioStore } from '../lambdas/composition/audio';
 import { newEmailToken } from '../lambdas/core/emailToken';
 import { trackAudioKey, trackUploadKey } from '../lambdas/core/tracks';
-import { handlerFor } from '../lambdas/http/listen';
+import { DynamoListenStore } from '../lambdas/adapters/dynamodb/listenStore';
+import { DynamoTrackingStore } from '../lambdas/adapters/dynamodb/trackingStore';
+import { listenDeps } from '../lambdas/composition/listen';
+import { makeHandler } from '../lambdas/http/listen';
 import { buildApiEvent, makeLambdaContext } from '../lib/local/event';
 import { localServerConfig } from '../lib/local/stack';
 import { key } from '../schema/table';
@@ -26,6 +32,8 @@ import { medianOf, startBenchStack, valueAt } from './stack';
 const recipients = Number(process.argv[2] ?? 500);
 const concurrency = Number(process.argv[3] ?? 16);
 const FIRST_BYTE_RUNS = 30;
+/** Listeners whose sessions are timed beacon by beacon (their links not read before). */
+const SESSION_LISTENERS = 100;
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const p95 = (values: readonly number[]) =>
@@ -96,8 +104,10 @@ try {
       },
     }),
   );
-  const tokens = Array.from({ length: recipients }, () => newEmailToken());
-  const writes: WriteRequest[] = tokens.flatMap((token, position) => [
+  const allTokens = Array.from({ length: recipients + SESSION_LISTENERS }, () => newEmailToken());
+  const tokens = allTokens.slice(0, recipients);
+  const sessionTokens = allTokens.slice(recipients);
+  const writes: WriteRequest[] = allTokens.flatMap((token, position) => [
     {
       PutRequest: {
         Item: {
@@ -160,7 +170,27 @@ try {
   );
 
   // --- Listen-event ingestion, in-process ----------------------------------------------------------
-  const handler = handlerFor(config);
+  // The group's own adapters, on a client whose requests are counted by command (GetItem, TransactWriteItems, …).
+  const requests = new Map<string, number>();
+  db.middlewareStack.add(
+    (next, context) => (args) => {
+      const command = context.commandName ?? 'unnamed';
+      requests.set(command, (requests.get(command) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchRequestCount' },
+  );
+  const requestsPer = (events: number) =>
+    [...requests.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([command, count]) => `${command.replace(/Command$/, '')} ${(count / events).toFixed(2)}`)
+      .join(', ');
+  const handler = makeHandler({
+    ...listenDeps(config),
+    tokens: new DynamoTrackingStore(db, stack.tableName),
+    listen: new DynamoListenStore(db, stack.tableName),
+    tracks: new DynamoTrackStore(db, stack.tableName),
+  });
   const context = () => makeLambdaContext({ functionName: 'listen', awsRequestId: 'bench', region: stack.region, timeoutMs: 10_000 });
   const post = async (token: string, beacon: Record<string, unknown>) => {
     const path = `/api/l/${token}/events`;
@@ -189,6 +219,7 @@ try {
     return performance.now() - t;
   };
   // Each recipient: a play, then progress to 50 % with 15 s heard (a milestone, the first listen, seconds).
+  requests.clear();
   const eventsMs = await inParallel(recipients * 2, async (i) => {
     const token = valueAt(tokens, Math.floor(i / 2));
     await post(
@@ -198,6 +229,7 @@ try {
         : { type: 'progress', session: `bench-session-${Math.floor(i / 2)}`, percent: 50, seconds: 15 },
     );
   });
+  const ingestionRequests = requestsPer(recipients * 2);
   const floorMs = await inParallel(recipients * 2, (i) =>
     db.send(
       new UpdateCommand({
@@ -211,6 +243,29 @@ try {
   const rate = (count: number, elapsed: number) => (count / (elapsed / 1000)).toFixed(0);
   console.log(
     `listen-event ingestion (${recipients * 2} events: a play and a 50 % progress per recipient, ${concurrency} at a time, in-process handler, DynamoDB Local): ${rate(recipients * 2, eventsMs)} events/s; engine floor (one UpdateItem per event, same concurrency): ${rate(recipients * 2, floorMs)} writes/s; ratio ${(eventsMs / floorMs).toFixed(1)}× the floor's time`,
+  );
+  console.log(`  DynamoDB requests per event: ${ingestionRequests}`);
+
+  // --- A listener's session, beacon by beacon ---------------------------------------------------------
+  const session: Array<Record<string, unknown>> = [
+    { type: 'play' },
+    { type: 'progress', percent: 25, seconds: 8 },
+    { type: 'progress', percent: 50, seconds: 15 },
+    { type: 'progress', percent: 52, seconds: 16 }, // a pause
+    { type: 'progress', percent: 75, seconds: 23 },
+    { type: 'progress', percent: 100, seconds: 30 },
+  ];
+  const beaconMs: number[] = [];
+  requests.clear();
+  for (const [listener, token] of sessionTokens.entries()) {
+    for (const beacon of session) {
+      const t = performance.now();
+      await post(token, { ...beacon, session: `bench-listener-${String(listener)}` });
+      beaconMs.push(performance.now() - t);
+    }
+  }
+  console.log(
+    `a listener's session (${String(SESSION_LISTENERS)} listeners × ${String(session.length)} beacons, one at a time, links not read before): a beacon median ${ms(medianOf(beaconMs))}, p95 ${ms(p95(beaconMs))}; DynamoDB requests per beacon: ${requestsPer(beaconMs.length)}`,
   );
 } finally {
   await bench.stop();

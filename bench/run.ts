@@ -14,6 +14,7 @@ for (const script of [
   'bench/sending.ts',
   'bench/insights.ts',
   'bench/listen.ts',
+  'bench/upload.ts',
 ]) {
   console.log(`\n== ${script}`);
   const status = spawnSync(script.endsWith('.mjs') ? 'node' : 'npx', script.endsWith('.mjs') ? [script] : ['tsx', script], {

@@ -845,6 +845,12 @@ export interface ListenCampaign {
   description: string;
 }
 
+/**
+ * What an event did: recorded (counted, or nothing new to count), or refused whole because the
+ * recipient's window is full (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE).
+ */
+export type ListenRecorded = 'recorded' | 'rate_limited';
+
 /** What the page reports, as the core judged it: counted on the email's RCPT, the campaign and the user's counters. */
 export interface ListenStore {
   /** The campaign of a token (undefined: gone); old items read with the listen defaults. */
@@ -852,14 +858,18 @@ export interface ListenStore {
   /** The recipient's current answer and note. */
   currentAnswer(token: EmailToken): Promise<{ answer: ListenAnswer | null; answer_note: string | null }>;
   /** A play session started: counted once per session id (a repeated beacon counts nothing). */
-  recordPlay(token: EmailToken, session: string, now: Date): Promise<void>;
+  recordPlay(token: EmailToken, session: string, now: Date): Promise<ListenRecorded>;
   /**
    * Progress of a session: the furthest milestone (counted once per recipient: it only rises; from 25 %
    * the recipient listened) and the seconds heard this session (at most `durationSeconds` per session).
    */
-  recordProgress(token: EmailToken, progress: { session: string; milestone: number; seconds: number; durationSeconds: number }, now: Date): Promise<void>;
+  recordProgress(
+    token: EmailToken,
+    progress: { session: string; milestone: number; seconds: number; durationSeconds: number },
+    now: Date,
+  ): Promise<ListenRecorded>;
   /** A download of a page session: counted once per session (every session on the email, the recipient once on the campaign). */
-  recordDownload(token: EmailToken, session: string, now: Date): Promise<void>;
+  recordDownload(token: EmailToken, session: string, now: Date): Promise<ListenRecorded>;
   /** The recipient's one current answer (changeable); the first counts on the campaign; the contact keeps the latest. */
   answer(token: EmailToken, answer: { answer: ListenAnswer; note: string | null }, now: Date): Promise<void>;
 }

@@ -126,6 +126,11 @@ export const key = {
    */
   recipient: (position: number) => `RCPT#${String(position).padStart(6, '0')}`,
   recipientPrefix: () => 'RCPT#',
+  /**
+   * A recipient's listen window (issue 16): `CAMPAIGN#<id>` / `LISTENRATE#<position>#<window>` counts the
+   * play sessions of an hour (`H…`) or the counted events of a minute (`M…`); TTL after the window.
+   */
+  listenRate: (position: number, window: string) => `LISTENRATE#${String(position).padStart(6, '0')}#${window}`,
   /** GSI1 partition of a user's sent emails, sorted by `<sent at>#<campaign id>#<position>`: recent sends. */
   sentTimeline: (userId: string) => `USER#${userId}#SENT`,
   sentTimeSort: (sentAt: string, campaignId: string, position: number) => `${sentAt}#${campaignId}#${String(position).padStart(6, '0')}`,

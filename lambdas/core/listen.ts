@@ -43,3 +43,39 @@ export function secondsToAdd(reported: number, counted: number, durationSeconds:
   const heard = Math.min(Math.max(0, Math.floor(Number.isFinite(reported) ? reported : 0)), bound);
   return Math.max(0, heard - Math.max(0, counted));
 }
+
+/**
+ * A recipient's listening is bounded per token, in fixed windows kept with the counters: each new
+ * session counts a play and up to the track's length in seconds, so without a bound a token holder could
+ * forge sessions and inflate both; the route's throttle is shared by every link and no bound for one.
+ */
+/** New play sessions per hour: replaying a 3-minute track back to back for a whole hour starts 20. */
+export const LISTEN_PLAYS_PER_HOUR = 30;
+/** Counted events per minute: a session sends a play, at most four milestones and a few pauses. */
+export const LISTEN_EVENTS_PER_MINUTE = 60;
+
+/** One fixed window of a recipient's bound: its name (part of a key) and when it ends. */
+export interface ListenRateWindow {
+  name: string;
+  endsAt: Date;
+}
+
+/** The hour window (new play sessions) and the minute window (counted events) that `now` falls in, UTC. */
+export function listenRateWindows(now: Date): { plays: ListenRateWindow; events: ListenRateWindow } {
+  const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+  const minute = Math.floor(now.getTime() / 60_000) * 60_000;
+  return {
+    plays: { name: `H${new Date(hour).toISOString().slice(0, 13)}`, endsAt: new Date(hour + 3_600_000) },
+    events: { name: `M${new Date(minute).toISOString().slice(0, 16)}`, endsAt: new Date(minute + 60_000) },
+  };
+}
+
+/**
+ * How long a container keeps a link's facts (the token item and its campaign's listen fields) after
+ * reading them: both are fixed once the email is sent (a campaign's listen fields change only while it
+ * is a draft), so a listener's beacons skip two reads; the track (deleted or not) is read on every
+ * request, and the expiry is judged on every request by the clock.
+ */
+export const LINK_FACTS_MS = 60_000;
+/** The links a container keeps at most (the oldest go first): a few hundred kilobytes. */
+export const LINK_FACTS_MAX = 1_000;

@@ -6,16 +6,18 @@
  *    audio URL, a download URL when the campaign allows it, the current answer); or why there is no
  *    player (the link expired, the track was deleted). Records nothing: a scanner that fetches the page
  *    or this API counts as no listen. The audio's own range requests go to storage, never here.
- *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated.
+ *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated;
+ *    429 past the recipient's own bound (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE), nothing counted.
  *  - POST /api/l/{token}/answer: the one-click answer and its note.
  * Logs name the campaign and position, never the address.
  */
 import type { ListenPage } from '../../schema/api/listenValues';
 import { listenMessages } from '../../schema/api/listenValues';
 import { isEmailToken } from '../core/emailToken';
-import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
+import { ExpiringCache } from '../core/expiringCache';
+import { LINK_FACTS_MAX, LINK_FACTS_MS, isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
 import { LISTEN_URL_SECONDS, type StoredTrack } from '../core/tracks';
-import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenStore, TrackStore, TrackingStore } from '../ports';
+import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { listenDeps } from '../composition/listen';
 import { HttpError, httpApi, json, lazyHandler, logger, noContent, parseForm } from './api';
@@ -48,15 +50,31 @@ const goneMessage = (state: 'expired' | 'track_deleted') => (state === 'expired'
 const downloadName = (track: StoredTrack) => `${track.name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '').trim() || 'track'}.${track.format ?? 'mp3'}`;
 
 export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps) {
-  /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
-  async function linkOf(value: string, now: Date): Promise<Link> {
+  /** This container's link facts by token value (core LINK_FACTS_MS): a listener's beacons read only the track. */
+  const linkFacts = new ExpiringCache<{ token: EmailToken; campaign: ListenCampaign & { track_id: string } }>(LINK_FACTS_MS, LINK_FACTS_MAX);
+
+  /** The token and its campaign: kept a while once found; undefined when there is none (not kept). */
+  async function factsOf(value: string, now: Date) {
+    const kept = linkFacts.get(value, now);
+    if (kept) return kept;
     const token = isEmailToken(value) ? await tokens.getToken(value) : undefined;
     const campaign = token ? await listen.campaign(token) : undefined;
-    if (!token || !campaign?.track_id) throw new HttpError(404, listenMessages.notFound);
+    if (!token || !campaign?.track_id) return undefined;
+    const facts = { token, campaign: { ...campaign, track_id: campaign.track_id } };
+    linkFacts.set(value, facts, now);
+    return facts;
+  }
+
+  /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
+  async function linkOf(value: string, now: Date): Promise<Link> {
+    const facts = await factsOf(value, now);
+    if (!facts) throw new HttpError(404, listenMessages.notFound);
+    const { token, campaign } = facts;
+    // Judged on every request, by the clock and a fresh read of the track: a kept link still expires, and a deleted track says so at once.
     if (isListenExpired(token.created_at, campaign.listen_days, now)) return { state: 'expired', token };
     const track = await tracks.get(token.user_id, campaign.track_id);
     if (track?.status !== 'ready') return { state: track?.status === 'deleted' ? 'track_deleted' : 'expired', token };
-    return { state: 'ready', token, campaign: { ...campaign, track_id: campaign.track_id }, track };
+    return { state: 'ready', token, campaign, track };
   }
 
   /** A POST's link: only a usable one takes events and answers (410 once expired or deleted). */
@@ -99,11 +117,12 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
       const event = parseForm((await listenSchemas()).listenEventSchema, body);
       const now = clock.now();
       const { token, campaign, track } = await usableLink(params.token, now);
-      if (event.type === 'play') await listen.recordPlay(token, event.session, now);
+      let recorded: ListenRecorded;
+      if (event.type === 'play') recorded = await listen.recordPlay(token, event.session, now);
       else if (event.type === 'download') {
         // The link's own read of the campaign says whether it allows downloads: no second read.
         if (!campaign.allow_download) throw new HttpError(404, listenMessages.notFound);
-        await listen.recordDownload(token, event.session, now);
+        recorded = await listen.recordDownload(token, event.session, now);
       } else {
         const progress = {
           session: event.session,
@@ -111,7 +130,11 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
           seconds: event.seconds ?? 0,
           durationSeconds: track.duration_seconds ?? 0,
         };
-        await listen.recordProgress(token, progress, now);
+        recorded = await listen.recordProgress(token, progress, now);
+      }
+      if (recorded === 'rate_limited') {
+        logger.warn('Listen event over the recipient bound', { ...context(token), type: event.type });
+        throw new HttpError(429, listenMessages.tooManyEvents, 'rate_limited');
       }
       logger.info('Listen event', { ...context(token), type: event.type });
       return noContent();

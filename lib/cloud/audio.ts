@@ -34,6 +34,12 @@ export const AUDIO_PREFIXES = {
   read: [TRACKS_PREFIX],
   readwrite: [UPLOADS_PREFIX, TRACKS_PREFIX],
 } as const satisfies Record<AudioAccess, readonly string[]>;
+/**
+ * Whether an access lists its prefixes (s3:ListBucket on the bucket, its prefixes only): without it S3
+ * answers a HeadObject or GetObject of a missing key with 403, and complete could not tell "not uploaded
+ * yet" (a clear 4xx) from a refusal. The listen page only signs URLs: it never asks what is missing.
+ */
+export const AUDIO_LISTS = { read: false, readwrite: true } as const satisfies Record<AudioAccess, boolean>;
 
 /**
  * The bucket's name, from the stage, account and region only (no resource): the site's CSP names the
@@ -93,6 +99,16 @@ export class AudioStorage extends Construct {
         resources: prefixes.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
       }),
     );
+    if (AUDIO_LISTS[access]) {
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'AudioListPrefixes',
+          actions: ['s3:ListBucket'],
+          resources: [this.bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
     const logicalId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
     for (const prefix of prefixes) {
       acknowledge(grantee, {

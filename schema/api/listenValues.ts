@@ -59,4 +59,5 @@ export const listenMessages = {
   answerSaved: 'Thanks, your answer was sent to the artist.',
   listenDaysRange: `Enter a whole number of days from ${listenLimits.daysMin} to ${listenLimits.daysMax}`,
   trackNotFound: 'Choose one of your uploaded tracks.',
+  tooManyEvents: 'Too many listening events from this link. Try again later.',
 } as const;

@@ -1,12 +1,13 @@
 /**
  * The tracks' audio bucket in the template (issue 16; lib/cloud/audio.ts): private, encrypted, TLS
  * only, access-logged, uploads (`uploads/`) expired by the lifecycle, CORS for the site's origin only;
- * only the tracks function may use it (on `uploads/*` and `tracks/*`, with exactly its actions) and knows its name; the
- * site's CSP lets the browser post to and play from it.
+ * only the tracks function may use it (on `uploads/*` and `tracks/*`, with exactly its actions, and list those
+ * prefixes so that S3 answers a missing key with 404, not 403) and knows its name; the site's CSP lets the
+ * browser post to and play from it.
  */
 import type { CfnResource } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { AUDIO_ACTIONS, AUDIO_PREFIXES } from '../../lib/cloud/audio';
+import { AUDIO_ACTIONS, AUDIO_LISTS, AUDIO_PREFIXES } from '../../lib/cloud/audio';
 import { cloudHandlerGroups } from '../../lib/cloud/api';
 import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
 import { actionsOf, resourcesOfType, statementsOfRole, synth } from './synth';
@@ -55,10 +56,14 @@ describe('the audio bucket', () => {
   it('is used by the tracks function (uploads/ and tracks/, read and write) and the listen function (tracks/, read only), with exactly their actions, and named in their environment', () => {
     for (const group of cloudHandlerGroups()) {
       const access = (handlerGroups[group] as HandlerGroupDefinition).audio;
-      const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) => actionsOf([s]).some((a) => a.startsWith('s3:')));
+      const s3Statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) =>
+        actionsOf([s]).some((a) => a.startsWith('s3:')),
+      );
+      const statements = s3Statements.filter((s) => !actionsOf([s]).includes('s3:ListBucket'));
+      const lists = s3Statements.filter((s) => actionsOf([s]).includes('s3:ListBucket'));
       const variables = (resources[logicalId(stack.api.functions[group].fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       if (access === undefined) {
-        expect(statements, group).toEqual([]);
+        expect(s3Statements, group).toEqual([]);
         expect(variables, group).not.toHaveProperty('AUDIO_BUCKET_NAME');
         continue;
       }
@@ -69,7 +74,22 @@ describe('the audio bucket', () => {
       expect(granted, group).toHaveLength(AUDIO_PREFIXES[access].length);
       expect(granted, group).toEqual(expect.arrayContaining(AUDIO_PREFIXES[access].map(objects)));
       expect(variables.AUDIO_BUCKET_NAME).toEqual({ Ref: bucketId });
+      // Listing: the bucket itself, only under the group's own prefixes, and only for a group that heads objects.
+      if (!AUDIO_LISTS[access]) {
+        expect(lists, group).toEqual([]);
+        continue;
+      }
+      expect(lists, group).toEqual([
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: 's3:ListBucket',
+          Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+          Condition: { StringLike: { 's3:prefix': AUDIO_PREFIXES[access].map((prefix) => `${prefix}*`) } },
+        }),
+      ]);
     }
+    // The tracks function heads uploads (complete: "not there yet" must be a 404 from S3, not a 403).
+    expect(AUDIO_LISTS).toEqual({ read: false, readwrite: true });
     expect((handlerGroups.tracks as HandlerGroupDefinition).audio).toBe('readwrite');
     // The public listen page only signs GET URLs: never a write or a delete.
     expect((handlerGroups.listen as HandlerGroupDefinition).audio).toBe('read');

@@ -18,6 +18,7 @@ import { localAudioStore } from '../../lambdas/composition/audio';
 import { addressId } from '../../lambdas/core/contacts';
 import { counterDay } from '../../lambdas/core/counters';
 import { newEmailToken } from '../../lambdas/core/emailToken';
+import { LISTEN_EVENTS_PER_MINUTE, LISTEN_PLAYS_PER_HOUR } from '../../lambdas/core/listen';
 import { makeHandler } from '../../lambdas/http/listen';
 import type { EmailToken } from '../../lambdas/ports';
 import type { LambdaHandler, LocalServer } from '../../lib/local/server';
@@ -31,8 +32,9 @@ const PEAKS = [0.1, 0.5, 0.9, 0.25];
 
 let server: LocalServer;
 let own: ReturnType<typeof callAt>;
-/** The listen handler's clock: a test moves it to see a link expire. */
+/** The listen handler's clock: a test moves it to see a link expire, or pins it inside one rate window. */
 let clockOffsetMs = 0;
+let pinnedNow: Date | undefined;
 const table = () => stack().tableName;
 const db = () => dynamodb().doc;
 const ids = ulidGenerator();
@@ -44,7 +46,7 @@ beforeAll(async () => {
     listen: new DynamoListenStore(db(), table()),
     tracks: trackStore(),
     audio: localAudioStore(stackConfig()),
-    clock: { now: () => new Date(systemClock.now().getTime() + clockOffsetMs) },
+    clock: { now: () => pinnedNow ?? new Date(systemClock.now().getTime() + clockOffsetMs) },
   }) as LambdaHandler;
   server = await startServerServing('listen', listen);
   own = callAt(server.url);
@@ -286,6 +288,127 @@ describe('listen events', () => {
   });
 });
 
+describe('the recipient’s bound (forged sessions)', () => {
+  const HOUR_MS = 60 * 60 * 1000;
+  /** Runs `body` with the handler's clock pinned to the middle of the current hour and minute, then moved by `step`. */
+  async function inOneWindow(body: (moveBy: (ms: number) => void) => Promise<void>) {
+    const start = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
+    pinnedNow = new Date(start + 30 * 60_000 + 30_000);
+    try {
+      await body((ms) => {
+        pinnedNow = new Date((pinnedNow ?? new Date()).getTime() + ms);
+      });
+    } finally {
+      pinnedNow = undefined;
+    }
+  }
+  const session = (n: number) => `forged-session-${String(n).padStart(4, '0')}`;
+
+  it('counts a human’s listening in full: replays, seeking, pauses', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    await inOneWindow(async () => {
+      const statuses: number[] = [];
+      const send = async (body: unknown) => statuses.push((await beacon(t, body)).status);
+      // Three plays of the 8 s track: the first heard to the end with a pause, the second skipped ahead
+      // (seeking: the percent jumps, the seconds heard do not), the third stopped early.
+      await send({ type: 'play', session: 'human-session-1' });
+      await send({ type: 'progress', session: 'human-session-1', percent: 25, seconds: 2 });
+      await send({ type: 'progress', session: 'human-session-1', percent: 40, seconds: 3 });
+      await send({ type: 'progress', session: 'human-session-1', percent: 50, seconds: 4 });
+      await send({ type: 'progress', session: 'human-session-1', percent: 75, seconds: 6 });
+      await send({ type: 'progress', session: 'human-session-1', percent: 100, seconds: 8 });
+      await send({ type: 'play', session: 'human-session-2' });
+      await send({ type: 'progress', session: 'human-session-2', percent: 10, seconds: 1 });
+      await send({ type: 'progress', session: 'human-session-2', percent: 80, seconds: 2 });
+      await send({ type: 'progress', session: 'human-session-2', percent: 100, seconds: 3 });
+      await send({ type: 'play', session: 'human-session-3' });
+      await send({ type: 'progress', session: 'human-session-3', percent: 20, seconds: 1.6 });
+      expect(
+        statuses.every((status) => status === 204),
+        String(statuses),
+      ).toBe(true);
+    });
+    expect(await recipient(sent)).toMatchObject({ play_count: 3, listen_max_percent: 100, listen_seconds: 8 + 3 + 1 });
+    expect(await totals(sent)).toMatchObject({ play_count: 3, emails_listened: 1 });
+  });
+
+  it('caps a forged burst of play sessions at LISTEN_PLAYS_PER_HOUR exactly, with a 429 that counts nothing; the next hour takes plays again', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    await inOneWindow(async (moveBy) => {
+      const statuses: number[] = [];
+      // Within the minute's bound too: one play and one progress per forged session.
+      for (let n = 0; n < LISTEN_PLAYS_PER_HOUR + 3; n++) {
+        moveBy(1_000);
+        statuses.push((await beacon(t, { type: 'play', session: session(n) })).status);
+        await beacon(t, { type: 'progress', session: session(n), percent: 100, seconds: TRACK_SECONDS });
+      }
+      expect(statuses.filter((status) => status === 204)).toHaveLength(LISTEN_PLAYS_PER_HOUR);
+      expect(statuses.slice(LISTEN_PLAYS_PER_HOUR)).toEqual([429, 429, 429]);
+      const refused = await beacon(t, { type: 'play', session: 'one-more-session' });
+      expect(refused.status).toBe(429);
+      expect(refused.json?.message).toBe(listenMessages.tooManyEvents);
+      expect(await recipient(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR, listen_seconds: LISTEN_PLAYS_PER_HOUR * TRACK_SECONDS });
+      expect(await totals(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR });
+
+      // The next hour's window is empty again.
+      moveBy(HOUR_MS);
+      expect((await beacon(t, { type: 'play', session: 'next-hour-session' })).status).toBe(204);
+    });
+    expect(await recipient(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR + 1 });
+  });
+
+  it('caps forged play sessions sent at once at the bound too: what was counted is what was answered 204', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    await inOneWindow(async () => {
+      const statuses: number[] = [];
+      const batch = 6;
+      for (let n = 0; n < LISTEN_PLAYS_PER_HOUR + batch; n += batch) {
+        const answers = await Promise.all(Array.from({ length: batch }, (_, i) => beacon(t, { type: 'play', session: session(n + i) })));
+        statuses.push(...answers.map((response) => response.status));
+      }
+      expect([...new Set(statuses)].sort()).toEqual([204, 429]);
+      expect(statuses.filter((status) => status === 204)).toHaveLength(LISTEN_PLAYS_PER_HOUR);
+    });
+    expect(await recipient(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR });
+    expect(await totals(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR });
+  });
+
+  it('caps a burst of counted events at LISTEN_EVENTS_PER_MINUTE exactly; the next minute takes events again', async () => {
+    const sent = await sentEmail({ campaign: { allow_download: true } });
+    const t = sent.token.token;
+    await inOneWindow(async (moveBy) => {
+      const statuses: number[] = [];
+      for (let n = 0; n < LISTEN_EVENTS_PER_MINUTE + 2; n++) statuses.push((await beacon(t, { type: 'download', session: session(n) })).status);
+      expect(statuses.filter((status) => status === 204)).toHaveLength(LISTEN_EVENTS_PER_MINUTE);
+      expect(statuses.slice(LISTEN_EVENTS_PER_MINUTE)).toEqual([429, 429]);
+      expect(await recipient(sent)).toMatchObject({ download_count: LISTEN_EVENTS_PER_MINUTE });
+      expect(await totals(sent)).toMatchObject({ download_count: LISTEN_EVENTS_PER_MINUTE });
+      moveBy(60_000);
+      expect((await beacon(t, { type: 'download', session: 'next-minute-session' })).status).toBe(204);
+    });
+    expect(await recipient(sent)).toMatchObject({ download_count: LISTEN_EVENTS_PER_MINUTE + 1 });
+  });
+
+  it('a repeated beacon takes no place in the window; another recipient’s link is unaffected by a full one', async () => {
+    const sent = await sentEmail();
+    const other = await sentEmail({ user: sent.user });
+    await inOneWindow(async () => {
+      // The same session's play sent many times counts once and fills nothing.
+      for (let n = 0; n < LISTEN_PLAYS_PER_HOUR + 5; n++) expect((await beacon(sent.token.token, { type: 'play', session: SESSION })).status).toBe(204);
+      for (let n = 1; n < LISTEN_PLAYS_PER_HOUR; n++) await beacon(sent.token.token, { type: 'play', session: session(n) });
+      expect((await beacon(sent.token.token, { type: 'play', session: 'over-the-bound' })).status).toBe(429);
+      expect(await recipient(sent)).toMatchObject({ play_count: LISTEN_PLAYS_PER_HOUR });
+
+      expect((await beacon(other.token.token, { type: 'play', session: SESSION })).status).toBe(204);
+      expect((await beacon(other.token.token, { type: 'progress', session: SESSION, percent: 50, seconds: 4 })).status).toBe(204);
+    });
+    expect(await recipient(other)).toMatchObject({ play_count: 1, listen_seconds: 4, listen_max_percent: 50 });
+  });
+});
+
 describe('answers', () => {
   it('keeps one current answer per recipient (changeable), counts the first once, shows it on the page and the contact', async () => {
     const sent = await sentEmail();
@@ -345,6 +468,38 @@ describe('lifecycle', () => {
     expect((await page(sent.token.token)).status).toBe(200);
     const old = await sentEmail({ campaign: { listen_days: undefined }, createdAt: new Date(Date.now() - 91 * DAY_MS) });
     expect((await page(old.token.token)).json?.state).toBe('expired');
+  });
+
+  it('a link this container already read (its facts kept a minute) still refuses events at once when its track is deleted', async () => {
+    const sent = await sentEmail();
+    const t = sent.token.token;
+    expect((await page(t)).status).toBe(200);
+    expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+    await trackStore().markDeleted(sent.user.sub, sent.trackId, new Date());
+    const refused = await beacon(t, { type: 'play', session: `${SESSION}-again` });
+    expect(refused.status).toBe(410);
+    expect(refused.json).toMatchObject({ code: 'track_deleted', message: listenMessages.trackDeleted });
+    expect((await answer(t, { answer: 'interested' })).status).toBe(410);
+    expect(await recipient(sent)).toMatchObject({ play_count: 1 });
+  });
+
+  it('a link this container already read still expires on time, within the minute its facts are kept', async () => {
+    const now = Date.now();
+    // Sent a day ago less 30 s with 1-day links: it expires 30 s from now.
+    const sent = await sentEmail({ campaign: { listen_days: 1 }, createdAt: new Date(now - DAY_MS + 30_000) });
+    const t = sent.token.token;
+    pinnedNow = new Date(now);
+    try {
+      expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+      pinnedNow = new Date(now + 31_000);
+      const refused = await beacon(t, { type: 'play', session: `${SESSION}-again` });
+      expect(refused.status).toBe(410);
+      expect(refused.json).toMatchObject({ code: 'expired', message: listenMessages.expired });
+      expect((await page(t)).json?.state).toBe('expired');
+    } finally {
+      pinnedNow = undefined;
+    }
+    expect(await recipient(sent)).toMatchObject({ play_count: 1 });
   });
 
   it('a deleted track makes its pages say so', async () => {

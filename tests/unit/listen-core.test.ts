@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isListenExpired, listenDaysOf, listenExpiresAt, listenPageUrl, milestoneOf, secondsToAdd } from '../../lambdas/core/listen';
+import { isListenExpired, listenDaysOf, listenExpiresAt, listenPageUrl, listenRateWindows, milestoneOf, secondsToAdd } from '../../lambdas/core/listen';
 import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
 
 describe('the listen link', () => {
@@ -33,5 +33,17 @@ describe('seconds of a play session', () => {
     expect(secondsToAdd(3, 5, 8)).toBe(0);
     expect(secondsToAdd(Number.POSITIVE_INFINITY, 0, 8)).toBe(0);
     expect(secondsToAdd(10, 0, 7.2)).toBe(8);
+  });
+});
+
+describe('a recipient’s rate windows', () => {
+  it('are the UTC hour (plays) and minute (events) a time falls in, each named once and ending at its boundary', () => {
+    const windows = listenRateWindows(new Date('2026-11-26T11:59:59.999Z'));
+    expect(windows.plays).toEqual({ name: 'H2026-11-26T11', endsAt: new Date('2026-11-26T12:00:00.000Z') });
+    expect(windows.events).toEqual({ name: 'M2026-11-26T11:59', endsAt: new Date('2026-11-26T12:00:00.000Z') });
+    const next = listenRateWindows(new Date('2026-11-26T12:00:00.000Z'));
+    expect(next.plays.name).toBe('H2026-11-26T12');
+    expect(next.events.name).toBe('M2026-11-26T12:00');
+    expect(listenRateWindows(new Date('2026-11-26T11:00:00.000Z')).plays.name).toBe(windows.plays.name);
   });
 });

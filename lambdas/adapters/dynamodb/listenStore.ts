@@ -13,15 +13,31 @@
  *  - an answer replaces the current one; the first counts emails_answered (campaign, totals, day); the
  *    contact item keeps the latest (`last_answer`) for the Contacts page.
  * A missing RCPT or campaign is left missing, and then nothing is counted.
+ *
+ * Each event is bounded per recipient (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE) by window
+ * items `LISTENRATE#<position>#<window>` in the campaign's partition, moved in the event's own transaction:
+ * the first transaction of an event that counts anything takes a place in the minute's window (a new play
+ * session also one in the hour's), and a full window cancels it, so an event over the bound counts nothing.
+ * The windows are items of their own, not attributes of the RCPT: a transaction moves an item once, and
+ * the cancellation reasons then tell a full window from the event's own condition (a repeated session).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { key } from '../../../schema/table';
+import { key, ttlAttribute } from '../../../schema/table';
 import type { ListenAnswer } from '../../../schema/api/listenValues';
-import { LISTENED_MILESTONE, listenDaysOf, secondsToAdd } from '../../core/listen';
-import type { EmailToken, ListenCampaign, ListenStore } from '../../ports';
+import {
+  LISTEN_EVENTS_PER_MINUTE,
+  LISTEN_PLAYS_PER_HOUR,
+  LISTENED_MILESTONE,
+  listenDaysOf,
+  listenRateWindows,
+  secondsToAdd,
+  type ListenRateWindow,
+} from '../../core/listen';
+import type { EmailToken, ListenCampaign, ListenRecorded, ListenStore } from '../../ports';
+import { epochSeconds } from '../clock';
 import { counterUpdates, type CounterChange } from './counters';
-import { conditionFailed, retryingRaces } from './races';
+import { conditionFailed, reasonCodes, retryingRaces } from './races';
 import { update, type TransactItem } from './sending/transaction';
 
 /** How many page sessions' downloads a recipient counts: beyond it a forged beacon adds nothing. */
@@ -29,6 +45,22 @@ const DOWNLOAD_SESSIONS_KEPT = 100;
 
 /** How many times the seconds of a session are tried against a changing stored value. */
 const SECONDS_ATTEMPTS = 5;
+
+/** How long a window item outlives its window (TTL): past it nothing reads it. */
+const WINDOW_KEPT_MS = 60 * 60 * 1000;
+
+/**
+ * One event's places in the recipient's windows: the window items go with each of the event's
+ * transactions until one of them is written, so an event takes one place whatever it counts, and an
+ * event that counts nothing (a repeated beacon) takes none.
+ */
+interface EventPlaces {
+  items: TransactItem[];
+  taken: boolean;
+}
+
+/** What one of an event's transactions did. */
+type Counted = 'written' | 'not_new' | 'rate_limited';
 
 export class DynamoListenStore implements ListenStore {
   constructor(
@@ -60,8 +92,9 @@ export class DynamoListenStore implements ListenStore {
     return { answer: (Item?.answer as ListenAnswer | undefined) ?? null, answer_note: (Item?.answer_note as string | undefined) ?? null };
   }
 
-  async recordPlay(token: EmailToken, session: string, now: Date): Promise<void> {
-    await this.tryTransaction([
+  async recordPlay(token: EmailToken, session: string, now: Date): Promise<ListenRecorded> {
+    const places = this.places(token, now, { newSession: true });
+    const counted = await this.countEvent(places, [
       update(this.tableName, this.recipientKey(token), {
         set: [
           'listen_session = :session',
@@ -75,23 +108,27 @@ export class DynamoListenStore implements ListenStore {
       }),
       ...this.userCounters(token, now, { play_count: 1 }),
     ]);
+    return counted === 'rate_limited' ? 'rate_limited' : 'recorded';
   }
 
   async recordProgress(
     token: EmailToken,
     progress: { session: string; milestone: number; seconds: number; durationSeconds: number },
     now: Date,
-  ): Promise<void> {
-    if (progress.milestone > 0) await this.recordMilestone(token, progress.milestone, now);
-    if (progress.seconds > 0) await this.recordSeconds(token, progress);
+  ): Promise<ListenRecorded> {
+    const places = this.places(token, now, { newSession: false });
+    if (progress.milestone > 0 && (await this.recordMilestone(token, progress.milestone, now, places)) === 'rate_limited') return 'rate_limited';
+    if (progress.seconds > 0 && (await this.recordSeconds(token, progress, places)) === 'rate_limited') return 'rate_limited';
+    return 'recorded';
   }
 
-  async recordDownload(token: EmailToken, session: string, now: Date): Promise<void> {
+  async recordDownload(token: EmailToken, session: string, now: Date): Promise<ListenRecorded> {
+    const places = this.places(token, now, { newSession: false });
     // One download per page session, whatever the order beacons arrive in: the sessions that downloaded
     // are kept (a bounded set), so a double click or a beacon sent twice counts once.
     const values = { ':now': now.toISOString(), ':one': 1, ':zero': 0, ':session': session, ':sessions': new Set([session]), ':most': DOWNLOAD_SESSIONS_KEPT };
     const newSession = '(attribute_not_exists(download_sessions) OR (NOT contains(download_sessions, :session) AND size(download_sessions) < :most))';
-    const first = await this.tryTransaction([
+    const first = await this.countEvent(places, [
       update(this.tableName, this.recipientKey(token), {
         set: ['last_listened_at = :now'],
         add: ['download_count :one', 'download_sessions :sessions'],
@@ -101,8 +138,8 @@ export class DynamoListenStore implements ListenStore {
       this.campaignAdd(token, 'emails_downloaded'),
       ...this.userCounters(token, now, { download_count: 1 }),
     ]);
-    if (first) return;
-    await this.tryTransaction([
+    if (first !== 'not_new') return first === 'rate_limited' ? 'rate_limited' : 'recorded';
+    const later = await this.countEvent(places, [
       update(this.tableName, this.recipientKey(token), {
         set: ['last_listened_at = :now'],
         add: ['download_count :one', 'download_sessions :sessions'],
@@ -111,6 +148,7 @@ export class DynamoListenStore implements ListenStore {
       }),
       ...this.userCounters(token, now, { download_count: 1 }),
     ]);
+    return later === 'rate_limited' ? 'rate_limited' : 'recorded';
   }
 
   async answer(token: EmailToken, given: { answer: ListenAnswer; note: string | null }, now: Date): Promise<void> {
@@ -152,10 +190,10 @@ export class DynamoListenStore implements ListenStore {
   }
 
   /** The milestone on the RCPT; the first reach of 25 % is the recipient's listen (campaign and user counters). */
-  private async recordMilestone(token: EmailToken, milestone: number, now: Date): Promise<void> {
+  private async recordMilestone(token: EmailToken, milestone: number, now: Date, places: EventPlaces): Promise<Counted> {
     const values = { ':m': milestone, ':now': now.toISOString() };
     if (milestone >= LISTENED_MILESTONE) {
-      const first = await this.tryTransaction([
+      const first = await this.countEvent(places, [
         update(this.tableName, this.recipientKey(token), {
           set: ['listen_max_percent = :m', 'listened_at = :now', 'last_listened_at = :now'],
           condition: 'attribute_exists(PK) AND attribute_not_exists(listened_at)',
@@ -164,9 +202,9 @@ export class DynamoListenStore implements ListenStore {
         this.campaignAdd(token, 'emails_listened'),
         ...this.userCounters(token, now, { emails_listened: 1 }),
       ]);
-      if (first) return;
+      if (first !== 'not_new') return first;
     }
-    await this.tryTransaction([
+    return this.countEvent(places, [
       update(this.tableName, this.recipientKey(token), {
         set: ['listen_max_percent = :m', 'last_listened_at = :now'],
         condition: 'attribute_exists(PK) AND (attribute_not_exists(listen_max_percent) OR listen_max_percent < :m)',
@@ -176,7 +214,11 @@ export class DynamoListenStore implements ListenStore {
   }
 
   /** The session's seconds: only the current session's, never past the track's length, each second once. */
-  private async recordSeconds(token: EmailToken, progress: { session: string; seconds: number; durationSeconds: number }): Promise<void> {
+  private async recordSeconds(
+    token: EmailToken,
+    progress: { session: string; seconds: number; durationSeconds: number },
+    places: EventPlaces,
+  ): Promise<Counted> {
     for (let attempt = 1; attempt <= SECONDS_ATTEMPTS; attempt++) {
       const { Item } = await this.db.send(
         new GetCommand({
@@ -186,11 +228,11 @@ export class DynamoListenStore implements ListenStore {
           ConsistentRead: true,
         }),
       );
-      if (Item?.listen_session !== progress.session) return; // not the current session (or no play): nothing to add
+      if (Item?.listen_session !== progress.session) return 'not_new'; // not the current session (or no play): nothing to add
       const counted = typeof Item.listen_session_seconds === 'number' ? Item.listen_session_seconds : 0;
       const add = secondsToAdd(progress.seconds, counted, progress.durationSeconds);
-      if (add === 0) return;
-      const done = await this.tryTransaction([
+      if (add === 0) return 'not_new';
+      const done = await this.countEvent(places, [
         update(this.tableName, this.recipientKey(token), {
           set: ['listen_session_seconds = :heard'],
           add: ['listen_seconds :add'],
@@ -198,8 +240,9 @@ export class DynamoListenStore implements ListenStore {
           values: { ':heard': counted + add, ':add': add, ':session': progress.session, ':counted': counted },
         }),
       ]);
-      if (done) return;
+      if (done !== 'not_new') return done;
     }
+    return 'not_new';
   }
 
   private campaignKey(token: EmailToken) {
@@ -208,6 +251,40 @@ export class DynamoListenStore implements ListenStore {
 
   private recipientKey(token: EmailToken) {
     return { PK: key.campaignPartition(token.campaign_id), SK: key.recipient(token.position) };
+  }
+
+  /** The event's places: the minute's window, and for a new play session the hour's, each while not full. */
+  private places(token: EmailToken, now: Date, { newSession }: { newSession: boolean }): EventPlaces {
+    const windows = listenRateWindows(now);
+    const place = (window: ListenRateWindow, most: number) =>
+      update(
+        this.tableName,
+        { PK: key.campaignPartition(token.campaign_id), SK: key.listenRate(token.position, window.name) },
+        {
+          set: ['entity = :entity', '#ttl = :ttl'],
+          add: ['taken :one'],
+          condition: 'attribute_not_exists(taken) OR taken < :most',
+          names: { '#ttl': ttlAttribute },
+          values: { ':entity': 'listenRate', ':ttl': epochSeconds(new Date(window.endsAt.getTime() + WINDOW_KEPT_MS)), ':one': 1, ':most': most },
+        },
+      );
+    const items = [place(windows.events, LISTEN_EVENTS_PER_MINUTE)];
+    if (newSession) items.push(place(windows.plays, LISTEN_PLAYS_PER_HOUR));
+    return { items, taken: false };
+  }
+
+  /** One of an event's transactions, with its places until one is taken: a full window refuses it whole. */
+  private async countEvent(places: EventPlaces, items: TransactItem[]): Promise<Counted> {
+    const sent = places.taken ? items : [...items, ...places.items];
+    try {
+      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: sent })));
+      places.taken = true;
+      return 'written';
+    } catch (error) {
+      if (!conditionFailed(error)) throw error;
+      // The reasons come one per item in the order sent: the places are the last ones.
+      return reasonCodes(error).slice(items.length).includes('ConditionalCheckFailed') ? 'rate_limited' : 'not_new';
+    }
   }
 
   private campaignAdd(token: EmailToken, counter: 'emails_listened' | 'emails_answered' | 'emails_downloaded'): TransactItem {
