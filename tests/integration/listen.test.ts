@@ -509,6 +509,20 @@ describe('lifecycle', () => {
     expect(response.status).toBe(410);
     expect(response.json).toMatchObject({ state: 'track_deleted', message: listenMessages.trackDeleted });
   });
+
+  it('unsubscribing stops the emails, not the page: the recipient can still listen and answer', async () => {
+    const sent = await sentEmail();
+    const tracking = new DynamoTrackingStore(db(), table());
+    expect(await tracking.unsubscribe(sent.token, { reason: null, details: null }, new Date())).toBe('unsubscribed');
+    expect(await tracking.isUnsubscribed(sent.token)).toBe(true);
+
+    expect((await page(sent.token.token)).status).toBe(200);
+    expect((await beacon(sent.token.token, { type: 'play', session: SESSION })).status).toBe(204);
+    expect((await beacon(sent.token.token, { type: 'progress', session: SESSION, percent: 50, seconds: 4 })).status).toBe(204);
+    expect((await answer(sent.token.token, { answer: 'not_for_us' })).status).toBe(200);
+    expect(await recipient(sent)).toMatchObject({ play_count: 1, listen_max_percent: 50, answer: 'not_for_us' });
+    expect((await campaign(sent))?.emails_answered).toBe(1);
+  });
 });
 
 describe('the artist’s side', () => {
