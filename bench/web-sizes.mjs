@@ -20,6 +20,9 @@ const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 const routes = {
   'landing (/), signed out': ['index.html', 'src/pages/landing/LandingPage.tsx'],
   'auth (/auth), first paint': ['index.html', 'src/pages/auth/AuthPage.tsx'],
+  // The public pages a recipient opens from an email: no sign-in, no Amplify; the listen page carries its player (wavesurfer.js).
+  'listen page (/l/<token>), a recipient': ['index.html', 'src/pages/listen/ListenPage.tsx'],
+  'unsubscribe page (/unsubscribe), a recipient': ['index.html', 'src/pages/unsubscribe/UnsubscribePage.tsx'],
   'auth (/auth) + Amplify (prefetched 300 ms after paint)': ['index.html', 'src/pages/auth/AuthPage.tsx', 'src/auth/amplifyService.ts'],
   'dashboard (/dashboard), signed in': [
     'index.html',
