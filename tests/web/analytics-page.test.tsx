@@ -11,8 +11,8 @@ import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { insightsMessages, type Activity } from '../../schema/api/insights';
-import { fileSaver, formatDateStamp } from '../../web/src/lib/csv';
-import { dayAsDate, formatDayLong, formatDayShort, funnelOf, periodFromParam } from '../../web/src/pages/analytics/analyticsView';
+import { csvLines, fileSaver, formatDateStamp } from '../../web/src/lib/csv';
+import { activityCsvColumns, dayAsDate, formatDayLong, formatDayShort, funnelOf, periodFromParam } from '../../web/src/pages/analytics/analyticsView';
 import { activityRow, analyticsCampaign, dayBefore, fakeInsights, renderAnalytics, TODAY, type InsightsData } from './analytics-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
 
@@ -359,6 +359,19 @@ describe('full analytics (Pro)', () => {
 
     const show = table.findFilterSlot()!.findSelect('[data-testid="activity-show"]')!;
     expect(show.findTrigger().getElement()).toHaveTextContent('Opened, clicked or listened');
+  });
+
+  it('shows a play that stopped before 25 % (where Listened starts counting) as Played, not 0 %; the export keeps the number', async () => {
+    const early = activityRow(1, { opened_at: null, last_opened_at: null, open_count: 0, play_count: 2, listen_max_percent: 0 });
+    renderAnalytics(fullServer({ activity: [early] }));
+    await loaded();
+    await waitFor(() => expect(activityEmails()).toEqual(['person1@example.com']));
+    expect(activityTable().findBodyCell(1, 7)!.getElement().textContent).toBe('Played2 plays');
+
+    const [header = '', line = ''] = csvLines(activityCsvColumns, [early]);
+    const cells = Papa.parse<string[]>(`${header}\r\n${line}`).data;
+    const column = (name: string) => cells[1]![cells[0]!.indexOf(name)];
+    expect([column('Listened %'), column('Plays')]).toEqual(['0', '2']);
   });
 
   it('says when the activity fails and loads it again on Retry', async () => {

@@ -377,7 +377,7 @@ describe('campaign detail', () => {
     expect(await within(items[1]!).findByText('This email has not been sent yet.')).toBeInTheDocument();
   });
 
-  it('says per email what the recipient did on their listen page: Listened n %, Played n×, Downloaded, the answer and the note', async () => {
+  it('says per email what the recipient did on their listen page: Listened n %, Played n×, Downloaded, the answer and the note; a play under 25 % is Played n×', async () => {
     const server = fakeCampaignsServer({
       campaigns: [sendingCampaign(1, 3, 3, { track_id: '01KAKZ3R0000000000000000TR', emails_listened: 2, emails_answered: 2 })],
       emails: {
@@ -385,12 +385,13 @@ describe('campaign detail', () => {
           campaignEmail(0, { play_count: 3, listen_max_percent: 78, download_count: 1, answer: 'send_wavs', answer_note: 'Love the bassline, send stems too' }),
           campaignEmail(1, { answer: 'not_for_us' }),
           campaignEmail(2),
+          campaignEmail(3, { play_count: 2, listen_max_percent: 0 }),
         ],
       },
     });
     await openDetail(server);
     const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
-    expect(items).toHaveLength(3);
+    expect(items).toHaveLength(4);
     const first = within(items[0]!);
     expect(first.getByText(/Listened 78 % · Played 3× · Downloaded/)).toBeInTheDocument();
     expect(first.getByText('Answer: Send me the WAVs')).toBeInTheDocument();
@@ -401,5 +402,8 @@ describe('campaign detail', () => {
     expect(second.queryByText(/Listened|Played|Downloaded/)).toBeNull();
     // Nothing done on the page: no listening line.
     expect(within(items[2]!).queryByText(/Listened|Played|Downloaded|Answer:/)).toBeNull();
+    // Plays that stopped before 25 % (where the Listened counter starts): played, not 'Listened 0 %'.
+    expect(within(items[3]!).getByText('Played 2×')).toBeInTheDocument();
+    expect(within(items[3]!).queryByText(/Listened/)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockTime, ListeningMeter } from '../../web/src/pages/listen/listening';
-import { listeningLine } from '../../web/src/pages/campaigns/SentEmailsList';
+import { answerText, listenedText, listeningLine } from '../../web/src/lib/listenFacts';
 import { campaignEmail } from './campaigns-fake-server';
 
 describe('ListeningMeter: what the listen page reports as heard', () => {
@@ -39,10 +39,28 @@ describe('ListeningMeter: what the listen page reports as heard', () => {
   });
 });
 
-describe('the artist’s line for a recipient', () => {
+describe('the artist’s words for what a recipient did on the listen page (campaign, dashboard, Analytics)', () => {
   it('reads Listened n %, Played n× and Downloaded, and nothing before a play', () => {
     const email = campaignEmail(0, { play_count: 2, listen_max_percent: 75, download_count: 1 });
     expect(listeningLine(email)).toBe('Listened 75 % · Played 2× · Downloaded');
+    expect(listenedText(email)).toBe('Listened 75 %');
     expect(listeningLine(campaignEmail(1))).toBeNull();
+    expect(listenedText(campaignEmail(1))).toBeNull();
+    // A download without a play.
+    expect(listeningLine(campaignEmail(2, { download_count: 1 }))).toBe('Downloaded');
+  });
+
+  it('calls a play that stopped before 25 % (what the Listened counter counts from) a play, not Listened 0 %', () => {
+    const early = campaignEmail(0, { play_count: 1, listen_max_percent: 0 });
+    expect(listeningLine(early)).toBe('Played 1×');
+    expect(listenedText(early)).toBe('Played');
+    const atMilestone = campaignEmail(1, { play_count: 1, listen_max_percent: 25 });
+    expect(listeningLine(atMilestone)).toBe('Listened 25 % · Played 1×');
+    expect(listenedText(atMilestone)).toBe('Listened 25 %');
+  });
+
+  it('names the answer as the page’s button does', () => {
+    expect(answerText('send_wavs')).toBe('Answer: Send me the WAVs');
+    expect(answerText(null)).toBeNull();
   });
 });

@@ -1,17 +1,60 @@
 import type { EmailListen } from '../../../schema/api/insights';
-import { listenAnswerLabels, type ListenAnswer } from '../../../schema/api/listenValues';
+import { listenAnswerLabels, listenMilestones, type ListenAnswer } from '../../../schema/api/listenValues';
 
 /**
- * An email's listen page (issue 16) as the dashboard and Analytics read it: how far the recipient
- * listened, and their answer in the page's own words.
+ * What a recipient did on their email's listen page (issue 16), in the same words wherever the artist
+ * reads it: the campaign's sent emails, the dashboard's recent sends, Analytics' activity and export.
  */
 
-/** The furthest milestone reached (0–100), or null when the recipient never pressed play. */
-export const listenedPercent = (email: Pick<EmailListen, 'play_count' | 'listen_max_percent'>): number | null =>
-  email.play_count > 0 ? email.listen_max_percent : null;
+type Listening = Pick<EmailListen, 'play_count' | 'listen_max_percent'>;
 
-/** '78 %' (the campaign's sent emails read 'Listened 78 %' the same way). */
+/**
+ * From the first milestone on a recipient listened: the campaign's Listened counter counts them
+ * (LISTENED_MILESTONE, lambdas/core/listen.ts). A play that stopped sooner is only a play.
+ */
+export const LISTENED_FROM_PERCENT = listenMilestones[0];
+
+/** The furthest milestone reached (0–100), or null when the recipient never pressed play (the export's number). */
+export const listenedPercent = (email: Listening): number | null => (email.play_count > 0 ? email.listen_max_percent : null);
+
+/** How far: listened to a milestone, played but left before the first one, or null before any play. */
+export type ListenReach = { kind: 'listened'; percent: number } | { kind: 'played' };
+
+export function listenReach(email: Listening): ListenReach | null {
+  const percent = listenedPercent(email);
+  if (percent === null) return null;
+  return percent >= LISTENED_FROM_PERCENT ? { kind: 'listened', percent } : { kind: 'played' };
+}
+
+/** '78 %'. */
 export const formatListenPercent = (percent: number): string => `${percent} %`;
+
+/** 'Listened 78 %', 'Played' when the play stopped before the first milestone, null before any play. */
+export function listenedText(email: Listening): string | null {
+  const reach = listenReach(email);
+  if (reach === null) return null;
+  return reach.kind === 'listened' ? `Listened ${formatListenPercent(reach.percent)}` : 'Played';
+}
+
+/**
+ * 'Listened 78 % · Played 3× · Downloaded'; 'Played 1×' alone when the plays stopped before the first
+ * milestone; null when the recipient neither played nor downloaded.
+ */
+export function listeningLine(email: Pick<EmailListen, 'play_count' | 'listen_max_percent' | 'download_count'>): string | null {
+  const reach = listenReach(email);
+  const parts = [
+    ...(reach?.kind === 'listened' ? [`Listened ${formatListenPercent(reach.percent)}`] : []),
+    ...(email.play_count > 0 ? [`Played ${email.play_count}×`] : []),
+    ...(email.download_count > 0 ? ['Downloaded'] : []),
+  ];
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
 
 /** 'Interested', 'Send me the WAVs', 'Not for us': the button the recipient pressed; null before any. */
 export const answerLabel = (answer: ListenAnswer | null): string | null => (answer === null ? null : listenAnswerLabels[answer]);
+
+/** 'Answer: Send me the WAVs'; null before any. */
+export const answerText = (answer: ListenAnswer | null): string | null => {
+  const label = answerLabel(answer);
+  return label === null ? null : `Answer: ${label}`;
+};

@@ -9,7 +9,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import type { Activity, ActivityFilter } from '../../../../schema/api/insights';
-import { answerLabel, formatListenPercent, listenedPercent } from '../../lib/listenFacts';
+import { answerLabel, formatListenPercent, listenReach } from '../../lib/listenFacts';
 import { plural } from '../../lib/plural';
 
 /**
@@ -38,18 +38,19 @@ const clicked = (row: Activity) =>
   row.clicked_at === null ? 'Not clicked' : `${when(row.clicked_at)}${row.click_count > 1 ? ` (${row.click_count} clicks)` : ''}`;
 
 /**
- * The listen page (issue 16): how far (the furthest milestone; '—' when never played), then how often
- * and whether the file was taken, under it (one column: the table stays readable beside the opens).
+ * The listen page (issue 16): how far (the furthest milestone; 'Played' when the plays stopped before the
+ * first one; '—' when never played), then how often and whether the file was taken, under it (one column:
+ * the table stays readable beside the opens).
  */
 const listened = (row: Activity) => {
-  const percent = listenedPercent(row);
+  const reach = listenReach(row);
   const detail = [
     ...(row.play_count > 0 ? [plural(row.play_count, 'play')] : []),
     ...(row.download_count > 0 ? [row.download_count > 1 ? `Downloaded (${plural(row.download_count, 'time')})` : 'Downloaded'] : []),
   ].join(' · ');
   return (
     <>
-      <div>{percent === null ? '—' : formatListenPercent(percent)}</div>
+      <div>{reach === null ? '—' : reach.kind === 'listened' ? formatListenPercent(reach.percent) : 'Played'}</div>
       {detail !== '' && <Box variant="small">{detail}</Box>}
     </>
   );

@@ -14,8 +14,8 @@ import { getCampaignEmail, listCampaignEmails } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { listPagination, pageOf } from '../../components/ListPagination';
 import { SandboxedHtml } from '../../components/SandboxedHtml';
+import { answerText, listeningLine } from '../../lib/listenFacts';
 import styles from './campaigns.module.css';
-import { listenAnswerLabels } from '../../../../schema/api/listenValues';
 import { formatDateTime, recipientStatusLabels } from './campaignView';
 
 export const SENT_EMAILS_TITLE = 'Sent Emails';
@@ -81,22 +81,16 @@ export function SentEmailsList({ campaignId, refreshKey }: { campaignId: string;
 
 const recipientOf = (email: CampaignEmail) => (email.recipient_name ? `${email.recipient_name} <${email.recipient_email}>` : email.recipient_email);
 
-/** What the recipient did on their listen page (issue 16): 'Listened 78 %', 'Played 2×', 'Downloaded', the answer and note. */
-export function listeningLine(email: CampaignEmail): string | null {
-  const parts: string[] = [];
-  if (email.play_count > 0) parts.push(`Listened ${email.listen_max_percent} %`, `Played ${email.play_count}×`);
-  if (email.download_count > 0) parts.push('Downloaded');
-  return parts.length > 0 ? parts.join(' · ') : null;
-}
-
+/** What the recipient did on their listen page (issue 16): 'Listened 78 % · Played 2× · Downloaded', the answer and note. */
 function Listening({ email }: { email: CampaignEmail }) {
   const line = listeningLine(email);
-  if (!line && !email.answer) return null;
+  const answer = answerText(email.answer);
+  if (line === null && answer === null) return null;
   return (
     <Box variant="small">
       {line}
-      {line && email.answer ? ' · ' : ''}
-      {email.answer && <strong>{`Answer: ${listenAnswerLabels[email.answer]}`}</strong>}
+      {line !== null && answer !== null ? ' · ' : ''}
+      {answer !== null && <strong>{answer}</strong>}
       {email.answer_note && <span className={styles.wrap}>{` — “${email.answer_note}”`}</span>}
     </Box>
   );

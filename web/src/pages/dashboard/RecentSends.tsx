@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router-dom';
 import type { RecentSend } from '../../../../schema/api/insights';
 import { insightsMessages, RECENT_SENDS } from '../../../../schema/api/insightsValues';
 import { useFollow } from '../../components/useFollow';
-import { answerLabel, formatListenPercent, listenedPercent } from '../../lib/listenFacts';
+import { answerText, listenedText } from '../../lib/listenFacts';
 import { campaignPath, formatDateTime } from '../campaigns/campaignView';
 import styles from './dashboard.module.css';
 import type { DashboardStatsState } from './useDashboardStats';
@@ -20,10 +20,10 @@ const HEADING_ID = 'recent-sends-heading';
  * means the email was read), then a click (a clicked email was opened too), then an open.
  */
 function engagement(send: RecentSend): { type: StatusIndicatorProps.Type; text: string } {
-  const answer = answerLabel(send.answer);
-  if (answer !== null) return { type: 'success', text: `Answered: ${answer}` };
-  const listened = listenedPercent(send);
-  if (listened !== null) return { type: 'success', text: `Listened ${formatListenPercent(listened)}` };
+  const answer = answerText(send.answer);
+  if (answer !== null) return { type: 'success', text: answer };
+  const listened = listenedText(send);
+  if (listened !== null) return { type: 'success', text: listened };
   if (send.clicked_at) return { type: 'success', text: 'Clicked' };
   if (send.opened_at) return { type: 'success', text: 'Opened' };
   return { type: 'pending', text: 'Not opened' };

@@ -22,17 +22,31 @@ import styles from '../../components/layout.module.css';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { WaveformPlayer } from './WaveformPlayer';
 
-type State = { status: 'loading' } | { status: 'error'; message: string } | { status: 'page'; page: ListenPage };
+type State = { status: 'loading' } | { status: 'error'; message: string } | { status: 'page'; page: ListenPage; fetchedAt: number };
+
+/**
+ * How long the page trusts its signed URLs: they live LISTEN_URL_SECONDS (10 minutes, lambdas/core/tracks.ts)
+ * from the read; a minute less leaves room for a slow click and a clock that differs.
+ */
+export const LISTEN_URLS_FRESH_MS = 9 * 60_000;
+
+/** The page of a token and when it was asked for (Date.now() before the request: the URLs were signed after it). */
+async function fetchPage(token: string, options: { signal?: AbortSignal; fetchImpl?: typeof fetch }): Promise<{ page: ListenPage; fetchedAt: number }> {
+  const fetchedAt = Date.now();
+  return { page: await loadListenPage(token, options), fetchedAt };
+}
 
 export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) {
   const token = useParams().token ?? '';
   const [state, setState] = useState<State>({ status: 'loading' });
   useDocumentTitle(state.status === 'page' && state.page.state === 'ready' ? state.page.track_name : 'Private listen link');
+  // A renewal that finds the link expired or the track removed: that page replaces the player.
+  const showGone = useCallback((page: ListenPage, fetchedAt: number) => setState({ status: 'page', page, fetchedAt }), []);
 
   useEffect(() => {
     const controller = new AbortController();
-    loadListenPage(token, { signal: controller.signal, fetchImpl }).then(
-      (page) => setState({ status: 'page', page }),
+    fetchPage(token, { signal: controller.signal, fetchImpl }).then(
+      ({ page, fetchedAt }) => setState({ status: 'page', page, fetchedAt }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
         const message =
@@ -65,7 +79,7 @@ export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) 
       </Container>
     );
   } else {
-    content = <Player token={token} page={state.page} fetchImpl={fetchImpl} />;
+    content = <Player token={token} page={state.page} fetchedAt={state.fetchedAt} onGone={showGone} fetchImpl={fetchImpl} />;
   }
 
   return (
@@ -77,19 +91,65 @@ export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) 
   );
 }
 
-function Player({ token, page: loaded, fetchImpl }: { token: string; page: Extract<ListenPage, { state: 'ready' }>; fetchImpl?: typeof fetch }) {
+function Player({
+  token,
+  page: loaded,
+  fetchedAt,
+  onGone,
+  fetchImpl,
+}: {
+  token: string;
+  page: Extract<ListenPage, { state: 'ready' }>;
+  fetchedAt: number;
+  onGone: (page: ListenPage, fetchedAt: number) => void;
+  fetchImpl?: typeof fetch;
+}) {
   const report = useCallback((beacon: ListenBeacon) => sendListenBeacon(token, beacon), [token]);
-  // The signed URLs live minutes: when the audio's stops working, the page asks for new ones.
-  const [urls, setUrls] = useState({ audio: loaded.audio_url, download: loaded.download_url });
+  // The signed URLs live minutes: the page asks for new ones when the audio stops working, and before a
+  // download with URLs older than LISTEN_URLS_FRESH_MS.
+  const [urls, setUrls] = useState({ audio: loaded.audio_url, download: loaded.download_url, fetchedAt });
   const page = { ...loaded, audio_url: urls.audio, download_url: urls.download };
-  const renew = useCallback(() => {
-    loadListenPage(token, { fetchImpl }).then(
-      (fresh) => {
-        if (fresh.state === 'ready') setUrls({ audio: fresh.audio_url, download: fresh.download_url });
+  /** The page read again: its fresh URLs when it is still the player, else null (the expired or removed page shows). */
+  const renew = useCallback(async () => {
+    const fresh = await fetchPage(token, { fetchImpl });
+    if (fresh.page.state !== 'ready') {
+      onGone(fresh.page, fresh.fetchedAt);
+      return null;
+    }
+    const renewed = { audio: fresh.page.audio_url, download: fresh.page.download_url, fetchedAt: fresh.fetchedAt };
+    setUrls(renewed);
+    return renewed;
+  }, [token, fetchImpl, onGone]);
+  // A renewal that failed (offline) is tried again by the player (WaveformPlayer).
+  const renewAudio = useCallback(() => void renew().catch(() => undefined), [renew]);
+
+  const [downloading, setDownloading] = useState(false);
+  const [downloadFailed, setDownloadFailed] = useState(false);
+  const reportDownload = () => report({ type: 'download', session: newListenSession() });
+  const download = (event: CustomEvent) => {
+    setDownloadFailed(false);
+    // Fresh URLs: the link downloads by itself.
+    if (Date.now() - urls.fetchedAt < LISTEN_URLS_FRESH_MS) {
+      reportDownload();
+      return;
+    }
+    // Older ones would answer AccessDenied: read the page again, then download from its new URL.
+    event.preventDefault();
+    setDownloading(true);
+    renew().then(
+      (renewed) => {
+        setDownloading(false);
+        if (renewed?.download) {
+          followDownload(renewed.download);
+          reportDownload();
+        }
       },
-      () => undefined,
+      () => {
+        setDownloading(false);
+        setDownloadFailed(true);
+      },
     );
-  }, [token, fetchImpl]);
+  };
   return (
     <SpaceBetween size="l">
       <Container
@@ -110,18 +170,36 @@ function Player({ token, page: loaded, fetchImpl }: { token: string; page: Extra
             durationSeconds={page.duration_seconds}
             trackName={page.track_name}
             onReport={report}
-            onUrlExpired={renew}
+            onUrlExpired={renewAudio}
           />
           {page.download_url && (
-            <Button iconName="download" href={page.download_url} download onClick={() => report({ type: 'download', session: newListenSession() })}>
-              Download
-            </Button>
+            <SpaceBetween size="xs">
+              <Button iconName="download" href={page.download_url} download loading={downloading} onClick={download}>
+                Download
+              </Button>
+              {downloadFailed && (
+                <div role="status">
+                  <StatusIndicator type="error">The download did not start. Check your connection and try again.</StatusIndicator>
+                </div>
+              )}
+            </SpaceBetween>
           )}
         </SpaceBetween>
       </Container>
       <Answers token={token} initial={page.answer} initialNote={page.answer_note ?? ''} fetchImpl={fetchImpl} />
     </SpaceBetween>
   );
+}
+
+/** Downloads `url` as the Download link would: a link with the download attribute, clicked. */
+function followDownload(url: string) {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = '';
+  // Attached while clicked: some browsers ignore a click on a link outside the document.
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
 }
 
 function Answers({ token, initial, initialNote, fetchImpl }: { token: string; initial: ListenAnswer | null; initialNote: string; fetchImpl?: typeof fetch }) {

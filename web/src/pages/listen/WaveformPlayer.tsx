@@ -7,7 +7,7 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { newListenSession, type ListenBeacon } from '../../api/listen';
 import { clockTime, ListeningMeter } from './listening';
@@ -49,6 +49,19 @@ export function WaveformPlayer({
   const resume = useRef<{ at: number; play: boolean } | null>(null);
   /** When a new URL was last asked for (Date.now()). */
   const lastRenewal = useRef(Number.NEGATIVE_INFINITY);
+  /**
+   * Asks the page for a new URL that picks up where this one stopped (playing when `play`); false when
+   * one was asked for less than RENEW_MIN_INTERVAL_MS ago: a URL that fails for another reason does not
+   * loop page reads, and a renewal that failed (offline) is tried again at the next error or Play.
+   */
+  const renewUrl = useCallback((media: HTMLAudioElement, play: boolean) => {
+    const now = Date.now();
+    if (now - lastRenewal.current < RENEW_MIN_INTERVAL_MS) return false;
+    lastRenewal.current = now;
+    resume.current = { at: media.currentTime, play };
+    expired.current();
+    return true;
+  }, []);
   useEffect(() => {
     const media = audio.current;
     const pending = resume.current;
@@ -121,15 +134,7 @@ export function WaveformPlayer({
       if (document.visibilityState === 'hidden') progress();
     };
     // The storage refuses an expired signed URL: the element errors; a new URL picks up from here.
-    const onError = () => {
-      // At most one renewal per RENEW_MIN_INTERVAL_MS: a URL that fails for another reason does not loop
-      // page reads, and a renewal that failed (offline) is tried again at the next error.
-      const now = Date.now();
-      if (now - lastRenewal.current < RENEW_MIN_INTERVAL_MS) return;
-      lastRenewal.current = now;
-      resume.current = { at: media.currentTime, play: !media.paused || playingBeforeError };
-      expired.current();
-    };
+    const onError = () => void renewUrl(media, !media.paused || playingBeforeError);
     const onPlaying = () => {
       playingBeforeError = true;
     };
@@ -148,13 +153,19 @@ export function WaveformPlayer({
       listening.abort();
       waveform.destroy();
     };
-  }, [peaks, durationSeconds]);
+  }, [peaks, durationSeconds, renewUrl]);
 
   const toggle = () => {
     const media = audio.current;
     if (!media) return;
-    if (media.paused) void media.play().catch(() => setPlaying(false));
-    else media.pause();
+    if (!media.paused) {
+      media.pause();
+      return;
+    }
+    // An element that errored (its renewal failed offline) may not error again on play() with the same
+    // URL: ask for a new one from here, to play.
+    if (media.error !== null && renewUrl(media, true)) return;
+    void media.play().catch(() => setPlaying(false));
   };
   const skip = (by: number) => {
     const media = audio.current;
