@@ -9,6 +9,8 @@ import { htmlCampaignDefaults } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
 import { htmlDocument, isHtmlDocument } from '../../schema/email/htmlDocument';
+import { composeMessages } from '../../schema/api/campaignValues';
+import { WriterError } from './errors';
 import type { ArtistDetails, DraftContent, EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEmailStore } from '../ports';
 
 /** The placeholder the preview shows where the first selected recipient's name was (spec §2). */
@@ -42,7 +44,7 @@ export function listenContent(track: ListenFields): ListenFields {
 export function writerRequestFor(track: (AiTrack | TrackFields) & Pick<ListenFields, 'track_id'>, contact: Contact, artist: ArtistDetails): WriterRequest {
   const { ai_tone, email_length, track_url, ...rest } = trackContent(track);
   return {
-    track: { ...rest, track_url: track_url ?? (track.track_id !== null ? LISTEN_LINK_STAND_IN : '') },
+    track: { ...rest, track_url: track_url ?? (writerGetsStandIn({ track_url }, track) ? LISTEN_LINK_STAND_IN : '') },
     tone: ai_tone,
     length: email_length,
     artist,
@@ -160,7 +162,8 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
 /**
  * The draft of an AI preview: the writer's email for the first selected recipient, their name already
  * turned into [CONTACT_NAME]. Personalised: every other recipient gets an email the writer writes for
- * them when the campaign is sent.
+ * them when the campaign is sent. Throws WriterError when the writer was given the listen-link stand-in
+ * and its email does not carry it in a form that becomes [TRACK_URL] (nothing is saved).
  */
 export function previewDraftContent(
   track: AiTrack,
@@ -169,13 +172,16 @@ export function previewDraftContent(
   totalRecipients: number,
   sanitizer: HtmlSanitizer,
 ): DraftContent {
+  const content = trackContent(track);
+  const stored = { subject: withStandInWhole(preview.subject), body: storedBody(withStandInWhole(preview.body), 'ai', sanitizer) };
+  if (writerGetsStandIn(content, track)) assertCarriesStandIn(stored);
   return {
     mode: 'ai',
-    ...trackContent(track),
+    ...content,
     ...listenContent(track),
     // The stand-in link the writer was given shows as [TRACK_URL], which sending fills with each recipient's link.
-    email_subject: withStandInAsPlaceholder(preview.subject),
-    email_body: withStandInAsPlaceholder(storedBody(preview.body, 'ai', sanitizer)),
+    email_subject: withStandInAsPlaceholder(stored.subject),
+    email_body: withStandInAsPlaceholder(stored.body),
     personalised_by_writer: true,
     preview_contact_id: contact.id,
     total_recipients: totalRecipients,
@@ -232,7 +238,8 @@ export function writerRequestKey(request: WriterRequest): string {
  * recipient gets the stored one, which was written for them): written once per writer request and kept,
  * so what the artist previews is what is sent; a model reply that is HTML is sanitized like any stored
  * body. Otherwise the stored subject and body. Either way the placeholders are filled and the §5 footer
- * added by renderEmail. Throws WriterError when the writer fails.
+ * added by renderEmail. Throws WriterError when the writer fails, and, with a listen link, when the
+ * email would go out with a dead link: the stand-in left in it, or (a writer's email) no listen link at all.
  */
 export async function recipientEmail(input: RecipientEmailInput): Promise<RenderedEmail> {
   const { campaign, contact, artist, unsubscribeUrl } = input;
@@ -246,7 +253,9 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
   // [TRACK_URL] takes only a website link (a local app's http://127.0.0.1:… is none): a stand-in that is
   // one, replaced with the recipient's link after rendering, as every copy of the campaign's own link is.
   const rendered = renderEmail(email, placeholderContext({ ...campaign, track_url: LISTEN_LINK_STAND_IN }, contact, artist), { unsubscribeUrl });
-  return withLinkReplaced(withLinkReplaced(rendered, LISTEN_LINK_STAND_IN, trackUrl), campaign.track_url, trackUrl);
+  const linked = withLinkReplaced(withStandInReplaced(rendered, trackUrl), campaign.track_url, trackUrl);
+  assertListenLinked(linked, trackUrl, campaign.personalised_by_writer);
+  return linked;
 }
 
 /**
@@ -256,17 +265,67 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
  */
 export const LISTEN_LINK_STAND_IN = 'https://listen-link.invalid/recipient';
 
+/** Whether the writer is given the stand-in: an uploaded track without a link of its own. */
+const writerGetsStandIn = (content: Pick<TrackFields, 'track_url'>, track: Pick<ListenFields, 'track_id'>) =>
+  content.track_url === null && track.track_id !== null;
+
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/**
- * Every whole copy of `link` in `text`: one that ends where a link ends (the end, a space, a quote, a
- * bracket, or sentence punctuation before a space), so a longer link that starts with it
- * (`…/new-single-extended`, `…?utm=…`) is left alone.
- */
-const wholeLink = (link: string) => new RegExp(`${escapeRegExp(link)}(?=$|[\\s"'<>)\\]]|[.,;:!?](?:$|\\s))`, 'g');
+/** Where a link ends: the end, a space, a quote, a bracket, or sentence punctuation before a space. */
+const LINK_END = String.raw`(?=$|[\s"'<>)\]]|[.,;:!?](?:$|\s))`;
 
-/** Every whole copy of the listen-link stand-in in the text as the [TRACK_URL] placeholder. */
-const withStandInAsPlaceholder = (text: string) => text.replace(wholeLink(LISTEN_LINK_STAND_IN), '[TRACK_URL]');
+/**
+ * Every whole copy of `link` in `text`: one that ends where a link ends, so a longer link that starts
+ * with it (`…/new-single-extended`, `…?utm=…`) is left alone.
+ */
+const wholeLink = (link: string) => new RegExp(`${escapeRegExp(link)}${LINK_END}`, 'g');
+
+/**
+ * The stand-in as a model may write it: with its scheme, protocol-relative or without one, with a
+ * trailing slash, in any case; whole (not inside another link, not followed by a path or a query).
+ */
+const standInCopies = () => new RegExp(String.raw`(?<![\w.\-/:])(?:(?:https?:)?//)?listen-link\.invalid/recipient/?${LINK_END}`, 'gi');
+
+/** Any trace of the stand-in's host: a copy the replacement did not take is a dead link. */
+const STAND_IN_TRACE = /listen-link\.invalid/i;
+
+/**
+ * Every copy of the stand-in in a writer's text written out whole (before sanitizing, which may drop a
+ * link without a scheme), so plain text makes it a link and each later step finds it as it was given.
+ */
+const withStandInWhole = (text: string) => text.replace(standInCopies(), LISTEN_LINK_STAND_IN);
+
+/** Every copy of the listen-link stand-in in the text as the [TRACK_URL] placeholder. */
+const withStandInAsPlaceholder = (text: string) => text.replace(standInCopies(), '[TRACK_URL]');
+
+/** The rendered email with every copy of the stand-in replaced by the recipient's listen link (escaped in the HTML). */
+function withStandInReplaced(email: RenderedEmail, to: string): RenderedEmail {
+  const replace = (text: string, link: string) => text.replace(standInCopies(), () => link);
+  return { subject: replace(email.subject, to), html: replace(email.html, escapeAttribute(to)), text: replace(email.text, to) };
+}
+
+const leftOutListenLink = () => new WriterError('invalid_reply', composeMessages.writerLeftOutListenLink);
+
+/**
+ * A written email given the stand-in must carry it in its body, and only in forms that become [TRACK_URL] or the
+ * listen link: otherwise the writer's email is refused (WriterError) before it is kept.
+ */
+function assertCarriesStandIn(email: WrittenEmail): void {
+  const carries = standInCopies().test(email.body);
+  const leftover = [email.subject, email.body].some((text) => STAND_IN_TRACE.test(text.replace(standInCopies(), '')));
+  if (!carries || leftover) throw leftOutListenLink();
+}
+
+/**
+ * The last word before an email with a listen link leaves: no trace of the stand-in may be left (the
+ * preview's own stand-in listen link aside), and a writer's email must link the listen page somewhere.
+ */
+function assertListenLinked(email: RenderedEmail, listenUrl: string, writers: boolean): void {
+  const texts = [email.subject, email.html, email.text].map((text) => text.split(listenUrl).join(''));
+  if (texts.some((text) => STAND_IN_TRACE.test(text))) throw leftOutListenLink();
+  const linked = email.html.includes(escapeAttribute(listenUrl)) || email.text.includes(listenUrl);
+  if (writers && !linked) throw leftOutListenLink();
+}
 
 /** The email with every whole copy of the link `from` (as written, and as escaped in HTML) replaced by `to`. */
 export function withLinkReplaced(email: RenderedEmail, from: string | null, to: string): RenderedEmail {
@@ -277,11 +336,17 @@ export function withLinkReplaced(email: RenderedEmail, from: string | null, to: 
   return { subject: replace(email.subject), html: replace(email.html), text: replace(email.text) };
 }
 
+/**
+ * The writer's email for one recipient, written once per writer request and kept. A reply given the
+ * stand-in that does not carry it is refused before it is kept, so a retry asks the writer again.
+ */
 async function writtenFor({ campaign, contact, artist, writer, sanitizer, written, now }: RecipientEmailInput): Promise<WrittenEmail> {
   const request = writerRequestFor(campaign, contact, artist);
   const requestKey = writerRequestKey(request);
   const stored = await written.get(campaign.id, requestKey);
   if (stored) return stored;
   const email = await writer.write(request);
-  return written.putIfAbsent(campaign.id, requestKey, { subject: email.subject, body: storedBody(email.body, 'ai', sanitizer) }, now);
+  const kept = { subject: withStandInWhole(email.subject), body: storedBody(withStandInWhole(email.body), 'ai', sanitizer) };
+  if (request.track.track_url === LISTEN_LINK_STAND_IN) assertCarriesStandIn(kept);
+  return written.putIfAbsent(campaign.id, requestKey, kept, now);
 }

@@ -6,10 +6,10 @@
  */
 import type { AnalyticsDepth } from '../../schema/plans';
 import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, EmailListen, RecentSend } from '../../schema/api/insights';
-import { isListenAnswer, listenMilestones } from '../../schema/api/listenValues';
 import { activityFilters, analyticsPeriods, percentOf, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
 
 export { percentOf };
+import { recipientListen, type StoredRecipientListen } from './listen';
 import { counterDay, counterDayRange, EMAIL_COUNTERS, emptyEmailCounters, type EmailCounters } from './counters';
 import { nextPacificMidnight } from './sendingWindow';
 
@@ -80,32 +80,13 @@ export function dashboardDayRange(now: Date): DayRange {
  */
 export const ENGAGEMENT_TIMES = ['opened_at', 'clicked_at', 'last_listened_at', 'answered_at'] as const;
 
-/** The listen attributes of a sent email as stored (absent on an email nobody listened to). */
-export interface StoredEmailListen {
-  listen_max_percent?: unknown;
-  play_count?: unknown;
-  download_count?: unknown;
-  answer?: unknown;
-  answer_note?: unknown;
-}
-
-const storedCount = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0);
-const furthestMilestone = Math.max(...listenMilestones);
-
 /**
- * What the artist sees of an email's listen page: counts read 0 until its events wrote them, the
- * milestone stays within 0–100, and an answer that is not one of the page's answers reads as none
- * (with no note: a note belongs to its answer).
+ * What the artist sees of an email's listen page in the insights: the listen attributes as the one
+ * reader (core recipientListen) reads them, the milestone, plays, downloads and the answer with its note.
  */
-export function emailListen(stored: StoredEmailListen): EmailListen {
-  const answer = isListenAnswer(stored.answer) ? stored.answer : null;
-  return {
-    listen_max_percent: Math.min(storedCount(stored.listen_max_percent), furthestMilestone),
-    play_count: storedCount(stored.play_count),
-    download_count: storedCount(stored.download_count),
-    answer,
-    answer_note: answer !== null && typeof stored.answer_note === 'string' && stored.answer_note !== '' ? stored.answer_note : null,
-  };
+export function emailListen(stored: StoredRecipientListen): EmailListen {
+  const { listen_max_percent, play_count, download_count, answer, answer_note } = recipientListen(stored);
+  return { listen_max_percent, play_count, download_count, answer, answer_note };
 }
 
 // ---- figures -------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@
  *  - the seconds of one play session are at most the track's duration, however many beacons say more;
  *  - a recipient "listened" from 25 % on.
  */
-import { listenLimits, listenMilestones } from '../../schema/api/listenValues';
+import { isListenAnswer, listenLimits, listenMilestones } from '../../schema/api/listenValues';
+import type { RecipientRecord } from '../ports';
 
 /** The page of a recipient's link: `/l/<token>` on the app. */
 export const listenPageUrl = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/l/${encodeURIComponent(token)}`;
@@ -79,3 +80,51 @@ export function listenRateWindows(now: Date): { plays: ListenRateWindow; events:
 export const LINK_FACTS_MS = 60_000;
 /** The links a container keeps at most (the oldest go first): a few hundred kilobytes. */
 export const LINK_FACTS_MAX = 1_000;
+
+// ---- a sent email's listen attributes, as read ---------------------------------------------------
+
+/** The listen attributes of a sent email (its RCPT item): written by the page's events only. */
+export const RECIPIENT_LISTEN_FIELDS = [
+  'first_listened_at',
+  'last_listened_at',
+  'listened_at',
+  'listen_max_percent',
+  'listen_seconds',
+  'play_count',
+  'download_count',
+  'answer',
+  'answer_note',
+  'answered_at',
+  'first_answered_at',
+] as const satisfies readonly (keyof RecipientRecord)[];
+export type RecipientListenField = (typeof RECIPIENT_LISTEN_FIELDS)[number];
+export type RecipientListen = Pick<RecipientRecord, RecipientListenField>;
+
+/** The listen attributes as stored: any of them absent (an email nobody listened to) or of another shape. */
+export type StoredRecipientListen = Partial<Record<RecipientListenField, unknown>>;
+
+const storedCount = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0);
+const storedTime = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const furthestMilestone = Math.max(...listenMilestones);
+
+/**
+ * The one reader of a sent email's listen attributes (the campaign's sent emails, the insights): counts
+ * read 0 until the page's events wrote them, the milestone stays within 0–100, and an answer that is
+ * not one of the page's answers reads as none (with no note: a note belongs to its answer).
+ */
+export function recipientListen(stored: StoredRecipientListen): RecipientListen {
+  const answer = isListenAnswer(stored.answer) ? stored.answer : null;
+  return {
+    first_listened_at: storedTime(stored.first_listened_at),
+    last_listened_at: storedTime(stored.last_listened_at),
+    listened_at: storedTime(stored.listened_at),
+    listen_max_percent: Math.min(storedCount(stored.listen_max_percent), furthestMilestone),
+    listen_seconds: storedCount(stored.listen_seconds),
+    play_count: storedCount(stored.play_count),
+    download_count: storedCount(stored.download_count),
+    answer,
+    answer_note: answer !== null && typeof stored.answer_note === 'string' && stored.answer_note !== '' ? stored.answer_note : null,
+    answered_at: storedTime(stored.answered_at),
+    first_answered_at: storedTime(stored.first_answered_at),
+  };
+}

@@ -170,16 +170,17 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
         profileOf(identity),
         campaignId === undefined ? undefined : draftOf(userId, campaignId),
       ]);
-      const written = await withWriter(() => writer.write(writerRequestFor(request.track, contact, artistDetails(profile))), {
-        contactId: contact.id,
-        ...(campaignId ? { campaignId } : {}),
-      });
-      const content = previewDraftContent(
-        request.track,
-        withRecipientPlaceholders(written, contact, artistName(profile)),
-        contact,
-        request.total_recipients,
-        sanitizer,
+      // The draft is made inside withWriter: an email that lost the listen link is the writer's failure too.
+      const content = await withWriter(
+        async () =>
+          previewDraftContent(
+            request.track,
+            withRecipientPlaceholders(await writer.write(writerRequestFor(request.track, contact, artistDetails(profile))), contact, artistName(profile)),
+            contact,
+            request.total_recipients,
+            sanitizer,
+          ),
+        { contactId: contact.id, ...(campaignId ? { campaignId } : {}) },
       );
       if (campaignId === undefined) {
         const campaign = await campaigns.createDraft(userId, content, clock.now());

@@ -14,8 +14,7 @@
 import type { ListenPage } from '../../schema/api/listenValues';
 import { listenMessages } from '../../schema/api/listenValues';
 import { isEmailToken } from '../core/emailToken';
-import { ExpiringCache } from '../core/expiringCache';
-import { LINK_FACTS_MAX, LINK_FACTS_MS, isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
+import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
 import { LISTEN_URL_SECONDS, type StoredTrack } from '../core/tracks';
 import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
@@ -23,6 +22,7 @@ import { listenDeps } from '../composition/listen';
 import { HttpError, httpApi, json, lazyHandler, logger, noContent, parseForm } from './api';
 
 export interface ListenDeps {
+  /** The token and campaign reads: the composition keeps their answers a while (withKeptLinkFacts). */
   tokens: Pick<TrackingStore, 'getToken'>;
   listen: ListenStore;
   tracks: Pick<TrackStore, 'get'>;
@@ -50,24 +50,17 @@ const goneMessage = (state: 'expired' | 'track_deleted') => (state === 'expired'
 const downloadName = (track: StoredTrack) => `${track.name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '').trim() || 'track'}.${track.format ?? 'mp3'}`;
 
 export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps) {
-  /** This container's link facts by token value (core LINK_FACTS_MS): a listener's beacons read only the track. */
-  const linkFacts = new ExpiringCache<{ token: EmailToken; campaign: ListenCampaign & { track_id: string } }>(LINK_FACTS_MS, LINK_FACTS_MAX);
-
-  /** The token and its campaign: kept a while once found; undefined when there is none (not kept). */
-  async function factsOf(value: string, now: Date) {
-    const kept = linkFacts.get(value, now);
-    if (kept) return kept;
+  /** The token and its campaign (the composition keeps both a while); undefined when there is none. */
+  async function factsOf(value: string) {
     const token = isEmailToken(value) ? await tokens.getToken(value) : undefined;
     const campaign = token ? await listen.campaign(token) : undefined;
     if (!token || !campaign?.track_id) return undefined;
-    const facts = { token, campaign: { ...campaign, track_id: campaign.track_id } };
-    linkFacts.set(value, facts, now);
-    return facts;
+    return { token, campaign: { ...campaign, track_id: campaign.track_id } };
   }
 
   /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
   async function linkOf(value: string, now: Date): Promise<Link> {
-    const facts = await factsOf(value, now);
+    const facts = await factsOf(value);
     if (!facts) throw new HttpError(404, listenMessages.notFound);
     const { token, campaign } = facts;
     // Judged on every request, by the clock and a fresh read of the track: a kept link still expires, and a deleted track says so at once.

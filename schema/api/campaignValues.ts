@@ -55,6 +55,8 @@ export const composeMessages = {
   writerBusy: 'The AI writer is busy right now. Please wait a minute and try again.',
   writerTimeout: 'The AI writer took too long to answer. Please try again.',
   writerFailed: 'The AI writer could not write this email. Please try again.',
+  /** Beyond the spec (issue 16): the writer's email lost the listen link, so it is not sent or saved. */
+  writerLeftOutListenLink: 'The AI writer left out the listen link. Please try again.',
   generateFailed: 'Failed to generate email preview.',
   createPreviewFailed: 'Failed to create email preview.',
   saveEmailFailed: 'Failed to save email changes.',

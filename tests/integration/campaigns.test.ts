@@ -18,7 +18,7 @@ import { systemClock } from '../../lambdas/adapters/clock';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { WriterError, type WriterFailure } from '../../lambdas/core/errors';
 import { makeHandler } from '../../lambdas/http/campaigns';
-import type { EmailWriter } from '../../lambdas/ports';
+import type { EmailWriter, WrittenEmail } from '../../lambdas/ports';
 import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
 import {
   campaignSchema,
@@ -548,9 +548,12 @@ describe('a writer failure', () => {
   let own: ReturnType<typeof callAt>;
   let failure: WriterFailure = 'busy';
   let writes = 0;
+  /** When set, the writer answers with this email instead of failing. */
+  let reply: WrittenEmail | undefined;
   const failingWriter: EmailWriter = {
     write: () => {
       writes++;
+      if (reply) return Promise.resolve(reply);
       return Promise.reject(new WriterError(failure, `the model said no (${failure})`, { cause: new Error('ThrottlingException') }));
     },
   };
@@ -598,6 +601,28 @@ describe('a writer failure', () => {
     expect(writes).toBe(4);
     expect(await storedCampaigns(user.sub)).toEqual([]);
     expect(await listCampaigns(user)).toEqual([]);
+  });
+
+  it('an uploaded track’s email that left out the listen link is refused as an invalid reply, and nothing is saved', async () => {
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Ines Halloran', label_name: 'Quiet Pylon' });
+    const tracks = new DynamoTrackStore(dynamodb().doc, stack().tableName);
+    const trackId = ulidGenerator().next(new Date());
+    const audio = { name: 'Night Drive', audio_key: `tracks/${user.sub}/${trackId}`, content_type: 'audio/wav', size_bytes: 1000 };
+    await tracks.createPending(user.sub, { id: trackId, status: 'pending', created_at: new Date().toISOString(), ...audio }, new Date(Date.now() + 86_400_000));
+    await tracks.markReady(user.sub, trackId, { format: 'wav', duration_seconds: 8, sample_rate: 8000, size_bytes: 1000, peaks: [0.5] });
+    reply = { subject: 'Night Drive', body: 'Hi Ines, it is on my SoundCloud.\n\nNOVA' };
+    try {
+      const response = await own('/api/campaigns/generate-preview', {
+        method: 'POST',
+        token: user.idToken,
+        body: { track: { ...track, track_url: '', track_id: trackId }, contact_id: contact.id, total_recipients: 1 },
+      });
+      expect(response).toMatchObject({ status: 502, json: { message: composeMessages.invalidPreviewFormat } });
+    } finally {
+      reply = undefined;
+    }
+    expect(await storedCampaigns(user.sub)).toEqual([]);
   });
 
   it('leaves the draft being regenerated as it was', async () => {

@@ -15,6 +15,7 @@ import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { localAudioStore } from '../../lambdas/composition/audio';
+import { withKeptLinkFacts } from '../../lambdas/composition/listen';
 import { addressId } from '../../lambdas/core/contacts';
 import { counterDay } from '../../lambdas/core/counters';
 import { newEmailToken } from '../../lambdas/core/emailToken';
@@ -41,13 +42,16 @@ const ids = ulidGenerator();
 const trackStore = () => new DynamoTrackStore(db(), table());
 
 beforeAll(async () => {
-  const listen = makeHandler({
-    tokens: new DynamoTrackingStore(db(), table()),
-    listen: new DynamoListenStore(db(), table()),
-    tracks: trackStore(),
-    audio: localAudioStore(stackConfig()),
-    clock: { now: () => pinnedNow ?? new Date(systemClock.now().getTime() + clockOffsetMs) },
-  }) as LambdaHandler;
+  // The token and campaign reads kept as the composition keeps them, on the test's clock.
+  const listen = makeHandler(
+    withKeptLinkFacts({
+      tokens: new DynamoTrackingStore(db(), table()),
+      listen: new DynamoListenStore(db(), table()),
+      tracks: trackStore(),
+      audio: localAudioStore(stackConfig()),
+      clock: { now: () => pinnedNow ?? new Date(systemClock.now().getTime() + clockOffsetMs) },
+    }),
+  ) as LambdaHandler;
   server = await startServerServing('listen', listen);
   own = callAt(server.url);
 });

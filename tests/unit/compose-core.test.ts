@@ -547,6 +547,132 @@ describe('an uploaded track without a link of its own, in AI mode (issue 16)', (
   });
 });
 
+describe('the listen-link stand-in as a model may write it (issue 16): each email gets the listen link or is refused', () => {
+  const trackId = '01KAKZ3R0000000000000000TR';
+  const listenUrl = 'https://app.example/l/Q0FGRUJBQkVDQUZFQkFCRUNBRkVCQUJFQ0FGRUJBQkU';
+  const { track_url: _link, ...withoutLink } = track;
+  const uploaded = aiTrackSchema.parse({ ...withoutLink, track_url: '', track_id: trackId });
+  const mara = contact();
+  const juno = contact({ id: 'AAAAAAAAAAAAAAAAAAAAAA', name: 'Juno Strand', email: 'juno@tidal.example' });
+
+  /** A writer whose every email has `link` where the link it was given should be (the model's own spelling of it). */
+  const writerOf = (link: string): EmailWriter & { requests: WriterRequest[] } => {
+    const requests: WriterRequest[] = [];
+    return {
+      requests,
+      write(request) {
+        requests.push(request);
+        return Promise.resolve({ subject: 'Night Drive', body: `Hi ${request.contact.name}, hear it here ${link} tonight.\n\nNOVA` });
+      },
+    };
+  };
+
+  /** Juno's email when the campaign is sent: written for Juno (Mara is the preview's recipient). */
+  const sentToJuno = (writer: EmailWriter, written = memoryWrittenStore()) =>
+    recipientEmail({
+      campaign: buildCampaign({
+        id: '01KAKZ3R0000000000000000AA',
+        mode: 'ai',
+        track_url: null,
+        track_id: trackId,
+        personalised_by_writer: true,
+        preview_contact_id: mara.id,
+      }),
+      contact: juno,
+      artist: artistDetails(profile()),
+      writer,
+      sanitizer: fakeSanitizer(),
+      written,
+      unsubscribeUrl: '#',
+      trackUrl: listenUrl,
+      now: new Date(),
+    });
+  const previewFor = async (writer: EmailWriter) =>
+    previewDraftContent(uploaded, await writer.write(writerRequestFor(uploaded, mara, artistDetails(profile()))), mara, 2, fakeSanitizer());
+
+  const taken = [
+    ['as given', LISTEN_LINK_STAND_IN],
+    ['with a trailing slash', `${LISTEN_LINK_STAND_IN}/`],
+    ['without its scheme', 'listen-link.invalid/recipient'],
+    ['in brackets, capitalised, before a full stop', '(Listen-Link.invalid/recipient/).'],
+    ['protocol-relative, in angle brackets', '<//listen-link.invalid/recipient>'],
+  ] as const;
+  it.each(taken)('%s: sending links the listen page, the preview draft shows [TRACK_URL]', async (_case, link) => {
+    const email = await sentToJuno(writerOf(link));
+    expect(email.text).toContain(listenUrl);
+    expect(email.html).toContain(`href="${listenUrl}"`);
+    expect(`${email.subject} ${email.text} ${email.html}`).not.toMatch(/listen-link\.invalid/i);
+    const draft = await previewFor(writerOf(link));
+    expect(draft.email_body).toContain('[TRACK_URL]');
+    expect(draft.email_body).not.toMatch(/listen-link\.invalid/i);
+  });
+
+  const refused = [
+    ['no link at all', 'on my SoundCloud'],
+    ['a path after it', `${LISTEN_LINK_STAND_IN}/play`],
+    ['a query after it', `${LISTEN_LINK_STAND_IN}?ref=email`],
+    ['another scheme', 'ftp://listen-link.invalid/recipient'],
+    ['its host alone', 'https://listen-link.invalid'],
+  ] as const;
+  it.each(refused)('%s: the email is refused as the writer’s failure, nothing kept, and no draft is made', async (_case, link) => {
+    const written = memoryWrittenStore();
+    const failure = { name: 'WriterError', reason: 'invalid_reply', message: composeMessages.writerLeftOutListenLink };
+    await expect(sentToJuno(writerOf(link), written)).rejects.toMatchObject(failure);
+    // Not kept: the sender's retry asks the writer again instead of sending the same dead email.
+    expect(written.puts).toBe(0);
+    await expect(previewFor(writerOf(link))).rejects.toMatchObject(failure);
+  });
+
+  it('a stored email that lost [TRACK_URL] is refused when it is the writer’s; the artist’s own edit is sent as written, unless it has a dead stand-in', async () => {
+    const stored = { mode: 'ai' as const, track_url: null, track_id: trackId, email_subject: 'Night Drive', email_body: 'Hi [CONTACT_NAME], out soon.' };
+    const emailOf = (personalised: boolean, body = stored.email_body) =>
+      recipientEmail({
+        campaign: buildCampaign({
+          id: '01KAKZ3R0000000000000000AB',
+          ...stored,
+          email_body: body,
+          personalised_by_writer: personalised,
+          preview_contact_id: mara.id,
+        }),
+        contact: mara,
+        artist: artistDetails(profile()),
+        writer: writerOf(LISTEN_LINK_STAND_IN),
+        sanitizer: fakeSanitizer(),
+        written: memoryWrittenStore(),
+        unsubscribeUrl: '#',
+        trackUrl: listenUrl,
+        now: new Date(),
+      });
+    await expect(emailOf(true)).rejects.toMatchObject({ name: 'WriterError', message: composeMessages.writerLeftOutListenLink });
+    expect((await emailOf(false)).text).toContain('out soon.');
+    // A copy of the stand-in the replacement cannot take is a dead link, whoever wrote it.
+    await expect(emailOf(false, `Hi, hear it: [TRACK_URL] or ${LISTEN_LINK_STAND_IN}/play`)).rejects.toMatchObject({ name: 'WriterError' });
+  });
+
+  it('the recipient preview (the stand-in as the listen link) shows the stand-in whole, wherever the writer spelled it', async () => {
+    const email = await recipientEmail({
+      campaign: buildCampaign({
+        id: '01KAKZ3R0000000000000000AC',
+        mode: 'ai',
+        track_url: null,
+        track_id: trackId,
+        personalised_by_writer: true,
+        preview_contact_id: mara.id,
+      }),
+      contact: juno,
+      artist: artistDetails(profile()),
+      writer: writerOf('listen-link.invalid/recipient/'),
+      sanitizer: fakeSanitizer(),
+      written: memoryWrittenStore(),
+      unsubscribeUrl: '#',
+      trackUrl: LISTEN_LINK_STAND_IN,
+      now: new Date(),
+    });
+    expect(email.text).toContain(`hear it here ${LISTEN_LINK_STAND_IN} tonight.`);
+    expect(email.html).toContain(`href="${LISTEN_LINK_STAND_IN}"`);
+  });
+});
+
 describe('userTemplateDescription', () => {
   it('is the body’s first line that is not a greeting, at most 120 characters', () => {
     expect(userTemplateDescription('Hi {{contact_name}},\n\nMy new track is out on {{label_name}} soon.\n\nBest')).toBe(

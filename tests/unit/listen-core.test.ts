@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { isListenExpired, listenDaysOf, listenExpiresAt, listenPageUrl, listenRateWindows, milestoneOf, secondsToAdd } from '../../lambdas/core/listen';
+import {
+  isListenExpired,
+  listenDaysOf,
+  listenExpiresAt,
+  listenPageUrl,
+  listenRateWindows,
+  milestoneOf,
+  recipientListen,
+  secondsToAdd,
+} from '../../lambdas/core/listen';
+import { toRecipient } from '../../lambdas/adapters/dynamodb/sending/items';
+import { emailListen } from '../../lambdas/core/insights';
 import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
 
 describe('the listen link', () => {
@@ -45,5 +56,65 @@ describe('a recipient’s rate windows', () => {
     expect(next.plays.name).toBe('H2026-11-26T12');
     expect(next.events.name).toBe('M2026-11-26T12:00');
     expect(listenRateWindows(new Date('2026-11-26T11:00:00.000Z')).plays.name).toBe(windows.plays.name);
+  });
+});
+
+describe('a sent email’s listen attributes as read: one reader for the campaign’s sent emails and the insights', () => {
+  const nothingYet = {
+    first_listened_at: null,
+    last_listened_at: null,
+    listened_at: null,
+    listen_max_percent: 0,
+    listen_seconds: 0,
+    play_count: 0,
+    download_count: 0,
+    answer: null,
+    answer_note: null,
+    answered_at: null,
+    first_answered_at: null,
+  };
+  const written = {
+    first_listened_at: '2026-11-20T10:00:00.000Z',
+    last_listened_at: '2026-11-21T10:00:00.000Z',
+    listened_at: '2026-11-20T10:01:00.000Z',
+    listen_max_percent: 75,
+    listen_seconds: 140,
+    play_count: 2,
+    download_count: 1,
+    answer: 'send_wavs',
+    answer_note: 'Lossless please',
+    answered_at: '2026-11-21T10:05:00.000Z',
+    first_answered_at: '2026-11-20T10:05:00.000Z',
+  };
+  const broken = {
+    listen_max_percent: 250,
+    listen_seconds: -4,
+    play_count: 1.5,
+    download_count: '3',
+    answer: 'maybe',
+    answer_note: 'orphan note',
+    answered_at: 7,
+  };
+
+  it('reads an email nobody listened to as nothing yet, keeps what the page wrote, and never shows a broken value', () => {
+    expect(recipientListen({})).toEqual(nothingYet);
+    expect(recipientListen(written)).toEqual(written);
+    expect(recipientListen(broken)).toEqual({ ...nothingYet, listen_max_percent: 100 });
+  });
+
+  it('the sending routes’ recipient (an RCPT item as read) and the insights read the same values', () => {
+    const item = { PK: 'CAMPAIGN#C1', SK: 'RCPT#0000', campaign_id: 'C1', user_id: 'u', position: 0, recipient_email: 'mara@velvet.example', status: 'sent' };
+    for (const listen of [{}, written, broken]) {
+      const recipient = toRecipient({ ...item, ...listen });
+      expect(recipient).toMatchObject({ ...recipientListen(listen), status: 'sent', open_count: 0 });
+      expect(emailListen(listen)).toEqual({
+        listen_max_percent: recipient.listen_max_percent,
+        play_count: recipient.play_count,
+        download_count: recipient.download_count,
+        answer: recipient.answer,
+        answer_note: recipient.answer_note,
+      });
+    }
+    expect(toRecipient({ ...item, ...broken })).toMatchObject({ listen_max_percent: 100, play_count: 0, answer: null, answer_note: null, answered_at: null });
   });
 });

@@ -7,6 +7,7 @@
 import type { Profile } from '../../../../schema/api/profile';
 import { indexes, key } from '../../../../schema/table';
 import { dueShard } from '../../../core/dueShard';
+import { RECIPIENT_LISTEN_FIELDS, recipientListen, type RecipientListenField } from '../../../core/listen';
 import { pacificDate, pacificMonth } from '../../../core/sendingWindow';
 import type { RecipientRecord, SenderCursor, SenderQueueEntry, SendingCampaign, StoredMailbox } from '../../../ports';
 import { withoutKeys } from '../client';
@@ -59,38 +60,10 @@ export function toSendingCampaign(item: Item): SendingCampaign {
   };
 }
 
-/** The listen page's attributes (issue 16): written by its events only, read as these until then. */
-export const RECIPIENT_LISTEN_DEFAULTS: Pick<
-  RecipientRecord,
-  | 'first_listened_at'
-  | 'last_listened_at'
-  | 'listened_at'
-  | 'listen_max_percent'
-  | 'listen_seconds'
-  | 'play_count'
-  | 'download_count'
-  | 'answer'
-  | 'answer_note'
-  | 'answered_at'
-  | 'first_answered_at'
-> = {
-  first_listened_at: null,
-  last_listened_at: null,
-  listened_at: null,
-  listen_max_percent: 0,
-  listen_seconds: 0,
-  play_count: 0,
-  download_count: 0,
-  answer: null,
-  answer_note: null,
-  answered_at: null,
-  first_answered_at: null,
-};
-
 /** A new recipient's attributes (queueing writes them; a read fills any missing one from here). */
 export const RECIPIENT_DEFAULTS: Omit<
   RecipientRecord,
-  'campaign_id' | 'user_id' | 'position' | 'contact' | 'recipient_name' | 'recipient_email' | keyof typeof RECIPIENT_LISTEN_DEFAULTS
+  'campaign_id' | 'user_id' | 'position' | 'contact' | 'recipient_name' | 'recipient_email' | RecipientListenField
 > = {
   status: 'pending',
   attempts: 0,
@@ -121,13 +94,15 @@ export const RECIPIENT_FIELDS = [
   'recipient_name',
   'recipient_email',
   ...Object.keys(RECIPIENT_DEFAULTS),
-  ...Object.keys(RECIPIENT_LISTEN_DEFAULTS),
+  ...RECIPIENT_LISTEN_FIELDS,
 ] as (keyof RecipientRecord)[];
 
+/** A recipient as read: missing attributes from RECIPIENT_DEFAULTS; the listen ones as core recipientListen reads them. */
 export function toRecipient(item: Item): RecipientRecord {
   const stored = withoutKeys<Partial<RecipientRecord>>(item);
-  const defaults: Partial<RecipientRecord> = { ...RECIPIENT_DEFAULTS, ...RECIPIENT_LISTEN_DEFAULTS };
-  return Object.fromEntries(RECIPIENT_FIELDS.map((field) => [field, stored[field] ?? defaults[field] ?? null])) as unknown as RecipientRecord;
+  const defaults: Partial<RecipientRecord> = RECIPIENT_DEFAULTS;
+  const fields = Object.fromEntries(RECIPIENT_FIELDS.map((field) => [field, stored[field] ?? defaults[field] ?? null])) as unknown as RecipientRecord;
+  return { ...fields, ...recipientListen(item) };
 }
 
 export function toMailbox(item: Item | undefined): StoredMailbox | undefined {
