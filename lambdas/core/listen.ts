@@ -20,9 +20,6 @@ export function milestoneOf(percent: number): 0 | (typeof listenMilestones)[numb
   return reached;
 }
 
-/** A recipient who reached this milestone counts as having listened. */
-export const LISTENED_MILESTONE = 25;
-
 /** The days a campaign's links stay valid: a whole number of days in range, else the default. */
 export function listenDaysOf(days: unknown): number {
   return typeof days === 'number' && Number.isInteger(days) && days >= listenLimits.daysMin && days <= listenLimits.daysMax ? days : listenLimits.daysDefault;

@@ -21,9 +21,6 @@ export const UPLOAD_POLICY_SECONDS = 15 * 60;
 /** A pending upload that is never completed is forgotten by DynamoDB after a day (its uploaded object by the storage's expiry of uploads/). */
 export const PENDING_UPLOAD_SECONDS = 24 * 60 * 60;
 
-/** A listen page's signed GET of the audio is good for this long (the player asks again for a new one). */
-export const LISTEN_URL_SECONDS = 10 * 60;
-
 /** The size the storage policy lets the browser post: exactly what it declared, never over the limit. */
 export const uploadMaxBytes = (declaredSize: number) => Math.min(declaredSize, TRACK_MAX_BYTES);
 

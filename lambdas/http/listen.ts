@@ -11,11 +11,10 @@
  *  - POST /api/l/{token}/answer: the one-click answer and its note.
  * Logs name the campaign and position, never the address.
  */
-import type { ListenPage } from '../../schema/api/listenValues';
-import { listenMessages } from '../../schema/api/listenValues';
+import { LISTEN_URL_SECONDS, listenMessages, type ListenPage } from '../../schema/api/listenValues';
 import { isEmailToken } from '../core/emailToken';
 import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
-import { LISTEN_URL_SECONDS, type StoredTrack } from '../core/tracks';
+import type { StoredTrack } from '../core/tracks';
 import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { listenDeps } from '../composition/listen';

@@ -31,6 +31,12 @@ export type ListenEventType = (typeof listenEventTypes)[number];
 /** The milestones the artist sees, in percent of the track. */
 export const listenMilestones = [25, 50, 75, 100] as const;
 
+/** A recipient who reached this milestone counts as having listened (the campaign's Listened); a play that stopped sooner is only a play. */
+export const LISTENED_MILESTONE = listenMilestones[0];
+
+/** A listen page's signed audio and download URLs are good for this long (the player asks again for new ones). */
+export const LISTEN_URL_SECONDS = 10 * 60;
+
 /** GET /api/l/{token}: what the page shows. `state` says which page: the player, or why there is none. */
 export type ListenPage =
   | {

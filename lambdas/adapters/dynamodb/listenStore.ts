@@ -24,16 +24,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key, ttlAttribute } from '../../../schema/table';
-import type { ListenAnswer } from '../../../schema/api/listenValues';
-import {
-  LISTEN_EVENTS_PER_MINUTE,
-  LISTEN_PLAYS_PER_HOUR,
-  LISTENED_MILESTONE,
-  listenDaysOf,
-  listenRateWindows,
-  secondsToAdd,
-  type ListenRateWindow,
-} from '../../core/listen';
+import { LISTENED_MILESTONE, type ListenAnswer } from '../../../schema/api/listenValues';
+import { LISTEN_EVENTS_PER_MINUTE, LISTEN_PLAYS_PER_HOUR, listenDaysOf, listenRateWindows, secondsToAdd, type ListenRateWindow } from '../../core/listen';
 import type { EmailToken, ListenCampaign, ListenRecorded, ListenStore } from '../../ports';
 import { epochSeconds } from '../clock';
 import { counterUpdates, type CounterChange } from './counters';

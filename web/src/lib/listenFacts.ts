@@ -1,5 +1,5 @@
 import type { EmailListen } from '../../../schema/api/insights';
-import { listenAnswerLabels, listenMilestones, type ListenAnswer } from '../../../schema/api/listenValues';
+import { LISTENED_MILESTONE, listenAnswerLabels, type ListenAnswer } from '../../../schema/api/listenValues';
 
 /**
  * What a recipient did on their email's listen page (issue 16), in the same words wherever the artist
@@ -7,12 +7,6 @@ import { listenAnswerLabels, listenMilestones, type ListenAnswer } from '../../.
  */
 
 type Listening = Pick<EmailListen, 'play_count' | 'listen_max_percent'>;
-
-/**
- * From the first milestone on a recipient listened: the campaign's Listened counter counts them
- * (LISTENED_MILESTONE, lambdas/core/listen.ts). A play that stopped sooner is only a play.
- */
-export const LISTENED_FROM_PERCENT = listenMilestones[0];
 
 /** The furthest milestone reached (0–100), or null when the recipient never pressed play (the export's number). */
 export const listenedPercent = (email: Listening): number | null => (email.play_count > 0 ? email.listen_max_percent : null);
@@ -23,7 +17,8 @@ export type ListenReach = { kind: 'listened'; percent: number } | { kind: 'playe
 export function listenReach(email: Listening): ListenReach | null {
   const percent = listenedPercent(email);
   if (percent === null) return null;
-  return percent >= LISTENED_FROM_PERCENT ? { kind: 'listened', percent } : { kind: 'played' };
+  // From LISTENED_MILESTONE on a recipient listened, as the campaign's Listened counter counts them.
+  return percent >= LISTENED_MILESTONE ? { kind: 'listened', percent } : { kind: 'played' };
 }
 
 /** '78 %'. */

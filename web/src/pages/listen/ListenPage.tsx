@@ -16,7 +16,15 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { listenAnswerLabels, listenAnswers, listenLimits, listenMessages, type ListenAnswer, type ListenPage } from '../../../../schema/api/listenValues';
+import {
+  LISTEN_URL_SECONDS,
+  listenAnswerLabels,
+  listenAnswers,
+  listenLimits,
+  listenMessages,
+  type ListenAnswer,
+  type ListenPage,
+} from '../../../../schema/api/listenValues';
 import { ListenError, loadListenPage, newListenSession, sendListenAnswer, sendListenBeacon, type ListenBeacon } from '../../api/listen';
 import styles from '../../components/layout.module.css';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -25,10 +33,10 @@ import { WaveformPlayer } from './WaveformPlayer';
 type State = { status: 'loading' } | { status: 'error'; message: string } | { status: 'page'; page: ListenPage; fetchedAt: number };
 
 /**
- * How long the page trusts its signed URLs: they live LISTEN_URL_SECONDS (10 minutes, lambdas/core/tracks.ts)
- * from the read; a minute less leaves room for a slow click and a clock that differs.
+ * How long the page trusts its signed URLs: they live LISTEN_URL_SECONDS from the read; a minute less
+ * leaves room for a slow click and a clock that differs.
  */
-export const LISTEN_URLS_FRESH_MS = 9 * 60_000;
+export const LISTEN_URLS_FRESH_MS = (LISTEN_URL_SECONDS - 60) * 1000;
 
 /** The page of a token and when it was asked for (Date.now() before the request: the URLs were signed after it). */
 async function fetchPage(token: string, options: { signal?: AbortSignal; fetchImpl?: typeof fetch }): Promise<{ page: ListenPage; fetchedAt: number }> {
