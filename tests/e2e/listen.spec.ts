@@ -71,6 +71,11 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
     await expect(link).toHaveCount(1);
     const href = (await link.getAttribute('href'))!;
     expect(href).toMatch(/\/api\/t\/c\/[A-Za-z0-9_-]{43}\/0$/);
+    // The page and its audio set no cookie: every response from the click on is watched for one.
+    const cookiesSet: string[] = [];
+    page.on('response', (response) => {
+      void response.headerValue('set-cookie').then((value) => value && cookiesSet.push(`${response.url()}: ${value}`));
+    });
     await page.goto(new URL(href).pathname);
     await expect(page).toHaveURL(/\/l\/[A-Za-z0-9_-]{43}$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Night Drive' })).toBeVisible();
@@ -95,6 +100,7 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
     await page.getByLabel('Note (optional)').fill('Love the groove, send more.');
     await page.getByRole('button', { name: 'Interested' }).click();
     await expect(page.getByText('Thanks, your answer was sent to the artist.')).toBeVisible();
+    expect(cookiesSet).toEqual([]);
 
     // The artist sees it on the campaign.
     await page.goto(`/dashboard/campaigns/${campaign.id}`);
