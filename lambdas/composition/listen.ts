@@ -1,6 +1,6 @@
 /**
  * The listen group's adapters (issue 16): the token items, the listen counters, the track items and
- * the AudioStore's signed GET (S3 in AWS, imported on first use; the local folder otherwise). The
+ * the AudioStore's signed GET (S3's, signed without the S3 client, in AWS; the local folder otherwise). The
  * token and campaign reads are kept a while per container (core LINK_FACTS_MS), so the handler only
  * decides: a listener's beacons then read only the track.
  */
@@ -14,7 +14,7 @@ import type { EmailToken, ListenCampaign, ListenStore } from '../ports';
 import type { ListenDeps } from '../http/listen';
 import type { ServerConfig } from './config';
 import { tableOf } from './table';
-import { audioStoreOf } from './audio';
+import { audioUrlsOf } from './audioUrls';
 
 /**
  * The deps with their token and campaign reads kept LINK_FACTS_MS once found (nothing found is not
@@ -54,7 +54,7 @@ export function listenDeps(config: ServerConfig): ListenDeps {
     tokens: new DynamoTrackingStore(db, name),
     listen: new DynamoListenStore(db, name),
     tracks: new DynamoTrackStore(db, name),
-    audio: audioStoreOf(config),
+    audio: audioUrlsOf(config),
     clock: systemClock,
   });
 }

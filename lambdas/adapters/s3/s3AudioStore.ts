@@ -18,12 +18,10 @@ import {
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest } from '../../ports';
+import { attachment } from './contentDisposition';
 
 const isMissing = (error: unknown) =>
   error instanceof NotFound || error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
-
-/** `attachment; filename=…` for a download, ASCII-safe with the RFC 5987 form beside it. */
-const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export class S3AudioStore implements AudioStore {
   constructor(
