@@ -787,8 +787,8 @@ export interface AudioObjectHead {
 /**
  * Where tracks' audio is kept (issue 16): a private S3 bucket in AWS, a folder locally. The browser
  * uploads with the presigned form to a staging key (core trackUploadKey); the server reads what arrived
- * and promotes it to the track's key (trackAudioKey) when it is audio; the listen page plays that
- * with a short-lived signed URL that answers HTTP Range requests.
+ * and promotes it to the track's key (trackAudioKey) when it is audio. The listen page plays that with
+ * AudioUrls.
  */
 export interface AudioStore {
   /** A form the browser posts the file with; the storage itself enforces the key, media type, size and expiry. */
@@ -804,6 +804,10 @@ export interface AudioStore {
   promote(stagingKey: string, finalKey: string): Promise<boolean>;
   /** Deletes the object; nothing stored is not an error. */
   delete(key: string): Promise<void>;
+}
+
+/** The listen page's short-lived URLs of a stored track's audio (issue 16): they answer HTTP Range requests. */
+export interface AudioUrls {
   /** A GET URL of the object valid for `expiresInSeconds` (minutes), for a player or a download. */
   signedGetUrl(key: string, options: { expiresInSeconds: number; now: Date; downloadName?: string }): Promise<string>;
 }

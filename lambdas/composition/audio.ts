@@ -1,7 +1,7 @@
 /**
  * The AudioStore of a configuration (issue 16): a private S3 bucket in AWS (the S3 client imported on
  * first use), the local data folder otherwise: the tracks group's (apart from its composition, which
- * adds the audio inspector). The listen group only signs GET URLs: audioUrls.ts.
+ * adds the audio inspector). The listen group's signed GET URLs (AudioUrls) are audioUrls.ts's.
  */
 import type { AudioStore } from '../ports';
 import { localAudioStore, unconfiguredAudio } from './audioUrls';
@@ -10,7 +10,7 @@ import { lazyAdapter } from './lazy';
 
 export { localAudioStore } from './audioUrls';
 
-const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'promote', 'delete', 'signedGetUrl'] as const;
+const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'promote', 'delete'] as const;
 
 export function audioStoreOf(config: ServerConfig): AudioStore {
   if (config.audio !== 's3') return localAudioStore(config);

@@ -8,7 +8,7 @@ import { LocalAudioStore, localAudioFolder } from '../adapters/local-audio/local
 import { localKeys } from '../adapters/local-secrets/localKeys';
 import { S3GetUrlSigner } from '../adapters/s3/s3GetUrlSigner';
 import { DomainError } from '../core/errors';
-import type { AudioStore } from '../ports';
+import type { AudioUrls } from '../ports';
 import type { ServerConfig } from './config';
 
 /** Every audio call of an S3 configuration without a bucket: a 503 naming the setting. */
@@ -19,7 +19,7 @@ export const unconfiguredAudio = (): Promise<never> =>
 export const localAudioStore = (config: Pick<ServerConfig, 'localDataDir' | 'appUrl'>) =>
   new LocalAudioStore({ folder: localAudioFolder(config.localDataDir), signingKey: localKeys(config.localDataDir).audioSigningKey, appUrl: config.appUrl });
 
-export function audioUrlsOf(config: ServerConfig): Pick<AudioStore, 'signedGetUrl'> {
+export function audioUrlsOf(config: ServerConfig): AudioUrls {
   if (config.audio !== 's3') return localAudioStore(config);
   const bucket = config.audioBucketName;
   if (!bucket) return { signedGetUrl: unconfiguredAudio };

@@ -15,7 +15,7 @@ import { LISTEN_URL_SECONDS, listenMessages, type ListenPage } from '../../schem
 import { isEmailToken } from '../core/emailToken';
 import { isListenExpired, listenExpiresAt, milestoneOf } from '../core/listen';
 import type { StoredTrack } from '../core/tracks';
-import type { AudioStore, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
+import type { AudioUrls, Clock, EmailToken, ListenCampaign, ListenRecorded, ListenStore, TrackStore, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { listenDeps } from '../composition/listen';
 import { HttpError, httpApi, json, lazyHandler, logger, noContent, parseForm } from './api';
@@ -25,7 +25,7 @@ export interface ListenDeps {
   tokens: Pick<TrackingStore, 'getToken'>;
   listen: ListenStore;
   tracks: Pick<TrackStore, 'get'>;
-  audio: Pick<AudioStore, 'signedGetUrl'>;
+  audio: AudioUrls;
   clock: Clock;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The AudioStore port's contract (issue 16), run against the S3 adapter (S3 mocked: it cannot run
- * here; the mock keeps objects and holds a presigned POST to its policy's conditions, as S3 documents)
- * and against the local adapter for real (a temporary folder). Both must take an upload only within
+ * The AudioStore and AudioUrls ports' contract (issue 16), run against the S3 adapters (S3 mocked: it
+ * cannot run here; the mock keeps objects and holds a presigned POST to its policy's conditions, as S3
+ * documents; the GET URL signer is S3GetUrlSigner) and against the local adapter for real (a temporary
+ * folder). Both must take an upload only within
  * its form's key, media type and size, read and delete what they took, and promote an upload to its
  * track's key so that the form, posted again, can no longer change the track's object.
  */
@@ -23,11 +24,13 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAudioStore';
 import { S3AudioStore } from '../../lambdas/adapters/s3/s3AudioStore';
-import type { AudioStore, AudioUploadForm } from '../../lambdas/ports';
+import { S3GetUrlSigner } from '../../lambdas/adapters/s3/s3GetUrlSigner';
+import type { AudioStore, AudioUploadForm, AudioUrls } from '../../lambdas/ports';
 import { wavBytes } from '../support/audio';
 
 interface Harness {
   store: AudioStore;
+  urls: AudioUrls;
   /** The browser's POST of `bytes` with the form's fields (some changed); 'refused' as the storage would answer. */
   post(form: AudioUploadForm, bytes: Uint8Array, change?: Record<string, string>, at?: Date): Promise<'stored' | 'refused'>;
   /** When a signed GET URL stops working. */
@@ -72,9 +75,11 @@ function s3Harness(): Harness {
     bucket.delete(input.Key ?? '');
     return {};
   });
-  const client = new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' } });
+  const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
+  const client = new S3Client({ region: 'eu-west-1', credentials });
   return {
     store: new S3AudioStore(client, 'tp-audio'),
+    urls: new S3GetUrlSigner('eu-west-1', 'tp-audio', credentials),
     // S3's POST Object: every form field must meet the policy's conditions, the policy must not have expired.
     post: (form, bytes, change = {}, at = new Date()) => {
       const fields = { ...form.fields, ...change };
@@ -115,6 +120,7 @@ function localHarness(): Harness {
   const store = new LocalAudioStore({ folder, signingKey: () => Promise.resolve(key), appUrl: 'http://127.0.0.1:3000' });
   return {
     store,
+    urls: store,
     post: async (form, bytes, change = {}, at = new Date()) => {
       const check = await store.checkUploadForm({ ...form.fields, ...change }, at);
       if (!check.ok) return 'refused';
@@ -188,10 +194,10 @@ describe.each([
   });
 
   it('signs a GET URL of the object that expires when asked', async () => {
-    const url = await harness.store.signedGetUrl(key, { expiresInSeconds: 600, now });
+    const url = await harness.urls.signedGetUrl(key, { expiresInSeconds: 600, now });
     expect(url).toContain(encodeURIComponent('01KAKZ3R0000000000000000AA').replace(/%2F/g, '/'));
     expect(Math.abs(harness.urlExpiry(url).getTime() - (now.getTime() + 600_000))).toBeLessThan(1000);
-    const download = await harness.store.signedGetUrl(key, { expiresInSeconds: 600, now, downloadName: 'Night Drive.wav' });
+    const download = await harness.urls.signedGetUrl(key, { expiresInSeconds: 600, now, downloadName: 'Night Drive.wav' });
     expect(download).not.toBe(url);
   });
 });

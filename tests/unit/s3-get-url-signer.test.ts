@@ -1,9 +1,10 @@
 /**
- * The listen group's S3 GET-URL signer (issue 16) against the SDK's own presigner: with the same
- * credentials, region, bucket, key, signing date and expiry, its URL is the one getSignedUrl makes for
- * a GetObjectCommand through an S3Client configured as S3AudioStore.forRegion configures it, for the
- * player's plain GET and for a download named as S3AudioStore names it (the shared `attachment`). S3
- * checks the signature over exactly these bytes, so any difference is a URL S3 may refuse.
+ * The S3 GET-URL signer (issue 16; the one AudioUrls over S3) against the SDK's own presigner, a dev
+ * dependency kept for this test: with the same credentials, region, bucket, key, signing date and
+ * expiry, its URL is the one getSignedUrl makes for a GetObjectCommand through an S3Client configured as
+ * S3AudioStore.forRegion configures its client, for the player's plain GET and for a download (named by
+ * the signer's `attachment`). S3 checks the signature over exactly these bytes, so any difference is a
+ * URL S3 may refuse.
  */
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -20,7 +21,7 @@ const SIGNING_DATE = new Date('2026-03-14T15:09:26Z');
 const ROLE = { accessKeyId: 'ASIAEXAMPLEROLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'IQoJb3JpZ2luX2Vj/+=token' };
 const USER = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
 
-/** The SDK's URL: the full client and its presigner, as S3AudioStore.signedGetUrl calls them. */
+/** The SDK's URL: the full client and its presigner. */
 function sdkUrl(region: string, credentials: typeof ROLE | typeof USER, key: string, expiresIn: number, downloadName?: string) {
   const command = new GetObjectCommand({ Bucket: BUCKET, Key: key, ...(downloadName ? { ResponseContentDisposition: attachment(downloadName) } : {}) });
   return getSignedUrl(new S3Client({ region, credentials }), command, { expiresIn, signingDate: SIGNING_DATE });

@@ -11,7 +11,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest } from '../../ports';
+import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest, AudioUrls } from '../../ports';
 
 export const LOCAL_AUDIO_UPLOAD_PATH = '/local/audio/upload';
 export const LOCAL_AUDIO_FILE_PATH = '/local/audio/file';
@@ -46,7 +46,7 @@ interface Sidecar {
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-export class LocalAudioStore implements AudioStore {
+export class LocalAudioStore implements AudioStore, AudioUrls {
   constructor(
     private readonly options: {
       folder: string;

@@ -3,7 +3,7 @@
  * the file with a presigned POST whose policy holds the (staging) key, the one media type and the size
  * range; complete copies a checked upload to the track's key and deletes the staging object. The
  * bucket's lifecycle expires `uploads/` objects after a day (uploads never completed, forms posted
- * again). Reads use GetObject, the player a presigned GET (S3 answers Range requests itself).
+ * again). Reads use GetObject. The player's presigned GET is S3GetUrlSigner's (AudioUrls), which needs no S3 client.
  */
 import {
   CopyObjectCommand,
@@ -16,9 +16,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest } from '../../ports';
-import { attachment } from './contentDisposition';
 
 const isMissing = (error: unknown) =>
   error instanceof NotFound || error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
@@ -84,14 +82,5 @@ export class S3AudioStore implements AudioStore {
 
   async delete(key: string): Promise<void> {
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
-  }
-
-  async signedGetUrl(key: string, options: { expiresInSeconds: number; now: Date; downloadName?: string }): Promise<string> {
-    const command = new GetObjectCommand({
-      Bucket: this.bucket,
-      Key: key,
-      ...(options.downloadName ? { ResponseContentDisposition: attachment(options.downloadName) } : {}),
-    });
-    return getSignedUrl(this.s3, command, { expiresIn: options.expiresInSeconds, signingDate: options.now });
   }
 }

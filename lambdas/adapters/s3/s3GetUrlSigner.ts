@@ -15,7 +15,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Sha256 } from '@smithy/core/checksum';
 import { extendedEncodeURIComponent, HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4, type SignatureV4Init } from '@smithy/signature-v4';
-import type { AudioStore } from '../../ports';
+import type { AudioUrls } from '../../ports';
 import { attachment } from './contentDisposition';
 
 /** A bucket S3 serves at `<bucket>.s3.<region>.<suffix>` over https (no dots: the certificate would not match). */
@@ -24,7 +24,7 @@ const VIRTUAL_HOSTABLE_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 /** The partition's domain: China's regions are under amazonaws.com.cn (CDK's Aws.URL_SUFFIX, which the CSP names). */
 const domainOf = (region: string) => (region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com');
 
-export class S3GetUrlSigner implements Pick<AudioStore, 'signedGetUrl'> {
+export class S3GetUrlSigner implements AudioUrls {
   private readonly signer: SignatureV4;
   private readonly hostname: string;
 
