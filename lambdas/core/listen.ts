@@ -6,7 +6,7 @@
  *  - the seconds of one play session are at most the track's duration, however many beacons say more;
  *  - a recipient "listened" from 25 % on.
  */
-import { isListenAnswer, listenLimits, listenMilestones } from '../../schema/api/listenValues';
+import { isListenAnswer, LISTENED_MILESTONE, listenLimits, listenMilestones } from '../../schema/api/listenValues';
 import type { RecipientRecord } from '../ports';
 
 /** The page of a recipient's link: `/l/<token>` on the app. */
@@ -40,6 +40,43 @@ export function secondsToAdd(reported: number, counted: number, durationSeconds:
   const bound = Math.max(0, Math.ceil(durationSeconds));
   const heard = Math.min(Math.max(0, Math.floor(Number.isFinite(reported) ? reported : 0)), bound);
   return Math.max(0, heard - Math.max(0, counted));
+}
+
+/** A recipient's progress as stored on the RCPT item (as read: any attribute missing or of another shape). */
+export interface StoredProgress {
+  listened_at?: unknown;
+  listen_max_percent?: unknown;
+  listen_session?: unknown;
+  listen_session_seconds?: unknown;
+}
+
+/** What one progress beacon changes, judged on the RCPT as read: nothing, or one write of these parts. */
+export interface ProgressChange {
+  /** The milestone to store: `first` when it is the recipient's listen (the first reach of 25 %). */
+  milestone?: { value: number; first: boolean };
+  /** The current session's seconds: `counted` as read (the write's condition), `add` more. */
+  seconds?: { session: string; counted: number; add: number };
+}
+
+/**
+ * What a progress beacon of `session` at `milestone` with `seconds` heard changes on `stored`: the
+ * milestone when it rises (the first from 25 % on is the listen), the seconds of the current session
+ * beyond what is counted (secondsToAdd). Only a hint: the write's conditions decide, and a race reads again.
+ */
+export function progressChange(
+  stored: StoredProgress,
+  progress: { session: string; milestone: number; seconds: number; durationSeconds: number },
+): ProgressChange {
+  const change: ProgressChange = {};
+  const furthest = typeof stored.listen_max_percent === 'number' ? stored.listen_max_percent : 0;
+  if (progress.milestone >= LISTENED_MILESTONE && stored.listened_at === undefined) change.milestone = { value: progress.milestone, first: true };
+  else if (progress.milestone > furthest) change.milestone = { value: progress.milestone, first: false };
+  if (progress.seconds > 0 && stored.listen_session === progress.session) {
+    const counted = typeof stored.listen_session_seconds === 'number' ? stored.listen_session_seconds : 0;
+    const add = secondsToAdd(progress.seconds, counted, progress.durationSeconds);
+    if (add > 0) change.seconds = { session: progress.session, counted, add };
+  }
+  return change;
 }
 
 /**

@@ -22,6 +22,7 @@ import { newEmailToken } from '../../lambdas/core/emailToken';
 import { LISTEN_EVENTS_PER_MINUTE, LISTEN_PLAYS_PER_HOUR } from '../../lambdas/core/listen';
 import { makeHandler } from '../../lambdas/http/listen';
 import type { EmailToken } from '../../lambdas/ports';
+import { makeDynamoClients } from '../../lib/local/dynamodb';
 import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import { listenMessages, type ListenPage } from '../../schema/api/listenValues';
 import { key } from '../../schema/table';
@@ -262,6 +263,121 @@ describe('listen events', () => {
     expect(await recipient(sent)).toMatchObject({ play_count: 1, listen_max_percent: 25, listen_seconds: 3 });
     expect((await campaign(sent))?.emails_listened).toBe(1);
     expect(await totals(sent)).toMatchObject({ emails_listened: 1, play_count: 1 });
+  });
+
+  it('counts one session’s beacons crossing each other at once: the furthest milestone, the most heard, listened once', async () => {
+    const sent = await sentEmail();
+    const quiet = await sentEmail({ user: sent.user });
+    const t = sent.token.token;
+    expect((await beacon(t, { type: 'play', session: SESSION })).status).toBe(204);
+    // Every milestone three times, each with the seconds heard by then, all sent at once: each beacon that lost
+    // a race reads again and still counts what it alone reported.
+    const heard = [
+      { percent: 25, seconds: 2 },
+      { percent: 50, seconds: 4 },
+      { percent: 75, seconds: 6 },
+      { percent: 100, seconds: 8 },
+    ];
+    const crossing = await Promise.all([...heard, ...heard, ...heard].map((progress) => beacon(t, { type: 'progress', session: SESSION, ...progress })));
+    expect(crossing.map((response) => response.status)).toEqual(Array<number>(12).fill(204));
+    expect(await recipient(sent)).toMatchObject({ play_count: 1, listen_max_percent: 100, listen_seconds: TRACK_SECONDS });
+    // Milestones without seconds (the page paused): their own conditions alone keep the furthest.
+    const milestones = await Promise.all(
+      [100, 75, 50, 25, 100, 75, 50, 25].map((percent) => beacon(quiet.token.token, { type: 'progress', session: SESSION, percent })),
+    );
+    expect(milestones.map((response) => response.status)).toEqual(Array<number>(8).fill(204));
+    expect(await recipient(quiet)).toMatchObject({ listen_max_percent: 100 });
+    expect(await recipient(quiet)).not.toHaveProperty('listen_seconds');
+    for (const email of [sent, quiet]) {
+      expect(typeof (await recipient(email))?.listened_at).toBe('string');
+      expect((await campaign(email))?.emails_listened).toBe(1);
+    }
+    expect(await totals(sent)).toMatchObject({ emails_listened: 2, play_count: 1 });
+    expect((await today(sent))?.emails_listened).toBe(2);
+  });
+
+  /**
+   * A store whose progress transactions each first let `interfere` run (another beacon written between
+   * this one's read and its write), and the requests it sent by command.
+   */
+  function storeRacedBy(interfere: (transaction: number) => Promise<void>) {
+    const { client, documentClient } = makeDynamoClients(stack().dynamoEndpoint, stack().region);
+    const sent = new Map<string, number>();
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = context.commandName ?? 'unnamed';
+        sent.set(command, (sent.get(command) ?? 0) + 1);
+        if (command === 'TransactWriteItemsCommand') await interfere(sent.get(command) ?? 0);
+        return next(args);
+      },
+      { step: 'initialize', name: 'raceBetweenReadAndWrite' },
+    );
+    return { store: new DynamoListenStore(documentClient, table()), sent, close: () => client.destroy() };
+  }
+  const plainStore = () => new DynamoListenStore(db(), table());
+  const progressOf = (milestone: number, seconds: number) => ({ session: SESSION, milestone, seconds, durationSeconds: TRACK_SECONDS });
+
+  it('a beacon whose read went stale (another crossed 25 % in between) reads again: its own milestone and seconds count, listened once', async () => {
+    const sent = await sentEmail();
+    const at = new Date();
+    await plainStore().recordPlay(sent.token, SESSION, at);
+    const raced = storeRacedBy(async (transaction) => {
+      if (transaction === 1) await plainStore().recordProgress(sent.token, progressOf(25, 2), at);
+    });
+    try {
+      expect(await raced.store.recordProgress(sent.token, progressOf(50, 5), at)).toBe('recorded');
+      // Two tries, each one read and one transaction: the first listen refused, then the higher milestone.
+      expect(Object.fromEntries(raced.sent)).toEqual({ GetItemCommand: 2, TransactWriteItemsCommand: 2 });
+    } finally {
+      raced.close();
+    }
+    expect(await recipient(sent)).toMatchObject({ listen_max_percent: 50, listen_seconds: 5, listened_at: at.toISOString() });
+    expect((await campaign(sent))?.emails_listened).toBe(1);
+
+    // The same with milestones alone (the page paused): the first listen's own condition refuses the second.
+    const paused = await sentEmail({ user: sent.user });
+    const racedPaused = storeRacedBy(async (transaction) => {
+      if (transaction === 1) await plainStore().recordProgress(paused.token, progressOf(25, 0), at);
+    });
+    try {
+      expect(await racedPaused.store.recordProgress(paused.token, progressOf(50, 0), at)).toBe('recorded');
+    } finally {
+      racedPaused.close();
+    }
+    expect(await recipient(paused)).toMatchObject({ listen_max_percent: 50, listened_at: at.toISOString() });
+    expect((await campaign(paused))?.emails_listened).toBe(1);
+    // A later milestone overtaken in between (75 % read as new, 100 % written first): the furthest stays.
+    const overtaken = storeRacedBy(async (transaction) => {
+      if (transaction === 1) await plainStore().recordProgress(paused.token, progressOf(100, 0), at);
+    });
+    try {
+      expect(await overtaken.store.recordProgress(paused.token, progressOf(75, 0), at)).toBe('recorded');
+    } finally {
+      overtaken.close();
+    }
+    expect(await recipient(paused)).toMatchObject({ listen_max_percent: 100 });
+    expect(await totals(sent)).toMatchObject({ emails_listened: 2 });
+  });
+
+  it('a beacon that loses every race for its seconds still counts its milestone; the seconds stay each counted once', async () => {
+    const sent = await sentEmail();
+    const at = new Date();
+    await plainStore().recordPlay(sent.token, SESSION, at);
+    // Before each of its transactions another beacon of the session adds a second (never the 25 % mark).
+    const raced = storeRacedBy(async (transaction) => {
+      if (transaction <= TRACK_SECONDS - 1) await plainStore().recordProgress(sent.token, progressOf(0, transaction), at);
+    });
+    try {
+      expect(await raced.store.recordProgress(sent.token, progressOf(25, TRACK_SECONDS), at)).toBe('recorded');
+    } finally {
+      raced.close();
+    }
+    const rcpt = await recipient(sent);
+    expect(rcpt).toMatchObject({ listen_max_percent: 25, listened_at: at.toISOString() });
+    // Its own seconds gave up after as many tries as the store allows them; the others' each counted once.
+    expect(rcpt?.listen_seconds).toBeLessThan(TRACK_SECONDS);
+    expect(rcpt?.listen_seconds).toBe(rcpt?.listen_session_seconds);
+    expect((await campaign(sent))?.emails_listened).toBe(1);
   });
 
   it('counts downloads only where the campaign allows them: once per page session on the email, the recipient once on the campaign', async () => {

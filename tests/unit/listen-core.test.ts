@@ -6,6 +6,7 @@ import {
   listenPageUrl,
   listenRateWindows,
   milestoneOf,
+  progressChange,
   recipientListen,
   secondsToAdd,
 } from '../../lambdas/core/listen';
@@ -44,6 +45,30 @@ describe('seconds of a play session', () => {
     expect(secondsToAdd(3, 5, 8)).toBe(0);
     expect(secondsToAdd(Number.POSITIVE_INFINITY, 0, 8)).toBe(0);
     expect(secondsToAdd(10, 0, 7.2)).toBe(8);
+  });
+});
+
+describe('a progress beacon’s change, judged on the RCPT as read', () => {
+  const beacon = (milestone: number, seconds: number, session = 'session-a') => ({ session, milestone, seconds, durationSeconds: 8 });
+  const playing = { listen_session: 'session-a', listen_session_seconds: 3 };
+
+  it('is the listen at the first reach of 25 %, with the session’s new seconds', () => {
+    expect(progressChange(playing, beacon(50, 5))).toEqual({ milestone: { value: 50, first: true }, seconds: { session: 'session-a', counted: 3, add: 2 } });
+    expect(progressChange(playing, beacon(0, 5))).toEqual({ seconds: { session: 'session-a', counted: 3, add: 2 } });
+  });
+
+  it('once listened, only a higher milestone; nothing for a repeated or late beacon', () => {
+    const listened = { ...playing, listened_at: '2026-01-01T00:00:00.000Z', listen_max_percent: 50 };
+    expect(progressChange(listened, beacon(75, 3))).toEqual({ milestone: { value: 75, first: false } });
+    expect(progressChange(listened, beacon(50, 3))).toEqual({});
+    expect(progressChange(listened, beacon(25, 2))).toEqual({});
+  });
+
+  it('adds seconds only to the current session, never past the track’s length', () => {
+    expect(progressChange(playing, beacon(0, 5, 'session-b'))).toEqual({});
+    expect(progressChange({}, beacon(0, 5))).toEqual({});
+    expect(progressChange(playing, beacon(0, 500))).toEqual({ seconds: { session: 'session-a', counted: 3, add: 5 } });
+    expect(progressChange({ ...playing, listen_session_seconds: 8 }, beacon(0, 500))).toEqual({});
   });
 });
 

@@ -9,6 +9,9 @@
  *    and counts emails_listened on the campaign, the totals and the day;
  *  - the seconds of the current session (`listen_session_seconds`) are moved by a conditional update on
  *    the value read, so two beacons at once add their seconds once, and never past the track's length;
+ *  - a progress beacon reads the RCPT once (core progressChange) and sends the one transaction it needs
+ *    (the first listen or a higher milestone, with its seconds): the read is a hint, the conditions the
+ *    guard, and a beacon that lost a race to another reads again;
  *  - a download counts on the RCPT and the totals; the recipient's first on the campaign (emails_downloaded);
  *  - an answer replaces the current one; the first counts emails_answered (campaign, totals, day); the
  *    contact item keeps the latest (`last_answer`) for the Contacts page.
@@ -24,8 +27,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key, ttlAttribute } from '../../../schema/table';
-import { LISTENED_MILESTONE, type ListenAnswer } from '../../../schema/api/listenValues';
-import { LISTEN_EVENTS_PER_MINUTE, LISTEN_PLAYS_PER_HOUR, listenDaysOf, listenRateWindows, secondsToAdd, type ListenRateWindow } from '../../core/listen';
+import { listenMilestones, type ListenAnswer } from '../../../schema/api/listenValues';
+import {
+  LISTEN_EVENTS_PER_MINUTE,
+  LISTEN_PLAYS_PER_HOUR,
+  listenDaysOf,
+  listenRateWindows,
+  progressChange,
+  type ListenRateWindow,
+  type ProgressChange,
+} from '../../core/listen';
 import type { EmailToken, ListenCampaign, ListenRecorded, ListenStore } from '../../ports';
 import { epochSeconds } from '../clock';
 import { counterUpdates, type CounterChange } from './counters';
@@ -37,6 +48,12 @@ const DOWNLOAD_SESSIONS_KEPT = 100;
 
 /** How many times the seconds of a session are tried against a changing stored value. */
 const SECONDS_ATTEMPTS = 5;
+
+/**
+ * How many times a progress beacon is read and tried in all: the seconds' tries, then the milestone's
+ * alone (each lost try is a higher milestone stored, or the campaign found gone).
+ */
+const PROGRESS_ATTEMPTS = SECONDS_ATTEMPTS + listenMilestones.length + 1;
 
 /** How long a window item outlives its window (TTL): past it nothing reads it. */
 const WINDOW_KEPT_MS = 60 * 60 * 1000;
@@ -53,6 +70,9 @@ interface EventPlaces {
 
 /** What one of an event's transactions did. */
 type Counted = 'written' | 'not_new' | 'rate_limited';
+
+/** What a progress beacon's transaction did: `raced` when the RCPT changed since it was read. */
+type ProgressCounted = 'written' | 'raced' | 'campaign_gone' | 'rate_limited';
 
 export class DynamoListenStore implements ListenStore {
   constructor(
@@ -109,9 +129,73 @@ export class DynamoListenStore implements ListenStore {
     now: Date,
   ): Promise<ListenRecorded> {
     const places = this.places(token, now, { newSession: false });
-    if (progress.milestone > 0 && (await this.recordMilestone(token, progress.milestone, now, places)) === 'rate_limited') return 'rate_limited';
-    if (progress.seconds > 0 && (await this.recordSeconds(token, progress, places)) === 'rate_limited') return 'rate_limited';
+    let campaignGone = false;
+    // Each try reads the RCPT once and sends the one transaction the beacon needs; a condition that no
+    // longer holds means another beacon wrote first, so the next try reads again. The seconds go along
+    // while they may (each lost race moved them); after that the milestone alone, whose conditions only
+    // fail when the stored milestone rose, so it is never lost to a race.
+    for (let attempt = 1; attempt <= PROGRESS_ATTEMPTS; attempt++) {
+      const { Item } = await this.db.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: this.recipientKey(token),
+          ProjectionExpression: 'listened_at, listen_max_percent, listen_session, listen_session_seconds',
+          ConsistentRead: true,
+        }),
+      );
+      if (!Item) return 'recorded'; // no such email: nothing to count
+      const change = progressChange(Item, attempt <= SECONDS_ATTEMPTS ? progress : { ...progress, seconds: 0 });
+      if (change.milestone?.first && campaignGone) change.milestone.first = false;
+      if (!change.milestone && !change.seconds) return 'recorded'; // nothing new: a repeated or late beacon
+      const counted = await this.countProgress(token, change, now, places);
+      if (counted === 'campaign_gone') campaignGone = true;
+      else if (counted !== 'raced') return counted === 'rate_limited' ? 'rate_limited' : 'recorded';
+    }
     return 'recorded';
+  }
+
+  /**
+   * One progress beacon's transaction: the RCPT's milestone and seconds under the conditions that make
+   * each count once (the first listen: none yet; a milestone: higher than stored; the seconds: the
+   * session and its seconds as read), the listen's counters with a first listen, the event's places.
+   */
+  private async countProgress(token: EmailToken, change: ProgressChange, now: Date, places: EventPlaces): Promise<ProgressCounted> {
+    const set: string[] = [];
+    const add: string[] = [];
+    const conditions = ['attribute_exists(PK)'];
+    const values: Record<string, unknown> = {};
+    const { milestone, seconds } = change;
+    if (milestone) {
+      set.push('listen_max_percent = :m', 'last_listened_at = :now');
+      values[':m'] = milestone.value;
+      values[':now'] = now.toISOString();
+      if (milestone.first) {
+        set.push('listened_at = :now');
+        conditions.push('attribute_not_exists(listened_at)');
+      } else conditions.push('(attribute_not_exists(listen_max_percent) OR listen_max_percent < :m)');
+    }
+    if (seconds) {
+      set.push('listen_session_seconds = :heard');
+      add.push('listen_seconds :add');
+      conditions.push('listen_session = :session AND listen_session_seconds = :counted');
+      Object.assign(values, { ':heard': seconds.counted + seconds.add, ':add': seconds.add, ':session': seconds.session, ':counted': seconds.counted });
+    }
+    const recipientUpdate = update(this.tableName, this.recipientKey(token), { set, add, condition: conditions.join(' AND '), values });
+    const listenCounters = milestone?.first ? [this.campaignAdd(token, 'emails_listened'), ...this.userCounters(token, now, { emails_listened: 1 })] : [];
+    const items = [recipientUpdate, ...listenCounters];
+    const sent = places.taken ? items : [...items, ...places.items];
+    try {
+      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: sent })));
+      places.taken = true;
+      return 'written';
+    } catch (error) {
+      if (!conditionFailed(error)) throw error;
+      // The reasons come one per item in the order sent: the RCPT, the campaign (with a first listen), …, the places.
+      const failed = reasonCodes(error).map((code) => code === 'ConditionalCheckFailed');
+      if (failed.slice(items.length).includes(true)) return 'rate_limited';
+      if (failed[0]) return 'raced';
+      return 'campaign_gone';
+    }
   }
 
   async recordDownload(token: EmailToken, session: string, now: Date): Promise<ListenRecorded> {
@@ -179,62 +263,6 @@ export class DynamoListenStore implements ListenStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
-  }
-
-  /** The milestone on the RCPT; the first reach of 25 % is the recipient's listen (campaign and user counters). */
-  private async recordMilestone(token: EmailToken, milestone: number, now: Date, places: EventPlaces): Promise<Counted> {
-    const values = { ':m': milestone, ':now': now.toISOString() };
-    if (milestone >= LISTENED_MILESTONE) {
-      const first = await this.countEvent(places, [
-        update(this.tableName, this.recipientKey(token), {
-          set: ['listen_max_percent = :m', 'listened_at = :now', 'last_listened_at = :now'],
-          condition: 'attribute_exists(PK) AND attribute_not_exists(listened_at)',
-          values,
-        }),
-        this.campaignAdd(token, 'emails_listened'),
-        ...this.userCounters(token, now, { emails_listened: 1 }),
-      ]);
-      if (first !== 'not_new') return first;
-    }
-    return this.countEvent(places, [
-      update(this.tableName, this.recipientKey(token), {
-        set: ['listen_max_percent = :m', 'last_listened_at = :now'],
-        condition: 'attribute_exists(PK) AND (attribute_not_exists(listen_max_percent) OR listen_max_percent < :m)',
-        values,
-      }),
-    ]);
-  }
-
-  /** The session's seconds: only the current session's, never past the track's length, each second once. */
-  private async recordSeconds(
-    token: EmailToken,
-    progress: { session: string; seconds: number; durationSeconds: number },
-    places: EventPlaces,
-  ): Promise<Counted> {
-    for (let attempt = 1; attempt <= SECONDS_ATTEMPTS; attempt++) {
-      const { Item } = await this.db.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: this.recipientKey(token),
-          ProjectionExpression: 'listen_session, listen_session_seconds',
-          ConsistentRead: true,
-        }),
-      );
-      if (Item?.listen_session !== progress.session) return 'not_new'; // not the current session (or no play): nothing to add
-      const counted = typeof Item.listen_session_seconds === 'number' ? Item.listen_session_seconds : 0;
-      const add = secondsToAdd(progress.seconds, counted, progress.durationSeconds);
-      if (add === 0) return 'not_new';
-      const done = await this.countEvent(places, [
-        update(this.tableName, this.recipientKey(token), {
-          set: ['listen_session_seconds = :heard'],
-          add: ['listen_seconds :add'],
-          condition: 'listen_session = :session AND listen_session_seconds = :counted',
-          values: { ':heard': counted + add, ':add': add, ':session': progress.session, ':counted': counted },
-        }),
-      ]);
-      if (done !== 'not_new') return done;
-    }
-    return 'not_new';
   }
 
   private campaignKey(token: EmailToken) {
