@@ -21,7 +21,7 @@ import { newEmailToken } from '../lambdas/core/emailToken';
 import { trackAudioKey, trackUploadKey } from '../lambdas/core/tracks';
 import { DynamoListenStore } from '../lambdas/adapters/dynamodb/listenStore';
 import { DynamoTrackingStore } from '../lambdas/adapters/dynamodb/trackingStore';
-import { listenDeps } from '../lambdas/composition/listen';
+import { listenDeps, withKeptLinkFacts } from '../lambdas/composition/listen';
 import { makeHandler } from '../lambdas/http/listen';
 import { buildApiEvent, makeLambdaContext } from '../lib/local/event';
 import { localServerConfig } from '../lib/local/stack';
@@ -185,12 +185,15 @@ try {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([command, count]) => `${command.replace(/Command$/, '')} ${(count / events).toFixed(2)}`)
       .join(', ');
-  const handler = makeHandler({
-    ...listenDeps(config),
-    tokens: new DynamoTrackingStore(db, stack.tableName),
-    listen: new DynamoListenStore(db, stack.tableName),
-    tracks: new DynamoTrackStore(db, stack.tableName),
-  });
+  // The stores over the counted client, kept as the composition keeps them (a container's link facts).
+  const handler = makeHandler(
+    withKeptLinkFacts({
+      ...listenDeps(config),
+      tokens: new DynamoTrackingStore(db, stack.tableName),
+      listen: new DynamoListenStore(db, stack.tableName),
+      tracks: new DynamoTrackStore(db, stack.tableName),
+    }),
+  );
   const context = () => makeLambdaContext({ functionName: 'listen', awsRequestId: 'bench', region: stack.region, timeoutMs: 10_000 });
   const post = async (token: string, beacon: Record<string, unknown>) => {
     const path = `/api/l/${token}/events`;
