@@ -4,11 +4,11 @@
  * adds the audio inspector). The listen group's signed GET URLs (AudioUrls) are audioUrls.ts's.
  */
 import type { AudioStore } from '../ports';
-import { localAudioStore, unconfiguredAudio } from './audioUrls';
+import { localAudioStore, unconfiguredAudio } from './localAudio';
 import type { ServerConfig } from './config';
 import { lazyAdapter } from './lazy';
 
-export { localAudioStore } from './audioUrls';
+export { localAudioStore } from './localAudio';
 
 const AUDIO_STORE_METHODS = ['presignUpload', 'head', 'read', 'promote', 'delete'] as const;
 

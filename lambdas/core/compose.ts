@@ -254,7 +254,8 @@ export async function recipientEmail(input: RecipientEmailInput): Promise<Render
   // one, replaced with the recipient's link after rendering, as every copy of the campaign's own link is.
   const rendered = renderEmail(email, placeholderContext({ ...campaign, track_url: LISTEN_LINK_STAND_IN }, contact, artist), { unsubscribeUrl });
   const linked = withLinkReplaced(withStandInReplaced(rendered, trackUrl), campaign.track_url, trackUrl);
-  assertListenLinked(linked, trackUrl, campaign.personalised_by_writer);
+  // Only the stand-in is the writer's to keep: a link of the campaign's own the model rewrote goes out as written.
+  assertListenLinked(linked, trackUrl, campaign.personalised_by_writer && writerGetsStandIn(campaign, campaign));
   return linked;
 }
 
@@ -304,7 +305,7 @@ function withStandInReplaced(email: RenderedEmail, to: string): RenderedEmail {
   return { subject: replace(email.subject, to), html: replace(email.html, escapeAttribute(to)), text: replace(email.text, to) };
 }
 
-const leftOutListenLink = () => new WriterError('invalid_reply', composeMessages.writerLeftOutListenLink);
+const leftOutListenLink = () => new WriterError('no_listen_link', composeMessages.writerLeftOutListenLink);
 
 /**
  * A written email given the stand-in must carry it in its body, and only in forms that become [TRACK_URL] or the

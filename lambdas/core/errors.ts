@@ -13,8 +13,11 @@ export class DomainError extends Error {
   }
 }
 
-/** Why the AI writer gave no email; the handler maps each to a clear message and saves nothing. */
-export type WriterFailure = 'busy' | 'timeout' | 'invalid_reply' | 'failed';
+/**
+ * Why the AI writer gave no email; the handler maps each to a clear message and saves nothing.
+ * no_listen_link: given the listen-link stand-in, its email does not carry it (issue 16).
+ */
+export type WriterFailure = 'busy' | 'timeout' | 'invalid_reply' | 'no_listen_link' | 'failed';
 
 export class WriterError extends Error {
   constructor(

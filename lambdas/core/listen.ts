@@ -62,14 +62,17 @@ export interface ProgressChange {
  * What a progress beacon of `session` at `milestone` with `seconds` heard changes on `stored`: the
  * milestone when it rises (the first from 25 % on is the listen), the seconds of the current session
  * beyond what is counted (secondsToAdd). Only a hint: the write's conditions decide, and a race reads again.
+ * Without `firstListenCounts` (the campaign is gone: no listen to count on it) only a higher milestone is news.
  */
 export function progressChange(
   stored: StoredProgress,
   progress: { session: string; milestone: number; seconds: number; durationSeconds: number },
+  options: { firstListenCounts: boolean } = { firstListenCounts: true },
 ): ProgressChange {
   const change: ProgressChange = {};
   const furthest = typeof stored.listen_max_percent === 'number' ? stored.listen_max_percent : 0;
-  if (progress.milestone >= LISTENED_MILESTONE && stored.listened_at === undefined) change.milestone = { value: progress.milestone, first: true };
+  if (options.firstListenCounts && progress.milestone >= LISTENED_MILESTONE && stored.listened_at === undefined)
+    change.milestone = { value: progress.milestone, first: true };
   else if (progress.milestone > furthest) change.milestone = { value: progress.milestone, first: false };
   if (progress.seconds > 0 && stored.listen_session === progress.session) {
     const counted = typeof stored.listen_session_seconds === 'number' ? stored.listen_session_seconds : 0;

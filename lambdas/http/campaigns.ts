@@ -55,6 +55,7 @@ const writerFailureAnswer: Record<WriterFailure, { status: number; message: stri
   busy: { status: 503, message: composeMessages.writerBusy },
   timeout: { status: 504, message: composeMessages.writerTimeout },
   invalid_reply: { status: 502, message: composeMessages.invalidPreviewFormat },
+  no_listen_link: { status: 502, message: composeMessages.writerLeftOutListenLink },
   failed: { status: 502, message: composeMessages.writerFailed },
 };
 

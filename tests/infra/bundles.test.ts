@@ -224,6 +224,12 @@ describe('Lambda bundles', () => {
     expect(entries.filter(({ name }) => !packagesIn(name).has('@aws-sdk/client-dynamodb')).map((e) => e.name)).toEqual(['health', 'cognitoCustomMessage']);
   });
 
+  it('each S3 audio adapter is in the one bundle that uses it: the store in tracks, the GET signer in listen', () => {
+    const bundlesWith = (source: string) => entries.filter(({ name }) => bundledFiles.get(name)!.some((file) => file.endsWith(source))).map((e) => e.name);
+    expect(bundlesWith('lambdas/adapters/s3/s3AudioStore.ts')).toEqual(['tracks']);
+    expect(bundlesWith('lambdas/adapters/s3/s3GetUrlSigner.ts')).toEqual(['listen']);
+  });
+
   it('the billing bundle (stripe included) stays within its size budget', async () => {
     const { size } = await stat(path.join(outDir, 'billing', 'index.mjs'));
     const kib = Math.round(size / 1024);

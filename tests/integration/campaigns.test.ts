@@ -587,6 +587,7 @@ describe('a writer failure', () => {
       ['busy', 503, composeMessages.writerBusy],
       ['timeout', 504, composeMessages.writerTimeout],
       ['invalid_reply', 502, composeMessages.invalidPreviewFormat],
+      ['no_listen_link', 502, composeMessages.writerLeftOutListenLink],
       ['failed', 502, composeMessages.writerFailed],
     ];
     for (const [reason, status, message] of expected) {
@@ -598,12 +599,12 @@ describe('a writer failure', () => {
       });
       expect(response, reason).toMatchObject({ status, json: { message } });
     }
-    expect(writes).toBe(4);
+    expect(writes).toBe(expected.length);
     expect(await storedCampaigns(user.sub)).toEqual([]);
     expect(await listCampaigns(user)).toEqual([]);
   });
 
-  it('an uploaded track’s email that left out the listen link is refused as an invalid reply, and nothing is saved', async () => {
+  it('an uploaded track’s email that left out the listen link is refused, saying so, and nothing is saved', async () => {
     const user = await createUser();
     const contact = await addContact(user, { name: 'Ines Halloran', label_name: 'Quiet Pylon' });
     const tracks = new DynamoTrackStore(dynamodb().doc, stack().tableName);
@@ -618,7 +619,7 @@ describe('a writer failure', () => {
         token: user.idToken,
         body: { track: { ...track, track_url: '', track_id: trackId }, contact_id: contact.id, total_recipients: 1 },
       });
-      expect(response).toMatchObject({ status: 502, json: { message: composeMessages.invalidPreviewFormat } });
+      expect(response).toMatchObject({ status: 502, json: { message: composeMessages.writerLeftOutListenLink } });
     } finally {
       reply = undefined;
     }

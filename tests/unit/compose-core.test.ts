@@ -443,6 +443,14 @@ describe('recipientEmail with an uploaded track (issue 16)', () => {
     expect(email.html).toContain(`href="${listenUrl}"`);
   });
 
+  it('a writer given the campaign’s own link whose email left it out is sent as written: only a missing stand-in is refused', async () => {
+    // fakeWriter's email carries no link at all.
+    const personalised = { ...input, campaign: { ...campaign, personalised_by_writer: true, preview_contact_id: 'someone-else' } };
+    const email = await recipientEmail({ ...personalised, written: memoryWrittenStore(), unsubscribeUrl: '#', trackUrl: listenUrl });
+    expect(email.text).toContain(`Written for ${input.contact.name}.`);
+    expect(email.text).not.toContain(listenUrl);
+  });
+
   it('leaves alone a longer link that starts with the track link, in the text and in the HTML', () => {
     const track = 'https://soundcloud.com/nova/new-single';
     const others = [`${track}-extended`, `${track}?utm=press`, `${track}/remix`];
@@ -616,7 +624,7 @@ describe('the listen-link stand-in as a model may write it (issue 16): each emai
   ] as const;
   it.each(refused)('%s: the email is refused as the writer’s failure, nothing kept, and no draft is made', async (_case, link) => {
     const written = memoryWrittenStore();
-    const failure = { name: 'WriterError', reason: 'invalid_reply', message: composeMessages.writerLeftOutListenLink };
+    const failure = { name: 'WriterError', reason: 'no_listen_link', message: composeMessages.writerLeftOutListenLink };
     await expect(sentToJuno(writerOf(link), written)).rejects.toMatchObject(failure);
     // Not kept: the sender's retry asks the writer again instead of sending the same dead email.
     expect(written.puts).toBe(0);

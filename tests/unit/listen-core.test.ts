@@ -64,6 +64,14 @@ describe('a progress beacon’s change, judged on the RCPT as read', () => {
     expect(progressChange(listened, beacon(25, 2))).toEqual({});
   });
 
+  it('when no first listen can be counted (its campaign gone), only a milestone above the stored one', () => {
+    const reached = { listen_max_percent: 50 };
+    const noFirst = { firstListenCounts: false };
+    expect(progressChange(reached, beacon(50, 0), noFirst)).toEqual({});
+    expect(progressChange(reached, beacon(75, 0), noFirst)).toEqual({ milestone: { value: 75, first: false } });
+    expect(progressChange({}, beacon(25, 0), noFirst)).toEqual({ milestone: { value: 25, first: false } });
+  });
+
   it('adds seconds only to the current session, never past the track’s length', () => {
     expect(progressChange(playing, beacon(0, 5, 'session-b'))).toEqual({});
     expect(progressChange({}, beacon(0, 5))).toEqual({});

@@ -320,6 +320,20 @@ describe('listen page: Download with signed URLs that live ten minutes', () => {
     expect(server.reads()).toBe(2);
   });
 
+  it('a stale Download while the track plays takes only the fresh download URL: the player keeps its audio and plays on', async () => {
+    const { server, audio, user } = await openPage(fakeListenServer({ downloads: true }));
+    const leaving = watchLeaving();
+    await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
+    audio.playTo(95);
+    vi.setSystemTime(opened + 11 * 60_000);
+    await user.click(screen.getByRole('link', { name: 'Download' }));
+    await waitFor(() => expect(leaving.log).toContain(`follow ${signedDownloadUrl(2)}`));
+    expect(server.reads()).toBe(2);
+    expect(audio.media.getAttribute('src')).toBe(signedUrl(1));
+    expect(audio.media.currentTime).toBe(95);
+    expect(screen.getByRole('button', { name: 'Pause Night Drive' })).toBeInTheDocument();
+  });
+
   it('an old URL and a track removed since: the removed page, no download, nothing counted', async () => {
     const { user } = await openPage(fakeListenServer({ downloads: true, answer: (read) => (read === 1 ? 'ready' : 'track_deleted') }));
     const leaving = watchLeaving();

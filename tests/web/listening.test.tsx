@@ -59,6 +59,12 @@ describe('the artist’s words for what a recipient did on the listen page (camp
     expect(listenedText(atMilestone)).toBe('Listened 25 %');
   });
 
+  it('a milestone whose play beacon was lost still reads Listened, as the campaign’s Listened counts it', () => {
+    const lostPlay = campaignEmail(0, { play_count: 0, listen_max_percent: 50 });
+    expect(listenedText(lostPlay)).toBe('Listened 50 %');
+    expect(listeningLine(lostPlay)).toBe('Listened 50 %');
+  });
+
   it('names the answer as the page’s button does', () => {
     expect(answerText('send_wavs')).toBe('Answer: Send me the WAVs');
     expect(answerText(null)).toBeNull();

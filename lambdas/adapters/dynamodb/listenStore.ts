@@ -144,8 +144,8 @@ export class DynamoListenStore implements ListenStore {
         }),
       );
       if (!Item) return 'recorded'; // no such email: nothing to count
-      const change = progressChange(Item, attempt <= SECONDS_ATTEMPTS ? progress : { ...progress, seconds: 0 });
-      if (change.milestone?.first && campaignGone) change.milestone.first = false;
+      // With the campaign gone there is no listen to count on it: only a higher milestone is news.
+      const change = progressChange(Item, attempt <= SECONDS_ATTEMPTS ? progress : { ...progress, seconds: 0 }, { firstListenCounts: !campaignGone });
       if (!change.milestone && !change.seconds) return 'recorded'; // nothing new: a repeated or late beacon
       const counted = await this.countProgress(token, change, now, places);
       if (counted === 'campaign_gone') campaignGone = true;

@@ -8,8 +8,12 @@ import { LISTENED_MILESTONE, listenAnswerLabels, type ListenAnswer } from '../..
 
 type Listening = Pick<EmailListen, 'play_count' | 'listen_max_percent'>;
 
-/** The furthest milestone reached (0–100), or null when the recipient never pressed play (the export's number). */
-export const listenedPercent = (email: Listening): number | null => (email.play_count > 0 ? email.listen_max_percent : null);
+/**
+ * The furthest milestone reached (0–100), or null when the recipient neither pressed play nor reached one
+ * (the export's number). A milestone counts without its play: a play's beacon may be lost, and the
+ * campaign's Listened counts the milestone.
+ */
+export const listenedPercent = (email: Listening): number | null => (email.play_count > 0 || email.listen_max_percent > 0 ? email.listen_max_percent : null);
 
 /** How far: listened to a milestone, played but left before the first one, or null before any play. */
 export type ListenReach = { kind: 'listened'; percent: number } | { kind: 'played' };

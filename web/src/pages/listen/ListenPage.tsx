@@ -117,19 +117,26 @@ function Player({
   // download with URLs older than LISTEN_URLS_FRESH_MS.
   const [urls, setUrls] = useState({ audio: loaded.audio_url, download: loaded.download_url, fetchedAt });
   const page = { ...loaded, audio_url: urls.audio, download_url: urls.download };
-  /** The page read again: its fresh URLs when it is still the player, else null (the expired or removed page shows). */
-  const renew = useCallback(async () => {
-    const fresh = await fetchPage(token, { fetchImpl });
-    if (fresh.page.state !== 'ready') {
-      onGone(fresh.page, fresh.fetchedAt);
-      return null;
-    }
-    const renewed = { audio: fresh.page.audio_url, download: fresh.page.download_url, fetchedAt: fresh.fetchedAt };
-    setUrls(renewed);
-    return renewed;
-  }, [token, fetchImpl, onGone]);
+  /**
+   * The page read again: its fresh URLs when it is still the player, else null (the expired or removed
+   * page shows). For a download only the download URL is taken: a new audio URL would reload the player
+   * and stop what is playing.
+   */
+  const renew = useCallback(
+    async (which: 'audio' | 'download') => {
+      const fresh = await fetchPage(token, { fetchImpl });
+      if (fresh.page.state !== 'ready') {
+        onGone(fresh.page, fresh.fetchedAt);
+        return null;
+      }
+      const { audio_url: audio, download_url: download } = fresh.page;
+      setUrls((current) => ({ audio: which === 'audio' ? audio : current.audio, download, fetchedAt: fresh.fetchedAt }));
+      return { download };
+    },
+    [token, fetchImpl, onGone],
+  );
   // A renewal that failed (offline) is tried again by the player (WaveformPlayer).
-  const renewAudio = useCallback(() => void renew().catch(() => undefined), [renew]);
+  const renewAudio = useCallback(() => void renew('audio').catch(() => undefined), [renew]);
 
   const [downloading, setDownloading] = useState(false);
   const [downloadFailed, setDownloadFailed] = useState(false);
@@ -144,7 +151,7 @@ function Player({
     // Older ones would answer AccessDenied: read the page again, then download from its new URL.
     event.preventDefault();
     setDownloading(true);
-    renew().then(
+    renew('download').then(
       (renewed) => {
         setDownloading(false);
         if (renewed?.download) {
