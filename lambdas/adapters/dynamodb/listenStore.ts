@@ -182,20 +182,10 @@ export class DynamoListenStore implements ListenStore {
     }
     const recipientUpdate = update(this.tableName, this.recipientKey(token), { set, add, condition: conditions.join(' AND '), values });
     const listenCounters = milestone?.first ? [this.campaignAdd(token, 'emails_listened'), ...this.userCounters(token, now, { emails_listened: 1 })] : [];
-    const items = [recipientUpdate, ...listenCounters];
-    const sent = places.taken ? items : [...items, ...places.items];
-    try {
-      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: sent })));
-      places.taken = true;
-      return 'written';
-    } catch (error) {
-      if (!conditionFailed(error)) throw error;
-      // The reasons come one per item in the order sent: the RCPT, the campaign (with a first listen), …, the places.
-      const failed = reasonCodes(error).map((code) => code === 'ConditionalCheckFailed');
-      if (failed.slice(items.length).includes(true)) return 'rate_limited';
-      if (failed[0]) return 'raced';
-      return 'campaign_gone';
-    }
+    const failed = await this.sendWithPlaces(places, [recipientUpdate, ...listenCounters]);
+    if (failed === 'written' || failed === 'rate_limited') return failed;
+    // The RCPT's condition (read again), else the campaign's (a first listen with the campaign gone).
+    return failed[0] ? 'raced' : 'campaign_gone';
   }
 
   async recordDownload(token: EmailToken, session: string, now: Date): Promise<ListenRecorded> {
@@ -295,6 +285,15 @@ export class DynamoListenStore implements ListenStore {
 
   /** One of an event's transactions, with its places until one is taken: a full window refuses it whole. */
   private async countEvent(places: EventPlaces, items: TransactItem[]): Promise<Counted> {
+    const failed = await this.sendWithPlaces(places, items);
+    return failed === 'written' || failed === 'rate_limited' ? failed : 'not_new';
+  }
+
+  /**
+   * `items` in one transaction with the event's places until one is taken. Refused: 'rate_limited' when a
+   * window is full, else which of `items` failed its condition (the reasons come one per item, in order).
+   */
+  private async sendWithPlaces(places: EventPlaces, items: TransactItem[]): Promise<'written' | 'rate_limited' | boolean[]> {
     const sent = places.taken ? items : [...items, ...places.items];
     try {
       await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: sent })));
@@ -302,8 +301,8 @@ export class DynamoListenStore implements ListenStore {
       return 'written';
     } catch (error) {
       if (!conditionFailed(error)) throw error;
-      // The reasons come one per item in the order sent: the places are the last ones.
-      return reasonCodes(error).slice(items.length).includes('ConditionalCheckFailed') ? 'rate_limited' : 'not_new';
+      const failed = reasonCodes(error).map((code) => code === 'ConditionalCheckFailed');
+      return failed.slice(items.length).includes(true) ? 'rate_limited' : failed.slice(0, items.length);
     }
   }
 
