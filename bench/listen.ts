@@ -27,7 +27,7 @@ import { buildApiEvent, makeLambdaContext } from '../lib/local/event';
 import { localServerConfig } from '../lib/local/stack';
 import { key } from '../schema/table';
 import { wavBytes } from '../tests/support/audio';
-import { medianOf, startBenchStack, valueAt } from './stack';
+import { medianOf, p95Of, startBenchStack, valueAt } from './stack';
 
 const recipients = Number(process.argv[2] ?? 500);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -36,11 +36,6 @@ const FIRST_BYTE_RUNS = 30;
 const SESSION_LISTENERS = 100;
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-const p95 = (values: readonly number[]) =>
-  valueAt(
-    [...values].sort((a, b) => a - b),
-    Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1),
-  );
 
 const bench = await startBenchStack();
 const { stack, db } = bench;
@@ -166,7 +161,7 @@ try {
     }
   }
   console.log(
-    `time to first audio byte (page data + signed URL + Range request; ${FIRST_BYTE_RUNS} runs): median ${ms(medianOf(firstByteMs))}, p95 ${ms(p95(firstByteMs))}; of it GET /api/l/<token>: median ${ms(medianOf(pageMs))}`,
+    `time to first audio byte (page data + signed URL + Range request; ${FIRST_BYTE_RUNS} runs): median ${ms(medianOf(firstByteMs))}, p95 ${ms(p95Of(firstByteMs))}; of it GET /api/l/<token>: median ${ms(medianOf(pageMs))}`,
   );
 
   // --- Listen-event ingestion, in-process ----------------------------------------------------------
@@ -268,7 +263,7 @@ try {
     }
   }
   console.log(
-    `a listener's session (${String(SESSION_LISTENERS)} listeners × ${String(session.length)} beacons, one at a time, links not read before): a beacon median ${ms(medianOf(beaconMs))}, p95 ${ms(p95(beaconMs))}; DynamoDB requests per beacon: ${requestsPer(beaconMs.length)}`,
+    `a listener's session (${String(SESSION_LISTENERS)} listeners × ${String(session.length)} beacons, one at a time, links not read before): a beacon median ${ms(medianOf(beaconMs))}, p95 ${ms(p95Of(beaconMs))}; DynamoDB requests per beacon: ${requestsPer(beaconMs.length)}`,
   );
 } finally {
   await bench.stop();

@@ -9,7 +9,7 @@
  */
 import { makeDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { countRequests, FakeClock, MINUTE_MS, NoopMailer, PipelineWorld } from '../tests/fakes/pipeline';
-import { medianOf, startBenchStack, valueAt } from './stack';
+import { medianOf, p95Of, startBenchStack, valueAt } from './stack';
 
 const users = Number(process.argv[2] ?? 1000);
 const recipients = Number(process.argv[3] ?? 100);
@@ -20,11 +20,6 @@ const concurrency = Number(process.argv[5] ?? 20);
 
 const START = new Date('2026-11-21T18:00:00.000Z');
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-const p95 = (values: readonly number[]) =>
-  valueAt(
-    [...values].sort((a, b) => a - b),
-    Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1),
-  );
 
 const bench = await startBenchStack();
 const { stack, db } = bench;
@@ -92,7 +87,7 @@ try {
   console.log(
     `${users} users × ${recipients}-recipient campaigns; ${minutes} simulated minutes (of the ${recipients} a campaign needs), ${emails} emails sent, ${dispatched} ticks dispatched`,
   );
-  console.log(`dispatcher tick (${users} due users): median ${ms(medianOf(tickMs))}, p95 ${ms(p95(tickMs))}, max ${ms(Math.max(...tickMs))}`);
+  console.log(`dispatcher tick (${users} due users): median ${ms(medianOf(tickMs))}, p95 ${ms(p95Of(tickMs))}, max ${ms(Math.max(...tickMs))}`);
   console.log(
     `DynamoDB requests per email sent: ${perEmail(senderTotal + dispatcherTotal)} (sender ${perEmail(senderTotal)}: ` +
       `${[...senderCounts].map(([name, n]) => `${name} ${perEmail(n)}`).join(', ')}; dispatcher ${perEmail(dispatcherTotal)}: ` +

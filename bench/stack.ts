@@ -40,3 +40,10 @@ export const medianOf = (values: readonly number[]) =>
     [...values].sort((a, b) => a - b),
     Math.floor(values.length / 2),
   );
+
+/** The value 95 % of the runs are at or under (nearest rank). */
+export const p95Of = (values: readonly number[]) =>
+  valueAt(
+    [...values].sort((a, b) => a - b),
+    Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1),
+  );
