@@ -26,7 +26,7 @@ import {
   type ListenPage,
 } from '../../../../schema/api/listenValues';
 import { ListenError, loadListenPage, newListenSession, sendListenAnswer, sendListenBeacon, type ListenBeacon } from '../../api/listen';
-import styles from '../../components/layout.module.css';
+import { RecipientPage } from '../../components/RecipientPage';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { WaveformPlayer } from './WaveformPlayer';
 
@@ -90,13 +90,7 @@ export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) 
     content = <Player token={token} page={state.page} fetchedAt={state.fetchedAt} onGone={showGone} fetchImpl={fetchImpl} />;
   }
 
-  return (
-    <div className={`${styles.page} ${styles.narrow}`}>
-      <main className={styles.center}>
-        <div style={{ width: '100%', textAlign: 'start' }}>{content}</div>
-      </main>
-    </div>
-  );
+  return <RecipientPage>{content}</RecipientPage>;
 }
 
 function Player({

@@ -14,7 +14,7 @@ import { useSearchParams } from 'react-router-dom';
 import { unsubscribeReasons } from '../../../../schema/api/contacts';
 import { UNSUBSCRIBE_DETAILS_MAX, unsubscribeMessages } from '../../../../schema/api/sending';
 import { confirmUnsubscribe, lookupUnsubscribe, UnsubscribeError } from '../../api/unsubscribe';
-import styles from '../../components/layout.module.css';
+import { RecipientPage } from '../../components/RecipientPage';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useKeyedState } from '../../lib/useKeyedState';
 import { NotificationsContext } from '../../notifications/NotificationsContext';
@@ -90,13 +90,7 @@ export default function UnsubscribePage({ fetchImpl }: { fetchImpl?: typeof fetc
     content = <Done artistName={state.artistName} />;
   }
 
-  return (
-    <div className={`${styles.page} ${styles.narrow}`}>
-      <main className={styles.center}>
-        <div style={{ width: '100%', textAlign: 'start' }}>{content}</div>
-      </main>
-    </div>
-  );
+  return <RecipientPage>{content}</RecipientPage>;
 }
 
 function Failure({ title, hint }: { title: string; hint: string }) {
