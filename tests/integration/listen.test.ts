@@ -27,6 +27,7 @@ import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import { listenMessages, type ListenPage } from '../../schema/api/listenValues';
 import { key } from '../../schema/table';
 import { call, callAt, createUser, dynamodb, stack, startServerServing, stackConfig, uniqueEmail, type TestUser } from './helpers';
+import { seedSentEmail } from './sentEmails';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TRACK_SECONDS = 8;
@@ -119,43 +120,10 @@ async function sentEmail(options: { user?: TestUser; campaign?: Record<string, u
       Item: { PK: key.user(user.sub), SK: key.contact(contactId), entity: 'contact', id: contactId, name: 'Mara Velvet', email: contactEmail },
     }),
   );
-  const token: EmailToken = {
-    token: newEmailToken(),
-    user_id: user.sub,
-    campaign_id: campaignId,
-    position: 0,
-    contact_id: contactId,
+  const token = await seedSentEmail(user, campaignId, 0, {
     contact_email: contactEmail,
-    contact_name: 'Mara Velvet',
-    artist_name: 'DJ Nova',
-    track_name: 'Night Drive',
-    links: [],
-    created_at: (options.createdAt ?? new Date(Date.now() - 3_600_000)).toISOString(),
-  };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: {
-        PK: key.campaignPartition(campaignId),
-        SK: key.recipient(0),
-        entity: 'recipient',
-        campaign_id: campaignId,
-        user_id: user.sub,
-        position: 0,
-        recipient_name: token.contact_name,
-        recipient_email: contactEmail,
-        status: 'sent',
-        token: token.token,
-        sent_at: token.created_at,
-        opened_at: null,
-        open_count: 0,
-        machine_open_count: 0,
-        clicked_at: null,
-        click_count: 0,
-      },
-    }),
-  );
-  await db().send(new PutCommand({ TableName: table(), Item: { PK: key.tokenPartition(token.token), SK: key.tokenSort(), entity: 'token', ...token } }));
+    ...(options.createdAt ? { created_at: options.createdAt.toISOString() } : {}),
+  });
   return { user, campaignId, trackId, token };
 }
 

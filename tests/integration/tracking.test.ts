@@ -19,7 +19,8 @@ import type { LambdaHandler, LocalServer } from '../../lib/local/server';
 import type { Unsubscribe } from '../../schema/api/contacts';
 import { unsubscribeMessages } from '../../schema/api/sending';
 import { key } from '../../schema/table';
-import { call, callAt, createUser, dynamodb, rawRequest, stack, startServerServing, uniqueEmail, type TestUser } from './helpers';
+import { call, callAt, createUser, dynamodb, rawRequest, stack, startServerServing, type TestUser } from './helpers';
+import { seedSentEmail } from './sentEmails';
 import { anyString } from '../support/matchers';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
@@ -76,51 +77,9 @@ async function seedCampaign(user: TestUser, trackName = 'Night Drive'): Promise<
   return campaignId;
 }
 
-/** One sent email: its RCPT item (status sent, counters as the sender leaves them) and its TOKEN item. */
-async function seedEmail(user: TestUser, campaignId: string, position: number, overrides: Partial<EmailToken> = {}): Promise<EmailToken> {
-  const contactEmail = overrides.contact_email ?? uniqueEmail('label');
-  const token: EmailToken = {
-    token: newEmailToken(),
-    user_id: user.sub,
-    campaign_id: campaignId,
-    position,
-    contact_id: addressId(user.sub, contactEmail),
-    contact_email: contactEmail,
-    contact_name: 'Mara Velvet',
-    artist_name: 'DJ Nova',
-    track_name: 'Night Drive',
-    links: LINKS,
-    // An hour ago: the open classifier's just-sent rule does not apply.
-    created_at: new Date(Date.now() - 3_600_000).toISOString(),
-    ...overrides,
-  };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: {
-        PK: key.campaignPartition(campaignId),
-        SK: key.recipient(position),
-        entity: 'recipient',
-        campaign_id: campaignId,
-        user_id: user.sub,
-        position,
-        recipient_name: token.contact_name,
-        recipient_email: contactEmail,
-        status: 'sent',
-        attempts: 1,
-        token: token.token,
-        sent_at: token.created_at,
-        opened_at: null,
-        open_count: 0,
-        machine_open_count: 0,
-        clicked_at: null,
-        click_count: 0,
-      },
-    }),
-  );
-  await db().send(new PutCommand({ TableName: table(), Item: { PK: key.tokenPartition(token.token), SK: key.tokenSort(), entity: 'token', ...token } }));
-  return token;
-}
+/** One sent email of the campaign, linking the suite's links. */
+const seedEmail = (user: TestUser, campaignId: string, position: number, overrides: Partial<EmailToken> = {}) =>
+  seedSentEmail(user, campaignId, position, { links: LINKS, ...overrides });
 
 async function sentEmail(options: { user?: TestUser; overrides?: Partial<EmailToken> } = {}): Promise<Sent> {
   const user = options.user ?? (await createUser({ name: 'DJ Nova' }));
