@@ -7,8 +7,6 @@
 import type { AnalyticsDepth } from '../../schema/plans';
 import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, EmailListen, RecentSend } from '../../schema/api/insights';
 import { activityFilters, analyticsPeriods, percentOf, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
-
-export { percentOf };
 import { recipientListen, type StoredRecipientListen } from './listen';
 import { counterDay, counterDayRange, EMAIL_COUNTERS, emptyEmailCounters, type EmailCounters } from './counters';
 import { nextPacificMidnight } from './sendingWindow';

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyEmailCounters, type EmailCounters } from '../../lambdas/core/counters';
+import { percentOf } from '../../schema/api/insightsValues';
 import {
   analyticsAnswer,
   dashboardDayRange,
@@ -17,7 +18,6 @@ import {
   isAnalyticsPeriod,
   listedCampaigns,
   pacificDayStart,
-  percentOf,
   periodRange,
   sumDays,
   type CampaignCounters,

@@ -33,6 +33,7 @@ import {
   LISTEN_PLAYS_PER_HOUR,
   listenDaysOf,
   listenRateWindows,
+  recipientListen,
   progressChange,
   type ListenRateWindow,
   type ProgressChange,
@@ -101,7 +102,9 @@ export class DynamoListenStore implements ListenStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: this.recipientKey(token), ProjectionExpression: 'answer, answer_note', ConsistentRead: true }),
     );
-    return { answer: (Item?.answer as ListenAnswer | undefined) ?? null, answer_note: (Item?.answer_note as string | undefined) ?? null };
+    // The one reader of the RCPT's listen attributes: an answer the page does not offer reads as none.
+    const { answer, answer_note } = recipientListen(Item ?? {});
+    return { answer, answer_note };
   }
 
   async recordPlay(token: EmailToken, session: string, now: Date): Promise<ListenRecorded> {
