@@ -531,6 +531,12 @@ export interface SenderQueueEntry {
   send_after: string;
   /** A user's campaigns go out in the order they were queued. */
   queued_at: string;
+  /**
+   * Recipients that wait alone (a retry after a provider or writer failure): position → when it may be
+   * tried again. The campaign's `position` has moved past them, so the user's next slot goes to the next
+   * ready recipient; each comes back when its time comes (DESIGN §13).
+   */
+  waiting?: Record<string, string>;
 }
 
 /** The user's sending cursor (`USER#<sub>` / `SENDER`): the active campaigns and when the next tick is due. */
@@ -538,14 +544,18 @@ export interface SenderCursor {
   queue: Record<string, SenderQueueEntry>;
   /** When the next tick is due; null: out of the DUE index (nothing to do). */
   due_at: string | null;
-  /** The last claim: the next one needs now ≥ last_claim_at + interval. */
-  last_claim_at: string | null;
+  /** The slot (the dispatcher's scheduled time) of the last claim: the next claim needs a slot ≥ last_slot + interval. */
+  last_slot: string | null;
+  /** Daily-limit refusals from the mailbox since the last email it accepted (the hourly retry backs off with it). */
+  daily_limit_refusals: number;
 }
 
 /** The campaign and position a tick expects at the head of the queue (read in the same request as the cursor). */
 export interface SenderHead {
   campaignId: string;
   position: number;
+  /** A recipient that waited alone (SenderQueueEntry.waiting), not the campaign's next position. */
+  waited?: boolean;
 }
 
 /** A campaign with the attributes only the pipeline and the send flow use. */
@@ -554,8 +564,9 @@ export type SendingCampaign = Campaign & {
   queued_through: number;
   /** When the send flow last queued a batch. */
   last_batch_at: string | null;
-  /** While paused: the position sending continues from. */
+  /** While paused: the position sending continues from, and the recipients that were waiting alone then. */
   resume_position: number | null;
+  resume_waiting: Record<string, string> | null;
 };
 
 /** Everything the sender decides on for one user, read in one request (two when the tick's head was stale). */
@@ -580,8 +591,9 @@ export interface RecipientMark {
 export interface ClaimInput {
   tickDueAt: string;
   now: Date;
-  campaignId: string;
-  position: number;
+  /** The recipient claimed: the campaign's next position, or a waiting one (the cursor's condition says which). */
+  head: SenderHead;
+  /** The email's tracking token; its links are written with the email (the record), after the claim. */
   token: EmailToken;
   /** The recipient's address id: its UNSUB# key. */
   addressId: string;
@@ -594,10 +606,12 @@ export interface ClaimInput {
   monthlyLimit: number | null;
   /**
    * The plan the limits were read from: the claim holds only while the profile still has it (a
-   * downgrade while the email was being written makes it a 'conflict', read again, nothing sent).
+   * downgrade meanwhile makes it a 'conflict', read again, nothing sent).
    */
   tier: Profile['tier'];
-  /** The cursor's next due time (now + interval). */
+  /** The tick's slot: the claim needs the last claim's slot to be at least one interval before it, and becomes the last. */
+  slot: Date;
+  /** The cursor's next due time (slot + interval). */
   nextDueAt: Date;
 }
 
@@ -609,8 +623,7 @@ export interface ClaimInput {
 export type ClaimOutcome = 'claimed' | 'unsubscribed' | 'already_pitched' | 'duplicate' | 'conflict';
 
 interface RecordBase {
-  campaignId: string;
-  position: number;
+  head: SenderHead;
   token: string;
   /** The claim's time: its DAY/MONTH counters are the ones released. */
   claimedAt: Date;
@@ -625,19 +638,25 @@ export type RecordInput =
       subject: string;
       html: string;
       text: string;
-      /** This was the campaign's last position: it completes. */
+      /** The links of the email as sent (the token's, for click tracking). */
+      links: string[];
+      /** This was the campaign's last recipient: it completes. */
       completes: boolean;
       nextDueAt: Date;
     })
-  /** Back to pending until retryAt; the counters released; the cursor due at retryAt. */
-  | (RecordBase & { kind: 'retry'; attempts: number; retryAt: Date; detail: string })
+  /**
+   * Back to pending until retryAt, waiting alone (the campaign moves on to its next position); the
+   * counters released. `hasWaiting`: the campaign's cursor entry already has a waiting map.
+   */
+  | (RecordBase & { kind: 'retry'; attempts: number; retryAt: Date; detail: string; hasWaiting: boolean })
   /**
    * Failed for good (refused, or out of attempts): counted, released, the cursor moves on; the claim's
    * PITCHED#<trackKey>#<addressId> is deleted (never sent: a later campaign may pitch the track again).
+   * `retryable`: out of attempts (Retry failed may queue it again), not refused by the provider.
    */
-  | (RecordBase & { kind: 'failed'; attempts: number; detail: string; completes: boolean; trackKey: string; addressId: string })
-  /** The provider's daily limit: back to pending, today's counter set to the limit, the cursor due after the reset. */
-  | (RecordBase & { kind: 'daily_limit'; dailyLimit: number; until: Date })
+  | (RecordBase & { kind: 'failed'; attempts: number; detail: string; retryable: boolean; completes: boolean; trackKey: string; addressId: string })
+  /** The provider's daily limit (a rolling 24 hours): back to pending, released, the cursor due at `until`, the refusal counted. */
+  | (RecordBase & { kind: 'daily_limit'; until: Date })
   /** The mailbox's authorization is gone: back to pending, released, every campaign paused, the mailbox disconnected. */
   | (RecordBase & { kind: 'auth'; queue: Record<string, SenderQueueEntry> });
 
@@ -649,22 +668,16 @@ export interface SenderStore {
   /** Takes the cursor out of the DUE index, only while its queue is empty. */
   goIdle(userId: string, tickDueAt: string): Promise<boolean>;
   /**
-   * Moves the campaign past `position` (no email goes there): with `mark` the recipient is marked and
+   * Moves the campaign past the head (no email goes there): with `mark` the recipient is marked and
    * counted; without, it is already final or missing. Completes the campaign when `completes`.
    */
-  advance(
-    userId: string,
-    input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date },
-  ): Promise<boolean>;
+  advance(userId: string, input: { tickDueAt: string; head: SenderHead; mark?: RecipientMark; completes: boolean; now: Date }): Promise<boolean>;
   /** Completes the campaign (all batches in, every position processed) and takes it off the cursor. */
   complete(userId: string, input: { tickDueAt: string; campaignId: string; now: Date }): Promise<boolean>;
+  /** Only waiting recipients are left in the campaign: it steps aside (its send_after) until `until`. */
+  defer(userId: string, input: { tickDueAt: string; campaignId: string; until: Date }): Promise<boolean>;
   /** Takes a campaign that no longer exists off the cursor. */
   forget(userId: string, input: { tickDueAt: string; campaignId: string }): Promise<boolean>;
-  /** A recipient whose email could not be written yet (the writer failed): pending until retryAt, the cursor due then. */
-  postpone(
-    userId: string,
-    input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string },
-  ): Promise<boolean>;
   /** No mailbox: every campaign on the cursor paused (mailbox_disconnected), the cursor out of the DUE index. */
   pauseAll(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean>;
   /**

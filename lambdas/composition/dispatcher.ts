@@ -7,11 +7,12 @@ import type { DispatcherDeps } from '../workers/dispatcher';
 import type { ServerConfig } from './config';
 import { tableOf } from './table';
 
-export function dispatcherDeps(config: Pick<ServerConfig, 'tableName' | 'region' | 'dynamoEndpoint'> & { queueUrl: string }): DispatcherDeps {
+export function dispatcherDeps(config: Pick<ServerConfig, 'tableName' | 'region' | 'dynamoEndpoint' | 'intervalMs'> & { queueUrl: string }): DispatcherDeps {
   const { db, name } = tableOf(config);
   return {
     cursors: new DynamoSendingCursorStore(db, name),
     queue: new SqsQueue(new SQSClient({ region: config.region }), config.queueUrl),
     clock: systemClock,
+    intervalMs: config.intervalMs,
   };
 }

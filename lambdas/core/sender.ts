@@ -6,7 +6,18 @@
 import { createHash } from 'node:crypto';
 import type { Campaign, RenderedEmail } from '../../schema/api/campaigns';
 import { artistName } from '../../schema/api/artist';
-import type { EmailToken, OutgoingEmail, RecipientRecord, SenderHead, SenderQueueEntry, SenderView, SendingCampaign, StoredMailbox } from '../ports';
+import { SEND_ATTEMPTS } from '../../schema/api/sendingValues';
+import type {
+  EmailToken,
+  OutgoingEmail,
+  RecipientRecord,
+  SenderCursor,
+  SenderHead,
+  SenderQueueEntry,
+  SenderView,
+  SendingCampaign,
+  StoredMailbox,
+} from '../ports';
 import type { Profile } from '../../schema/api/profile';
 import { monthlyLimitOf } from './plans';
 import { dailyLimitOf } from './queueing';
@@ -15,8 +26,8 @@ import { oneClickUnsubscribeUrl, trackedHtml } from './tracking';
 
 /** A `sending` recipient claimed this long ago never reported back: its outcome is unknown (never retried). */
 export const STALE_CLAIM_MS = 5 * 60_000;
-/** Provider attempts of one email before it is failed. */
-export const MAX_ATTEMPTS = 5;
+/** Provider attempts of one email before it is failed (the web shows the same number). */
+export const MAX_ATTEMPTS = SEND_ATTEMPTS;
 /** Back-off after the 1st, 2nd, … retryable failure: 1, 2, 4, 8, 16 minutes. */
 export const BACKOFF_MS = [1, 2, 4, 8, 16].map((minutes) => minutes * 60_000);
 /** Steps one tick may take for a user (skips, completions) before it gives up the message. */
@@ -63,9 +74,17 @@ export function nextPacificMonthStart(at: Date): Date {
   return next;
 }
 
+/** The waiting recipients of a campaign as [position, time], soonest first (then by position). */
+export function waitingOf(entry: Pick<SenderQueueEntry, 'waiting'>): [position: number, at: string][] {
+  return Object.entries(entry.waiting ?? {})
+    .map(([position, at]): [number, string] => [Number(position), at])
+    .sort((a, b) => a[1].localeCompare(b[1]) || a[0] - b[0]);
+}
+
 /**
  * The head of a user's queue at `now`: of the campaigns whose send_after has come, the one queued first
- * (a scheduled campaign does not block an earlier one that is due). Undefined when none is due.
+ * (a scheduled campaign does not block an earlier one that is due); within it, a waiting recipient whose
+ * time has come, else the campaign's next position. Undefined when no campaign is due.
  */
 export function headOf(queue: Record<string, SenderQueueEntry>, now: Date): SenderHead | undefined {
   let head: [string, SenderQueueEntry] | undefined;
@@ -73,7 +92,10 @@ export function headOf(queue: Record<string, SenderQueueEntry>, now: Date): Send
     if (Date.parse(entry[1].send_after) > now.getTime()) continue;
     if (!head || entry[1].queued_at < head[1].queued_at || (entry[1].queued_at === head[1].queued_at && entry[0] < head[0])) head = entry;
   }
-  return head ? { campaignId: head[0], position: head[1].position } : undefined;
+  if (!head) return undefined;
+  const [campaignId, entry] = head;
+  const [ready] = waitingOf(entry).filter(([, at]) => Date.parse(at) <= now.getTime());
+  return ready ? { campaignId, position: ready[0], waited: true } : { campaignId, position: entry.position };
 }
 
 /** When the next campaign of the queue becomes due (none is due now). */
@@ -91,12 +113,27 @@ function firstSendAfter(queue: Record<string, SenderQueueEntry>): Date {
 export const heldAtMonthlyLimit = (campaign: Pick<SendingCampaign, 'sending_status' | 'pause_reason'>) =>
   campaign.sending_status === 'paused' && campaign.pause_reason === 'monthly_limit';
 
-/** Whether processing `position` finishes the campaign: every batch is in and it is the last queued position. */
-export function completesAt(campaign: Pick<SendingCampaign, 'queued_through' | 'total_recipients' | 'total_queued'>, position: number): boolean {
-  return campaign.queued_through >= campaign.total_recipients && position + 1 >= campaign.total_queued;
+/**
+ * Whether processing the head finishes the campaign: every batch is in, the campaign's next position is
+ * past the last queued one, and no other recipient waits.
+ */
+export function completesAt(
+  campaign: Pick<SendingCampaign, 'queued_through' | 'total_recipients' | 'total_queued'>,
+  entry: Pick<SenderQueueEntry, 'position' | 'waiting'>,
+  head: Pick<SenderHead, 'position' | 'waited'>,
+): boolean {
+  const nextPosition = head.waited ? entry.position : head.position + 1;
+  const othersWaiting = waitingOf(entry).some(([position]) => position !== head.position);
+  return campaign.queued_through >= campaign.total_recipients && nextPosition >= campaign.total_queued && !othersWaiting;
 }
 
 export type WaitReason = 'scheduled' | 'retry' | 'in_flight' | 'daily_limit' | 'pacing' | 'batches' | 'settling';
+
+/** Where a tick stands: the cursor's due time it was dispatched for, and its slot (core/dispatch SendTick). */
+export interface TickTime {
+  dueAt: string;
+  slot: string;
+}
 
 export type Decision =
   /** The tick is not the cursor's current one (a duplicate, or the cursor moved): drop it. */
@@ -107,10 +144,12 @@ export type Decision =
   | { kind: 'wait'; until: Date; reason: WaitReason }
   /** Every batch in, every position processed. */
   | { kind: 'complete'; campaignId: string }
+  /** Only waiting recipients are left, none ready: the campaign steps aside until the first is (its send_after). */
+  | { kind: 'defer'; campaignId: string; until: Date }
   /** The campaign is gone: take it off the cursor. */
   | { kind: 'forget'; campaignId: string }
   /** No email for this position: mark it (counted) or just move past it (already final, or missing). */
-  | { kind: 'advance'; campaignId: string; position: number; mark?: { status: 'unknown'; from: 'sending'; detail: string }; completes: boolean }
+  | { kind: 'advance'; head: SenderHead; mark?: { status: 'unknown'; from: 'sending'; detail: string }; completes: boolean }
   /** No mailbox to send with: pause every campaign of the cursor. */
   | { kind: 'pause'; reason: 'mailbox_disconnected' }
   /** The plan's monthly limit is reached: every campaign of the cursor paused at it (kept on the cursor) until the next Pacific month. */
@@ -119,6 +158,9 @@ export type Decision =
   | { kind: 'release' }
   | {
       kind: 'send';
+      /** The cursor as read: its queue (an auth failure pauses all of it), waiting recipients, daily-limit refusals. */
+      cursor: SenderCursor;
+      head: SenderHead;
       campaign: SendingCampaign;
       recipient: RecipientRecord;
       profile: Profile;
@@ -126,18 +168,25 @@ export type Decision =
       completes: boolean;
       dailyLimit: number;
       monthlyLimit: number | null;
+      /** The slot this email takes, and the user's next one (slot + interval). */
+      slot: Date;
+      nextDueAt: Date;
     };
 
 const FINAL_STATUSES: ReadonlySet<RecipientRecord['status']> = new Set(['sent', 'failed', 'skipped', 'unknown']);
 
 /**
- * The next step for a user whose tick for `tickDueAt` arrived at `now`. Every branch is one decision;
- * the worker carries it out with one conditional write (or the claim, the send and the record).
+ * The next step for a user whose tick arrived at `now`. Every branch is one decision; the worker
+ * carries it out with one conditional write (or the claim, the send and the record). The rules, in order:
+ * the tick must be the cursor's; no mailbox pauses everything; the head campaign must be sending; a
+ * campaign with nothing left completes (or steps aside while only waiting recipients are left); a
+ * claimed recipient that never reported back is unknown; the day's mailbox limit, the month's plan
+ * limit and the pace (one claim per slot, slots one interval apart) must allow; then send.
  */
-export function decide(view: SenderView, tickDueAt: string, now: Date, intervalMs: number): Decision {
+export function decide(view: SenderView, tick: TickTime, now: Date, intervalMs: number): Decision {
   const { cursor } = view;
   const nowMs = now.getTime();
-  if (!cursor || cursor.due_at === null || cursor.due_at !== tickDueAt || Date.parse(cursor.due_at) > nowMs) return { kind: 'stale' };
+  if (!cursor || cursor.due_at === null || cursor.due_at !== tick.dueAt || Date.parse(cursor.due_at) > nowMs) return { kind: 'stale' };
   if (Object.keys(cursor.queue).length === 0) return { kind: 'idle' };
   const { profile, mailbox } = view;
   if (!mailbox || !profile) return { kind: 'pause', reason: 'mailbox_disconnected' };
@@ -145,7 +194,9 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
   const head = view.head;
   if (!head) return { kind: 'wait', until: firstSendAfter(cursor.queue), reason: 'scheduled' };
   const { campaign, recipient, campaignId, position } = head;
-  if (!campaign) return { kind: 'forget', campaignId };
+  const entry = cursor.queue[campaignId];
+  if (!campaign || !entry) return { kind: 'forget', campaignId };
+  const at: SenderHead = { campaignId, position, ...(head.waited ? { waited: true } : {}) };
   // The plan's limit as the profile says now: a plan change applies to emails already queued.
   const monthlyLimit = monthlyLimitOf(profile);
   const monthFull = monthlyLimit !== null && view.usedThisMonth >= monthlyLimit;
@@ -156,60 +207,110 @@ export function decide(view: SenderView, tickDueAt: string, now: Date, intervalM
   // batch read is not one snapshot) settles by the next interval.
   if (campaign.sending_status !== 'sending') return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'settling' };
 
-  if (position >= campaign.total_queued) {
-    if (campaign.queued_through >= campaign.total_recipients) return { kind: 'complete', campaignId };
+  if (!head.waited && position >= campaign.total_queued) {
     const lastBatch = Date.parse(campaign.last_batch_at ?? campaign.started_sending_at ?? campaign.updated_at);
-    if (!(nowMs - lastBatch < BATCH_GRACE_MS)) return { kind: 'complete', campaignId };
-    return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'batches' };
+    const batchesIn = campaign.queued_through >= campaign.total_recipients || !(nowMs - lastBatch < BATCH_GRACE_MS);
+    if (!batchesIn) return { kind: 'wait', until: new Date(nowMs + intervalMs), reason: 'batches' };
+    const [firstWaiting] = waitingOf(entry);
+    if (firstWaiting) return { kind: 'defer', campaignId, until: new Date(firstWaiting[1]) };
+    return { kind: 'complete', campaignId };
   }
-  const completes = completesAt(campaign, position);
-  if (!recipient || FINAL_STATUSES.has(recipient.status)) return { kind: 'advance', campaignId, position, completes };
+  const completes = completesAt(campaign, entry, at);
+  if (!recipient || FINAL_STATUSES.has(recipient.status)) return { kind: 'advance', head: at, completes };
   if (recipient.status === 'sending') {
     const staleAt = Date.parse(recipient.claimed_at ?? '') + STALE_CLAIM_MS;
     // A claim without a time cannot be waited out: its outcome is unknown now.
     if (Number.isNaN(staleAt) || staleAt <= nowMs) {
-      return { kind: 'advance', campaignId, position, completes, mark: { status: 'unknown', from: 'sending', detail: recipientDetails.unknown } };
+      return { kind: 'advance', head: at, completes, mark: { status: 'unknown', from: 'sending', detail: recipientDetails.unknown } };
     }
     return { kind: 'wait', until: new Date(staleAt), reason: 'in_flight' };
   }
+  // A recipient put back with a time of its own that has not come (a retry queued before recipients waited alone).
   if (recipient.retry_at && Date.parse(recipient.retry_at) > nowMs) return { kind: 'wait', until: new Date(recipient.retry_at), reason: 'retry' };
 
   const dailyLimit = dailyLimitOf(profile);
   if (view.sentToday >= dailyLimit) return { kind: 'wait', until: nextPacificMidnight(now), reason: 'daily_limit' };
   if (monthFull) return { kind: 'hold', until: nextPacificMonthStart(now) };
-  if (cursor.last_claim_at) {
-    const paced = Date.parse(cursor.last_claim_at) + intervalMs;
-    if (paced > nowMs) return { kind: 'wait', until: new Date(paced), reason: 'pacing' };
+  // The pace, in slots: at most one claim per slot, and the next slot one interval after the last claim's.
+  const slotMs = Date.parse(tick.slot);
+  if (cursor.last_slot) {
+    const paced = Date.parse(cursor.last_slot) + intervalMs;
+    if (paced > slotMs) return { kind: 'wait', until: new Date(paced), reason: 'pacing' };
   }
-  return { kind: 'send', campaign, recipient, profile, mailbox, completes, dailyLimit, monthlyLimit };
+  return {
+    kind: 'send',
+    cursor,
+    head: at,
+    campaign,
+    recipient,
+    profile,
+    mailbox,
+    completes,
+    dailyLimit,
+    monthlyLimit,
+    slot: new Date(slotMs),
+    nextDueAt: new Date(slotMs + intervalMs),
+  };
+}
+
+/**
+ * When a mailbox that answered "daily limit reached" is tried again: Gmail's limit is a rolling 24 hours,
+ * so in an hour, then 2, 4, 8, 16 and at most 24 hours after further refusals in a row.
+ */
+export function dailyLimitRetryAt(now: Date, refusalsBefore: number): Date {
+  const hours = Math.min(2 ** Math.max(refusalsBefore, 0), 24);
+  return new Date(now.getTime() + hours * 3_600_000);
 }
 
 /** The Message-ID of one email: unique per campaign, position and token (`<id.position.token8@trackpitch>`). */
 export const messageIdOf = (campaignId: string, position: number, token: string) => `<${campaignId}.${position}.${token.slice(0, 8)}@trackpitch>`;
 
+/** The tracking token of one email, put by the claim; the links of the email as sent come with the record. */
+export function emailTokenFor(input: {
+  userId: string;
+  campaign: Pick<Campaign, 'id' | 'track_name'>;
+  recipient: Pick<RecipientRecord, 'position' | 'contact' | 'recipient_email' | 'recipient_name'>;
+  profile: Pick<Profile, 'artist_name' | 'full_name'>;
+  token: string;
+  now: Date;
+}): EmailToken {
+  const { userId, campaign, recipient, profile, token, now } = input;
+  return {
+    token,
+    user_id: userId,
+    campaign_id: campaign.id,
+    position: recipient.position,
+    contact_id: recipient.contact.id,
+    contact_email: recipient.recipient_email,
+    contact_name: recipient.recipient_name,
+    artist_name: artistName(profile),
+    track_name: campaign.track_name,
+    links: [],
+    created_at: now.toISOString(),
+  };
+}
+
 export interface OutgoingInput {
   userId: string;
-  campaign: Campaign;
-  recipient: RecipientRecord;
+  campaign: Pick<Campaign, 'id'>;
+  recipient: Pick<RecipientRecord, 'position' | 'recipient_email' | 'recipient_name'>;
   profile: Pick<Profile, 'artist_name' | 'full_name'>;
   mailbox: Pick<StoredMailbox, 'email'>;
   /** The recipient's email as rendered (recipientEmail, with the unsubscribe page URL of `token`). */
   rendered: RenderedEmail;
   token: string;
   appUrl: string;
-  now: Date;
 }
 
-/** The email as the mailer gets it (tracked links, pixel, List-Unsubscribe) and the token item stored with it. */
-export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl, now }: OutgoingInput): {
+/** The email as the mailer gets it (tracked links, pixel, List-Unsubscribe) and the links its token tracks. */
+export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl }: OutgoingInput): {
   email: OutgoingEmail;
-  token: EmailToken;
+  links: string[];
 } {
   const tracked = trackedHtml(rendered.html, { appUrl, token });
-  const artist = artistName(profile);
   return {
     email: {
-      from: { name: artist, email: mailbox.email },
+      from: { name: artistName(profile), email: mailbox.email },
       to: { name: recipient.recipient_name, email: recipient.recipient_email },
       subject: rendered.subject,
       html: tracked.html,
@@ -218,18 +319,6 @@ export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, r
       listUnsubscribeUrl: oneClickUnsubscribeUrl(appUrl, token),
       meta: { userId, campaignId: campaign.id, position: recipient.position },
     },
-    token: {
-      token,
-      user_id: userId,
-      campaign_id: campaign.id,
-      position: recipient.position,
-      contact_id: recipient.contact.id,
-      contact_email: recipient.recipient_email,
-      contact_name: recipient.recipient_name,
-      artist_name: artist,
-      track_name: campaign.track_name,
-      links: tracked.links,
-      created_at: now.toISOString(),
-    },
+    links: tracked.links,
   };
 }

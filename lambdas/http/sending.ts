@@ -94,6 +94,8 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
     answer_note: record.answer_note,
     answered_at: record.answered_at,
     detail: record.detail ?? null,
+    attempts: record.attempts,
+    retry_at: record.status === 'pending' ? (record.retry_at ?? null) : null,
   };
 }
 

@@ -5,7 +5,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
-import { ticksFor, shardNumbers } from '../core/dispatch';
+import { shardNumbers, slotOf, ticksFor } from '../core/dispatch';
 import type { Clock, Queue, SendingCursorStore } from '../ports';
 import { readServerConfig } from '../composition/config';
 import { dispatcherDeps } from '../composition/dispatcher';
@@ -14,6 +14,8 @@ export interface DispatcherDeps {
   cursors: SendingCursorStore;
   queue: Queue;
   clock: Clock;
+  /** The send interval: slots are its grid points (core/dispatch slotOf). */
+  intervalMs: number;
   logger?: Logger;
   /** Emits DispatcherTickMs (the CloudWatch dashboard and alarms read it). */
   metrics?: TickMetrics;
@@ -33,13 +35,13 @@ export interface DispatcherEvent {
   scheduledTime?: string;
 }
 
-export function makeHandler({ cursors, queue, clock, logger, metrics }: DispatcherDeps) {
+export function makeHandler({ cursors, queue, clock, intervalMs, logger, metrics }: DispatcherDeps) {
   return async (event: DispatcherEvent = {}): Promise<{ dispatched: number }> => {
     const scheduled = event.scheduledTime ? new Date(event.scheduledTime) : undefined;
-    const now = scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : clock.now();
+    const now = slotOf(scheduled && !Number.isNaN(scheduled.getTime()) ? scheduled : clock.now(), intervalMs);
     const started = Date.now();
     const perShard = await Promise.all(shardNumbers().map((shard) => cursors.listDue(shard, now, MAX_USERS_PER_SHARD)));
-    const messages = ticksFor(perShard.flat());
+    const messages = ticksFor(perShard.flat(), now);
     await queue.send(messages);
     const tickMs = Date.now() - started;
     logger?.info('dispatched', { dispatched: messages.length, tickMs, at: now.toISOString() });

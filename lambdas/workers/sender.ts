@@ -11,7 +11,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { senderDeps } from '../composition/sender';
@@ -20,11 +20,21 @@ import { addressId } from '../core/contacts';
 import type { SendTick } from '../core/dispatch';
 import { newEmailToken } from '../core/emailToken';
 import { MailerError, WriterError } from '../core/errors';
-import { backoffMs, decide, MAX_ATTEMPTS, MAX_STEPS, outgoingEmail, pitchKey, recipientDetails, type Decision } from '../core/sender';
+import {
+  backoffMs,
+  dailyLimitRetryAt,
+  decide,
+  emailTokenFor,
+  MAX_ATTEMPTS,
+  MAX_STEPS,
+  outgoingEmail,
+  pitchKey,
+  recipientDetails,
+  type Decision,
+} from '../core/sender';
 import { listenPageUrl } from '../core/listen';
-import { nextPacificMidnight } from '../core/sendingWindow';
 import { unsubscribePageUrl } from '../core/tracking';
-import type { Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderQueueEntry, SenderStore, WrittenEmailStore } from '../ports';
+import type { Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderStore, WrittenEmailStore } from '../ports';
 
 export interface SenderDeps {
   store: SenderStore;
@@ -61,8 +71,8 @@ export type TickOutcome =
   | 'daily_limit'
   | 'disconnected'
   | 'unknown'
-  | 'postponed'
-  | 'steps_exhausted';
+  | 'steps_exhausted'
+  | 'out_of_time';
 
 /** The tick a message carries; anything else is dropped (redelivery could not make it valid). */
 export function parseTick(body: string): SendTick | undefined {
@@ -71,8 +81,12 @@ export function parseTick(body: string): SendTick | undefined {
     if (typeof value.userId !== 'string' || value.userId === '' || typeof value.dueAt !== 'string') return undefined;
     const head = value.head;
     const validHead =
-      head && typeof head.campaignId === 'string' && Number.isInteger(head.position) ? { campaignId: head.campaignId, position: head.position } : undefined;
-    return { userId: value.userId, dueAt: value.dueAt, ...(validHead ? { head: validHead } : {}) };
+      head && typeof head.campaignId === 'string' && Number.isInteger(head.position)
+        ? { campaignId: head.campaignId, position: head.position, ...(head.waited === true ? { waited: true } : {}) }
+        : undefined;
+    // A tick queued before ticks carried their slot: its due time is the slot it was listed at or before.
+    const slot = typeof value.slot === 'string' && !Number.isNaN(Date.parse(value.slot)) ? value.slot : value.dueAt;
+    return { userId: value.userId, dueAt: value.dueAt, slot, ...(validHead ? { head: validHead } : {}) };
   } catch {
     return undefined;
   }
@@ -83,21 +97,63 @@ export function makeProcessor(deps: SenderDeps) {
   const newToken = deps.tokens ?? newEmailToken;
   const count = (name: string) => deps.metrics?.addMetric(name, MetricUnit.Count, 1);
 
-  /** Renders, claims, sends and records one email. 'continue': the claim found a reason not to send; read again. */
-  async function send(
-    userId: string,
-    tickDueAt: string,
-    decision: Extract<Decision, { kind: 'send' }>,
-    queue: Record<string, SenderQueueEntry>,
-    now: Date,
-  ): Promise<TickOutcome | 'continue'> {
-    const { campaign, recipient, profile, mailbox, completes, dailyLimit, monthlyLimit } = decision;
-    const position = recipient.position;
+  /**
+   * Claims, writes, sends and records one email. The claim comes first, so the writer is paid only for
+   * a recipient that is sent to (DESIGN §13). 'continue': the claim found a reason not to send; read again.
+   */
+  async function send(userId: string, tickDueAt: string, decision: Extract<Decision, { kind: 'send' }>, now: Date): Promise<TickOutcome | 'continue'> {
+    const { cursor, head, campaign, recipient, profile, mailbox, completes, dailyLimit, monthlyLimit, slot, nextDueAt } = decision;
+    const { position } = head;
     // The token is made at the first claim and kept by retries, so a retried email's links stay the same.
     const token = recipient.token ?? newToken();
+    // Opened before the claim: a key service that is down fails the tick without holding a claim.
+    const refreshToken = await secrets.open(mailbox.sealedRefreshToken, { userId });
+    const recipientAddress = addressId(userId, recipient.recipient_email);
+    const trackKey = pitchKey(campaign);
+
+    const claim = await store.claim(userId, {
+      tickDueAt,
+      now,
+      head,
+      token: emailTokenFor({ userId, campaign, recipient, profile, token, now }),
+      addressId: recipientAddress,
+      trackKey,
+      sendAgain: recipient.send_again === true,
+      dailyLimit,
+      monthlyLimit,
+      tier: profile.tier,
+      slot,
+      nextDueAt,
+    });
+    if (claim === 'unsubscribed' || claim === 'already_pitched' || claim === 'duplicate') {
+      const detail = { unsubscribed: recipientDetails.unsubscribed, already_pitched: recipientDetails.alreadyPitched, duplicate: recipientDetails.duplicate }[
+        claim
+      ];
+      const mark = { status: 'skipped' as const, from: 'pending' as const, detail };
+      await store.advance(userId, { tickDueAt, head, mark, completes, now });
+      return 'continue';
+    }
+    // Something changed since the read (the cursor, the campaign, the plan): read again, nothing sent.
+    if (claim === 'conflict') return 'continue';
+
+    const base = { head, token, claimedAt: now, now };
+    const pitched = { trackKey, addressId: recipientAddress };
+    /** A failure worth trying again: the recipient waits alone (back-off), or fails for good after MAX_ATTEMPTS. */
+    const retryLater = async (message: string): Promise<TickOutcome> => {
+      const attempts = recipient.attempts + 1;
+      if (attempts >= MAX_ATTEMPTS) {
+        await store.record(userId, { ...base, ...pitched, kind: 'failed', attempts, detail: recipientDetails.gaveUp(message), retryable: true, completes });
+        count(MetricNames.EmailsFailed);
+        return 'failed';
+      }
+      const retryAt = new Date(now.getTime() + backoffMs(attempts));
+      const hasWaiting = cursor.queue[campaign.id]?.waiting !== undefined;
+      await store.record(userId, { ...base, kind: 'retry', attempts, retryAt, detail: message, hasWaiting });
+      return 'retrying';
+    };
+
     let rendered;
     try {
-      // Rendered before the claim: a writer failure must not use up the day's quota.
       rendered = await recipientEmail({
         campaign,
         contact: recipient.contact,
@@ -111,53 +167,12 @@ export function makeProcessor(deps: SenderDeps) {
         now,
       });
     } catch (error) {
-      if (!(error instanceof WriterError)) throw error;
-      const attempts = recipient.attempts + 1;
-      if (attempts >= MAX_ATTEMPTS) {
-        const mark = { status: 'failed' as const, from: 'pending' as const, detail: recipientDetails.gaveUp(error.message) };
-        await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
-        count(MetricNames.EmailsFailed);
-        return 'continue';
-      }
-      const retryAt = new Date(now.getTime() + backoffMs(attempts));
-      await store.postpone(userId, { tickDueAt, campaignId: campaign.id, position, attempts, retryAt, detail: error.message });
-      deps.logger?.warn('writer failed; email postponed', { userId, campaignId: campaign.id, position, reason: error.reason });
-      return 'postponed';
+      // Nothing left for the mailbox: the claim is given back as a retry, never left to turn unknown.
+      const message = error instanceof WriterError ? error.message : 'The email could not be written.';
+      deps.logger?.warn('writer failed; the recipient waits', { userId, campaignId: campaign.id, position, error: String(error) });
+      return retryLater(message);
     }
-    const outgoing = outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl, now });
-    // Opened before the claim: a key service that is down fails the tick without holding a claim.
-    const refreshToken = await secrets.open(mailbox.sealedRefreshToken, { userId });
-    const recipientAddress = addressId(userId, recipient.recipient_email);
-    const trackKey = pitchKey(campaign);
-    const nextDueAt = new Date(now.getTime() + intervalMs);
-
-    const claim = await store.claim(userId, {
-      tickDueAt,
-      now,
-      campaignId: campaign.id,
-      position,
-      token: outgoing.token,
-      addressId: recipientAddress,
-      trackKey,
-      sendAgain: recipient.send_again === true,
-      dailyLimit,
-      monthlyLimit,
-      tier: profile.tier,
-      nextDueAt,
-    });
-    if (claim === 'unsubscribed' || claim === 'already_pitched' || claim === 'duplicate') {
-      const detail = { unsubscribed: recipientDetails.unsubscribed, already_pitched: recipientDetails.alreadyPitched, duplicate: recipientDetails.duplicate }[
-        claim
-      ];
-      const mark = { status: 'skipped' as const, from: 'pending' as const, detail };
-      await store.advance(userId, { tickDueAt, campaignId: campaign.id, position, mark, completes, now });
-      return 'continue';
-    }
-    // Something changed since the read (the cursor, the campaign, the plan): read again, nothing sent.
-    if (claim === 'conflict') return 'continue';
-
-    const base = { campaignId: campaign.id, position, token, claimedAt: now, now };
-    const pitched = { trackKey, addressId: recipientAddress };
+    const outgoing = outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl });
     try {
       await mailer.send(outgoing.email, { refreshToken, mailboxEmail: mailbox.email });
     } catch (error) {
@@ -170,29 +185,28 @@ export function makeProcessor(deps: SenderDeps) {
       deps.logger?.warn('mailer refused', { userId, campaignId: campaign.id, position, kind: error.kind, message: error.message });
       switch (error.kind) {
         case 'rate_limited':
-        case 'transient': {
+        case 'transient':
           count(MetricNames.ProviderThrottled);
-          const attempts = recipient.attempts + 1;
-          if (attempts >= MAX_ATTEMPTS) {
-            await store.record(userId, { ...base, ...pitched, kind: 'failed', attempts, detail: recipientDetails.gaveUp(error.message), completes });
-            count(MetricNames.EmailsFailed);
-            return 'failed';
-          }
-          const retryAt = new Date(Math.max(now.getTime() + backoffMs(attempts), nextDueAt.getTime()));
-          await store.record(userId, { ...base, kind: 'retry', attempts, retryAt, detail: error.message });
-          return 'retrying';
-        }
+          return retryLater(error.message);
         case 'daily_limit':
           count(MetricNames.ProviderThrottled);
-          await store.record(userId, { ...base, kind: 'daily_limit', dailyLimit, until: nextPacificMidnight(now) });
+          await store.record(userId, { ...base, kind: 'daily_limit', until: dailyLimitRetryAt(now, cursor.daily_limit_refusals) });
           return 'daily_limit';
         case 'auth':
           // The mailbox is disconnected and the cursor left due at `now`: processTick goes on and pauses
           // every campaign on it from a fresh read (one resumed since this tick's read too).
-          await store.record(userId, { ...base, kind: 'auth', queue });
+          await store.record(userId, { ...base, kind: 'auth', queue: cursor.queue });
           return 'disconnected';
         case 'rejected':
-          await store.record(userId, { ...base, ...pitched, kind: 'failed', attempts: recipient.attempts + 1, detail: error.message, completes });
+          await store.record(userId, {
+            ...base,
+            ...pitched,
+            kind: 'failed',
+            attempts: recipient.attempts + 1,
+            detail: error.message,
+            retryable: false,
+            completes,
+          });
           count(MetricNames.EmailsFailed);
           return 'failed';
       }
@@ -204,6 +218,7 @@ export function makeProcessor(deps: SenderDeps) {
       subject: outgoing.email.subject,
       html: outgoing.email.html,
       text: outgoing.email.text,
+      links: outgoing.links,
       completes,
       nextDueAt,
     });
@@ -211,16 +226,21 @@ export function makeProcessor(deps: SenderDeps) {
     return 'sent';
   }
 
-  /** One tick: steps until an email goes out, the cursor waits, or the tick turns out stale. */
-  return async function processTick(tick: SendTick): Promise<TickOutcome> {
-    const { userId } = tick;
+  /**
+   * One tick: steps until an email goes out, the cursor waits, or the tick turns out stale. `hasTime`
+   * says whether a send (the writer and the mailbox) still fits in the invocation: when it does not,
+   * the tick ends with the cursor still due, and the next slot's tick goes on.
+   */
+  return async function processTick(tick: SendTick, hasTime: () => boolean = () => true): Promise<TickOutcome> {
+    const { userId, slot } = tick;
     let dueAt = tick.dueAt;
     let hint: SenderHead | undefined = tick.head;
     let disconnected = false;
     for (let step = 0; step < MAX_STEPS; step++) {
+      if (!hasTime()) return 'out_of_time';
       const now = clock.now();
       const view = await store.read(userId, now, hint);
-      const decision = decide(view, dueAt, now, intervalMs);
+      const decision = decide(view, { dueAt, slot }, now, intervalMs);
       hint = undefined;
       switch (decision.kind) {
         case 'stale':
@@ -245,18 +265,21 @@ export function makeProcessor(deps: SenderDeps) {
         case 'complete':
           await store.complete(userId, { tickDueAt: dueAt, campaignId: decision.campaignId, now });
           continue;
+        case 'defer':
+          await store.defer(userId, { tickDueAt: dueAt, campaignId: decision.campaignId, until: decision.until });
+          continue;
         case 'forget':
           await store.forget(userId, { tickDueAt: dueAt, campaignId: decision.campaignId });
           continue;
         case 'advance': {
-          const { campaignId, position, mark, completes } = decision;
-          const moved = await store.advance(userId, { tickDueAt: dueAt, campaignId, position, completes, now, ...(mark ? { mark } : {}) });
+          const { head, mark, completes } = decision;
+          const moved = await store.advance(userId, { tickDueAt: dueAt, head, completes, now, ...(mark ? { mark } : {}) });
           if (moved && mark?.status === 'unknown') count(MetricNames.EmailsUnknownOutcome);
-          if (moved && !completes) hint = { campaignId, position: position + 1 };
+          if (moved && !completes && !head.waited) hint = { campaignId: head.campaignId, position: head.position + 1 };
           continue;
         }
         case 'send': {
-          const outcome = await send(userId, dueAt, decision, view.cursor?.queue ?? {}, now);
+          const outcome = await send(userId, dueAt, decision, now);
           if (outcome === 'disconnected') {
             // The auth record left the cursor due at the claim's time: the next step pauses (no mailbox).
             dueAt = now.toISOString();
@@ -277,9 +300,17 @@ export function makeProcessor(deps: SenderDeps) {
  * The SQS handler: ticks of different users in parallel, a user's ticks in order. When a tick fails,
  * it and every later tick of the same user are reported (FIFO order within a message group).
  */
+/**
+ * The time one send step may take (the writer's 20 s timeout, the mailbox, the writes): a step starts only
+ * while this much of the invocation is left, so a tick never runs past the Lambda's timeout.
+ */
+export const SEND_STEP_MS = 30_000;
+
 export function makeHandler(deps: SenderDeps) {
   const processTick = makeProcessor(deps);
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return async (event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> => {
+    const endsAt = context ? Date.now() + context.getRemainingTimeInMillis() - SEND_STEP_MS : Number.POSITIVE_INFINITY;
+    const hasTime = () => Date.now() < endsAt;
     const groups = new Map<string, SQSRecord[]>();
     for (const record of event.Records) {
       const group = record.attributes.MessageGroupId ?? record.messageId;
@@ -295,7 +326,7 @@ export function makeHandler(deps: SenderDeps) {
             continue;
           }
           try {
-            const outcome = await processTick(tick);
+            const outcome = await processTick(tick, hasTime);
             deps.logger?.info('tick', { userId: tick.userId, dueAt: tick.dueAt, outcome });
           } catch (error) {
             deps.logger?.error('tick failed', { userId: tick.userId, dueAt: tick.dueAt, error: String(error) });
@@ -322,7 +353,7 @@ export const senderObservers = (): Pick<SenderDeps, 'logger' | 'metrics'> => ({
 
 let built: ReturnType<typeof makeHandler> | undefined;
 /** The Lambda entry: reads the environment once, on the first batch. */
-export const handler = (event: SQSEvent) => {
+export const handler = (event: SQSEvent, context: Context) => {
   built ??= handlerFor(readServerConfig(process.env), senderObservers());
-  return built(event);
+  return built(event, context);
 };

@@ -4,12 +4,14 @@
  * (lambdas/workers/dispatcher.ts) every send interval of the stack (`intervalMs`) into the in-process FIFO
  * (MemoryFifoQueue: message groups, visibility timeout, redrive) and a consumer loop hands what the
  * queue delivers to the same sender handler as SQS-shaped events, deleting each message the handler
- * did not report in batchItemFailures. The dispatcher fires at wall-clock time with that time as its
- * `scheduledTime`, as the scheduler's payload carries it.
+ * did not report in batchItemFailures. The dispatcher fires at each point of the interval grid with that
+ * point as its `scheduledTime`, as the scheduler's payload carries it: the slots are exactly one
+ * interval apart, whatever the timer's jitter (DESIGN §13).
  */
 import { createHash } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MemoryFifoQueue, type ReceivedMessage } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
+import { slotOf } from '../../lambdas/core/dispatch';
 import type { Clock, SendingCursorStore } from '../../lambdas/ports';
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
 
@@ -56,8 +58,8 @@ export interface LocalTicker {
   start(): void;
   /** Stop the timers and wait for the work in progress. */
   stop(): Promise<void>;
-  /** One dispatcher run now, then deliver everything the queue hands out (for tests and the first tick). */
-  tick(): Promise<TickResult>;
+  /** One dispatcher run for `slot` (default: the current one), then deliver everything the queue hands out (for tests and the first tick). */
+  tick(slot?: Date): Promise<TickResult>;
   /** Deliver what the queue hands out now, without a dispatcher run. */
   drain(): Promise<Omit<TickResult, 'dispatched'>>;
   readonly queue: MemoryFifoQueue;
@@ -97,7 +99,7 @@ export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS,
     maxReceiveCount: options.maxReceiveCount ?? LOCAL_MAX_RECEIVE_COUNT,
   });
-  const dispatch = makeDispatcher({ cursors: options.cursors, queue, clock });
+  const dispatch = makeDispatcher({ cursors: options.cursors, queue, clock, intervalMs });
 
   // One delivery pass at a time: the FIFO's group lock is per receive, and a second concurrent pass
   // would only find the same groups locked.
@@ -140,8 +142,8 @@ export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
     return draining;
   };
 
-  async function tick(): Promise<TickResult> {
-    const { dispatched } = await dispatch({ scheduledTime: clock.now().toISOString() });
+  async function tick(slot: Date = slotOf(clock.now(), intervalMs)): Promise<TickResult> {
+    const { dispatched } = await dispatch({ scheduledTime: slot.toISOString() });
     // A pass already running may have missed what was just queued: wait for it, then deliver again.
     await draining?.catch(() => undefined);
     const { delivered, failed } = await drain();
@@ -151,6 +153,25 @@ export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
   let dispatchTimer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
   let ticking: Promise<unknown> | undefined;
+  let running = false;
+
+  /** The dispatcher at the next grid point, as the scheduler fires at its scheduled times. */
+  function scheduleNext() {
+    const nowMs = clock.now().getTime();
+    const slot = new Date(slotOf(new Date(nowMs), intervalMs).getTime() + intervalMs);
+    dispatchTimer = setTimeout(() => {
+      if (!running) return;
+      scheduleNext();
+      if (ticking) return; // a slow run is still going: skip this one, as a missed scheduler tick
+      ticking = tick(slot)
+        .catch((error: unknown) => report('the dispatcher failed', error))
+        .finally(() => {
+          ticking = undefined;
+        });
+    }, slot.getTime() - nowMs);
+    // The server keeps the process alive; the ticker alone should not.
+    dispatchTimer.unref();
+  }
 
   return {
     queue,
@@ -158,24 +179,17 @@ export function createLocalTicker(options: LocalTickerOptions): LocalTicker {
     tick,
     drain,
     start() {
-      if (dispatchTimer) return;
-      dispatchTimer = setInterval(() => {
-        if (ticking) return; // a slow run is still going: skip this one, as a missed scheduler tick
-        ticking = tick()
-          .catch((error: unknown) => report('the dispatcher failed', error))
-          .finally(() => {
-            ticking = undefined;
-          });
-      }, intervalMs);
+      if (running) return;
+      running = true;
+      scheduleNext();
       pollTimer = setInterval(() => {
         if (!draining && queue.depth > 0) drain().catch((error: unknown) => report('delivering sending ticks failed', error));
       }, options.pollMs ?? CONSUMER_POLL_MS);
-      // The server keeps the process alive; the ticker alone should not.
-      dispatchTimer.unref();
       pollTimer.unref();
     },
     async stop() {
-      clearInterval(dispatchTimer);
+      running = false;
+      clearTimeout(dispatchTimer);
       clearInterval(pollTimer);
       dispatchTimer = undefined;
       pollTimer = undefined;

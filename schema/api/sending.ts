@@ -141,8 +141,11 @@ export const campaignEmailSchema = z.object({
   answer: z.enum(listenAnswers).nullable(),
   answer_note: z.string().nullable(),
   answered_at: z.string().nullable(),
-  /** Why it failed or was skipped, in words. */
+  /** Why it failed or was skipped, in words; for a pending one, why it waits. */
   detail: z.string().nullable(),
+  /** Provider attempts so far, and when a recipient put back to wait alone is tried again. */
+  attempts: z.number().int(),
+  retry_at: z.string().nullable(),
 });
 export type CampaignEmail = z.infer<typeof campaignEmailSchema>;
 export const campaignEmailListSchema = z.object({ emails: z.array(campaignEmailSchema) });

@@ -103,3 +103,13 @@ export const outboxMessages = {
   notLocal: 'The outbox exists only when Trackpitch runs locally.',
   messageNotFound: 'Message not found.',
 } as const;
+
+/** Provider attempts of one email before it fails for good (the sender's MAX_ATTEMPTS). */
+export const SEND_ATTEMPTS = 5;
+
+/**
+ * A recipient put back to wait alone, in words (DESIGN §13): 'Retrying at 14:05 (attempt 2 of 5): Gmail
+ * was unavailable'. `nextAttempt` is the attempt that comes at `time`.
+ */
+export const retryingText = (time: string, nextAttempt: number, reason: string) =>
+  `Retrying at ${time} (attempt ${nextAttempt} of ${SEND_ATTEMPTS}): ${reason}`;

@@ -126,7 +126,7 @@ export function buildCampaign(overrides: Partial<Campaign> = {}): Campaign {
 
 /** A campaign as the sender reads it (with the send flow's attributes): a draft unless overridden. */
 export function buildSendingCampaign(overrides: Partial<SendingCampaign> = {}): SendingCampaign {
-  return { ...buildCampaign(), queued_through: 0, last_batch_at: null, resume_position: null, ...overrides };
+  return { ...buildCampaign(), queued_through: 0, last_batch_at: null, resume_position: null, resume_waiting: null, ...overrides };
 }
 
 /** A queued recipient of a campaign, not yet claimed; its name and address are its contact's. */

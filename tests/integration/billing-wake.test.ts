@@ -88,7 +88,7 @@ async function heldAtLimit(tier: 'free' | 'pro', used: number) {
 /** The dispatcher's run at the world's now: the ticks it queued for this user, handed to the sender. */
 async function dispatchAndSend(world: SendingWorld): Promise<number> {
   const fifo = new MemoryFifoQueue({ clock: world.clock, visibilityTimeoutMs: 60_000, maxReceiveCount: 5 });
-  await makeDispatcher({ cursors: new DynamoSendingCursorStore(world.db, world.tableName), queue: fifo, clock: world.clock })({
+  await makeDispatcher({ cursors: new DynamoSendingCursorStore(world.db, world.tableName), queue: fifo, clock: world.clock, intervalMs: 60_000 })({
     scheduledTime: world.now.toISOString(),
   });
   let ticks = 0;

@@ -46,6 +46,7 @@ describe('dispatcher on DynamoDB Local', () => {
       cursors: new DynamoSendingCursorStore(db(), stack().tableName),
       queue,
       clock: { now: () => new Date('2000-01-01T00:00:00.000Z') },
+      intervalMs: 60_000,
     });
     await dispatch({ scheduledTime: tick });
 
@@ -55,8 +56,9 @@ describe('dispatcher on DynamoDB Local', () => {
     expect(new Set(ticked)).toEqual(new Set([...due.map((u) => u.userId), `exact-${run}`]));
     for (const message of received) queue.delete(message.receiptHandle);
 
-    // The scheduler firing twice for the same minute adds nothing: FIFO deduplication by user and due time.
+    // The scheduler firing twice for the same minute (or seconds later, in the same slot) adds nothing: FIFO deduplication by user and slot.
     await dispatch({ scheduledTime: tick });
+    await dispatch({ scheduledTime: '2099-01-01T00:00:05.000Z' });
     expect(queue.receive(1000).filter((m) => m.groupId.includes(run))).toEqual([]);
   });
 
@@ -69,8 +71,10 @@ describe('dispatcher on DynamoDB Local', () => {
       first: { position: 4, send_after: '2099-01-10T00:00:00.000Z', queued_at: '2099-01-10T00:00:00.000Z' },
     });
     const queue = new MemoryFifoQueue({ clock: { now: () => new Date(tick) }, visibilityTimeoutMs: 60_000, maxReceiveCount: 3 });
-    await makeHandler({ cursors: new DynamoSendingCursorStore(db(), stack().tableName), queue, clock: { now: () => new Date(tick) } })({ scheduledTime: tick });
+    await makeHandler({ cursors: new DynamoSendingCursorStore(db(), stack().tableName), queue, clock: { now: () => new Date(tick) }, intervalMs: 60_000 })({
+      scheduledTime: tick,
+    });
     const mine = queue.receive(1000).find((m) => m.groupId === userId);
-    expect(JSON.parse(mine!.body)).toEqual({ userId, dueAt: '2099-01-31T23:59:00.000Z', head: { campaignId: 'first', position: 4 } });
+    expect(JSON.parse(mine!.body)).toEqual({ userId, dueAt: '2099-01-31T23:59:00.000Z', slot: tick, head: { campaignId: 'first', position: 4 } });
   });
 });

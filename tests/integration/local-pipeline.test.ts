@@ -125,9 +125,9 @@ describe('npm start’s pipeline: consent page, send, ticker, outbox', () => {
     for (const message of messages) expect(message).toMatchObject({ campaign_id: campaign.id, from: stringContaining('<nova@local.test>') });
     expect(messages.map((m) => m.subject).sort()).toEqual(contacts.map((c) => `Night Drive for ${c.name} Records`).sort());
 
-    // Never two emails of a user within one interval.
-    const sentAt = messages.map((m) => Date.parse(m.sent_at)).sort((a, b) => a - b);
-    for (let i = 1; i < sentAt.length; i++) expect(sentAt[i]! - sentAt[i - 1]!).toBeGreaterThanOrEqual(INTERVAL_SECONDS * 1000);
+    // Never two emails of a user in one slot (the ticker fires on the interval grid; a claim takes its slot).
+    const slots = messages.map((m) => Math.floor(Date.parse(m.sent_at) / (INTERVAL_SECONDS * 1000))).sort((a, b) => a - b);
+    for (let i = 1; i < slots.length; i++) expect(slots[i]!).toBeGreaterThan(slots[i - 1]!);
 
     // Built with APP_URL = the local server: the pixel and the one-click unsubscribe point at it.
     const full = outboxMessageSchema.parse((await api(`/api/local/outbox/${messages[0]!.id}`)).json);

@@ -38,7 +38,7 @@ describe('sender: a campaign from first email to completion', () => {
     const world = await sendingWorld();
     const { campaign, contacts } = await queued(world, 3);
     const fifo = new MemoryFifoQueue({ clock: world.clock, visibilityTimeoutMs: 60_000, maxReceiveCount: 5 });
-    const dispatch = makeDispatcher({ cursors: new DynamoSendingCursorStore(world.db, world.tableName), queue: fifo, clock: world.clock });
+    const dispatch = makeDispatcher({ cursors: new DynamoSendingCursorStore(world.db, world.tableName), queue: fifo, clock: world.clock, intervalMs: 60_000 });
 
     world.counting.reset();
     let ticks = 0;
@@ -192,10 +192,10 @@ describe('sender: the SQS batch', () => {
 });
 
 describe('sender: provider failures', () => {
-  it('429: back to pending with back-off, the counters released, then sent', async () => {
+  it('429: back to pending with back-off, the counters released; the recipient waits alone and the next one goes at the next interval', async () => {
     const world = await sendingWorld();
     const { campaign } = await queued(world, 2);
-    world.mailer.script.push(fail('rate_limited'));
+    world.mailer.scriptFor.set(0, [fail('rate_limited'), fail('transient')]);
     const start = world.now;
     await world.tick();
     const [first] = await world.recipients(campaign.id);
@@ -206,47 +206,74 @@ describe('sender: provider failures', () => {
       detail: 'provider said rate_limited',
     });
     expect(await world.counters()).toEqual({ day: 0, month: 0 });
-    expect((await world.cursor())?.due_at).toBe(first!.retry_at);
+    // The user's next slot is one interval on; position 0 waits alone, and the campaign moved on to 1.
+    expect(await world.cursor()).toMatchObject({
+      due_at: new Date(start.getTime() + 60_000).toISOString(),
+      queue: { [campaign.id]: { position: 1, waiting: { 0: first!.retry_at } } },
+    });
 
-    world.mailer.script.push(fail('transient'));
+    // Its time has come at the next slot: tried first, and fails again (back-off 2 minutes).
     await world.tick();
     const [second] = await world.recipients(campaign.id);
     expect(second).toMatchObject({ status: 'pending', attempts: 2, retry_at: new Date(world.now.getTime() + 120_000).toISOString() });
 
+    // The slot after that goes to position 1, not held by position 0.
+    await world.tick();
+    expect(world.mailer.sent.map((s) => [s.email.meta.position, s.at.toISOString()])).toEqual([[1, new Date(start.getTime() + 120_000).toISOString()]]);
+
     await world.runUntilIdle();
-    expect(world.mailer.sent.map((s) => s.email.meta.position)).toEqual([0, 1]);
+    expect(world.mailer.sent.map((s) => [s.email.meta.position, s.at.toISOString()])).toEqual([
+      [1, new Date(start.getTime() + 120_000).toISOString()],
+      [0, new Date(start.getTime() + 180_000).toISOString()],
+    ]);
     expect(world.mailer.calls).toHaveLength(4);
     const token = (await world.recipients(campaign.id))[0]!.token!;
-    // The retries kept the first claim's token: one token item, its links the email's.
-    expect(world.mailer.calls.slice(0, 3).every((c) => c.email.listUnsubscribeUrl.endsWith(token))).toBe(true);
+    // The retries kept the first claim's token; the token item holds the links of the email as sent.
+    expect(world.mailer.calls.filter((c) => c.email.meta.position === 0).every((c) => c.email.listUnsubscribeUrl.endsWith(token))).toBe(true);
+    expect(await world.item(key.tokenPartition(token), key.tokenSort())).toMatchObject({
+      links: ['https://music.test/midnight-drive?from=mail&x=1', 'https://ada.test/'],
+    });
     expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 2, status: 'completed' });
     expect(await world.counters()).toEqual({ day: 2, month: 2 });
   });
 
-  it('gives up after five attempts: failed, counted, and the campaign goes on', async () => {
+  it('gives up after five attempts: failed (retryable), counted, and the others went out at the pace meanwhile', async () => {
     const world = await sendingWorld();
-    const { campaign } = await queued(world, 2);
-    for (let i = 0; i < 5; i++) world.mailer.script.push(fail('transient', '503 backend error'));
+    const { campaign } = await queued(world, 4);
+    world.mailer.scriptFor.set(
+      0,
+      Array.from({ length: 5 }, () => fail('transient', '503 backend error')),
+    );
+    const start = world.now.getTime();
     await world.runUntilIdle();
     const recipients = await world.recipients(campaign.id);
-    expect(recipients.map((r) => r.status)).toEqual(['failed', 'sent']);
-    expect(recipients[0]).toMatchObject({ attempts: 5, detail: recipientDetails.gaveUp('503 backend error') });
-    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 1, emails_failed: 1, status: 'completed' });
-    expect(await world.counters()).toEqual({ day: 1, month: 1 });
+    expect(recipients.map((r) => r.status)).toEqual(['failed', 'sent', 'sent', 'sent']);
+    expect(recipients[0]).toMatchObject({ attempts: 5, retryable: true, detail: recipientDetails.gaveUp('503 backend error') });
+    // Position 0 is tried at minutes 0, 1 (its 1-minute back-off), 3 (2 minutes), 7 (4) and 15 (8); the
+    // others take the free slots between: 1 at minute 2, 2 at 4, 3 at 5.
+    const minutesOf = (calls: typeof world.mailer.calls) => calls.map((s) => (s.at.getTime() - start) / 60_000);
+    expect(minutesOf(world.mailer.sent)).toEqual([2, 4, 5]);
+    expect(minutesOf(world.mailer.calls.filter((c) => c.email.meta.position === 0))).toEqual([0, 1, 3, 7, 15]);
+    expect(await world.campaign(campaign.id)).toMatchObject({ emails_sent: 3, emails_failed: 1, status: 'completed' });
+    expect(await world.counters()).toEqual({ day: 3, month: 3 });
   });
 
-  it("the provider's daily limit: today's counter shows the limit and the queue waits for Pacific midnight (fall-back day)", async () => {
-    // 23:50 PST on 1 November 2026, the day the clocks went back.
+  it("the provider's daily limit (Gmail's rolling 24 hours): nothing counted, the mailbox waits an hour, then two; an accepted email starts the back-off again", async () => {
     const world = await sendingWorld({ start: new Date('2026-11-02T07:50:00.000Z') });
-    const { campaign } = await queued(world, 2);
-    world.mailer.script.push(fail('daily_limit', 'Daily Gmail sending limit reached'));
+    const { campaign } = await queued(world, 3);
+    const limit = fail('daily_limit', 'Daily Gmail sending limit reached');
+    world.mailer.script.push(limit, limit);
     await world.tick();
     expect((await world.recipients(campaign.id))[0]).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(await world.counters()).toEqual({ day: 500, month: 0 });
-    expect((await world.cursor())?.due_at).toBe('2026-11-02T08:00:00.000Z');
+    expect(await world.counters()).toEqual({ day: 0, month: 0 });
+    expect(await world.cursor()).toMatchObject({ due_at: '2026-11-02T08:50:00.000Z', daily_limit_refusals: 1 });
+    await world.tick();
+    expect(await world.cursor()).toMatchObject({ due_at: '2026-11-02T10:50:00.000Z', daily_limit_refusals: 2 });
+    await world.tick();
+    expect((await world.cursor())?.daily_limit_refusals).toBeUndefined();
     await world.runUntilIdle();
-    expect(world.mailer.sent.map((s) => s.at.toISOString())).toEqual(['2026-11-02T08:00:00.000Z', '2026-11-02T08:01:00.000Z']);
-    expect(await world.counters()).toEqual({ day: 2, month: 2 });
+    expect(world.mailer.sent.map((s) => s.at.toISOString())).toEqual(['2026-11-02T10:50:00.000Z', '2026-11-02T10:51:00.000Z', '2026-11-02T10:52:00.000Z']);
+    expect(await world.counters()).toEqual({ day: 3, month: 3 });
   });
 
   it('the daily limit from its own counter: the rest waits for the next Pacific midnight', async () => {

@@ -52,16 +52,21 @@ export interface SentMail {
   credentials: { refreshToken: string; mailboxEmail: string };
 }
 
-/** A mailer that records what it is handed; `script` holds what the next calls do (default: accept). */
+/**
+ * A mailer that records what it is handed; `script` holds what the next calls do (default: accept), and
+ * `scriptFor` what the next calls for one position do (a recipient that keeps failing).
+ */
 export class RecordingMailer implements Mailer {
   readonly sent: SentMail[] = [];
   /** Every call, accepted or not. */
   readonly calls: SentMail[] = [];
   readonly script: (() => void)[] = [];
+  readonly scriptFor = new Map<number, (() => void)[]>();
   constructor(private readonly clock: { now(): Date }) {}
   send(email: OutgoingEmail, credentials: { refreshToken: string; mailboxEmail: string }) {
     const call = { email, at: this.clock.now(), credentials };
     this.calls.push(call);
+    this.scriptFor.get(email.meta.position)?.shift()?.();
     this.script.shift()?.();
     this.sent.push(call);
     return Promise.resolve({ providerMessageId: `provider-${this.sent.length}` });
@@ -195,17 +200,20 @@ export async function sendingWorld(options: WorldOptions = {}) {
       }
     },
 
-    async cursor(): Promise<{ queue: Record<string, SenderQueueEntry>; due_at?: string; last_claim_at?: string; DuePK?: string; DueSK?: string } | undefined> {
+    async cursor(): Promise<
+      | { queue: Record<string, SenderQueueEntry>; due_at?: string; last_slot?: string; daily_limit_refusals?: number; DuePK?: string; DueSK?: string }
+      | undefined
+    > {
       const { Item } = await plain.send(new GetCommand({ TableName: tableName, Key: { PK: key.user(userId), SK: key.sender() }, ConsistentRead: true }));
       return Item as never;
     },
 
-    /** The tick the dispatcher would queue for this user now (undefined when the cursor is not due). */
-    async dueTick(): Promise<{ userId: string; dueAt: string; head?: { campaignId: string; position: number } } | undefined> {
+    /** The tick the dispatcher would queue for this user now, in the slot `now` (undefined when the cursor is not due). */
+    async dueTick(): Promise<{ userId: string; dueAt: string; slot: string; head?: { campaignId: string; position: number } } | undefined> {
       const cursor = await world.cursor();
       if (!cursor?.due_at || Date.parse(cursor.due_at) > now.getTime()) return undefined;
       const head = headOf(cursor.queue, now);
-      return { userId, dueAt: cursor.due_at, ...(head ? { head } : {}) };
+      return { userId, dueAt: cursor.due_at, slot: now.toISOString(), ...(head ? { head } : {}) };
     },
 
     /** Hands these ticks to the sender handler as one SQS batch (one message group: this user). */

@@ -8,8 +8,10 @@ import {
   backoffMs,
   BATCH_GRACE_MS,
   completesAt,
+  dailyLimitRetryAt,
   decide,
   dueShard,
+  emailTokenFor,
   headOf,
   heldAtMonthlyLimit,
   MAX_ATTEMPTS,
@@ -28,6 +30,8 @@ const NOW = new Date('2026-11-21T18:00:00.000Z');
 const TICK = '2026-11-21T17:59:30.000Z';
 const minutes = (n: number) => n * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+/** A tick dispatched for the cursor's due time `dueAt` in the slot `slot` (default: now, on the grid). */
+const tickAt = (dueAt: string, slot: string = NOW.toISOString()) => ({ dueAt, slot });
 
 const contact = buildContact({ id: 'addr-1', name: 'Mara Velvet', email: 'mara@label.test', label_name: 'Velvet Records' });
 
@@ -70,7 +74,7 @@ function view(overrides: Partial<SenderView> & { camp?: SendingCampaign | undefi
   const hasCamp = 'camp' in overrides ? overrides.camp : camp;
   const hasRcpt = 'rcpt' in overrides ? overrides.rcpt : rcpt;
   return {
-    cursor: { queue: { C1: entry({ position }) }, due_at: TICK, last_claim_at: iso(NOW.getTime() - minutes(2)) },
+    cursor: { queue: { C1: entry({ position }) }, due_at: TICK, last_slot: iso(NOW.getTime() - minutes(2)), daily_limit_refusals: 0 },
     profile,
     mailbox,
     sentToday: 0,
@@ -82,31 +86,37 @@ function view(overrides: Partial<SenderView> & { camp?: SendingCampaign | undefi
 
 describe('decide: is the tick current?', () => {
   it('drops a tick when there is no cursor, the cursor is not due, or it is due at another time', () => {
-    expect(decide(view({ cursor: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'stale' });
-    expect(decide(view({ cursor: { queue: {}, due_at: null, last_claim_at: null } }), TICK, NOW, INTERVAL)).toEqual({ kind: 'stale' });
+    expect(decide(view({ cursor: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'stale' });
+    expect(decide(view({ cursor: { queue: {}, due_at: null, last_slot: null, daily_limit_refusals: 0 } }), tickAt(TICK), NOW, INTERVAL)).toEqual({
+      kind: 'stale',
+    });
     // A duplicate of a tick whose claim already moved the cursor on.
-    expect(decide(view(), '2026-11-21T17:58:30.000Z', NOW, INTERVAL)).toEqual({ kind: 'stale' });
+    expect(decide(view(), tickAt('2026-11-21T17:58:30.000Z'), NOW, INTERVAL)).toEqual({ kind: 'stale' });
   });
 
   it('drops a tick that arrives before the cursor is due', () => {
     const future = iso(NOW.getTime() + 1000);
-    expect(decide(view({ cursor: { queue: { C1: entry() }, due_at: future, last_claim_at: null } }), future, NOW, INTERVAL)).toEqual({ kind: 'stale' });
+    expect(
+      decide(view({ cursor: { queue: { C1: entry() }, due_at: future, last_slot: null, daily_limit_refusals: 0 } }), tickAt(future), NOW, INTERVAL),
+    ).toEqual({ kind: 'stale' });
   });
 
   it('goes idle when nothing is queued', () => {
-    expect(decide(view({ cursor: { queue: {}, due_at: TICK, last_claim_at: null }, head: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'idle' });
+    expect(
+      decide(view({ cursor: { queue: {}, due_at: TICK, last_slot: null, daily_limit_refusals: 0 }, head: undefined }), tickAt(TICK), NOW, INTERVAL),
+    ).toEqual({ kind: 'idle' });
   });
 
   it('pauses everything when the mailbox (or the profile) is gone', () => {
-    expect(decide(view({ mailbox: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'pause', reason: 'mailbox_disconnected' });
-    expect(decide(view({ profile: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'pause', reason: 'mailbox_disconnected' });
+    expect(decide(view({ mailbox: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'pause', reason: 'mailbox_disconnected' });
+    expect(decide(view({ profile: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'pause', reason: 'mailbox_disconnected' });
   });
 });
 
 describe('decide: which campaign, and is it ready?', () => {
   it('waits for the first scheduled campaign when none is due yet', () => {
     const queue = { C1: entry({ send_after: '2026-11-22T08:00:00.000Z' }), C2: entry({ send_after: '2026-11-21T20:00:00.000Z' }) };
-    expect(decide(view({ cursor: { queue, due_at: TICK, last_claim_at: null }, head: undefined }), TICK, NOW, INTERVAL)).toEqual({
+    expect(decide(view({ cursor: { queue, due_at: TICK, last_slot: null, daily_limit_refusals: 0 }, head: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'wait',
       until: new Date('2026-11-21T20:00:00.000Z'),
       reason: 'scheduled',
@@ -114,11 +124,11 @@ describe('decide: which campaign, and is it ready?', () => {
   });
 
   it('forgets a campaign that no longer exists', () => {
-    expect(decide(view({ camp: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'forget', campaignId: 'C1' });
+    expect(decide(view({ camp: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'forget', campaignId: 'C1' });
   });
 
   it('waits one interval when the campaign reads paused (pause and the cursor settle together)', () => {
-    expect(decide(view({ camp: campaign({ sending_status: 'paused' }) }), TICK, NOW, INTERVAL)).toEqual({
+    expect(decide(view({ camp: campaign({ sending_status: 'paused' }) }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'wait',
       until: new Date(NOW.getTime() + INTERVAL),
       reason: 'settling',
@@ -126,9 +136,9 @@ describe('decide: which campaign, and is it ready?', () => {
   });
 
   it('completes a campaign whose every position is processed and every batch is in', () => {
-    expect(decide(view({ position: 3, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
+    expect(decide(view({ position: 3, rcpt: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
     // Nothing eligible at all (every selected contact skipped at queueing).
-    expect(decide(view({ position: 0, camp: campaign({ total_queued: 0 }), rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({
+    expect(decide(view({ position: 0, camp: campaign({ total_queued: 0 }), rcpt: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'complete',
       campaignId: 'C1',
     });
@@ -136,35 +146,43 @@ describe('decide: which campaign, and is it ready?', () => {
 
   it('waits for the send flow while batches are still coming, and gives up on them after the grace time', () => {
     const waiting = campaign({ total_recipients: 250, queued_through: 100, total_queued: 3, last_batch_at: iso(NOW.getTime() - minutes(1)) });
-    expect(decide(view({ position: 3, camp: waiting, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({
+    expect(decide(view({ position: 3, camp: waiting, rcpt: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'wait',
       until: new Date(NOW.getTime() + INTERVAL),
       reason: 'batches',
     });
     const abandoned = { ...waiting, last_batch_at: iso(NOW.getTime() - BATCH_GRACE_MS) };
-    expect(decide(view({ position: 3, camp: abandoned, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
+    expect(decide(view({ position: 3, camp: abandoned, rcpt: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'complete', campaignId: 'C1' });
   });
 });
 
 describe('decide: the head recipient', () => {
   it('moves past a position that is already final or missing, without counting it again', () => {
     for (const status of ['sent', 'failed', 'skipped', 'unknown'] as const) {
-      expect(decide(view({ rcpt: recipient({ status }) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'advance', campaignId: 'C1', position: 0, completes: false });
+      expect(decide(view({ rcpt: recipient({ status }) }), tickAt(TICK), NOW, INTERVAL)).toEqual({
+        kind: 'advance',
+        head: { campaignId: 'C1', position: 0 },
+        completes: false,
+      });
     }
-    expect(decide(view({ position: 2, rcpt: undefined }), TICK, NOW, INTERVAL)).toEqual({ kind: 'advance', campaignId: 'C1', position: 2, completes: true });
+    expect(decide(view({ position: 2, rcpt: undefined }), tickAt(TICK), NOW, INTERVAL)).toEqual({
+      kind: 'advance',
+      head: { campaignId: 'C1', position: 2 },
+      completes: true,
+    });
   });
 
   it('records a claim older than the stale time as unknown (never retried) and waits for a younger one', () => {
     const claimedAt = (ago: number) => recipient({ status: 'sending', claimed_at: iso(NOW.getTime() - ago), token: 't' });
-    const unknown = decide(view({ rcpt: claimedAt(STALE_CLAIM_MS) }), TICK, NOW, INTERVAL);
-    expect(unknown).toMatchObject({ kind: 'advance', campaignId: 'C1', position: 0, mark: { status: 'unknown', from: 'sending' } });
-    expect(decide(view({ rcpt: claimedAt(minutes(1)) }), TICK, NOW, INTERVAL)).toEqual({
+    const unknown = decide(view({ rcpt: claimedAt(STALE_CLAIM_MS) }), tickAt(TICK), NOW, INTERVAL);
+    expect(unknown).toMatchObject({ kind: 'advance', head: { campaignId: 'C1', position: 0 }, mark: { status: 'unknown', from: 'sending' } });
+    expect(decide(view({ rcpt: claimedAt(minutes(1)) }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'wait',
       until: new Date(NOW.getTime() - minutes(1) + STALE_CLAIM_MS),
       reason: 'in_flight',
     });
     // A claim without a time can only be unknown.
-    expect(decide(view({ rcpt: recipient({ status: 'sending', claimed_at: null }) }), TICK, NOW, INTERVAL)).toMatchObject({
+    expect(decide(view({ rcpt: recipient({ status: 'sending', claimed_at: null }) }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
       kind: 'advance',
       mark: { status: 'unknown' },
     });
@@ -172,26 +190,30 @@ describe('decide: the head recipient', () => {
 
   it('waits for a retry time in the future and sends once it has come', () => {
     const later = iso(NOW.getTime() + minutes(4));
-    expect(decide(view({ rcpt: recipient({ retry_at: later, attempts: 3 }) }), TICK, NOW, INTERVAL)).toEqual({
+    expect(decide(view({ rcpt: recipient({ retry_at: later, attempts: 3 }) }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'wait',
       until: new Date(later),
       reason: 'retry',
     });
-    expect(decide(view({ rcpt: recipient({ retry_at: iso(NOW.getTime()), attempts: 3 }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
+    expect(decide(view({ rcpt: recipient({ retry_at: iso(NOW.getTime()), attempts: 3 }) }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send' });
   });
 
   it('sends with the limits of the profile: the mailbox daily limit and the plan monthly limit', () => {
-    const decision = decide(view(), TICK, NOW, INTERVAL);
+    const decision = decide(view(), tickAt(TICK), NOW, INTERVAL);
     expect(decision).toMatchObject({ kind: 'send', completes: false, dailyLimit: 500, monthlyLimit: 50 });
     if (decision.kind === 'send') expect(decision.recipient.position).toBe(0);
-    expect(decide(view({ position: 2, rcpt: recipient({ position: 2 }) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', completes: true });
+    expect(decide(view({ position: 2, rcpt: recipient({ position: 2 }) }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', completes: true });
   });
 });
 
 describe('decide: limits and pacing', () => {
   it('waits for the next Pacific midnight when today is used up', () => {
-    expect(decide(view({ sentToday: 500 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date('2026-11-22T08:00:00.000Z'), reason: 'daily_limit' });
-    expect(decide(view({ sentToday: 499 }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
+    expect(decide(view({ sentToday: 500 }), tickAt(TICK), NOW, INTERVAL)).toEqual({
+      kind: 'wait',
+      until: new Date('2026-11-22T08:00:00.000Z'),
+      reason: 'daily_limit',
+    });
+    expect(decide(view({ sentToday: 499 }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send' });
   });
 
   it.each([
@@ -204,18 +226,18 @@ describe('decide: limits and pacing', () => {
   ])('at %s a used-up day waits until %s (DST-correct)', (now, midnight) => {
     const at = new Date(now);
     const tick = iso(at.getTime() - 1000);
-    const v = view({ sentToday: 500, cursor: { queue: { C1: entry() }, due_at: tick, last_claim_at: null } });
-    expect(decide(v, tick, at, INTERVAL)).toEqual({ kind: 'wait', until: new Date(midnight), reason: 'daily_limit' });
+    const v = view({ sentToday: 500, cursor: { queue: { C1: entry() }, due_at: tick, last_slot: null, daily_limit_refusals: 0 } });
+    expect(decide(v, tickAt(tick), at, INTERVAL)).toEqual({ kind: 'wait', until: new Date(midnight), reason: 'daily_limit' });
   });
 
   it('waits until one interval after the last claim, and not a moment longer', () => {
     const last = NOW.getTime() - 20_000;
-    const paced = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_claim_at: iso(last) } });
-    expect(decide(paced, TICK, NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(last + INTERVAL), reason: 'pacing' });
-    const exactly = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_claim_at: iso(NOW.getTime() - INTERVAL) } });
-    expect(decide(exactly, TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send' });
+    const paced = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_slot: iso(last), daily_limit_refusals: 0 } });
+    expect(decide(paced, tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'wait', until: new Date(last + INTERVAL), reason: 'pacing' });
+    const exactly = view({ cursor: { queue: { C1: entry() }, due_at: TICK, last_slot: iso(NOW.getTime() - INTERVAL), daily_limit_refusals: 0 } });
+    expect(decide(exactly, tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send' });
     // A faster interval (SEND_INTERVAL_SECONDS for a demo) paces by that.
-    expect(decide(paced, TICK, NOW, 10_000)).toMatchObject({ kind: 'send' });
+    expect(decide(paced, tickAt(TICK), NOW, 10_000)).toMatchObject({ kind: 'send' });
   });
 });
 
@@ -230,31 +252,31 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
     ['pro', 50, 500],
     ['pro', 499, 500],
   ] as const)('%s with %i used this month sends, held to the plan’s %i', (tier, used, limit) => {
-    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: limit });
+    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: limit });
   });
 
   it.each([
     ['free', 50],
     ['pro', 500],
   ] as const)('%s with %i used holds every campaign at the limit until the next Pacific month', (tier, used) => {
-    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+    expect(decide(view({ usedThisMonth: used, profile: onPlan(tier) }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('the tier decides, not the stored email_limit (a copy the webhook keeps in step)', () => {
-    expect(decide(view({ usedThisMonth: 60, profile: { ...onPlan('pro'), email_limit: 50 } }), TICK, NOW, INTERVAL)).toMatchObject({
+    expect(decide(view({ usedThisMonth: 60, profile: { ...onPlan('pro'), email_limit: 50 } }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
       kind: 'send',
       monthlyLimit: 500,
     });
-    expect(decide(view({ usedThisMonth: 50, profile: { ...onPlan('free'), email_limit: 500 } }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'hold' });
+    expect(decide(view({ usedThisMonth: 50, profile: { ...onPlan('free'), email_limit: 500 } }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'hold' });
   });
 
   it('a downgrade to Free with more than 50 already sent this month holds the queued campaign at once', () => {
-    expect(decide(view({ usedThisMonth: 120, profile: onPlan('free') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+    expect(decide(view({ usedThisMonth: 120, profile: onPlan('free') }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('the Label plan has no monthly cap, but its mailbox’s daily limit still applies', () => {
-    expect(decide(view({ usedThisMonth: 100_000, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: null });
-    expect(decide(view({ usedThisMonth: 100_000, sentToday: 500, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toEqual({
+    expect(decide(view({ usedThisMonth: 100_000, profile: onPlan('label') }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', monthlyLimit: null });
+    expect(decide(view({ usedThisMonth: 100_000, sentToday: 500, profile: onPlan('label') }), tickAt(TICK), NOW, INTERVAL)).toEqual({
       kind: 'wait',
       until: new Date('2026-11-22T08:00:00.000Z'),
       reason: 'daily_limit',
@@ -265,27 +287,27 @@ describe('decide: the plan’s monthly limit, read from the tier at send time', 
     // 23:55 on 30 November in Los Angeles (PST) is already December in UTC: the month resets at 08:00Z.
     const lateNow = new Date('2026-12-01T07:55:00.000Z');
     const tick = iso(lateNow.getTime() - 1000);
-    const v = view({ usedThisMonth: 50, cursor: { queue: { C1: entry() }, due_at: tick, last_claim_at: null } });
-    expect(decide(v, tick, lateNow, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+    const v = view({ usedThisMonth: 50, cursor: { queue: { C1: entry() }, due_at: tick, last_slot: null, daily_limit_refusals: 0 } });
+    expect(decide(v, tickAt(tick), lateNow, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('a held campaign at the head while the month is still used up holds again, so the cursor’s other campaigns pause too', () => {
     // A campaign queued after the hold (scheduled, so never capacity-checked) is still sending behind it:
     // a plain wait would leave it sending, without a pause reason, until the month turns.
-    const v = view({ camp: held, usedThisMonth: 50, cursor: { queue: { C1: entry(), C2: entry() }, due_at: TICK, last_claim_at: null } });
-    expect(decide(v, TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
-    expect(decide(view({ camp: held, usedThisMonth: 120 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+    const v = view({ camp: held, usedThisMonth: 50, cursor: { queue: { C1: entry(), C2: entry() }, due_at: TICK, last_slot: null, daily_limit_refusals: 0 } });
+    expect(decide(v, tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
+    expect(decide(view({ camp: held, usedThisMonth: 120 }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'hold', until: monthStart });
   });
 
   it('a held campaign is released once the plan allows: after an upgrade, or in a new Pacific month (its counter starts at 0)', () => {
-    expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('pro') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
-    expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('label') }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
-    expect(decide(view({ camp: held, usedThisMonth: 0 }), TICK, NOW, INTERVAL)).toEqual({ kind: 'release' });
+    expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('pro') }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'release' });
+    expect(decide(view({ camp: held, usedThisMonth: 50, profile: onPlan('label') }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'release' });
+    expect(decide(view({ camp: held, usedThisMonth: 0 }), tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'release' });
   });
 
   it('only a hold is released by the sender: a campaign the artist paused stays paused', () => {
     const byArtist = campaign({ sending_status: 'paused', pause_reason: 'user' });
-    expect(decide(view({ camp: byArtist, usedThisMonth: 0 }), TICK, NOW, INTERVAL)).toMatchObject({ kind: 'wait', reason: 'settling' });
+    expect(decide(view({ camp: byArtist, usedThisMonth: 0 }), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'wait', reason: 'settling' });
     expect(heldAtMonthlyLimit(byArtist)).toBe(false);
     expect(heldAtMonthlyLimit(held)).toBe(true);
   });
@@ -312,6 +334,68 @@ describe('back-off', () => {
     expect(backoffMs(9)).toBe(minutes(16));
     expect(backoffMs(0)).toBe(minutes(1));
     expect(MAX_ATTEMPTS).toBe(5);
+  });
+});
+
+describe('decide: the pace, counted in slots', () => {
+  const slot = '2026-11-21T18:01:00.000Z';
+  const cursorAt = (lastSlot: string | null) => ({ queue: { C1: entry() }, due_at: TICK, last_slot: lastSlot, daily_limit_refusals: 0 });
+
+  it('sends in the slot one interval after the last claim’s slot, however late that claim ran, and makes the next slot due', () => {
+    // The last claim was in the 18:00 slot (it ran at 18:00:04.8); the 18:01 slot may send at 18:01:00.2.
+    const now = new Date('2026-11-21T18:01:00.200Z');
+    const decision = decide(view({ cursor: cursorAt('2026-11-21T18:00:00.000Z') }), tickAt(TICK, slot), now, INTERVAL);
+    expect(decision).toMatchObject({ kind: 'send', slot: new Date(slot), nextDueAt: new Date('2026-11-21T18:02:00.000Z') });
+  });
+
+  it('never sends twice in one slot', () => {
+    const decision = decide(view({ cursor: cursorAt(slot) }), tickAt(TICK, slot), new Date('2026-11-21T18:01:30.000Z'), INTERVAL);
+    expect(decision).toEqual({ kind: 'wait', until: new Date('2026-11-21T18:02:00.000Z'), reason: 'pacing' });
+  });
+});
+
+describe('decide: a recipient that must wait waits alone', () => {
+  const later = iso(NOW.getTime() + minutes(4));
+  const earlier = iso(NOW.getTime() - minutes(1));
+
+  it('takes a waiting recipient whose time has come before the next position', () => {
+    const queue = { C1: entry({ position: 2, waiting: { 0: earlier, 1: later } }) };
+    expect(headOf(queue, NOW)).toEqual({ campaignId: 'C1', position: 0, waited: true });
+    expect(headOf({ C1: entry({ position: 2, waiting: { 1: later } }) }, NOW)).toEqual({ campaignId: 'C1', position: 2 });
+  });
+
+  it('takes the waiting recipient due first, then the lower position', () => {
+    const queue = { C1: entry({ position: 9, waiting: { 5: earlier, 3: earlier, 1: iso(NOW.getTime() - minutes(0.5)) } }) };
+    expect(headOf(queue, NOW)).toEqual({ campaignId: 'C1', position: 3, waited: true });
+  });
+
+  it('sends a waiting recipient whose time has come', () => {
+    const v = view({
+      cursor: { queue: { C1: entry({ position: 3, waiting: { 1: earlier } }) }, due_at: TICK, last_slot: null, daily_limit_refusals: 0 },
+      head: { campaignId: 'C1', position: 1, waited: true, campaign: campaign(), recipient: recipient({ position: 1, attempts: 1, retry_at: earlier }) },
+    });
+    expect(decide(v, tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', head: { campaignId: 'C1', position: 1, waited: true }, completes: true });
+  });
+
+  it('steps the campaign aside until its first waiting recipient is ready when only waiting ones are left', () => {
+    const v = view({
+      cursor: {
+        queue: { C1: entry({ position: 3, waiting: { 1: later, 0: iso(NOW.getTime() + minutes(8)) } }) },
+        due_at: TICK,
+        last_slot: null,
+        daily_limit_refusals: 0,
+      },
+      position: 3,
+      rcpt: undefined,
+    });
+    expect(decide(v, tickAt(TICK), NOW, INTERVAL)).toEqual({ kind: 'defer', campaignId: 'C1', until: new Date(later) });
+  });
+});
+
+describe('dailyLimitRetryAt: Gmail’s rolling 24 hours', () => {
+  it('tries again in an hour, then backs off to 2, 4, 8, 16 and at most 24 hours', () => {
+    const hours = [0, 1, 2, 3, 4, 5, 9].map((refusals) => (dailyLimitRetryAt(NOW, refusals).getTime() - NOW.getTime()) / 3_600_000);
+    expect(hours).toEqual([1, 2, 4, 8, 16, 24, 24]);
   });
 });
 
@@ -355,10 +439,18 @@ describe('small rules', () => {
     expect(dueShard('user-7')).toBe(dueShard('user-7'));
   });
 
-  it('completes at the last position only when every batch is in', () => {
-    expect(completesAt({ queued_through: 3, total_recipients: 3, total_queued: 3 }, 2)).toBe(true);
-    expect(completesAt({ queued_through: 3, total_recipients: 3, total_queued: 3 }, 1)).toBe(false);
-    expect(completesAt({ queued_through: 100, total_recipients: 150, total_queued: 100 }, 99)).toBe(false);
+  it('completes at the last position only when every batch is in and no other recipient waits', () => {
+    const all = { queued_through: 3, total_recipients: 3, total_queued: 3 };
+    expect(completesAt(all, entry({ position: 2 }), { position: 2 })).toBe(true);
+    expect(completesAt(all, entry({ position: 1 }), { position: 1 })).toBe(false);
+    expect(completesAt({ queued_through: 100, total_recipients: 150, total_queued: 100 }, entry({ position: 99 }), { position: 99 })).toBe(false);
+    // Position 0 still waits: the last position does not finish the campaign.
+    expect(completesAt(all, entry({ position: 2, waiting: { 0: NOW.toISOString() } }), { position: 2 })).toBe(false);
+    // The last waiting recipient, with every position processed, does.
+    expect(completesAt(all, entry({ position: 3, waiting: { 0: NOW.toISOString() } }), { position: 0, waited: true })).toBe(true);
+    expect(completesAt(all, entry({ position: 3, waiting: { 0: NOW.toISOString(), 1: NOW.toISOString() } }), { position: 0, waited: true })).toBe(false);
+    // A waiting recipient taken while the campaign still has positions ahead.
+    expect(completesAt(all, entry({ position: 2, waiting: { 0: NOW.toISOString() } }), { position: 0, waited: true })).toBe(false);
   });
 
   it('makes a Message-ID from the campaign, the position and the token', () => {
@@ -374,7 +466,7 @@ describe('outgoingEmail', () => {
       html: `<html><body><a href="https://music.test/midnight">Listen</a> <a href="https://app.test/unsubscribe?token=${token}">Unsubscribe</a></body></html>`,
       text: 'Listen: https://music.test/midnight',
     };
-    const { email, token: item } = outgoingEmail({
+    const { email, links } = outgoingEmail({
       userId: 'u1',
       campaign: campaign(),
       recipient: recipient({ position: 1 }),
@@ -383,8 +475,8 @@ describe('outgoingEmail', () => {
       rendered,
       token,
       appUrl: 'https://app.test',
-      now: NOW,
     });
+    const item = { ...emailTokenFor({ userId: 'u1', campaign: campaign(), recipient: recipient({ position: 1 }), profile, token, now: NOW }), links };
     expect(email.from).toEqual({ name: 'DJ Ada', email: 'artist@gmail.test' });
     expect(email.to).toEqual({ name: 'Mara Velvet', email: 'mara@label.test' });
     expect(email.subject).toBe('Hi Mara');

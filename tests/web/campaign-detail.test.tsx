@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { campaignMessages, sendingApiMessages } from '../../schema/api/sending';
 import { CAMPAIGN_POLL_MS } from '../../web/src/pages/campaigns/CampaignDetailPage';
-import { mailboxDisconnectedText, monthlyLimitPauseTexts } from '../../web/src/pages/campaigns/campaignView';
+import { formatDateTime, formatTime, mailboxDisconnectedText, monthlyLimitPauseTexts } from '../../web/src/pages/campaigns/campaignView';
 import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
 import { SENT_EMAILS_TITLE } from '../../web/src/pages/campaigns/SentEmailsList';
 import { USAGE_REFRESH_MS } from '../../web/src/pages/campaigns/useSendingStatus';
@@ -160,8 +160,9 @@ describe('campaign detail', () => {
   });
 
   it('shows the Sending badge, Pause, and a queue panel with counts, next send and ETA while sending', async () => {
+    const nextSend = new Date(Date.now() + 5 * 60_000).toISOString();
     const server = fakeCampaignsServer({
-      campaigns: [sendingCampaign(1, 135, 10, { emails_failed: 2, emails_skipped: 2, emails_unknown: 1 })],
+      campaigns: [sendingCampaign(1, 135, 10, { emails_failed: 2, emails_skipped: 2, emails_unknown: 1, next_send_at: nextSend })],
     });
     await openDetail(server);
     expect(statCard('Status')).toBe('Sending');
@@ -172,9 +173,15 @@ describe('campaign detail', () => {
     expect(valueOf(queue, 'Failed')).toBe('2');
     expect(valueOf(queue, 'Skipped')).toBe('2');
     expect(valueOf(queue, 'Unknown')).toBe('1');
-    expect(valueOf(queue, 'Next send')).not.toBe('—');
+    expect(valueOf(queue, 'Next send')).toBe(formatDateTime(nextSend));
     // 120 pending ÷ 60 an hour.
     expect(valueOf(queue, 'Estimated time left')).toBe('about 2 hours');
+  });
+
+  it('never shows a next send already past: it reads —', async () => {
+    const server = fakeCampaignsServer({ campaigns: [sendingCampaign(1, 30, 5, { next_send_at: new Date(Date.now() - 60_000).toISOString() })] });
+    await openDetail(server);
+    expect(valueOf(card(QUEUE_PANEL_TITLE), 'Next send')).toBe('—');
   });
 
   it('updates the queue panel on the next poll without a reload, and stops polling once the campaign is done', async () => {
@@ -375,6 +382,23 @@ describe('campaign detail', () => {
     // Not sent yet: nothing to show.
     await user.click(within(items[1]!).getByRole('button', { name: 'Email content for person1@example.com' }));
     expect(await within(items[1]!).findByText('This email has not been sent yet.')).toBeInTheDocument();
+  });
+
+  it('says of a recipient waiting alone when it is tried again, which attempt that is, and why', async () => {
+    const retryAt = '2025-03-01T19:05:00.000Z';
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 2, 1)],
+      emails: {
+        'campaign-1': [
+          campaignEmail(0, { status: 'pending', sent_at: null, attempts: 1, retry_at: retryAt, detail: 'Gmail was unavailable' }),
+          campaignEmail(1),
+        ],
+      },
+    });
+    await openDetail(server);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    expect(within(items[0]!).getByText(`Retrying at ${formatTime(retryAt)} (attempt 2 of 5): Gmail was unavailable`)).toBeInTheDocument();
+    expect(within(items[1]!).queryByText(/Retrying at/)).toBeNull();
   });
 
   it('says per email what the recipient did on their listen page: Listened n %, Played n×, Downloaded, the answer and the note; a play under 25 % is Played n×', async () => {

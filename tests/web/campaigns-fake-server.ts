@@ -100,6 +100,8 @@ export function campaignEmail(position: number, overrides: Partial<CampaignEmail
     answer_note: null,
     answered_at: null,
     detail: null,
+    attempts: 0,
+    retry_at: null,
     html: `<html><body><p>Hi Person ${position}, <a href="https://soundcloud.com/robin">listen</a></p></body></html>`,
     text: `Hi Person ${position}, listen: https://soundcloud.com/robin`,
     ...overrides,

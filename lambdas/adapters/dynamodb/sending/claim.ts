@@ -1,6 +1,7 @@
 /**
  * The claim: one transaction that makes a recipient this tick's send, or changes nothing. It takes the
- * recipient (pending, its retry due), moves the cursor on (still the tick's, at this position, paced),
+ * recipient (pending, its retry due), moves the cursor's due time to the next slot (still the tick's,
+ * the head where it was read, the last claim's slot at least one interval before this one),
  * reserves today's and this month's capacity, checks the address is not unsubscribed, marks the campaign
  * sending, puts the email's tracking token and holds the address for the track (PITCHED). The limits are
  * the plan's as read before the email was written: the claim holds only while the profile's tier is
@@ -9,12 +10,14 @@
 import type { ClaimInput, ClaimOutcome } from '../../../ports';
 import { campaignKey, dayKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, tokenKey, unsubscribeKey } from './items';
 import { failedOnly, stringAttribute, transaction, update, type SendingTable } from './transaction';
-import { dueSet } from './updates';
+import { dueSet, headStill } from './updates';
 
 export async function claimRecipient({ db, tableName, options }: SendingTable, userId: string, input: ClaimInput): Promise<ClaimOutcome> {
-  const { tickDueAt, now, campaignId, position, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, tier, nextDueAt } = input;
+  const { tickDueAt, now, head, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, tier, slot, nextDueAt } = input;
+  const { campaignId, position } = head;
   const nowIso = now.toISOString();
   const due = dueSet(userId, nextDueAt);
+  const still = headStill(head);
   const result = await transaction(
     db,
     { step: 'claim', userId, campaignId, position },
@@ -26,15 +29,15 @@ export async function claimRecipient({ db, tableName, options }: SendingTable, u
         values: { ':sending': 'sending', ':now': nowIso, ':token': token.token, ':pending': 'pending', ':nullType': 'NULL' },
       }),
       cursor: update(tableName, senderKey(userId), {
-        set: [...due.set, 'last_claim_at = :now'],
-        condition: 'due_at = :tick AND queue.#c.#position = :position AND (attribute_not_exists(last_claim_at) OR last_claim_at <= :paceFloor)',
-        names: { ...due.names, '#c': campaignId, '#position': 'position' },
+        set: [...due.set, 'last_slot = :slot'],
+        condition: `due_at = :tick AND ${still.condition} AND (attribute_not_exists(last_slot) OR last_slot <= :paceFloor)`,
+        names: { ...due.names, ...still.names },
         values: {
           ...due.values,
-          ':now': nowIso,
+          ...still.values,
+          ':slot': slot.toISOString(),
           ':tick': tickDueAt,
-          ':position': position,
-          ':paceFloor': new Date(now.getTime() - options.intervalMs).toISOString(),
+          ':paceFloor': new Date(slot.getTime() - options.intervalMs).toISOString(),
         },
       }),
       day: update(tableName, dayKey(userId, now), {

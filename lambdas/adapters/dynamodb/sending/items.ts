@@ -1,6 +1,6 @@
 /**
  * The sending pipeline's items (schema/ACCESS_PATTERNS.md): their keys, and what each becomes when read.
- * The cursor `USER#<sub>` / `SENDER` (queue map, due_at and the sparse DUE index keys, last_claim_at);
+ * The cursor `USER#<sub>` / `SENDER` (queue map, due_at and the sparse DUE index keys, last_slot);
  * recipients `CAMPAIGN#<id>` / `RCPT#<position>`; counters `DAY#<date>` / `MONTH#<month>` (`sent`);
  * `TOKEN#<token>` / `TOKEN`; `PITCHED#<track key>#<addressId>` (one prefix query per track).
  */
@@ -45,7 +45,8 @@ export function toCursor(item: Item | undefined): SenderCursor | undefined {
   return {
     queue: (item.queue as Record<string, SenderQueueEntry> | undefined) ?? {},
     due_at: typeof item.due_at === 'string' ? item.due_at : null,
-    last_claim_at: typeof item.last_claim_at === 'string' ? item.last_claim_at : null,
+    last_slot: typeof item.last_slot === 'string' ? item.last_slot : null,
+    daily_limit_refusals: Number(item.daily_limit_refusals ?? 0),
   };
 }
 
@@ -57,6 +58,7 @@ export function toSendingCampaign(item: Item): SendingCampaign {
     queued_through: Number(item.queued_through ?? 0),
     last_batch_at: (item.last_batch_at as string | undefined) ?? null,
     resume_position: typeof item.resume_position === 'number' ? item.resume_position : null,
+    resume_waiting: typeof item.resume_waiting === 'object' && item.resume_waiting !== null ? (item.resume_waiting as Record<string, string>) : null,
   };
 }
 

@@ -57,7 +57,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
   private addToCursor(userId: string, senderItem: Item | undefined, campaignId: string, entry: SenderQueueEntry, earliest: Date): TransactItem {
     const cursor = toCursor(senderItem);
     const hasQueue = senderItem !== undefined && typeof senderItem.queue === 'object' && senderItem.queue !== null;
-    const lastClaim = cursor?.last_claim_at ? Date.parse(cursor.last_claim_at) + this.options.intervalMs : 0;
+    const lastClaim = cursor?.last_slot ? Date.parse(cursor.last_slot) + this.options.intervalMs : 0;
     const dueAt = new Date(Math.max(earliest.getTime(), lastClaim)).toISOString();
     const moveDue = !cursor?.due_at || dueAt < cursor.due_at;
     const set = [hasQueue ? 'queue.#c = :entry' : 'queue = :queue', 'entity = :sender'];
@@ -211,15 +211,23 @@ export class DynamoSendQueueStore implements SendQueueStore {
       }
       const entry = cursor?.queue[campaignId];
       const position = entry?.position ?? campaign.resume_position ?? 0;
+      const waiting = entry ? (entry.waiting ?? {}) : (campaign.resume_waiting ?? {});
       const nowIso = now.toISOString();
       const result = await transaction(
         this.db,
         { step: 'pause', userId, campaignId },
         {
           campaign: update(this.tableName, campaignKey(userId, campaignId), {
-            set: ['sending_status = :paused', 'pause_reason = :user', 'resume_position = :position', 'next_send_at = :null', 'updated_at = :now'],
+            set: [
+              'sending_status = :paused',
+              'pause_reason = :user',
+              'resume_position = :position',
+              'resume_waiting = :waiting',
+              'next_send_at = :null',
+              'updated_at = :now',
+            ],
             condition: 'sending_status = :sending',
-            values: { ':paused': 'paused', ':user': 'user', ':position': position, ':null': null, ':now': nowIso, ':sending': 'sending' },
+            values: { ':paused': 'paused', ':user': 'user', ':position': position, ':waiting': waiting, ':null': null, ':now': nowIso, ':sending': 'sending' },
           }),
           // Off the cursor, when it is on it, at the position read.
           cursor: entry
@@ -252,6 +260,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
       const sendAfter = campaign.send_after && campaign.send_after > nowIso ? campaign.send_after : nowIso;
       const entry: SenderQueueEntry = {
         position: campaign.resume_position ?? 0,
+        // The recipients that were waiting alone when it paused wait on (each at its own time).
+        ...(campaign.resume_waiting && Object.keys(campaign.resume_waiting).length > 0 ? { waiting: campaign.resume_waiting } : {}),
         send_after: sendAfter,
         // Back in its place among the user's campaigns: the time it was first queued.
         queued_at: campaign.started_sending_at ?? nowIso,
@@ -262,7 +272,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
         {
           campaign: update(this.tableName, campaignKey(userId, campaignId), {
             set: ['sending_status = :sending', 'pause_reason = :null', 'updated_at = :now', 'next_send_at = :sendAfter'],
-            remove: ['resume_position'],
+            remove: ['resume_position', 'resume_waiting'],
             condition: 'sending_status = :paused',
             values: { ':sending': 'sending', ':null': null, ':now': nowIso, ':paused': 'paused', ':sendAfter': sendAfter },
           }),

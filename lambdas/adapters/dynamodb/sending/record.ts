@@ -6,12 +6,13 @@
 import { key } from '../../../../schema/table';
 import type { RecordInput } from '../../../ports';
 import { counterUpdates } from '../counters';
-import { dayKey, mailboxKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, type Item } from './items';
+import { campaignKey, dayKey, mailboxKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, tokenKey, type Item } from './items';
 import { failedOnly, transaction, update, type NamedItems, type SendingStepTag, type SendingTable, type TransactItem } from './transaction';
-import { campaignOutcome, counterAdd, cursorAdvance, dueSet } from './updates';
+import { campaignOutcome, counterAdd, cursorAdvance, cursorWait, dueSet } from './updates';
 
 export async function recordSend({ db, tableName }: SendingTable, userId: string, input: RecordInput): Promise<void> {
-  const { campaignId, position, token, claimedAt, now } = input;
+  const { head, token, claimedAt, now } = input;
+  const { campaignId, position } = head;
   const nowIso = now.toISOString();
   const recipient = (set: string[], values: Item, names: Record<string, string> = {}) =>
     update(tableName, recipientKey(campaignId, position), {
@@ -83,35 +84,41 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
           ),
           // The user's counters move with the log, in this transaction (its condition is the claim's).
           ...counterUpdates(tableName, userId, now, { emails_sent: 1 }),
-          // The PITCHED item was put by the claim and stays.
-          cursor: cursorAdvance(tableName, userId, campaignId, position, input.completes),
+          // The PITCHED item was put by the claim and stays; the token gets the links as sent.
+          token: update(tableName, tokenKey(token), { set: ['links = :links'], condition: 'attribute_exists(PK)', values: { ':links': input.links } }),
+          cursor: cursorAdvance(tableName, userId, head, input.completes, { sent: true }),
         },
         ['cursor'],
       );
     }
     case 'retry':
-      return run({
-        recipient: recipient(['#status = :pending', 'attempts = :attempts', 'retry_at = :retryAt', 'detail = :detail'], {
-          ':pending': 'pending',
-          ':attempts': input.attempts,
-          ':retryAt': input.retryAt.toISOString(),
-          ':detail': input.detail,
-        }),
-        ...release(),
-        cursor: dueAt(input.retryAt),
-      });
+      return run(
+        {
+          recipient: recipient(['#status = :pending', 'attempts = :attempts', 'retry_at = :retryAt', 'detail = :detail'], {
+            ':pending': 'pending',
+            ':attempts': input.attempts,
+            ':retryAt': input.retryAt.toISOString(),
+            ':detail': input.detail,
+          }),
+          ...release(),
+          // The campaign moves on; this recipient waits alone (paused meanwhile: it stays pending with its time).
+          cursor: cursorWait(tableName, userId, head, input.retryAt, input.hasWaiting),
+        },
+        ['cursor'],
+      );
     case 'failed':
       return run(
         {
-          recipient: recipient(['#status = :failed', 'attempts = :attempts', 'detail = :detail', 'retry_at = :null'], {
+          recipient: recipient(['#status = :failed', 'attempts = :attempts', 'detail = :detail', 'retry_at = :null', 'retryable = :retryable'], {
             ':failed': 'failed',
             ':attempts': input.attempts,
             ':detail': input.detail,
             ':null': null,
+            ':retryable': input.retryable,
           }),
           ...release(),
           campaign: campaignOutcome(tableName, userId, campaignId, 'emails_failed', input.completes, now),
-          cursor: cursorAdvance(tableName, userId, campaignId, position, input.completes),
+          cursor: cursorAdvance(tableName, userId, head, input.completes),
           pitched: {
             // Never sent: the claim's hold on the address for this track goes, so a later campaign may pitch it.
             Delete: {
@@ -125,17 +132,26 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
         },
         ['cursor', 'pitched'],
       );
-    case 'daily_limit':
+    case 'daily_limit': {
+      // Gmail's limit is a rolling 24 hours: the whole mailbox waits until `until` (an hour, backing off), not until Pacific midnight.
+      const due = dueSet(userId, input.until);
       return run({
         recipient: recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
-        // The provider says today is used up: the day's counter shows it, so the status and capacity agree.
-        day: update(tableName, dayKey(userId, claimedAt), {
-          set: ['sent = :limit', 'entity = :counter'],
-          values: { ':limit': input.dailyLimit, ':counter': 'counter' },
+        ...release(),
+        cursor: update(tableName, senderKey(userId), {
+          set: due.set,
+          add: ['daily_limit_refusals :one'],
+          condition: 'attribute_exists(PK)',
+          names: due.names,
+          values: { ...due.values, ':one': 1 },
         }),
-        month: counterAdd(tableName, monthKey(userId, claimedAt), -1),
-        cursor: dueAt(input.until),
+        campaign: update(tableName, campaignKey(userId, campaignId), {
+          set: ['next_send_at = :until'],
+          condition: 'attribute_exists(PK)',
+          values: { ':until': input.until.toISOString() },
+        }),
       });
+    }
     case 'auth':
       // The queue read at the tick's start may be out of date (a campaign resumed since), so the
       // cursor is left as it is and due at `now`: the next step reads it again, finds no mailbox and

@@ -94,16 +94,14 @@ export class DynamoSenderStore implements SenderStore {
     return result.ok;
   }
 
-  async advance(
-    userId: string,
-    input: { tickDueAt: string; campaignId: string; position: number; mark?: RecipientMark; completes: boolean; now: Date },
-  ): Promise<boolean> {
-    const { tickDueAt, campaignId, position, mark, completes, now } = input;
+  async advance(userId: string, input: { tickDueAt: string; head: SenderHead; mark?: RecipientMark; completes: boolean; now: Date }): Promise<boolean> {
+    const { tickDueAt, head, mark, completes, now } = input;
+    const { campaignId, position } = head;
     const result = await transaction(
       this.db,
       { step: 'advance', userId, campaignId, position },
       {
-        cursor: cursorAdvance(this.tableName, userId, campaignId, position, completes, tickDueAt),
+        cursor: cursorAdvance(this.tableName, userId, head, completes, { tickDueAt }),
         recipient: mark
           ? update(this.tableName, recipientKey(campaignId, position), {
               set: ['#status = :status', 'detail = :detail', 'retry_at = :null'],
@@ -153,22 +151,23 @@ export class DynamoSenderStore implements SenderStore {
     return result.ok;
   }
 
-  async postpone(
-    userId: string,
-    input: { tickDueAt: string; campaignId: string; position: number; attempts: number; retryAt: Date; detail: string },
-  ): Promise<boolean> {
-    const due = dueSet(userId, input.retryAt);
+  async defer(userId: string, input: { tickDueAt: string; campaignId: string; until: Date }): Promise<boolean> {
     const result = await transaction(
       this.db,
-      { step: 'postpone', userId, campaignId: input.campaignId, position: input.position },
+      { step: 'defer', userId, campaignId: input.campaignId },
       {
-        recipient: update(this.tableName, recipientKey(input.campaignId, input.position), {
-          set: ['attempts = :attempts', 'retry_at = :retryAt', 'detail = :detail'],
-          condition: '#status = :pending',
-          names: { '#status': 'status' },
-          values: { ':attempts': input.attempts, ':retryAt': input.retryAt.toISOString(), ':detail': input.detail, ':pending': 'pending' },
+        cursor: update(this.tableName, senderKey(userId), {
+          set: ['queue.#c.send_after = :until'],
+          condition: 'due_at = :tick AND attribute_exists(queue.#c)',
+          names: { '#c': input.campaignId },
+          values: { ':tick': input.tickDueAt, ':until': input.until.toISOString() },
         }),
-        cursor: update(this.tableName, senderKey(userId), { ...due, condition: 'due_at = :tick', values: { ...due.values, ':tick': input.tickDueAt } }),
+        // What the campaign shows as its next send: its first waiting recipient's time.
+        campaign: update(this.tableName, campaignKey(userId, input.campaignId), {
+          set: ['next_send_at = :until'],
+          condition: 'attribute_exists(PK)',
+          values: { ':until': input.until.toISOString() },
+        }),
       },
     );
     return result.ok;
@@ -180,9 +179,23 @@ export class DynamoSenderStore implements SenderStore {
       Object.entries(queue).map(([campaignId, entry]) => [
         `campaign ${campaignId}`,
         update(this.tableName, campaignKey(userId, campaignId), {
-          set: ['sending_status = :paused', 'pause_reason = :reason', 'resume_position = :position', 'next_send_at = :null', 'updated_at = :now'],
+          set: [
+            'sending_status = :paused',
+            'pause_reason = :reason',
+            'resume_position = :position',
+            'resume_waiting = :waiting',
+            'next_send_at = :null',
+            'updated_at = :now',
+          ],
           condition: 'attribute_exists(PK)',
-          values: { ':paused': 'paused', ':reason': 'mailbox_disconnected', ':position': entry.position, ':null': null, ':now': now.toISOString() },
+          values: {
+            ':paused': 'paused',
+            ':reason': 'mailbox_disconnected',
+            ':position': entry.position,
+            ':waiting': entry.waiting ?? {},
+            ':null': null,
+            ':now': now.toISOString(),
+          },
         }),
       ]),
     );
@@ -262,12 +275,20 @@ export class DynamoSenderStore implements SenderStore {
           Object.entries(queue).map(([campaignId, entry]) => [
             `campaign ${campaignId}`,
             update(this.tableName, campaignKey(userId, campaignId), {
-              set: ['sending_status = :paused', 'pause_reason = :reason', 'resume_position = :position', 'next_send_at = :null', 'updated_at = :now'],
+              set: [
+                'sending_status = :paused',
+                'pause_reason = :reason',
+                'resume_position = :position',
+                'resume_waiting = :waiting',
+                'next_send_at = :null',
+                'updated_at = :now',
+              ],
               condition: 'attribute_exists(PK) AND (sending_status = :sending OR pause_reason = :reason)',
               values: {
                 ':paused': 'paused',
                 ':reason': 'monthly_limit',
                 ':position': entry.position,
+                ':waiting': entry.waiting ?? {},
                 ':null': null,
                 ':now': now.toISOString(),
                 ':sending': 'sending',
@@ -314,7 +335,7 @@ export class DynamoSenderStore implements SenderStore {
             `campaign ${campaignId}`,
             update(this.tableName, campaignKey(userId, campaignId), {
               set: ['sending_status = :sending', 'pause_reason = :null', 'next_send_at = :next', 'updated_at = :now'],
-              remove: ['resume_position'],
+              remove: ['resume_position', 'resume_waiting'],
               condition: 'sending_status = :paused AND pause_reason = :reason',
               values: {
                 ':sending': 'sending',

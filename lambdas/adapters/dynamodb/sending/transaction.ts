@@ -32,8 +32,8 @@ export const SENDING_STEPS = [
   'goIdle',
   'advance',
   'complete',
+  'defer',
   'forget',
-  'postpone',
   'pauseAll',
   'holdAtMonthlyLimit',
   'releaseFromMonthlyLimit',
@@ -45,7 +45,7 @@ export type SendingStep = (typeof SENDING_STEPS)[number];
 export interface SendingStepTag {
   step: SendingStep;
   userId: string;
-  /** The recipient it is about (advance, postpone, claim, record), or the campaign. */
+  /** The recipient it is about (advance, claim, record), or the campaign. */
   campaignId?: string;
   position?: number;
   /** A record's outcome. */

@@ -4,7 +4,7 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { pendingEmails, type CampaignSummary } from '../../../../schema/api/campaigns';
 import { useNow } from '../../lib/useNow';
-import { formatDateTime, queueEta } from './campaignView';
+import { formatDateTime, nextSendText, queueEta } from './campaignView';
 import { Figures } from './Figures';
 
 export const QUEUE_PANEL_TITLE = 'Sending Queue';
@@ -36,7 +36,7 @@ export function QueuePanel({ campaign, now }: { campaign: CampaignSummary; now?:
             { label: 'Failed', value: campaign.emails_failed.toLocaleString() },
             { label: 'Skipped', value: campaign.emails_skipped.toLocaleString() },
             { label: 'Unknown', value: campaign.emails_unknown.toLocaleString() },
-            { label: 'Next send', value: campaign.next_send_at ? formatDateTime(campaign.next_send_at) : '—' },
+            { label: 'Next send', value: nextSendText(campaign.next_send_at, now ?? clock) },
             { label: 'Estimated time left', value: queueEta(pending) },
             ...(waitsUntil ? [{ label: 'Starts after', value: formatDateTime(waitsUntil) }] : []),
           ]}

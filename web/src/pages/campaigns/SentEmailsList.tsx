@@ -16,7 +16,8 @@ import { listPagination, pageOf } from '../../components/ListPagination';
 import { SandboxedHtml } from '../../components/SandboxedHtml';
 import { answerText, listeningLine } from '../../lib/listenFacts';
 import styles from './campaigns.module.css';
-import { formatDateTime, recipientStatusLabels } from './campaignView';
+import { retryingText } from '../../../../schema/api/sendingValues';
+import { formatDateTime, formatTime, recipientStatusLabels } from './campaignView';
 
 export const SENT_EMAILS_TITLE = 'Sent Emails';
 export const SENT_EMAILS_PAGE_SIZE = 20;
@@ -112,10 +113,16 @@ const EmailItem = memo(function EmailItem({ campaignId, email }: { campaignId: s
         {email.clicked_at ? `Clicked ${formatDateTime(email.clicked_at)} (${email.click_count}×)` : 'Not clicked'}
       </Box>
       <Listening email={email} />
-      {email.detail && (
-        <Box variant="small" color="text-status-error">
-          {email.detail}
+      {email.status === 'pending' && email.retry_at ? (
+        <Box variant="small" color="text-status-warning">
+          {retryingText(formatTime(email.retry_at), email.attempts + 1, email.detail ?? 'the last attempt failed')}
         </Box>
+      ) : (
+        email.detail && (
+          <Box variant="small" color="text-status-error">
+            {email.detail}
+          </Box>
+        )
       )}
       <ExpandableSection
         variant="footer"

@@ -87,6 +87,17 @@ export const recipientStatusLabels: Record<RecipientStatus, { label: string; col
 export const genreLabel = (genre: string) => (genreLabels as Partial<Record<string, string>>)[genre] ?? genre;
 
 /** A date and time in the reader's locale and zone, or '—' when there is none. */
+/** A time of day as the reader's locale writes it ('14:05', '2:05 PM'). */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleTimeString(undefined, { timeStyle: 'short' });
+}
+
+/** When the next email goes, only while that is still ahead: a time already past reads '—'. */
+export function nextSendText(iso: string | null | undefined, now: number): string {
+  return iso && Date.parse(iso) > now ? formatDateTime(iso) : '—';
+}
+
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
