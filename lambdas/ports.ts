@@ -452,6 +452,8 @@ export interface RecipientRecord {
   detail: string | null;
   /** Queued with "send again": another campaign's pitch of the same track does not stop it (the claim checks). */
   send_again?: boolean;
+  /** Failed after its attempts (Retry failed may queue it again), not refused by the provider. */
+  retryable?: boolean;
 }
 
 export type QueueBatchOutcome =
@@ -485,6 +487,17 @@ export interface SendQueueStore {
     campaignId: string,
     now: Date,
   ): Promise<{ outcome: 'resumed'; campaign: Campaign } | { outcome: 'not_found' } | { outcome: 'conflict'; campaign: Campaign }>;
+  /**
+   * Retry failed: a completed campaign's recipients that failed after their attempts go back in the
+   * queue (at the pace, each waiting alone from now); refusals stay failed. 'none': nothing retryable.
+   */
+  retryFailed(
+    userId: string,
+    campaignId: string,
+    now: Date,
+  ): Promise<
+    { outcome: 'queued'; campaign: Campaign; queued: number } | { outcome: 'not_found' } | { outcome: 'none' } | { outcome: 'conflict'; campaign: Campaign }
+  >;
   /** Today's (Pacific) and this month's counted emails, and when the user's next email is due. */
   usage(userId: string, now: Date): Promise<{ sentToday: number; usedThisMonth: number; nextSendAt: string | null }>;
   /** Address ids this artist already sent the track (by its key) to. One partition query. */

@@ -95,7 +95,7 @@ export const handlerGroups = {
   },
   sending: {
     entry: 'lambdas/http/sending.ts',
-    description: 'send a campaign (checks, queueing in batches), pause, resume, sending status, sent emails',
+    description: 'send a campaign (checks, queueing in batches), pause, resume, retry failed, sending status, sent emails',
     table: 'readwrite',
   },
   mailbox: {
@@ -216,6 +216,7 @@ const routeTable = [
   { method: 'POST', path: '/api/campaigns/{id}/send', handler: 'sending', access: 'user' },
   { method: 'POST', path: '/api/campaigns/{id}/pause', handler: 'sending', access: 'user' },
   { method: 'POST', path: '/api/campaigns/{id}/resume', handler: 'sending', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/{id}/retry-failed', handler: 'sending', access: 'user' },
   { method: 'GET', path: '/api/campaigns/{id}/emails', handler: 'sending', access: 'user' },
   { method: 'GET', path: '/api/campaigns/{id}/emails/{position}', handler: 'sending', access: 'user' },
   { method: 'POST', path: '/api/mailbox/connect', handler: 'mailbox', access: 'user' },

@@ -255,6 +255,20 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       return summaryAnswer(result.campaign);
     },
 
+    /** Retry failed: the emails that failed after their attempts go back in the queue; refusals stay. */
+    'POST /api/campaigns/{id}/retry-failed': async ({ identity, params }) => {
+      const id = campaignIdOf(params.id);
+      const userId = identity.userId;
+      const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity)]);
+      if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      const result = await sendQueue.retryFailed(userId, id, clock.now());
+      if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
+      if (result.outcome === 'none') throw new HttpError(409, sendingApiMessages.nothingToRetry);
+      if (result.outcome === 'conflict') throw new HttpError(409, sendingApiMessages.notCompleted);
+      logger.info('Failed emails queued again', { campaignId: id, queued: result.queued });
+      return summaryAnswer(result.campaign);
+    },
+
     'GET /api/campaigns/{id}/emails': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
       await campaignOf(identity.userId, id);

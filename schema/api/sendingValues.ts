@@ -43,6 +43,9 @@ export const campaignMessages = {
   pauseFailed: (message: string) => `Failed to pause: ${message}`,
   paused: 'Campaign paused',
   resumed: 'Campaign resumed',
+  retryFailed: 'Retry failed',
+  retryQueued: 'Failed emails queued again',
+  retryFailedError: (message: string) => `Failed to retry: ${message}`,
   notFound: 'Campaign not found',
   empty: 'No campaigns yet',
 } as const;
@@ -54,6 +57,9 @@ export const sendingApiMessages = {
   batchOutOfOrder: 'This batch does not follow the recipients already queued for this campaign. Please start the send again.',
   notSending: 'Only a campaign that is sending can be paused.',
   notPaused: 'Only a paused campaign can be resumed.',
+  /** Retry failed (DESIGN §13): only emails that failed after their attempts go back; refusals stay. */
+  notCompleted: "Only a finished campaign's failed emails can be retried.",
+  nothingToRetry: 'No failed email can be retried: the mailbox refused them for good.',
 } as const;
 
 /** Spec §8 Mailbox connection texts; `gmail_error` codes the callback redirects with. */

@@ -258,6 +258,37 @@ describe('sender: provider failures', () => {
     expect(await world.counters()).toEqual({ day: 3, month: 3 });
   });
 
+  it('Retry failed: the emails that failed after their attempts go again at the pace; a refused one stays failed with its reason', async () => {
+    const world = await sendingWorld();
+    const { campaign } = await queued(world, 3);
+    world.mailer.scriptFor.set(
+      0,
+      Array.from({ length: 5 }, () => fail('transient', '503 backend error')),
+    );
+    world.mailer.scriptFor.set(1, [fail('rejected', 'Invalid To header')]);
+    await world.runUntilIdle();
+    expect((await world.recipients(campaign.id)).map((r) => [r.status, r.retryable])).toEqual([
+      ['failed', true],
+      ['failed', false],
+      ['sent', false],
+    ]);
+    expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_failed: 2 });
+
+    const retried = await world.sendQueue.retryFailed(world.userId, campaign.id, world.now);
+    expect(retried).toMatchObject({ outcome: 'queued', queued: 1, campaign: { status: 'sending', emails_failed: 1 } });
+    // Again: nothing more to retry while it sends.
+    expect(await world.sendQueue.retryFailed(world.userId, campaign.id, world.now)).toMatchObject({ outcome: 'conflict' });
+    const sentBefore = world.mailer.sent.length;
+    await world.runUntilIdle();
+    expect(world.mailer.sent.slice(sentBefore).map((s) => s.email.meta.position)).toEqual([0]);
+    const recipients = await world.recipients(campaign.id);
+    expect(recipients.map((r) => r.status)).toEqual(['sent', 'failed', 'sent']);
+    expect(recipients[1]).toMatchObject({ detail: 'Invalid To header' });
+    expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_sent: 2, emails_failed: 1 });
+    // Only the refusal is left: a retry finds nothing.
+    expect(await world.sendQueue.retryFailed(world.userId, campaign.id, world.now)).toEqual({ outcome: 'none' });
+  });
+
   it("the provider's daily limit (Gmail's rolling 24 hours): nothing counted, the mailbox waits an hour, then two; an accepted email starts the back-off again", async () => {
     const world = await sendingWorld({ start: new Date('2026-11-02T07:50:00.000Z') });
     const { campaign } = await queued(world, 3);

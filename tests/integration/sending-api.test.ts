@@ -533,7 +533,12 @@ describe('pause and resume', () => {
     await sent(user, campaign.id, batch(contacts, { mode: 'scheduled' }));
   });
 
-  const post = (action: 'pause' | 'resume') => api(user, `/api/campaigns/${campaign.id}/${action}`, { method: 'POST' });
+  const post = (action: 'pause' | 'resume' | 'retry-failed') => api(user, `/api/campaigns/${campaign.id}/${action}`, { method: 'POST' });
+
+  it('Retry failed is a 409 on a campaign that has not finished, and changes nothing', async () => {
+    expect(await post('retry-failed')).toMatchObject({ status: 409, json: { message: sendingApiMessages.notCompleted } });
+    expect(await getCampaign(user, campaign.id)).toMatchObject({ status: 'scheduled', emails_failed: 0 });
+  });
 
   it('pause answers the paused campaign’s summary; pausing again is a 409', async () => {
     const response = await post('pause');
@@ -600,6 +605,8 @@ describe('a campaign’s emails', () => {
         answer_note: null,
         answered_at: null,
         detail: null,
+        attempts: 0,
+        retry_at: null,
       })),
     );
   });
@@ -647,6 +654,7 @@ describe('another user’s campaign', () => {
       [`/api/campaigns/${id}/send`, { method: 'POST', body: batch([intrudersContact], { batch_start: 100, total: 101 }) }],
       [`/api/campaigns/${id}/pause`, { method: 'POST' }],
       [`/api/campaigns/${id}/resume`, { method: 'POST' }],
+      [`/api/campaigns/${id}/retry-failed`, { method: 'POST' }],
       [`/api/campaigns/${id}/emails`, {}],
       [`/api/campaigns/${id}/emails/0`, {}],
     ];

@@ -178,6 +178,35 @@ describe('campaign detail', () => {
     expect(valueOf(queue, 'Estimated time left')).toBe('about 2 hours');
   });
 
+  it('offers Retry failed on a finished campaign with failed emails: the campaign sends again, and says so', async () => {
+    const done = campaign(1, { status: 'completed', sending_status: null, emails_sent: 8, emails_failed: 2, completed_sending_at: '2025-03-01T20:00:00.000Z' });
+    const server = fakeCampaignsServer({ campaigns: [done, campaign(2, { status: 'completed', sending_status: null, emails_sent: 3 })] });
+    const user = userEvent.setup();
+    await openDetail(server);
+    await user.click(screen.getByRole('button', { name: 'Retry failed' }));
+    expect(server.calls('POST', '/api/campaigns/campaign-1/retry-failed')).toHaveLength(1);
+    await toast(campaignMessages.retryQueued);
+    await waitFor(() => expect(statCard('Status')).toBe('Sending'));
+    expect(screen.queryByRole('button', { name: 'Retry failed' })).toBeNull();
+  });
+
+  it('offers no Retry failed where nothing failed, and says why a retry was refused', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [
+        campaign(1, { status: 'completed', sending_status: null, emails_sent: 3 }),
+        campaign(2, { status: 'completed', sending_status: null, emails_sent: 1, emails_failed: 1 }),
+      ],
+    });
+    server.fail.retry = { status: 409, message: sendingApiMessages.nothingToRetry };
+    const user = userEvent.setup();
+    const { unmount } = await openDetail(server);
+    expect(screen.queryByRole('button', { name: 'Retry failed' })).toBeNull();
+    unmount();
+    renderCampaigns(server, '/dashboard/campaigns/campaign-2');
+    await user.click(await screen.findByRole('button', { name: 'Retry failed' }));
+    await toast(campaignMessages.retryFailedError(sendingApiMessages.nothingToRetry));
+  });
+
   it('never shows a next send already past: it reads —', async () => {
     const server = fakeCampaignsServer({ campaigns: [sendingCampaign(1, 30, 5, { next_send_at: new Date(Date.now() - 60_000).toISOString() })] });
     await openDetail(server);

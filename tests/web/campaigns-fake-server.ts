@@ -121,11 +121,12 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
   const campaigns = new Map(initial.map((c) => [c.id, c]));
   const emails = new Map(Object.entries(initialEmails));
   const state = { status };
-  const fail: Record<'list' | 'get' | 'pause' | 'resume' | 'status' | 'emails' | 'email', Failure> = {
+  const fail: Record<'list' | 'get' | 'pause' | 'resume' | 'retry' | 'status' | 'emails' | 'email', Failure> = {
     list: null,
     get: null,
     pause: null,
     resume: null,
+    retry: null,
     status: null,
     emails: null,
     email: null,
@@ -149,7 +150,7 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
       return failed('list') ?? json({ campaigns: [...campaigns.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(summaryOf) });
     }
 
-    const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|emails)(?:\/([^/]+))?)?$/.exec(pathname);
+    const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|retry-failed|emails)(?:\/([^/]+))?)?$/.exec(pathname);
     if (!match) return json({ message: gatewayMessages.notFound }, 404);
     const id = decodeURIComponent(match[1]!);
     const action = match[2];
@@ -169,6 +170,16 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
         ? // As the store does: the status stays (sending or scheduled); sending_status says it is paused.
           { ...current, sending_status: 'paused', pause_reason: 'user', next_send_at: null }
         : { ...current, sending_status: 'sending', pause_reason: null, next_send_at: at(300) };
+      campaigns.set(id, next);
+      return json(summaryOf(next));
+    }
+    if (method === 'POST' && action === 'retry-failed') {
+      const failure = failed('retry');
+      if (failure) return failure;
+      if (!current) return notFound();
+      if (current.status !== 'completed') return json({ message: sendingApiMessages.notCompleted }, 409);
+      // As the store does: the retryable failed emails go back in the queue (here: all of them).
+      const next: Campaign = { ...current, status: 'sending', sending_status: 'sending', completed_sending_at: null, emails_failed: 0, next_send_at: at(300) };
       campaigns.set(id, next);
       return json(summaryOf(next));
     }

@@ -55,6 +55,11 @@ export function pauseCampaign(api: ApiClient, campaignId: string): Promise<Campa
   return api.post(apiPath('POST /api/campaigns/{id}/pause', { id: campaignId }), undefined, parseSummary);
 }
 
+/** POST /api/campaigns/{id}/retry-failed: answers the campaign summary (sending again). */
+export function retryFailedEmails(api: ApiClient, campaignId: string): Promise<CampaignSummary> {
+  return api.post(apiPath('POST /api/campaigns/{id}/retry-failed', { id: campaignId }), undefined, parseSummary);
+}
+
 /** POST /api/campaigns/{id}/resume: answers the campaign summary. */
 export function resumeCampaign(api: ApiClient, campaignId: string): Promise<CampaignSummary> {
   return api.post(apiPath('POST /api/campaigns/{id}/resume', { id: campaignId }), undefined, parseSummary);

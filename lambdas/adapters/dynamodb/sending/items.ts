@@ -87,6 +87,7 @@ export const RECIPIENT_DEFAULTS: Omit<
   click_count: 0,
   detail: null,
   send_again: false,
+  retryable: false,
 };
 export const RECIPIENT_FIELDS = [
   'campaign_id',

@@ -3,7 +3,8 @@
  * puts the campaign on the user's sending cursor), pause and resume, and what the pages read (usage,
  * recipients, which addresses a track was pitched to). The sender's side is in sender.ts.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import type { Contact } from '../../../../schema/api/contacts';
 import { SEND_BATCH_SIZE } from '../../../../schema/api/sendingValues';
@@ -288,6 +289,85 @@ export class DynamoSendQueueStore implements SendQueueStore {
         };
       }
       if (attempt >= 5) throw new Error(`Could not resume campaign ${campaignId}: it kept changing`);
+    }
+  }
+
+  async retryFailed(userId: string, campaignId: string, now: Date) {
+    for (let attempt = 1; ; attempt++) {
+      const { campaign, senderItem, find } = await this.readUser(userId, campaignId, [mailboxKey(userId)]);
+      if (!campaign) return { outcome: 'not_found' as const };
+      if (campaign.status !== 'completed' || find(mailboxKey(userId)) === undefined)
+        return { outcome: 'conflict' as const, campaign: contractCampaign(campaign) };
+      const recipients = await this.listRecipients(campaignId);
+      // A pending one in a completed campaign was put back by a Retry failed that stopped before its last step.
+      const again = recipients.filter((r) => (r.status === 'failed' && r.retryable === true) || r.status === 'pending');
+      if (again.length === 0) return { outcome: 'none' as const };
+      const nowIso = now.toISOString();
+      // The recipients first, each on its own condition (a campaign may have more than a transaction holds).
+      await Promise.all(
+        again
+          .filter((r) => r.status === 'failed')
+          .map(async (r) => {
+            try {
+              await this.db.send(
+                new UpdateCommand({
+                  TableName: this.tableName,
+                  Key: recipientKey(campaignId, r.position),
+                  UpdateExpression: 'SET #status = :pending, attempts = :zero, retry_at = :null, detail = :null, retryable = :false',
+                  ConditionExpression: '#status = :failed AND retryable = :true',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':pending': 'pending', ':zero': 0, ':null': null, ':false': false, ':failed': 'failed', ':true': true },
+                }),
+              );
+            } catch (error) {
+              if (!(error instanceof ConditionalCheckFailedException)) throw error;
+            }
+          }),
+      );
+      const refused = recipients.filter((r) => r.status === 'failed' && r.retryable !== true).length;
+      const entry: SenderQueueEntry = {
+        // Every position was processed: only the retried recipients wait, each ready now.
+        position: campaign.total_queued,
+        send_after: nowIso,
+        queued_at: campaign.started_sending_at ?? nowIso,
+        waiting: Object.fromEntries(again.map((r) => [String(r.position), nowIso])),
+      };
+      const result = await transaction(
+        this.db,
+        { step: 'retryFailed', userId, campaignId },
+        {
+          campaign: update(this.tableName, campaignKey(userId, campaignId), {
+            set: [
+              '#status = :sending',
+              'sending_status = :sending',
+              'pause_reason = :null',
+              'completed_sending_at = :null',
+              'emails_failed = :refused',
+              'next_send_at = :now',
+              'updated_at = :now',
+            ],
+            condition: '#status = :completed',
+            names: { '#status': 'status' },
+            values: { ':sending': 'sending', ':null': null, ':refused': refused, ':now': nowIso, ':completed': 'completed' },
+          }),
+          cursor: this.addToCursor(userId, senderItem, campaignId, entry, now),
+          mailbox: this.mailboxConnected(userId),
+        },
+      );
+      if (result.ok) {
+        const next = {
+          ...campaign,
+          status: 'sending' as const,
+          sending_status: 'sending' as const,
+          pause_reason: null,
+          completed_sending_at: null,
+          emails_failed: refused,
+          next_send_at: nowIso,
+          updated_at: nowIso,
+        };
+        return { outcome: 'queued' as const, campaign: contractCampaign(next), queued: again.length };
+      }
+      if (attempt >= 5) throw new Error(`Could not retry the failed emails of campaign ${campaignId}: it kept changing`);
     }
   }
 

@@ -28,6 +28,7 @@ export const SENDING_STEPS = [
   'queueBatch',
   'pause',
   'resume',
+  'retryFailed',
   'reschedule',
   'goIdle',
   'advance',

@@ -14,7 +14,7 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import { campaignMessages } from '../../../../schema/api/sending';
 import { ApiError, errorMessage } from '../../api/client';
-import { pauseCampaign, resumeCampaign } from '../../api/sending';
+import { pauseCampaign, resumeCampaign, retryFailedEmails } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { useFollow } from '../../components/useFollow';
@@ -129,6 +129,24 @@ export default function CampaignDetailPage() {
     [api, notify, updateState],
   );
 
+  /** Retry failed: the campaign's failed emails (not the refused ones) back in the queue at the pace. */
+  const retryFailed = useCallback(
+    async (campaign: Campaign) => {
+      setChanging(true);
+      generation.current += 1;
+      try {
+        const summary = await retryFailedEmails(api, campaign.id);
+        updateState((current) => (current.kind === 'ready' ? { kind: 'ready', campaign: { ...current.campaign, ...summary } } : current));
+        notify({ type: 'success', title: campaignMessages.retryQueued });
+      } catch (error) {
+        notify({ type: 'error', title: campaignMessages.retryFailedError(errorMessage(error)) });
+      } finally {
+        setChanging(false);
+      }
+    },
+    [api, notify, updateState],
+  );
+
   const back = (
     <Button iconName="arrow-left" onClick={() => void navigate(LIST_PATH)}>
       Back
@@ -180,6 +198,11 @@ export default function CampaignDetailPage() {
           {paused && (
             <Button variant="primary" iconName="caret-right-filled" loading={changing} onClick={() => void changeSending(campaign)}>
               Resume Sending
+            </Button>
+          )}
+          {campaign.status === 'completed' && campaign.emails_failed > 0 && (
+            <Button iconName="refresh" loading={changing} onClick={() => void retryFailed(campaign)}>
+              {campaignMessages.retryFailed}
             </Button>
           )}
         </SpaceBetween>
