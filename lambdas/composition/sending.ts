@@ -21,5 +21,6 @@ export function sendingDeps(config: ServerConfig): SendingDeps {
     sendQueue: new DynamoSendQueueStore(db, name, { intervalMs: config.intervalMs }),
     tracking: new DynamoTrackingStore(db, name),
     clock: systemClock,
+    intervalMs: config.intervalMs,
   };
 }

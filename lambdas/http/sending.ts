@@ -15,7 +15,7 @@ import { campaignMessages, SEND_BATCH_SIZE, sendingApiMessages, sendingMessages 
 import { isAddressId } from '../core/contacts';
 import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
-import { allUnsubscribed, campaignSummary, capacityOf, sendingStatus, sendStart, sortSelection } from '../core/queueing';
+import { allUnsubscribed, campaignSummary, capacityOf, emailsQueuedAhead, sendingStatus, sendStart, sortSelection } from '../core/queueing';
 import { pitchKey } from '../core/sender';
 import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, UnsubscribeStore } from '../ports';
 import { untrackedHtml } from '../core/tracking';
@@ -33,6 +33,8 @@ export interface SendingDeps {
   /** Reads a sent email's token: its stored links turn the tracked HTML back into what the artist wrote. */
   tracking: Pick<TrackingStore, 'getToken'>;
   clock: Clock;
+  /** The pace (config SEND_INTERVAL_SECONDS, 60 s by default): the status tells it so the web's times are true. */
+  intervalMs: number;
 }
 
 export { sendingApiMessages };
@@ -97,7 +99,7 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
   };
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, clock }: SendingDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, clock, intervalMs }: SendingDeps) => {
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
   const campaignOf = async (userId: string, id: string): Promise<Campaign> => {
@@ -128,7 +130,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     'GET /api/sending/status': async ({ identity }) => {
       const now = clock.now();
       const [profile, usage] = await Promise.all([profileOf(identity), sendQueue.usage(identity.userId, now)]);
-      return json(200, sendingStatus(profile, usage, now) satisfies SendingStatus);
+      return json(200, sendingStatus(profile, usage, now, intervalMs) satisfies SendingStatus);
     },
 
     /** Before the capacity dialog: who of the selection would not be queued, and the capacity left. */
@@ -137,12 +139,13 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       const { contact_ids } = parseForm((await sendingSchemas()).sendCheckRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
       const userId = identity.userId;
       const now = clock.now();
-      const [campaign, profile, usage, unsubscribed, existing] = await Promise.all([
+      const [campaign, profile, usage, unsubscribed, existing, all] = await Promise.all([
         campaignOf(userId, id),
         profileOf(identity),
         sendQueue.usage(userId, now),
         unsubscribedIds(userId),
         contacts.existingIds(userId, contactIdsOf(contact_ids)),
+        campaigns.list(userId),
       ]);
       const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
       const sorted = sortSelection(contact_ids, { unsubscribed, contacts: existing, pitched, sendAgain: false });
@@ -151,7 +154,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         unsubscribed: sorted.unsubscribed,
         already_sent: sorted.alreadySent,
         unknown: sorted.unknown,
-        status: sendingStatus(profile, usage, now),
+        queued_ahead: emailsQueuedAhead(all, id, now),
+        status: sendingStatus(profile, usage, now, intervalMs),
       } satisfies SendCheck);
     },
 
@@ -193,7 +197,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         const requested = request.total - (request.contact_ids.length - sorted.eligible.length);
         const usage = await sendQueue.usage(userId, now);
         const start = sendStart({ mode: request.mode, capacity: capacityOf(startingProfile, usage, requested), requested, now });
-        if (start.outcome === 'insufficient') throw new HttpError(400, sendingMessages.insufficientCapacity);
+        if (start.outcome === 'insufficient') throw new HttpError(400, start.message);
         sendAfter = start.sendAfter;
       }
 
