@@ -12,12 +12,13 @@ import { campaignLimits } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
 import type { CampaignEmail, campaignEmailListSchema, CampaignEmailContent, SendBatchResult, SendCheck, SendingStatus } from '../../schema/api/sending';
 import { campaignMessages, SEND_BATCH_SIZE, sendingApiMessages, sendingMessages } from '../../schema/api/sendingValues';
+import { trackMessages } from '../../schema/api/trackValues';
 import { isAddressId } from '../core/contacts';
 import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
 import { allUnsubscribed, campaignSummary, capacityOf, emailsQueuedAhead, sendingStatus, sendStart, sortSelection } from '../core/queueing';
 import { pitchKey } from '../core/sender';
-import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, UnsubscribeStore } from '../ports';
+import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, TrackStore, UnsubscribeStore } from '../ports';
 import { untrackedHtml } from '../core/tracking';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { sendingDeps } from '../composition/sending';
@@ -32,6 +33,8 @@ export interface SendingDeps {
   sendQueue: SendQueueStore;
   /** Reads a sent email's token: its stored links turn the tracked HTML back into what the artist wrote. */
   tracking: Pick<TrackingStore, 'getToken'>;
+  /** The track a campaign links to must still be there when it starts (never a dead listen link). */
+  tracks: Pick<TrackStore, 'get'>;
   clock: Clock;
   /** The pace (config SEND_INTERVAL_SECONDS, 60 s by default): the status tells it so the web's times are true. */
   intervalMs: number;
@@ -99,7 +102,7 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
   };
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, clock, intervalMs }: SendingDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, tracks, clock, intervalMs }: SendingDeps) => {
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
   const campaignOf = async (userId: string, id: string): Promise<Campaign> => {
@@ -183,6 +186,10 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       const startingProfile = firstBatch && campaign.status === 'draft' ? profile : undefined;
       const starting = startingProfile !== undefined;
       if (starting && !startingProfile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      // A draft whose uploaded track was deleted since it was chosen would send dead listen links.
+      if (starting && campaign.track_id !== null && (await tracks.get(userId, campaign.track_id))?.status !== 'ready') {
+        throw new HttpError(400, trackMessages.campaignTrackDeleted, 'track_deleted');
+      }
 
       const byId = new Map<string, Contact>(found.map((contact) => [contact.id, contact]));
       const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
