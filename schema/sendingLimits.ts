@@ -218,9 +218,14 @@ export const isCannotSend = (message: string) => message.startsWith('Cannot Send
  * day binds ('…Please try again tomorrow.' is true then), the plan's month and its reset date otherwise.
  */
 export function immediateRefusal(capacity: Pick<Capacity, 'todayRemaining' | 'monthRemaining'>, requested: number, now: Date): string {
+  return refusalWords(capacity, requested, nextPacificMonthStart(now));
+}
+
+/** The same refusal, with the plan's reset as the status tells it (the send dialog's words for 'Send now'). */
+export function refusalWords(capacity: Pick<Capacity, 'todayRemaining' | 'monthRemaining'>, requested: number, monthResetsAt: Date | string): string {
   if (bindingLimit(capacity, requested) !== 'monthly') return sendingMessages.insufficientCapacity;
   const left = capacity.monthRemaining ?? 0;
-  const resetDay = resetDayWords(nextPacificMonthStart(now));
+  const resetDay = resetDayWords(monthResetsAt);
   return left === 0 ? limitMessages.cannotSendMonthlyExhausted(resetDay) : limitMessages.cannotSendMonthly(left, resetDay);
 }
 
