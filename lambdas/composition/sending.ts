@@ -5,6 +5,7 @@ import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
 import { DynamoSendQueueStore } from '../adapters/dynamodb/sending/queue';
 import { DynamoTrackingStore } from '../adapters/dynamodb/trackingStore';
+import { DynamoTrackStore } from '../adapters/dynamodb/trackStore';
 import { DynamoUnsubscribeStore } from '../adapters/dynamodb/unsubscribeStore';
 import { ulidGenerator } from '../adapters/ulid';
 import type { SendingDeps } from '../http/sending';
@@ -20,6 +21,8 @@ export function sendingDeps(config: ServerConfig): SendingDeps {
     unsubscribes: new DynamoUnsubscribeStore(db, name),
     sendQueue: new DynamoSendQueueStore(db, name, { intervalMs: config.intervalMs }),
     tracking: new DynamoTrackingStore(db, name),
+    tracks: new DynamoTrackStore(db, name),
     clock: systemClock,
+    intervalMs: config.intervalMs,
   };
 }

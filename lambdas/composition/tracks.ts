@@ -4,6 +4,7 @@
  * music-metadata are imported on first use, so a cold start of the list route pays for neither.
  */
 import { systemClock } from '../adapters/clock';
+import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
 import { DynamoTrackStore } from '../adapters/dynamodb/trackStore';
 import { ulidGenerator } from '../adapters/ulid';
 import type { TracksDeps } from '../http/tracks';
@@ -16,5 +17,12 @@ import { tableOf } from './table';
 export function tracksDeps(config: ServerConfig): TracksDeps {
   const { db, name } = tableOf(config);
   const inspector: AudioInspector = lazyAdapter(() => import('../adapters/audioInspector').then((m) => m.musicMetadataInspector), ['inspect']);
-  return { tracks: new DynamoTrackStore(db, name), audio: audioStoreOf(config), inspector, ids: ulidGenerator(), clock: systemClock };
+  return {
+    tracks: new DynamoTrackStore(db, name),
+    campaigns: new DynamoCampaignStore(db, name, { ids: ulidGenerator() }),
+    audio: audioStoreOf(config),
+    inspector,
+    ids: ulidGenerator(),
+    clock: systemClock,
+  };
 }

@@ -5,11 +5,13 @@
  * handler reads the facts and writes the queue.
  */
 import type { Campaign, CampaignSummary } from '../../schema/api/campaigns';
+import { pendingEmails } from '../../schema/api/campaignValues';
 import { campaignSummaryFields } from '../../schema/api/recordFields';
 import type { Profile } from '../../schema/api/profile';
 import type { SendingStatus, SendModeName } from '../../schema/api/sending';
 import { monthlyLimitOf } from './plans';
-import { nextPacificMidnight, pacificDate, pacificMonth, planSendTimes, sendingCapacity, type Capacity } from './sendingWindow';
+import { immediateRefusal } from '../../schema/sendingLimits';
+import { nextPacificMidnight, nextPacificMonthStart, pacificDate, pacificMonth, planSendTimes, sendingCapacity, type Capacity } from './sendingWindow';
 
 /** Why a selected contact is not queued; `eligible` when it is. */
 export type Eligibility = 'eligible' | 'unsubscribed' | 'unknown' | 'already_sent';
@@ -93,6 +95,7 @@ export function sendingStatus(
   profile: LimitsProfile & Pick<Profile, 'gmail_connected' | 'gmail_email' | 'gmail_account_type'>,
   usage: Usage,
   now: Date,
+  intervalMs: number,
 ): SendingStatus {
   const capacity = capacityOf(profile, usage, 0);
   const monthlyLimit = monthlyLimitOf(profile);
@@ -109,25 +112,37 @@ export function sendingStatus(
       remaining: capacity.todayRemaining,
       resets_at: nextPacificMidnight(now).toISOString(),
     },
-    month: { month: pacificMonth(now), used: usage.usedThisMonth, limit: monthlyLimit, remaining: capacity.monthRemaining },
+    month: {
+      month: pacificMonth(now),
+      used: usage.usedThisMonth,
+      limit: monthlyLimit,
+      remaining: capacity.monthRemaining,
+      resets_at: nextPacificMonthStart(now).toISOString(),
+    },
     available_now: capacity.availableNow,
     next_send_at: usage.nextSendAt,
+    send_interval_seconds: intervalMs / 1000,
   };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Send modes.
 
-export type SendStart = { outcome: 'start'; sendAfter: Date } | { outcome: 'insufficient' };
+/** `message`: the refusal in words that name the limit that binds (schema/sendingLimits.ts immediateRefusal). */
+export type SendStart = { outcome: 'start'; sendAfter: Date } | { outcome: 'insufficient'; message: string };
 
 /**
  * When a send request's first email may go (spec §4): immediate, only when today's and the month's
  * capacity covers every email requested; partial, now (the pipeline stops at the daily limit and goes on
  * after the reset by itself); scheduled, at the next Pacific midnight. Nothing requested needs no capacity.
+ * A refusal names the limit that binds: the spec's 'Insufficient daily capacity…' for the mailbox's day,
+ * the plan's month and the day it resets otherwise (never 'tomorrow' when tomorrow would not help).
  */
 export function sendStart({ mode, capacity, requested, now }: { mode: SendModeName; capacity: Capacity; requested: number; now: Date }): SendStart {
   if (mode === 'scheduled') return { outcome: 'start', sendAfter: nextPacificMidnight(now) };
-  if (requested > 0 && planSendTimes({ mode, capacity, count: requested, now }).outcome === 'insufficient') return { outcome: 'insufficient' };
+  if (requested > 0 && planSendTimes({ mode, capacity, count: requested, now }).outcome === 'insufficient') {
+    return { outcome: 'insufficient', message: immediateRefusal(capacity, requested, now) };
+  }
   return { outcome: 'start', sendAfter: now };
 }
 
@@ -137,4 +152,26 @@ export function sendStart({ mode, capacity, requested, now }: { mode: SendModeNa
 /** A campaign as lists and the send flow answer it: the contract's fields without the email body (no internal attributes). */
 export function campaignSummary(campaign: Campaign | CampaignSummary): CampaignSummary {
   return Object.fromEntries(campaignSummaryFields.map((field) => [field, campaign[field]])) as CampaignSummary;
+}
+
+/**
+ * The emails of the user's other campaigns that go before a new send's (a user's campaigns go out in
+ * the order queued, one pace per user): those still to go of every campaign sending now. A campaign
+ * scheduled for later, or paused, holds no slot now.
+ */
+export function emailsQueuedAhead(
+  campaigns: readonly Pick<
+    Campaign,
+    'id' | 'sending_status' | 'send_after' | 'total_queued' | 'emails_sent' | 'emails_failed' | 'emails_skipped' | 'emails_unknown'
+  >[],
+  campaignId: string,
+  now: Date,
+): number {
+  let ahead = 0;
+  for (const campaign of campaigns) {
+    if (campaign.id === campaignId || campaign.sending_status !== 'sending') continue;
+    if (campaign.send_after !== null && Date.parse(campaign.send_after) > now.getTime()) continue;
+    ahead += pendingEmails(campaign);
+  }
+  return ahead;
 }

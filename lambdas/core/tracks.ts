@@ -3,6 +3,8 @@
  * take, and which files are tracks. What the file is comes from its bytes (music-metadata's reading,
  * passed in as AudioFacts), never from the name or the media type the browser declared.
  */
+import type { Campaign } from '../../schema/api/campaigns';
+import { pendingEmails } from '../../schema/api/campaignValues';
 import { TRACK_MAX_BYTES, trackMediaTypes, type TrackFormat } from '../../schema/api/trackValues';
 
 /** The audio object of a ready track: under its owner's prefix, so a key names whose it is. Only complete writes it. */
@@ -96,4 +98,22 @@ export interface ReadyTrackFacts {
   sample_rate: number | null;
   size_bytes: number;
   peaks: number[];
+}
+
+/** What the delete check reads of a campaign. */
+export type TrackUse = Pick<
+  Campaign,
+  'track_id' | 'track_name' | 'status' | 'total_queued' | 'emails_sent' | 'emails_failed' | 'emails_skipped' | 'emails_unknown'
+>;
+
+/**
+ * The campaigns that still have emails to send with links to this track: sending, scheduled or paused,
+ * with recipients left. Deleting the track under them would send dead listen links, so the delete is
+ * refused naming them. A draft (checked again when it starts) and a finished campaign do not hold it.
+ */
+export function campaignsStillSending(campaigns: readonly TrackUse[], trackId: string): TrackUse[] {
+  return campaigns.filter(
+    (campaign) =>
+      campaign.track_id === trackId && (['sending', 'scheduled', 'paused'] as const).some((s) => s === campaign.status) && pendingEmails(campaign) > 0,
+  );
 }

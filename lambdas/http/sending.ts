@@ -12,12 +12,13 @@ import { campaignLimits } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
 import type { CampaignEmail, campaignEmailListSchema, CampaignEmailContent, SendBatchResult, SendCheck, SendingStatus } from '../../schema/api/sending';
 import { campaignMessages, SEND_BATCH_SIZE, sendingApiMessages, sendingMessages } from '../../schema/api/sendingValues';
+import { trackMessages } from '../../schema/api/trackValues';
 import { isAddressId } from '../core/contacts';
 import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
-import { allUnsubscribed, campaignSummary, capacityOf, sendingStatus, sendStart, sortSelection } from '../core/queueing';
+import { allUnsubscribed, campaignSummary, capacityOf, emailsQueuedAhead, sendingStatus, sendStart, sortSelection } from '../core/queueing';
 import { pitchKey } from '../core/sender';
-import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, UnsubscribeStore } from '../ports';
+import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, TrackStore, UnsubscribeStore } from '../ports';
 import { untrackedHtml } from '../core/tracking';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { sendingDeps } from '../composition/sending';
@@ -32,7 +33,11 @@ export interface SendingDeps {
   sendQueue: SendQueueStore;
   /** Reads a sent email's token: its stored links turn the tracked HTML back into what the artist wrote. */
   tracking: Pick<TrackingStore, 'getToken'>;
+  /** The track a campaign links to must still be there when it starts (never a dead listen link). */
+  tracks: Pick<TrackStore, 'get'>;
   clock: Clock;
+  /** The pace (config SEND_INTERVAL_SECONDS, 60 s by default): the status tells it so the web's times are true. */
+  intervalMs: number;
 }
 
 export { sendingApiMessages };
@@ -99,7 +104,7 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
   };
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, clock }: SendingDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, tracks, clock, intervalMs }: SendingDeps) => {
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
   const campaignOf = async (userId: string, id: string): Promise<Campaign> => {
@@ -130,7 +135,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     'GET /api/sending/status': async ({ identity }) => {
       const now = clock.now();
       const [profile, usage] = await Promise.all([profileOf(identity), sendQueue.usage(identity.userId, now)]);
-      return json(200, sendingStatus(profile, usage, now) satisfies SendingStatus);
+      return json(200, sendingStatus(profile, usage, now, intervalMs) satisfies SendingStatus);
     },
 
     /** Before the capacity dialog: who of the selection would not be queued, and the capacity left. */
@@ -139,12 +144,13 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       const { contact_ids } = parseForm((await sendingSchemas()).sendCheckRequestSchema, body, { required: selectionNeeds, specTexts: sendingSpecTexts });
       const userId = identity.userId;
       const now = clock.now();
-      const [campaign, profile, usage, unsubscribed, existing] = await Promise.all([
+      const [campaign, profile, usage, unsubscribed, existing, all] = await Promise.all([
         campaignOf(userId, id),
         profileOf(identity),
         sendQueue.usage(userId, now),
         unsubscribedIds(userId),
         contacts.existingIds(userId, contactIdsOf(contact_ids)),
+        campaigns.list(userId),
       ]);
       const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
       const sorted = sortSelection(contact_ids, { unsubscribed, contacts: existing, pitched, sendAgain: false });
@@ -153,7 +159,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         unsubscribed: sorted.unsubscribed,
         already_sent: sorted.alreadySent,
         unknown: sorted.unknown,
-        status: sendingStatus(profile, usage, now),
+        queued_ahead: emailsQueuedAhead(all, id, now),
+        status: sendingStatus(profile, usage, now, intervalMs),
       } satisfies SendCheck);
     },
 
@@ -181,6 +188,10 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       const startingProfile = firstBatch && campaign.status === 'draft' ? profile : undefined;
       const starting = startingProfile !== undefined;
       if (starting && !startingProfile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      // A draft whose uploaded track was deleted since it was chosen would send dead listen links.
+      if (starting && campaign.track_id !== null && (await tracks.get(userId, campaign.track_id))?.status !== 'ready') {
+        throw new HttpError(400, trackMessages.campaignTrackDeleted, 'track_deleted');
+      }
 
       const byId = new Map<string, Contact>(found.map((contact) => [contact.id, contact]));
       const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
@@ -195,7 +206,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         const requested = request.total - (request.contact_ids.length - sorted.eligible.length);
         const usage = await sendQueue.usage(userId, now);
         const start = sendStart({ mode: request.mode, capacity: capacityOf(startingProfile, usage, requested), requested, now });
-        if (start.outcome === 'insufficient') throw new HttpError(400, sendingMessages.insufficientCapacity);
+        if (start.outcome === 'insufficient') throw new HttpError(400, start.message);
         sendAfter = start.sendAfter;
       }
 

@@ -8,6 +8,7 @@ import type { Track, TrackList, TrackUpload } from '../../schema/api/tracks';
 import { TRACK_MAX_BYTES, trackMessages } from '../../schema/api/trackValues';
 import { isUlid } from '../core/ids';
 import {
+  campaignsStillSending,
   judgeAudio,
   PENDING_UPLOAD_SECONDS,
   storedPeaks,
@@ -17,13 +18,15 @@ import {
   uploadMaxBytes,
   type StoredTrack,
 } from '../core/tracks';
-import type { AudioInspector, AudioStore, Clock, IdGenerator, TrackStore } from '../ports';
+import type { AudioInspector, AudioStore, CampaignStore, Clock, IdGenerator, TrackStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { tracksDeps } from '../composition/tracks';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parseForm } from './api';
 
 export interface TracksDeps {
   tracks: TrackStore;
+  /** The user's campaigns: a track their unsent emails link to is not deleted. */
+  campaigns: Pick<CampaignStore, 'list'>;
   audio: AudioStore;
   inspector: AudioInspector;
   ids: IdGenerator;
@@ -46,7 +49,7 @@ const trackOf = (track: StoredTrack): Track => ({
   peaks: track.peaks ?? [],
 });
 
-export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps) => {
+export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }: TracksDeps) => {
   /** Refuses an uploaded file: its object (at `key`) deleted and its pending track forgotten, then the 400 with `message`. */
   const refuse = async (userId: string, track: StoredTrack, key: string, message: string, reason: string): Promise<never> => {
     await audio.delete(key);
@@ -138,12 +141,18 @@ export const makeHandler = ({ tracks, audio, inspector, ids, clock }: TracksDeps
 
     /**
      * Deletes the track's audio (and any upload of it), then marks it deleted (a listen link of it will say so). In this order
-     * a failure between the two leaves a track that a retry deletes, never a deleted track's audio.
+     * a failure between the two leaves a track that a retry deletes, never a deleted track's audio. Refused (409, naming
+     * them) while campaigns with emails still to send link to it: they would send dead listen links.
      */
     'DELETE /api/tracks/{id}': async ({ identity, params }) => {
       const id = knownId(params.id, isUlid, trackMessages.notFound);
-      const track = await tracks.get(identity.userId, id);
+      const [track, all] = await Promise.all([tracks.get(identity.userId, id), campaigns.list(identity.userId)]);
       if (!track || track.status === 'deleted') throw new HttpError(404, trackMessages.notFound);
+      const holding = campaignsStillSending(all, id);
+      if (holding.length > 0) {
+        logger.info('Track delete refused: campaigns still sending', { trackId: id, campaigns: holding.length });
+        throw new HttpError(409, trackMessages.inUse(holding.map((campaign) => campaign.track_name)), 'track_in_use');
+      }
       await Promise.all([audio.delete(track.audio_key), audio.delete(trackUploadKey(identity.userId, id))]);
       if (!(await tracks.markDeleted(identity.userId, id, clock.now()))) throw new HttpError(404, trackMessages.notFound);
       logger.info('Track deleted', { trackId: id });

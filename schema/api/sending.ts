@@ -56,11 +56,15 @@ export const sendingStatusSchema = z.object({
     /** null: unlimited (the Label plan). */
     limit: z.number().int().nullable(),
     remaining: z.number().int().nullable(),
+    /** When the plan's monthly limit resets: midnight America/Los_Angeles on the 1st of the next Pacific month (ISO). */
+    resets_at: z.string(),
   }),
   /** What can go out today: the smaller of today's and the month's remainder. */
   available_now: z.number().int(),
   /** When the user's next email is due (null: nothing queued). */
   next_send_at: z.string().nullable(),
+  /** The pace: seconds between two of the user's emails (60: 60 an hour, spec §9; a demo may run faster). */
+  send_interval_seconds: z.number().positive(),
 });
 export type SendingStatus = z.infer<typeof sendingStatusSchema>;
 
@@ -80,6 +84,8 @@ export const sendCheckSchema = z.object({
   already_sent: z.number().int(),
   /** Not among the user's contacts any more (deleted since selected): never queued. */
   unknown: z.number().int(),
+  /** Emails of the user's other campaigns still to go: this one's go after them (one pace per user). */
+  queued_ahead: z.number().int(),
   status: sendingStatusSchema,
 });
 export type SendCheck = z.infer<typeof sendCheckSchema>;

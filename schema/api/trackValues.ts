@@ -75,5 +75,14 @@ export const trackMessages = {
   notAudio: 'This file is not audio we can play (MP3, WAV, FLAC, AIFF or AAC/M4A). Please upload the track itself.',
   notUploaded: 'The file has not arrived yet. Please upload it again.',
   alreadyDeleted: 'This track was deleted.',
+  /** A draft whose track was deleted before it was sent: its emails would link to a page with no track. */
+  campaignTrackDeleted: 'The track this campaign links to was deleted. Choose another track for it, then send.',
+  /**
+   * DELETE refused (409): campaigns with emails still to send (sending, scheduled, or paused with
+   * recipients left) link to the track; they are named, quoted. Pausing does not free it (a paused
+   * campaign resumes where it stopped), so the words say to wait for them to finish.
+   */
+  inUse: (campaignNames: readonly string[]) =>
+    `This track is used by campaigns still sending: ${campaignNames.map((name) => `"${name}"`).join(', ')}. Their emails link to it: delete it once they finish.`,
   peaksInvalid: `The waveform must be a list of at most ${TRACK_PEAKS_MAX} numbers from 0 to 1.`,
 } as const;

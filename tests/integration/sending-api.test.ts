@@ -14,7 +14,8 @@ import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
 import { addressId } from '../../lambdas/core/contacts';
 import { pitchKey } from '../../lambdas/core/sender';
-import { nextPacificMidnight, pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
+import { nextPacificMidnight, nextPacificMonthStart, pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
+import { limitMessages, resetDayWords } from '../../schema/sendingLimits';
 import { sendingApiMessages } from '../../lambdas/http/sending';
 import type { RecipientRecord } from '../../lambdas/ports';
 import { campaignSummarySchema, type AiTrackInput, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
@@ -159,6 +160,16 @@ const getCampaign = async (user: TestUser, id: string) => {
 
 const notFound = { status: 404, json: { message: campaignMessages.notFound } };
 
+/**
+ * The immediate-mode refusals that name the plan's month (issue 23 §5): its reset on the 1st of the next
+ * Pacific month, never 'tomorrow'. (The mailbox's day keeps the spec's words, sendingMessages.insufficientCapacity.)
+ */
+const planReset = () => resetDayWords(nextPacificMonthStart(new Date()));
+const monthlyRefusal = (left: number) => ({
+  status: 400,
+  json: { message: left === 0 ? limitMessages.cannotSendMonthlyExhausted(planReset()) : limitMessages.cannotSendMonthly(left, planReset()) },
+});
+
 describe('GET /api/sending/status', () => {
   it('a new user: no mailbox, nothing sent, the whole day and the free plan’s month left, nothing due', async () => {
     const user = await createUser();
@@ -177,6 +188,9 @@ describe('GET /api/sending/status', () => {
     expect([pacificDate(before), pacificDate(after)]).toContain(status.today.date);
     expect([pacificMonth(before), pacificMonth(after)]).toContain(status.month.month);
     expect([nextPacificMidnight(before).toISOString(), nextPacificMidnight(after).toISOString()]).toContain(status.today.resets_at);
+    // The plan's month resets on the 1st of the next Pacific month; the pace is the stack's (60 s: 60 an hour).
+    expect([nextPacificMonthStart(before).toISOString(), nextPacificMonthStart(after).toISOString()]).toContain(status.month.resets_at);
+    expect(status.send_interval_seconds).toBe(60);
   });
 
   it('counts today’s and this month’s emails from the pipeline’s counters; the profile shows the month’s as emails_used', async () => {
@@ -218,10 +232,15 @@ describe('limits follow the plan', () => {
     const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh']);
     await usedThisMonth(user, 49);
     const campaign = await createCampaign(user);
-    expect(await send(user, campaign.id, batch(contacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+    // The plan's month binds, not the mailbox's day: named with its reset date, never 'tomorrow'.
+    expect(await send(user, campaign.id, batch(contacts))).toMatchObject(monthlyRefusal(1));
     await usedThisMonth(user, 50);
     const status = sendingStatusSchema.parse((await api(user, '/api/sending/status')).json);
     expect(status).toMatchObject({ month: { used: 50, limit: 50, remaining: 0 }, available_now: 0 });
+    const refused = await send(user, campaign.id, batch(contacts));
+    expect(refused).toMatchObject(monthlyRefusal(0));
+    expect(refused.json?.message).toMatch(/^Cannot Send: No sending capacity left this month\. Your plan's limit resets on [A-Z][a-z]+ 1\.$/);
+    expect(refused.json?.message).not.toMatch(/today|tomorrow/i);
     expect((await api(user, '/api/profile')).json).toMatchObject({ tier: 'free', emails_used: 50, email_limit: 50 });
   });
 
@@ -246,7 +265,10 @@ describe('limits follow the plan', () => {
     expect(await sent(user, exactly.id, batch(more))).toMatchObject({ queued: 3 });
     await usedThisMonth(user, 498);
     const over = await createCampaign(user, { track_name: 'One Too Many' });
-    expect(await send(user, over.id, batch(more))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+    expect(await send(user, over.id, batch(more))).toMatchObject(monthlyRefusal(2));
+    // At Pro's limit of 500: nothing left this month.
+    await usedThisMonth(user, 500);
+    expect(await send(user, over.id, batch(more))).toMatchObject(monthlyRefusal(0));
   });
 
   it('a Label user goes past 500 with no monthly cap, bounded by the mailbox’s daily limit', async () => {
@@ -281,7 +303,7 @@ describe('limits follow the plan', () => {
     expect(sendingStatusSchema.parse((await api(user, '/api/sending/status')).json)).toMatchObject({ month: { limit: 50, remaining: 0 }, available_now: 0 });
     expect((await api(user, '/api/profile')).json).toMatchObject({ tier: 'free', email_limit: 50 });
     const campaign = await createCampaign(user);
-    expect(await send(user, campaign.id, batch(contacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+    expect(await send(user, campaign.id, batch(contacts))).toMatchObject(monthlyRefusal(0));
   });
 });
 
@@ -307,6 +329,20 @@ describe('POST /api/campaigns/{id}/send-check', () => {
     const check2 = (id: string) => api(user, `/api/campaigns/${id}/send-check`, { method: 'POST', body: { contact_ids: [cy!.id] } });
     expect((await check2(again.id)).json).toMatchObject({ already_sent: 1 });
     expect((await check2(other.id)).json).toMatchObject({ already_sent: 0 });
+  });
+
+  it("counts the emails of the user's campaigns sending now as queued ahead of this one (one pace per user); a scheduled one is not", async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh', 'Cy Lark']);
+    const check = async (id: string) =>
+      sendCheckSchema.parse((await api(user, `/api/campaigns/${id}/send-check`, { method: 'POST', body: { contact_ids: ids(contacts) } })).json);
+    const first = await createCampaign(user, { track_name: 'First Out' });
+    expect(await check(first.id)).toMatchObject({ queued_ahead: 0 });
+    await sent(user, first.id, batch(contacts));
+    const later = await createCampaign(user, { track_name: 'Tomorrow' });
+    await sent(user, later.id, batch(contacts.slice(0, 2), { mode: 'scheduled' }));
+    const next = await createCampaign(user, { track_name: 'Next In Line' });
+    expect(await check(next.id)).toMatchObject({ queued_ahead: 3, status: { send_interval_seconds: 60 } });
   });
 
   it('needs at least one contact (the spec’s text)', async () => {
@@ -403,13 +439,13 @@ describe('POST /api/campaigns/{id}/send', () => {
     expect([nextPacificMidnight(before).toISOString(), nextPacificMidnight(after).toISOString()]).toContain(result.campaign.send_after);
   });
 
-  it('immediate mode without capacity for every email is refused with the spec’s text; partial and scheduled are not', async () => {
+  it('immediate mode without capacity for every email is refused naming the limit that binds (the spec’s text for the mailbox’s day); partial and scheduled are not', async () => {
     const user = await connectedUser();
     const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh', 'Cy Lark']);
     // Two of the Free plan's 50 emails left this month.
     await setCounter(user, key.monthCounter(pacificMonth(new Date())), 48);
     const campaign = await createCampaign(user);
-    expect(await send(user, campaign.id, batch(contacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+    expect(await send(user, campaign.id, batch(contacts))).toMatchObject(monthlyRefusal(2));
     expect(await getCampaign(user, campaign.id)).toMatchObject({ status: 'draft', total_queued: 0 });
     expect(await storedRecipients(campaign.id)).toEqual([]);
     // Exactly enough: one of the three has unsubscribed.
@@ -420,7 +456,11 @@ describe('POST /api/campaigns/{id}/send', () => {
     const dailyContacts = await addContacts(daily, ['Ada Vell', 'Bo Marsh']);
     await setCounter(daily, key.dayCounter(pacificDate(new Date())), 499);
     const blocked = await createCampaign(daily);
-    expect(await send(daily, blocked.id, batch(dailyContacts))).toMatchObject({ status: 400, json: { message: sendingMessages.insufficientCapacity } });
+    // The mailbox's day binds: the spec's own words stay.
+    expect(await send(daily, blocked.id, batch(dailyContacts))).toMatchObject({
+      status: 400,
+      json: { message: 'Cannot Send: Insufficient daily capacity. Please try again tomorrow.' },
+    });
     expect(await sent(daily, blocked.id, batch(dailyContacts, { mode: 'partial' }))).toMatchObject({ queued: 2, campaign: { status: 'sending' } });
   });
 

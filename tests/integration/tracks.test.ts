@@ -7,13 +7,19 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoMailboxStore } from '../../lambdas/adapters/dynamodb/mailboxStore';
 import { localAudioStore } from '../../lambdas/composition/audio';
 import { importHandler } from '../../lib/local/server';
 import type { LocalServer } from '../../lib/local/server';
+import type { Campaign } from '../../schema/api/campaigns';
+import type { Contact } from '../../schema/api/contacts';
+import type { SendModeName } from '../../schema/api/sending';
 import { TRACK_MAX_BYTES, trackMessages, trackSchema, trackSummarySchema, type TrackSummary, type TrackUpload } from '../../schema/api/tracks';
+import { key } from '../../schema/table';
 import { adtsBytes, textBytes, wavBytes } from '../support/audio';
-import { callAt, createUser, freePort, startServer, stackConfig, type ApiOptions, type TestUser } from './helpers';
+import { callAt, createUser, dynamodb, freePort, stack, startServer, stackConfig, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
 
 let server: LocalServer;
 let dataDir: string;
@@ -293,5 +299,112 @@ describe("another user's track", () => {
     const user = await createUser();
     expect((await complete(user, 'not-a-track')).status).toBe(404);
     expect((await api(user, '/api/tracks/..%2F..%2Fetc', { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+/**
+ * A track that campaigns still send with (issue 23 §5): deleting it would leave their unsent emails with
+ * dead listen links, so the delete is refused (409) naming them, until they finish. A draft that links
+ * to a deleted track cannot start.
+ */
+describe('a track campaigns still send with', () => {
+  /** A connected mailbox, as the OAuth callback leaves it. */
+  async function connectMailbox(user: TestUser) {
+    expect((await api(user, '/api/profile')).status).toBe(200);
+    await new DynamoMailboxStore(dynamodb().doc, stack().tableName).connect(user.sub, {
+      email: user.email,
+      accountType: 'free',
+      dailyLimit: 500,
+      sealedRefreshToken: 'sealed-test-token',
+      connectedAt: new Date().toISOString(),
+    });
+  }
+
+  /** An HTML-mode draft whose emails link to the uploaded track, for one new contact. */
+  async function draftWith(user: TestUser, trackId: string, name: string): Promise<{ campaign: Campaign; contact: Contact }> {
+    const added = await api(user, '/api/contacts', {
+      method: 'POST',
+      body: { name: `${name} Contact`, email: uniqueEmail('label'), label_name: 'Deep Records' },
+    });
+    expect(added.status, added.text).toBe(201);
+    const created = await api(user, '/api/campaigns', {
+      method: 'POST',
+      body: {
+        mode: 'html',
+        track: { track_name: name, track_id: trackId },
+        email_subject: 'New track',
+        email_body: '<p>Listen: <a href="[TRACK_URL]">here</a></p>',
+        total_recipients: 1,
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    return { campaign: created.json as unknown as Campaign, contact: added.json as unknown as Contact };
+  }
+
+  const send = (user: TestUser, campaign: Campaign, contact: Contact, mode: SendModeName) =>
+    api(user, `/api/campaigns/${campaign.id}/send`, { method: 'POST', body: { contact_ids: [contact.id], mode, batch_start: 0, total: 1 } });
+
+  async function sendingWith(user: TestUser, trackId: string, name: string, mode: SendModeName): Promise<Campaign> {
+    const { campaign, contact } = await draftWith(user, trackId, name);
+    const sent = await send(user, campaign, contact, mode);
+    expect(sent.status, sent.text).toBe(200);
+    return campaign;
+  }
+
+  /** What the pipeline leaves once a campaign's one email went: sent, completed, nothing pending. */
+  const finish = (user: TestUser, campaign: Campaign) =>
+    dynamodb().doc.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { PK: key.user(user.sub), SK: key.campaign(campaign.id) },
+        UpdateExpression: 'SET #status = :completed, sending_status = :null, emails_sent = total_queued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':null': null },
+      }),
+    );
+
+  it('is not deleted while campaigns sending, scheduled or paused with recipients left link to it: a 409 naming them', async () => {
+    const owner = await createUser();
+    await connectMailbox(owner);
+    const { id } = await uploadWav(owner, 'Night Drive');
+    expect((await complete(owner, id)).status).toBe(201);
+    const sending = await sendingWith(owner, id, 'Night Drive to Labels', 'immediate');
+    const scheduled = await sendingWith(owner, id, 'Night Drive to DJs', 'scheduled');
+
+    const refused = await api(owner, `/api/tracks/${id}`, { method: 'DELETE' });
+    expect(refused.status).toBe(409);
+    // The user's campaigns newest first.
+    expect(refused.json).toMatchObject({ message: trackMessages.inUse(['Night Drive to DJs', 'Night Drive to Labels']), code: 'track_in_use' });
+    expect(refused.json?.message).toBe(
+      'This track is used by campaigns still sending: "Night Drive to DJs", "Night Drive to Labels". Their emails link to it: delete it once they finish.',
+    );
+    // Nothing was deleted: the audio and My tracks keep it.
+    expect(existsSync(audioFile(userIdOf(owner), id))).toBe(true);
+    expect((await listOf(owner)).map((track) => track.id)).toContain(id);
+
+    // Paused with its recipient left, a campaign still holds the track (resuming sends the rest).
+    expect((await api(owner, `/api/campaigns/${sending.id}/pause`, { method: 'POST' })).status).toBe(200);
+    await finish(owner, scheduled);
+    expect((await api(owner, `/api/tracks/${id}`, { method: 'DELETE' })).json).toMatchObject({ message: trackMessages.inUse(['Night Drive to Labels']) });
+
+    // Another user's delete of it is the same 404 as a missing track, never the 409 that would say it exists.
+    const other = await createUser();
+    expect(await api(other, `/api/tracks/${id}`, { method: 'DELETE' })).toMatchObject({ status: 404, json: { message: trackMessages.notFound } });
+
+    // Once every campaign using it has finished, it is deleted.
+    await finish(owner, sending);
+    expect((await api(owner, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(existsSync(audioFile(userIdOf(owner), id))).toBe(false);
+  });
+
+  it('a draft is no hold on it, but once the track is deleted the draft cannot start: no dead listen links', async () => {
+    const owner = await createUser();
+    await connectMailbox(owner);
+    const { id } = await uploadWav(owner, 'Sunrise Edit');
+    expect((await complete(owner, id)).status).toBe(201);
+    const { campaign, contact } = await draftWith(owner, id, 'Sunrise Edit Promo');
+    expect((await api(owner, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await send(owner, campaign, contact, 'immediate')).toMatchObject({ status: 400, json: { message: trackMessages.campaignTrackDeleted } });
+    expect((await api(owner, `/api/campaigns/${campaign.id}`)).json).toMatchObject({ status: 'draft', total_queued: 0 });
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyticsDepthOf, directoryAdditionsOf, monthlyLimitOf, raisesMonthlyLimit } from '../../lambdas/core/plans';
 import { newProfile } from '../../lambdas/core/profile';
 import { capacityOf, sendingStatus, type Usage } from '../../lambdas/core/queueing';
+import { SEND_INTERVAL_MS } from '../../lambdas/core/sendingWindow';
 import { tiers, type Tier } from '../../schema/api/profile';
 import { directoryAdditionsLimits, isFreeAllowance } from '../../schema/api/directory';
 
@@ -59,9 +60,21 @@ describe('the send check and the capacity figures follow the tier', () => {
 
   it('a downgrade applies at once: the same usage, read again on Free, leaves nothing this month', () => {
     const now = new Date('2026-11-22T18:00:00Z');
-    expect(sendingStatus({ ...mailbox, tier: 'pro' }, usage(10, 120), now).month).toEqual({ month: '2026-11', used: 120, limit: 500, remaining: 380 });
-    expect(sendingStatus({ ...mailbox, tier: 'free' }, usage(10, 120), now).month).toEqual({ month: '2026-11', used: 120, limit: 50, remaining: 0 });
-    expect(sendingStatus({ ...mailbox, tier: 'free' }, usage(10, 120), now).available_now).toBe(0);
+    expect(sendingStatus({ ...mailbox, tier: 'pro' }, usage(10, 120), now, SEND_INTERVAL_MS).month).toEqual({
+      month: '2026-11',
+      used: 120,
+      limit: 500,
+      remaining: 380,
+      resets_at: '2026-12-01T08:00:00.000Z',
+    });
+    expect(sendingStatus({ ...mailbox, tier: 'free' }, usage(10, 120), now, SEND_INTERVAL_MS).month).toEqual({
+      month: '2026-11',
+      used: 120,
+      limit: 50,
+      remaining: 0,
+      resets_at: '2026-12-01T08:00:00.000Z',
+    });
+    expect(sendingStatus({ ...mailbox, tier: 'free' }, usage(10, 120), now, SEND_INTERVAL_MS).available_now).toBe(0);
   });
 });
 
@@ -85,11 +98,11 @@ describe('a plan change that raises the monthly limit (it wakes the sender: held
 describe('the monthly count is the Pacific calendar month for every plan', () => {
   it.each(tiers)('%s: the month turns at Pacific midnight on the 1st, not at UTC midnight', (tier: Tier) => {
     // 16:00 on 30 November in Los Angeles is already 1 December in UTC: still November's count.
-    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-12-01T00:00:00Z')).month.month).toBe('2026-11');
-    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-12-01T07:59:59Z')).month.month).toBe('2026-11');
-    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-12-01T08:00:00Z')).month.month).toBe('2026-12');
+    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-12-01T00:00:00Z'), SEND_INTERVAL_MS).month.month).toBe('2026-11');
+    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-12-01T07:59:59Z'), SEND_INTERVAL_MS).month.month).toBe('2026-11');
+    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-12-01T08:00:00Z'), SEND_INTERVAL_MS).month.month).toBe('2026-12');
     // A month that starts in PDT: 1 November 2026 begins at 07:00Z.
-    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-11-01T06:59:59Z')).month.month).toBe('2026-10');
-    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-11-01T07:00:00Z')).month.month).toBe('2026-11');
+    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-11-01T06:59:59Z'), SEND_INTERVAL_MS).month.month).toBe('2026-10');
+    expect(sendingStatus({ ...mailbox, tier }, usage(0, 0), new Date('2026-11-01T07:00:00Z'), SEND_INTERVAL_MS).month.month).toBe('2026-11');
   });
 });

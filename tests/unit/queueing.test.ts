@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { campaignSummarySchema, type Campaign } from '../../schema/api/campaigns';
-import { sendingStatusSchema } from '../../schema/api/sending';
+import { sendingMessages, sendingStatusSchema } from '../../schema/api/sending';
 import {
   allUnsubscribed,
   campaignSummary,
@@ -100,10 +100,20 @@ describe('when the first email may go (spec §4 send modes)', () => {
     });
   });
 
-  it('immediate: refused with one email more than is left today, or this month', () => {
-    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(490, 0), 11), requested: 11, now })).toEqual({ outcome: 'insufficient' });
-    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(0, 995), 6), requested: 6, now })).toEqual({ outcome: 'insufficient' });
-    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(500, 0), 1), requested: 1, now })).toEqual({ outcome: 'insufficient' });
+  it('immediate: refused with one email more than is left today, or this month, in words naming the limit that binds', () => {
+    // The mailbox's day: the spec's words ('…try again tomorrow' is true then).
+    const daily = { outcome: 'insufficient', message: sendingMessages.insufficientCapacity };
+    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(490, 0), 11), requested: 11, now })).toEqual(daily);
+    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(500, 0), 1), requested: 1, now })).toEqual(daily);
+    // The plan's month (Pro, 500): its reset on the 1st of the next Pacific month, never 'tomorrow'.
+    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(0, 995), 6), requested: 6, now })).toEqual({
+      outcome: 'insufficient',
+      message: "Cannot Send: No sending capacity left this month. Your plan's limit resets on December 1.",
+    });
+    expect(sendStart({ mode: 'immediate', capacity: capacityOf(profile, usage(0, 497), 6), requested: 6, now })).toEqual({
+      outcome: 'insufficient',
+      message: "Cannot Send: Insufficient monthly capacity (3 emails left on your plan this month). Your plan's limit resets on December 1.",
+    });
   });
 
   it('immediate with nothing to send needs no capacity', () => {
@@ -131,18 +141,19 @@ describe('the sending status', () => {
   const connected = { ...freeProfile, gmail_connected: true, gmail_email: 'nova@gmail.example', gmail_account_type: 'free' as const };
 
   it('a new user: nothing sent, the whole day and month left, nothing due', () => {
-    const status = sendingStatus({ ...freeProfile, gmail_connected: false, gmail_email: null, gmail_account_type: 'free' }, usage(0, 0), now);
+    const status = sendingStatus({ ...freeProfile, gmail_connected: false, gmail_email: null, gmail_account_type: 'free' }, usage(0, 0), now, 60_000);
     expect(sendingStatusSchema.parse(status)).toEqual({
       mailbox: { connected: false, email: null, account_type: 'free', daily_limit: 500 },
       today: { date: '2026-11-21', sent: 0, remaining: 500, resets_at: '2026-11-22T08:00:00.000Z' },
-      month: { month: '2026-11', used: 0, limit: 50, remaining: 50 },
+      month: { month: '2026-11', used: 0, limit: 50, remaining: 50, resets_at: '2026-12-01T08:00:00.000Z' },
       available_now: 50,
       next_send_at: null,
+      send_interval_seconds: 60,
     });
   });
 
   it('counts today’s and this month’s emails; available now is the smaller remainder', () => {
-    const status = sendingStatus({ ...connected, tier: 'pro' }, usage(480, 490, '2026-11-22T07:31:00.000Z'), now);
+    const status = sendingStatus({ ...connected, tier: 'pro' }, usage(480, 490, '2026-11-22T07:31:00.000Z'), now, 60_000);
     expect(status).toMatchObject({
       mailbox: { connected: true, email: 'nova@gmail.example', daily_limit: 500 },
       today: { sent: 480, remaining: 20 },
@@ -153,12 +164,12 @@ describe('the sending status', () => {
   });
 
   it('at the limits: nothing remains, never less than nothing', () => {
-    expect(sendingStatus(connected, usage(500, 50), now)).toMatchObject({ today: { remaining: 0 }, month: { remaining: 0 }, available_now: 0 });
-    expect(sendingStatus(connected, usage(0, 51), now)).toMatchObject({ month: { remaining: 0 }, available_now: 0 });
+    expect(sendingStatus(connected, usage(500, 50), now, 60_000)).toMatchObject({ today: { remaining: 0 }, month: { remaining: 0 }, available_now: 0 });
+    expect(sendingStatus(connected, usage(0, 51), now, 60_000)).toMatchObject({ month: { remaining: 0 }, available_now: 0 });
   });
 
   it('the Label plan: no monthly limit, the mailbox’s day is the only one', () => {
-    const status = sendingStatus({ ...connected, tier: 'label', gmail_daily_limit: 2000, gmail_account_type: 'workspace' }, usage(100, 50_000), now);
+    const status = sendingStatus({ ...connected, tier: 'label', gmail_daily_limit: 2000, gmail_account_type: 'workspace' }, usage(100, 50_000), now, 60_000);
     expect(status).toMatchObject({
       mailbox: { account_type: 'workspace', daily_limit: 2000 },
       month: { used: 50_000, limit: null, remaining: null },

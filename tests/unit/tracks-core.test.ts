@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatOfMediaType, judgeAudio, storedPeaks, trackAudioKey, uploadMaxBytes } from '../../lambdas/core/tracks';
-import { TRACK_MAX_BYTES, trackAccept, trackMediaTypeOf } from '../../schema/api/trackValues';
+import { campaignsStillSending, formatOfMediaType, judgeAudio, storedPeaks, trackAudioKey, uploadMaxBytes, type TrackUse } from '../../lambdas/core/tracks';
+import { TRACK_MAX_BYTES, trackAccept, trackMediaTypeOf, trackMessages } from '../../schema/api/trackValues';
 
 describe('which stored files are tracks', () => {
   const audio = (container: string, codec: string, extra: object = {}) => judgeAudio({ container, codec, durationSeconds: 212.5, sampleRate: 44100, ...extra });
@@ -79,5 +79,46 @@ describe('the track contract', () => {
   it("lists exactly the summary schema's fields (the store reads these without loading zod)", async () => {
     const { trackSummarySchema, TRACK_SUMMARY_FIELDS } = await import('../../schema/api/tracks');
     expect([...TRACK_SUMMARY_FIELDS].sort()).toEqual(Object.keys(trackSummarySchema.shape).sort());
+  });
+});
+
+describe('a track campaigns still send with (issue 23 §5: never a dead listen link)', () => {
+  const TRACK = '01KAKZ3R0000000000000000AA';
+  const use = (track_name: string, status: TrackUse['status'], sent: number, over: Partial<TrackUse> = {}): TrackUse => ({
+    track_id: TRACK,
+    track_name,
+    status,
+    total_queued: 10,
+    emails_sent: sent,
+    emails_failed: 0,
+    emails_skipped: 0,
+    emails_unknown: 0,
+    ...over,
+  });
+
+  it('is held by a campaign sending, scheduled or paused with recipients left', () => {
+    const campaigns = [
+      use('Sending', 'sending', 4),
+      use('Scheduled', 'scheduled', 0),
+      use('Paused', 'paused', 9),
+      use('Held', 'sending', 2, { track_id: null }),
+    ];
+    expect(campaignsStillSending(campaigns, TRACK).map((c) => c.track_name)).toEqual(['Sending', 'Scheduled', 'Paused']);
+  });
+
+  it('is not held by a draft, a finished campaign, one with nothing left to try, or another track', () => {
+    const campaigns = [
+      use('Draft', 'draft', 0, { total_queued: 0 }),
+      use('Done', 'completed', 10),
+      use('All tried', 'sending', 6, { emails_failed: 2, emails_skipped: 1, emails_unknown: 1 }),
+      use('Other', 'sending', 0, { track_id: '01KAKZ3R0000000000000000BB' }),
+    ];
+    expect(campaignsStillSending(campaigns, TRACK)).toEqual([]);
+  });
+
+  it('the refusal names them, quoted', () => {
+    expect(trackMessages.inUse(['X', 'Y'])).toBe(
+      'This track is used by campaigns still sending: "X", "Y". Their emails link to it: delete it once they finish.',
+    );
   });
 });

@@ -61,17 +61,19 @@ export function sendingStatus(
     today?: Partial<SendingStatus['today']>;
     mailbox?: Partial<SendingStatus['mailbox']>;
     next_send_at?: string | null;
+    send_interval_seconds?: number;
   } = {},
 ): SendingStatus {
   const mailbox = { connected: true, email: 'robin@gmail.com', account_type: 'free' as const, daily_limit: 500, ...overrides.mailbox };
   const today = { date: '2025-03-01', sent: 12, remaining: mailbox.daily_limit - 12, resets_at: '2025-03-02T08:00:00.000Z', ...overrides.today };
-  const month = { month: '2025-03', used: 120, limit: 500, remaining: 380, ...overrides.month };
+  const month = { month: '2025-03', used: 120, limit: 500, remaining: 380, resets_at: '2025-04-01T07:00:00.000Z', ...overrides.month };
   return {
     mailbox,
     today,
     month,
     available_now: Math.min(today.remaining, month.remaining ?? today.remaining),
     next_send_at: overrides.next_send_at === undefined ? at(200) : overrides.next_send_at,
+    send_interval_seconds: overrides.send_interval_seconds ?? 60,
   };
 }
 

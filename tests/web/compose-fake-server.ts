@@ -30,7 +30,7 @@ import {
 import { gatewayMessages } from '../../schema/api/serverMessages';
 import { renderEmail } from '../../schema/email/render';
 import { newDraftCampaign } from '../../lambdas/core/campaign';
-import { nextPacificMidnight, pacificDate, pacificMonth, sendingCapacity } from '../../lambdas/core/sendingWindow';
+import { immediateRefusal, nextPacificMidnight, nextPacificMonthStart, pacificDate, pacificMonth, sendingCapacity } from '../../schema/sendingLimits';
 import type { DraftContent } from '../../lambdas/ports';
 import { systemTemplates } from '../../lib/local/seed/templates';
 import { createApiClient } from '../../web/src/api/client';
@@ -83,6 +83,8 @@ export interface ComposeServerOptions {
   sending?: Partial<FakeSending>;
   /** The artist's uploaded tracks ('My tracks', GET /api/tracks). */
   tracks?: TrackSummary[];
+  /** The server's clock at the start (ms; default 1 March 2025, 09:00 UTC): the status's Pacific day and month. */
+  startsAt?: number;
 }
 
 /** The fake's mailbox and usage (GET /api/sending/status is computed from it); tests change it freely. */
@@ -95,6 +97,10 @@ export interface FakeSending {
   monthUsed: number;
   /** Contacts who already received this track from this artist (skipped unless send_again). */
   alreadySent: Set<string>;
+  /** The pace (60: 60 an hour), the user's next slot, and their other campaigns' emails still to go. */
+  intervalSeconds: number;
+  nextSendAt: string | null;
+  queuedAhead: number;
 }
 
 export function fakeComposeServer({
@@ -104,6 +110,7 @@ export function fakeComposeServer({
   userTemplates = [],
   sending: sendingOptions = {},
   tracks = [],
+  startsAt = BASE,
 }: ComposeServerOptions = {}) {
   const base = fakeContactsServer(contacts, unsubscribes);
   const sending: FakeSending = {
@@ -113,6 +120,9 @@ export function fakeComposeServer({
     monthLimit: 500,
     monthUsed: 0,
     alreadySent: new Set(),
+    intervalSeconds: 60,
+    nextSendAt: null,
+    queuedAhead: 0,
     ...sendingOptions,
   };
   /** Per campaign, each queued batch's answer by its batch_start: a batch sent again gets it again. */
@@ -143,7 +153,7 @@ export function fakeComposeServer({
   const hold: { generate?: Promise<void>; recipientPreview?: Promise<void>; sendCheck?: Promise<void>; sendBatch: Partial<Record<number, Promise<void>>> } = {
     sendBatch: {},
   };
-  let clock = BASE;
+  let clock = startsAt;
   let sequence = 0;
   const now = () => new Date((clock += 1000)).toISOString();
   const nextId = (prefix: string) => `${prefix}-${++sequence}`;
@@ -170,9 +180,16 @@ export function fakeComposeServer({
         daily_limit: sending.dailyLimit,
       },
       today: { date: pacificDate(at), sent: sending.sentToday, remaining: capacity.todayRemaining, resets_at: nextPacificMidnight(at).toISOString() },
-      month: { month: pacificMonth(at), used: sending.monthUsed, limit: sending.monthLimit, remaining: capacity.monthRemaining },
+      month: {
+        month: pacificMonth(at),
+        used: sending.monthUsed,
+        limit: sending.monthLimit,
+        remaining: capacity.monthRemaining,
+        resets_at: nextPacificMonthStart(at).toISOString(),
+      },
       available_now: capacity.availableNow,
-      next_send_at: null,
+      next_send_at: sending.nextSendAt,
+      send_interval_seconds: sending.intervalSeconds,
     };
   }
 
@@ -312,7 +329,14 @@ export function fakeComposeServer({
         else if (gone.has(normaliseEmail(contact.email))) unsubscribed++;
         else if (sending.alreadySent.has(id)) alreadySent++;
       }
-      return json({ selected: parsed.data.contact_ids.length, unsubscribed, already_sent: alreadySent, unknown, status: sendingStatus() });
+      return json({
+        selected: parsed.data.contact_ids.length,
+        unsubscribed,
+        already_sent: alreadySent,
+        unknown,
+        queued_ahead: sending.queuedAhead,
+        status: sendingStatus(),
+      });
     }
 
     const send = /^\/api\/campaigns\/([^/]+)\/send$/.exec(pathname);
@@ -335,7 +359,12 @@ export function fakeComposeServer({
       if (!sending.mailboxConnected) return json({ message: sendingMessages.mailboxRequired }, 400);
       if (batches.size === 0 && campaign.status !== 'draft') return json({ message: sendingMessages.notADraft }, 409);
       const status = sendingStatus();
-      if (request.mode === 'immediate' && status.available_now === 0) return json({ message: sendingMessages.insufficientCapacity }, 400);
+      if (request.mode === 'immediate' && status.available_now === 0) {
+        return json(
+          { message: immediateRefusal({ todayRemaining: status.today.remaining, monthRemaining: status.month.remaining }, request.total, new Date(clock)) },
+          400,
+        );
+      }
       const gone = unsubscribedEmails();
       const result = { queued: 0, skipped_unsubscribed: 0, skipped_already_sent: 0, skipped_unknown: 0 };
       for (const id of request.contact_ids) {

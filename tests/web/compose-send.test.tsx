@@ -4,10 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { composeMessages } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { SEND_BATCH_SIZE, sendingMessages } from '../../schema/api/sending';
+import { limitMessages } from '../../schema/sendingLimits';
 import { contact, gate, manyContacts, unsubscribe } from './contacts-fake-server';
 import { containerOf, fakeComposeServer, fillTrack, openCompose, recipientBox, toast, type ComposeServer } from './compose-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
-import { whenTheRestGoes } from '../../web/src/pages/compose/send/CapacityModal';
 import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
@@ -134,12 +134,19 @@ describe('compose: the capacity dialog', slow, () => {
     expect(radio('Schedule for tomorrow')).toBeEnabled();
     expect(valueOf(dialog, "Today's mailbox capacity")).toBe('480 of 500 left');
     expect(valueOf(dialog, "This month's plan capacity")).toBe('Unlimited');
-    expect(valueOf(dialog, 'Counter resets')).toMatch(/^Midnight Pacific Time \(.+ your time\)$/);
+    expect(valueOf(dialog, 'Mailbox limit resets')).toMatch(/^Midnight Pacific Time \(.+ your time\)$/);
+    // No monthly limit on this plan: no plan reset to show.
+    expect(within(dialog).queryByText('Plan limit resets')).toBeNull();
     expect(within(dialog).queryByText(sendingMessages.insufficientCapacity)).toBeNull();
+    // The time at the pace, and when the last should go: never a promise of 'today'.
+    expect(within(dialog).getByText('Enough capacity')).toBeInTheDocument();
+    const notice = within(dialog).getByText(/^All 3 emails are within your limits\./);
+    expect(notice).toHaveTextContent(/^All 3 emails are within your limits\. At 60 emails an hour they take about 3 min; the last should go out around .+\.$/);
+    expect(notice.closest('[data-testid="capacity-notice"]')).not.toHaveTextContent(/today/i);
   });
 
-  it('partial: Send now is off with the spec text, the remainder option is chosen', async () => {
-    const server = fakeComposeServer({ contacts: trio, sending: { monthLimit: 50, monthUsed: 48 } });
+  it("partial by the mailbox's day: Send now is off with the spec's text, the remainder option is chosen", async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { sentToday: 498 } });
     const user = await withPreview(server, trio);
     const dialog = await openCapacity(user);
     expect(radio('Send now')).toBeDisabled();
@@ -147,20 +154,71 @@ describe('compose: the capacity dialog', slow, () => {
     expect(radio("Send today's remainder now, the rest tomorrow")).toBeEnabled();
     expect(radio("Send today's remainder now, the rest tomorrow")).toBeChecked();
     expect(radio('Schedule for tomorrow')).toBeEnabled();
-    expect(valueOf(dialog, "This month's plan capacity")).toBe('2 of 50 left');
-    // The plan's month, not the mailbox's day, is what stops the rest: they wait for the month to turn.
-    expect(within(dialog).getByText(/^2 of 3 emails can go out today; the rest when your plan's monthly limit resets on .+\.$/)).toBeInTheDocument();
+    expect(within(dialog).getByText('Partial capacity today')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        /^2 of 3 emails fit your Gmail mailbox's daily limit; the rest go after it resets at midnight Pacific Time\. At 60 emails an hour, the last should go out around .+\.$/,
+      ),
+    ).toBeInTheDocument();
   });
 
-  it('says the rest goes after the daily reset when the mailbox is the limit, and after the plan reset otherwise', () => {
-    const status = (today: number, month: number | null) =>
-      ({
-        today: { remaining: today },
-        month: { month: '2026-11', remaining: month },
-      }) as Parameters<typeof whenTheRestGoes>[0];
-    expect(whenTheRestGoes(status(2, 400))).toBe('the rest after the counter resets');
-    expect(whenTheRestGoes(status(2, null))).toBe('the rest after the counter resets');
-    expect(whenTheRestGoes(status(480, 2))).toMatch(/^the rest when your plan's monthly limit resets on (1 December|December 1)$/);
+  it("partial by the plan's month: named as the plan's, with the day it resets and an Upgrade, never 'tomorrow'", async () => {
+    const server = fakeComposeServer({ contacts: trio, sending: { monthLimit: 50, monthUsed: 48 } });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(radio('Send now')).toBeDisabled();
+    // The fake server's clock is 1 March 2025: the plan's limit resets on 1 April.
+    expect(
+      within(dialog).getByText("Cannot Send: Insufficient monthly capacity (2 emails left on your plan this month). Your plan's limit resets on April 1."),
+    ).toBeInTheDocument();
+    expect(radio("Send this month's remainder now, the rest next month")).toBeChecked();
+    expect(radio('Schedule for tomorrow')).toBeEnabled();
+    expect(
+      within(dialog).getByText("2 after midnight Pacific Time, the rest when your plan's limit resets on April 1 (or as soon as you upgrade)."),
+    ).toBeInTheDocument();
+    expect(valueOf(dialog, "This month's plan capacity")).toBe('2 of 50 left');
+    expect(valueOf(dialog, 'Plan limit resets')).toBe('April 1 (Pacific Time)');
+    expect(
+      within(dialog).getByText(
+        "2 of 3 emails fit your plan's limit this month (about 2 min at 60 emails an hour). The rest wait until your plan's limit resets on April 1, or until you upgrade.",
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/dashboard/subscription');
+    expect(within(dialog).getByTestId('capacity-notice')).not.toHaveTextContent(/tomorrow/i);
+  });
+
+  it.each([
+    ['Free', 50],
+    ['Pro', 500],
+  ])('%s at its limit of %i on 28 November: no sending capacity left this month, resets on December 1, with Upgrade', async (_plan, limit) => {
+    const server = fakeComposeServer({ contacts: trio, sending: { monthLimit: limit, monthUsed: limit }, startsAt: Date.UTC(2026, 10, 28, 20) });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(within(dialog).getByText('Monthly plan limit reached')).toBeInTheDocument();
+    expect(within(dialog).getByText(limitMessages.monthlyExhausted('December 1'))).toHaveTextContent(
+      "No sending capacity left this month. Your plan's limit resets on December 1.",
+    );
+    const upgrade = within(dialog).getByRole('link', { name: 'Upgrade' });
+    expect(upgrade).toHaveAttribute('href', '/dashboard/subscription');
+    await user.click(upgrade);
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/subscription'));
+  });
+
+  it.each([
+    ['Free', 50],
+    ['Pro', 500],
+  ])('%s at its limit: Send now says so in the same words, and no word promises today or tomorrow', async (_plan, limit) => {
+    const server = fakeComposeServer({ contacts: trio, sending: { monthLimit: limit, monthUsed: limit }, startsAt: Date.UTC(2026, 10, 28, 20) });
+    const user = await withPreview(server, trio);
+    const dialog = await openCapacity(user);
+    expect(radio('Send now')).toBeDisabled();
+    expect(within(dialog).getByText("Cannot Send: No sending capacity left this month. Your plan's limit resets on December 1.")).toBeInTheDocument();
+    expect(radio("Send this month's remainder now, the rest next month")).toBeDisabled();
+    expect(radio('Queue for when your plan allows')).toBeChecked();
+    expect(within(dialog).getByText("Nothing goes out before your plan's limit resets on December 1, or until you upgrade.")).toBeInTheDocument();
+    expect(valueOf(dialog, 'Plan limit resets')).toBe('December 1 (Pacific Time)');
+    expect(within(dialog).getByTestId('capacity-notice')).not.toHaveTextContent(/today|tomorrow/i);
+    expect(within(dialog).getByRole('radiogroup')).not.toHaveTextContent(/today|tomorrow/i);
   });
 
   it('exhausted: only Schedule for tomorrow', async () => {
@@ -238,7 +296,7 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
 
     expect(valueOf(success, 'Queued')).toBe('250 emails');
     expect(valueOf(success, 'Skipped')).toBe('None');
-    expect(valueOf(success, 'Estimated sending time')).toBe('about 4.2 hours (60 emails an hour)');
+    expect(valueOf(success, 'Estimated sending time')).toBe('about 4 h 10 min (60 emails an hour)');
     expect(server.campaigns.get(id)!.status).toBe('sending');
 
     // The form started afresh behind the dialog.

@@ -66,7 +66,7 @@ interface ApiCall {
   body: unknown;
 }
 
-function fakeApi(answers: { complete?: () => Response; tracks?: TrackSummary[] } = {}) {
+function fakeApi(answers: { complete?: () => Response; remove?: () => Response; tracks?: TrackSummary[] } = {}) {
   const calls: ApiCall[] = [];
   let tracks = [...(answers.tracks ?? [])];
   const fetchImpl = vi.fn((input: string | URL, init?: RequestInit) => {
@@ -95,6 +95,8 @@ function fakeApi(answers: { complete?: () => Response; tracks?: TrackSummary[] }
     }
     if (method === 'GET' && path === '/api/tracks') return Promise.resolve(json({ tracks }));
     if (method === 'DELETE') {
+      const refused = answers.remove?.();
+      if (refused) return Promise.resolve(refused);
       tracks = tracks.filter((track) => !path.endsWith(track.id));
       return Promise.resolve(new Response(null, { status: 204 }));
     }
@@ -267,5 +269,28 @@ describe('My tracks', () => {
     const picker = await screen.findByRole('dialog', { name: 'My tracks' });
     await waitFor(() => expect(within(picker).queryByText('Night Drive')).toBeNull());
     expect(within(picker).getByText('Sunrise Edit')).toBeInTheDocument();
+  });
+
+  it("a track campaigns still send with is kept: the server's refusal names them in My tracks", async () => {
+    const inUse = trackMessages.inUse(['Night Drive to Labels', 'Night Drive to DJs']);
+    const { api, calls } = fakeApi({ tracks: [newer, older], remove: () => json({ message: inUse, code: 'track_in_use' }, 409) });
+    renderUploader(api);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'My tracks' }));
+    const dialog = await screen.findByRole('dialog', { name: 'My tracks' });
+    await user.click(await within(dialog).findByRole('radio', { name: 'Night Drive' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Delete track' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(1));
+
+    const picker = await screen.findByRole('dialog', { name: 'My tracks' });
+    expect(
+      await within(picker).findByText(
+        'This track is used by campaigns still sending: "Night Drive to Labels", "Night Drive to DJs". Their emails link to it: delete it once they finish.',
+      ),
+    ).toBeInTheDocument();
+    // Still listed, and still selected to use.
+    expect(within(picker).getByText('Night Drive')).toBeInTheDocument();
+    expect(within(picker).getByRole('radio', { name: 'Night Drive' })).toBeChecked();
   });
 });

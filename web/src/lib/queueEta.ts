@@ -1,7 +1,10 @@
-/** Spec §9 queue ETA: pending emails ÷ 60 an hour (one a minute), in words. Compose and the campaign page both say it. */
-export function queueEta(pending: number): string {
+import { durationAtPace, durationWords } from '../../../schema/sendingLimits';
+
+/**
+ * Spec §9 queue ETA at the real pace (issue 23 §5): pending emails × the send interval (one a minute:
+ * 60 an hour), in words. Compose and the campaign page both say it.
+ */
+export function queueEta(pending: number, intervalMs: number): string {
   if (pending <= 0) return 'Nothing left to send';
-  if (pending < 60) return `about ${pending} minute${pending === 1 ? '' : 's'}`;
-  const hours = Math.round((pending / 60) * 10) / 10;
-  return `about ${hours} hour${hours === 1 ? '' : 's'}`;
+  return durationWords(durationAtPace(pending, intervalMs));
 }

@@ -13,6 +13,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import { campaignMessages } from '../../../../schema/api/sending';
+import { resetDayWords } from '../../../../schema/sendingLimits';
 import { ApiError, errorMessage } from '../../api/client';
 import { pauseCampaign, resumeCampaign, retryFailedEmails } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
@@ -29,6 +30,7 @@ import { getCampaign } from './campaignsApi';
 import { QueuePanel } from './QueuePanel';
 import { SentEmailsList } from './SentEmailsList';
 import { UsageWidget } from './UsageWidget';
+import { USAGE_REFRESH_MS, useSendingStatus } from './useSendingStatus';
 
 /** How often a sending campaign is read again: the queue panel is never more than this behind (< 5 s). */
 export const CAMPAIGN_POLL_MS = 3000;
@@ -55,6 +57,8 @@ export default function CampaignDetailPage() {
   const request = `${id}#${attempt}`;
   const [state, setStateFor, updateState] = useKeyedState(request, LOADING);
   const [changing, setChanging] = useState(false);
+  // The usage widget's figures (read again every 60 s), and the pace the queue panel's ETA counts.
+  const sendingStatus = useSendingStatus(USAGE_REFRESH_MS);
   // Bumped by pause / resume: a poll answered from before the change must not undo it on screen.
   const generation = useRef(0);
 
@@ -209,9 +213,11 @@ export default function CampaignDetailPage() {
       }
     >
       {paused && campaign.pause_reason === 'mailbox_disconnected' && <MailboxDisconnected />}
-      {paused && campaign.pause_reason === 'monthly_limit' && <MonthlyLimitPause />}
-      <UsageWidget />
-      {sending && <QueuePanel campaign={campaign} />}
+      {paused && campaign.pause_reason === 'monthly_limit' && (
+        <MonthlyLimitPause resetDay={sendingStatus.kind === 'ready' ? resetDayWords(sendingStatus.status.month.resets_at) : null} />
+      )}
+      <UsageWidget state={sendingStatus} />
+      {sending && <QueuePanel campaign={campaign} intervalMs={sendingStatus.kind === 'ready' ? sendingStatus.status.send_interval_seconds * 1000 : null} />}
       <DeliverySummary campaign={campaign} />
       <StatCards campaign={campaign} />
       {campaign.track_id && <ListenFunnel campaign={campaign} />}
@@ -251,7 +257,7 @@ function MailboxDisconnected() {
 }
 
 /** The Upgrade action leads to the Subscription page, as the other 'limit reached' notices' do. */
-function MonthlyLimitPause() {
+function MonthlyLimitPause({ resetDay }: { resetDay: string | null }) {
   const follow = useFollow();
   return (
     <Alert
@@ -263,7 +269,7 @@ function MonthlyLimitPause() {
         </Button>
       }
     >
-      {monthlyLimitPauseTexts.detail}
+      {monthlyLimitPauseTexts.detail(resetDay)}
     </Alert>
   );
 }

@@ -14,9 +14,10 @@ const CLOCK_MS = 1000;
 
 /**
  * The live queue panel (spec §2), shown while the campaign is sending: the detail page re-reads the
- * campaign every few seconds and this panel follows. ETA: pending ÷ 60 hours (spec §9, one email a minute).
+ * campaign every few seconds and this panel follows. ETA: pending × the server's send interval (spec §9:
+ * one a minute, 60 an hour); '—' until the pace is known.
  */
-export function QueuePanel({ campaign, now }: { campaign: CampaignSummary; now?: number }) {
+export function QueuePanel({ campaign, intervalMs, now }: { campaign: CampaignSummary; intervalMs: number | null; now?: number }) {
   const clock = useNow(CLOCK_MS);
   const pending = pendingEmails(campaign);
   const processed = campaign.total_queued - pending;
@@ -37,7 +38,7 @@ export function QueuePanel({ campaign, now }: { campaign: CampaignSummary; now?:
             { label: 'Skipped', value: campaign.emails_skipped.toLocaleString() },
             { label: 'Unknown', value: campaign.emails_unknown.toLocaleString() },
             { label: 'Next send', value: nextSendText(campaign.next_send_at, now ?? clock) },
-            { label: 'Estimated time left', value: queueEta(pending) },
+            { label: 'Estimated time left', value: intervalMs === null ? '—' : queueEta(pending, intervalMs) },
             ...(waitsUntil ? [{ label: 'Starts after', value: formatDateTime(waitsUntil) }] : []),
           ]}
         />

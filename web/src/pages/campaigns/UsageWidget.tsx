@@ -5,18 +5,19 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { SendingStatus } from '../../../../schema/api/sending';
+import { resetDayWords } from '../../../../schema/sendingLimits';
 import { formatDateTime, monthUsage } from './campaignView';
-import { USAGE_REFRESH_MS, useSendingStatus } from './useSendingStatus';
+import type { SendingStatusState } from './useSendingStatus';
 
 export const USAGE_WIDGET_TITLE = 'Email Usage';
 export const usageTexts = { warning: 'Approaching your monthly limit', limit: 'Monthly limit reached' } as const;
 
 /**
  * The compact usage widget (spec §2 Campaign detail, §9): this month's emails used of the plan's limit,
- * refreshed every 60 s; a warning from 80 %, 'limit reached' at 100 %. Also today's mailbox sends.
+ * refreshed every 60 s (the page reads the status: useSendingStatus); a warning from 80 %, 'limit
+ * reached' at 100 % with the day the plan's limit resets. Also today's mailbox sends.
  */
-export function UsageWidget({ refreshMs = USAGE_REFRESH_MS }: { refreshMs?: number }) {
-  const state = useSendingStatus(refreshMs);
+export function UsageWidget({ state }: { state: SendingStatusState }) {
   return (
     <Container header={<Header variant="h2">{USAGE_WIDGET_TITLE}</Header>}>
       {state.kind === 'loading' ? (
@@ -46,7 +47,9 @@ function Usage({ status }: { status: SendingStatus }) {
         />
       )}
       {level === 'warning' && <StatusIndicator type="warning">{usageTexts.warning}</StatusIndicator>}
-      {level === 'limit' && <StatusIndicator type="error">{usageTexts.limit}</StatusIndicator>}
+      {level === 'limit' && (
+        <StatusIndicator type="error">{`${usageTexts.limit}: your plan's limit resets on ${resetDayWords(month.resets_at)}`}</StatusIndicator>
+      )}
       <Box variant="small" color="text-body-secondary">
         Today: {today.sent.toLocaleString()} of {mailbox.daily_limit.toLocaleString()} (mailbox daily limit); resets at midnight Pacific Time (
         {formatDateTime(today.resets_at)}).

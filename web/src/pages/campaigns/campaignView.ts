@@ -118,8 +118,9 @@ export const mailboxDisconnectedText = 'Sending paused because your Gmail connec
  * card says why it is paused, the detail page what next.
  */
 export const monthlyLimitPauseTexts = {
-  header: 'Monthly limit reached',
+  header: 'Monthly plan limit reached',
   card: "Paused at your plan's monthly limit",
-  detail:
-    "Sending paused: your plan's emails for this month are used. It goes on by itself as soon as you upgrade your plan, or when your monthly limit resets on the 1st (Pacific Time).",
+  /** `resetDay`: 'December 1' (schema/sendingLimits.ts resetDayWords of the status's month.resets_at); null before the status is read. */
+  detail: (resetDay: string | null) =>
+    `Sending paused: no sending capacity left this month. Your plan's limit resets on ${resetDay ?? 'the 1st (Pacific Time)'}; sending goes on by itself then, or as soon as you upgrade your plan.`,
 } as const;

@@ -10,9 +10,22 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useEffect, useMemo, useState } from 'react';
 import { sendingMessages, type SendCheck, type SendModeName } from '../../../../../schema/api/sending';
+import {
+  bindingLimit,
+  capacityWords,
+  durationAtPace,
+  durationWords,
+  firstSendAt,
+  refusalWords,
+  resetDayWords,
+  SEND_INTERVAL_MS,
+  type BindingLimit,
+} from '../../../../../schema/sendingLimits';
 import { sendCheck } from '../../../api/sending';
 import { useAuth } from '../../../auth/AuthContext';
+import { useFollow } from '../../../components/useFollow';
 import { useKeyedState } from '../../../lib/useKeyedState';
+import { useNow } from '../../../lib/useNow';
 import { MailboxRequired } from './MailboxRequired';
 import { capacityScenario, defaultMode, localTime, modeAllowed, requestedCount, sendFailure, type CapacityScenario } from './sendPlan';
 
@@ -21,49 +34,93 @@ export interface SendChoice {
   sendAgain: boolean;
   /** Emails the send is expected to queue (the success dialog reads the server's count). */
   requested: number;
+  /** The server's pace (its send interval), for the success dialog's estimate. */
+  intervalMs: number;
 }
 
 type CheckState = { kind: 'loading' } | { kind: 'failed'; mailbox: boolean } | { kind: 'ready'; check: SendCheck };
 
 const LOADING: CheckState = { kind: 'loading' };
 
-export const modeLabels: Record<SendModeName, string> = {
-  immediate: 'Send now',
-  partial: "Send today's remainder now, the rest tomorrow",
-  scheduled: 'Schedule for tomorrow',
-};
+/** How often the dialog's clock (the start of its time estimates) moves on while it is open. */
+const CLOCK_MS = 30_000;
 
 /**
- * When the emails that cannot go out today will: after tomorrow's reset of the mailbox counter, or, when
- * the plan's monthly limit is what stops them, when the plan's month starts again (the sender waits).
+ * The send modes' labels (spec §4 immediate, partial, scheduled): the remainder and the rest are named
+ * for the limit that binds, the mailbox's day (the rest tomorrow) or the plan's month (the rest when the
+ * plan's limit resets).
  */
-export function whenTheRestGoes(status: SendCheck['status']): string {
-  const { month, today } = status;
-  if (month.remaining === null || month.remaining >= today.remaining) return 'the rest after the counter resets';
-  // month.month is 'YYYY-MM'; Date.UTC's month is 0-based, so the 1-based month number is the next month.
-  const firstOfNext = new Date(Date.UTC(Number(month.month.slice(0, 4)), Number(month.month.slice(5, 7)), 1, 12));
-  return `the rest when your plan's monthly limit resets on ${firstOfNext.toLocaleDateString(undefined, { day: 'numeric', month: 'long', timeZone: 'UTC' })}`;
+export function modeLabel(mode: SendModeName, scenario: CapacityScenario, binding: BindingLimit): string {
+  if (mode === 'immediate') return 'Send now';
+  if (mode === 'partial')
+    return binding === 'monthly' ? "Send this month's remainder now, the rest next month" : "Send today's remainder now, the rest tomorrow";
+  // Nothing left this month: scheduled for tomorrow, it would only wait there for the plan's reset.
+  return binding === 'monthly' && scenario === 'exhausted' ? 'Queue for when your plan allows' : 'Schedule for tomorrow';
 }
 
-function scenarioAlert(scenario: CapacityScenario, availableNow: number, requested: number, rest: string) {
-  if (scenario === 'exhausted') {
-    return (
-      <Alert type="warning" i18nStrings={{ warningIconAriaLabel: 'Warning' }} header="No sending capacity left today">
-        Schedule the campaign: it starts after the counter resets.
-      </Alert>
-    );
+/** What each mode does, at the pace and with the reset of the limit that binds; never 'today' for what the pace cannot do. */
+function modeDescription(mode: SendModeName, scenario: CapacityScenario, binding: BindingLimit, status: SendCheck['status'], requested: number): string {
+  const intervalMs = status.send_interval_seconds * 1000;
+  const planReset = resetDayWords(status.month.resets_at);
+  if (mode === 'immediate') {
+    if (scenario !== 'sufficient') return refusalWords(capacityOfStatus(status), requested, status.month.resets_at);
+    return `One every ${intervalWords(intervalMs)} from now: ${durationWords(durationAtPace(requested, intervalMs))} in all.`;
   }
-  if (scenario === 'partial') {
-    return (
-      <Alert type="info" i18nStrings={{ infoIconAriaLabel: 'Info' }} header="Partial capacity today">
-        {`${availableNow} of ${requested} emails can go out today; ${rest}.`}
-      </Alert>
-    );
+  if (mode === 'partial') {
+    const fits = Math.min(status.available_now, requested);
+    return binding === 'monthly'
+      ? `${fits} from now, the rest when your plan's limit resets on ${planReset} (or as soon as you upgrade).`
+      : `${fits} from now, the rest after your Gmail mailbox's daily limit resets at midnight Pacific Time.`;
   }
+  if (binding !== 'monthly') return "Every email goes out after your Gmail mailbox's daily limit resets at midnight Pacific Time.";
+  return status.available_now > 0
+    ? `${Math.min(status.available_now, requested)} after midnight Pacific Time, the rest when your plan's limit resets on ${planReset} (or as soon as you upgrade).`
+    : `Nothing goes out before your plan's limit resets on ${planReset}, or until you upgrade.`;
+}
+
+/** The send interval in words: 'minute' (spec §9), '5 s' for a faster demo pace. */
+const intervalWords = (intervalMs: number) =>
+  intervalMs === 60_000 ? 'minute' : intervalMs % 60_000 === 0 ? `${intervalMs / 60_000} min` : `${Math.round(intervalMs / 1000)} s`;
+
+/** The capacity as the status tells it (the server computed it; the module's words read it). */
+const capacityOfStatus = (status: SendCheck['status']) => ({
+  todayRemaining: status.today.remaining,
+  monthRemaining: status.month.remaining,
+  availableNow: status.available_now,
+});
+
+/** The capacity notice: the limit that binds and its reset, or the time at the pace (schema/sendingLimits.ts capacityWords). */
+function CapacityNotice({ check, requested, now }: { check: SendCheck; requested: number; now: number }) {
+  const follow = useFollow();
+  const { status } = check;
+  const intervalMs = status.send_interval_seconds * 1000;
+  const words = capacityWords({
+    requested,
+    capacity: capacityOfStatus(status),
+    dailyLimit: status.mailbox.daily_limit,
+    dayResetsAt: status.today.resets_at,
+    monthResetsAt: status.month.resets_at,
+    intervalMs,
+    start: firstSendAt({ now: new Date(now), nextSendAt: status.next_send_at, queuedAhead: check.queued_ahead, intervalMs }),
+    formatTime: (at) => localTime(at.toISOString()),
+  });
   return (
-    <Alert type="success" i18nStrings={{ successIconAriaLabel: 'Success' }} header="Enough capacity today">
-      {`All ${requested} emails can go out today.`}
-    </Alert>
+    <div data-testid="capacity-notice">
+      <Alert
+        type={words.type}
+        header={words.header}
+        i18nStrings={{ successIconAriaLabel: 'Success', infoIconAriaLabel: 'Info', warningIconAriaLabel: 'Warning' }}
+        action={
+          words.upgrade ? (
+            <Button href="/dashboard/subscription" onFollow={follow}>
+              Upgrade
+            </Button>
+          ) : undefined
+        }
+      >
+        {words.text}
+      </Alert>
+    </div>
   );
 }
 
@@ -130,6 +187,8 @@ export function CapacityModal({
   const scenario = check ? capacityScenario(check.status.available_now, requested) : 'exhausted';
   const mode: SendModeName = picked && modeAllowed(picked, scenario) ? picked : defaultMode(scenario);
   const canSend = check !== null && check.status.mailbox.connected && requested > 0;
+  const now = useNow(CLOCK_MS);
+  const intervalMs = check ? check.status.send_interval_seconds * 1000 : SEND_INTERVAL_MS;
 
   let content;
   if (state.kind === 'loading') {
@@ -145,6 +204,7 @@ export function CapacityModal({
   } else {
     const { status } = state.check;
     const month = status.month.limit === null ? 'Unlimited' : `${status.month.remaining ?? 0} of ${status.month.limit} left`;
+    const binding = bindingLimit(capacityOfStatus(status), requested);
     content = (
       <SpaceBetween size="l">
         {!status.mailbox.connected && <MailboxRequired />}
@@ -158,7 +218,8 @@ export function CapacityModal({
             { label: 'Emails to send', value: <span data-testid="requested-count">{requested}</span> },
             { label: "Today's mailbox capacity", value: `${status.today.remaining} of ${status.mailbox.daily_limit} left` },
             { label: "This month's plan capacity", value: month },
-            { label: 'Counter resets', value: `Midnight Pacific Time (${localTime(status.today.resets_at)} your time)` },
+            { label: 'Mailbox limit resets', value: `Midnight Pacific Time (${localTime(status.today.resets_at)} your time)` },
+            ...(status.month.limit === null ? [] : [{ label: 'Plan limit resets', value: `${resetDayWords(status.month.resets_at)} (Pacific Time)` }]),
           ]}
         />
         {state.check.already_sent > 0 && (
@@ -174,23 +235,16 @@ export function CapacityModal({
           nothingToSend(state.check, sendAgain)
         ) : (
           <>
-            {status.mailbox.connected && scenarioAlert(scenario, status.available_now, requested, whenTheRestGoes(status))}
+            {status.mailbox.connected && <CapacityNotice check={state.check} requested={requested} now={now} />}
             <FormField label="When to send">
               <RadioGroup
                 value={mode}
                 onChange={({ detail }) => setPicked(detail.value as SendModeName)}
                 items={(['immediate', 'partial', 'scheduled'] as const).map((value) => ({
                   value,
-                  label: modeLabels[value],
+                  label: modeLabel(value, scenario, binding),
                   disabled: !modeAllowed(value, scenario),
-                  description:
-                    value === 'immediate' && scenario !== 'sufficient'
-                      ? sendingMessages.insufficientCapacity
-                      : value === 'partial'
-                        ? `${Math.min(status.available_now, requested)} today, ${whenTheRestGoes(status)}.`
-                        : value === 'scheduled'
-                          ? 'Every email goes out after the counter resets.'
-                          : 'Every email goes out today, one a minute.',
+                  description: modeDescription(value, scenario, binding, status, requested),
                 }))}
               />
             </FormField>
@@ -212,7 +266,7 @@ export function CapacityModal({
               Cancel
             </Button>
             {canSend && (
-              <Button variant="primary" onClick={() => onConfirm({ mode, sendAgain, requested })}>
+              <Button variant="primary" onClick={() => onConfirm({ mode, sendAgain, requested, intervalMs })}>
                 {mode === 'scheduled' ? 'Schedule Campaign' : 'Start Sending'}
               </Button>
             )}

@@ -159,7 +159,16 @@ export const SendCampaign = memo(function SendCampaign({
       const { totals, campaign: queued, errors } = queue.current;
       return {
         step: 'done',
-        summary: { campaignId: snapshot.campaignId, mode: choice.mode, total: snapshot.contacts.length, totals, campaign: queued, complete, errors },
+        summary: {
+          campaignId: snapshot.campaignId,
+          mode: choice.mode,
+          total: snapshot.contacts.length,
+          totals,
+          campaign: queued,
+          complete,
+          errors,
+          intervalMs: choice.intervalMs,
+        },
       };
     });
     setProgress(null);

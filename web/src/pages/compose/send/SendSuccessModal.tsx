@@ -8,6 +8,7 @@ import { pendingEmails, type CampaignSummary } from '../../../../../schema/api/c
 import { sendingMessages, type SendModeName } from '../../../../../schema/api/sending';
 import { plural } from '../../../lib/plural';
 import { queueEta } from '../../../lib/queueEta';
+import { paceWords } from '../../../../../schema/sendingLimits';
 import { localTime, type QueueTotals } from './sendPlan';
 
 export interface SendSummary {
@@ -21,11 +22,13 @@ export interface SendSummary {
   /** False when the artist stopped after a failed batch: the errors say what went wrong. */
   complete: boolean;
   errors: readonly string[];
+  /** The pace the server sends at (its send interval). */
+  intervalMs: number;
 }
 
 /**
  * The campaign-sent dialog (spec §2, §8 Sending): 'Campaign Started!' or 'Campaign Scheduled!', what
- * was queued and skipped, when the first email goes out and how long the queue takes at 60 an hour.
+ * was queued and skipped, when the first email goes out and how long the queue takes at the pace (60 an hour).
  */
 export function SendSuccessModal({ summary, onClose }: { summary: SendSummary; onClose: () => void }) {
   const navigate = useNavigate();
@@ -81,7 +84,7 @@ export function SendSuccessModal({ summary, onClose }: { summary: SendSummary; o
             { label: 'First email goes out', value: firstAt ? localTime(firstAt) : '-' },
             {
               label: 'Estimated sending time',
-              value: campaign ? `${queueEta(pendingEmails(campaign))} (60 emails an hour)` : '-',
+              value: campaign ? `${queueEta(pendingEmails(campaign), summary.intervalMs)} (${paceWords(summary.intervalMs)})` : '-',
             },
           ]}
         />

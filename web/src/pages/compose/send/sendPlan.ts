@@ -1,4 +1,5 @@
 import { SEND_BATCH_SIZE, sendingMessages, type SendBatchResult, type SendCheck, type SendModeName } from '../../../../../schema/api/sending';
+import { isCannotSend } from '../../../../../schema/sendingLimits';
 import { ApiError, errorMessage } from '../../../api/client';
 
 /**
@@ -68,8 +69,11 @@ export type SendFailure =
   | { kind: 'mailbox'; message: string }
   | { kind: 'other'; message: string };
 
-/** Texts the server answers that are shown word for word (they already say what failed). */
-const shownAsIs: ReadonlySet<string> = new Set([sendingMessages.insufficientCapacity, sendingMessages.allUnsubscribed, sendingMessages.notADraft]);
+/**
+ * Texts the server answers that are shown word for word (they already say what failed): a 'Cannot Send: …'
+ * refusal, which names the limit that binds (the spec's daily text, or the plan's month and its reset).
+ */
+const shownAsIs: ReadonlySet<string> = new Set([sendingMessages.allUnsubscribed, sendingMessages.notADraft]);
 
 export function sendFailure(error: unknown): SendFailure {
   const message = errorMessage(error, '');
@@ -78,7 +82,7 @@ export function sendFailure(error: unknown): SendFailure {
   }
   if (message === sendingMessages.mailboxRequired) return { kind: 'mailbox', message };
   if (error instanceof ApiError && error.status === 401) return { kind: 'other', message: sendingMessages.sessionExpired };
-  if (shownAsIs.has(message)) return { kind: 'other', message };
+  if (shownAsIs.has(message) || isCannotSend(message)) return { kind: 'other', message };
   return { kind: 'other', message: sendingMessages.failedToSend(message) };
 }
 
