@@ -4,6 +4,7 @@
  * Gmail mailer tests: the shapes its error mapping reads are the library's, not invented.
  */
 import { GaxiosError, type GaxiosOptionsPrepared, type GaxiosResponse } from 'gaxios';
+import { vi } from 'vitest';
 
 /** gaxios' own (internal) extraction of the error body, used on every non-2xx answer. */
 const extract = (GaxiosError as unknown as { extractAPIErrorFromResponse: (response: GaxiosResponse, fallback?: string) => { message?: string } | undefined })
@@ -23,14 +24,21 @@ export function gaxiosHttpError(status: number, data: unknown, url = GMAIL_SEND_
 }
 
 /** A connection failure before any response, as native fetch reports it: the code on the cause's cause. */
-export function gaxiosNetworkError(code: string): GaxiosError {
+export function gaxiosNetworkError(code: string, url = GMAIL_SEND_URL): GaxiosError {
   const fetchFailed = new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
-  return new GaxiosError(fetchFailed.message, configFor(GMAIL_SEND_URL), undefined, fetchFailed);
+  return new GaxiosError(fetchFailed.message, configFor(url), undefined, fetchFailed);
 }
 
-/** A request that timed out after it left (AbortSignal.timeout): the outcome is unknown. */
-export function gaxiosTimeout(): GaxiosError {
-  return new GaxiosError('The operation was aborted due to timeout', configFor(GMAIL_SEND_URL), undefined, new DOMException('timeout', 'TimeoutError'));
+/** A request that timed out after it left (AbortSignal.timeout): of the send request, the outcome is unknown. */
+export function gaxiosTimeout(url = GMAIL_SEND_URL): GaxiosError {
+  return new GaxiosError('The operation was aborted due to timeout', configFor(url), undefined, new DOMException('timeout', 'TimeoutError'));
+}
+
+/** The OAuth client's token refresh answered by `answer` instead of Google's token endpoint (for a fake Gmail client). */
+export function fakeTokenRefresh(auth: object, answer: () => Promise<{ token: string }> = () => Promise.resolve({ token: 'ya29.fake' })) {
+  const refresh = vi.fn(answer);
+  Object.assign(auth, { getAccessToken: refresh });
+  return refresh;
 }
 
 /** The Gmail API's error body (AIP-193, with the legacy `errors[]`). */

@@ -6,12 +6,18 @@
  * - a seeded PRNG (mulberry32) and hash-seeded streams, so a run's choices replay from its seed;
  * - a fault-injecting document client (a Proxy on `send`): a simulated Lambda crash before or after a
  *   chosen command (the invocation dies: nothing of it is deleted from the queue, SQS redelivers after
- *   the visibility timeout), a DynamoDB throttling error, and a count of requests per command; which
- *   request is the claim or the record it reads from the sending store's step tag (`sendingStepOf`);
+ *   the visibility timeout), a DynamoDB throttling error, a TransactionConflict cancellation of a sending
+ *   transaction (as DynamoDB cancels one that met another transaction on an item), and a count of
+ *   requests per command; which request is the claim or the record it reads from the sending store's
+ *   step tag (`sendingStepOf`);
  * - a recording mailer that can answer 429 / 5xx / daily limit / invalid_grant / rejected, or throw
  *   after (or before) the email left (the outcome is unknown to the sender);
- * - an event log (claims, mailer calls, pauses, resumes, unsubscribes, crashes) in one sequence, which
- *   `invariantViolations` checks DESIGN §4's invariants against, with what the table holds at the end.
+ * - opens and clicks through the real tracking store, plays, listens and answers through the real listen
+ *   store, on the emails delivered, racing the sends (they move the same STATS, day, campaign and
+ *   recipient items);
+ * - an event log (claims, mailer calls, pauses, resumes, unsubscribes, crashes, failed ticks) in one
+ *   sequence, which `invariantViolations` checks DESIGN §4's invariants against, with what the table
+ *   holds at the end.
  * Nothing here depends on vitest: the benchmark uses it on a table of its own.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -27,6 +33,7 @@ import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/qu
 import { DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sending/sender';
 import { sendingStepOf, type SendingStep } from '../../lambdas/adapters/dynamodb/sending/transaction';
 import { readCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
+import { DynamoListenStore } from '../../lambdas/adapters/dynamodb/listenStore';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
@@ -48,6 +55,7 @@ import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { Tier } from '../../schema/api/profile';
 import { planOf } from '../../schema/plans';
+import { listenAnswers, listenMilestones } from '../../schema/api/listenValues';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { buildContact, buildDraftContent, buildProfile } from './builders';
@@ -173,7 +181,18 @@ export type PipelineEvent = { seq: number } & (
   | { kind: 'mail'; call: MailerCall }
   | { kind: 'action'; action: ActionKind; phase: 'start' | 'end'; userId: string; campaignId?: string; email?: string; outcome?: string; concurrent?: boolean }
   | { kind: 'crash'; invocation: number; where: string }
-  | { kind: 'fault'; fault: DbFault; step: Step; invocation: number | undefined; userId: string | undefined }
+  /** A tick the handler reported failed (batchItemFailures) in an invocation that did not crash. */
+  | { kind: 'tick-failed'; invocation: number; userId: string }
+  | {
+      kind: 'fault';
+      fault: DbFault | 'conflict';
+      step: Step;
+      sendingStep: SendingStep | undefined;
+      /** A record's outcome. */
+      record: RecordKind | undefined;
+      invocation: number | undefined;
+      userId: string | undefined;
+    }
 );
 
 /** Distributes Omit over the union (a plain Omit of a union keeps only the common keys). */
@@ -239,10 +258,18 @@ export function describeCommand(command: Command): CommandInfo {
 
 export type DbFault = 'crash-before' | 'crash-after' | 'throttle';
 
+/** What `counts` holds, beside the commands, for the TransactionConflict cancellations DynamoDB itself returned. */
+export const ENGINE_CONFLICTS = 'TransactionConflict from the engine';
+
 export interface FaultyDbOptions {
   log?: EventLog;
   /** The fault for this command in this invocation, if any (only inside a sender invocation). */
   fault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined;
+  /**
+   * Whether this try of a sending transaction (`info.sendingStep` set) is cancelled by a TransactionConflict
+   * (inside a sender invocation or not): nothing of it is written, as when it meets another transaction.
+   */
+  conflict?: (info: CommandInfo) => boolean;
   /** Requests per command name (every request, faulted or not). */
   counts?: Map<string, number>;
   /** The simulated clock (the log's times). */
@@ -263,8 +290,16 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
     if (invocation?.crashed) throw new SimulatedCrash(`(already crashed) at ${info.step}`);
     const fault = invocation && options.fault ? options.fault(info, invocation) : undefined;
     // Logged where it is thrown: a fault planned but never injected is not counted as one.
-    const inject = <E extends Error>(error: E): E => {
-      log?.add({ kind: 'fault', fault: fault!, step: info.step, invocation: invocation?.id, userId: info.userId });
+    const inject = <E extends Error>(error: E, kind: DbFault | 'conflict' = fault!): E => {
+      log?.add({
+        kind: 'fault',
+        fault: kind,
+        step: info.step,
+        sendingStep: info.sendingStep,
+        record: info.record,
+        invocation: invocation?.id,
+        userId: info.userId,
+      });
       return error;
     };
     const crash = (where: string) => {
@@ -275,6 +310,7 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
     };
     if (fault === 'crash-before') throw crash('before');
     if (fault === 'throttle') throw inject(new ProvisionedThroughputExceededException({ message: 'Simulated throttling', $metadata: {} }));
+    if (info.sendingStep && options.conflict?.(info)) throw inject(conflictOf(command, info), 'conflict');
     const tracked = (info.step === 'claim' || info.step === 'record') && info.userId !== undefined && info.campaignId !== undefined;
     if (tracked && info.step === 'claim') {
       log?.add({
@@ -293,6 +329,8 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
       result = await (db.send as (c: Command, ...r: unknown[]) => Promise<unknown>).call(db, command, ...rest);
     } catch (caught) {
       error = caught;
+      if (caught instanceof TransactionCanceledException && caught.CancellationReasons?.some((reason) => reason.Code === 'TransactionConflict'))
+        counts?.set(ENGINE_CONFLICTS, (counts.get(ENGINE_CONFLICTS) ?? 0) + 1);
     }
     if (tracked) {
       const phase = error === undefined ? 'ok' : error instanceof TransactionCanceledException ? 'refused' : 'error';
@@ -311,6 +349,21 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
+  });
+}
+
+/**
+ * The cancellation DynamoDB answers a transaction that met another one on an item: one reason per item,
+ * 'TransactionConflict' for one of them (which one is drawn from what the try is about), 'None' for the rest.
+ */
+function conflictOf(command: Command, info: CommandInfo): TransactionCanceledException {
+  const items = (command.input as { TransactItems?: unknown[] } | undefined)?.TransactItems?.length ?? 1;
+  const busy = rngFor(info.sendingStep ?? info.name, info.userId ?? '', info.campaignId ?? '', info.position ?? -1, info.record ?? '').int(items);
+  const codes = Array.from({ length: items }, (_, i) => (i === busy ? 'TransactionConflict' : 'None'));
+  return new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: codes.map((Code) => (Code === 'None' ? { Code } : { Code, Message: 'Transaction is ongoing for the item' })),
   });
 }
 
@@ -493,6 +546,8 @@ export interface PipelineOptions {
   senderDb?: DynamoDBDocumentClient;
   dispatcherDb?: DynamoDBDocumentClient;
   dbFault?: FaultyDbOptions['fault'];
+  /** TransactionConflict cancellations of sending transactions: the sender's, and the send flow's (queue, pause, resume). */
+  conflict?: FaultyDbOptions['conflict'];
   /** Email tokens (default: seeded from the tag). */
   tokens?: () => string;
   /**
@@ -543,6 +598,7 @@ export class PipelineWorld {
   readonly mailboxes: DynamoMailboxStore;
   readonly unsubscribes: DynamoUnsubscribeStore;
   readonly tracking: DynamoTrackingStore;
+  readonly listens: DynamoListenStore;
   readonly senderDb: DynamoDBDocumentClient;
   readonly stats = { firings: 0, invocations: 0, crashedInvocations: 0, duplicateInvocations: 0, lostDeletes: 0, secondFirings: 0, dispatched: 0 };
   private readonly userIds = new Set<string>();
@@ -566,15 +622,24 @@ export class PipelineWorld {
     this.appUrl = options.appUrl ?? PIPELINE_APP_URL;
     this.mailer = options.mailer ?? new FaultyMailer(this.clock, this.log, options.mailerPlan);
     this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS;
+    const conflict = options.conflict ? { conflict: options.conflict } : {};
     this.senderDb =
       options.senderDb ??
-      faultyDocumentClient(options.db, { log: this.log, counts: this.dbCounts, clock: this.clock, ...(options.dbFault ? { fault: options.dbFault } : {}) });
+      faultyDocumentClient(options.db, {
+        log: this.log,
+        counts: this.dbCounts,
+        clock: this.clock,
+        ...(options.dbFault ? { fault: options.dbFault } : {}),
+        ...conflict,
+      });
     const ids = ulidGenerator();
     this.campaigns = new DynamoCampaignStore(this.db, this.tableName, { ids });
-    this.sendQueue = new DynamoSendQueueStore(this.db, this.tableName, { intervalMs: this.intervalMs });
+    const sendFlowDb = options.conflict ? faultyDocumentClient(this.db, { log: this.log, clock: this.clock, ...conflict }) : this.db;
+    this.sendQueue = new DynamoSendQueueStore(sendFlowDb, this.tableName, { intervalMs: this.intervalMs });
     this.mailboxes = new DynamoMailboxStore(this.db, this.tableName);
     this.unsubscribes = new DynamoUnsubscribeStore(this.db, this.tableName);
     this.tracking = new DynamoTrackingStore(this.db, this.tableName);
+    this.listens = new DynamoListenStore(this.db, this.tableName);
     this.fifo = new MemoryFifoQueue({ clock: this.clock, visibilityTimeoutMs: this.visibilityTimeoutMs, maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT });
     const cursors: SendingCursorStore =
       options.cursorsFrom === 'own'
@@ -809,9 +874,7 @@ export class PipelineWorld {
    * double click): the tracking store with that email's token. False when there is nothing to track yet.
    */
   async track(userId: string, event: 'human' | 'machine' | 'click', pick: number, copies: number): Promise<boolean> {
-    const delivered = this.mail.calls.filter((call) => call.userId === userId && call.delivered && call.token);
-    const call = delivered[pick % Math.max(1, delivered.length)];
-    const token = call?.token ? await this.tracking.getToken(call.token) : undefined;
+    const token = await this.deliveredToken(userId, pick);
     if (!token || (event === 'click' && token.links.length === 0)) return false;
     const link = pick % Math.max(1, token.links.length);
     await Promise.all(
@@ -820,6 +883,34 @@ export class PipelineWorld {
       ),
     );
     return true;
+  }
+
+  /**
+   * The recipient of one of this user's delivered emails (the `pick`-th, wrapping) on its listen page, the
+   * same beacon `copies` times at once: a play session started and heard to a milestone (25 % or more: a
+   * listen), or an answer. The listen store with that email's token. False when nothing was delivered yet.
+   */
+  async listen(userId: string, event: 'play' | 'answer', pick: number, copies: number): Promise<boolean> {
+    const token = await this.deliveredToken(userId, pick);
+    if (!token) return false;
+    const now = this.now;
+    const session = `session-${pick}-${now.getTime()}`;
+    const milestone = listenMilestones[pick % listenMilestones.length]!;
+    await Promise.all(
+      Array.from({ length: copies }, async () => {
+        if (event === 'answer') return this.listens.answer(token, { answer: listenAnswers[pick % listenAnswers.length]!, note: null }, now);
+        await this.listens.recordPlay(token, session, now);
+        await this.listens.recordProgress(token, { session, milestone, seconds: 45, durationSeconds: 180 }, now);
+      }),
+    );
+    return true;
+  }
+
+  /** The stored token of one of this user's delivered emails (the `pick`-th, wrapping). */
+  private async deliveredToken(userId: string, pick: number) {
+    const delivered = this.mail.calls.filter((call) => call.userId === userId && call.delivered && call.token);
+    const call = delivered[pick % Math.max(1, delivered.length)];
+    return call?.token ? this.tracking.getToken(call.token) : undefined;
   }
 
   /** Settings → disconnect: the mailbox item deleted and the profile says disconnected. */
@@ -873,6 +964,9 @@ export class PipelineWorld {
       failed = new Set(messages.map((message) => message.receiptHandle));
     }
     if (invocation.crashed) this.stats.crashedInvocations++;
+    else
+      for (const message of messages)
+        if (failed.has(message.receiptHandle)) this.log.add({ kind: 'tick-failed', invocation: invocation.id, userId: message.groupId });
     return { crashed: invocation.crashed, failed };
   }
 
@@ -1159,8 +1253,10 @@ export interface InvariantOptions {
  * - per campaign, positions go out in order (resume continues where it stopped, nothing skipped);
  * - every recipient ends sent | failed | skipped | unknown (unless its campaign is paused), consistent
  *   with what the mailer saw; campaign counters == recipient statuses; DAY/MONTH == sent + unknown;
+ * - every email the mailbox accepted is recorded sent, unless the tick that sent it crashed or failed;
  * - the user's counters (DESIGN §11: totals, per Pacific day), the campaign's opened / machine-opened /
- *   clicked / unsubscribed counters and its per-link clicks == what the recipients and unsubscribes say.
+ *   clicked / unsubscribed / listened / answered counters and its per-link clicks == what the recipients
+ *   and unsubscribes say.
  */
 export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, options: InvariantOptions = {}): string[] {
   const problems: string[] = [...world.dueIndexProblems];
@@ -1184,6 +1280,21 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     const attempts = slotCalls.filter((call) => call.fault !== 'crashed' && call.fault !== 'daily_limit' && call.fault !== 'auth').length;
     if (attempts > MAX_ATTEMPTS)
       problems.push(`${key}: ${attempts} provider calls that used an attempt (max ${MAX_ATTEMPTS}): ${slotCalls.map(fmt).join('; ')}`);
+  }
+
+  // An email the mailbox accepted is recorded sent (DESIGN §13: a conflict is retried, never read as the
+  // claim lost), unless its invocation died or its tick failed after the send (the record threw: SQS
+  // retries the tick, and the stale claim is recorded unknown).
+  const crashed = new Set(events.flatMap((e) => (e.kind === 'crash' ? [e.invocation] : [])));
+  const failedTicks = new Set(events.flatMap((e) => (e.kind === 'tick-failed' ? [`${e.invocation}#${e.userId}`] : [])));
+  const statusOf = new Map(
+    snapshot.users.flatMap((u) => u.campaigns.flatMap((c) => c.recipients.map((r) => [slot(c.campaign.id, r.position), r.status] as const))),
+  );
+  for (const call of calls) {
+    if (call.fault !== undefined || call.invocation === undefined) continue;
+    if (crashed.has(call.invocation) || failedTicks.has(`${call.invocation}#${call.userId}`)) continue;
+    const status = statusOf.get(slot(call.campaignId, call.position));
+    if (status !== 'sent') problems.push(`${fmt(call)}: accepted by the mailbox in a tick that neither crashed nor failed, yet recorded ${String(status)}`);
   }
 
   // Each claim's start, and each call's claim: same invocation, same position, succeeded, before the call.
@@ -1429,6 +1540,8 @@ function counterViolations(
       emails_machine_opened: emails.filter((r) => r.machine_open_count > 0).length,
       emails_clicked: emails.filter((r) => r.clicked_at).length,
       emails_unsubscribed: fromEmails.filter((u) => u.campaign_id === campaign.id).length,
+      emails_listened: emails.filter((r) => r.listened_at).length,
+      emails_answered: emails.filter((r) => r.first_answered_at).length,
     };
     for (const [name, want] of Object.entries(perCampaign)) {
       const got = Number(item[name] ?? 0);

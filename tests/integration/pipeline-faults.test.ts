@@ -2,14 +2,15 @@
  * The sending pipeline under faults (issue 6, point 7; DESIGN §4): hundreds of seeded runs of the real
  * dispatcher, FIFO and sender on DynamoDB Local with a fake clock (tests/fakes/pipeline.ts), mixing
  * duplicate deliveries, the scheduler firing twice, crashes between any two steps, DynamoDB throttling,
- * provider failures (429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes), pause/resume
- * races, unsubscribes mid-campaign, daily and monthly limits at the boundary and the Pacific midnight
- * rollover across both DST changes. After each run (settled: nothing due, stale claims expired,
+ * TransactionConflict cancellations of every sending transaction with opens, clicks and listens racing
+ * the sends, provider failures (429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes),
+ * pause/resume races, unsubscribes mid-campaign, daily and monthly limits at the boundary and the Pacific
+ * midnight rollover across both DST changes. After each run (settled: nothing due, stale claims expired,
  * everything paused resumed) every invariant of DESIGN §4 is checked (`invariantViolations`). Then a
  * named scenario per fault, so a failure names it.
  *
  * A failing run prints its seed; replay one with PIPELINE_SEED=<seed> (and PIPELINE_RUNS=<n> per
- * family to run more: `npm run soak` runs 1,020). Choices are seeded; only the interleaving of truly
+ * family to run more: `npm run soak` runs 1,190). Choices are seeded; only the interleaving of truly
  * concurrent work (a duplicate invocation racing the first, a pause racing a tick) is left to the engine.
  * Each family also checks that its runs injected every fault kind its mix names (`kindsOf`): a mix that
  * injected nothing would prove nothing (with a small PIPELINE_RUNS a rare kind may be missing: the
@@ -17,10 +18,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONFLICT_ATTEMPTS } from '../../lambdas/adapters/dynamodb/races';
 import { recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { nextPacificMidnight, pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import { planOf } from '../../schema/plans';
 import {
+  ENGINE_CONFLICTS,
   FakeClock,
   invariantViolations,
   MINUTE_MS,
@@ -82,6 +85,8 @@ interface Mix {
   crashOther: number;
   /** P(a throttling error on a request). */
   throttle: number;
+  /** P(a TransactionConflict cancellation of a try of a sending transaction, the send flow's too); never CONFLICT_ATTEMPTS in a row. */
+  conflicts: number;
   /** P(each provider answer) per call. */
   mailer: Partial<Record<MailerFault, number>>;
   /** P(a user action per user per minute). */
@@ -90,6 +95,8 @@ interface Mix {
   limits: number;
   /** P(an open by a person or a machine, or a click, on a delivered email per user per minute; some fetched several times at once), racing the deliveries. */
   tracking: number;
+  /** P(a play heard to a milestone, or an answer, on a delivered email's listen page per user per minute; some sent several times at once), racing the deliveries. */
+  listens: number;
   starts: readonly string[];
 }
 
@@ -101,10 +108,12 @@ const calm: Mix = {
   crash: 0,
   crashOther: 0,
   throttle: 0,
+  conflicts: 0,
   mailer: {},
   actions: 0,
   limits: 0,
   tracking: 0,
+  listens: 0,
   starts: ALL_STARTS,
 };
 
@@ -117,6 +126,16 @@ const families = {
   },
   'pause/resume races, disconnects and unsubscribes mid-campaign': { ...calm, actions: 0.3, jitterMs: 20_000, tracking: 0.35 },
   'daily and monthly limits at the boundary, Pacific midnight and both DST changes': { ...calm, limits: 1, starts: BOUNDARY_STARTS, jitterMs: 30_000 },
+  'TransactionConflict on every sending step, with opens, clicks and listens racing the sends': {
+    ...calm,
+    conflicts: 0.25,
+    tracking: 0.35,
+    listens: 0.35,
+    actions: 0.1,
+    duplicates: 0.1,
+    jitterMs: 20_000,
+    mailer: { rate_limited: 0.06, transient: 0.05, rejected: 0.04, auth: 0.02 },
+  },
   'everything at once': {
     duplicates: 0.15,
     lostDelete: 0.08,
@@ -125,15 +144,30 @@ const families = {
     crash: 0.06,
     crashOther: 0.015,
     throttle: 0.02,
+    conflicts: 0,
     mailer: { rate_limited: 0.05, transient: 0.04, daily_limit: 0.015, auth: 0.015, rejected: 0.03, unknown_after_send: 0.02, unknown_before_send: 0.01 },
     actions: 0.12,
     limits: 0.4,
     tracking: 0.2,
+    listens: 0.1,
     starts: ALL_STARTS,
   },
 } satisfies Record<string, Mix>;
 type Family = keyof typeof families;
 const FAMILY_NAMES = Object.keys(families) as Family[];
+
+/** The sending transactions a mix with conflicts must have cancelled (by step, a record by its outcome). */
+const CONFLICT_KINDS = [
+  'conflict queueBatch',
+  'conflict claim',
+  'conflict record sent',
+  'conflict record retry',
+  'conflict record failed',
+  'conflict advance',
+  'conflict goIdle',
+  'conflict pause',
+  'conflict resume',
+];
 
 /**
  * The fault kinds a mix names (each knob it turns on), as the runs count them: a family's runs must
@@ -148,10 +182,12 @@ function kindsOf(mix: Mix): string[] {
   if (mix.crash) kinds.push('crash-before claim', 'crash-after claim', 'crash-before record', 'crash-after record', 'crash-before write', 'crash-after write');
   if (mix.crashOther) kinds.push('crash-before read', 'crash-after read');
   if (mix.throttle) kinds.push('throttles');
+  if (mix.conflicts) kinds.push(...CONFLICT_KINDS);
   for (const [fault, p] of Object.entries(mix.mailer)) if (p) kinds.push(`mailer ${fault}`);
   if (mix.actions) kinds.push('pauses', 'resumes', 'unsubscribes', 'disconnects', 'racing actions');
   if (mix.limits) kinds.push('daily limit waited out', 'monthly limit waited out');
   if (mix.tracking) kinds.push('human opens', 'machine opens', 'clicks', 'tracking events fetched several times at once');
+  if (mix.listens) kinds.push('listens', 'answers', 'listen beacons sent several times at once');
   // A mix that starts only on boundary nights (a DST change, a month's or a year's end) crossed each while sending.
   if (!mix.starts.includes(STARTS.ordinary)) for (const start of mix.starts) kinds.push(`sent across Pacific midnight from ${startName(start)}`);
   return kinds;
@@ -217,6 +253,32 @@ function dbPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: ()
     if (r < crash) return 'crash-after';
     if (r < crash + mix.throttle) return 'throttle';
     return undefined;
+  };
+}
+
+/**
+ * A TransactionConflict for this try of a sending transaction, drawn from what it is about (the step,
+ * the recipient, the record's outcome) and how many tries of that came before; never CONFLICT_ATTEMPTS
+ * in a row for the same thing, so the store's retries always get through (the bound itself is a named
+ * scenario).
+ */
+function conflictPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: () => boolean) {
+  const tries = new Map<string, number>();
+  const inARow = new Map<string, number>();
+  return (info: CommandInfo): boolean => {
+    if (quiet() || !info.userId) return false;
+    const about = [
+      world().userLabel(info.userId),
+      info.sendingStep,
+      info.campaignId ? world().labelOf(info.campaignId) : '',
+      info.position ?? '',
+      info.record ?? '',
+    ].join('/');
+    const n = (tries.get(about) ?? 0) + 1;
+    tries.set(about, n);
+    const conflict = (inARow.get(about) ?? 0) < CONFLICT_ATTEMPTS - 1 && rngFor(seed, 'conflict', about, n).chance(mix.conflicts);
+    inARow.set(about, conflict ? (inARow.get(about) ?? 0) + 1 : 0);
+    return conflict;
   };
 }
 
@@ -286,6 +348,16 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
       () => world,
       () => quiet,
     ),
+    ...(mix.conflicts
+      ? {
+          conflict: conflictPlanFor(
+            seed,
+            mix,
+            () => world,
+            () => quiet,
+          ),
+        }
+      : {}),
   });
   const faults: Record<string, number> = {};
   const report: RunReport = { seed, family, problems: [], emails: 0, calls: 0, firings: 0, faults };
@@ -375,6 +447,19 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
             if (copies > 1) bump(faults, 'tracking events fetched several times at once');
           });
         }
+        // Plays and answers on the listen pages, on a stream of their own too.
+        const listenRng = rngFor(seed, 'listen', now);
+        for (const user of world.users) {
+          if (!listenRng.chance(mix.listens)) continue;
+          const event = listenRng.pick(['play', 'play', 'answer'] as const);
+          const copies = listenRng.chance(0.4) ? listenRng.between(2, 3) : 1;
+          const pick = listenRng.int(1000);
+          tracked.push(async () => {
+            if (!(await world.listen(user.userId, event, pick, copies))) return;
+            bump(faults, event === 'play' ? 'listens' : 'answers');
+            if (copies > 1) bump(faults, 'listen beacons sent several times at once');
+          });
+        }
         if (racing.length === 0 && tracked.length === 0) return;
         if (racing.length > 0) bump(faults, 'racing actions', racing.length);
         return () => Promise.all([...racing.map((user) => act(user, true)), ...tracked.map((track) => track())]);
@@ -412,7 +497,12 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
   report.emails = world.mail.delivered.length;
   report.calls = world.mail.calls.length;
   for (const call of world.mail.calls) if (call.fault && call.fault !== 'crashed') bump(faults, `mailer ${call.fault}`);
-  for (const event of world.log.events) if (event.kind === 'fault') bump(faults, event.fault === 'throttle' ? 'throttles' : `${event.fault} ${event.step}`);
+  for (const event of world.log.events) {
+    if (event.kind !== 'fault') continue;
+    if (event.fault === 'conflict') bump(faults, `conflict ${event.sendingStep!}${event.record ? ` ${event.record}` : ''}`);
+    else bump(faults, event.fault === 'throttle' ? 'throttles' : `${event.fault} ${event.step}`);
+  }
+  bump(faults, 'conflicts from the engine', world.dbCounts.get(ENGINE_CONFLICTS) ?? 0);
   bump(faults, 'crashed invocations', world.stats.crashedInvocations);
   bump(faults, 'duplicate invocations', world.stats.duplicateInvocations);
   bump(faults, 'lost deletes', world.stats.lostDeletes);
@@ -459,7 +549,7 @@ function totalFaults(runs: RunReport[]): Record<string, number> {
 }
 
 /** Injected faults, as opposed to the artist's actions, the limits and nights a run went through, and consequences (crashed invocations). */
-const isInjected = (kind: string) => /^(crash-(before|after) |mailer |throttles$|duplicate invocations$|lost deletes$|second firings$)/.test(kind);
+const isInjected = (kind: string) => /^(crash-(before|after) |conflict |mailer |throttles$|duplicate invocations$|lost deletes$|second firings$)/.test(kind);
 
 /** The counts by kind (`name: n, …`, sorted): the injected faults first, then the rest. */
 function describeFaults(faults: Record<string, number>): string {
@@ -510,7 +600,9 @@ describe('the sending pipeline under seeded faults: every DESIGN §4 invariant a
 
 let scenarioCount = 0;
 
-function scenarioWorld(options: { start?: string; dbFault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined } = {}) {
+function scenarioWorld(
+  options: { start?: string; dbFault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined; conflict?: (info: CommandInfo) => boolean } = {},
+) {
   const clock = new FakeClock(new Date(options.start ?? STARTS.ordinary));
   return new PipelineWorld({
     db: db(),
@@ -519,7 +611,25 @@ function scenarioWorld(options: { start?: string; dbFault?: (info: CommandInfo, 
     tag: `pn-${EXEC}-${++scenarioCount}`,
     cursorsFrom: 'own',
     ...(options.dbFault ? { dbFault: options.dbFault } : {}),
+    ...(options.conflict ? { conflict: options.conflict } : {}),
   });
+}
+
+/** A TransactionConflict on the first `times` tries of the sending transactions `which` picks (then none). */
+function conflictOn(which: (info: CommandInfo) => boolean, times: number) {
+  let seen = 0;
+  return (info: CommandInfo): boolean => which(info) && ++seen <= times;
+}
+
+/** The conflicts injected, by step (a record by its outcome, at its position). */
+function conflictsOf(world: PipelineWorld): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const event of world.log.events) {
+    if (event.kind !== 'fault' || event.fault !== 'conflict') continue;
+    const name = `${event.sendingStep!}${event.record ? ` ${event.record}` : ''}`;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** A DynamoDB fault on the nth request of this step (then none). */
@@ -840,6 +950,92 @@ describe('named faults', () => {
     const snapshot = await settle(world);
     expect(world.mail.calls.map((call) => call.at.toISOString())).toEqual(['2026-04-01T06:50:00.000Z', '2026-04-01T07:00:00.000Z', '2026-04-01T07:01:00.000Z']);
     expect(Object.fromEntries(snapshot.users[0]!.month)).toEqual({ '2026-03': 50, '2026-04': 2 });
+  });
+});
+
+describe('TransactionConflict on the sending transactions: tried again, never read as refused (DESIGN §13)', () => {
+  it(`a sent email's record cancelled by a conflict ${CONFLICT_ATTEMPTS - 1} times in a row: recorded sent, counted once`, async () => {
+    const world = scenarioWorld({ conflict: conflictOn((info) => info.sendingStep === 'record' && info.position === 0, CONFLICT_ATTEMPTS - 1) });
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world);
+    expect(conflictsOf(world)).toEqual({ 'record sent': CONFLICT_ATTEMPTS - 1 });
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'accepted'],
+      [1, at(T0, 1), 'accepted'],
+      [2, at(T0, 2), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['sent', 'sent', 'sent']);
+    expect(snapshot.users[0]!.campaigns[0]!.item).toMatchObject({ emails_sent: 3, status: 'completed' });
+    expect(snapshot.users[0]!.counters.totals.emails_sent).toBe(3);
+    expect([...snapshot.users[0]!.day.values()]).toEqual([3]);
+  });
+
+  it('the first try of every sending transaction cancelled by a conflict: the run goes exactly as without them', async () => {
+    /** 4 recipients: a 503 then sent, sent, rejected, sent; paused at the third minute, resumed ten minutes later. */
+    const run = async (world: PipelineWorld) => {
+      const { user, campaign } = await oneCampaign(world, 4);
+      world.mail.script(user.userId, 'transient', 'accept', 'accept', 'rejected');
+      let resumeAt: number | undefined;
+      const snapshot = await settle(world, {
+        atMinute: async (now, firing) => {
+          if (firing === 3) {
+            expect(await world.pause(user.userId, campaign.id)).toBe('paused');
+            resumeAt = now.getTime() + 10 * MINUTE_MS;
+          }
+          if (resumeAt !== undefined && now.getTime() >= resumeAt) {
+            resumeAt = undefined;
+            expect(await world.resume(user.userId, campaign.id)).toBe('resumed');
+          }
+        },
+        wakeAt: () => resumeAt,
+      });
+      return { calls: callTimes(world), statuses: statuses(snapshot), campaign: snapshot.users[0]!.campaigns[0]!.item, counters: snapshot.users[0]!.counters };
+    };
+    const calmWorld = scenarioWorld();
+    const calmRun = await run(calmWorld);
+    // Every try that follows a try of the same transaction that went through is cancelled: each transaction's first.
+    const passed = new Map<string, boolean>();
+    const world = scenarioWorld({
+      conflict: (info) => {
+        const about = `${info.sendingStep!}/${info.campaignId ?? ''}/${info.position ?? ''}/${info.record ?? ''}`;
+        const conflict = passed.get(about) !== false;
+        passed.set(about, !conflict);
+        return conflict;
+      },
+    });
+    const conflictRun = await run(world);
+    expect(conflictRun.calls).toEqual(calmRun.calls);
+    expect(conflictRun.statuses).toEqual(['sent', 'sent', 'failed', 'sent']);
+    expect(conflictRun.statuses).toEqual(calmRun.statuses);
+    expect(conflictRun.counters).toEqual(calmRun.counters);
+    expect(conflictRun.campaign).toMatchObject({ emails_sent: 3, emails_failed: 1, status: 'completed' });
+    expect(Object.keys(conflictsOf(world)).sort()).toEqual([
+      'claim',
+      'goIdle',
+      'pause',
+      'queueBatch',
+      'record failed',
+      'record retry',
+      'record sent',
+      'resume',
+    ]);
+  });
+
+  it(`past the bound (${CONFLICT_ATTEMPTS} conflicts in a row on one record): thrown and the tick reported failed, never read as refused; unknown, as after a crash`, async () => {
+    const world = scenarioWorld({ conflict: conflictOn((info) => info.sendingStep === 'record' && info.position === 0, CONFLICT_ATTEMPTS) });
+    await oneCampaign(world, 3);
+    const snapshot = await settle(world);
+    expect(conflictsOf(world)).toEqual({ 'record sent': CONFLICT_ATTEMPTS });
+    expect(world.log.events.filter((event) => event.kind === 'tick-failed')).toHaveLength(1);
+    expect(world.stats.crashedInvocations).toBe(0);
+    // As a crash between the provider call and the record: the stale claim is recorded unknown, and the next goes.
+    expect(callTimes(world)).toEqual([
+      [0, at(T0), 'accepted'],
+      [1, at(T0, 6), 'accepted'],
+      [2, at(T0, 7), 'accepted'],
+    ]);
+    expect(statuses(snapshot)).toEqual(['unknown', 'sent', 'sent']);
+    expect(snapshot.users[0]!.campaigns[0]!.item).toMatchObject({ emails_sent: 2, emails_unknown: 1 });
   });
 });
 

@@ -17,22 +17,30 @@ import {
   type GmailSendClient,
 } from '../../lambdas/adapters/gmail/gmailMailer';
 import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
-import { gaxiosHttpError, gaxiosNetworkError, gaxiosTimeout, gmailErrorBody, TOKEN_URL } from '../fakes/googleErrors';
+import { fakeTokenRefresh, gaxiosHttpError, gaxiosNetworkError, gaxiosTimeout, gmailErrorBody, TOKEN_URL } from '../fakes/googleErrors';
 import { sampleEmail } from '../fakes/outbox';
 import { parseMime } from '../support/mime';
 
 const credentials = { refreshToken: '1//refresh-token-of-nova', mailboxEmail: 'nova@gmail.com' };
 const googleClient = { clientId: 'client-id.apps.googleusercontent.com', clientSecret: vi.fn(() => Promise.resolve('client-secret')) };
 
-/** A fake Gmail client whose send answers with `answer`, and the OAuth clients it was built with. */
-function fakeGmail(answer: () => Promise<{ data: { id?: string | null } }>) {
+/**
+ * A fake Gmail client whose send answers with `answer`, the OAuth clients it was built with, and their
+ * token refreshes (answered by `token` instead of Google's token endpoint).
+ */
+function fakeGmail(
+  answer: () => Promise<{ data: { id?: string | null } }>,
+  options: { token?: () => Promise<{ token: string }>; client?: typeof googleClient } = {},
+) {
   const send = vi.fn<GmailSendClient['users']['messages']['send']>(answer);
   const auths: GmailOAuthClient[] = [];
+  const refreshes: ReturnType<typeof fakeTokenRefresh>[] = [];
   const factory: GmailClientFactory = (auth) => {
     auths.push(auth);
+    refreshes.push(fakeTokenRefresh(auth, options.token));
     return { users: { messages: { send } } };
   };
-  return { send, auths, mailer: new GmailMailer(googleClient, factory) };
+  return { send, auths, refreshes, mailer: new GmailMailer(options.client ?? googleClient, factory) };
 }
 
 describe('sending through users.messages.send', () => {
@@ -154,9 +162,65 @@ describe('Google failures as MailerError kinds', () => {
   });
 });
 
+describe('failures before the send request leaves: a retry, never an unknown outcome (DESIGN §13)', () => {
+  it.each<[string, () => Error]>([
+    ['a connection reset', () => gaxiosNetworkError('ECONNRESET', TOKEN_URL)],
+    ['a timeout', () => gaxiosTimeout(TOKEN_URL)],
+    ['a socket timeout', () => gaxiosNetworkError('ETIMEDOUT', TOKEN_URL)],
+    ['a 503', () => gaxiosHttpError(503, 'Service Unavailable', TOKEN_URL)],
+  ])('%s of the token refresh is transient, and Gmail is not called', async (_, makeError) => {
+    const cause = makeError();
+    const { send, mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'never' } }), { token: () => Promise.reject(cause) });
+    const error = await mailer.send(sampleEmail(), credentials).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MailerError);
+    expect(error).toMatchObject({ kind: 'transient', cause });
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('the same reset of the send request itself stays an unknown outcome', async () => {
+    const cause = gaxiosNetworkError('ECONNRESET');
+    const { mailer } = fakeGmail(() => Promise.reject(cause));
+    await expect(mailer.send(sampleEmail(), credentials)).rejects.toBe(cause);
+  });
+
+  it('a failed read of the client secret (Secrets Manager) is transient, and the next send reads it again', async () => {
+    const cause = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+    const clientSecret = vi.fn<() => Promise<string>>().mockRejectedValueOnce(cause).mockResolvedValue('client-secret');
+    const { send, auths, mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'm1' } }), { client: { clientId: googleClient.clientId, clientSecret } });
+    const error = await mailer.send(sampleEmail(), credentials).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MailerError);
+    expect(error).toMatchObject({ kind: 'transient', cause });
+    expect(send).not.toHaveBeenCalled();
+    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm1' });
+    expect(clientSecret).toHaveBeenCalledTimes(2);
+    expect(auths).toHaveLength(1);
+  });
+
+  it('invalid_grant from the token refresh is auth, Gmail is not called, and the next send authorizes afresh', async () => {
+    let refused = true;
+    const { send, auths, mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'm2' } }), {
+      token: () => (refused ? Promise.reject(gaxiosHttpError(400, { error: 'invalid_grant' }, TOKEN_URL)) : Promise.resolve({ token: 'ya29.new' })),
+    });
+    await expect(mailer.send(sampleEmail(), credentials)).rejects.toMatchObject({ kind: 'auth' });
+    expect(send).not.toHaveBeenCalled();
+    refused = false;
+    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm2' });
+    expect(auths).toHaveLength(2);
+  });
+
+  it('asks the OAuth client for its access token before each send request', async () => {
+    const { send, refreshes, mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'm3' } }));
+    await mailer.send(sampleEmail(), credentials);
+    await mailer.send(sampleEmail(), credentials);
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]).toHaveBeenCalledTimes(2);
+    expect(refreshes[0]!.mock.invocationCallOrder[1]).toBeLessThan(send.mock.invocationCallOrder[1]!);
+  });
+});
+
 describe('the real googleapis client against a local stand-in for Google', () => {
-  /** What the stand-in answers: by the request's path. */
-  let answer: (request: IncomingMessage, body: string) => { status: number; json: unknown };
+  /** What the stand-in answers: by the request's path ('reset': the connection is dropped without an answer). */
+  let answer: (request: IncomingMessage, body: string) => { status: number; json: unknown } | 'reset';
   const requests: { path: string; body: string; authorization: string | undefined }[] = [];
   let server: Server;
   let base: string;
@@ -168,9 +232,13 @@ describe('the real googleapis client against a local stand-in for Google', () =>
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         requests.push({ path: request.url ?? '', body, authorization: request.headers.authorization });
-        const { status, json } = answer(request, body);
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(json));
+        const answered = answer(request, body);
+        if (answered === 'reset') {
+          request.socket.destroy();
+          return;
+        }
+        response.writeHead(answered.status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(answered.json));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -190,7 +258,7 @@ describe('the real googleapis client against a local stand-in for Google', () =>
     json: { access_token: 'ya29.local', expires_in: 3599, token_type: 'Bearer', scope: 'https://www.googleapis.com/auth/gmail.send' },
   };
 
-  async function sendWith(gmailAnswer: { status: number; json: unknown }, token: { status: number; json: unknown } = tokenOk) {
+  async function sendWith(gmailAnswer: { status: number; json: unknown }, token: { status: number; json: unknown } | 'reset' = tokenOk) {
     requests.length = 0;
     answer = (request) => (request.url?.startsWith('/token') ? token : gmailAnswer);
     const mailer = new GmailMailer(googleClient, localGoogle);
@@ -228,5 +296,13 @@ describe('the real googleapis client against a local stand-in for Google', () =>
     expect(error).toBeInstanceOf(MailerError);
     expect((error as MailerError).kind).toBe('auth');
     expect(requests.some((r) => r.path.includes('/messages/send'))).toBe(false);
+  });
+
+  it('maps a connection reset at the token endpoint to transient (retried), and nothing reaches Gmail', async () => {
+    const error = await sendWith({ status: 200, json: { id: 'never' } }, 'reset');
+    expect(error).toBeInstanceOf(MailerError);
+    expect((error as MailerError).kind).toBe('transient');
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((r) => r.path.startsWith('/token'))).toBe(true);
   });
 });

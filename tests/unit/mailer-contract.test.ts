@@ -10,7 +10,7 @@ import { LocalMailer } from '../../lambdas/adapters/local-mailbox/localMailer';
 import { buildMime } from '../../lambdas/adapters/mime/mimeMessage';
 import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
 import type { Mailer, OutgoingEmail } from '../../lambdas/ports';
-import { gaxiosHttpError, gmailErrorBody, TOKEN_URL } from '../fakes/googleErrors';
+import { fakeTokenRefresh, gaxiosHttpError, gmailErrorBody, TOKEN_URL } from '../fakes/googleErrors';
 import { memoryOutbox, sampleEmail } from '../fakes/outbox';
 import { parseMime, type MimePart } from '../support/mime';
 
@@ -62,7 +62,10 @@ function gmailHarness(): Harness {
     },
   };
   return {
-    mailer: new GmailMailer({ clientId: 'id', clientSecret: () => Promise.resolve('secret') }, () => client),
+    mailer: new GmailMailer({ clientId: 'id', clientSecret: () => Promise.resolve('secret') }, (auth) => {
+      fakeTokenRefresh(auth);
+      return client;
+    }),
     delivered: () => Promise.resolve(accepted),
     failing: (kind) => {
       const address = `${kind.replace('_', '-')}@label.example`;

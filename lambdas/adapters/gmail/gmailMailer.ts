@@ -1,8 +1,10 @@
 /**
  * The Mailer in AWS: the artist's own Gmail, through users.messages.send with the gmail.send scope.
  * The MIME is built by buildMime (the same bytes the local outbox stores). Google's errors become
- * MailerError kinds the sender acts on (DESIGN §4); what cannot be classified is rethrown untouched,
- * which the sender records as an unknown outcome and never retries (a second pitch is worse than none).
+ * MailerError kinds the sender acts on (DESIGN §4). A failure before the send request leaves (the client
+ * secret's read, the token refresh) is a retry (DESIGN §13); a failure of the send request that cannot be
+ * classified is rethrown untouched, which the sender records as an unknown outcome and never retries (a
+ * second pitch is worse than none).
  */
 import { auth as googleAuth, gmail as gmailApi } from 'googleapis/build/src/apis/gmail/index.js';
 import { MailerError, type MailerFailure } from '../../core/errors';
@@ -32,13 +34,20 @@ const realGmail: GmailClientFactory = (auth) => gmailApi({ version: 'v1', auth }
 /** Under the sender's Lambda timeout: a send still running then has an unknown outcome anyway. */
 const SEND_TIMEOUT_MS = 20_000;
 
+/**
+ * Each try of the access token's refresh (gaxios tries a refresh that got no answer three times): with
+ * the send, well under the sender's Lambda timeout, so a refresh that hangs is a retry, never a crash.
+ */
+const TOKEN_TIMEOUT_MS = 5_000;
+
 /** Authorized clients kept per refresh token, so a container reuses an access token for its hour. */
 const MAX_CACHED_CLIENTS = 200;
 
 /**
- * Connection failures that mean the request never reached Google: the send is retried with back-off. A
- * reset or a timeout may come after Gmail took the message, so those are unknown outcomes (never
- * retried: a second pitch to the same label is worse than a missing one, DESIGN §4).
+ * Connection failures of the send request that mean it never reached Google: the send is retried with
+ * back-off. A reset or a timeout may come after Gmail took the message, so those are unknown outcomes
+ * (never retried: a second pitch to the same label is worse than a missing one, DESIGN §4). Before the
+ * send request (the client secret, the token refresh) every failure but invalid_grant is a retry.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
@@ -123,8 +132,14 @@ const failureText: Record<MailerFailure, string> = {
 /** Base64url without padding: the `raw` Gmail expects. */
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
+/** An OAuth client and the Gmail client made over it, for one refresh token. */
+interface Authorized {
+  oauth: GmailOAuthClient;
+  gmail: GmailSendClient;
+}
+
 export class GmailMailer implements Mailer {
-  private readonly clients = new Map<string, GmailSendClient>();
+  private readonly clients = new Map<string, Authorized>();
 
   constructor(
     readonly client: { clientId: string; clientSecret: () => Promise<string> },
@@ -133,7 +148,7 @@ export class GmailMailer implements Mailer {
 
   send: Mailer['send'] = async (email: OutgoingEmail, credentials) => {
     const { raw } = await buildMime(email);
-    const gmail = await this.gmailClient(credentials.refreshToken);
+    const gmail = await this.authorized(credentials.refreshToken);
     let id: string | null | undefined;
     try {
       const response = await gmail.users.messages.send(
@@ -153,15 +168,36 @@ export class GmailMailer implements Mailer {
     return { providerMessageId: id };
   };
 
-  private async gmailClient(refreshToken: string): Promise<GmailSendClient> {
+  /**
+   * The Gmail client with a fresh access token, before anything is sent: the client secret is read and
+   * the token refreshed here, not inside the send request, so their failures (a timeout, a reset) are
+   * known to have sent nothing and the email is retried. invalid_grant is the mailbox's: auth.
+   */
+  private async authorized(refreshToken: string): Promise<GmailSendClient> {
+    try {
+      const { oauth, gmail } = await this.clientFor(refreshToken);
+      await oauth.getAccessToken();
+      return gmail;
+    } catch (error) {
+      const kind = classifyGmailError(error) === 'auth' ? 'auth' : 'transient';
+      if (kind === 'auth') this.clients.delete(refreshToken);
+      throw new MailerError(kind, failureText[kind], { cause: error });
+    }
+  }
+
+  private async clientFor(refreshToken: string): Promise<Authorized> {
     const cached = this.clients.get(refreshToken);
     if (cached) return cached;
-    const oauth = new googleAuth.OAuth2(this.client.clientId, await this.client.clientSecret());
+    const oauth = new googleAuth.OAuth2({
+      clientId: this.client.clientId,
+      clientSecret: await this.client.clientSecret(),
+      transporterOptions: { timeout: TOKEN_TIMEOUT_MS },
+    });
     oauth.setCredentials({ refresh_token: refreshToken });
-    const gmail = this.gmailFor(oauth);
+    const authorized = { oauth, gmail: this.gmailFor(oauth) };
     const [oldest] = this.clients.keys();
     if (this.clients.size >= MAX_CACHED_CLIENTS && oldest !== undefined) this.clients.delete(oldest);
-    this.clients.set(refreshToken, gmail);
-    return gmail;
+    this.clients.set(refreshToken, authorized);
+    return authorized;
   }
 }

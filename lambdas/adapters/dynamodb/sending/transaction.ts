@@ -1,11 +1,12 @@
 /**
  * The sending pipeline's transactions. Each is one TransactWriteItems built from named items and
  * tagged with its step; a cancellation comes back as the names of the items whose condition failed,
- * so a caller reads `failed.has('unsubscribed')` and never counts positions.
+ * so a caller reads `failed.has('unsubscribed')` and never counts positions. A transaction that lost a
+ * race (TransactionConflict) is tried again (DESIGN §13): a conflict is never read as a failed condition.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { RecordInput } from '../../../ports';
+import { conditionFailed, reasonCodes, retryingRaces } from '../races';
 import type { Item } from './items';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -67,31 +68,34 @@ export type TransactionResult<N extends string> =
   | { ok: true }
   | {
       ok: false;
-      /**
-       * The items whose condition failed. A cancellation for another reason (a concurrent transaction
-       * on an item) names every item, so callers read again.
-       */
+      /** The items whose condition failed (at least one): a conflict with another transaction is never one. */
       failed: ReadonlySet<N>;
       /** A failed item as it was, when the item asked for it (ReturnValuesOnConditionCheckFailure ALL_OLD). */
       oldItems: Partial<Record<N, Item>>;
     };
 
-/** Sends the named items as one TransactWriteItems tagged `tag`; anything but a cancellation is thrown. */
+/**
+ * Sends the named items as one TransactWriteItems tagged `tag` (each try a command of its own, with the
+ * same tag). A conflict with another transaction (an open, a click, a play on the same STATS, day,
+ * campaign or recipient item) is tried again, bounded (races.ts), then thrown: the tick is retried,
+ * nothing is read as refused. Anything else but a failed condition is thrown too.
+ */
 export async function transaction<N extends string>(db: DynamoDBDocumentClient, tag: SendingStepTag, items: NamedItems<N>): Promise<TransactionResult<N>> {
   const named = (Object.entries(items) as [N, TransactItem | undefined][]).filter((entry): entry is [N, TransactItem] => entry[1] !== undefined);
-  const command = new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) });
-  stepTags.set(command, tag);
   try {
-    await db.send(command);
+    await retryingRaces(() => {
+      const command = new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) });
+      stepTags.set(command, tag);
+      return db.send(command);
+    });
     return { ok: true };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (!conditionFailed(error)) throw error;
     // One reason per item, in the order the items were sent: the only place that reads positions.
+    const codes = reasonCodes(error);
+    if (!codes.every((code) => code === 'None' || code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) throw error;
     const reasons = error.CancellationReasons ?? [];
-    const codes = reasons.map((reason) => reason.Code ?? 'None');
     const names = named.map(([name]) => name);
-    if (codes.some((code) => code === 'TransactionConflict')) return { ok: false, failed: new Set(names), oldItems: {} };
-    if (!codes.every((code) => code === 'None' || code === 'ConditionalCheckFailed')) throw error;
     const oldItems: Partial<Record<N, Item>> = {};
     names.forEach((name, i) => {
       const old = reasons[i]?.Item as Item | undefined;
