@@ -12,6 +12,7 @@ for (const script of [
   'bench/dashboard-load.ts',
   'bench/compose.ts',
   'bench/sending.ts',
+  'bench/sending-pace.ts',
   'bench/insights.ts',
   'bench/listen.ts',
   'bench/upload.ts',

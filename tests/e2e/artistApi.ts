@@ -61,11 +61,8 @@ const pathOf = (url: string) => {
   return parsed.pathname + parsed.search;
 };
 
-/**
- * Creates a campaign of `trackName` written by hand, sends it to `contactIds` at once, waits for the local
- * mailbox to send every email and for the campaign to complete, and returns the sent messages.
- */
-export async function sendCampaign(api: APIRequestContext, { trackName, contactIds }: { trackName: string; contactIds: string[] }) {
+/** Creates a campaign of `trackName` written by hand and sends it to `contactIds` at once; returns its id. */
+export async function startCampaign(api: APIRequestContext, { trackName, contactIds }: { trackName: string; contactIds: string[] }) {
   const campaign = (await ok(
     api.post('/api/campaigns', {
       data: {
@@ -88,6 +85,15 @@ export async function sendCampaign(api: APIRequestContext, { trackName, contactI
     201,
   )) as { id: string };
   await ok(api.post(`/api/campaigns/${campaign.id}/send`, { data: { contact_ids: contactIds, mode: 'immediate', batch_start: 0, total: contactIds.length } }));
+  return campaign.id;
+}
+
+/**
+ * Creates a campaign of `trackName` written by hand, sends it to `contactIds` at once, waits for the local
+ * mailbox to send every email and for the campaign to complete, and returns the sent messages.
+ */
+export async function sendCampaign(api: APIRequestContext, { trackName, contactIds }: { trackName: string; contactIds: string[] }) {
+  const campaign = { id: await startCampaign(api, { trackName, contactIds }) };
 
   type Summary = { id: string; campaign_id: string };
   const sent = await until(

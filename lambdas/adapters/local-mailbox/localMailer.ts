@@ -6,8 +6,8 @@
  * So a newcomer can watch the failure handling too, recipients at the reserved domain `fail.test`
  * (RFC 2606: it can never be a real mailbox) are answered as Gmail would fail, and nothing is stored:
  *   rate-limited@fail.test  → rate_limited (retried with back-off)
- *   unavailable@fail.test   → transient    (retried with back-off)
- *   daily-limit@fail.test   → daily_limit  (the user's queue waits for the next Pacific midnight)
+ *   unavailable@fail.test   → transient    (retried with back-off; the others go on meanwhile)
+ *   daily-limit@fail.test   → daily_limit  (the mailbox is tried again in an hour, then backs off)
  *   invalid-grant@fail.test → auth         (the campaign pauses, the mailbox is disconnected)
  *   timeout@fail.test       → no answer    (a plain error: the outcome is unknown, never retried)
  *   anything-else@fail.test → rejected     (this email fails for good)
