@@ -7,11 +7,14 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest';
 import { DynamoSendingCursorStore } from '../../lambdas/adapters/dynamodb/sending/cursor';
 import { MemoryFifoQueue } from '../../lambdas/adapters/local-queue/memoryFifoQueue';
-import { MailerError } from '../../lambdas/core/errors';
+import { MailerError, WriterError } from '../../lambdas/core/errors';
 import { pitchKey, recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import { clickUrl, oneClickUnsubscribeUrl, openPixelUrl, unsubscribePageUrl } from '../../lambdas/core/tracking';
+import type { SQSEvent } from 'aws-lambda';
+import { LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
+import { makeHandler, SEND_STEP_MS } from '../../lambdas/workers/sender';
 import type { RecipientRecord } from '../../lambdas/ports';
 import type { Contact } from '../../schema/api/contacts';
 import type { Tier } from '../../schema/api/profile';
@@ -786,5 +789,68 @@ describe('sender: limits follow the plan', () => {
     await world.runUntilIdle();
     expect(await world.campaign(campaign.id)).toMatchObject({ status: 'completed', emails_sent: 3, sending_status: null });
     expect(await world.counters()).toMatchObject({ month: 53 });
+  });
+});
+
+describe('sender: paid work only for a claimed recipient, and within the invocation', () => {
+  it('writes an AI email only after the claim: an unsubscribed recipient is never written, and a writer failure gives the claim back as a retry', async () => {
+    const world = await sendingWorld();
+    const { campaign, contacts } = await queued(world, 2);
+    await world.db.send(
+      new UpdateCommand({
+        TableName: world.tableName,
+        Key: { PK: key.user(world.userId), SK: key.campaign(campaign.id) },
+        UpdateExpression: 'SET personalised_by_writer = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    await world.unsubscribes.record(world.userId, {
+      contact_name: contacts[0]!.name,
+      contact_email: contacts[0]!.email,
+      unsubscribed_at: world.now.toISOString(),
+      unsubscribe_reason: null,
+      unsubscribe_reason_details: null,
+      campaign_id: null,
+      track_name: null,
+    });
+    const written: string[] = [];
+    let failures = 1;
+    world.withDeps({
+      writer: {
+        write: (request) => {
+          written.push(request.contact.name);
+          if (failures-- > 0) return Promise.reject(new WriterError('timeout', 'The AI writer took too long to answer.'));
+          return new LocalWriter().write(request);
+        },
+      },
+    });
+    const start = world.now.getTime();
+    await world.tick();
+    // The unsubscribed one was skipped at the claim, unwritten; the next was claimed, then its writer failed.
+    expect(written).toEqual([contacts[1]!.name]);
+    const [skipped, waiting] = await world.recipients(campaign.id);
+    expect(skipped).toMatchObject({ status: 'skipped', detail: recipientDetails.unsubscribed });
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1, detail: 'The AI writer took too long to answer.' });
+    expect(await world.counters()).toEqual({ day: 0, month: 0 });
+    await world.runUntilIdle();
+    expect(written).toEqual([contacts[1]!.name, contacts[1]!.name]);
+    expect(world.mailer.sent.map((s) => [s.email.to.email, s.at.getTime() - start])).toEqual([[contacts[1]!.email, 60_000]]);
+    expect(await world.counters()).toEqual({ day: 1, month: 1 });
+  });
+
+  it('starts no send that would not fit in the invocation: the tick ends, the cursor stays due, and the next one sends', async () => {
+    const world = await sendingWorld();
+    await queued(world, 1);
+    const tick = await world.dueTick();
+    const handler = makeHandler(world.deps);
+    const event = {
+      Records: [{ messageId: 'm-late', body: JSON.stringify(tick), attributes: { MessageGroupId: world.userId } }],
+    } as unknown as SQSEvent;
+    const nearlyOut = await handler(event, { getRemainingTimeInMillis: () => SEND_STEP_MS - 1 });
+    expect(nearlyOut.batchItemFailures).toEqual([]);
+    expect(world.mailer.calls).toHaveLength(0);
+    expect((await world.cursor())?.due_at).toBe(tick!.dueAt);
+    await handler(event, { getRemainingTimeInMillis: () => SEND_STEP_MS + 5_000 });
+    expect(world.mailer.sent).toHaveLength(1);
   });
 });

@@ -29,6 +29,7 @@ import {
   type ItemKey,
 } from './items';
 import { failedOnly, transaction, update, type TransactItem } from './transaction';
+import { pausedAt } from './updates';
 import { readUsage } from './usage';
 
 export class DynamoSendQueueStore implements SendQueueStore {
@@ -219,16 +220,9 @@ export class DynamoSendQueueStore implements SendQueueStore {
         { step: 'pause', userId, campaignId },
         {
           campaign: update(this.tableName, campaignKey(userId, campaignId), {
-            set: [
-              'sending_status = :paused',
-              'pause_reason = :user',
-              'resume_position = :position',
-              'resume_waiting = :waiting',
-              'next_send_at = :null',
-              'updated_at = :now',
-            ],
+            ...pausedAt('user', { position, waiting }, now),
             condition: 'sending_status = :sending',
-            values: { ':paused': 'paused', ':user': 'user', ':position': position, ':waiting': waiting, ':null': null, ':now': nowIso, ':sending': 'sending' },
+            values: { ...pausedAt('user', { position, waiting }, now).values, ':sending': 'sending' },
           }),
           // Off the cursor, when it is on it, at the position read.
           cursor: entry

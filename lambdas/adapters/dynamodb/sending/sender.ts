@@ -29,7 +29,7 @@ import {
 } from './items';
 import { recordSend } from './record';
 import { transaction, update, type TransactItem } from './transaction';
-import { campaignOutcome, cursorAdvance, dueSet } from './updates';
+import { campaignOutcome, cursorAdvance, dueSet, pausedAt } from './updates';
 
 /** Tries of pauseAll when the queue keeps changing under it. */
 const PAUSE_ALL_ATTEMPTS = 5;
@@ -178,25 +178,7 @@ export class DynamoSenderStore implements SenderStore {
     return Object.fromEntries(
       Object.entries(queue).map(([campaignId, entry]) => [
         `campaign ${campaignId}`,
-        update(this.tableName, campaignKey(userId, campaignId), {
-          set: [
-            'sending_status = :paused',
-            'pause_reason = :reason',
-            'resume_position = :position',
-            'resume_waiting = :waiting',
-            'next_send_at = :null',
-            'updated_at = :now',
-          ],
-          condition: 'attribute_exists(PK)',
-          values: {
-            ':paused': 'paused',
-            ':reason': 'mailbox_disconnected',
-            ':position': entry.position,
-            ':waiting': entry.waiting ?? {},
-            ':null': null,
-            ':now': now.toISOString(),
-          },
-        }),
+        update(this.tableName, campaignKey(userId, campaignId), { ...pausedAt('mailbox_disconnected', entry, now), condition: 'attribute_exists(PK)' }),
       ]),
     );
   }
@@ -275,24 +257,9 @@ export class DynamoSenderStore implements SenderStore {
           Object.entries(queue).map(([campaignId, entry]) => [
             `campaign ${campaignId}`,
             update(this.tableName, campaignKey(userId, campaignId), {
-              set: [
-                'sending_status = :paused',
-                'pause_reason = :reason',
-                'resume_position = :position',
-                'resume_waiting = :waiting',
-                'next_send_at = :null',
-                'updated_at = :now',
-              ],
+              set: pausedAt('monthly_limit', entry, now).set,
               condition: 'attribute_exists(PK) AND (sending_status = :sending OR pause_reason = :reason)',
-              values: {
-                ':paused': 'paused',
-                ':reason': 'monthly_limit',
-                ':position': entry.position,
-                ':waiting': entry.waiting ?? {},
-                ':null': null,
-                ':now': now.toISOString(),
-                ':sending': 'sending',
-              },
+              values: { ...pausedAt('monthly_limit', entry, now).values, ':sending': 'sending' },
             }),
           ]),
         ),

@@ -4,7 +4,7 @@
  */
 import { indexes } from '../../../../schema/table';
 import { campaignKey, dueAttributes, senderKey, type Item, type ItemKey } from './items';
-import type { SenderHead } from '../../../ports';
+import type { SenderHead, SenderQueueEntry } from '../../../ports';
 import { update, type TransactItem } from './transaction';
 
 /** The cursor's SET of a new due time (with the DUE index keys). */
@@ -81,6 +81,24 @@ export function cursorWait(tableName: string, userId: string, head: SenderHead, 
     names: { ...still.names, ...join.names },
     values: { ...still.values, ...nextPosition.values, ...join.values, ...(tick ? { ':tick': tickDueAt } : {}) },
   });
+}
+
+/**
+ * A campaign paused for `reason` keeping its place: the position it continues from and the recipients
+ * waiting alone then (resume puts both back on the cursor).
+ */
+export function pausedAt(reason: string, entry: Pick<SenderQueueEntry, 'position' | 'waiting'>, now: Date): { set: string[]; values: Item } {
+  return {
+    set: [
+      'sending_status = :paused',
+      'pause_reason = :reason',
+      'resume_position = :position',
+      'resume_waiting = :waiting',
+      'next_send_at = :null',
+      'updated_at = :now',
+    ],
+    values: { ':paused': 'paused', ':reason': reason, ':position': entry.position, ':waiting': entry.waiting ?? {}, ':null': null, ':now': now.toISOString() },
+  };
 }
 
 /** The campaign's completion: all batches in, every position processed. */
