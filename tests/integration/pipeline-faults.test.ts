@@ -651,6 +651,24 @@ async function oneCampaign(world: PipelineWorld, n: number, options: Parameters<
   return { user, campaign, contacts };
 }
 
+/** Drive hooks that pause the campaign at the `firing`-th dispatcher minute and resume it ten minutes later. */
+function pauseThenResume(world: PipelineWorld, userId: string, campaignId: string, firing: number): DriveHooks {
+  let resumeAt: number | undefined;
+  return {
+    atMinute: async (now, n) => {
+      if (n === firing) {
+        expect(await world.pause(userId, campaignId)).toBe('paused');
+        resumeAt = now.getTime() + 10 * MINUTE_MS;
+      }
+      if (resumeAt !== undefined && now.getTime() >= resumeAt) {
+        resumeAt = undefined;
+        expect(await world.resume(userId, campaignId)).toBe('resumed');
+      }
+    },
+    wakeAt: () => resumeAt,
+  };
+}
+
 /** Runs until nothing is due and checks every invariant; returns what the table holds. */
 async function settle(world: PipelineWorld, hooks: DriveHooks = {}, expectCompleted = true) {
   const { settled } = await world.drive(hooks, 300);
@@ -857,20 +875,7 @@ describe('named faults', () => {
   it('a pause between ticks stops sending at once; resumed ten minutes later it continues at the next position', async () => {
     const world = scenarioWorld();
     const { user, campaign } = await oneCampaign(world, 4);
-    let resumeAt: number | undefined;
-    const snapshot = await settle(world, {
-      atMinute: async (now, firing) => {
-        if (firing === 2) {
-          expect(await world.pause(user.userId, campaign.id)).toBe('paused');
-          resumeAt = now.getTime() + 10 * MINUTE_MS;
-        }
-        if (resumeAt !== undefined && now.getTime() >= resumeAt) {
-          resumeAt = undefined;
-          expect(await world.resume(user.userId, campaign.id)).toBe('resumed');
-        }
-      },
-      wakeAt: () => resumeAt,
-    });
+    const snapshot = await settle(world, pauseThenResume(world, user.userId, campaign.id, 2));
     expect(callTimes(world)).toEqual([
       [0, at(T0), 'accepted'],
       [1, at(T0, 11), 'accepted'],
@@ -975,20 +980,7 @@ describe('TransactionConflict on the sending transactions: tried again, never re
     const run = async (world: PipelineWorld) => {
       const { user, campaign } = await oneCampaign(world, 4);
       world.mail.script(user.userId, 'transient', 'accept', 'accept', 'rejected');
-      let resumeAt: number | undefined;
-      const snapshot = await settle(world, {
-        atMinute: async (now, firing) => {
-          if (firing === 3) {
-            expect(await world.pause(user.userId, campaign.id)).toBe('paused');
-            resumeAt = now.getTime() + 10 * MINUTE_MS;
-          }
-          if (resumeAt !== undefined && now.getTime() >= resumeAt) {
-            resumeAt = undefined;
-            expect(await world.resume(user.userId, campaign.id)).toBe('resumed');
-          }
-        },
-        wakeAt: () => resumeAt,
-      });
+      const snapshot = await settle(world, pauseThenResume(world, user.userId, campaign.id, 3));
       return { calls: callTimes(world), statuses: statuses(snapshot), campaign: snapshot.users[0]!.campaigns[0]!.item, counters: snapshot.users[0]!.counters };
     };
     const calmWorld = scenarioWorld();
