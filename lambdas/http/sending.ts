@@ -113,6 +113,15 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     return campaign;
   };
 
+  /** Resume and Retry failed: the user's campaign (another user's id is the same 404), and a connected mailbox to send with. */
+  const ownCampaignWithMailbox = async (identity: Identity, rawId: string | undefined) => {
+    const id = campaignIdOf(rawId);
+    const userId = identity.userId;
+    const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity)]);
+    if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+    return { id, userId };
+  };
+
   const unsubscribedIds = async (userId: string) => new Set((await unsubscribes.list(userId)).map((unsubscribe) => unsubscribe.id));
 
   /** Only an address id can be a contact: another string is unknown without a read. */
@@ -253,10 +262,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
 
     /** Sending needs the mailbox: without one, the campaign stays paused. Another user's id is 404 first. */
     'POST /api/campaigns/{id}/resume': async ({ identity, params }) => {
-      const id = campaignIdOf(params.id);
-      const userId = identity.userId;
-      const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity)]);
-      if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      const { id, userId } = await ownCampaignWithMailbox(identity, params.id);
       const result = await sendQueue.resume(userId, id, clock.now());
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
       // Still paused after a refused resume: the mailbox was disconnected meanwhile.
@@ -268,10 +274,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
 
     /** Retry failed: the emails that failed after their attempts go back in the queue; refusals stay. */
     'POST /api/campaigns/{id}/retry-failed': async ({ identity, params }) => {
-      const id = campaignIdOf(params.id);
-      const userId = identity.userId;
-      const [, profile] = await Promise.all([campaignOf(userId, id), profileOf(identity)]);
-      if (!profile.gmail_connected) throw new HttpError(400, sendingMessages.mailboxRequired);
+      const { id, userId } = await ownCampaignWithMailbox(identity, params.id);
       const result = await sendQueue.retryFailed(userId, id, clock.now());
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
       if (result.outcome === 'none') throw new HttpError(409, sendingApiMessages.nothingToRetry);

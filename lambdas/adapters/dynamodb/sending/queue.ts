@@ -220,9 +220,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
         { step: 'pause', userId, campaignId },
         {
           campaign: update(this.tableName, campaignKey(userId, campaignId), {
-            ...pausedAt('user', { position, waiting }, now),
+            ...pausedAt('user', { position, waiting }, now, { ':sending': 'sending' }),
             condition: 'sending_status = :sending',
-            values: { ...pausedAt('user', { position, waiting }, now).values, ':sending': 'sending' },
           }),
           // Off the cursor, when it is on it, at the position read.
           cursor: entry

@@ -257,9 +257,8 @@ export class DynamoSenderStore implements SenderStore {
           Object.entries(queue).map(([campaignId, entry]) => [
             `campaign ${campaignId}`,
             update(this.tableName, campaignKey(userId, campaignId), {
-              set: pausedAt('monthly_limit', entry, now).set,
+              ...pausedAt('monthly_limit', entry, now, { ':sending': 'sending' }),
               condition: 'attribute_exists(PK) AND (sending_status = :sending OR pause_reason = :reason)',
-              values: { ...pausedAt('monthly_limit', entry, now).values, ':sending': 'sending' },
             }),
           ]),
         ),

@@ -85,9 +85,14 @@ export function cursorWait(tableName: string, userId: string, head: SenderHead, 
 
 /**
  * A campaign paused for `reason` keeping its place: the position it continues from and the recipients
- * waiting alone then (resume puts both back on the cursor).
+ * waiting alone then (resume puts both back on the cursor). `conditionValues`: the values its condition needs.
  */
-export function pausedAt(reason: string, entry: Pick<SenderQueueEntry, 'position' | 'waiting'>, now: Date): { set: string[]; values: Item } {
+export function pausedAt(
+  reason: string,
+  entry: Pick<SenderQueueEntry, 'position' | 'waiting'>,
+  now: Date,
+  conditionValues: Item = {},
+): { set: string[]; values: Item } {
   return {
     set: [
       'sending_status = :paused',
@@ -97,7 +102,15 @@ export function pausedAt(reason: string, entry: Pick<SenderQueueEntry, 'position
       'next_send_at = :null',
       'updated_at = :now',
     ],
-    values: { ':paused': 'paused', ':reason': reason, ':position': entry.position, ':waiting': entry.waiting ?? {}, ':null': null, ':now': now.toISOString() },
+    values: {
+      ':paused': 'paused',
+      ':reason': reason,
+      ':position': entry.position,
+      ':waiting': entry.waiting ?? {},
+      ':null': null,
+      ':now': now.toISOString(),
+      ...conditionValues,
+    },
   };
 }
 
