@@ -1,7 +1,7 @@
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { connectLocalMailbox, ok, sendCampaign, until } from './artistApi';
 import { checkPage, settled } from './axe';
-import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, skipTourIfShown, type TestUser } from './helpers';
+import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, tourTakenBefore, type TestUser } from './helpers';
 
 /**
  * Accessibility (issue 12): axe-core over every page, at the desktop project's width and the phone
@@ -45,10 +45,8 @@ async function sessionOf(browser: Browser, user: TestUser): Promise<StorageState
   const context = await browser.newContext({ baseURL: baseURL() });
   try {
     const page = await context.newPage();
-    const profileLoaded = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/profile' && r.request().method() === 'GET', { timeout: 30_000 });
+    await tourTakenBefore(page, user);
     await signInViaUi(page, user);
-    await profileLoaded.catch(() => undefined);
-    await skipTourIfShown(page);
     return await context.storageState();
   } finally {
     await context.close();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { admin, idTokenFor, signInViaUi, signedIn, skipTourIfShown } from './helpers';
+import { admin, idTokenFor, signInViaUi, signedIn, tourTakenBefore } from './helpers';
 
 test('a non-admin is refused the waitlist screen and its API', async ({ page, baseURL, request }) => {
   const user = await signedIn(page, baseURL!);
@@ -12,8 +12,8 @@ test('a non-admin is refused the waitlist screen and its API', async ({ page, ba
 });
 
 test('an admin opens the waitlist screen and its API answers', async ({ page, request }) => {
+  await tourTakenBefore(page, admin());
   await signInViaUi(page, admin());
-  await skipTourIfShown(page);
   await page.goto('/admin/beta-waitlist');
   await expect(page.getByRole('heading', { name: 'Beta Waitlist Management' })).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, newUser, signInViaUi, skipTourIfShown } from './helpers';
+import { createAccount, newUser, signInViaUi, tourTakenBefore } from './helpers';
 
 test('a visitor creates an account and lands on the dashboard with a free profile', async ({ page }) => {
   const user = newUser('signup');
@@ -11,7 +11,7 @@ test('a visitor creates an account and lands on the dashboard with a free profil
   await page.getByRole('button', { name: 'Create Account' }).click();
 
   await expect(page).toHaveURL(/\/dashboard$/);
-  await skipTourIfShown(page);
+  await page.getByRole('button', { name: 'Skip tour' }).click(); // a new profile gets the tour
   await expect(page.getByText(user.name).first()).toBeVisible();
   await expect(page.getByText(user.email).first()).toBeVisible();
   await expect(page.getByText('Free', { exact: true }).first()).toBeVisible();
@@ -44,8 +44,8 @@ test('a wrong password is refused with Login Failed', async ({ page, baseURL }) 
 test('a user signs out, is sent to sign-in, and signs in again', async ({ page, baseURL }) => {
   const user = newUser();
   await createAccount(baseURL!, user);
+  await tourTakenBefore(page, user);
   await signInViaUi(page, user);
-  await skipTourIfShown(page);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/auth$/);

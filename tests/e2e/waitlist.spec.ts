@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import Papa from 'papaparse';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { admin, signInViaUi, skipTourIfShown } from './helpers';
+import { admin, signInViaUi, tourTakenBefore } from './helpers';
 
 const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -54,8 +54,8 @@ test('an admin approves, rejects, writes notes and exports the waitlist as CSV',
   await joinByApi(request, approveEmail, { soundcloud_spotify_url: 'https://soundcloud.com/approve-me', why_interested: '=HYPERLINK("x")' });
   await joinByApi(request, rejectEmail);
 
+  await tourTakenBefore(page, admin());
   await signInViaUi(page, admin());
-  await skipTourIfShown(page);
   await page.goto('/admin/beta-waitlist');
   await expect(page.getByRole('heading', { name: 'Beta Waitlist Management' })).toBeVisible();
 
