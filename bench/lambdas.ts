@@ -23,13 +23,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../lib/cloud/bundling';
 import { REPO_ROOT } from '../lib/cloud/config';
 import { evaluationMarks, printEvaluated } from '../lib/cloud/evaluationMarks';
 import { deployedLambdas } from '../lib/cloud/lambdaEntries';
 
 const runs = Number(process.argv[2] ?? 5);
 const LIMIT_BYTES = 300 * 1024;
-const BANNER = "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);";
 
 const entries = deployedLambdas();
 
@@ -208,9 +208,9 @@ try {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: BUNDLE_TARGET,
       mainFields: ['module', 'main'],
-      banner: { js: BANNER },
+      banner: { js: ESM_REQUIRE_BANNER },
       minify: true,
       external: [...nodeModules],
       metafile: true,

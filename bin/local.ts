@@ -18,6 +18,7 @@ import { LocalStackError } from '../lib/local/errors';
 import { defaultDataDir } from '../lib/local/paths';
 import { removePidFile, runningInstance, stopLeftovers, writePidFile } from '../lib/local/pidfile';
 import { startLocalStack, type LocalStack, type WriterChoice } from '../lib/local/stack';
+import { warnIfOlderNode } from '../scripts/nodeVersion';
 
 const DEFAULT_PORTS = { app: 3000, dynamodb: 8741, cognito: 8742 };
 
@@ -65,6 +66,7 @@ process.on('warning', (warning) => {
 });
 
 async function main() {
+  warnIfOlderNode();
   const unknown = args.filter((arg) => arg !== '--reset' && arg !== '--help' && arg !== '-h');
   if (args.includes('--help') || args.includes('-h')) {
     console.log('Usage: npm start [-- --reset]\n  --reset  start from empty local data (deletes .data/)');

@@ -15,7 +15,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chromiumPath } from '../tests/e2e/chromium';
+import { olderNodeWarning } from './nodeVersion';
 import { countPlaywright } from './playwright-report';
+
+const nodeNote = olderNodeWarning(process.version);
+if (nodeNote) console.log(`\n${nodeNote}`);
 
 const out = '.test-output';
 rmSync(out, { recursive: true, force: true });
@@ -94,6 +98,7 @@ const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ?
 writeFileSync(`${out}/summary.txt`, `${summary}\n`);
 if (failedGates.length > 0) console.log(`\nFAILED GATES: ${failedGates.join(', ')}`);
 if (browserNote) console.log(`\n${browserNote}`);
+if (nodeNote) console.log(`\n${nodeNote}`);
 if (flakyNote) console.log(`\n${flakyNote}`);
 console.log(`\n${summary}`);
 process.exit(total.failed > 0 ? 1 : 0);

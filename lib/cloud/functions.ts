@@ -1,6 +1,6 @@
 /**
  * One way to build every Lambda: a NodejsFunction (Node 22, arm64, bundled locally with esbuild as
- * minified ESM with source maps, target node20 so the same code runs on the local Node 20 runtime),
+ * minified ESM with source maps for Node 22, the one Node of .nvmrc that runs locally too),
  * its own execution role and its own log group. The role starts with nothing but "write to my log
  * group"; each construct adds exactly the grants its function needs, so nothing inherits the broad
  * AWSLambdaBasicExecutionRole managed policy.
@@ -12,6 +12,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Charset, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUNDLE_TARGET, ESM_REQUIRE_BANNER } from './bundling';
 import { REPO_ROOT } from './config';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/metrics';
 import { acknowledge } from './nag';
@@ -62,10 +63,9 @@ export class AppFunction extends Construct {
 
     this.bundling = {
       format: OutputFormat.ESM,
-      target: 'node20',
+      target: BUNDLE_TARGET,
       mainFields: ['module', 'main'],
-      // Some CommonJS dependencies call require() on Node built-ins; give the ESM bundle one.
-      banner: "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);",
+      banner: ESM_REQUIRE_BANNER,
       minify: true,
       sourceMap: true,
       sourcesContent: false,
@@ -99,7 +99,7 @@ export class AppFunction extends Construct {
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
       reason:
-        'Node.js 22 is pinned on purpose (DESIGN §7): the code is bundled for node20 and tested locally on Node 20, and a runtime upgrade is a reviewed change, not something cdk-nag should force.',
+        'Node.js 22 is pinned on purpose (DESIGN §7): it is .nvmrc\'s Node, which the code is bundled for and tested on locally, and a runtime upgrade is a reviewed change, not something cdk-nag should force.',
     });
   }
 }

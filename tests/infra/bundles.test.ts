@@ -17,6 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../../lib/cloud/bundling';
 import { REPO_ROOT } from '../../lib/cloud/config';
 import { evaluationMarks, printEvaluated } from '../../lib/cloud/evaluationMarks';
 import { deployedLambdas } from '../../lib/cloud/lambdaEntries';
@@ -75,10 +76,9 @@ beforeAll(async () => {
         bundle: true,
         platform: 'node',
         format: 'esm',
-        target: 'node20',
+        target: BUNDLE_TARGET,
         mainFields: ['module', 'main'],
-        // The same banner AppFunction sets (lib/cloud/functions.ts).
-        banner: { js: "import { createRequire as __tpCreateRequire } from 'node:module'; const require = __tpCreateRequire(import.meta.url);" },
+        banner: { js: ESM_REQUIRE_BANNER },
         external: [...nodeModules],
         metafile: true,
         logLevel: 'silent',
@@ -265,7 +265,7 @@ describe('Lambda bundles', () => {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: BUNDLE_TARGET,
       external: ['jsdom'],
       logLevel: 'silent',
     });
