@@ -1,19 +1,20 @@
 /**
- * `npm test`: every suite in one go. vitest runs the unit, integration (DynamoDB Local +
- * cognito-local), infra (CDK template + cdk-nag) and web (components) projects; then the web app is
- * built and Playwright drives Debian's Chromium against a freshly started local stack.
+ * `npm test`: every suite in one go, in two lanes at once, then the browser suite:
+ * - vitest's integration project (DynamoDB Local + cognito-local);
+ * - beside it, the static gates (tsc, which also checks the type-level tests; ESLint with no warning
+ *   allowed; Prettier: each that fails counts as one failure and is named at the end), then vitest's
+ *   unit, infra (CDK template + cdk-nag) and web (components) projects, then the web app's build;
+ * - then Playwright drives Debian's Chromium against a freshly started local stack.
  * Ends with one line `N passed, N failed` (also written to .test-output/summary.txt for CI).
- *
- * First the static gates: tsc (which also checks the type-level tests), ESLint with no warning
- * allowed, and Prettier. Each that fails counts as one failure and is named at the end.
+ * `npm test -- <filters>` runs just those vitest tests.
  *
  * A flaky browser test (failed, then passed on CI's retry) counts as failed, and is named at the end.
  *
  * No Chromium: the browser suite is skipped with a loud banner, unless TRACKPITCH_REQUIRE_BROWSER=1
  * (set by .ci/run), which turns a missing browser into a failure.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chromiumPath } from '../tests/e2e/chromium';
 import { olderNodeWarning } from './nodeVersion';
 import { countPlaywright } from './playwright-report';
@@ -28,9 +29,37 @@ mkdirSync(out, { recursive: true });
 const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT' };
 const extraArgs = process.argv.slice(2);
 
-function run(command: string, args: string[]) {
+/** Runs a command with its output on this terminal; resolves to its exit status. */
+function run(command: string, args: string[]): Promise<number> {
   console.log(`\n$ ${command} ${args.join(' ')}`);
-  return spawnSync(command, args, { stdio: 'inherit', env }).status ?? 1;
+  return new Promise((resolve) => {
+    spawn(command, args, { stdio: 'inherit', env })
+      .on('error', () => resolve(1))
+      .on('close', (status) => resolve(status ?? 1));
+  });
+}
+
+type Log = (command: string, args: string[]) => Promise<number>;
+
+/** Runs `steps` with their output kept in .test-output/<name>.log, printed whole (with its duration) when the lane ends. */
+async function lane<T>(name: string, steps: (log: Log) => Promise<T>): Promise<T> {
+  const file = `${out}/${name.replace(/\W+/g, '-')}.log`;
+  const output = createWriteStream(file);
+  const started = Date.now();
+  const log: Log = (command, args) =>
+    new Promise((resolve) => {
+      output.write(`\n$ ${command} ${args.join(' ')}\n`);
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, FORCE_COLOR: '1' } });
+      child.stdout.pipe(output, { end: false });
+      child.stderr.pipe(output, { end: false });
+      child.on('error', () => resolve(1)).on('close', (status) => resolve(status ?? 1));
+    });
+  console.log(`\n[${name}] started (its output is printed when it ends)`);
+  const result = await steps(log);
+  await new Promise((resolve) => output.end(resolve));
+  console.log(`\n${'='.repeat(30)} ${name}: ${Math.round((Date.now() - started) / 1000)} s ${'='.repeat(30)}`);
+  process.stdout.write(readFileSync(file));
+  return result;
 }
 
 interface Count {
@@ -39,6 +68,31 @@ interface Count {
   skipped: number;
 }
 const total: Count = { passed: 0, failed: 0, skipped: 0 };
+let webBuildStatus = 0;
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: { status: string; assertionResults: unknown[] }[];
+}
+
+/** Adds one vitest run's JSON report to the total; a run that crashed before reporting counts as one failure. */
+function countVitest(jsonPath: string, status: number) {
+  const failedBefore = total.failed;
+  if (existsSync(jsonPath)) {
+    const report = JSON.parse(readFileSync(jsonPath, 'utf8')) as VitestReport;
+    total.passed += report.numPassedTests;
+    total.failed += report.numFailedTests;
+    total.skipped += report.numPendingTests + report.numTodoTests;
+    // A file that failed to load has no test results but must count as a failure.
+    total.failed += report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  }
+  if (status !== 0 && total.failed === failedBefore) total.failed += 1;
+}
+
+const vitestArgs = (json: string, ...more: string[]) => ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...more];
 
 // 0. Static gates: each one that fails counts as one failure (the run goes on, so every problem shows at once).
 const gates: [name: string, command: string, args: string[]][] = [
@@ -46,27 +100,33 @@ const gates: [name: string, command: string, args: string[]][] = [
   ['lint (ESLint, no warnings)', 'npx', ['eslint', '.', '--max-warnings', '0']],
   ['format (Prettier)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
 ];
-const failedGates = extraArgs.length > 0 ? [] : gates.filter(([, command, args]) => run(command, args) !== 0).map(([name]) => name);
-total.failed += failedGates.length;
+const failedGates: string[] = [];
 
-// 1. vitest: all four projects.
-const vitestJson = `${out}/vitest.json`;
-const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extraArgs]);
-if (existsSync(vitestJson)) {
-  const report = JSON.parse(readFileSync(vitestJson, 'utf8')) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-    testResults: { status: string; assertionResults: unknown[] }[];
-  };
-  total.passed += report.numPassedTests;
-  total.failed += report.numFailedTests;
-  total.skipped += report.numPendingTests + report.numTodoTests;
-  // A file that failed to load has no test results but must count as a failure.
-  total.failed += report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+if (extraArgs.length > 0) {
+  // `npm test -- <vitest filters>`: just those tests, in one vitest run.
+  const json = `${out}/vitest.json`;
+  countVitest(json, await run('npx', vitestArgs(json, ...extraArgs)));
+} else {
+  // 1. Two lanes at once. The integration tests spend most of their time waiting on DynamoDB Local and
+  // cognito-local (other processes), so the gates, the CPU-bound vitest projects and the web build run
+  // beside them instead of after them. Each lane's output is printed whole when it ends.
+  const integrationJson = `${out}/vitest-integration.json`;
+  const othersJson = `${out}/vitest-unit-infra-web.json`;
+  const lanes = await Promise.all([
+    lane('integration', async (log) => ({ integration: await log('npx', vitestArgs(integrationJson, '--project', 'integration')) })),
+    lane('gates, unit, infra, web, web build', async (log) => {
+      for (const [name, command, args] of gates) if ((await log(command, args)) !== 0) failedGates.push(name);
+      const others = await log('npx', vitestArgs(othersJson, '--project', 'unit', '--project', 'infra', '--project', 'web'));
+      const webBuild = chromiumPath() ? await log('npm', ['run', '--silent', 'build:web']) : 0;
+      return { others, webBuild };
+    }),
+  ]);
+  const [{ integration }, { others, webBuild }] = lanes;
+  total.failed += failedGates.length;
+  countVitest(integrationJson, integration);
+  countVitest(othersJson, others);
+  webBuildStatus = webBuild;
 }
-if (vitestStatus !== 0 && total.failed === 0) total.failed += 1; // vitest crashed before reporting
 
 // 2. Browser suite.
 const browser = chromiumPath();
@@ -78,9 +138,8 @@ if (!browser) {
   console.log(`\n${banner}\n!! ${browserNote}\n${banner}\n`);
   if (process.env.TRACKPITCH_REQUIRE_BROWSER === '1') total.failed += 1;
 } else if (extraArgs.length === 0) {
-  const buildStatus = run('npm', ['run', '--silent', 'build:web']);
   const pwJson = `${out}/playwright.json`;
-  const pwStatus = buildStatus === 0 ? run('npx', ['playwright', 'test']) : 1;
+  const pwStatus = webBuildStatus === 0 ? await run('npx', ['playwright', 'test']) : 1;
   if (existsSync(pwJson)) {
     const browserCount = countPlaywright(JSON.parse(readFileSync(pwJson, 'utf8')) as Parameters<typeof countPlaywright>[0]);
     total.passed += browserCount.passed;
