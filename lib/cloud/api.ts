@@ -12,12 +12,12 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CfnStage, HttpApi, HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { cloudRoutes, handlerGroups, lambdaLimits, routeKey, type HandlerGroup, type HandlerGroupDefinition, type RouteDefinition } from '../../schema/routes';
 import type { Auth } from './auth';
 import type { Data } from './data';
+import { grantModelInvocation } from './bedrock';
 import { AppFunction, commonEnvironment } from './functions';
 import type { AudioStorage } from './audio';
 import { acknowledge } from './nag';
@@ -46,50 +46,6 @@ export const cloudHandlerGroups = (): CloudHandlerGroup[] =>
 export function routeConstructId(route: Pick<RouteDefinition, 'method' | 'path'>): string {
   const words = [route.method.toLowerCase(), ...route.path.split(/[^A-Za-z0-9]+/)].filter(Boolean);
   return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
-}
-
-/** Geographies of Bedrock's cross-region inference profile ids: `us.amazon.nova-lite-v1:0`, `global.…`. */
-const INFERENCE_PROFILE_ID = /^(?:us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/;
-/** A system inference profile's ARN: `arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.amazon.nova-lite-v1:0`. */
-const INFERENCE_PROFILE_ARN = /^arn:[^:]+:bedrock:[^:]*:[^:]*:inference-profile\/(?:us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/;
-
-/**
- * What `bedrock:InvokeModel` (which Converse is authorised as) must name to run `modelId`, and nothing
- * more: a foundation model in the stack's region; for a cross-region inference profile, the profile in
- * the stack's account and region plus its model in whichever region the profile routes to; an ARN as given
- * (and, for a system inference profile's ARN, its model in any region too).
- */
-export function bedrockModelResources(scope: Construct, modelId: string): string[] {
-  const { partition, region, account } = Stack.of(scope);
-  const modelInAnyRegion = (model: string) => `arn:${partition}:bedrock:*::foundation-model/${model}`;
-  if (modelId.startsWith('arn:')) {
-    const profileModel = INFERENCE_PROFILE_ARN.exec(modelId)?.[1];
-    return profileModel ? [modelId, modelInAnyRegion(profileModel)] : [modelId];
-  }
-  const profileModel = INFERENCE_PROFILE_ID.exec(modelId)?.[1];
-  if (profileModel) {
-    return [`arn:${partition}:bedrock:${region}:${account}:inference-profile/${modelId}`, modelInAnyRegion(profileModel)];
-  }
-  return [`arn:${partition}:bedrock:${region}::foundation-model/${modelId}`];
-}
-
-/** Lets a writer Lambda (schema/routes.ts `writer: true`, and the sender) call the configured model. */
-export function grantModelInvocation(fn: AppFunction, modelId: string): void {
-  const resources = bedrockModelResources(fn, modelId);
-  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources }));
-  for (const resource of resources.filter((r) => r.includes(':bedrock:*:'))) {
-    acknowledge(fn.role, {
-      id: `AwsSolutions-IAM5[Resource::${nagResourceName(resource)}]`,
-      reason:
-        `A cross-region inference profile (${modelId}) sends each request to the model in one of its geography's regions, ` +
-        'chosen by Bedrock per request: the model is named exactly, only the region is a wildcard (AWS documents this grant for inference profiles).',
-    });
-  }
-}
-
-/** How cdk-nag prints a resource with pseudo-parameters: `arn:<AWS::Partition>:bedrock:…`. */
-function nagResourceName(resource: string): string {
-  return resource.replace(/\$\{Token\[AWS\.(\w+)\.\d+\]\}/g, '<AWS::$1>');
 }
 
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { readConfig, REPO_ROOT, type TrackpitchConfig } from './config';
+import { type ConfigSources, readConfig, REPO_ROOT, type TrackpitchConfig } from './config';
 import { stackName, TrackpitchStack } from './stack';
 
 export interface BuiltApp {
@@ -21,7 +21,7 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context ?? {};
 }
 
-export function buildApp(props: AppProps = {}, env: NodeJS.ProcessEnv = process.env): BuiltApp {
+export function buildApp(props: AppProps = {}, env: NodeJS.ProcessEnv = process.env, sources: Pick<ConfigSources, 'settingsDir' | 'rootDir'> = {}): BuiltApp {
   const app = new App({
     // CDK's built-in CloudFormation schema validation adds ~10 s to every synth on this machine, so it
     // is opt-in (TRACKPITCH_CFN_VALIDATION=true); cdk-nag always runs.
@@ -29,8 +29,9 @@ export function buildApp(props: AppProps = {}, env: NodeJS.ProcessEnv = process.
     ...props,
     context: { ...cdkJsonContext(), ...props.context },
   });
-  const config = readConfig({ context: (key) => app.node.tryGetContext(key) as unknown, env });
-  const stack = new TrackpitchStack(app, stackName(config.stage), { config });
+  const config = readConfig({ context: (key) => app.node.tryGetContext(key) as unknown, env, ...sources });
+  // The region the Bedrock model was chosen for is the one the stack deploys to; the account stays the CLI's.
+  const stack = new TrackpitchStack(app, stackName(config.stage), { config, ...(config.region ? { env: { region: config.region } } : {}) });
   // DESIGN §5 and §7: every AwsSolutions finding is fixed or acknowledged with a reason; synth fails otherwise.
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack, config };

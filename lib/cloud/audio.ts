@@ -8,7 +8,7 @@
  * failed, or a form posted again), and incomplete multipart uploads are aborted. CORS lets only the
  * app's origin POST and GET. Grants follow `handlerGroups[*].audio` (schema/routes.ts), per prefix.
  */
-import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
@@ -42,10 +42,18 @@ export const AUDIO_PREFIXES = {
 export const AUDIO_LISTS = { read: false, readwrite: true } as const satisfies Record<AudioAccess, boolean>;
 
 /**
- * The bucket's name, from the stage, account and region only (no resource): the site's CSP names the
- * bucket's host, and the bucket's CORS names the site, so neither may depend on the other's resource.
+ * The first group of the stack's id (`arn:…:stack/<name>/<uuid>`): the same at every update, new at
+ * every creation of the stack.
  */
-export const audioBucketName = (stage: string) => `trackpitch-${stage}-audio-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+const stackCreationId = Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID))));
+
+/**
+ * The bucket's name, from the stage, account and stack id only (no resource): the site's CSP names the
+ * bucket's host, and the bucket's CORS names the site, so neither may depend on the other's resource
+ * (a name CloudFormation generates would be such a dependency). The bucket is retained when a first
+ * deployment fails; the stack id part gives the retry, a new stack, a new name instead of "already exists".
+ */
+export const audioBucketName = (stage: string) => `trackpitch-${stage}-audio-${Aws.ACCOUNT_ID}-${stackCreationId}`;
 
 /** The host the browser posts uploads to and plays from (virtual-hosted style, as the SDK presigns). */
 export const audioBucketHost = (stage: string) => `${audioBucketName(stage)}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`;

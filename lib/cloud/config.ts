@@ -1,13 +1,16 @@
 /**
- * The deployment's typed configuration. Every setting is read from CDK context (`cdk.json` →
- * `context`, or `-c key=value` on the command line) first, then from a `TRACKPITCH_*` environment
- * variable, then falls back to its default. All problems are reported at once, each naming the
- * setting, where it can be set and what is wrong. docs/deploy.md documents every key.
+ * The deployment's typed configuration. A stage's settings live in one file an operator edits once,
+ * `deploy/<stage>.json` (the stage comes from `-c stage=…`), so a later deploy cannot drop an earlier
+ * setting; a `TRACKPITCH_*` environment variable overrides the file (CI), and CDK context (`-c key=value`,
+ * or cdk.json `context`) overrides both; then the default. All problems are reported at once, each
+ * naming the setting, where its value came from (or where to set it) and what is wrong.
+ * docs/deploy.md documents every key.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PriceTable } from '../../lambdas/core/billing';
+import { bedrockModelForRegion, DEFAULT_BEDROCK_MODEL } from './bedrock';
 
 /** The repository root (lib/cloud/../..), so paths work whatever the current directory is. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -17,6 +20,9 @@ export const WEB_DIR = path.join(REPO_ROOT, 'web');
 
 /** A committed one-page stand-in for the web build, for a synth or deploy without the real app. */
 export const PLACEHOLDER_WEB_DIST = path.join(REPO_ROOT, 'lib', 'cloud', 'placeholder-web');
+
+/** Where the stages' settings files are: `deploy/<stage>.json`. */
+export const SETTINGS_DIR = path.join(REPO_ROOT, 'deploy');
 
 /** Where the deployed web app comes from (the `webDist` setting). */
 export type WebSource =
@@ -37,6 +43,11 @@ export interface GoogleConfig {
 export interface TrackpitchConfig {
   /** Short environment name: part of the stack name, resource names and the Cognito domain default. */
   stage: string;
+  /**
+   * The region the stack deploys to: the `region` setting, else the CDK CLI's (CDK_DEFAULT_REGION);
+   * undefined only when synthesized without the CLI (the infra tests): the template is then region-agnostic.
+   */
+  region: string | undefined;
   /** Prefix of the Cognito domain `<prefix>.auth.<region>.amazoncognito.com` (hosted UI: the OAuth endpoints for Google sign-in). */
   cognitoDomainPrefix: string;
   /** Sign-in with Google through Cognito; undefined: email and password only. */
@@ -45,7 +56,7 @@ export interface TrackpitchConfig {
   callbackUrls: string[];
   /** Extra OAuth sign-out redirect URLs (the CloudFront URL + / is always allowed). */
   logoutUrls: string[];
-  /** Bedrock model (or inference profile) id used by the AI writer. */
+  /** Bedrock model (or inference profile) id used by the AI writer, one the deploy region serves. */
   bedrockModelId: string;
   /** Contact addresses shown in the footer and the legal pages. */
   contactEmails: { support: string; privacy: string };
@@ -62,12 +73,13 @@ export interface TrackpitchConfig {
 /** One setting: its context key, environment variable and meaning (used for errors and the docs). */
 export const SETTINGS = {
   stage: { env: 'TRACKPITCH_STAGE', help: 'environment name, e.g. dev or prod' },
+  region: { env: 'TRACKPITCH_REGION', help: 'AWS region the stack deploys to, e.g. us-east-1 (required for prod)' },
   cognitoDomainPrefix: { env: 'TRACKPITCH_COGNITO_DOMAIN_PREFIX', help: 'Cognito hosted-UI domain prefix' },
   googleClientId: { env: 'TRACKPITCH_GOOGLE_CLIENT_ID', help: 'Google OAuth client id' },
   googleClientSecretName: { env: 'TRACKPITCH_GOOGLE_CLIENT_SECRET_NAME', help: 'Secrets Manager secret name holding the Google client secret' },
   callbackUrls: { env: 'TRACKPITCH_CALLBACK_URLS', help: 'extra OAuth sign-in redirect URLs, comma-separated' },
   logoutUrls: { env: 'TRACKPITCH_LOGOUT_URLS', help: 'extra OAuth sign-out redirect URLs, comma-separated' },
-  bedrockModelId: { env: 'TRACKPITCH_BEDROCK_MODEL_ID', help: 'Bedrock model id for the AI writer' },
+  bedrockModelId: { env: 'TRACKPITCH_BEDROCK_MODEL_ID', help: 'Bedrock model, inference profile id or ARN for the AI writer' },
   supportEmail: { env: 'TRACKPITCH_SUPPORT_EMAIL', help: 'support contact email shown in the app' },
   privacyEmail: { env: 'TRACKPITCH_PRIVACY_EMAIL', help: 'privacy contact email shown in the app' },
   alarmEmail: { env: 'TRACKPITCH_ALARM_EMAIL', help: 'email subscribed to the alarm topic' },
@@ -82,7 +94,7 @@ export type SettingKey = keyof typeof SETTINGS;
 
 export const DEFAULTS = {
   stage: 'dev',
-  bedrockModelId: 'amazon.nova-lite-v1:0',
+  bedrockModelId: DEFAULT_BEDROCK_MODEL,
   supportEmail: 'support@example.com',
   privacyEmail: 'privacy@example.com',
   apiRateLimit: 50,
@@ -94,7 +106,7 @@ export class ConfigError extends Error {
     super(
       `Trackpitch deployment config has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
         problems.map((p) => `  - ${p}`).join('\n') +
-        '\nSet a value with `-c key=value`, in cdk.json "context", or with the environment variable shown. See docs/deploy.md.',
+        '\nSettings are read from deploy/<stage>.json; a TRACKPITCH_* variable overrides the file, and `-c key=value` overrides both. See docs/deploy.md#settings.',
     );
     this.name = 'ConfigError';
   }
@@ -106,6 +118,8 @@ export interface ConfigSources {
   env?: NodeJS.ProcessEnv;
   /** Base for a relative webDist folder; default: the repository root. */
   rootDir?: string;
+  /** Folder of the `<stage>.json` settings files; default: deploy/ in the repository. null: read none (tests). */
+  settingsDir?: string | null;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -116,17 +130,65 @@ const RESERVED_IN_DOMAIN = ['aws', 'amazon', 'cognito'];
 /** A Stripe price id: `price_` and letters or digits. */
 const STRIPE_PRICE = /^price_[A-Za-z0-9]+$/;
 const MODEL_ID = /^(arn:aws[a-z-]*:bedrock:[a-z0-9-]*:\d*:[a-z-]+\/)?[a-zA-Z0-9.:_-]+$/;
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
-export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: ConfigSources): TrackpitchConfig {
+/** Where a setting's value came from, as the messages name it. */
+type SettingSource = { kind: 'context' } | { kind: 'env' } | { kind: 'file'; file: string };
+
+/**
+ * A stage's settings file: a JSON object of settings (any key of SETTINGS but `stage`, which is the file's
+ * name). Missing: no settings. Each value is checked like the same setting from anywhere else.
+ */
+function readSettingsFile(file: string, shown: string, problems: string[]): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    problems.push(`${shown} is not valid JSON (${(error as Error).message}): fix the file`);
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push(`${shown} must hold one JSON object of settings, e.g. { "region": "us-east-1" }`);
+    return {};
+  }
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key === 'stage') problems.push(`${shown}: "stage" is the file's name, not a setting in it (-c stage=<name> reads deploy/<name>.json); remove it`);
+    else if (!(key in SETTINGS))
+      problems.push(
+        `${shown}: unknown setting "${key}"; the settings are ${Object.keys(SETTINGS)
+          .filter((k) => k !== 'stage')
+          .join(', ')}`,
+      );
+    else settings[key] = value;
+  }
+  return settings;
+}
+
+export function readConfig({ context, env = process.env, rootDir = REPO_ROOT, settingsDir = SETTINGS_DIR }: ConfigSources): TrackpitchConfig {
   const problems: string[] = [];
-  const where = (key: SettingKey) => `${key} (-c ${key}=…, or ${SETTINGS[key].env})`;
+  const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-  /** Context first, then the environment; blank counts as unset. */
-  const raw = (key: SettingKey): unknown => {
+  /** Context, then the environment, then the stage's settings file (read once the stage is known); blank counts as unset. */
+  let fileSettings: Record<string, unknown> = {};
+  let settingsFile = 'deploy/<stage>.json';
+  const found = (key: SettingKey): { value: unknown; source: SettingSource } | undefined => {
     const fromContext = context(key);
-    if (fromContext !== undefined && fromContext !== null && fromContext !== '') return fromContext;
+    if (!blank(fromContext)) return { value: fromContext, source: { kind: 'context' } };
     const fromEnv = env[SETTINGS[key].env];
-    return fromEnv === undefined || fromEnv.trim() === '' ? undefined : fromEnv;
+    if (!blank(fromEnv)) return { value: fromEnv, source: { kind: 'env' } };
+    const fromFile = fileSettings[key];
+    return blank(fromFile) ? undefined : { value: fromFile, source: { kind: 'file', file: settingsFile } };
+  };
+  const raw = (key: SettingKey): unknown => found(key)?.value;
+  /** The setting as a message names it: where its value came from, or where to set it. */
+  const where = (key: SettingKey) => {
+    const source = found(key)?.source;
+    if (source?.kind === 'context') return `${key} (from -c ${key}=…)`;
+    if (source?.kind === 'env') return `${key} (from ${SETTINGS[key].env})`;
+    if (source?.kind === 'file') return `${key} (from ${source.file})`;
+    return key === 'stage' ? 'stage (-c stage=…)' : `${key} (set it in ${settingsFile})`;
   };
   const text = (key: SettingKey): string | undefined => {
     const value = raw(key);
@@ -171,6 +233,24 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   const stage = text('stage') ?? DEFAULTS.stage;
   if (!STAGE.test(stage)) {
     problems.push(`${where('stage')} must start with a lowercase letter and use only a-z, 0-9 and '-', at most 16 characters; got "${stage}"`);
+  } else {
+    settingsFile = `deploy/${stage}.json`;
+    if (settingsDir !== null) {
+      const file = path.join(settingsDir, `${stage}.json`);
+      fileSettings = readSettingsFile(file, settingsDir === SETTINGS_DIR ? settingsFile : file, problems);
+      if (settingsDir !== SETTINGS_DIR) settingsFile = file;
+    }
+  }
+
+  // Production's region is written down; another stage may follow the CDK CLI's (its profile or AWS_REGION).
+  const explicitRegion = text('region');
+  const cliRegion = env.CDK_DEFAULT_REGION?.trim() || undefined;
+  let region = explicitRegion ?? (stage === 'prod' ? undefined : cliRegion);
+  if (explicitRegion !== undefined && !REGION.test(explicitRegion)) {
+    problems.push(`${where('region')} is not an AWS region such as "us-east-1": got "${explicitRegion}"`);
+    region = undefined;
+  } else if (stage === 'prod' && explicitRegion === undefined) {
+    problems.push(`${where('region')} is required for the prod stage: the region production deploys to, e.g. "us-east-1"`);
   }
 
   const explicitPrefix = text('cognitoDomainPrefix');
@@ -222,8 +302,15 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   const callbackUrls = checkUrls('callbackUrls', list('callbackUrls'));
   const logoutUrls = checkUrls('logoutUrls', list('logoutUrls'));
 
-  const bedrockModelId = text('bedrockModelId') ?? DEFAULTS.bedrockModelId;
-  if (!MODEL_ID.test(bedrockModelId)) problems.push(`${where('bedrockModelId')} is not a Bedrock model id: "${bedrockModelId}"`);
+  const requestedModel = text('bedrockModelId');
+  let bedrockModelId = requestedModel ?? DEFAULTS.bedrockModelId;
+  if (!MODEL_ID.test(bedrockModelId)) {
+    problems.push(`${where('bedrockModelId')} is not a Bedrock model id: "${bedrockModelId}"`);
+  } else {
+    const served = bedrockModelForRegion(requestedModel, region);
+    if ('problem' in served) problems.push(`${where('bedrockModelId')}: ${served.problem}`);
+    else bedrockModelId = served.modelId;
+  }
 
   const support = emailOr('supportEmail', DEFAULTS.supportEmail);
   const privacy = emailOr('privacyEmail', DEFAULTS.privacyEmail);
@@ -281,6 +368,7 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT }: 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     stage,
+    region,
     cognitoDomainPrefix,
     google,
     callbackUrls,

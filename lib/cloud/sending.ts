@@ -11,7 +11,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { ContextAttribute, type IScheduleTarget, Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { grantModelInvocation } from './api';
+import { grantModelInvocation } from './bedrock';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
 import type { MailboxSecrets } from './secrets';

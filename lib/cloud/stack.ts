@@ -1,7 +1,7 @@
 /**
- * The Trackpitch stack: one construct per concern, wired in dependency order. No account or region
- * is set and nothing is looked up, so the stack synthesizes offline and deploys to whatever
- * environment the CLI credentials point at.
+ * The Trackpitch stack: one construct per concern, wired in dependency order. No account is set and
+ * nothing is looked up, so the stack synthesizes offline and deploys to the CLI credentials' account, in
+ * the configured region (lib/cloud/app.ts; region-agnostic when synthesized without the CLI).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -3,11 +3,13 @@
  * only, access-logged, uploads (`uploads/`) expired by the lifecycle, CORS for the site's origin only;
  * only the tracks function may use it (on `uploads/*` and `tracks/*`, with exactly its actions, and list those
  * prefixes so that S3 answers a missing key with 404, not 403) and knows its name; the site's CSP lets the
- * browser post to and play from it.
+ * browser post to and play from it; its name is new at each creation of the stack (it is retained, and a
+ * failed first deployment must not block the retry).
  */
-import type { CfnResource } from 'aws-cdk-lib';
+import { App, type CfnResource, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { AUDIO_ACTIONS, AUDIO_PREFIXES } from '../../lib/cloud/audio';
+import { AUDIO_ACTIONS, AUDIO_PREFIXES, audioBucketName } from '../../lib/cloud/audio';
+import { readConfig } from '../../lib/cloud/config';
 import { cloudHandlerGroups } from '../../lib/cloud/api';
 import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
 import { actionsOf, resourcesOfType, statementsOfRole, synth } from './synth';
@@ -105,8 +107,51 @@ describe('the audio bucket', () => {
 
   it("names the bucket's host in the site's CSP, for uploads and the player", () => {
     const [, policy] = resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
-    const csp = JSON.stringify(policy.Properties);
-    expect(csp).toMatch(/connect-src 'self' [^;]*https:\/\/trackpitch-dev-audio-/);
-    expect(csp).toMatch(/media-src 'self' https:\/\/trackpitch-dev-audio-/);
+    const config = policy.Properties!.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } };
+    const csp = evaluate(config.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy, firstCreation) as string;
+    const host = `https://${evaluate(bucket.BucketName, firstCreation) as string}.s3.eu-west-1.amazonaws.com`;
+    expect(csp).toMatch(new RegExp(`connect-src 'self' [^;]*${host.replaceAll('.', '\\.')}(;| )`));
+    expect(csp).toContain(`media-src 'self' ${host};`);
+  });
+
+  it('is named anew at each creation of the stack, so the retry of a failed first deployment does not meet the retained bucket', () => {
+    // A retained bucket outlives a failed first deployment; CloudFormation cannot generate the name (the CSP
+    // names the bucket and the bucket's CORS names the site, so that would be a cycle): the stack id makes it new.
+    expect((resources[bucketId] as { DeletionPolicy?: string }).DeletionPolicy).toBe('Retain');
+    const first = evaluate(bucket.BucketName, firstCreation);
+    expect(first).toBe('trackpitch-dev-audio-123456789012-5e0b3a70');
+    expect(evaluate(bucket.BucketName, { ...firstCreation, 'AWS::StackId': retryStackId })).toBe('trackpitch-dev-audio-123456789012-9c41d2e8');
+    // An update keeps the stack id, so the bucket is never replaced.
+    expect(evaluate(bucket.BucketName, firstCreation)).toBe(first);
+  });
+
+  it('keeps a valid S3 name for the longest stage', () => {
+    const longestStage = 'a234567890123456';
+    expect(readConfig({ context: (key) => ({ stage: longestStage })[key], env: {}, settingsDir: null }).stage).toBe(longestStage);
+    const name = evaluate(new Stack(new App(), 'Bare').resolve(audioBucketName(longestStage)), firstCreation);
+    expect(name).toMatch(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/);
   });
 });
+
+const retryStackId = 'arn:aws:cloudformation:eu-west-1:123456789012:stack/Trackpitch-dev/9c41d2e8-2a7b-11f1-8d1e-0a1b2c3d4e5f';
+const firstCreation: Record<string, string> = {
+  'AWS::AccountId': '123456789012',
+  'AWS::Region': 'eu-west-1',
+  'AWS::URLSuffix': 'amazonaws.com',
+  'AWS::Partition': 'aws',
+  'AWS::StackId': 'arn:aws:cloudformation:eu-west-1:123456789012:stack/Trackpitch-dev/5e0b3a70-1f2c-11f1-8d1e-0a1b2c3d4e5f',
+};
+
+/** Evaluates the intrinsics a name is built with (Ref of a pseudo parameter, Fn::Join, Fn::Split, Fn::Select). */
+function evaluate(value: unknown, pseudo: Record<string, string>): unknown {
+  if (typeof value === 'string') return value;
+  const fn = value as { Ref?: string; 'Fn::Join'?: [string, unknown[]]; 'Fn::Split'?: [string, unknown]; 'Fn::Select'?: [number, unknown] };
+  if (fn.Ref) {
+    if (!(fn.Ref in pseudo)) throw new Error(`no value for ${fn.Ref}`);
+    return pseudo[fn.Ref];
+  }
+  if (fn['Fn::Join']) return fn['Fn::Join'][1].map((part) => evaluate(part, pseudo)).join(fn['Fn::Join'][0]);
+  if (fn['Fn::Split']) return (evaluate(fn['Fn::Split'][1], pseudo) as string).split(fn['Fn::Split'][0]);
+  if (fn['Fn::Select']) return (evaluate(fn['Fn::Select'][1], pseudo) as unknown[])[fn['Fn::Select'][0]];
+  throw new Error(`cannot evaluate ${JSON.stringify(value)}`);
+}

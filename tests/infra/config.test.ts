@@ -1,5 +1,7 @@
 /**
- * lib/cloud/config.ts: defaults, context over environment, and one clear message listing every problem.
+ * lib/cloud/config.ts: defaults, the stage's settings file under TRACKPITCH_* variables under context,
+ * the deploy region, the AI writer's model for that region, and one clear message listing every
+ * problem with where its value came from.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,12 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, PLACEHOLDER_WEB_DIST, readConfig, SETTINGS, WEB_DIR } from '../../lib/cloud/config';
 
 const placeholder = { webDist: 'placeholder' };
-const read = (context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, rootDir?: string) =>
-  readConfig({ context: (key) => context[key], env, ...(rootDir ? { rootDir } : {}) });
+/** Reads no deploy/<stage>.json unless the test gives a settings folder. */
+const read = (context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, rootDir?: string, settingsDir: string | null = null) =>
+  readConfig({ context: (key) => context[key], env, settingsDir, ...(rootDir ? { rootDir } : {}) });
 
-function problems(context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, rootDir?: string): string[] {
+function problems(context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, rootDir?: string, settingsDir: string | null = null): string[] {
   try {
-    read(context, env, rootDir);
+    read(context, env, rootDir, settingsDir);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;
@@ -26,6 +29,7 @@ describe('readConfig', () => {
     const config = read({});
     expect(config).toEqual({
       stage: 'dev',
+      region: undefined,
       cognitoDomainPrefix: 'trackpitch-dev',
       google: undefined,
       callbackUrls: [],
@@ -82,7 +86,7 @@ describe('readConfig', () => {
       apiBurstLimit: '0',
     });
     expect(found).toHaveLength(6);
-    expect(found.join('\n')).toContain('stage (-c stage=…, or TRACKPITCH_STAGE)');
+    expect(found.join('\n')).toContain('stage (from -c stage=…)');
     expect(found.join('\n')).toContain('reserved word "cognito"');
     expect(found.join('\n')).toContain('googleClientSecretName');
     expect(found.join('\n')).toContain('must be an https:// URL');
@@ -94,11 +98,15 @@ describe('readConfig', () => {
     expect(problems({ ...placeholder, googleClientSecretName: 'x' })[0]).toMatch(/^googleClientId .* is required when googleClientSecretName is set/);
   });
 
-  it('refuses placeholder contact emails on the prod stage', () => {
-    const found = problems({ ...placeholder, stage: 'prod' });
-    expect(found).toHaveLength(2);
-    expect(found[0]).toContain('real address for the prod stage');
-    expect(read({ ...placeholder, stage: 'prod', supportEmail: 'help@trackpitch.io', privacyEmail: 'privacy@trackpitch.io' }).stage).toBe('prod');
+  it('refuses placeholder contact emails on the prod stage, saying where to set them', () => {
+    const found = problems({ ...placeholder, stage: 'prod', region: 'us-east-1' });
+    expect(found).toEqual([
+      'supportEmail (set it in deploy/prod.json) must be a real address for the prod stage (it is shown to users); got "support@example.com"',
+      'privacyEmail (set it in deploy/prod.json) must be a real address for the prod stage (it is shown to users); got "privacy@example.com"',
+    ]);
+    expect(read({ ...placeholder, stage: 'prod', region: 'us-east-1', supportEmail: 'help@trackpitch.io', privacyEmail: 'privacy@trackpitch.io' }).stage).toBe(
+      'prod',
+    );
   });
 
   it('needs no web build when webDist is unset: synth builds web/ (a fresh clone has no web/dist)', () => {
@@ -126,7 +134,140 @@ describe('readConfig', () => {
     const error = new ConfigError(['a is wrong', 'b is wrong']);
     expect(error.message).toBe(
       'Trackpitch deployment config has 2 problems:\n  - a is wrong\n  - b is wrong\n' +
-        'Set a value with `-c key=value`, in cdk.json "context", or with the environment variable shown. See docs/deploy.md.',
+        'Settings are read from deploy/<stage>.json; a TRACKPITCH_* variable overrides the file, and `-c key=value` overrides both. See docs/deploy.md#settings.',
     );
+  });
+});
+
+describe("a stage's settings file, deploy/<stage>.json", () => {
+  /** A settings folder holding the given files (name → content). */
+  function settingsDir(files: Record<string, string>): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'trackpitch-settings-'));
+    for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+    return dir;
+  }
+  const prodFile = JSON.stringify({
+    region: 'eu-west-1',
+    cognitoDomainPrefix: 'trackpitch-yourco-prod',
+    supportEmail: 'support@your-domain.com',
+    privacyEmail: 'privacy@your-domain.com',
+    alarmEmail: 'ops@your-domain.com',
+    callbackUrls: ['https://app.your-domain.com/auth'],
+    apiRateLimit: 20,
+  });
+
+  it("holds the stage's settings, so a deploy with only -c stage=prod keeps every one", () => {
+    const dir = settingsDir({ 'prod.json': prodFile });
+    expect(read({ stage: 'prod' }, {}, undefined, dir)).toMatchObject({
+      stage: 'prod',
+      region: 'eu-west-1',
+      cognitoDomainPrefix: 'trackpitch-yourco-prod',
+      contactEmails: { support: 'support@your-domain.com', privacy: 'privacy@your-domain.com' },
+      alarmEmail: 'ops@your-domain.com',
+      callbackUrls: ['https://app.your-domain.com/auth'],
+      apiThrottle: { rate: 20 },
+    });
+  });
+
+  it('is read for its own stage only', () => {
+    const dir = settingsDir({ 'prod.json': prodFile });
+    expect(read({ stage: 'staging' }, {}, undefined, dir)).toMatchObject({ cognitoDomainPrefix: 'trackpitch-staging', alarmEmail: undefined });
+  });
+
+  it('is overridden by a TRACKPITCH_* variable, and both by -c key=value', () => {
+    const dir = settingsDir({ 'prod.json': prodFile });
+    const env = { TRACKPITCH_ALARM_EMAIL: 'ci@your-domain.com', TRACKPITCH_API_RATE_LIMIT: '30' };
+    expect(read({ stage: 'prod' }, env, undefined, dir)).toMatchObject({ alarmEmail: 'ci@your-domain.com', apiThrottle: { rate: 30 } });
+    expect(read({ stage: 'prod', alarmEmail: 'cli@your-domain.com' }, env, undefined, dir)).toMatchObject({ alarmEmail: 'cli@your-domain.com' });
+  });
+
+  it('names the file a bad value came from, and each other source by its own name', () => {
+    const dir = settingsDir({ 'prod.json': JSON.stringify({ ...JSON.parse(prodFile), alarmEmail: 'ops-at-your-domain' }) });
+    const file = path.join(dir, 'prod.json');
+    expect(problems({ stage: 'prod' }, {}, undefined, dir)).toEqual([`alarmEmail (from ${file}) is not an email address: "ops-at-your-domain"`]);
+    expect(problems({ stage: 'prod' }, { TRACKPITCH_ALARM_EMAIL: 'x' }, undefined, dir)).toEqual([
+      'alarmEmail (from TRACKPITCH_ALARM_EMAIL) is not an email address: "x"',
+    ]);
+    expect(problems({ stage: 'prod', alarmEmail: 'y' }, {}, undefined, dir)).toEqual(['alarmEmail (from -c alarmEmail=…) is not an email address: "y"']);
+  });
+
+  it('refuses a key that is no setting (a typo would otherwise be ignored), a stage in the file, and anything but a JSON object', () => {
+    const file = (content: string) => {
+      const dir = settingsDir({ 'qa.json': content });
+      return problems({ stage: 'qa' }, {}, undefined, dir).map((p) => p.replace(dir + path.sep, ''));
+    };
+    expect(file('{ "suportEmail": "help@your-domain.com", "stage": "prod" }')).toEqual([
+      `qa.json: unknown setting "suportEmail"; the settings are ${Object.keys(SETTINGS)
+        .filter((k) => k !== 'stage')
+        .join(', ')}`,
+      'qa.json: "stage" is the file\'s name, not a setting in it (-c stage=<name> reads deploy/<name>.json); remove it',
+    ]);
+    expect(file('{ "region": "us-east-1", }')[0]).toMatch(/^qa\.json is not valid JSON \(.+\): fix the file$/);
+    expect(file('["us-east-1"]')).toEqual(['qa.json must hold one JSON object of settings, e.g. { "region": "us-east-1" }']);
+  });
+});
+
+describe('the deploy region', () => {
+  it('is required, written down, for prod: the CLI region alone is refused', () => {
+    expect(
+      problems({ ...placeholder, stage: 'prod', supportEmail: 'a@your-domain.com', privacyEmail: 'b@your-domain.com' }, { CDK_DEFAULT_REGION: 'us-east-1' }),
+    ).toEqual(['region (set it in deploy/prod.json) is required for the prod stage: the region production deploys to, e.g. "us-east-1"']);
+  });
+
+  it("follows the CDK CLI's region on other stages, and is unknown without the CLI", () => {
+    expect(read({}, { CDK_DEFAULT_REGION: 'eu-west-1' }).region).toBe('eu-west-1');
+    expect(read({ region: 'us-west-2' }, { CDK_DEFAULT_REGION: 'eu-west-1' }).region).toBe('us-west-2');
+    expect(read({}).region).toBeUndefined();
+  });
+
+  it('must look like a region', () => {
+    expect(problems({ region: 'Ireland' })).toEqual(['region (from -c region=…) is not an AWS region such as "us-east-1": got "Ireland"']);
+  });
+});
+
+describe("the AI writer's model for the deploy region", () => {
+  const modelIn = (region: string | undefined, bedrockModelId?: string) =>
+    read({ ...(region ? { region } : {}), ...(bedrockModelId ? { bedrockModelId } : {}) }).bedrockModelId;
+
+  it("is the default model where it is served on demand, else its geography's cross-region profile", () => {
+    expect(modelIn('us-east-1')).toBe('amazon.nova-lite-v1:0');
+    expect(modelIn('us-west-2')).toBe('us.amazon.nova-lite-v1:0');
+    expect(modelIn('eu-west-1')).toBe('eu.amazon.nova-lite-v1:0');
+    expect(modelIn('ap-southeast-2')).toBe('apac.amazon.nova-lite-v1:0');
+    expect(modelIn(undefined)).toBe('amazon.nova-lite-v1:0');
+  });
+
+  it('refuses a model the region cannot serve on demand, naming the profile to use', () => {
+    expect(problems({ region: 'eu-west-1', bedrockModelId: 'amazon.nova-lite-v1:0' })).toEqual([
+      'bedrockModelId (from -c bedrockModelId=…): "amazon.nova-lite-v1:0" is served on demand in us-east-1 only: in eu-west-1 use its cross-region inference profile "eu.amazon.nova-lite-v1:0"',
+    ]);
+  });
+
+  it("refuses a profile called from outside its geography, naming the region's own", () => {
+    expect(problems({ region: 'eu-west-1' }, { TRACKPITCH_BEDROCK_MODEL_ID: 'us.amazon.nova-pro-v1:0' })).toEqual([
+      'bedrockModelId (from TRACKPITCH_BEDROCK_MODEL_ID): "us.amazon.nova-pro-v1:0" is called from us-east-1, us-east-2, us-west-2 only: in eu-west-1 use "eu.amazon.nova-pro-v1:0"',
+    ]);
+    expect(modelIn('us-east-1', 'us.amazon.nova-pro-v1:0')).toBe('us.amazon.nova-pro-v1:0');
+  });
+
+  it('refuses the default model in a region no profile serves, saying what to do', () => {
+    const [problem] = problems({ region: 'sa-east-1' });
+    expect(problem).toMatch(/^bedrockModelId \(set it in deploy\/dev\.json\): the default model amazon\.nova-lite-v1:0 is served on demand in us-east-1 only/);
+    expect(problem).toContain('no cross-region inference profile is called from sa-east-1 (us.: us-east-1, us-east-2, us-west-2; eu.: ');
+    expect(problem).toContain('deploy to one of those regions, or name a model that sa-east-1 serves');
+  });
+
+  it('refuses an ARN in another region than the stack', () => {
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
+    expect(problems({ region: 'eu-west-1', bedrockModelId: arn })).toEqual([
+      `bedrockModelId (from -c bedrockModelId=…): "${arn}" is in us-east-1, but the stack deploys to eu-west-1: the Lambdas call Bedrock in their own region, so name one in eu-west-1`,
+    ]);
+    expect(modelIn('us-east-1', arn)).toBe(arn);
+  });
+
+  it('keeps a model it has no region facts about, and any model when the region is unknown', () => {
+    expect(modelIn('eu-west-1', 'anthropic.claude-3-haiku-20240307-v1:0')).toBe('anthropic.claude-3-haiku-20240307-v1:0');
+    expect(modelIn('eu-west-1', 'global.amazon.nova-2-lite-v1:0')).toBe('global.amazon.nova-2-lite-v1:0');
+    expect(modelIn(undefined, 'us.amazon.nova-lite-v1:0')).toBe('us.amazon.nova-lite-v1:0');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Builds the real CDK app for the infra tests: bundling skipped (no esbuild and no Vite build runs:
  * the web asset keeps its default, built from web/ by Vite, but is not built), and an explicit
- * environment so a developer's TRACKPITCH_* variables cannot leak in.
+ * environment and no deploy/<stage>.json so a developer's TRACKPITCH_* variables and settings files cannot leak in.
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp, type BuiltApp } from '../../lib/cloud/app';
@@ -21,7 +21,7 @@ export interface Synthesized extends BuiltApp {
 }
 
 export function synth(context: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): Synthesized {
-  const built = buildApp({ context: { ...TEST_CONTEXT, ...context } }, env);
+  const built = buildApp({ context: { ...TEST_CONTEXT, ...context } }, env, { settingsDir: null });
   return { ...built, template: Template.fromStack(built.stack) };
 }
 
