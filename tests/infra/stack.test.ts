@@ -523,6 +523,24 @@ describe('monitoring', () => {
     expect(alarms.find((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toBeDefined();
   });
 
+  it("lets this account's CloudWatch publish to the alarm topic, and still refuses any publish without TLS", () => {
+    const { Statement: statements } = onlyResource(template, 'AWS::SNS::TopicPolicy').Properties.PolicyDocument as { Statement: { Effect: string }[] };
+    // enforceSSL's policy replaces SNS's default: without this Allow no alarm reaches the topic.
+    expect(statements.filter((s) => s.Effect === 'Allow')).toEqual([
+      {
+        Sid: 'AllowCloudWatchAlarms',
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: topicRef,
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      },
+    ]);
+    expect(statements.filter((s) => s.Effect === 'Deny')).toEqual([
+      expect.objectContaining({ Principal: '*', Action: 'sns:Publish', Resource: topicRef, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    ]);
+  });
+
   it('every alarm notifies the encrypted topic', () => {
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([topicRef]);
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
