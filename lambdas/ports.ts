@@ -3,6 +3,7 @@
  * each function's composition (lambdas/composition/<group>.ts) picks which. Nothing here imports an SDK.
  */
 import type { ListenAnswer } from '../schema/api/listenValues';
+import type { MetricName, MetricUnitName } from '../schema/metrics';
 import type { Campaign, EmailLength, SavedContactList } from '../schema/api/campaigns';
 import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts';
 import type { Tone } from '../schema/api/options';
@@ -18,6 +19,16 @@ import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/i
 
 export interface Clock {
   now(): Date;
+}
+
+/**
+ * Where a worker or handler emits the application metrics (schema/metrics.ts): Powertools Metrics in a
+ * Lambda and the local ticker (lambdas/adapters/metrics.ts), a recorder in tests. Emit each metric
+ * with its unit from MetricUnits.
+ */
+export interface AppMetrics {
+  addMetric(name: MetricName, unit: MetricUnitName, value: number): void;
+  publishStoredMetrics(): void;
 }
 
 export interface ProfileStore {

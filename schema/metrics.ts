@@ -3,7 +3,7 @@
  * alarms (lib/cloud/monitoring.ts) and the Lambdas that emit them (Powertools Metrics, embedded
  * metric format). Plain constants, no CDK import, so Lambda code imports it too.
  *
- * Emit them with `new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE })` and
+ * Emit them through lambdas/adapters/metrics.ts (`appMetrics()`: this namespace and service) with
  * no extra dimensions: CloudWatch alarms match dimensions exactly, and the alarms read the metric
  * with the single dimension `service = METRICS_SERVICE` (the Powertools default dimension).
  */
@@ -22,18 +22,21 @@ export const MetricNames = {
   EmailsUnknownOutcome: 'EmailsUnknownOutcome',
   /** Count: the provider answered 429 / daily limit; the item is rescheduled. */
   ProviderThrottled: 'ProviderThrottled',
-  /** Seconds: now − scheduled_for when an email is sent. */
+  /** Seconds: now − the slot a tick was queued for, as the sender takes each tick up (lambdas/core/dispatch.ts). */
   QueueLagSeconds: 'QueueLagSeconds',
   /** Milliseconds: one dispatcher run, from start to the last queue write. */
   DispatcherTickMs: 'DispatcherTickMs',
-  /** Count: a Stripe (or other) webhook that could not be applied. */
+  /** Count: a billing webhook delivery answered 5xx (not applied; the provider delivers it again). A bad signature is not one. */
   WebhookFailures: 'WebhookFailures',
 } as const;
 
 export type MetricName = (typeof MetricNames)[keyof typeof MetricNames];
 
-/** The CloudWatch unit each metric is emitted with (Powertools `MetricUnit` has the same strings). */
-export const MetricUnits: Record<MetricName, 'Count' | 'Seconds' | 'Milliseconds'> = {
+/** The CloudWatch units these metrics use (Powertools `MetricUnit` has the same strings). */
+export type MetricUnitName = 'Count' | 'Seconds' | 'Milliseconds';
+
+/** The CloudWatch unit each metric is emitted with. */
+export const MetricUnits: Record<MetricName, MetricUnitName> = {
   EmailsSent: 'Count',
   EmailsFailed: 'Count',
   EmailsUnknownOutcome: 'Count',

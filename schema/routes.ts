@@ -22,10 +22,7 @@ export interface RouteDefinition {
   throttle?: { rate: number; burst: number };
 }
 
-/** What a handler group may do to the table: CDK grants exactly this (least privilege). */
-export type TableAccess = 'none' | 'read' | 'readwrite';
-
-/** One handler group: its module, what it may do to the table, and its Lambda limits (same locally and in AWS). */
+/** One handler group: its module and its Lambda limits (same locally and in AWS). Its table grant: lib/cloud/tableGrants.ts. */
 export interface HandlerGroupDefinition {
   entry: string;
   /** Calls the AI writer (Bedrock in AWS): CDK grants bedrock:InvokeModel on the configured model only. */
@@ -33,7 +30,6 @@ export interface HandlerGroupDefinition {
   /** Packages installed beside the bundle instead of bundled (jsdom reads its own files at run time). */
   nodeModules?: readonly string[];
   description: string;
-  table: TableAccess;
   /** Lambda timeout in seconds (default DEFAULT_LAMBDA_LIMITS); under the API's 30 s integration timeout. */
   timeoutSeconds?: number;
   /** Lambda memory in MB, 128–10240 (default DEFAULT_LAMBDA_LIMITS). */
@@ -55,13 +51,12 @@ export interface HandlerGroupDefinition {
 }
 
 export const handlerGroups = {
-  health: { entry: 'lambdas/http/health.ts', description: 'liveness and version', table: 'none' },
-  profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile", table: 'readwrite' },
-  waitlist: { entry: 'lambdas/http/waitlist.ts', description: 'public beta waitlist: join, spots left', table: 'readwrite' },
+  health: { entry: 'lambdas/http/health.ts', description: 'liveness and version' },
+  profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile" },
+  waitlist: { entry: 'lambdas/http/waitlist.ts', description: 'public beta waitlist: join, spots left' },
   admin: {
     entry: 'lambdas/http/admin.ts',
     description: 'admin-only screens: waitlist, directory import',
-    table: 'readwrite',
     // A directory import parses and upserts a whole file (thousands of entries) in one request.
     timeoutSeconds: 28,
     memoryMb: 1024,
@@ -69,19 +64,16 @@ export const handlerGroups = {
   contacts: {
     entry: 'lambdas/http/contacts.ts',
     description: "the user's contacts, CSV import batches, unsubscribed list",
-    table: 'readwrite',
   },
   directory: {
     entry: 'lambdas/http/directory.ts',
     description: 'LabelFinder directory: list, add entries to contacts',
-    table: 'readwrite',
     // A paid user's bulk add writes up to 1000 contacts.
     timeoutSeconds: 28,
   },
   campaigns: {
     entry: 'lambdas/http/campaigns.ts',
     description: 'campaign drafts, the AI email preview, per-recipient previews',
-    table: 'readwrite',
     writer: true,
     nodeModules: ['jsdom'],
     // The writer may take 10–20 s; the HTML sanitizer builds a DOM (jsdom) once per container.
@@ -91,35 +83,29 @@ export const handlerGroups = {
   compose: {
     entry: 'lambdas/http/compose.ts',
     description: "the user's campaign templates and saved recipient lists",
-    table: 'readwrite',
   },
   sending: {
     entry: 'lambdas/http/sending.ts',
     description: 'send a campaign (checks, queueing in batches), pause, resume, retry failed, sending status, sent emails',
-    table: 'readwrite',
   },
   mailbox: {
     entry: 'lambdas/http/mailbox.ts',
     description: 'connect a Gmail mailbox (OAuth consent and callback), disconnect it',
-    table: 'readwrite',
     sealsSecrets: true,
     readsOAuthSecrets: true,
   },
   tracking: {
     entry: 'lambdas/http/tracking.ts',
     description: 'public: open pixel, click redirect, the unsubscribe page lookup and confirm, RFC 8058 one-click',
-    table: 'readwrite',
   },
   billing: {
     entry: 'lambdas/http/billing.ts',
     description: 'plans and billing: Checkout, the billing portal, subscription sync, the provider webhook',
-    table: 'readwrite',
     readsBillingSecrets: true,
   },
   tracks: {
     entry: 'lambdas/http/tracks.ts',
     description: "the artist's tracks: upload straight to storage (presigned POST), complete (metadata read), My tracks, delete",
-    table: 'readwrite',
     audio: 'readwrite',
     // Completing reads the stored file's header (an MP4's may sit after its audio: a long read).
     timeoutSeconds: 28,
@@ -127,18 +113,15 @@ export const handlerGroups = {
   listen: {
     entry: 'lambdas/http/listen.ts',
     description: "public: a recipient's private listen page (its data and a signed audio URL), its listen beacons and one-click answer",
-    table: 'readwrite',
     audio: 'read',
   },
   insights: {
     entry: 'lambdas/http/insights.ts',
     description: 'dashboard statistics and analytics: reads of the counters, recent sends and per-recipient activity',
-    table: 'read',
   },
   outbox: {
     entry: 'lambdas/http/outbox.ts',
     description: 'local runtime only: the messages the local mailbox sent',
-    table: 'read',
     localOnly: true,
   },
 } as const satisfies Record<string, HandlerGroupDefinition>;

@@ -1,4 +1,4 @@
-/** The insights group's adapters: reads only (its Lambda has the table's read grant, nothing more). */
+/** The insights group's adapters: reads only (its Lambda may only read the table: lib/cloud/tableGrants.ts). */
 import { systemClock } from '../adapters/clock';
 import { DynamoInsightsStore } from '../adapters/dynamodb/insightsStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';

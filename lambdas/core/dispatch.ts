@@ -30,6 +30,9 @@ export const shardNumbers = (): number[] => Array.from({ length: DUE_SHARDS }, (
  */
 export const slotOf = (at: Date, intervalMs: number): Date => new Date(Math.floor(at.getTime() / intervalMs) * intervalMs);
 
+/** How long after its slot a tick is taken up, in seconds: the queue's lag (the QueueLagSeconds metric). */
+export const queueLagSeconds = (tick: Pick<SendTick, 'slot'>, now: Date): number => (now.getTime() - Date.parse(tick.slot)) / 1000;
+
 /**
  * One message per due user for the slot. The group id makes the queue deliver a user's ticks one at a
  * time (so the per-user pace holds whatever the concurrency). The dedup id names the user and the

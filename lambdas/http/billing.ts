@@ -3,7 +3,10 @@
  * tier changes only here, and only to what the provider says now: the verified webhook and sync re-read
  * the customer's subscription and write its mapping onto the profile (lambdas/core/billing.ts).
  */
+import type { Context } from 'aws-lambda';
 import type { BillingRedirect } from '../../schema/api/billing';
+import { MetricNames, MetricUnits } from '../../schema/metrics';
+import { appMetrics } from '../adapters/metrics';
 import {
   billingReturnUrls,
   billingStateOf,
@@ -18,10 +21,10 @@ import {
 import { DomainError } from '../core/errors';
 import { raisesMonthlyLimit } from '../core/plans';
 import type { Identity } from '../core/profile';
-import type { BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, SenderWake, WebhookVerifier } from '../ports';
+import type { AppMetrics, BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, SenderWake, WebhookVerifier } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { billingDeps } from '../composition/billing';
-import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
+import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiEvent, type ApiResult } from './api';
 import { ensureProfile } from './ensureProfile';
 
 export interface BillingDeps {
@@ -36,6 +39,8 @@ export interface BillingDeps {
   prices: PriceTable | undefined;
   clock: Clock;
   appUrl: string;
+  /** Counts the webhook deliveries that failed (WebhookFailures); none in the local server. */
+  metrics?: AppMetrics;
 }
 
 /** The webhook's answer: what became of the event (the provider only reads the status). */
@@ -60,7 +65,9 @@ async function fromProvider<T>(work: Promise<T>, what: string): Promise<T> {
   }
 }
 
-export const makeHandler = ({ profiles, billing, provider, verifier, sending, prices, clock, appUrl }: BillingDeps) => {
+const WEBHOOK_ROUTE = 'POST /api/billing/webhook';
+
+export const makeHandler = ({ profiles, billing, provider, verifier, sending, prices, clock, appUrl, metrics }: BillingDeps) => {
   const urls = billingReturnUrls(appUrl);
 
   const configuredPrices = (): PriceTable => {
@@ -111,7 +118,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
    */
   const userOfEvent = (event: BillingEvent & { customerId: string }): Promise<string | undefined> => billing.userOfCustomer(event.customerId);
 
-  return httpApi('billing', {
+  const api = httpApi('billing', {
     'POST /api/billing/sync': async ({ identity }) => {
       const profile = await ensureProfile(profiles, identity, clock.now());
       const customerId = await billing.customerOf(identity.userId);
@@ -147,7 +154,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
      * Public: the signature over the raw body says the provider sent it. Each event id is applied once;
      * a provider failure answers 500 so the provider delivers the event again.
      */
-    'POST /api/billing/webhook': async ({ event, rawBody }) => {
+    [WEBHOOK_ROUTE]: async ({ event, rawBody }) => {
       let verified: BillingEvent;
       try {
         verified = await verifier.verify(rawBody ?? '', event.headers['stripe-signature']);
@@ -168,9 +175,23 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
       return json(200, { received: true, outcome: userId === undefined ? 'unknown_customer' : 'applied' } satisfies WebhookAnswer);
     },
   });
+
+  /**
+   * A webhook delivery that failed is one answered 5xx: an event not applied (the provider, the table or
+   * the configuration failed), which the provider delivers again. A 4xx is the sender's fault (a forged,
+   * unsigned or stale request): no failure of ours, and counting it would let anyone set off the alarm.
+   */
+  return async (event: ApiEvent, context: Context): Promise<ApiResult> => {
+    const answer = await api(event, context);
+    if (metrics && event.routeKey === WEBHOOK_ROUTE && (answer.statusCode ?? 200) >= 500) {
+      metrics.addMetric(MetricNames.WebhookFailures, MetricUnits.WebhookFailures, 1);
+      metrics.publishStoredMetrics();
+    }
+    return answer;
+  };
 };
 
 /** This group's handler over its own adapters for `config` (the local server builds one per stack). */
 export const handlerFor = (config: ServerConfig) => makeHandler(billingDeps(config));
-/** The Lambda entry: reads the environment once, on the first request. */
-export const handler = lazyHandler(() => handlerFor(readServerConfig(process.env)));
+/** The Lambda entry: reads the environment once, on the first request, and counts failed webhooks. */
+export const handler = lazyHandler(() => makeHandler({ ...billingDeps(readServerConfig(process.env)), metrics: appMetrics() }));

@@ -3,10 +3,10 @@
  * sending cursor is due and puts one tick per user on the FIFO queue for the sender.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
+import { MetricNames, MetricUnits } from '../../schema/metrics';
+import { appMetrics } from '../adapters/metrics';
 import { shardNumbers, slotOf, ticksFor } from '../core/dispatch';
-import type { Clock, Queue, SendingCursorStore } from '../ports';
+import type { AppMetrics, Clock, Queue, SendingCursorStore } from '../ports';
 import { readServerConfig } from '../composition/config';
 import { dispatcherDeps } from '../composition/dispatcher';
 
@@ -18,13 +18,7 @@ export interface DispatcherDeps {
   intervalMs: number;
   logger?: Logger;
   /** Emits DispatcherTickMs (the CloudWatch dashboard and alarms read it). */
-  metrics?: TickMetrics;
-}
-
-/** The part of Powertools Metrics the dispatcher uses. */
-export interface TickMetrics {
-  addMetric(name: string, unit: typeof MetricUnit.Milliseconds, value: number): void;
-  publishStoredMetrics(): void;
+  metrics?: AppMetrics;
 }
 
 /** Per shard and tick: bounds one run's work; anything left is due again next minute. */
@@ -46,7 +40,7 @@ export function makeHandler({ cursors, queue, clock, intervalMs, logger, metrics
     const tickMs = Date.now() - started;
     logger?.info('dispatched', { dispatched: messages.length, tickMs, at: now.toISOString() });
     if (metrics) {
-      metrics.addMetric(MetricNames.DispatcherTickMs, MetricUnit.Milliseconds, tickMs);
+      metrics.addMetric(MetricNames.DispatcherTickMs, MetricUnits.DispatcherTickMs, tickMs);
       metrics.publishStoredMetrics();
     }
     return { dispatched: messages.length };
@@ -64,7 +58,7 @@ export const handler = (event: DispatcherEvent) => {
   built ??= makeHandler({
     ...dispatcherDeps({ ...readServerConfig(process.env), queueUrl: queueUrlOf(process.env) }),
     logger: new Logger({ serviceName: 'trackpitch-dispatcher' }),
-    metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
+    metrics: appMetrics(),
   });
   return built(event);
 };

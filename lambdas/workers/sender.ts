@@ -10,14 +10,14 @@
  * and it is never sent again.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { METRICS_NAMESPACE, METRICS_SERVICE, MetricNames } from '../../schema/metrics';
+import { MetricNames, MetricUnits, type MetricName } from '../../schema/metrics';
+import { appMetrics } from '../adapters/metrics';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { senderDeps } from '../composition/sender';
 import { artistDetails, recipientEmail } from '../core/compose';
 import { addressId } from '../core/contacts';
-import type { SendTick } from '../core/dispatch';
+import { queueLagSeconds, type SendTick } from '../core/dispatch';
 import { newEmailToken } from '../core/emailToken';
 import { MailerError, WriterError } from '../core/errors';
 import {
@@ -34,7 +34,7 @@ import {
 } from '../core/sender';
 import { listenPageUrl } from '../core/listen';
 import { unsubscribePageUrl } from '../core/tracking';
-import type { Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderStore, WrittenEmailStore } from '../ports';
+import type { AppMetrics, Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderStore, WrittenEmailStore } from '../ports';
 
 export interface SenderDeps {
   store: SenderStore;
@@ -49,13 +49,7 @@ export interface SenderDeps {
   appUrl: string;
   intervalMs: number;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
-  metrics?: SenderMetrics;
-}
-
-/** The part of Powertools Metrics the sender uses. */
-export interface SenderMetrics {
-  addMetric(name: string, unit: typeof MetricUnit.Count, value: number): void;
-  publishStoredMetrics(): void;
+  metrics?: AppMetrics;
 }
 
 /** How one tick ended (logged; the tests read it). */
@@ -95,7 +89,7 @@ export function parseTick(body: string): SendTick | undefined {
 export function makeProcessor(deps: SenderDeps) {
   const { store, mailer, clock, secrets, appUrl, intervalMs } = deps;
   const newToken = deps.tokens ?? newEmailToken;
-  const count = (name: string) => deps.metrics?.addMetric(name, MetricUnit.Count, 1);
+  const count = (name: MetricName) => deps.metrics?.addMetric(name, MetricUnits[name], 1);
 
   /**
    * Claims, writes, sends and records one email. The claim comes first, so the writer is paid only for
@@ -325,6 +319,8 @@ export function makeHandler(deps: SenderDeps) {
             deps.logger?.warn('malformed tick dropped', { messageId: record.messageId });
             continue;
           }
+          // Every tick taken up, whatever becomes of it: how far behind its slot the queue delivered it.
+          deps.metrics?.addMetric(MetricNames.QueueLagSeconds, MetricUnits.QueueLagSeconds, queueLagSeconds(tick, deps.clock.now()));
           try {
             const outcome = await processTick(tick, hasTime);
             deps.logger?.info('tick', { userId: tick.userId, dueAt: tick.dueAt, outcome });
@@ -348,7 +344,7 @@ export const handlerFor = (config: ServerConfig, observers: Pick<SenderDeps, 'lo
 /** The sender's Powertools logger and metrics (the Lambda's, and the local ticker's as in AWS). */
 export const senderObservers = (): Pick<SenderDeps, 'logger' | 'metrics'> => ({
   logger: new Logger({ serviceName: 'trackpitch-sender' }),
-  metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }),
+  metrics: appMetrics(),
 });
 
 let built: ReturnType<typeof makeHandler> | undefined;

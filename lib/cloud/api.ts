@@ -1,7 +1,7 @@
 /**
  * The HTTP API: one Lambda per handler group of schema/routes.ts (timeout and memory from
  * lambdaLimits(), as locally), one API route per route (JWT authorizer on the Cognito user pool and
- * web client unless the route is public), table grants exactly as the handler group declares (and, for a
+ * web client unless the route is public), the group's table grant from lib/cloud/tableGrants.ts (and, for a
  * group that calls the AI writer, bedrock:InvokeModel on the configured model only; for a group that
  * seals mailbox tokens or reads the OAuth or Stripe secrets, exactly those keys and secrets), a default stage
  * throttle plus per-route throttles, and JSON access logs. Groups served by the local runtime only
@@ -22,6 +22,7 @@ import { AppFunction, commonEnvironment } from './functions';
 import type { AudioStorage } from './audio';
 import { acknowledge } from './nag';
 import type { BillingSecrets, MailboxSecrets } from './secrets';
+import { tableGrants } from './tableGrants';
 
 export interface ApiProps {
   stage: string;
@@ -119,7 +120,7 @@ export class Api extends Construct {
         memorySize: limits.memoryMb,
         ...(definition.nodeModules ? { nodeModules: definition.nodeModules } : {}),
       });
-      props.data.grantTable(fn.fn, definition.table);
+      props.data.grantTable(fn.fn, tableGrants[group]);
       if (definition.writer) grantModelInvocation(fn, props.bedrockModelId);
       const secretsEnvironment = {
         ...(definition.sealsSecrets ? props.secrets.grantSeal(fn.role) : {}),

@@ -1,7 +1,7 @@
 /**
  * The one DynamoDB table, built from schema/table.ts (keys, GSIs, TTL), and the KMS key for the
- * envelope encryption of Gmail refresh tokens. Table grants are written out action by action
- * (no Scan: DESIGN §3 forbids it in request paths) on the table and its named indexes only.
+ * envelope encryption of Gmail refresh tokens. A function's table grant (lib/cloud/tableGrants.ts) is
+ * written out action by action on the table's ARN, and Query on the ARN of each index it reads.
  */
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -9,18 +9,7 @@ import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { allIndexes, keys, ttlAttribute } from '../../schema/table';
-import type { TableAccess } from '../../schema/routes';
-
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-] as const;
-
-/** TransactWriteItems / TransactGetItems are authorised through these per-item actions. */
-export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+import type { IndexName, TableGrant } from './tableGrants';
 
 export interface DataProps {
   stage: string;
@@ -59,21 +48,20 @@ export class Data extends Construct {
     });
   }
 
-  /** ARNs of the table and each of its indexes, listed by name (no `index/*` wildcard). */
-  tableResources(): string[] {
-    const stack = Stack.of(this);
-    return [
-      this.table.tableArn,
-      ...allIndexes.map((index) => stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: `${this.table.tableName}/index/${index.name}` })),
-    ];
+  /** The ARN of one index, by name (no `index/*` wildcard). */
+  indexArn(name: IndexName): string {
+    return Stack.of(this).formatArn({ service: 'dynamodb', resource: 'table', resourceName: `${this.table.tableName}/index/${name}` });
   }
 
-  /** Grant exactly what `handlerGroups[*].table` says: nothing, read, or read and write. */
-  grantTable(grantee: IGrantable, access: TableAccess): void {
-    if (access === 'none') return;
-    const actions = access === 'read' ? [...TABLE_READ_ACTIONS] : [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS];
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ sid: access === 'read' ? 'TableRead' : 'TableReadWrite', actions, resources: this.tableResources() }),
-    );
+  /** Grants exactly `grant`: its actions on the table's items, and Query on each index it names. */
+  grantTable(grantee: IGrantable, grant: TableGrant): void {
+    if (grant.table.length > 0) {
+      const actions = grant.table.map((action) => `dynamodb:${action}`);
+      grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ sid: 'TableItems', actions, resources: [this.table.tableArn] }));
+    }
+    if (grant.queries.length > 0) {
+      const resources = grant.queries.map((name) => this.indexArn(name));
+      grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ sid: 'IndexQueries', actions: ['dynamodb:Query'], resources }));
+    }
   }
 }

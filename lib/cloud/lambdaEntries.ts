@@ -3,13 +3,16 @@
  * bundle. The bundle-contents test and the Lambda benchmark both walk this list, so neither can miss a
  * function the stack adds.
  */
-import { cloudHandlerGroups } from './api';
+import { cloudHandlerGroups, type CloudHandlerGroup } from './api';
 import { CUSTOM_MESSAGE_ENTRY } from './auth';
 import { DISPATCHER_ENTRY, SENDER_ENTRY, SENDER_NODE_MODULES } from './sending';
 import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
 
+/** The name of each deployed Lambda: its handler group's, or the worker's. */
+export type DeployedLambdaName = CloudHandlerGroup | 'dispatcher' | 'sender' | 'cognitoCustomMessage';
+
 export interface LambdaEntry {
-  name: string;
+  name: DeployedLambdaName;
   entry: string;
   nodeModules: readonly string[];
 }

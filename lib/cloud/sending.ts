@@ -15,6 +15,7 @@ import { grantModelInvocation } from './bedrock';
 import type { Data } from './data';
 import { AppFunction, commonEnvironment } from './functions';
 import type { MailboxSecrets } from './secrets';
+import { tableGrants } from './tableGrants';
 
 export const DISPATCHER_ENTRY = 'lambdas/workers/dispatcher.ts';
 export const SENDER_ENTRY = 'lambdas/workers/sender.ts';
@@ -97,7 +98,7 @@ export class Sending extends Construct {
       // Must finish well inside the one-minute period.
       timeout: Duration.seconds(50),
     });
-    props.data.grantTable(this.dispatcher.fn, 'read');
+    props.data.grantTable(this.dispatcher.fn, tableGrants.dispatcher);
     this.dispatcher.role.addToPrincipalPolicy(new PolicyStatement({ sid: 'SendToQueue', actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
     this.dispatcher.role.addToPrincipalPolicy(
       new PolicyStatement({ sid: 'EncryptQueueMessages', actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [this.key.keyArn] }),
@@ -115,7 +116,7 @@ export class Sending extends Construct {
       memorySize: 1024,
       nodeModules: SENDER_NODE_MODULES,
     });
-    props.data.grantTable(this.sender.fn, 'readwrite');
+    props.data.grantTable(this.sender.fn, tableGrants.sender);
     grantModelInvocation(this.sender, props.bedrockModelId);
     const senderSecrets = { ...props.secrets.grantOpen(this.sender.role), ...props.secrets.grantGoogleClient(this.sender.role) };
     for (const [name, value] of Object.entries(senderSecrets)) this.sender.fn.addEnvironment(name, value);

@@ -1,7 +1,8 @@
 /**
- * Two small contracts that schema/routes.ts hands to lib/cloud, checked on bare stacks (no full app):
- * - Data.grantTable: 'read' gives read actions only, 'readwrite' adds writes, on the table and its named
- *   indexes only; 'none' gives nothing. Independent of which handler group uses which level today.
+ * Two small contracts lib/cloud builds on, checked on bare stacks (no full app):
+ * - Data.grantTable: a grant's actions on the table's ARN only, and Query on exactly the indexes it
+ *   names; an empty grant gives nothing. Independent of which function has which grant today
+ *   (table-grants.test.ts checks those).
  * - lambdaLimits(): defaults 10 s / 512 MB, per-group overrides, and the API Lambdas deploy exactly those.
  */
 import { App, type CfnResource, Duration, Stack } from 'aws-cdk-lib';
@@ -11,10 +12,11 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Api, cloudHandlerGroups } from '../../lib/cloud/api';
 import { Auth } from '../../lib/cloud/auth';
-import { Data, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../lib/cloud/data';
+import { Data } from '../../lib/cloud/data';
 import { BillingSecrets, MailboxSecrets } from '../../lib/cloud/secrets';
-import { DEFAULT_LAMBDA_LIMITS, handlerGroups, lambdaLimits, type HandlerGroup, type HandlerGroupDefinition, type TableAccess } from '../../schema/routes';
-import { allIndexes } from '../../schema/table';
+import type { TableGrant } from '../../lib/cloud/tableGrants';
+import { DEFAULT_LAMBDA_LIMITS, handlerGroups, lambdaLimits, type HandlerGroup, type HandlerGroupDefinition } from '../../schema/routes';
+import { indexes } from '../../schema/table';
 import { actionsOf, resourcesOfType } from './synth';
 
 function bareStack() {
@@ -24,46 +26,49 @@ function bareStack() {
   return { stack, data };
 }
 
-function grantedStatements(access: TableAccess) {
+type Statement = { Sid?: string; Action: string | string[]; Resource: unknown };
+
+function grantedStatements(grant: TableGrant) {
   const { stack, data } = bareStack();
   const role = new Role(stack, 'Grantee', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-  data.grantTable(role, access);
+  data.grantTable(role, grant);
   const template = Template.fromStack(stack);
   const statements = resourcesOfType(template, 'AWS::IAM::Policy').flatMap(
-    ([, policy]) => (policy.Properties!.PolicyDocument as { Statement: Array<{ Action: string | string[]; Resource: unknown[] }> }).Statement,
+    ([, policy]) => (policy.Properties!.PolicyDocument as { Statement: Statement[] }).Statement,
   );
   return { statements, tableId: stack.getLogicalId(data.table.node.defaultChild as CfnResource) };
 }
 
+/** An index's ARN as CloudFormation spells it: `…:table/<table>/index/<name>`. */
+const indexNameOf = (arn: unknown) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(arn))?.[1];
+
 describe('Data.grantTable', () => {
-  it("'none' grants nothing", () => {
-    expect(grantedStatements('none').statements).toEqual([]);
+  it('an empty grant grants nothing', () => {
+    expect(grantedStatements({ table: [], queries: [] }).statements).toEqual([]);
   });
 
-  it("'read' grants the read actions only: no write, no Scan, no PartiQL, on the table and each named index", () => {
-    const { statements, tableId } = grantedStatements('read');
-    expect(statements).toHaveLength(1);
-    const actions = actionsOf(statements).sort();
-    expect(actions).toEqual([...TABLE_READ_ACTIONS].sort());
-    for (const write of TABLE_WRITE_ACTIONS) expect(actions).not.toContain(write);
-    expect(actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|Scan|PartiQL|\*)/.test(a))).toEqual([]);
-    const resources = statements[0]!.Resource;
-    expect(resources[0]).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
-    expect(
-      resources
-        .slice(1)
-        .map((r) => /\/index\/([^"/]+)"\]\]\}$/.exec(JSON.stringify(r))?.[1])
-        .sort(),
-    ).toEqual(allIndexes.map((i) => i.name).sort());
-    expect(JSON.stringify(resources)).not.toContain('*');
+  it("grants its actions on the table's ARN alone, and Query on exactly the indexes it names", () => {
+    const { statements, tableId } = grantedStatements({ table: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], queries: [indexes.byLookup.name] });
+    expect(statements).toEqual([
+      {
+        Sid: 'TableItems',
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      },
+      expect.objectContaining({ Sid: 'IndexQueries', Effect: 'Allow', Action: 'dynamodb:Query' }),
+    ]);
+    const indexResource = statements[1]!.Resource;
+    expect(Array.isArray(indexResource)).toBe(false);
+    expect(indexNameOf(indexResource)).toBe(indexes.byLookup.name);
+    expect(JSON.stringify(statements)).not.toContain('*');
   });
 
-  it("'readwrite' adds the write actions, still without Scan", () => {
-    const { statements } = grantedStatements('readwrite');
+  it('a grant of index queries alone (the dispatcher) gives nothing on the table itself', () => {
+    const { statements } = grantedStatements({ table: [], queries: [indexes.due.name] });
     expect(statements).toHaveLength(1);
-    const actions = actionsOf(statements).sort();
-    expect(actions).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
-    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actionsOf(statements)).toEqual(['dynamodb:Query']);
+    expect(indexNameOf(statements[0]!.Resource)).toBe(indexes.due.name);
   });
 });
 

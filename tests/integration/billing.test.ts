@@ -27,9 +27,12 @@ import {
   type Delivery,
   type InvokeOptions,
 } from '../fakes/billing';
+import { MetricNames } from '../../schema/metrics';
+import { RecordingMetrics } from '../fakes/metrics';
 import { callAt, createUser, dynamodb, stack, stackConfig, startServer, type TestUser } from './helpers';
 
 const provider = new FakeBillingProvider();
+const metrics = new RecordingMetrics();
 let api: LocalServer;
 
 beforeAll(async () => {
@@ -52,6 +55,7 @@ beforeAll(async () => {
         prices: TEST_PRICES,
         clock: { now: () => new Date() },
         appUrl: 'https://app.trackpitch.test',
+        metrics,
       }) as LambdaHandler;
       return billing;
     },
@@ -430,6 +434,45 @@ describe('POST /api/billing/webhook', () => {
     });
     expect(response.status, response.text).toBe(200);
     expect((await storedProfile(user))?.tier).toBe('label');
+  });
+});
+
+describe('WebhookFailures', () => {
+  const webhookFailures = () => metrics.named(MetricNames.WebhookFailures);
+
+  it('counts a delivery answered 5xx, and not one applied, acknowledged, forged or unsigned, nor a failed user route', async () => {
+    const { user, customerId } = await subscribedUser();
+    metrics.clear();
+    provider.setSubscription(customerId, buildSubscription({ status: 'active', priceId: TEST_PRICES.label }));
+    const delivery = signedDelivery('customer.subscription.updated', { customerId });
+    expect((await deliver({ body: delivery.body, signature: undefined })).status).toBe(400);
+    expect((await deliver({ body: delivery.body, signature: signatureHeader(delivery.body, { secret: 'whsec_attacker' }) })).status).toBe(400);
+    expect((await deliver(signedDelivery('charge.succeeded', { customerId }))).json).toEqual({ received: true, outcome: 'ignored' });
+    provider.failing = true;
+    try {
+      expect((await sync(user)).status).toBe(502);
+      expect(webhookFailures()).toEqual([]);
+      expect((await deliver(delivery)).status).toBe(500);
+    } finally {
+      provider.failing = false;
+    }
+    expect(webhookFailures()).toEqual([{ name: MetricNames.WebhookFailures, unit: 'Count', value: 1 }]);
+    expect(metrics.published).toBe(1);
+    // Delivered again, it applies: nothing more is counted.
+    expect((await deliver(delivery)).json).toEqual({ received: true, outcome: 'applied' });
+    expect(webhookFailures()).toHaveLength(1);
+  });
+
+  it('counts a delivery this deployment cannot verify (no signing secret configured: 503)', async () => {
+    const unconfigured = new RecordingMetrics();
+    const handler = makeHandler({
+      ...billingDeps({ ...stackConfig(), billing: 'stripe', billingPrices: TEST_PRICES }),
+      metrics: unconfigured,
+    }) as LambdaHandler;
+    const delivery = signedDelivery('invoice.paid', { customerId: 'cus_x' });
+    const webhook = await invokeApi(handler, 'POST', '/api/billing/webhook', { body: delivery.body, headers: { 'stripe-signature': delivery.signature! } });
+    expect(webhook.status).toBe(503);
+    expect(unconfigured.named(MetricNames.WebhookFailures)).toEqual([{ name: MetricNames.WebhookFailures, unit: 'Count', value: 1 }]);
   });
 });
 

@@ -19,7 +19,9 @@ import type { RecipientRecord } from '../../lambdas/ports';
 import type { Contact } from '../../schema/api/contacts';
 import type { Tier } from '../../schema/api/profile';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
+import { MetricNames } from '../../schema/metrics';
 import { indexes, key } from '../../schema/table';
+import { RecordingMetrics } from '../fakes/metrics';
 import { APP_URL, contactFor, INTERVAL_MS, sendingWorld, type SendingWorld } from './sendingFixtures';
 
 const fail =
@@ -191,6 +193,28 @@ describe('sender: the SQS batch', () => {
     // Redelivered, the tick still works: nothing was claimed.
     expect((await world.deliver(tick!)).batchItemFailures).toEqual([]);
     expect(world.mailer.sent).toHaveLength(1);
+  });
+});
+
+describe('sender: metrics', () => {
+  it('emits QueueLagSeconds once per tick it takes up: now − the slot the tick was queued for; nothing for a malformed one', async () => {
+    const world = await sendingWorld();
+    await queued(world, 1);
+    const tick = (await world.dueTick())!;
+    const metrics = new RecordingMetrics();
+    world.withDeps({ metrics });
+    world.advance(150_000);
+    // Taken up 150 s after its slot, then again 30 s later (a redelivery: stale, still a tick taken up).
+    expect((await world.deliver(tick, { nonsense: true })).batchItemFailures).toEqual([]);
+    world.advance(30_000);
+    expect((await world.deliver(tick)).batchItemFailures).toEqual([]);
+    expect(metrics.named(MetricNames.QueueLagSeconds)).toEqual([
+      { name: MetricNames.QueueLagSeconds, unit: 'Seconds', value: 150 },
+      { name: MetricNames.QueueLagSeconds, unit: 'Seconds', value: 180 },
+    ]);
+    expect(metrics.named(MetricNames.EmailsSent)).toEqual([{ name: MetricNames.EmailsSent, unit: 'Count', value: 1 }]);
+    expect(world.mailer.sent).toHaveLength(1);
+    expect(metrics.published).toBe(2);
   });
 });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { shardNumbers, slotOf, ticksFor } from '../../lambdas/core/dispatch';
+import { queueLagSeconds, shardNumbers, slotOf, ticksFor } from '../../lambdas/core/dispatch';
 import { makeHandler } from '../../lambdas/workers/dispatcher';
 import type { DueCursor, Queue, QueueMessage, SendingCursorStore } from '../../lambdas/ports';
 import { DUE_SHARDS } from '../../schema/table';
 import { MetricNames } from '../../schema/metrics';
+import { RecordingMetrics } from '../fakes/metrics';
 
 describe('ticksFor', () => {
   const SLOT = new Date('2026-11-21T10:01:00.000Z');
@@ -49,6 +50,14 @@ describe('slotOf', () => {
     expect(slotOf(new Date('2026-11-21T10:01:00.000Z'), 60_000).toISOString()).toBe('2026-11-21T10:01:00.000Z');
     expect(slotOf(new Date('2026-11-21T10:01:59.999Z'), 60_000).toISOString()).toBe('2026-11-21T10:01:00.000Z');
     expect(slotOf(new Date('2026-11-21T10:01:07.400Z'), 3_000).toISOString()).toBe('2026-11-21T10:01:06.000Z');
+  });
+});
+
+describe('queueLagSeconds', () => {
+  it("is the time from the tick's slot to now, in seconds (fractions kept)", () => {
+    const tick = { slot: '2026-11-21T10:00:00.000Z' };
+    expect(queueLagSeconds(tick, new Date('2026-11-21T10:02:30.500Z'))).toBe(150.5);
+    expect(queueLagSeconds(tick, new Date('2026-11-21T10:00:00.000Z'))).toBe(0);
   });
 });
 
@@ -103,21 +112,14 @@ describe('dispatcher', () => {
         return fifo.send(messages);
       },
     };
-    const recorded: { name: string; unit: string; value: number }[] = [];
-    let published = 0;
-    const metrics = {
-      addMetric: (name: string, unit: string, value: number) => void recorded.push({ name, unit, value }),
-      publishStoredMetrics: () => {
-        published++;
-      },
-    };
+    const metrics = new RecordingMetrics();
     try {
       await makeHandler({ cursors, queue, clock: { now: () => new Date('2026-11-21T10:00:00.000Z') }, intervalMs: 60_000, metrics })({});
     } finally {
       vi.useRealTimers();
     }
-    expect(recorded).toEqual([{ name: MetricNames.DispatcherTickMs, unit: 'Milliseconds', value: 155 }]);
-    expect(published).toBe(1);
+    expect(metrics.recorded).toEqual([{ name: MetricNames.DispatcherTickMs, unit: 'Milliseconds', value: 155 }]);
+    expect(metrics.published).toBe(1);
   });
 
   it('uses the clock when the event carries no valid scheduled time', async () => {
