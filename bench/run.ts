@@ -11,6 +11,7 @@ for (const script of [
   'bench/contacts.ts',
   'bench/dashboard-load.ts',
   'bench/compose.ts',
+  'bench/writer.ts',
   'bench/sending.ts',
   'bench/sending-pace.ts',
   'bench/insights.ts',

@@ -3,10 +3,14 @@
  * clock: 1,000 users, each with a connected mailbox and a 100-recipient campaign queued through the
  * send flow's store; then simulated minutes of the real dispatcher (the DUE index query per shard) and
  * the real sender handler on every tick, with a mailer that only records. Prints figures; no assertions.
- * Every DynamoDB request of the dispatcher and the sender is counted by a middleware.
+ * Every DynamoDB request of the dispatcher and the sender is counted by a middleware, and so are the
+ * capacity units each consumed (ReturnConsumedCapacity, which DynamoDB Local computes as DynamoDB does):
+ * what on-demand bills as read and write request units (docs/deploy.md "Cost per 1,000 emails").
  *
  *   npx tsx bench/sending.ts [users] [recipients] [minutes] [concurrent invocations]
  */
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { countRequests, FakeClock, MINUTE_MS, NoopMailer, PipelineWorld } from '../tests/fakes/pipeline';
 import { medianOf, p95Of, startBenchStack, valueAt } from './stack';
@@ -19,6 +23,34 @@ const minutes = Number(process.argv[4] ?? 3);
 const concurrency = Number(process.argv[5] ?? 20);
 
 const START = new Date('2026-11-21T18:00:00.000Z');
+
+interface Units {
+  read: number;
+  write: number;
+}
+
+/** The read commands, as the document client or the low-level client names them. */
+const READ = /^(Get|Query|Scan|BatchGet|TransactGet)(Item|Items)?Command$/;
+
+/** Sums the capacity units `db`'s requests consume: reads and writes, as on-demand bills them. */
+function countCapacity(db: DynamoDBDocumentClient, units: Units): void {
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
+      for (const capacity of [consumed ?? []].flat()) {
+        if (capacity.ReadCapacityUnits !== undefined || capacity.WriteCapacityUnits !== undefined) {
+          units.read += capacity.ReadCapacityUnits ?? 0;
+          units.write += capacity.WriteCapacityUnits ?? 0;
+        } else if (READ.test(context.commandName ?? '')) units.read += capacity.CapacityUnits ?? 0;
+        else units.write += capacity.CapacityUnits ?? 0;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchCapacityCounter' },
+  );
+}
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 const bench = await startBenchStack();
@@ -31,6 +63,9 @@ try {
   const dispatcherDb = makeDocumentClient({ region: stack.region, endpoint: stack.dynamoEndpoint });
   countRequests(senderDb, senderCounts);
   countRequests(dispatcherDb, dispatcherCounts);
+  const units: Units = { read: 0, write: 0 };
+  countCapacity(senderDb, units);
+  countCapacity(dispatcherDb, units);
   const mailer = new NoopMailer(clock);
   const world = new PipelineWorld({ db, tableName: stack.tableName, clock, tag: 'bench', mailer, senderDb, dispatcherDb });
 
@@ -59,6 +94,7 @@ try {
   // --- Simulated minutes -------------------------------------------------------------------------
   senderCounts.clear();
   dispatcherCounts.clear();
+  Object.assign(units, { read: 0, write: 0 });
   const tickMs: number[] = [];
   let sendingMs = 0;
   let dispatched = 0;
@@ -93,6 +129,7 @@ try {
       `${[...senderCounts].map(([name, n]) => `${name} ${perEmail(n)}`).join(', ')}; dispatcher ${perEmail(dispatcherTotal)}: ` +
       `${[...dispatcherCounts].map(([name, n]) => `${name} ${perEmail(n)}`).join(', ')})`,
   );
+  console.log(`DynamoDB capacity per email sent (on-demand request units): ${perEmail(units.read)} read, ${perEmail(units.write)} write`);
   console.log(`largest number of emails one user got out in one simulated minute: ${Math.max(0, ...perUserMinute.values())}`);
   console.log(
     `sender throughput: ${(emails / (sendingMs / 1000)).toFixed(0)} emails/s (${concurrency} invocations of up to 10 ticks at a time, DynamoDB Local)`,

@@ -2,7 +2,7 @@
  * The billing group's adapters: the provider (Stripe in AWS, the local twin in `npm start` and the tests)
  * and the webhook verifier over the signing secret of each. Stripe is built on first use: its secret
  * key is read from Secrets Manager and the stripe library imported then, so a cold start pays for neither.
- * Missing settings make stand-ins that answer 503 naming what is missing.
+ * Missing settings make stand-ins that answer 503 naming what is missing (./notConfigured).
  */
 import { systemClock } from '../adapters/clock';
 import { DynamoBillingStore } from '../adapters/dynamodb/billingStore';
@@ -13,23 +13,26 @@ import { localKeys } from '../adapters/local-secrets/localKeys';
 import { cachedSecretString } from '../adapters/secrets-manager/secretValue';
 import { StripeBilling } from '../adapters/stripe/stripeBilling';
 import { StripeWebhookVerifier } from '../adapters/stripe/webhookVerifier';
-import { DomainError } from '../core/errors';
+import { notConfiguredMessage } from '../../schema/api/serverMessages';
 import type { BillingDeps } from '../http/billing';
 import type { BillingProvider, WebhookVerifier } from '../ports';
 import type { ServerConfig } from './config';
 import { secretsManagerOf } from './googleClient';
 import { lazyAdapter } from './lazy';
+import { notConfigured } from './notConfigured';
 import { tableOf } from './table';
 
-const notConfigured = (settings: string[]) => (): Promise<never> =>
-  Promise.reject(new DomainError('unavailable', `Billing is not configured: ${settings.join(' and ')} not set (see docs/deploy.md: Stripe).`));
+/** Billing's 503 when `settings` are missing (the provider's secrets here, the price ids in the handler). */
+export const billingNotConfiguredMessage = (settings: readonly string[]) => notConfiguredMessage('Billing', settings, 'Stripe billing');
 
-/** A provider that fails every call with 503, naming the missing settings. */
-const unconfiguredProvider = (settings: string[]): BillingProvider => ({
-  createCustomer: notConfigured(settings),
-  createCheckoutSession: notConfigured(settings),
-  createPortalSession: notConfigured(settings),
-  currentSubscription: notConfigured(settings),
+const billingNotConfigured = (setting: string) => notConfigured(billingNotConfiguredMessage([setting]));
+
+/** A provider that fails every call with 503, naming the missing setting. */
+const unconfiguredProvider = (setting: string): BillingProvider => ({
+  createCustomer: billingNotConfigured(setting),
+  createCheckoutSession: billingNotConfigured(setting),
+  createPortalSession: billingNotConfigured(setting),
+  currentSubscription: billingNotConfigured(setting),
 });
 
 function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf>): { provider: BillingProvider; verifier: WebhookVerifier } {
@@ -48,10 +51,10 @@ function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf
           // Within the Lambda's 10 s: stripe-node's default is 80 s with retries, and checkout makes three calls.
           return new StripeBilling(new Stripe(secretKey, { timeout: 7000, maxNetworkRetries: 1 }), { appUrl: config.appUrl });
         }, ['createCustomer', 'createCheckoutSession', 'createPortalSession', 'currentSubscription'])
-      : unconfiguredProvider(['STRIPE_SECRET_KEY_NAME']),
+      : unconfiguredProvider('STRIPE_SECRET_KEY_NAME'),
     verifier: stripeWebhookSecretName
       ? new StripeWebhookVerifier({ secret: () => cachedSecretString(secretsManager(), stripeWebhookSecretName) })
-      : { verify: notConfigured(['STRIPE_WEBHOOK_SECRET_NAME']) },
+      : { verify: billingNotConfigured('STRIPE_WEBHOOK_SECRET_NAME') },
   };
 }
 

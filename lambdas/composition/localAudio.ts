@@ -6,12 +6,12 @@
  */
 import { LocalAudioStore, localAudioFolder } from '../adapters/local-audio/localAudioStore';
 import { localKeys } from '../adapters/local-secrets/localKeys';
-import { DomainError } from '../core/errors';
+import { notConfiguredMessage } from '../../schema/api/serverMessages';
 import type { ServerConfig } from './config';
+import { notConfigured } from './notConfigured';
 
 /** Every audio call of an S3 configuration without a bucket: a 503 naming the setting. */
-export const unconfiguredAudio = (): Promise<never> =>
-  Promise.reject(new DomainError('unavailable', 'Track uploads are not configured: AUDIO_BUCKET_NAME is not set (see docs/deploy.md).'));
+export const unconfiguredAudio = notConfigured(notConfiguredMessage('Uploading tracks', ['AUDIO_BUCKET_NAME'], 'What gets created'));
 
 /** The local runtime's store: the folder of its data folder, policies signed with its local key. */
 export const localAudioStore = (config: Pick<ServerConfig, 'localDataDir' | 'appUrl'>) =>

@@ -9,6 +9,8 @@ import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
 import { LocalMailboxAuth } from '../adapters/local-mailbox/localMailboxAuth';
 import { localKeys } from '../adapters/local-secrets/localKeys';
 import { SecretsManagerOAuthStateKey } from '../adapters/secrets-manager/secretValue';
+import { mailboxMessages } from '../../schema/api/sendingValues';
+import { notConfiguredMessage } from '../../schema/api/serverMessages';
 import type { MailboxDeps } from '../http/mailbox';
 import type { MailboxAuthProvider, OAuthStateKeySource } from '../ports';
 import type { ServerConfig } from './config';
@@ -30,14 +32,19 @@ function oauthAdapters(config: ServerConfig): { oauthStateKey: OAuthStateKeySour
   return {
     oauthStateKey: config.oauthStateSecretName
       ? new SecretsManagerOAuthStateKey(secretsManager(), config.oauthStateSecretName)
-      : { key: notConfigured('OAUTH_STATE_SECRET_NAME') },
+      : { key: notConfigured(notConfiguredMessage('Gmail sending', ['OAUTH_STATE_SECRET_NAME'], 'Gmail sending')) },
     // googleapis is loaded by the first connect, callback or disconnect, not when the Lambda starts.
+    // Without Google (the default): connect answers 503 with what to set; nothing was connected, so nothing to revoke.
     mailboxAuth: google
       ? lazyAdapter(
           () => import('../adapters/google/googleMailboxAuth').then(({ GoogleMailboxAuth }) => new GoogleMailboxAuth(google)),
           ['authorizationUrl', 'exchangeCode', 'revoke'],
         )
-      : { authorizationUrl: notConfigured('Google OAuth'), exchangeCode: notConfigured('Google OAuth'), revoke: () => Promise.resolve() },
+      : {
+          authorizationUrl: notConfigured(mailboxMessages.notConfigured),
+          exchangeCode: notConfigured(mailboxMessages.notConfigured),
+          revoke: () => Promise.resolve(),
+        },
   };
 }
 

@@ -1,4 +1,12 @@
-/** A stand-in for an adapter whose AWS settings are missing: fails when used, not when the Lambda starts. */
-export const notConfigured = (what: string) => (): never => {
-  throw new Error(`${what} is not configured (see docs/deploy.md: Gmail sending)`);
-};
+/**
+ * What a feature whose deploy settings are missing answers (billing, track uploads, the mailbox
+ * connection): the Lambda starts, and each call is a 503 with code `not_configured` and a message
+ * naming what to set (schema/api/serverMessages.ts), never a 500 that would feed the 5xx alarm.
+ */
+import { NOT_CONFIGURED } from '../../schema/api/serverMessages';
+import { DomainError } from '../core/errors';
+
+export const notConfiguredError = (message: string) => new DomainError('unavailable', message, NOT_CONFIGURED);
+
+/** A stand-in for an adapter's method: fails when called, not when the Lambda starts. */
+export const notConfigured = (message: string) => (): Promise<never> => Promise.reject(notConfiguredError(message));

@@ -7,6 +7,7 @@ import { DynamoSenderStore } from '../adapters/dynamodb/sending/sender';
 import { DynamoWrittenEmailStore } from '../adapters/dynamodb/writtenEmailStore';
 import { DomPurifySanitizer } from '../adapters/html/domPurifySanitizer';
 import { ulidGenerator } from '../adapters/ulid';
+import { mailboxMessages } from '../../schema/api/sendingValues';
 import type { Mailer } from '../ports';
 import type { SenderDeps } from '../workers/sender';
 import type { ServerConfig } from './config';
@@ -29,7 +30,7 @@ function makeMailer(config: ServerConfig, { db, name }: Table): Mailer {
     }, ['send']);
   }
   const google = googleClient(config, secretsManagerOf(config));
-  if (!google) return { send: notConfigured('Google OAuth') };
+  if (!google) return { send: notConfigured(mailboxMessages.notConfigured) };
   return lazyAdapter(() => import('../adapters/gmail/gmailMailer').then(({ GmailMailer }) => new GmailMailer(google)), ['send']);
 }
 

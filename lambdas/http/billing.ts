@@ -23,7 +23,8 @@ import { raisesMonthlyLimit } from '../core/plans';
 import type { Identity } from '../core/profile';
 import type { AppMetrics, BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, SenderWake, WebhookVerifier } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
-import { billingDeps } from '../composition/billing';
+import { billingDeps, billingNotConfiguredMessage } from '../composition/billing';
+import { notConfiguredError } from '../composition/notConfigured';
 import { HttpError, httpApi, json, lazyHandler, logger, parse, type ApiEvent, type ApiResult } from './api';
 import { ensureProfile } from './ensureProfile';
 
@@ -71,8 +72,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
   const urls = billingReturnUrls(appUrl);
 
   const configuredPrices = (): PriceTable => {
-    if (!prices)
-      throw new DomainError('unavailable', 'Billing is not configured: STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL are not set (see docs/deploy.md: Stripe).');
+    if (!prices) throw notConfiguredError(billingNotConfiguredMessage(['STRIPE_PRICE_PRO', 'STRIPE_PRICE_LABEL']));
     return prices;
   };
 

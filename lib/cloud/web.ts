@@ -31,6 +31,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwne
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
+import { contentSecurityPolicy as siteContentSecurityPolicy, CROSS_ORIGIN_OPENER_POLICY, HSTS_MAX_AGE_SECONDS, PERMISSIONS_POLICY } from '../securityHeaders';
 import type { Api } from './api';
 import type { Auth } from './auth';
 import type { WebSource } from './config';
@@ -65,26 +66,13 @@ export interface WebProps {
   contactEmails: { support: string; privacy: string };
 }
 
-/** Content-Security-Policy for the React SPA: own scripts only, Cognito for auth, images in previews. */
+/** The site's Content-Security-Policy (lib/securityHeaders.ts) with AWS's hosts: Cognito, its hosted UI, the audio bucket. */
 export function contentSecurityPolicy(region: string, cognitoDomain: string, audioHost: string): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Cloudscape sets inline style attributes.
-    "style-src 'self' 'unsafe-inline'",
-    // Email previews may show remote images (https only).
-    "img-src 'self' data: blob: https:",
-    "font-src 'self' data:",
-    // The audio bucket: track uploads (presigned POST) and, for the listen page, the player's signed GETs.
-    `connect-src 'self' https://cognito-idp.${region}.amazonaws.com https://${cognitoDomain} https://${audioHost}`,
-    `media-src 'self' https://${audioHost}`,
-    "frame-src 'self'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    'upgrade-insecure-requests',
-  ].join('; ');
+  return siteContentSecurityPolicy({
+    connect: [`https://cognito-idp.${region}.amazonaws.com`, `https://${cognitoDomain}`, `https://${audioHost}`],
+    media: [`https://${audioHost}`],
+    https: true,
+  });
 }
 
 export class Web extends Construct {
@@ -123,7 +111,7 @@ export class Web extends Construct {
     this.headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Trackpitch security headers',
       securityHeadersBehavior: {
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
@@ -134,8 +122,8 @@ export class Web extends Construct {
       },
       customHeadersBehavior: {
         customHeaders: [
-          { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()', override: true },
-          { header: 'Cross-Origin-Opener-Policy', value: 'same-origin', override: true },
+          { header: 'Permissions-Policy', value: PERMISSIONS_POLICY, override: true },
+          { header: 'Cross-Origin-Opener-Policy', value: CROSS_ORIGIN_OPENER_POLICY, override: true },
         ],
       },
     });

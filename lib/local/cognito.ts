@@ -260,22 +260,29 @@ export async function ensureAdminUser(client: CognitoIdentityProviderClient, use
     if (!isNamed(error, 'UserNotFoundException')) throw error;
     exists = false;
   }
-  if (!exists) {
-    await client.send(
-      new AdminCreateUserCommand({
-        UserPoolId: userPoolId,
-        Username: admin.email,
-        MessageAction: 'SUPPRESS',
-        UserAttributes: [
-          { Name: 'email', Value: admin.email },
-          { Name: 'email_verified', Value: 'true' },
-          { Name: 'name', Value: admin.name },
-        ],
-      }),
-    );
-  }
-  await client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: admin.email, Password: admin.password, Permanent: true }));
+  if (exists) await client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: admin.email, Password: admin.password, Permanent: true }));
+  else await createConfirmedUser(client, userPoolId, admin);
   await client.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: admin.email, GroupName: ADMIN_GROUP }));
+}
+
+/**
+ * A confirmed account with a verified email and a permanent password, no email sent: the same admin
+ * calls work on Cognito itself (the smoke test's disposable user on a deployed pool, scripts/smoke/).
+ */
+export async function createConfirmedUser(client: CognitoIdentityProviderClient, userPoolId: string, account: AdminAccount): Promise<void> {
+  await client.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: account.email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: account.email },
+        { Name: 'email_verified', Value: 'true' },
+        { Name: 'name', Value: account.name },
+      ],
+    }),
+  );
+  await client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: account.email, Password: account.password, Permanent: true }));
 }
 
 /**

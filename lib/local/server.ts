@@ -27,7 +27,8 @@ import type { LocalAudioStore } from '../../lambdas/adapters/local-audio/localAu
 import type { Authorizer } from './jwt';
 import { LOOPBACK } from './net';
 import { fromRoot } from './paths';
-import { makeStaticHandler, SECURITY_HEADERS } from './static';
+import { localSecurityHeaders } from '../securityHeaders';
+import { makeStaticHandler } from './static';
 import { makeRouteThrottle } from './throttle';
 
 export type LambdaHandler = (event: ApiGatewayEvent, context: Context) => Promise<unknown>;
@@ -191,7 +192,9 @@ function writeResponse(res: ServerResponse, response: HttpResponse, requestId: s
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const runtimeConfig = runtimeConfigSchema.parse(options.runtimeConfig);
-  const serveStatic = makeStaticHandler(options.webDist);
+  // The headers CloudFront adds in AWS, its CSP naming this stack's cognito-local: the app runs under the same policy here.
+  const securityHeaders = localSecurityHeaders(runtimeConfig.userPoolEndpoint);
+  const serveStatic = makeStaticHandler(options.webDist, securityHeaders);
   const throttle = makeRouteThrottle(options.now);
   const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
   const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
@@ -380,7 +383,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           writeJson(res, 405, { message: 'Method not allowed' }, { allow: 'GET, HEAD' });
           return;
         }
-        writeJson(res, 200, runtimeConfig, { ...SECURITY_HEADERS, 'cache-control': 'no-store' });
+        writeJson(res, 200, runtimeConfig, { ...securityHeaders, 'cache-control': 'no-store' });
         return;
       }
       if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);

@@ -1,7 +1,7 @@
 /**
  * Serves the built web app (web/dist) as CloudFront does in AWS: hashed assets cached for a year,
  * everything else revalidated, an SPA fallback to index.html for extension-less paths, gzip for
- * text, and the same basic security headers.
+ * text, and the site's security headers (lib/securityHeaders.ts, the list CloudFront sends).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -34,12 +34,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-export const SECURITY_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'x-frame-options': 'DENY',
-};
-
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
@@ -62,7 +56,8 @@ const notBuiltPage = (root: string) => `<!doctype html>
 <p>Run <code>npm run build:web</code> (<code>npm start</code> does it for you), then reload this page.</p>
 </body></html>`;
 
-export function makeStaticHandler(rootDir: string) {
+/** `securityHeaders`: what every answer carries (localSecurityHeaders for the stack's cognito-local). */
+export function makeStaticHandler(rootDir: string, securityHeaders: Record<string, string>) {
   const root = resolve(rootDir);
   const cache = new Map<string, CachedFile>();
 
@@ -90,7 +85,7 @@ export function makeStaticHandler(rootDir: string) {
   function send(req: IncomingMessage, res: ServerResponse, file: string, entry: CachedFile, cacheControl: string) {
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const headers: Record<string, string> = {
-      ...SECURITY_HEADERS,
+      ...securityHeaders,
       'content-type': type,
       'cache-control': cacheControl,
       etag: entry.etag,
@@ -115,13 +110,13 @@ export function makeStaticHandler(rootDir: string) {
 
   return function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...SECURITY_HEADERS, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed');
+      res.writeHead(405, { ...securityHeaders, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed');
       return;
     }
     const indexFile = join(root, 'index.html');
     if (!existsSync(indexFile)) {
       res
-        .writeHead(503, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .writeHead(503, { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         .end(req.method === 'HEAD' ? undefined : notBuiltPage(root));
       return;
     }
@@ -129,7 +124,7 @@ export function makeStaticHandler(rootDir: string) {
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
-      res.writeHead(400, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('Bad request');
+      res.writeHead(400, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' }).end('Bad request');
       return;
     }
     const file = resolve(root, `.${decoded.includes('\0') ? '/' : decoded}`);
@@ -144,7 +139,7 @@ export function makeStaticHandler(rootDir: string) {
     }
     const lastSegment = decoded.split('/').pop() ?? '';
     if (!inside || lastSegment.includes('.')) {
-      res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }).end('Not found');
+      res.writeHead(404, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }).end('Not found');
       return;
     }
     // A client-side route (/, /auth, /dashboard/contacts, ...): the app's shell decides.

@@ -3,6 +3,7 @@
  * Unsubscribe, §9 batches): free of zod, so a Lambda answers its reads, or builds an email, without
  * loading a schema. sending.ts re-exports them.
  */
+import { notConfiguredMessage } from './serverMessages';
 
 /** Spec §4 send modes; see lambdas/core/sendingWindow.ts for what each means. */
 export const sendModes = ['immediate', 'partial', 'scheduled'] as const;
@@ -76,6 +77,8 @@ export const mailboxMessages = {
   connectionFailed: 'Connection Failed',
   noAuthUrl: 'No authorization URL received from server',
   disconnectionFailed: 'Disconnection Failed',
+  /** Connect on a deployment without the Google OAuth client (503 `not_configured`, issue 24). */
+  notConfigured: notConfiguredMessage('Gmail sending', ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET_NAME'], 'Gmail sending'),
   connected: 'Gmail Connected!',
   disconnected: 'Gmail Disconnected',
 } as const;

@@ -27,6 +27,18 @@ export const gatewayMessages = {
   internalServerError: 'Internal Server Error',
 } as const;
 
+/** The error `code` of a feature's 503 on a deployment without its settings (billing, uploads, Gmail). */
+export const NOT_CONFIGURED = 'not_configured';
+
+/**
+ * The message of that 503, for the person who sees it and for the operator who must set what it names:
+ * '<feature> is not configured on this deployment: <settings> are not set (see docs/deploy.md: <section>).'
+ */
+export function notConfiguredMessage(feature: string, settings: readonly string[], guideSection: string): string {
+  const named = `${settings.join(' and ')} ${settings.length > 1 ? 'are' : 'is'} not set`;
+  return `${feature} is not configured on this deployment: ${named} (see docs/deploy.md: ${guideSection}).`;
+}
+
 /** The local server's own answers (lib/local/server.ts). */
 export const localServerMessages = {
   /** A request before the engines are up. */

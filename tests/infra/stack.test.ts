@@ -14,6 +14,7 @@ import { CUSTOM_MESSAGE_ENTRY } from '../../lib/cloud/auth';
 import { DEFAULTS } from '../../lib/cloud/config';
 import { MetricNames, METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/metrics';
 import { SPA_REWRITE_CODE } from '../../lib/cloud/web';
+import { CSP_HEADER, FIXED_SECURITY_HEADERS, SECURITY_HEADER_NAMES } from '../../lib/securityHeaders';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
 import { ADMIN_GROUP, cloudRoutes, handlerGroups, lambdaLimits, routeKey, type HandlerGroupDefinition } from '../../schema/routes';
 import { createTableInput } from '../../schema/table';
@@ -410,6 +411,36 @@ describe('web', () => {
       expect(csp).toContain(directive);
     }
     expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: headersId });
+  });
+
+  it('sends the security headers the local server sends and the smoke test checks (lib/securityHeaders.ts), with their values', () => {
+    type HeadersConfig = {
+      SecurityHeadersConfig: {
+        StrictTransportSecurity: { AccessControlMaxAgeSec: number; IncludeSubdomains?: boolean; Preload?: boolean };
+        ContentTypeOptions?: unknown;
+        FrameOptions: { FrameOption: string };
+        ReferrerPolicy: { ReferrerPolicy: string };
+        ContentSecurityPolicy?: unknown;
+      };
+      CustomHeadersConfig: { Items: { Header: string; Value: string }[] };
+    };
+    const policy = onlyResource(template, 'AWS::CloudFront::ResponseHeadersPolicy').Properties.ResponseHeadersPolicyConfig as HeadersConfig;
+    const { StrictTransportSecurity: hsts, FrameOptions, ReferrerPolicy, ContentTypeOptions, ContentSecurityPolicy } = policy.SecurityHeadersConfig;
+    // The headers as CloudFront writes them from the policy: names lower-cased as a client reads them.
+    const sent = {
+      'strict-transport-security': [
+        `max-age=${hsts.AccessControlMaxAgeSec}`,
+        ...(hsts.IncludeSubdomains ? ['includeSubDomains'] : []),
+        ...(hsts.Preload ? ['preload'] : []),
+      ].join('; '),
+      ...(ContentTypeOptions ? { 'x-content-type-options': 'nosniff' } : {}),
+      'x-frame-options': FrameOptions.FrameOption,
+      'referrer-policy': ReferrerPolicy.ReferrerPolicy,
+      ...Object.fromEntries(policy.CustomHeadersConfig.Items.map(({ Header, Value }) => [Header.toLowerCase(), Value])),
+    };
+    expect(sent).toEqual(FIXED_SECURITY_HEADERS);
+    expect(ContentSecurityPolicy).toBeDefined();
+    expect([...Object.keys(sent), CSP_HEADER].sort()).toEqual([...SECURITY_HEADER_NAMES].sort());
   });
 
   it('routes extension-less paths to /index.html with a viewer-request function, not with error responses', () => {

@@ -14,6 +14,7 @@ import { StripeWebhookVerifier } from '../../lambdas/adapters/stripe/webhookVeri
 import { billingDeps } from '../../lambdas/composition/billing';
 import { makeHandler, type BillingDeps } from '../../lambdas/http/billing';
 import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
+import { NOT_CONFIGURED } from '../../schema/api/serverMessages';
 import { key } from '../../schema/table';
 import {
   buildSubscription,
@@ -508,6 +509,7 @@ describe('billing without its configuration', () => {
     const checkoutResponse = await invoke(handler, '/api/billing/checkout', { claims, body: JSON.stringify({ tier: 'pro' }) });
     expect(checkoutResponse.status).toBe(503);
     expect(checkoutResponse.json?.message).toMatch(/STRIPE_PRICE_PRO and STRIPE_PRICE_LABEL/);
+    expect(checkoutResponse.json?.code).toBe(NOT_CONFIGURED);
     const priced = makeHandler({ ...deps, prices: TEST_PRICES }) as LambdaHandler;
     const pricedCheckout = await invoke(priced, '/api/billing/checkout', { claims, body: JSON.stringify({ tier: 'pro' }) });
     expect(pricedCheckout.status).toBe(503);

@@ -19,9 +19,11 @@ import type { MailboxAuthProvider, SecretBox } from '../../lambdas/ports';
 import { handleMailboxConsent, MAILBOX_CONSENT_PATH } from '../../lib/local/mailboxConsent';
 import { importHandler, type LambdaHandler, type LocalServer } from '../../lib/local/server';
 import type { Profile } from '../../schema/api/profile';
-import type { MailboxErrorCode } from '../../schema/api/sending';
+import { mailboxMessages, type MailboxErrorCode } from '../../schema/api/sending';
+import { NOT_CONFIGURED } from '../../schema/api/serverMessages';
+import { mailboxDeps } from '../../lambdas/composition/mailbox';
 import { key } from '../../schema/table';
-import { call, createUser, dynamodb, stack, startServer, type TestUser, stackConfig } from './helpers';
+import { call, callAt, createUser, dynamodb, stack, startServer, startServerServing, type TestUser, stackConfig } from './helpers';
 import { anyString } from '../support/matchers';
 
 const keys = localKeys(undefined);
@@ -473,5 +475,26 @@ describe('the local stack as `npm start` runs it (its own mailbox wiring, the co
       gmail_daily_limit: 2000,
     });
     for (const text of responseTexts) expect(text).not.toContain(LOCAL_REFRESH_TOKEN_PREFIX);
+  });
+});
+
+describe('a deployment without Google (the default in AWS: googleClientId unset)', () => {
+  it("connect answers 503 not_configured with 'Gmail sending is not configured on this deployment', not a 500", async () => {
+    // The Gmail composition as a Lambda builds it without GOOGLE_CLIENT_ID; only the OAuth state key is
+    // the local one (the stack always sets OAUTH_STATE_SECRET_NAME; here it would mean Secrets Manager).
+    const handler = makeHandler({ ...mailboxDeps({ ...stackConfig(), mailbox: 'gmail' }), oauthStateKey: keys.oauthStateKey }) as LambdaHandler;
+    const server = await startServerServing('mailbox', handler);
+    try {
+      const user = await createUser();
+      const response = await callAt(server.url)('/api/mailbox/connect', { method: 'POST', token: user.idToken });
+      expect(response.status, response.text).toBe(503);
+      expect(response.json).toEqual({ message: mailboxMessages.notConfigured, code: NOT_CONFIGURED });
+      expect(mailboxMessages.notConfigured).toBe(
+        'Gmail sending is not configured on this deployment: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET_NAME are not set (see docs/deploy.md: Gmail sending).',
+      );
+      expect(await profileOf(user)).toMatchObject({ gmail_connected: false });
+    } finally {
+      await server.close();
+    }
   });
 });

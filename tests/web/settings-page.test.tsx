@@ -13,7 +13,7 @@ import { mailboxErrorCodes, mailboxMessages } from '../../schema/api/sending';
 import { createApiClient } from '../../web/src/api/client';
 import { consentNavigation } from '../../web/src/api/mailbox';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser, toast } from './helpers';
-import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
+import { apiMessages, gatewayMessages, NOT_CONFIGURED } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
   await preloadRoutes();
@@ -145,6 +145,21 @@ describe('connect', () => {
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
     expect(await screen.findByText(apiMessages.internalError)).toBeInTheDocument();
     expect(screen.getByText(mailboxMessages.connectionFailed)).toBeInTheDocument();
+  });
+
+  it('on a deployment without Gmail (503 not_configured): the card says so, Connect is off, and no generic failure is shown', async () => {
+    const go = vi.spyOn(consentNavigation, 'go').mockImplementation(() => undefined);
+    renderSettings('/dashboard/settings', {
+      replies: { 'POST /api/mailbox/connect': { status: 503, body: { message: mailboxMessages.notConfigured, code: NOT_CONFIGURED } } },
+    });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Connect Gmail' }));
+    const card = await mailboxCard();
+    expect(await within(card).findByText(mailboxMessages.notConfigured)).toBeInTheDocument();
+    expect(mailboxMessages.notConfigured).toMatch(/^Gmail sending is not configured on this deployment/);
+    expect(within(card).getByRole('button', { name: 'Connect Gmail' })).toBeDisabled();
+    expect(screen.queryByText(mailboxMessages.connectionFailed)).toBeNull();
+    expect(screen.queryByText(apiMessages.internalError)).toBeNull();
+    expect(go).not.toHaveBeenCalled();
   });
 });
 

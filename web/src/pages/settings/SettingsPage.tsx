@@ -1,3 +1,4 @@
+import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -11,7 +12,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Profile } from '../../../../schema/api/profile';
 import { monthlyEmailsLabel, planOf, priceLabel } from '../../../../schema/plans';
 import { mailboxErrorMessage, mailboxMessages } from '../../../../schema/api/sending';
-import { errorMessage } from '../../api/client';
+import { NOT_CONFIGURED } from '../../../../schema/api/serverMessages';
+import { ApiError, errorMessage } from '../../api/client';
 import { consentNavigation, disconnectMailbox, startMailboxConnection } from '../../api/mailbox';
 import { useAuth } from '../../auth/AuthContext';
 import { useSignOut } from '../../auth/useSignOut';
@@ -88,6 +90,8 @@ export default function SettingsPage() {
   const { signOut: handleSignOut, signingOut } = useSignOut();
   const [connecting, setConnecting] = useState(false);
   const [disconnecting, setDisconnecting] = useState(false);
+  /** The server's word that this deployment cannot connect a mailbox at all: shown on the card, Connect off. */
+  const [unavailable, setUnavailable] = useState<string | null>(null);
   const handledFlags = useRef<string | null>(null);
 
   // After the consent redirect: one toast for the outcome, then the flags leave the URL (a reload must not repeat it).
@@ -122,7 +126,9 @@ export default function SettingsPage() {
       // Leaves the app for the consent screen; the button stays busy until the page goes.
       consentNavigation.go(authUrl);
     } catch (error) {
-      notify({ type: 'error', title: mailboxMessages.connectionFailed, message: errorMessage(error) });
+      // Not a failure to retry: the deployment has no Gmail client until its operator sets one up.
+      if (error instanceof ApiError && error.code === NOT_CONFIGURED) setUnavailable(error.message);
+      else notify({ type: 'error', title: mailboxMessages.connectionFailed, message: errorMessage(error) });
       setConnecting(false);
     }
   }
@@ -206,7 +212,8 @@ export default function SettingsPage() {
             <SpaceBetween size="m">
               <StatusIndicator type="warning">Gmail not connected</StatusIndicator>
               <Box variant="p">Connect your Gmail account to send campaigns from your own address.</Box>
-              <Button variant="primary" onClick={() => void connect()} loading={connecting}>
+              {unavailable && <Alert type="warning">{unavailable}</Alert>}
+              <Button variant="primary" onClick={() => void connect()} loading={connecting} disabled={unavailable !== null}>
                 Connect Gmail
               </Button>
             </SpaceBetween>
