@@ -116,7 +116,9 @@ if (extraArgs.length > 0) {
     lane('integration', async (log) => ({ integration: await log('npx', vitestArgs(integrationJson, '--project', 'integration')) })),
     lane('gates, unit, infra, web, web build', async (log) => {
       for (const [name, command, args] of gates) if ((await log(command, args)) !== 0) failedGates.push(name);
-      const others = await log('npx', vitestArgs(othersJson, '--project', 'unit', '--project', 'infra', '--project', 'web'));
+      // Two workers (vitest's default is one on two cores): the integration lane mostly waits, and once it
+      // ends these CPU-bound projects have both cores.
+      const others = await log('npx', vitestArgs(othersJson, '--maxWorkers=2', '--project', 'unit', '--project', 'infra', '--project', 'web'));
       const webBuild = chromiumPath() ? await log('npm', ['run', '--silent', 'build:web']) : 0;
       return { others, webBuild };
     }),
