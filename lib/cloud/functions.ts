@@ -99,7 +99,7 @@ export class AppFunction extends Construct {
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
       reason:
-        'Node.js 22 is pinned on purpose (DESIGN §7): it is .nvmrc\'s Node, which the code is bundled for and tested on locally, and a runtime upgrade is a reviewed change, not something cdk-nag should force.',
+        "Node.js 22 is pinned on purpose (DESIGN §7): it is .nvmrc's Node, which the code is bundled for and tested on locally, and a runtime upgrade is a reviewed change, not something cdk-nag should force.",
     });
   }
 }
