@@ -41,7 +41,8 @@ test('a free user upgrades to Pro: the banner, 500 emails a month, the sidebar, 
   await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
   await payAtCheckout(page);
 
-  await expect(page.getByText('Subscription activated! Welcome to your new plan.')).toBeVisible({ timeout: 15_000 });
+  // .first(): the Flashbar's aria-live announcer repeats a new message for screen readers for a moment.
+  await expect(page.getByText('Subscription activated! Welcome to your new plan.').first()).toBeVisible({ timeout: 15_000 });
   // The flag leaves the URL once shown: a reload does not repeat the toast.
   await expect(page).toHaveURL(/\/dashboard\/subscription$/);
   await expect(planBanner(page)).toContainText("You're on the Pro plan", { timeout: 15_000 });
@@ -71,7 +72,7 @@ test('leaving Checkout with Cancel: the canceled toast, and the user stays on Fr
   await openSubscription(page);
   await page.getByRole('button', { name: 'Upgrade to Expert' }).click();
   await payAtCheckout(page, 'Cancel');
-  await expect(page.getByText('Subscription canceled. You can try again anytime.')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Subscription canceled. You can try again anytime.').first()).toBeVisible({ timeout: 15_000 }); // .first(): as above
   await expect(page).toHaveURL(/\/dashboard\/subscription$/);
   await expect(planBanner(page)).toContainText("You're on the Free plan");
 });
