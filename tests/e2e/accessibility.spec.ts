@@ -1,7 +1,7 @@
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { connectLocalMailbox, ok, sendCampaign, until } from './artistApi';
 import { checkPage, settled } from './axe';
-import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, tourTakenBefore, type TestUser } from './helpers';
+import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, toast, tourTakenBefore, type TestUser } from './helpers';
 
 /**
  * Accessibility (issue 12): axe-core over every page, at the desktop project's width and the phone
@@ -285,7 +285,7 @@ artistTest.describe('signed-in pages', () => {
     await checkPage(page, testInfo, 'compose (HTML, template)');
     await page.getByRole('button', { name: 'Select All', exact: true }).click();
     await page.getByRole('button', { name: 'Create Preview' }).click();
-    await expect(page.getByText('HTML Email Preview Created')).toBeVisible();
+    await expect(toast(page, 'HTML Email Preview Created')).toBeVisible();
     await expect(page.frameLocator('iframe[title="Email preview"]').getByText('Neon Tides').first()).toBeVisible();
     await settled(page);
     await checkPage(page, testInfo, 'compose (HTML, preview)');

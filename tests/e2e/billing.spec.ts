@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openSubscription, payAtCheckout, planBanner, subscribeToPro } from './billingTwin';
-import { selectEntries, signedIn } from './helpers';
+import { selectEntries, signedIn, toast } from './helpers';
 
 /**
  * Plans and billing through the local billing twin (issue 14): its test Checkout and billing portal
@@ -41,8 +41,7 @@ test('a free user upgrades to Pro: the banner, 500 emails a month, the sidebar, 
   await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
   await payAtCheckout(page);
 
-  // .first(): the Flashbar's aria-live announcer repeats a new message for screen readers for a moment.
-  await expect(page.getByText('Subscription activated! Welcome to your new plan.').first()).toBeVisible({ timeout: 15_000 });
+  await expect(toast(page, 'Subscription activated! Welcome to your new plan.')).toBeVisible({ timeout: 15_000 });
   // The flag leaves the URL once shown: a reload does not repeat the toast.
   await expect(page).toHaveURL(/\/dashboard\/subscription$/);
   await expect(planBanner(page)).toContainText("You're on the Pro plan", { timeout: 15_000 });
@@ -72,7 +71,7 @@ test('leaving Checkout with Cancel: the canceled toast, and the user stays on Fr
   await openSubscription(page);
   await page.getByRole('button', { name: 'Upgrade to Expert' }).click();
   await payAtCheckout(page, 'Cancel');
-  await expect(page.getByText('Subscription canceled. You can try again anytime.').first()).toBeVisible({ timeout: 15_000 }); // .first(): as above
+  await expect(toast(page, 'Subscription canceled. You can try again anytime.')).toBeVisible({ timeout: 15_000 });
   await expect(page).toHaveURL(/\/dashboard\/subscription$/);
   await expect(planBanner(page)).toContainText("You're on the Free plan");
 });

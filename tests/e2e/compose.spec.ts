@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { chooseComposeMode, idTokenFor, newUser, signedIn, type TestUser } from './helpers';
+import { chooseComposeMode, idTokenFor, newUser, signedIn, toast, type TestUser } from './helpers';
 
 /**
  * Compose (issue 5) in Chromium against the local stack: the local writer writes the AI preview, the
@@ -95,7 +95,7 @@ test('AI preview: generate for the first recipient, step through each recipient,
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await page.getByLabel('Subject').first().fill('Midnight Drive for [LABEL_NAME]');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByText('Your email changes have been saved.')).toBeVisible();
+  await expect(toast(page, 'Your email changes have been saved.')).toBeVisible();
   await expect(page.getByText('Midnight Drive for [LABEL_NAME]')).toBeVisible();
   const [saved] = await campaignsOf(request, user);
   expect(saved!.email_subject).toBe('Midnight Drive for [LABEL_NAME]');
@@ -114,7 +114,7 @@ test('HTML mode: a Bold template with a preset accent colour becomes a sanitized
   await expect(page.getByLabel('Email Subject')).toHaveValue('Demo Submission: Neon Tides');
   await page.getByRole('button', { name: /#10b981/ }).click();
   await page.getByRole('button', { name: 'Create Preview' }).click();
-  await expect(page.getByText('HTML Email Preview Created')).toBeVisible();
+  await expect(toast(page, 'HTML Email Preview Created')).toBeVisible();
 
   const [draft] = await campaignsOf(request, user);
   expect(draft).toMatchObject({ mode: 'html', total_recipients: 2, email_subject: 'Demo Submission: Neon Tides' });
@@ -152,7 +152,7 @@ test('a script in custom HTML never runs, in the composer preview or in the save
   await expect(composerFrame.getByText('SCRIPT RAN')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Create Preview' }).click();
-  await expect(page.getByText('HTML Email Preview Created')).toBeVisible();
+  await expect(toast(page, 'HTML Email Preview Created')).toBeVisible();
   const savedFrame = page.frameLocator('iframe[title="Email preview"]');
   await expect(savedFrame.getByText('Hello [NAME]')).toBeVisible();
   await expect(savedFrame.getByText('SCRIPT RAN')).toHaveCount(0);

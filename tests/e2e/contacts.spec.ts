@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signedIn } from './helpers';
+import { signedIn, toast } from './helpers';
 
 /** A Cloudscape Select inside the labelled form field: open it, pick the option. */
 async function choose(page: Page, scope: ReturnType<Page['locator']>, field: string, option: string) {
@@ -25,7 +25,7 @@ test('add, edit and delete a contact', async ({ page, baseURL }) => {
   await form.getByLabel('Genre').fill('Techno, Minimal');
   await form.getByLabel('Notes').fill('Met at ADE; prefers private SoundCloud links.');
   await form.getByRole('button', { name: 'Save Contact' }).click();
-  await expect(page.getByText('Contact added!')).toBeVisible();
+  await expect(toast(page, 'Contact added!')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Contacts (1)' })).toBeVisible();
   await expect(page.getByText('mara@velvet-records.example')).toBeVisible();
   await expect(page.getByText('Velvet Records', { exact: true })).toBeVisible();
@@ -37,7 +37,7 @@ test('add, edit and delete a contact', async ({ page, baseURL }) => {
   await edit.getByLabel('Email *').fill('mara.v@velvet-records.example');
   await edit.getByLabel('Position').fill('Label Manager');
   await edit.getByRole('button', { name: 'Update Contact' }).click();
-  await expect(page.getByText('Contact updated!')).toBeVisible();
+  await expect(toast(page, 'Contact updated!')).toBeVisible();
   await expect(page.getByText('mara.v@velvet-records.example')).toBeVisible();
   await expect(page.getByText('Label Manager', { exact: true })).toBeVisible();
 
@@ -56,7 +56,7 @@ test('add, edit and delete a contact', async ({ page, baseURL }) => {
   const dialog = page.getByRole('dialog', { name: 'Delete Contacts' });
   await expect(dialog).toContainText('You are about to delete 1 contact(s). This action cannot be undone.');
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(page.getByText('Contact deleted')).toBeVisible();
+  await expect(toast(page, 'Contact deleted')).toBeVisible();
   await expect(page.getByText('No contacts yet')).toBeVisible();
   await page.reload();
   await expect(page.getByText('No contacts yet')).toBeVisible();
@@ -105,7 +105,7 @@ test('import a messy CSV through the mapping panel; importing it again adds noth
   await expect(page.getByText('Ready to import')).toBeVisible();
 
   await page.getByRole('button', { name: 'Import Contacts' }).click();
-  await expect(page.getByText('Import successful! Imported 4 contacts successfully. 0 duplicates skipped.')).toBeVisible();
+  await expect(toast(page, 'Import successful! Imported 4 contacts successfully. 0 duplicates skipped.')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Contacts (4)' })).toBeVisible();
   await expect(page.getByText('Ana Ruiz', { exact: true })).toBeVisible(); // trimmed, first of the repeated address
   await expect(page.getByText('ben@static-hall.example')).toBeVisible();

@@ -56,14 +56,15 @@ export async function idTokenFor(user: TestUser): Promise<string> {
   return (await signInOverApi(user)).idToken;
 }
 
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
 /**
  * A new profile starts the tour (spec §4). Tests about other things mark it taken before the app loads,
  * as finishing it would: a tour that opened after a test had looked for it covered the page it then clicked.
  */
 export async function tourTakenBefore(page: Page, user: TestUser) {
   const { idToken } = await signInOverApi(user);
-  const { sub } = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string };
-  await page.addInitScript((key) => window.localStorage.setItem(key, 'true'), tourFlagKey(sub));
+  await page.addInitScript((key) => window.localStorage.setItem(key, 'true'), tourFlagKey(String(claimsOf(idToken).sub)));
 }
 
 export async function signInViaUi(page: Page, user: TestUser) {
@@ -74,13 +75,41 @@ export async function signInViaUi(page: Page, user: TestUser) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** Signed in with the tour taken before: the state most tests start from. */
+/**
+ * Signed in with the tour taken before: the state most tests start from. The tokens come from cognito-local
+ * over its API and go where Amplify keeps a signed-in session (its localStorage keys), so the test opens
+ * the dashboard directly: the sign-in form has its own tests (auth.spec.ts), and skipping it here saves
+ * a page load and the browser's SRP work in every other test.
+ */
 export async function signedIn(page: Page, baseURL: string, user = newUser()) {
   await createAccount(baseURL, user);
-  await tourTakenBefore(page, user);
-  await signInViaUi(page, user);
+  const tokens = await signInOverApi(user);
+  const username = String(claimsOf(tokens.accessToken).username ?? claimsOf(tokens.accessToken).sub);
+  const prefix = `CognitoIdentityServiceProvider.${process.env.E2E_USER_POOL_CLIENT_ID!}`;
+  const stored: Record<string, string> = {
+    [`${prefix}.LastAuthUser`]: username,
+    [`${prefix}.${username}.idToken`]: tokens.idToken,
+    [`${prefix}.${username}.accessToken`]: tokens.accessToken,
+    [`${prefix}.${username}.refreshToken`]: tokens.refreshToken,
+    [`${prefix}.${username}.clockDrift`]: '0',
+    [tourFlagKey(String(claimsOf(tokens.idToken).sub))]: 'true',
+  };
+  // Only into a fresh page: a test that signs out must not be signed back in by its next navigation.
+  await page.addInitScript((entries) => {
+    if (window.sessionStorage.getItem('e2e-signed-in')) return;
+    window.sessionStorage.setItem('e2e-signed-in', '1');
+    for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
+  }, stored);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   return user;
 }
+
+/**
+ * A toast: the Flashbar's item with `text`. Found as a list item because the Flashbar's aria-live announcer
+ * repeats a new message for screen readers for a moment, and the text alone then matches twice.
+ */
+export const toast = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
 
 /** Switches Compose to `mode`: a segmented control on a desktop, a select on a phone (Cloudscape's narrow form). */
 export async function chooseComposeMode(page: Page, mode: 'AI Mode' | 'HTML Mode', { phone = false } = {}) {

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import Papa from 'papaparse';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { admin, signInViaUi, tourTakenBefore } from './helpers';
+import { admin, signInViaUi, toast, tourTakenBefore } from './helpers';
 
 const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -71,7 +71,7 @@ test('an admin approves, rejects, writes notes and exports the waitlist as CSV',
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox').fill('Great demo, onboard first.');
   await dialog.getByRole('button', { name: 'Save Notes' }).click();
-  await expect(page.getByText('Notes saved')).toBeVisible();
+  await expect(toast(page, 'Notes saved')).toBeVisible();
 
   await filter.fill(rejectEmail);
   await rowOf(rejectEmail).getByRole('button', { name: 'Reject' }).click();
