@@ -327,14 +327,17 @@ function courtesySentences(f: Facts, pick: Pick): Sentence[] {
           : 'I think it would sit well alongside the releases in your catalogue.',
       },
       { slot: 'ask', text: "If it isn't right for you, I'd still be grateful for a quick word." },
+      { slot: 'ask', text: 'If you need anything else from me to judge it, just let me know.' },
     ],
     DJ: [
       { slot: 'ask', text: "I'd love to hear how it goes down on a dancefloor." },
       { slot: 'closing', text: 'If it makes it into a set, I would love to know how it went.' },
+      { slot: 'ask', text: 'If you need anything else from me to play it, just let me know.' },
     ],
     Fan: [
       { slot: 'ask', text: 'Feel free to tell me honestly what you think.' },
       { slot: 'closing', text: "I'd love to know what you think once you've had a listen." },
+      { slot: 'track', text: 'I hope it brightens your day a little.' },
     ],
   };
   const courtesy: Sentence[] = [
@@ -347,7 +350,6 @@ function courtesySentences(f: Facts, pick: Pick): Sentence[] {
     },
     { slot: 'ask', text: "There's no rush at all: listen whenever you have a moment." },
     { slot: 'ask', text: 'If you have any questions about the track, just reply to this email.' },
-    { slot: 'ask', text: 'If you need anything else from me to judge it, just let me know.' },
     { slot: 'closing', text: 'I know your inbox is busy, so thank you for reading this far.' },
     { slot: 'track', text: 'I hope you enjoy it.' },
     { slot: 'track', text: 'Your opinion on it would mean a great deal to me.' },
