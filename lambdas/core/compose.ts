@@ -65,15 +65,23 @@ const codePoints = (text: string) => Array.from(text).length;
 /** Words in front of a name that are not the name people are greeted by ('DJ Kessa Lune' → 'Kessa'). */
 const NAME_PREFIXES = new Set(['dj', 'mc', 'dr', 'dr.', 'mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'miss', 'mx', 'mx.', 'the']);
 
+/**
+ * The name a person is greeted by: the first word that is not a title ('DJ Kessa Lune' → 'Kessa'),
+ * or undefined when there is none of at least two letters ('J. Smith': one letter would match too much).
+ */
+export function firstNameOf(contactName: string): string | undefined {
+  const words = contactName.trim().split(/\s+/);
+  const first = words.find((word) => !NAME_PREFIXES.has(word.toLowerCase()));
+  return first && codePoints(first.replace(/[^\p{L}\p{N}]/gu, '')) >= 2 ? first : undefined;
+}
+
 /** The forms of a contact's name the writer may have used: the full name, and the first name. Longest first. */
 export function nameForms(contactName: string): string[] {
   const full = contactName.trim().replace(/\s+/g, ' ');
   if (full === '') return [];
-  const words = full.split(' ');
-  const first = words.find((word) => !NAME_PREFIXES.has(word.toLowerCase()));
   const forms = new Set([full]);
-  // A one-letter "first name" ('J. Smith') would match too much; the full name still matches.
-  if (first && codePoints(first.replace(/[^\p{L}\p{N}]/gu, '')) >= 2) forms.add(first);
+  const first = firstNameOf(full);
+  if (first) forms.add(first);
   return [...forms].sort((a, b) => b.length - a.length);
 }
 

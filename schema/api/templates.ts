@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { tones } from './options';
 
 /**
- * The variables a campaign template may use (spec §5). `{{contact_name}}` and `{{label_name}}` are
- * shown in previews as [Contact Name] and [Label Name]; `{{SOCIAL_LINKS}}` and `{{UNSUBSCRIBE_FOOTER}}`
+ * The variables a campaign template may use (spec §5), as templates are stored. The UI shows them in the
+ * one placeholder style it uses ([TRACK_NAME], [CONTACT_NAME], [LABEL_NAME]: inShownPlaceholderStyle); `{{SOCIAL_LINKS}}` and `{{UNSUBSCRIBE_FOOTER}}`
  * are replaced when the template is applied.
  */
 export const templateVariables = [

@@ -53,11 +53,15 @@ export function placeholderValues(context: PlaceholderContext): Record<Placehold
   };
 }
 
+const PLACEHOLDER_WORDS = [...placeholderNames.map((name) => name.replace(/_/g, '[ _]')), UNSUBSCRIBE_URL_SOURCE].join('|');
+
 /**
  * Every placeholder and [UNSUBSCRIBE_URL] in one alternation: the text is scanned once, so a value that
- * itself looks like a placeholder (a contact named '[EMAIL]') is never replaced again.
+ * itself looks like a placeholder (a contact named '[EMAIL]') is never replaced again. The UI shows one
+ * style, [CONTACT_NAME]; the template style, {{contact_name}}, is accepted too, so an email typed or
+ * pasted in it is still filled.
  */
-const PLACEHOLDER_PATTERN = new RegExp(`\\[(${[...placeholderNames.map((name) => name.replace(/_/g, '[ _]')), UNSUBSCRIBE_URL_SOURCE].join('|')})\\]`, 'gi');
+const PLACEHOLDER_PATTERN = new RegExp(`\\[(${PLACEHOLDER_WORDS})\\]|\\{\\{\\s*(${PLACEHOLDER_WORDS})\\s*\\}\\}`, 'gi');
 
 export interface FillExtras {
   /** Fills [UNSUBSCRIBE_URL] in the same pass (renderEmail); without it, [UNSUBSCRIBE_URL] is left as written. */
@@ -71,8 +75,8 @@ export interface FillExtras {
 export function fillPlaceholders(text: string, context: PlaceholderContext, mode: 'text' | 'html', extras: FillExtras = {}): string {
   const values = placeholderValues(context);
   const encode = mode === 'html' ? escapeHtml : (value: string) => value;
-  return text.replace(PLACEHOLDER_PATTERN, (match, word: string) => {
-    const key = word.toUpperCase().replace(/ /g, '_');
+  return text.replace(PLACEHOLDER_PATTERN, (match, bracketed: string | undefined, braced: string | undefined) => {
+    const key = (bracketed ?? braced ?? '').toUpperCase().replace(/ /g, '_');
     if (key === 'UNSUBSCRIBE_URL') return extras.unsubscribeUrl === undefined ? match : encode(extras.unsubscribeUrl);
     const name = key as PlaceholderName;
     if (context.recipient === null && recipientPlaceholderNames.includes(name)) return match;
@@ -106,8 +110,8 @@ export function socialLinksHtml(links: { label: string; url: string }[], linkCol
 const TEMPLATE_VARIABLE_PATTERN = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
 
 /**
- * Fills a campaign template's {{variables}}: {{contact_name}} becomes [Contact Name] and {{label_name}}
- * [Label Name] (placeholders filled per recipient later); {{SOCIAL_LINKS}} the links, one per line (or
+ * Fills a campaign template's {{variables}}: {{contact_name}} becomes [CONTACT_NAME] and {{label_name}}
+ * [LABEL_NAME] (placeholders filled per recipient later, in the one style the UI shows); {{SOCIAL_LINKS}} the links, one per line (or
  * an HTML list of links); {{UNSUBSCRIBE_FOOTER}} the §5 footer with an [UNSUBSCRIBE_URL] link. Unknown
  * {{variables}} are left as written. mode 'html' escapes the values.
  */
@@ -125,9 +129,9 @@ export function applyTemplateVariables(text: string, values: TemplateVariableVal
       case 'artist_name':
         return encode(values.artist_name);
       case 'contact_name':
-        return '[Contact Name]';
+        return '[CONTACT_NAME]';
       case 'label_name':
-        return '[Label Name]';
+        return '[LABEL_NAME]';
       case 'social_links':
         return html ? socialLinksHtml(values.social_links) : socialLinksText(values.social_links);
       case 'unsubscribe_footer':
@@ -136,4 +140,12 @@ export function applyTemplateVariables(text: string, values: TemplateVariableVal
         return match;
     }
   });
+}
+
+/**
+ * A template's text as the UI shows it: every {{variable}} in the one placeholder style the UI uses
+ * ('{{track_name}}' → '[TRACK_NAME]'). Display only; applying the template fills the variables.
+ */
+export function inShownPlaceholderStyle(text: string): string {
+  return text.replace(TEMPLATE_VARIABLE_PATTERN, (_match, word: string) => `[${word.toUpperCase()}]`);
 }

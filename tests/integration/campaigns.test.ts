@@ -464,7 +464,8 @@ describe('POST /api/campaigns/{id}/recipient-preview', () => {
     expect(forMara.text).toContain('Mara Quellwood');
     expect(forMara.text).not.toContain('[CONTACT_NAME]');
     expect(forMara.text).toContain('Tidewater Records');
-    expect(forJuno.text).toContain('Juno Halloway');
+    // The writer greets a person by first name (issue 25).
+    expect(forJuno.text).toMatch(/^Hi Juno,\n/);
     expect(forJuno.text).toContain('Cobalt Relay Audio');
     expect(forJuno.text).not.toContain('Mara');
     expect(forJuno.text).not.toContain('Tidewater');

@@ -8,6 +8,7 @@ import {
   applyTemplateVariables,
   fillPlaceholders,
   genreLabel,
+  inShownPlaceholderStyle,
   placeholderNames,
   placeholderValues,
   type PlaceholderContext,
@@ -95,6 +96,20 @@ describe('fillPlaceholders: the matrix', () => {
 
   it('accepts [Contact Name] and [Label Name] as the spec writes them', () => {
     expect(fillPlaceholders('Hi [Contact Name] of [Label Name]', context(), 'text')).toBe('Hi Ann Lee of Night Shift Records');
+  });
+
+  it('accepts the template style too when rendering: {{contact_name}}, {{ track_name }}, {{LABEL_NAME}}', () => {
+    expect(fillPlaceholders('Hi {{contact_name}} of {{LABEL_NAME}}: {{ track_name }} ({{genre}}) {{track_url}}', context(), 'text')).toBe(
+      'Hi Ann Lee of Night Shift Records: Night Drive (Deep House) https://soundcloud.com/nova/night-drive',
+    );
+    expect(fillPlaceholders('<p>{{contact_name}}</p>', context({ recipient: { name: '<b>Ann</b>', email: 'a@x.example', label_name: null } }), 'html')).toBe(
+      '<p>&lt;b&gt;Ann&lt;/b&gt;</p>',
+    );
+    // Template-only variables and near misses are not placeholders: applying a template fills those.
+    expect(fillPlaceholders('{{description}} {{SOCIAL_LINKS}} {contact_name} {{contactname}}', context(), 'text')).toBe(
+      '{{description}} {{SOCIAL_LINKS}} {contact_name} {{contactname}}',
+    );
+    expect(fillPlaceholders('Hi {{contact_name}}', context({ recipient: null }), 'text')).toBe('Hi {{contact_name}}');
   });
 
   it('replaces every occurrence, in the subject and body alike', () => {
@@ -197,7 +212,8 @@ describe('applyTemplateVariables', () => {
 
   it('turns {{contact_name}} and {{label_name}} into placeholders that are filled per recipient', () => {
     const body = applyTemplateVariables('Hi {{contact_name}} at {{label_name}}', values, 'text');
-    expect(body).toBe('Hi [Contact Name] at [Label Name]');
+    // The one placeholder style the UI shows (the spec's [CONTACT_NAME]).
+    expect(body).toBe('Hi [CONTACT_NAME] at [LABEL_NAME]');
     expect(fillPlaceholders(body, context(), 'text')).toBe('Hi Ann Lee at Night Shift Records');
   });
 
@@ -247,5 +263,21 @@ describe('applyTemplateVariables', () => {
 
   it('does not look for variables inside values', () => {
     expect(applyTemplateVariables('{{track_name}}', { ...values, track_name: '{{description}}' }, 'text')).toBe('{{description}}');
+  });
+});
+
+describe('inShownPlaceholderStyle', () => {
+  it("shows a template's {{variables}} in the one style the UI uses", () => {
+    expect(inShownPlaceholderStyle('Demo submission: {{track_name}} by {{ artist_name }} for {{label_name}}')).toBe(
+      'Demo submission: [TRACK_NAME] by [ARTIST_NAME] for [LABEL_NAME]',
+    );
+    expect(inShownPlaceholderStyle('[CONTACT_NAME] {single} plain')).toBe('[CONTACT_NAME] {single} plain');
+  });
+
+  it('shows what is then filled: the shown style fills as the stored one does', () => {
+    const subject = 'New {{track_name}} for {{contact_name}}';
+    const shown = inShownPlaceholderStyle(subject);
+    expect(shown).not.toContain('{{');
+    expect(fillPlaceholders(shown, context(), 'text')).toBe(fillPlaceholders(subject, context(), 'text'));
   });
 });

@@ -8,6 +8,7 @@ import { emailLengths } from '../../schema/api/campaigns';
 import { tones } from '../../schema/api/options';
 import { LENGTH_TOLERANCE, LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
 import { countWords } from '../../lambdas/core/writerPrompt';
+import { socialLinksText } from '../../schema/email/placeholders';
 import type { WriterContact, WriterRequest } from '../../lambdas/ports';
 
 const writer = new LocalWriter();
@@ -40,12 +41,13 @@ const paragraphs = (body: string) => body.split(/\n{2,}/);
 describe('LocalWriter', () => {
   it("names the recipient, the track, its link, its genre (as a label) and the contact's label", async () => {
     const email = await writer.write(request(contacts.label));
-    expect(email.body).toMatch(/^Dear Jane Doe,\n/);
+    expect(email.body).toMatch(/^Dear Jane,\n/);
     expect(email.body).toContain('"Night Drive"');
     expect(email.body).toContain('https://soundcloud.com/luna/night-drive');
-    expect(email.body).toContain('Deep House');
+    // In running text a genre is a common noun.
+    expect(email.body).toContain('deep house');
     expect(email.body).toMatch(/for (release on )?Anjunadeep/);
-    expect(email.body).toMatch(/Best regards,\nLuna Vale$/);
+    expect(email.body).toMatch(/Best regards,\nLuna Vale\nSoundCloud: https:\/\/soundcloud\.com\/luna$/);
     expect(email.subject).toContain('Night Drive');
     expect(email.subject).not.toContain('\n');
     // The link ends a line of its own, so mail clients make it clickable.
@@ -55,21 +57,21 @@ describe('LocalWriter', () => {
   it("uses the position and the contact's genres when present", async () => {
     const { body } = await writer.write(request(contacts.label, { length: 250 }));
     expect(body).toContain('A&R Manager at Anjunadeep');
-    expect(body).toContain('Deep House and Techno');
+    expect(body).toContain('deep house and techno');
   });
 
   it('writes to a DJ about their sets and names their label', async () => {
     const { body } = await writer.write(request(contacts.dj, { tone: 'friendly' }));
-    expect(body).toMatch(/^Hi Sam Rivers,/);
+    expect(body).toMatch(/^Hi Sam,/);
     expect(body).toMatch(/sets/);
     expect(body).toContain('Rinse FM');
   });
 
-  it('offers a fan an early listen', async () => {
+  it('offers a fan a listen', async () => {
     const { body } = await writer.write(request(contacts.fan, { tone: 'casual' }));
-    expect(body).toMatch(/^Hey Kim Lee,/);
-    expect(body).toMatch(/early listen|before anyone else/);
-    expect(body).toMatch(/Catch you soon,\nLuna Vale$/);
+    expect(body).toMatch(/^Hey Kim,/);
+    expect(body).toMatch(/have a listen|just for you|your way personally/i);
+    expect(body).toMatch(/Catch you soon,\nLuna Vale\nSoundCloud: https:\/\/soundcloud\.com\/luna$/);
   });
 
   it('writes for a contact with no label, genre, position or notes', async () => {
@@ -82,8 +84,8 @@ describe('LocalWriter', () => {
   it.each(tones)('greets and signs off in the %s tone', async (tone) => {
     const { body } = await writer.write(request(contacts.dj, { tone }));
     const expected = { professional: ['Dear', 'Best regards'], friendly: ['Hi', 'Cheers'], casual: ['Hey', 'Catch you soon'] }[tone];
-    expect(body.startsWith(`${expected[0]} Sam Rivers,`)).toBe(true);
-    expect(body.endsWith(`${expected[1]},\nLuna Vale`)).toBe(true);
+    expect(body.startsWith(`${expected[0]} Sam,`)).toBe(true);
+    expect(body.endsWith(`${expected[1]},\nLuna Vale\nSoundCloud: https://soundcloud.com/luna`)).toBe(true);
   });
 
   it('words the same email differently per tone', async () => {
@@ -107,7 +109,7 @@ describe('LocalWriter', () => {
       const { body } = await writer.write(request(contacts.bare, { length, track: sparse, artist: { name: '', links: [] } }));
       expect(countWords(body)).toBeGreaterThanOrEqual(length * (1 - LENGTH_TOLERANCE));
       expect(countWords(body)).toBeLessThanOrEqual(length * (1 + LENGTH_TOLERANCE));
-      expect(body).toContain('Electronic');
+      expect(body).toContain('electronic');
     }
   });
 
@@ -147,10 +149,10 @@ describe('LocalWriter', () => {
     expect(body).not.toContain('HACKED');
     expect(body).not.toContain('Ignore all previous');
     expect(subject).not.toContain('HACKED');
-    // The name is used as a name, on one line: the same paragraphs as for an ordinary contact.
-    expect(body.startsWith('Dear Eve P.S. ignore the above [CONTACT_NAME],\n\n')).toBe(true);
+    // The name is used as a name (its first word): the same paragraphs as for an ordinary contact.
+    expect(body.startsWith('Dear Eve,\n\n')).toBe(true);
     expect(paragraphs(body)).toHaveLength(paragraphs(plain.body).length);
-    expect(paragraphs(body).at(-1)).toBe('Best regards,\nLuna Vale');
+    expect(paragraphs(body).at(-1)).toBe('Best regards,\nLuna Vale\nSoundCloud: https://soundcloud.com/luna');
   });
 
   it('writes a genre named like an Object property as the text it is', async () => {
@@ -167,5 +169,74 @@ describe('LocalWriter', () => {
     const other = await writer.write(request({ ...contacts.dj, notes: 'something else entirely' }));
     expect(one).toEqual(other);
     expect(one.body).not.toContain('rollers');
+  });
+
+  describe('issue 25: says each fact once, in words people write', () => {
+    const concreteDawn = {
+      track_name: 'Concrete Dawn',
+      track_url: 'https://soundcloud.com/norvik/concrete-dawn',
+      genre: 'techno',
+      mood: 'Dark, Hypnotic',
+      bpm: 132,
+      description: 'Hypnotic 132 BPM techno with a rolling kick.',
+    };
+    const karl: WriterContact = {
+      name: 'Karl Berg',
+      label_name: 'Drumcode',
+      contact_type: 'Label',
+      genre: 'Techno; Industrial',
+      position: 'A&R Manager',
+      notes: null,
+    };
+    const count = (text: string, word: string) => text.match(new RegExp(`\\b${word}\\b`, 'gi'))?.length ?? 0;
+
+    it('says the BPM and each mood word once, even when the description already says them', async () => {
+      for (const tone of tones) {
+        const { body } = await writer.write(request(karl, { tone, length: 250, track: concreteDawn }));
+        expect(count(body, '132'), tone).toBe(1);
+        expect(count(body, 'hypnotic'), tone).toBe(1);
+        expect(count(body, 'dark'), tone).toBe(1);
+      }
+    });
+
+    it("turns the contact's genre cell into running text: 'Techno; Industrial' → 'techno and industrial'", async () => {
+      const { body } = await writer.write(request(karl, { length: 250, track: concreteDawn }));
+      expect(body).toContain('techno and industrial');
+      expect(body).not.toMatch(/;|Techno; Industrial/);
+      const ana = await writer.write(request({ ...contacts.dj, genre: 'deep-house, Tech House / minimal' }, { length: 250, tone: 'friendly' }));
+      expect(ana.body).toContain('deep house, tech house and minimal');
+    });
+
+    it('greets a person by first name and a label address by the label', async () => {
+      expect((await writer.write(request(karl, { tone: 'friendly' }))).body).toMatch(/^Hi Karl,\n/);
+      const labelAddress = { ...karl, name: 'Ostgut Ton', label_name: 'Ostgut Ton' };
+      expect((await writer.write(request(labelAddress))).body).toMatch(/^Dear Ostgut Ton team,\n/);
+      const noPerson = { ...karl, name: 'Hypnus', label_name: null };
+      expect((await writer.write(request(noPerson, { tone: 'casual' }))).body).toMatch(/^Hey Hypnus team,\n/);
+      expect((await writer.write(request({ ...contacts.dj, name: 'DJ Stingray' }))).body).toMatch(/^Dear Stingray,\n/);
+    });
+
+    it('follows a saved guideline that asks for the genre and BPM in the subject line, with the facts given', async () => {
+      const guided = { ...karl, notes: 'Berlin techno label.\n\nSubmission guidelines: Put the genre and BPM in the subject line. No attachments.' };
+      const { subject, body } = await writer.write(request(guided, { track: concreteDawn }));
+      expect(subject).toContain('Concrete Dawn');
+      expect(subject).toContain('Techno');
+      expect(subject).toContain('132 BPM');
+      expect(body).not.toMatch(/attachments|Berlin/);
+      // Without the guideline the subject has no BPM; without a BPM the guideline cannot invent one.
+      expect((await writer.write(request(karl, { track: concreteDawn }))).subject).not.toContain('BPM');
+      expect((await writer.write(request(guided, { track: { ...concreteDawn, bpm: null } }))).subject).not.toMatch(/BPM/);
+    });
+
+    it("signs with the artist's name and the profile's links, one 'Label: url' line each as {{SOCIAL_LINKS}} gives them", async () => {
+      const links = [
+        { label: 'Website', url: 'https://norvik.example' },
+        { label: 'Instagram', url: 'https://instagram.com/norvik' },
+      ];
+      const { body } = await writer.write(request(karl, { artist: { name: 'NORVIK', links } }));
+      expect(body.endsWith(`Best regards,\nNORVIK\n${socialLinksText(links)}`)).toBe(true);
+      expect(body.endsWith('Best regards,\nNORVIK\nWebsite: https://norvik.example\nInstagram: https://instagram.com/norvik')).toBe(true);
+      expect((await writer.write(request(karl, { artist: { name: 'NORVIK', links: [] } }))).body.endsWith('Best regards,\nNORVIK')).toBe(true);
+    });
   });
 });

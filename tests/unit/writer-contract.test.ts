@@ -105,7 +105,7 @@ function writerContract(name: string, makeWriter: () => EmailWriter) {
       const { body } = await writer.write(request());
       expect(body).toContain('Night Drive');
       expect(body).toContain('https://soundcloud.com/luna/night-drive');
-      expect(body).toContain('Jane Doe');
+      expect(body).toMatch(/^(Dear|Hi|Hey|Hello) Jane,\n/);
     });
 
     it('writes differently for two contacts', async () => {
@@ -148,5 +148,20 @@ describe('the scripted model', () => {
   it('answers as the local writer does, from the prompt alone', async () => {
     const viaBedrock = await bedrockWriter().write(request({ tone: 'casual', length: 250 }));
     expect(viaBedrock).toEqual(await new LocalWriter().write(request({ tone: 'casual', length: 250 })));
+  });
+});
+
+describe('the Bedrock writer', () => {
+  it("signs a model's email with the profile's links, as the local writer does", async () => {
+    bedrock.reset();
+    const body = 'Hi Jane,\n\nHere it is: https://soundcloud.com/luna/night-drive\n\nCheers,\nLuna Vale';
+    bedrock.on(ConverseCommand).resolves({
+      output: { message: { role: 'assistant', content: [{ text: JSON.stringify({ subject: 'Night Drive', body }) }] } },
+      stopReason: 'end_turn',
+      $metadata: {},
+    });
+    const email = await new BedrockWriter(new BedrockRuntimeClient({ region: 'us-east-1' }), 'amazon.nova-lite-v1:0').write(request());
+    expect(email.body).toBe(`${body}\nSoundCloud: https://soundcloud.com/luna`);
+    expect((await new LocalWriter().write(request())).body.endsWith('Luna Vale\nSoundCloud: https://soundcloud.com/luna')).toBe(true);
   });
 });

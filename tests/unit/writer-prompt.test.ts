@@ -15,6 +15,8 @@ import {
   dataJson,
   parseWriterReply,
   toneGuides,
+  factsList,
+  withLinksSignature,
 } from '../../lambdas/core/writerPrompt';
 import type { WriterRequest } from '../../lambdas/ports';
 
@@ -54,6 +56,34 @@ describe('buildWriterPrompt', () => {
     expect(system).toMatch(/plain text: no HTML, no markdown/);
     expect(system).toMatch(/no footer and no unsubscribe/);
     expect(system).toMatch(/no placeholders/i);
+  });
+
+  it('says that the email states only the listed facts, adds none, and is courteous otherwise (issue 25)', () => {
+    const { system, user } = buildWriterPrompt(request());
+    expect(system).toContain('Do not add facts.');
+    expect(system).toMatch(/every sentence about the track or the artist must state only facts from the list in <facts_data>/i);
+    expect(system).toMatch(/arrangement, mixdown, mastering, intro or outro/);
+    expect(system).toMatch(/Every other sentence is courtesy only/);
+    expect(system).toMatch(/Say each fact once/);
+    expect(system).toMatch(/'techno and industrial', never a pasted cell/);
+    expect(system).toMatch(/Greet a person by their first name/);
+    expect(system).toMatch(/Greet a label address .* by the label/);
+    expect(system).toMatch(/submission guidelines .* subject line/);
+    expect(system).toMatch(/Do not write the artist's links/);
+    expect(user).toMatch(/The facts you may state, as a list \(do not add facts\):\n\n<facts_data>/);
+  });
+
+  it('lists as facts only what the artist gave: the track fields, the description and the artist name', () => {
+    expect(blockValue(buildWriterPrompt(request()).user, DATA_BLOCKS.facts)).toEqual([
+      'Track name: Night Drive',
+      'Genre: Drum & Bass',
+      'Mood: Dark',
+      'BPM: 174',
+      'The artist\'s own description of the track: Rolling bass and "warm" pads. Made at night.',
+      'Artist name: Luna Vale',
+    ]);
+    const sparse = request({ track: { ...request().track, mood: null, bpm: null }, artist: { name: '', links: [] } });
+    expect(factsList(sparse).join('\n')).not.toMatch(/Mood|BPM|Artist name/);
   });
 
   it('gives the track (genre as its label), the artist and the contact as JSON in their blocks', () => {
@@ -191,5 +221,24 @@ describe('helpers', () => {
     ]) {
       expect(() => assertWritable(broken)).toThrow(expect.objectContaining({ name: 'WriterError', reason: 'failed', message: composeMessages.writerFailed }));
     }
+  });
+});
+
+describe('withLinksSignature', () => {
+  const links = [
+    { label: 'SoundCloud', url: 'https://soundcloud.com/luna' },
+    { label: 'Instagram', url: 'https://instagram.com/luna' },
+  ];
+
+  it("puts the artist's links under the sign-off, one 'Label: url' line each", () => {
+    expect(withLinksSignature('Hi Jane,\n\nCheers,\nLuna Vale\n', links)).toBe(
+      'Hi Jane,\n\nCheers,\nLuna Vale\nSoundCloud: https://soundcloud.com/luna\nInstagram: https://instagram.com/luna',
+    );
+  });
+
+  it('keeps a body that already ends with the links, and one with no links to add', () => {
+    const signed = 'Cheers,\nLuna Vale\nSoundCloud: https://soundcloud.com/luna\nInstagram: https://instagram.com/luna';
+    expect(withLinksSignature(signed, links)).toBe(signed);
+    expect(withLinksSignature('Cheers,\nLuna Vale', [])).toBe('Cheers,\nLuna Vale');
   });
 });

@@ -5,7 +5,7 @@
 import { ConverseCommand, type BedrockRuntimeClient, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { composeMessages } from '../../../schema/api/campaignValues';
 import { WriterError } from '../../core/errors';
-import { assertWritable, buildWriterPrompt, maxTokensFor, parseWriterReply } from '../../core/writerPrompt';
+import { assertWritable, buildWriterPrompt, maxTokensFor, parseWriterReply, withLinksSignature } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';
 
 /** Under the campaigns Lambda's 28 s, leaving time to save the draft after the model answers. */
@@ -69,6 +69,7 @@ export class BedrockWriter implements EmailWriter {
     } finally {
       clearTimeout(timer);
     }
-    return parseWriterReply(replyText(output));
+    const email = parseWriterReply(replyText(output));
+    return { ...email, body: withLinksSignature(email.body, request.artist.links) };
   }
 }

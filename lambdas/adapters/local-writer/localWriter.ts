@@ -1,16 +1,19 @@
 /**
  * The AI writer's local twin (npm start, tests): no network, deterministic. It writes a personal
  * email from sentence templates: a core that always names the recipient, the track, its genre, its
- * link and the contact's label, then optional sentences (personal ones first, then general ones in an
+ * link and the contact's label, then optional sentences (personal ones first, then courtesy ones in an
  * order drawn from a hash of the contact and track) until the body is near the requested word count.
- * Contact notes are data: only whether there are any changes the email, never their text.
+ * It states only facts the artist gave (track fields, description, profile) and each once; every
+ * other sentence is courtesy (issue 25). Contact notes are data: their presence, and a guideline on
+ * what the subject must carry, change the email; their text is never written.
  */
 import type { EmailLength } from '../../../schema/api/campaigns';
 import type { ContactType, Tone } from '../../../schema/api/options';
-import { genreLabel } from '../../../schema/email/placeholders';
+import { genreLabel, socialLinksText } from '../../../schema/email/placeholders';
 import { assertWritable, countWords, normaliseSubject, oneLine } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';
 import { seededRandom } from '../../core/seededRandom';
+import { firstNameOf } from '../../core/compose';
 
 /** Paragraphs of the body, in order. */
 type Slot = 'opening' | 'track' | 'ask' | 'closing';
@@ -27,18 +30,35 @@ interface Sentence {
 interface Facts {
   tone: Tone;
   type: ContactType;
-  name: string;
+  /** Who the greeting names: a person's first name, or the label's team for a label address. */
+  addressee: string;
   label: string | null;
   position: string | null;
+  /** The contact's genres as running text ('techno and industrial'). */
   contactGenres: string | null;
   hasNotes: boolean;
+  /** What the contact's saved guideline asks the subject line to carry. */
+  subjectAsks: SubjectAsks;
   track: string;
   url: string;
-  genre: string;
+  /** The track's genre as running text ('deep house'), null when it says nothing ('other'). */
+  genre: string | null;
+  /** The track's genre as a title, for the subject ('Deep House'). */
+  genreTitle: string;
+  /** The mood words and BPM the description does not already say (each fact is said once). */
   mood: string | null;
   bpm: number | null;
+  /** The BPM as given, for the subject (the body may leave it to the description). */
+  bpmGiven: number | null;
   summary: string | null;
   artist: string | null;
+  links: { label: string; url: string }[];
+}
+
+interface SubjectAsks {
+  genre: boolean;
+  bpm: boolean;
+  artist: boolean;
 }
 
 /** How far the body may be from the requested length (the tests hold the writer to it). */
@@ -68,33 +88,91 @@ function summaryOf(description: string): string | null {
   return /[.!?]$/.test(first) ? first : `${first}.`;
 }
 
-/** 'techno, deep-house, minimal' → 'Techno and Deep House' (at most two, as people read them). */
+/** 'a', 'a and b', 'a, b and c': a list as people write it. */
+function joinNaturally(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** A list typed in one cell ('Techno; Industrial', 'house, techno / minimal') as its items. */
+function listItems(cell: string | null): string[] {
+  return (cell ?? '')
+    .split(/[;,/]/)
+    .map((item) => present(item))
+    .filter((item): item is string => item !== null);
+}
+
+/** A genre in running text: 'Deep House' → 'deep house'; acronyms such as 'UK' or 'IDM' keep their case. */
+function inRunningText(genre: string): string {
+  return genre
+    .split(' ')
+    .map((word) => (/^[A-Z][a-z]+$/.test(word) ? word.toLowerCase() : word))
+    .join(' ');
+}
+
+/** 'techno, deep-house; minimal' → 'techno, deep house and minimal' (at most three, as people read them). */
 function genresOf(genre: string | null): string | null {
-  const parts = (genre ?? '')
-    .split(',')
-    .map((g) => present(g))
-    .filter((g): g is string => g !== null)
-    .map(genreLabel);
-  return parts.length === 0 ? null : parts.slice(0, 2).join(' and ');
+  const parts = [...new Set(listItems(genre).map((g) => inRunningText(genreLabel(g))))];
+  return parts.length === 0 ? null : joinNaturally(parts.slice(0, 3));
+}
+
+const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A label address (the name is the label's, as for directory contacts, or a label with no person
+ * behind it) is greeted as the label's team; a person by their first name.
+ */
+function addresseeOf(contact: WriterRequest['contact']): string {
+  const name = oneLine(contact.name);
+  const label = present(contact.label_name);
+  if (label && sameText(name, label)) return `${label} team`;
+  if (contact.contact_type === 'Label' && !label) return `${name} team`;
+  // The first name the preview turns into [CONTACT_NAME] (core/compose nameForms), so both agree.
+  return firstNameOf(name) ?? name;
+}
+
+/**
+ * What a saved guideline (a directory contact's notes end with 'Submission guidelines: …') asks the
+ * subject line to carry, e.g. 'Put the genre and BPM in the subject line'. Only the sentences that
+ * speak of the subject count; the notes are otherwise never read.
+ */
+function subjectAsksOf(notes: string | null): SubjectAsks {
+  const aboutSubject = (notes ?? '').split(/(?<=[.!?\n])/).filter((sentence) => /\bsubject\b/i.test(sentence));
+  const asks = (pattern: RegExp) => aboutSubject.some((sentence) => pattern.test(sentence));
+  return { genre: asks(/\b(genre|style)s?\b/i), bpm: asks(/\b(bpm|tempo)\b/i), artist: asks(/\b(artist|your name|producer)\b/i) };
+}
+
+/** The mood words the description does not already say ('Dark, Hypnotic' with 'Hypnotic 132 BPM…' → 'dark'). */
+function moodOf(mood: string | null, summary: string | null): string | null {
+  const words = listItems(mood)
+    .map((word) => word.toLowerCase())
+    .filter((word) => !summary?.toLowerCase().includes(word));
+  return words.length === 0 ? null : words.join(', ');
 }
 
 function factsOf(request: WriterRequest): Facts {
   const { track, contact } = request;
+  const summary = summaryOf(track.description);
+  const title = genreLabel(oneLine(track.genre));
+  const saysBpm = track.bpm !== null && summary !== null && new RegExp(`\\b${track.bpm}\\b`).test(summary);
   return {
     tone: request.tone,
     type: contact.contact_type,
-    name: oneLine(contact.name),
+    addressee: addresseeOf(contact),
     label: present(contact.label_name),
     position: present(contact.position),
     contactGenres: genresOf(contact.genre),
     hasNotes: present(contact.notes) !== null,
+    subjectAsks: subjectAsksOf(contact.notes),
     track: oneLine(track.track_name),
     url: track.track_url.trim(),
-    genre: genreLabel(oneLine(track.genre)),
-    mood: present(track.mood),
-    bpm: track.bpm,
-    summary: summaryOf(track.description),
+    genre: sameText(title, 'other') ? null : inRunningText(title),
+    genreTitle: title,
+    mood: moodOf(track.mood, summary),
+    bpm: saysBpm ? null : track.bpm,
+    bpmGiven: track.bpm,
+    summary,
     artist: present(request.artist.name),
+    links: request.artist.links,
   };
 }
 
@@ -106,28 +184,36 @@ const greetings: Record<Tone, (name: string) => string> = {
 
 const signOffs: Record<Tone, string> = { professional: 'Best regards', friendly: 'Cheers', casual: 'Catch you soon' };
 
+/** The sign-off, the artist's name and their links, one 'Label: url' line each, as {{SOCIAL_LINKS}} gives them. */
+function signatureOf(f: Facts): string {
+  const links = socialLinksText(f.links);
+  const lines = [`${signOffs[f.tone]}${f.artist || links ? ',' : '.'}`, f.artist, links].filter((line): line is string => !!line);
+  return lines.join('\n');
+}
+
 /** The sentences every email has; `short` variants when the full ones alone would pass the length. */
 function coreSentences(f: Facts, pick: Pick, short: boolean): Sentence[] {
   const quoted = `"${f.track}"`;
   const me = f.artist;
+  const newTrack = f.genre ? `new ${f.genre} track` : 'new track';
   const intro: Record<Tone, string[]> = {
     professional: short
-      ? [`I would like to share my new ${f.genre} track, ${quoted}.`]
+      ? [`I would like to share my ${newTrack}, ${quoted}.`]
       : [
-          `${me ? `My name is ${me}, and I am` : 'I am'} writing to share my new ${f.genre} track, ${quoted}.`,
-          `${me ? `I am ${me}, an independent producer, and I` : 'I'} would like to introduce my latest ${f.genre} release, ${quoted}.`,
+          `${me ? `My name is ${me}, and I am` : 'I am'} writing to share my ${newTrack}, ${quoted}.`,
+          `${me ? `I am ${me}, and I` : 'I'} would like to introduce my ${newTrack}, ${quoted}.`,
         ],
     friendly: short
-      ? [`I've just finished a new ${f.genre} track, ${quoted}.`]
+      ? [`Here is my ${newTrack}, ${quoted}.`]
       : [
-          `${me ? `It's ${me} here, and I` : 'I'} wanted to share my new ${f.genre} track with you: ${quoted}.`,
-          `${me ? `This is ${me}, and I've` : "I've"} just finished a new ${f.genre} track called ${quoted} and thought of you straight away.`,
+          `${me ? `It's ${me} here, and I` : 'I'} wanted to share my ${newTrack} with you: ${quoted}.`,
+          `${me ? `This is ${me}, and I've` : "I've"} got a ${newTrack} called ${quoted} that I'd love you to hear.`,
         ],
     casual: short
-      ? [`Just made a new ${f.genre} track, ${quoted}.`]
+      ? [`Got a ${newTrack} for you, ${quoted}.`]
       : [
-          `${me ? `${me} here, just` : 'Just'} finished a fresh ${f.genre} track called ${quoted} and had to send it your way.`,
-          `${me ? `It's ${me}, and I've` : "I've"} got a new ${f.genre} tune for you: ${quoted}.`,
+          `${me ? `${me} here with` : 'Here is'} a fresh ${f.genre ? `${f.genre} ` : ''}track called ${quoted}, and I had to send it your way.`,
+          `${me ? `It's ${me}, and I've` : "I've"} got a ${f.genre ? `${f.genre} tune` : 'new tune'} for you: ${quoted}.`,
         ],
   };
   const link: Record<Tone, string[]> = {
@@ -152,20 +238,16 @@ function coreSentences(f: Facts, pick: Pick, short: boolean): Sentence[] {
     DJ: {
       professional: short
         ? ['I hope it earns a place in your sets.']
-        : ['I hope it might earn a place in your sets or on one of your shows.', 'I would be delighted if you found a spot for it in your sets.'],
-      friendly: short
-        ? ["I'd love to hear it in your sets."]
-        : ["I'd love to hear it in one of your sets or shows.", 'I think it could work really well in your sets.'],
+        : ['I hope it might earn a place in one of your sets.', 'I would be delighted if you found a spot for it in your sets.'],
+      friendly: short ? ["I'd love to hear it in your sets."] : ["I'd love to hear it in one of your sets.", 'I think it could work really well in your sets.'],
       casual: short ? ['Would love it in your sets.'] : ['Would be amazing to hear it in one of your sets.', 'Reckon it could go off in your sets.'],
     },
     Fan: {
       professional: short
-        ? ['I wanted you to have an early listen.']
-        : ['I wanted you to have an early listen before it is released.', 'As a thank-you for your support, I would like you to hear it before anyone else.'],
-      friendly: short
-        ? ['Here is an early listen, just for you.']
-        : ["I wanted you to have an early listen before it's out.", "You've supported my music, so I wanted you to hear this one first."],
-      casual: short ? ['Early listen, just for you.'] : ["Wanted you to get an early listen before it's out.", "You're getting this one before anyone else."],
+        ? ['I wanted you to have a listen.']
+        : ['I wanted you to have a listen, and I would love to know what you make of it.', 'I would like you to be one of the people I share it with.'],
+      friendly: short ? ['Here it is, just for you.'] : ['I wanted you to have a listen, just for you.', 'I wanted to share this one with you personally.'],
+      casual: short ? ['Just for you.'] : ['Wanted you to have a listen.', 'Sending this one your way personally.'],
     },
   };
   const closing: Record<Tone, string[]> = {
@@ -174,14 +256,14 @@ function coreSentences(f: Facts, pick: Pick, short: boolean): Sentence[] {
     casual: short ? ['Thanks!'] : ['Thanks for giving it a spin.', 'Cheers for listening.'],
   };
   const sentences: Sentence[] = [{ slot: 'opening', text: pick(intro[f.tone]) }];
-  // The label is named for every type: in the ask for a label, as recognition for a DJ or fan.
+  // The label is named for every type: in the ask for a label, here for a DJ or fan (a wish, not a claim).
   if (f.label && f.type !== 'Label') {
-    const recognition: Record<Tone, string[]> = {
-      professional: [`I have been following your work with ${f.label}.`, `I have long admired what you do with ${f.label}.`],
-      friendly: [`I've been following what you do with ${f.label}.`, `I really like what you've been doing with ${f.label}.`],
-      casual: [`Big fan of what you do with ${f.label}.`, `Been loving your stuff with ${f.label}.`],
+    const suits: Record<Tone, string[]> = {
+      professional: [`I thought it might suit your work with ${f.label}.`, `I believe it could suit what you do with ${f.label}.`],
+      friendly: [`I think it could suit what you do with ${f.label}.`, `I thought of what you do with ${f.label} for this one.`],
+      casual: [`Reckon it could suit what you do with ${f.label}.`, `Thought of your ${f.label} stuff for this one.`],
     };
-    sentences.push({ slot: 'opening', text: pick(recognition[f.tone]) });
+    sentences.push({ slot: 'opening', text: pick(suits[f.tone]) });
   }
   sentences.push(
     { slot: 'track', text: pick(link[f.tone]), ownLine: true },
@@ -191,13 +273,13 @@ function coreSentences(f: Facts, pick: Pick, short: boolean): Sentence[] {
   return sentences;
 }
 
-/** Sentences about this recipient and this track, used before any general one. */
+/** Sentences about this recipient and this track, from what was given, used before any courtesy. */
 function personalSentences(f: Facts, pick: Pick): Sentence[] {
   const sentences: Sentence[] = [];
   const formal = f.tone === 'professional';
   if (f.summary) sentences.push({ slot: 'track', text: pick([`In a few words: ${f.summary}`, `A little about it: ${f.summary}`]) });
   if (f.mood || f.bpm !== null) {
-    const mood = f.mood ? `${/^[aeiou]/i.test(f.mood) ? 'an' : 'a'} ${f.mood.toLowerCase()} track` : 'a track';
+    const mood = f.mood ? `${/^[aeiou]/i.test(f.mood) ? 'an' : 'a'} ${f.mood} track` : 'a track';
     sentences.push({ slot: 'track', text: `It's ${mood}${f.bpm !== null ? ` at ${f.bpm} BPM` : ''}.` });
   }
   if (f.contactGenres) {
@@ -207,7 +289,7 @@ function personalSentences(f: Facts, pick: Pick): Sentence[] {
         formal
           ? [
               `Given your focus on ${f.contactGenres}, I thought this track would be relevant to you.`,
-              `As someone who works with ${f.contactGenres}, I believe you will appreciate it.`,
+              `As someone who works with ${f.contactGenres}, I hope you will find it worth a listen.`,
             ]
           : [
               `Since you're into ${f.contactGenres}, I think this one could be right up your street.`,
@@ -231,54 +313,34 @@ function personalSentences(f: Facts, pick: Pick): Sentence[] {
   return sentences;
 }
 
-/** General sentences any pitch can use; the type's own ones first. */
-function generalSentences(f: Facts, pick: Pick): Sentence[] {
+/**
+ * Courtesy only: wishes, thanks and offers that state nothing about the track or the artist (what the
+ * artist did not give, the writer does not claim). The type's own ones first.
+ */
+function courtesySentences(f: Facts, pick: Pick): Sentence[] {
   const byType: Record<ContactType, Sentence[]> = {
     Label: [
-      { slot: 'ask', text: pick(['The track is unreleased and available for signing.', 'It has not been released anywhere yet, so it is free to sign.']) },
       {
         slot: 'track',
         text: f.label
           ? `I think it would sit well alongside the releases in the ${f.label} catalogue.`
           : 'I think it would sit well alongside the releases in your catalogue.',
       },
+      { slot: 'ask', text: "If it isn't right for you, I'd still be grateful for a quick word." },
+      { slot: 'ask', text: 'If you need anything else from me to judge it, just let me know.' },
     ],
     DJ: [
-      {
-        slot: 'track',
-        text: pick([
-          'It has a long intro and outro, so it is easy to mix in and out of.',
-          'The intro and outro are DJ-friendly, with plenty of room to blend.',
-        ]),
-      },
       { slot: 'ask', text: "I'd love to hear how it goes down on a dancefloor." },
+      { slot: 'closing', text: 'If it makes it into a set, I would love to know how it went.' },
+      { slot: 'ask', text: 'If you need anything else from me to play it, just let me know.' },
     ],
     Fan: [
-      {
-        slot: 'ask',
-        text: pick(["You're one of the first people to hear it, before it's out anywhere else.", 'Only a handful of people have heard it so far.']),
-      },
+      { slot: 'ask', text: 'Feel free to tell me honestly what you think.' },
       { slot: 'closing', text: "I'd love to know what you think once you've had a listen." },
+      { slot: 'track', text: 'I hope it brightens your day a little.' },
     ],
   };
-  const general: Sentence[] = [
-    {
-      slot: 'opening',
-      text: pick([
-        "I'm an independent electronic music artist, and I've spent the past year working hard on my sound.",
-        "I've been releasing music on my own and building a small but loyal group of listeners.",
-      ]),
-    },
-    { slot: 'opening', text: 'This track means a lot to me, and I wanted to share it with the right people first.' },
-    {
-      slot: 'track',
-      text: pick([
-        "I spent a long time on the arrangement and the mixdown, and I think it's one of the strongest things I've made.",
-        'I took my time over the arrangement and the mixdown to get every detail right.',
-      ]),
-    },
-    { slot: 'track', text: `The ${f.genre} sound has shaped a lot of my music, and this track is my own take on it.` },
-    { slot: 'track', text: pick(['It is made to work both on a big system and on headphones.', 'It works on a club system as well as on headphones.']) },
+  const courtesy: Sentence[] = [
     {
       slot: 'ask',
       text: pick([
@@ -286,13 +348,16 @@ function generalSentences(f: Facts, pick: Pick): Sentence[] {
         'Any feedback you have would mean a lot, even if it is not for you.',
       ]),
     },
-    { slot: 'ask', text: "If it helps, I'm happy to send a WAV file, an extended mix or the stems." },
-    { slot: 'ask', text: "I'm also glad to share more background on the track or on me as an artist." },
     { slot: 'ask', text: "There's no rush at all: listen whenever you have a moment." },
-    { slot: 'closing', text: "More music is on the way, so I'd love to stay in touch." },
+    { slot: 'ask', text: 'If you have any questions about the track, just reply to this email.' },
+    { slot: 'closing', text: 'I know your inbox is busy, so thank you for reading this far.' },
+    { slot: 'track', text: 'I hope you enjoy it.' },
+    { slot: 'track', text: 'Your opinion on it would mean a great deal to me.' },
+    { slot: 'closing', text: "I'd love to stay in touch, whatever you think of this one." },
     { slot: 'closing', text: 'If you know someone else who might like it, feel free to pass it along.' },
+    { slot: 'closing', text: "Please let me know if this isn't the right address for music like this." },
   ];
-  return [...byType[f.type], ...general];
+  return [...byType[f.type], ...courtesy];
 }
 
 /** One of `options`, drawn by the seeded generator. */
@@ -312,10 +377,18 @@ function shuffled<T extends object>(items: readonly T[], random: () => number): 
 
 function subjectOf(f: Facts, pick: Pick): string {
   const quoted = `"${f.track}"`;
+  const asks = f.subjectAsks;
+  // A contact's guideline asks for what the subject must carry: only facts the artist gave can be put there.
+  const asked = [asks.genre ? f.genreTitle : null, asks.bpm && f.bpmGiven !== null ? `${f.bpmGiven} BPM` : null].filter((part) => part !== null);
+  if (asked.length > 0 || (asks.artist && f.artist)) {
+    const prefix: Record<ContactType, string> = { Label: 'Demo submission', DJ: 'New track for your sets', Fan: 'Early listen' };
+    const by = asks.artist && f.artist ? ` by ${f.artist}` : '';
+    return normaliseSubject(`${prefix[f.type]}: ${quoted}${by}${asked.length > 0 ? ` (${asked.join(', ')})` : ''}`);
+  }
   const options: Record<ContactType, string[]> = {
-    Label: [`Demo submission: ${quoted} (${f.genre})`, `New ${f.genre} demo for ${f.label ?? 'your label'}: ${quoted}`],
-    DJ: [`New ${f.genre} track for your sets: ${quoted}`, `${quoted}: fresh ${f.genre} for your shows`],
-    Fan: [`Early listen: ${quoted}`, `You're first to hear ${quoted}`],
+    Label: [`Demo submission: ${quoted} (${f.genreTitle})`, `New ${f.genreTitle} demo for ${f.label ?? 'your label'}: ${quoted}`],
+    DJ: [`New ${f.genreTitle} track for your sets: ${quoted}`, `${quoted}: fresh ${f.genreTitle} for your sets`],
+    Fan: [`Early listen: ${quoted}`, `A new track for you: ${quoted}`],
   };
   return normaliseSubject(pick(options[f.type]));
 }
@@ -363,7 +436,9 @@ export class LocalWriter implements EmailWriter {
   private writeNow(request: WriterRequest): WrittenEmail {
     assertWritable(request);
     const f = factsOf(request);
-    const seed = hash([f.name, f.label ?? '', f.type, f.contactGenres ?? '', f.position ?? '', f.hasNotes ? 'notes' : '', f.track].join('\u0000'));
+    const seed = hash(
+      [oneLine(request.contact.name), f.label ?? '', f.type, f.contactGenres ?? '', f.position ?? '', f.hasNotes ? 'notes' : '', f.track].join('\u0000'),
+    );
     const random = seededRandom(seed);
     const pick: Pick = (options) => {
       const option = options[Math.floor(random() * options.length)];
@@ -371,14 +446,14 @@ export class LocalWriter implements EmailWriter {
       return option;
     };
 
-    const greeting = greetings[f.tone](f.name);
-    const signOff = f.artist ? `${signOffs[f.tone]},\n${f.artist}` : `${signOffs[f.tone]}.`;
+    const greeting = greetings[f.tone](f.addressee);
+    const signOff = signatureOf(f);
     const fixedWords = countWords(greeting) + countWords(signOff);
     const max = request.length * (1 + LENGTH_TOLERANCE);
     let core = coreSentences(f, pick, false);
     if (fixedWords + core.reduce((n, s) => n + countWords(s.text), 0) > max) core = coreSentences(f, pick, true);
 
-    const optional = [...personalSentences(f, pick), ...shuffled(generalSentences(f, pick), random)];
+    const optional = [...personalSentences(f, pick), ...shuffled(courtesySentences(f, pick), random)];
     const sentences = chooseSentences(core, optional, fixedWords, request.length);
     return { subject: subjectOf(f, pick), body: bodyOf(greeting, sentences, signOff) };
   }

@@ -10,6 +10,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { memo, useMemo, useState } from 'react';
 import type { Tone } from '../../../../schema/api/options';
 import type { CampaignTemplate } from '../../../../schema/api/templates';
+import { inShownPlaceholderStyle } from '../../../../schema/email/placeholders';
 import styles from './compose.module.css';
 import { toneLabels } from './trackForm';
 
@@ -125,7 +126,7 @@ export const CampaignTemplatesPicker = memo(function CampaignTemplatesPicker({
       name={template.name}
       description={template.description}
       tone={template.ai_tone}
-      subject={template.subject_template}
+      subject={inShownPlaceholderStyle(template.subject_template)}
       onUse={() => use(template.id)}
       onDelete={template.is_system_template ? undefined : () => void remove(template)}
       deleting={deleting === template.id}
