@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { contactFromCsvRow } from '../../lambdas/core/contacts';
+import { contactsFromImportRows } from '../../lambdas/core/contacts';
 import {
   bulkDeleteSchema,
   contactImportSchema,
@@ -155,7 +155,9 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
       if (hold.importCall?.call === call) await hold.importCall.promise;
       const failure = fail.importCall?.call === call ? fail.importCall : null;
-      const rows = failure ? parsed.data.contacts.slice(0, failure.writtenFirst ?? 0) : parsed.data.contacts;
+      // The route's own row check: good rows imported, bad ones answered in `rejected`.
+      const { contacts: valid, rejected } = contactsFromImportRows(parsed.data.contacts);
+      const rows = failure ? valid.slice(0, failure.writtenFirst ?? 0) : valid;
       const created: Contact[] = [];
       let skipped = 0;
       for (const row of rows) {
@@ -163,12 +165,12 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
           skipped += 1;
           continue;
         }
-        const made: Contact = { ...contactFromCsvRow(row), id: idOf(row.email), created_at: now() };
+        const made: Contact = { ...row, id: idOf(row.email), created_at: now() };
         contacts.set(made.id, made);
         created.push(made);
       }
       if (failure) return json({ message: failure.message }, failure.status);
-      return json({ created, skipped });
+      return json({ created, skipped, rejected });
     }
 
     const one = /^\/api\/contacts\/([^/]+)$/.exec(pathname);
