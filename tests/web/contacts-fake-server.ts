@@ -81,6 +81,8 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
      * of its rows are stored before it fails (a write that dies part-way, its answer lost).
      */
     importCall: { call: number; status: number; message: string; writtenFirst?: number } | null;
+    /** Addresses the import turns down as rows (a server rule the page does not know), each with this reason. */
+    importRefuses: Map<string, string>;
     unsubscribes: Failure;
     resubscribe: Failure;
   } = {
@@ -91,6 +93,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     remove: null,
     bulkDeleteCall: null,
     importCall: null,
+    importRefuses: new Map(),
     unsubscribes: null,
     resubscribe: null,
   };
@@ -156,7 +159,13 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       if (hold.importCall?.call === call) await hold.importCall.promise;
       const failure = fail.importCall?.call === call ? fail.importCall : null;
       // The route's own row check: good rows imported, bad ones answered in `rejected`.
-      const { contacts: valid, rejected } = contactsFromImportRows(parsed.data.contacts);
+      const checked = contactsFromImportRows(parsed.data.contacts);
+      const refused = parsed.data.contacts.flatMap((row, index) => {
+        const reason = fail.importRefuses.get((row as { email?: string }).email ?? '');
+        return reason === undefined ? [] : [{ row: index + 1, reason }];
+      });
+      const valid = checked.contacts.filter((contact) => !fail.importRefuses.has(contact.email));
+      const rejected = [...checked.rejected, ...refused].sort((a, b) => a.row - b.row);
       const rows = failure ? valid.slice(0, failure.writtenFirst ?? 0) : valid;
       const created: Contact[] = [];
       let skipped = 0;

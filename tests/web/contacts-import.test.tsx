@@ -308,6 +308,27 @@ describe('rows with problems (issue 25)', () => {
     expect(downloadedCsv(issues.getByRole('link', { name: 'Download skipped rows (CSV)' })).split('\r\n')).toHaveLength(13);
   });
 
+  it('adds the rows the server turns down to the list, by their row in the file', async () => {
+    const server = fakeContactsServer();
+    // Row 104 of the file (after the bad row 5 is left out) is the second row of the second batch of 100.
+    server.fail.importRefuses.set('p102@label.com', 'email: This address cannot be imported.');
+    const user = await openImport(server);
+    await upload(user, csv([['email'], ...Array.from({ length: 150 }, (_, i) => [i === 3 ? 'bad' : `p${i}@label.com`])]));
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    await user.click(importButton());
+
+    expect(await screen.findByText('Import successful! Imported 148 contacts successfully. 0 duplicates skipped.')).toBeInTheDocument();
+    const issues = importIssues();
+    expect(issues.getByText('2 rows were not imported.')).toBeInTheDocument();
+    expect(issues.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Row 5: Invalid email format: bad',
+      'Row 104: email: This address cannot be imported.',
+    ]);
+    expect(downloadedCsv(issues.getByRole('link', { name: 'Download skipped rows (CSV)' }))).toContain(
+      'p102@label.com,Row 104: email: This address cannot be imported.',
+    );
+  });
+
   it('disables Import Contacts when no row can be imported', async () => {
     const server = fakeContactsServer();
     const user = await openImport(server);
