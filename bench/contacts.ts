@@ -83,7 +83,7 @@ try {
     const read = readContactsCsv(text);
     if (!read.ok) throw new Error(read.error);
     const plan = planContactImport(read.table, { hasHeader: true, removeDuplicates: true, mapping: guessMapping(read.table, true) });
-    if (!plan.ok) throw new Error(plan.message);
+    if (!plan.ok) throw new Error(plan.error);
     const outcome = await importContacts(api, plan.plan.contacts);
     const elapsed = performance.now() - t;
     if (outcome.error !== undefined) throw outcome.error instanceof Error ? outcome.error : new Error('the import failed', { cause: outcome.error });

@@ -4,10 +4,11 @@
  * (spec §3).
  */
 import type { z } from 'zod';
-import type { Contact, csvContactSchema } from '../../schema/api/contacts';
+import { csvContactSchema, type Contact, type RejectedImportRow } from '../../schema/api/contacts';
 import type { DirectoryAllowance, DirectoryEntry } from '../../schema/api/directory';
 import { normaliseWebsite } from '../../schema/api/links';
 import { genreLabels } from '../../schema/api/options';
+import { describeIssue } from '../../schema/api/issues';
 import type { Tier } from '../../schema/api/profile';
 import { addressId } from './addressId';
 import { directoryAdditionsOf } from './plans';
@@ -26,12 +27,27 @@ export function contactFromCsvRow(row: z.output<typeof csvContactSchema>): Omit<
     email: row.email,
     label_name: row.label_name,
     contact_type: row.contact_type,
-    position: null,
+    position: row.position,
     genre: row.genre,
-    website_url: null,
-    notes: null,
+    website_url: row.website_url,
+    notes: row.notes,
     genre_focus: null,
   };
+}
+
+/**
+ * An import batch's rows checked one by one: the contacts the good rows become, and the others with
+ * their position in the batch (from 1) and every problem found, so one bad row never costs the rest.
+ */
+export function contactsFromImportRows(rows: readonly unknown[]): { contacts: Omit<Contact, 'id' | 'created_at'>[]; rejected: RejectedImportRow[] } {
+  const contacts: Omit<Contact, 'id' | 'created_at'>[] = [];
+  const rejected: RejectedImportRow[] = [];
+  rows.forEach((row, index) => {
+    const result = csvContactSchema.safeParse(row, { reportInput: true });
+    if (result.success) contacts.push(contactFromCsvRow(result.data));
+    else rejected.push({ row: index + 1, reason: result.error.issues.map((issue) => describeIssue(issue, 'A row')).join('; ') });
+  });
+  return { contacts, rejected };
 }
 
 /** The user's LabelFinder allowance: additions so far (kept on the profile) and their plan's limit (core/plans.ts). */

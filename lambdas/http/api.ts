@@ -9,6 +9,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { ApiError } from '../../schema/api/common';
+import { describeIssue } from '../../schema/api/issues';
 import { apiMessages } from '../../schema/api/serverMessages';
 import {
   ADMIN_GROUP,
@@ -176,22 +177,7 @@ export function parseForm<S extends z.ZodType>(schema: S, body: unknown, { requi
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const worded = specTexts && result.error.issues.find((issue) => specTexts.has(issue.message));
-  throw new HttpError(400, worded ? worded.message : result.error.issues.map(describeIssue).join('; '));
-}
-
-/** zod's expected-type names in plain words ('int' is what `.int()` reports). */
-const expectedWords: Record<string, string> = { int: 'a whole number', array: 'a list', object: 'an object' };
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = issue.path.join('.');
-  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
-  if (issue.code === 'invalid_type') {
-    if (field === '') return 'The request body must be a JSON object.';
-    // With reportInput, a missing field is the one issue without an input.
-    if (!('input' in issue) || issue.input === undefined) return `${field} is required`;
-    return `${field} must be ${expectedWords[issue.expected] ?? `a ${issue.expected}`}`;
-  }
-  return field ? `${field}: ${issue.message}` : issue.message;
+  throw new HttpError(400, worded ? worded.message : result.error.issues.map((issue) => describeIssue(issue)).join('; '));
 }
 
 const accessByRouteKey = new Map(routes.map((route) => [keyOf(route), route.access]));

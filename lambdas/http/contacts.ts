@@ -19,7 +19,7 @@ import {
   type unsubscribeCountSchema,
   type unsubscribeListSchema,
 } from '../../schema/api/contacts';
-import { contactFromCsvRow, isAddressId } from '../core/contacts';
+import { contactsFromImportRows, isAddressId } from '../core/contacts';
 import type { Clock, ContactStore, UnsubscribeStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { contactsDeps } from '../composition/contacts';
@@ -64,15 +64,18 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
     },
 
     /**
-     * One batch of CSV rows (the web sends 100 per request). Rows whose address the user already has,
-     * or that repeat an address of the same batch, are skipped and counted. No transaction: the
-     * contact's key is its address, so re-sending a batch after a failure creates only what is missing.
+     * One batch of CSV rows (the web sends 100 per request). Good rows are imported and bad ones answered
+     * in `rejected` (position and reason), never the whole batch refused for one row. Rows whose address
+     * the user already has, or that repeat an address of the same batch, are skipped and counted. No
+     * transaction: the contact's key is its address, so re-sending a batch after a failure creates only
+     * what is missing.
      */
     'POST /api/contacts/import': async ({ identity, body }) => {
       const { contacts: rows } = parse(contactImportSchema, body);
-      const result = await contacts.importMany(identity.userId, rows.map(contactFromCsvRow), clock.now());
-      logger.info('Contacts imported', { rows: rows.length, created: result.created.length, skipped: result.skipped });
-      return json(200, result satisfies ContactImportResult);
+      const { contacts: valid, rejected } = contactsFromImportRows(rows);
+      const result = await contacts.importMany(identity.userId, valid, clock.now());
+      logger.info('Contacts imported', { rows: rows.length, created: result.created.length, skipped: result.skipped, rejected: rejected.length });
+      return json(200, { ...result, rejected } satisfies ContactImportResult);
     },
 
     'POST /api/contacts/bulk-delete': async ({ identity, body }) => {

@@ -195,7 +195,10 @@ export const bulkDeleteSchema = z
 export const bulkDeleteResultSchema = z.object({ deleted: z.array(z.string()) });
 export type BulkDeleteResult = z.infer<typeof bulkDeleteResultSchema>;
 
-/** Spec §3 "CSV import contact": the mapped columns of one CSV row. */
+/**
+ * Spec §3 "CSV import contact": the mapped columns of one CSV row. Besides the spec's five, every other
+ * field a contact has (issue 25), so no column of a file has to be dropped.
+ */
 export const csvContactSchema = z
   .object({
     email: emailField,
@@ -203,26 +206,41 @@ export const csvContactSchema = z
     name: optionalText(contactLimits.name, 'Name'),
     label_name: optionalText(contactLimits.labelName, 'Label/Company'),
     contact_type: z.enum(contactTypes).default('Label'),
+    position: optionalText(contactLimits.position, 'Position'),
     genre: optionalText(contactLimits.genre, 'Genre'),
+    website_url: websiteField,
+    notes: optionalText(contactLimits.notes, 'Notes'),
   })
   .strict();
 export type CsvContact = z.input<typeof csvContactSchema>;
 
-/** POST /api/contacts/import: one batch of rows (the web sends 100 per request, with progress). */
+/**
+ * POST /api/contacts/import: one batch of rows (the web sends 100 per request, with progress). Each row
+ * is checked on its own (csvContactSchema), so one bad row does not turn the batch down.
+ */
 export const contactImportSchema = z
   .object({
     contacts: z
-      .array(csvContactSchema)
+      .array(z.unknown())
       .min(1, 'No contacts to import')
       .max(contactLimits.importRequestMax, `At most ${contactLimits.importRequestMax} contacts per request.`),
   })
   .strict();
 
+/** A row of an import batch that was not imported: its position in the batch (from 1) and why. */
+export const rejectedImportRowSchema = z.object({ row: z.number().int(), reason: z.string() });
+export type RejectedImportRow = z.infer<typeof rejectedImportRowSchema>;
+
 /**
- * The rows that became contacts, and how many were skipped because a contact with that email already
- * existed (or the same email came twice in the batch). Re-sending a batch creates nothing twice.
+ * The rows that became contacts; how many were skipped because a contact with that email already
+ * existed (or the same email came twice in the batch); and the rows turned down, with why. Re-sending a
+ * batch creates nothing twice.
  */
-export const contactImportResultSchema = z.object({ created: z.array(contactSchema), skipped: z.number().int() });
+export const contactImportResultSchema = z.object({
+  created: z.array(contactSchema),
+  skipped: z.number().int(),
+  rejected: z.array(rejectedImportRowSchema),
+});
 export type ContactImportResult = z.infer<typeof contactImportResultSchema>;
 
 /** Spec §5: the unsubscribe page's five optional reasons. */

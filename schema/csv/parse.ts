@@ -85,3 +85,8 @@ export function parseCsv(text: string): { ok: true; table: CsvTable } | { ok: fa
   });
   return { ok: true, table: { rows, rowNumbers, delimiter: result.meta.delimiter } };
 }
+
+/** CSV text of rows (quoted where a cell needs it, CRLF line ends), the inverse of parseCsv. */
+export function formatCsv(rows: readonly (readonly string[])[], delimiter = ','): string {
+  return Papa.unparse(rows as string[][], { delimiter, newline: '\r\n' });
+}

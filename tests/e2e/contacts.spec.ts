@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { signedIn, toast } from './helpers';
 
@@ -64,7 +65,8 @@ test('add, edit and delete a contact', async ({ page, baseURL }) => {
 
 /**
  * A file as Excel in a European locale saves it: BOM, semicolons, CRLF, a quoted cell holding the
- * delimiter and a line break, a repeated address in another case, mixed type spellings, a blank line.
+ * delimiter and a line break, a repeated address in another case, mixed type spellings, a blank line,
+ * and one bad address (record 7), which is skipped while the other rows go in.
  */
 const messyCsv =
   '\uFEFFE-mail;Contact Name;Company;Type;Music Style\r\n' +
@@ -73,9 +75,10 @@ const messyCsv =
   '\r\n' +
   'ANA@copper-tone.example;Ana R.;Copper Tone;DJ;Techno\r\n' +
   'cleo@example.org;Cleo;;fan;\r\n' +
+  'not-an-email;Bad Row;;dj;House\r\n' +
   'dev@glass-label.example;Dev;Glass Label;Promoter;Deep House\r\n';
 
-test('import a messy CSV through the mapping panel; importing it again adds nothing', async ({ page, baseURL }) => {
+test('import a messy CSV through the mapping panel: the bad row is skipped and downloadable; importing it again adds nothing', async ({ page, baseURL }) => {
   await signedIn(page, baseURL!);
   await page.goto('/dashboard/contacts');
   await expect(page.getByText('No contacts yet')).toBeVisible();
@@ -90,8 +93,11 @@ test('import a messy CSV through the mapping panel; importing it again adds noth
   };
   await upload();
 
-  // The guess from the header, one select per column, a preview of the data rows.
-  await expect(page.getByText('Ready to import')).toBeVisible();
+  // The guess from the header, one select per column, a preview of the data rows; the bad row named before import.
+  const readyAndSkipped = page.getByText('4 ready, 1 will be skipped', { exact: true });
+  await expect(readyAndSkipped).toBeVisible();
+  await expect(page.getByText('Ready to import')).toHaveCount(0);
+  await expect(page.getByText('Row 7: Invalid email format: not-an-email')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'First row contains headers' })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Remove duplicate emails' })).toBeChecked();
   const preview = page.getByRole('table', { name: 'CSV preview' });
@@ -102,10 +108,22 @@ test('import a messy CSV through the mapping panel; importing it again adds noth
   await expect(page.getByText('Please map at least one column to "Email Address"')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Import Contacts' })).toBeDisabled();
   await choose(page, page.locator('body'), 'E-mail', 'Email Address *');
-  await expect(page.getByText('Ready to import')).toBeVisible();
+  await expect(readyAndSkipped).toBeVisible();
 
   await page.getByRole('button', { name: 'Import Contacts' }).click();
   await expect(toast(page, 'Import successful! Imported 4 contacts successfully. 0 duplicates skipped.')).toBeVisible();
+  // The skipped row stays listed after the import, and downloads as CSV with the file's columns and a reason.
+  await expect(page.getByText('1 row was not imported.')).toBeVisible();
+  await expect(page.getByText('Row 7: Invalid email format: not-an-email')).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download skipped rows (CSV)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('contacts export-skipped-rows.csv');
+  expect(await readFile(await download.path(), 'utf8')).toBe(
+    '\uFEFFE-mail;Contact Name;Company;Type;Music Style;Reason\r\nnot-an-email;Bad Row;;dj;House;Row 7: Invalid email format: not-an-email',
+  );
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText('1 row was not imported.')).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'Contacts (4)' })).toBeVisible();
   await expect(page.getByText('Ana Ruiz', { exact: true })).toBeVisible(); // trimmed, first of the repeated address
   await expect(page.getByText('ben@static-hall.example')).toBeVisible();
@@ -117,9 +135,9 @@ test('import a messy CSV through the mapping panel; importing it again adds noth
 
   // The same file again: everything exists already.
   await upload();
-  await expect(page.getByText('Ready to import')).toBeVisible();
+  await expect(readyAndSkipped).toBeVisible();
   await page.getByRole('button', { name: 'Import Contacts' }).click();
-  await expect(page.getByText('All contacts in the CSV already exist.')).toBeVisible();
+  await expect(page.getByText('All contacts in the CSV already exist.').first()).toBeVisible();
   await page.reload();
   await expect(page.getByRole('tab', { name: 'Contacts (4)' })).toBeVisible();
 });

@@ -474,6 +474,7 @@ describe('POST /api/contacts/import', () => {
         },
       ],
       skipped: 2,
+      rejected: [],
     });
     // The existing contact is untouched, and the list holds exactly three.
     expect((await api(user, `/api/contacts/${existing.id}`)).json).toEqual(existing);
@@ -481,20 +482,58 @@ describe('POST /api/contacts/import', () => {
     expect(contacts.map((c) => c.id).sort()).toEqual([existing.id, addressId(user.sub, fresh), addressId(user.sub, other)].sort());
   });
 
-  it('refuses a batch with a bad row as a whole (400 naming the row), storing nothing', async () => {
+  it('imports the good rows of a batch and answers the bad ones with their position and reason (issue 25)', async () => {
+    const user = await createUser({ name: 'Partial Importer' });
+    const good = [uniqueEmail('good.one'), uniqueEmail('good.two'), uniqueEmail('good.three')];
+    const response = await api(user, '/api/contacts/import', {
+      method: 'POST',
+      body: {
+        contacts: [
+          { email: good[0], name: 'Good One', position: 'A&R', website_url: 'deepcurrent.example', notes: 'Country: Germany' },
+          { email: 'not-an-email', name: 'Bad Email' },
+          { email: good[1] },
+          { name: 'No Email' },
+          { email: 'a\u200b@b.example' },
+          { email: uniqueEmail('bad.name'), name: 'Mara\ud800' },
+          { email: uniqueEmail('unknown'), phone: '123' },
+          { email: uniqueEmail('bad.site'), website_url: 'javascript:alert(1)' },
+          'not a row',
+          { email: good[2], contact_type: 'DJ' },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({
+      skipped: 0,
+      rejected: [
+        { row: 2, reason: 'email: Please enter a valid email address.' },
+        { row: 4, reason: 'email is required' },
+        { row: 5, reason: 'email: Email contains an invisible or control character.' },
+        { row: 6, reason: 'name: Name contains a character that cannot be stored.' },
+        { row: 7, reason: 'Unknown field: phone' },
+        { row: 8, reason: `website_url: ${contactMessages.invalidWebsite}` },
+        { row: 9, reason: 'A row must be a JSON object.' },
+      ],
+    });
+    const created = response.json!.created as Contact[];
+    expect(created.map((c) => c.email)).toEqual(good);
+    expect(created[0]).toMatchObject({ position: 'A&R', website_url: 'https://deepcurrent.example', notes: 'Country: Germany' });
+    expect(created[2]).toMatchObject({ contact_type: 'DJ', name: good[2]!.slice(0, good[2]!.indexOf('@')) });
+    // Stored under the caller's own id (from the verified token), and nothing of the bad rows.
+    expect((await storedContacts(user.sub)).map((c) => c.email).sort()).toEqual([...good].sort());
+  });
+
+  it('refuses a batch that is not a list of rows as a whole (400), storing nothing', async () => {
     const user = await createUser({ name: 'Bad Importer' });
     const cases: [unknown, string][] = [
-      [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'not-an-email' }] }, 'contacts.1.email: Please enter a valid email address.'],
-      [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'a\u0000@b.example' }] }, 'contacts.1.email: Email contains an invisible or control character.'],
-      [{ contacts: [{ email: uniqueEmail('ok') }, { email: 'a\u200b@b.example' }] }, 'contacts.1.email: Email contains an invisible or control character.'],
-      [{ contacts: [{ email: uniqueEmail('ok'), name: 'Mara\ud800' }] }, 'contacts.0.name: Name contains a character that cannot be stored.'],
-      [{ contacts: [{ email: uniqueEmail('ok') }, { name: 'No Email' }] }, 'contacts.1.email is required'],
-      [{ contacts: [{ email: uniqueEmail('ok'), phone: '123' }] }, 'Unknown field: phone'],
       [{ contacts: [] }, 'contacts: No contacts to import'],
       [
         { contacts: Array.from({ length: contactLimits.importRequestMax + 1 }, (_, i) => ({ email: `row${i}@example.com` })) },
         `contacts: At most ${contactLimits.importRequestMax} contacts per request.`,
       ],
+      [{ contacts: { email: uniqueEmail('ok') } }, 'contacts must be a list'],
+      [{ contacts: [{ email: uniqueEmail('ok') }], userId: 'someone-else' }, 'Unknown field: userId'],
+      [{}, 'contacts is required'],
     ];
     for (const [body, message] of cases) {
       expect(await api(user, '/api/contacts/import', { method: 'POST', body }), message).toMatchObject({ status: 400, json: { message } });

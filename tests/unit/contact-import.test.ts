@@ -1,7 +1,7 @@
 /** The contacts CSV import's parse-and-map rules (schema/csv/contactImport.ts): spec §5 CSV rules and §8 CSV texts. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { csvContactSchema, type CsvContact } from '../../schema/api/contacts';
+import { contactLimits, csvContactSchema, type CsvContact } from '../../schema/api/contacts';
 import {
   checkCsvFile,
   columnFieldLabels,
@@ -9,14 +9,17 @@ import {
   columnHeadings,
   csvMessages,
   guessMapping,
-  mappingStatus,
+  importStatus,
   planContactImport,
+  preflightContactsCsv,
   previewRows,
   readContactsCsv,
+  rowReasons,
+  skippedRowsCsv,
   type ColumnField,
   type ImportPlan,
 } from '../../schema/csv/contactImport';
-import { decodeCsvBytes, type CsvTable } from '../../schema/csv/parse';
+import { decodeCsvBytes, parseCsv, type CsvTable } from '../../schema/csv/parse';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url), 'utf8');
 
@@ -35,18 +38,26 @@ function plan(source: CsvTable, options: { hasHeader?: boolean; removeDuplicates
     removeDuplicates: options.removeDuplicates ?? true,
     mapping: options.mapping ?? guessMapping(source, hasHeader),
   });
-  if (!result.ok) throw new Error(`expected a plan, got: ${result.message}`);
+  if (!result.ok) throw new Error(`expected a plan, got: ${result.error}`);
   // Whatever the plan sends must pass the server's contract unchanged.
   for (const contact of result.plan.contacts) expect(csvContactSchema.safeParse(contact).success).toBe(true);
   return result.plan;
 }
 
-function planErrors(source: CsvTable, options: { hasHeader?: boolean; mapping?: readonly ColumnField[] } = {}) {
+/** The problem of the whole file that plans nothing. */
+function fileError(source: CsvTable, options: { hasHeader?: boolean; mapping?: readonly ColumnField[] } = {}): string {
   const hasHeader = options.hasHeader ?? true;
   const result = planContactImport(source, { hasHeader, removeDuplicates: true, mapping: options.mapping ?? guessMapping(source, hasHeader) });
   if (result.ok) throw new Error('expected the import to be refused');
-  return { errors: result.errors, message: result.message };
+  return result.error;
 }
+
+/** The reasons of the rows the plan skips, in file order. */
+const skippedReasons = (source: CsvTable, options: { hasHeader?: boolean; mapping?: readonly ColumnField[] } = {}) =>
+  plan(source, options).skipped.map((row) => row.reason);
+
+/** A plan without the source rows of its contacts, to compare with what a test spells out. */
+const withoutSources = ({ sources: _sources, ...rest }: ImportPlan) => rest;
 
 /** The whole path a chosen file takes: text → table → guessed mapping → plan. */
 const importFixture = (name: string, options: { hasHeader?: boolean; removeDuplicates?: boolean } = {}) => plan(tableOf(fixture(name)), options);
@@ -58,7 +69,11 @@ describe('texts (spec §5, §8)', () => {
       'Name',
       'Label/Company',
       'Contact Type',
+      'Position',
       'Genre',
+      'Website',
+      'Notes',
+      'Add to Notes',
       'Skip This Column',
     ]);
   });
@@ -152,12 +167,34 @@ describe('guessMapping from the header', () => {
     ['Company', 'label_name'],
     ['Company Name', 'label_name'],
     ['Label/Company', 'label_name'],
-    ['Type', 'contact_type'],
+    // A header of just 'Type' says nothing about what it types (issue 25): see the cells test below.
+    ['Type', 'skip'],
     ['Contact Type', 'contact_type'],
+    ['contact_type', 'contact_type'],
     ['Genre', 'genre'],
     ['Music Style', 'genre'],
+    ['Position', 'position'],
+    ['Job Title', 'position'],
+    ['Website', 'website_url'],
+    ['Web Site', 'website_url'],
+    ['URL', 'website_url'],
+    ['Notes', 'notes'],
+    ['Comments', 'notes'],
+    ['Country', 'add_to_notes'],
+    ['City', 'add_to_notes'],
+    ['Instagram', 'add_to_notes'],
+    ['SoundCloud', 'add_to_notes'],
+    ['SoundCloud URL', 'add_to_notes'],
+    ['Spotify', 'add_to_notes'],
+    ['E-mail 1 - Type', 'skip'],
+    ['E-mail 1 - Value', 'email'],
+    ['E-mail 1 - Label', 'skip'],
+    ['Labels', 'skip'],
+    ['Group Membership', 'skip'],
+    ['Organization 1 - Name', 'label_name'],
+    ['Organization 1 - Title', 'position'],
+    ['Website 1 - Value', 'website_url'],
     ['Phone', 'skip'],
-    ['Website', 'skip'],
     ['', 'skip'],
   ])('%j → %s', (header, field) => {
     expect(guessMapping(table([[header], ['x']]), true)).toEqual([field]);
@@ -166,6 +203,52 @@ describe('guessMapping from the header', () => {
   it('gives each field to the first matching column only', () => {
     const headers = ['First Name', 'Email', 'Last Name', 'Email Type', 'Genre', 'Style'];
     expect(guessMapping(table([headers]), true)).toEqual(['name', 'email', 'skip', 'skip', 'genre', 'skip']);
+  });
+
+  it("prefers 'Name' or 'Full Name' to 'First Name', and 'First Name' to 'Last Name', wherever they stand", () => {
+    expect(guessMapping(table([['Last Name', 'First Name', 'Email', 'Full Name']]), true)).toEqual(['skip', 'skip', 'email', 'name']);
+    expect(guessMapping(table([['Nickname', 'Last Name', 'First Name']]), true)).toEqual(['skip', 'skip', 'name']);
+  });
+
+  it("never takes Google's kind column ('E-mail 1 - Type') for the email, whichever comes first", () => {
+    expect(
+      guessMapping(
+        table([
+          ['E-mail 1 - Type', 'E-mail 1 - Value'],
+          ['* Work', 'a@x.com'],
+        ]),
+        true,
+      ),
+    ).toEqual(['skip', 'email']);
+    expect(
+      guessMapping(
+        table([
+          ['E-mail 1 - Label', 'E-mail 1 - Value'],
+          ['Work', 'a@x.com'],
+        ]),
+        true,
+      ),
+    ).toEqual(['skip', 'email']);
+  });
+
+  it('guesses the contact type from cells that are all DJ, Label or Fan, never from a header named Type alone', () => {
+    const typed = table([
+      ['Email', 'Type', 'Kind'],
+      ['a@x.com', 'dj', 'Release'],
+      ['b@x.com', 'Label', 'EP'],
+      ['c@x.com', '', 'Single'],
+    ]);
+    expect(guessMapping(typed, true)).toEqual(['email', 'contact_type', 'skip']);
+    const releaseTypes = table([
+      ['Email', 'Type'],
+      ['a@x.com', 'Work'],
+    ]);
+    expect(guessMapping(releaseTypes, true)).toEqual(['email', 'skip']);
+    expect(guessMapping(table([['Email', 'Type']]), true)).toEqual(['email', 'skip']);
+  });
+
+  it('adds every notes-worthy column to the notes, not only the first', () => {
+    expect(guessMapping(table([['Email', 'Country', 'Instagram', 'SoundCloud']]), true)).toEqual(['email', 'add_to_notes', 'add_to_notes', 'add_to_notes']);
   });
 
   it('reads the header, not the content, when the file has one', () => {
@@ -210,7 +293,7 @@ describe('guessMapping without a header', () => {
   });
 });
 
-describe('columnHeadings, previewRows, mappingStatus', () => {
+describe('columnHeadings, previewRows, importStatus', () => {
   const source = table([
     ['Email', '', 'Name'],
     ['a@x.com', '1', 'Ann'],
@@ -245,10 +328,87 @@ describe('columnHeadings, previewRows, mappingStatus', () => {
     expect(previewRows(table([['Email'], ['a@x.com']]), true)).toEqual([['a@x.com']]);
   });
 
-  it('is ready once a column is mapped to email', () => {
-    expect(mappingStatus(['skip', 'email'])).toEqual({ ready: true, message: 'Ready to import' });
-    expect(mappingStatus(['name', 'skip'])).toEqual({ ready: false, message: 'Please map at least one column to "Email Address"' });
-    expect(mappingStatus([])).toEqual({ ready: false, message: 'Please map at least one column to "Email Address"' });
+  const status = (rows: string[][], mapping: ColumnField[]) =>
+    importStatus(planContactImport(table(rows), { hasHeader: true, removeDuplicates: true, mapping }));
+
+  it('is ready once a column is mapped to email and every row can be imported', () => {
+    expect(status([['Email'], ['a@x.com']], ['email'])).toEqual({ type: 'success', message: 'Ready to import', canImport: true });
+    expect(status([['Name'], ['Ann']], ['name'])).toEqual({ type: 'warning', message: 'Please map at least one column to "Email Address"', canImport: false });
+    expect(status([['Name']], [])).toEqual({ type: 'error', message: 'No data rows found in CSV', canImport: false });
+  });
+
+  it('never says Ready to import while a row would be skipped: "29 ready, 1 will be skipped" (issue 25)', () => {
+    const rows = [['Email'], ...Array.from({ length: 30 }, (_, i) => [i === 21 ? 'not-an-email' : `p${i}@x.com`])];
+    expect(status(rows, ['email'])).toEqual({ type: 'warning', message: '29 ready, 1 will be skipped', canImport: true });
+    expect(status([['Email'], ['bad'], ['']], ['email'])).toEqual({ type: 'error', message: 'No contacts to import', canImport: false });
+  });
+});
+
+describe('preflightContactsCsv (issue 25)', () => {
+  const emails = (count: number) => [['Email'], ...Array.from({ length: count }, (_, i) => [`person${i}@example.com`])];
+
+  it('refuses a header-only file before the mapping step', () => {
+    expect(preflightContactsCsv(tableOf(fixture('header-only.csv')))).toBe('No data rows found in CSV');
+  });
+
+  it('refuses more than 5000 data rows, and accepts 5000 under a header', () => {
+    expect(preflightContactsCsv(table(emails(5001)))).toBe('Too many contacts. Maximum 5000 per import allowed.');
+    expect(preflightContactsCsv(table(emails(5000)))).toBeNull();
+    expect(preflightContactsCsv(table(emails(1)))).toBeNull();
+  });
+});
+
+describe('skippedRowsCsv (issue 25)', () => {
+  it('gives the skipped rows back as the file had them, plus a Reason column, in the file delimiter', () => {
+    const source = tableOf('Email;Name;Country\r\nok@x.com;Ann;DE\r\nnot-an-email;"Bob; Jr";FR\r\n;Cy\r\n');
+    const { skipped } = plan(source, { mapping: ['email', 'name', 'add_to_notes'] });
+    const text = skippedRowsCsv(source, true, skipped);
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const reread = parseCsv(text);
+    expect(reread.ok && reread.table.delimiter).toBe(';');
+    expect(reread.ok && reread.table.rows).toEqual([
+      ['Email', 'Name', 'Country', 'Reason'],
+      ['not-an-email', 'Bob; Jr', 'FR', 'Row 3: Invalid email format: not-an-email'],
+      ['', 'Cy', '', 'Row 4: Missing email address'],
+    ]);
+  });
+
+  it('numbers the columns of a file without a header', () => {
+    const source = table([
+      ['a@x.com', 'Ann'],
+      ['bad', 'Bob'],
+    ]);
+    const { skipped } = plan(source, { hasHeader: false, mapping: ['email', 'name'] });
+    const reread = parseCsv(skippedRowsCsv(source, false, skipped));
+    expect(reread.ok && reread.table.rows).toEqual([
+      ['Column 1', 'Column 2', 'Reason'],
+      ['bad', 'Bob', 'Row 2: Invalid email format: bad'],
+    ]);
+  });
+});
+
+describe('planContactImport: every contact field (issue 25)', () => {
+  it('imports position, website and notes, and appends each Add to Notes column as "Header: value"', () => {
+    const source = table([
+      ['Email', 'Position', 'Website', 'Notes', 'Country', 'Instagram', 'SoundCloud'],
+      ['a@x.com', ' A&R ', 'label.com', 'Likes vinyl', 'Germany', '@deepcurrent', ''],
+      ['b@x.com', '', '', '', 'France', '', 'soundcloud.com/b'],
+    ]);
+    expect(plan(source).contacts).toEqual([
+      { email: 'a@x.com', contact_type: 'Label', position: 'A&R', website_url: 'label.com', notes: 'Likes vinyl\nCountry: Germany\nInstagram: @deepcurrent' },
+      { email: 'b@x.com', contact_type: 'Label', notes: 'Country: France\nSoundCloud: soundcloud.com/b' },
+    ]);
+  });
+
+  it('skips a row whose website is not a link, or whose notes grow past the limit', () => {
+    const source = table([
+      ['Email', 'Website', 'Notes', 'Country'],
+      ['a@x.com', 'javascript:alert(1)', '', ''],
+      ['b@x.com', '', 'n'.repeat(contactLimits.notes - 5), 'Germany'],
+      ['c@x.com', 'https://label.com', 'n'.repeat(contactLimits.notes), ''],
+    ]);
+    expect(skippedReasons(source)).toEqual([`Row 2: ${rowReasons.invalidWebsite('javascript:alert(1)')}`, 'Row 3: Notes is too long']);
+    expect(plan(source).contacts.map((contact) => contact.email)).toEqual(['c@x.com']);
   });
 });
 
@@ -334,25 +494,26 @@ describe('planContactImport: duplicate emails in the file', () => {
       { email: 'ann@x.com', name: 'Ann', contact_type: 'Label' },
       { email: 'bob@x.com', name: 'Bob', contact_type: 'Label' },
     ],
+    skipped: [],
     inFileDuplicates: 3,
     rowCount: 5,
   };
 
   it('keeps the first row of each email (case-insensitive) and counts the rest, with remove-duplicates on', () => {
-    expect(plan(source, { removeDuplicates: true })).toEqual(expected);
+    expect(withoutSources(plan(source, { removeDuplicates: true }))).toEqual(expected);
   });
 
   // The server keeps one per email anyway.
   it('sends one row per email with remove-duplicates off too, and counts the repeats for the UI', () => {
-    expect(plan(source, { removeDuplicates: false })).toEqual(expected);
+    expect(withoutSources(plan(source, { removeDuplicates: false }))).toEqual(expected);
   });
 });
 
 describe('planContactImport: errors', () => {
   it('No data rows found in CSV: a header and nothing else', () => {
-    expect(planErrors(table([['Email', 'Name']]))).toEqual({ errors: ['No data rows found in CSV'], message: 'No data rows found in CSV' });
-    expect(planErrors(table([['Email'], [' ', ''], ['']]))).toEqual({ errors: ['No data rows found in CSV'], message: 'No data rows found in CSV' });
-    expect(planErrors(table([]), { hasHeader: false, mapping: [] }).errors).toEqual(['No data rows found in CSV']);
+    expect(fileError(table([['Email', 'Name']]))).toBe('No data rows found in CSV');
+    expect(fileError(table([['Email'], [' ', ''], ['']]))).toBe('No data rows found in CSV');
+    expect(fileError(table([]), { hasHeader: false, mapping: [] })).toBe('No data rows found in CSV');
   });
 
   const emails = (count: number) => [['Email'], ...Array.from({ length: count }, (_, i) => [`person${i}@example.com`])];
@@ -364,10 +525,7 @@ describe('planContactImport: errors', () => {
   });
 
   it('5001 data rows: Too many contacts', () => {
-    expect(planErrors(table(emails(5001)))).toEqual({
-      errors: ['Too many contacts. Maximum 5000 per import allowed.'],
-      message: 'Too many contacts. Maximum 5000 per import allowed.',
-    });
+    expect(fileError(table(emails(5001)))).toBe('Too many contacts. Maximum 5000 per import allowed.');
   });
 
   it('5000 rows without a header are accepted; the header does not count as a row', () => {
@@ -376,16 +534,13 @@ describe('planContactImport: errors', () => {
   });
 
   it('No email column mapped', () => {
-    expect(planErrors(table([['Name'], ['Ann']]), { mapping: ['name'] })).toEqual({
-      errors: ['No email column mapped'],
-      message: 'No email column mapped',
-    });
+    expect(fileError(table([['Name'], ['Ann']]), { mapping: ['name'] })).toBe('No email column mapped');
   });
 
   it('names spreadsheet rows: the header is row 1, and the blank lines the reader skips still count', () => {
     const text = 'Email\na@x.com\n\nnot-an-email\n';
-    expect(planErrors(tableOf(text), { mapping: ['email'] }).errors).toEqual(['Row 4: Invalid email format: not-an-email']);
-    expect(planErrors(tableOf(text.replace('Email\n', '')), { hasHeader: false, mapping: ['email'] }).errors).toEqual([
+    expect(skippedReasons(tableOf(text), { mapping: ['email'] })).toEqual(['Row 4: Invalid email format: not-an-email']);
+    expect(skippedReasons(tableOf(text.replace('Email\n', '')), { hasHeader: false, mapping: ['email'] })).toEqual([
       'Row 3: Invalid email format: not-an-email',
     ]);
   });
@@ -393,19 +548,19 @@ describe('planContactImport: errors', () => {
   it('Row 5: Missing email address when records 3 and 4 are blank', () => {
     const source = tableOf('Email,Name\na@x.com,Ann\n\n , \n,Eve\n');
     expect(source.rows).toHaveLength(3);
-    expect(planErrors(source)).toEqual({ errors: ['Row 5: Missing email address'], message: 'Row 5: Missing email address' });
+    expect(skippedReasons(source)).toEqual(['Row 5: Missing email address']);
   });
 
   it('takes each row number from the table, not from its position among the kept rows', () => {
     const source: CsvTable = { rows: [['Email'], [' '], ['bad'], ['ok@x.com'], ['worse@']], rowNumbers: [1, 4, 9, 12, 20], delimiter: ',' };
-    expect(planErrors(source).errors).toEqual(['Row 9: Invalid email format: bad', 'Row 20: Invalid email format: worse@']);
+    expect(skippedReasons(source)).toEqual(['Row 9: Invalid email format: bad', 'Row 20: Invalid email format: worse@']);
   });
 
   it('counts a cell with a line break as one row, and not the hidden sep= line', () => {
     const multiline = tableOf('Email,Name\r\nann@x.com,"Ann\nSmith"\r\n\r\nbad,Bob\r\n');
-    expect(planErrors(multiline).errors).toEqual(['Row 4: Invalid email format: bad']);
+    expect(skippedReasons(multiline)).toEqual(['Row 4: Invalid email format: bad']);
     const excel = tableOf('\uFEFFsep=;\r\nEmail;Name\r\n\r\n;Bob\r\n');
-    expect(planErrors(excel).errors).toEqual(['Row 3: Missing email address']);
+    expect(skippedReasons(excel)).toEqual(['Row 3: Missing email address']);
   });
 
   it('Missing email address for a row with other cells but no email', () => {
@@ -414,15 +569,15 @@ describe('planContactImport: errors', () => {
       ['a@x.com', 'Ann'],
       ['  ', 'Bob'],
     ]);
-    expect(planErrors(source).errors).toEqual(['Row 3: Missing email address']);
+    expect(skippedReasons(source)).toEqual(['Row 3: Missing email address']);
   });
 
   it.each(['bob', 'bob@x', '@x.com', 'bob@.com', 'bob x@y.com', 'a@b@c.com', 'bob@x.'])('Invalid email format: %s', (email) => {
-    expect(planErrors(table([['Email'], [email]])).errors).toEqual([`Row 2: Invalid email format: ${email}`]);
+    expect(skippedReasons(table([['Email'], [email]]))).toEqual([`Row 2: Invalid email format: ${email}`]);
   });
 
   it('shows the trimmed value in the invalid-email error', () => {
-    expect(planErrors(table([['Email'], ['  bob@x  ']])).errors).toEqual(['Row 2: Invalid email format: bob@x']);
+    expect(skippedReasons(table([['Email'], ['  bob@x  ']]))).toEqual(['Row 2: Invalid email format: bob@x']);
   });
 
   it('refuses values longer than the contract allows', () => {
@@ -432,52 +587,71 @@ describe('planContactImport: errors', () => {
       ['b@x.com', 'n'.repeat(201), 'l'.repeat(201), 'g'.repeat(301)],
       ['c@x.com', 'n'.repeat(200), 'l'.repeat(200), 'g'.repeat(300)],
     ]);
-    expect(planErrors(source).errors).toEqual([
-      'Row 2: Email is too long',
-      'Row 3: Name is too long',
-      'Row 3: Label/Company is too long',
-      'Row 3: Genre is too long',
-    ]);
+    expect(skippedReasons(source)).toEqual(['Row 2: Email is too long', 'Row 3: Name is too long; Label/Company is too long; Genre is too long']);
+    expect(plan(source).contacts.map((contact) => contact.email)).toEqual(['c@x.com']);
   });
 
-  it('any error aborts: nothing is planned, every error listed, the first 3 shown followed by "..."', () => {
+  it('skips each row with a problem, with its cells and reason, and plans the good rows (issue 25)', () => {
     const source = table([
       ['Email', 'Name'],
       ['ok@x.com', 'A'],
       ['', 'B'],
       ['bad', 'C'],
       ['ok2@x.com', 'D'],
-      ['worse@', 'E'],
+      [' worse@ ', 'E'],
       ['', 'F'],
     ]);
-    expect(planErrors(source)).toEqual({
-      errors: ['Row 3: Missing email address', 'Row 4: Invalid email format: bad', 'Row 6: Invalid email format: worse@', 'Row 7: Missing email address'],
-      message: 'Row 3: Missing email address, Row 4: Invalid email format: bad, Row 6: Invalid email format: worse@...',
-    });
+    const result = plan(source);
+    expect(result.contacts).toEqual([
+      { email: 'ok@x.com', name: 'A', contact_type: 'Label' },
+      { email: 'ok2@x.com', name: 'D', contact_type: 'Label' },
+    ]);
+    expect(result.sources).toEqual([
+      { rowNumber: 2, cells: ['ok@x.com', 'A'] },
+      { rowNumber: 5, cells: ['ok2@x.com', 'D'] },
+    ]);
+    expect(result.skipped).toEqual([
+      { rowNumber: 3, cells: ['', 'B'], reason: 'Row 3: Missing email address' },
+      { rowNumber: 4, cells: ['bad', 'C'], reason: 'Row 4: Invalid email format: bad' },
+      // The cells as the file had them, untrimmed: the download gives them back unchanged.
+      { rowNumber: 6, cells: [' worse@ ', 'E'], reason: 'Row 6: Invalid email format: worse@' },
+      { rowNumber: 7, cells: ['', 'F'], reason: 'Row 7: Missing email address' },
+    ]);
+    expect(result.rowCount).toBe(6);
+  });
+
+  it('29 good rows and one bad: 29 planned, Row 23 skipped', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => [i === 21 ? 'not-an-email' : `p${i}@x.com`]);
+    const result = plan(table([['Email'], ...rows]));
+    expect(result.contacts).toHaveLength(29);
+    expect(result.skipped.map((row) => row.reason)).toEqual(['Row 23: Invalid email format: not-an-email']);
   });
 
   it('a row with no cell filled in is not a missing email', () => {
     const source = table([['Email'], ['ok@x.com'], [''], ['bad']]);
-    expect(planErrors(source).errors).toEqual(['Row 4: Invalid email format: bad']);
-  });
-
-  it('exactly 3 errors: no "..."', () => {
-    const source = table([['Email'], ['a'], ['b'], ['c']]);
-    expect(planErrors(source).message).toBe('Row 2: Invalid email format: a, Row 3: Invalid email format: b, Row 4: Invalid email format: c');
+    expect(skippedReasons(source)).toEqual(['Row 4: Invalid email format: bad']);
   });
 });
 
 describe('real exports, end to end (tests/fixtures/csv)', () => {
   it('Excel "CSV UTF-8" (BOM, CRLF, quoted cells)', () => {
     const source = tableOf(fixture('excel-csv-utf8.csv'));
-    expect(guessMapping(source, true)).toEqual(['name', 'email', 'label_name', 'contact_type', 'genre', 'skip']);
-    expect(plan(source)).toEqual<ImportPlan>({
+    expect(guessMapping(source, true)).toEqual(['name', 'email', 'label_name', 'contact_type', 'genre', 'notes']);
+    expect(withoutSources(plan(source))).toEqual<Omit<ImportPlan, 'sources'>>({
       contacts: [
         { email: 'anna@nightshift-records.com', name: 'Anna Berg', label_name: 'Nightshift Records', contact_type: 'Label', genre: 'Techno, Minimal' },
-        { email: 'kappa@djmail.net', name: 'DJ Kappa', contact_type: 'DJ', genre: 'House' },
-        { email: 'jonas@lowfreq.co.uk', name: 'Berg, Jonas', label_name: 'Low Frequency', contact_type: 'Fan', genre: 'Drum & Bass' },
+        { email: 'kappa@djmail.net', name: 'DJ Kappa', contact_type: 'DJ', genre: 'House', notes: 'Plays "Fabric" on Fridays' },
+        {
+          email: 'jonas@lowfreq.co.uk',
+          name: 'Berg, Jonas',
+          label_name: 'Low Frequency',
+          contact_type: 'Fan',
+          genre: 'Drum & Bass',
+          notes: 'Met at ADE\nfollow up in May',
+        },
         { email: 'LENA@Ortiz-Music.com', name: 'Lena Ortiz', label_name: 'Ortiz Music', contact_type: 'Label', genre: 'Disco' },
       ],
+      skipped: [],
       inFileDuplicates: 0,
       rowCount: 4,
     });
@@ -494,12 +668,13 @@ describe('real exports, end to end (tests/fixtures/csv)', () => {
   });
 
   it('Google Sheets (LF, minimal quoting, empty rows at the end)', () => {
-    expect(importFixture('google-sheets.csv')).toEqual<ImportPlan>({
+    expect(withoutSources(importFixture('google-sheets.csv'))).toEqual<Omit<ImportPlan, 'sources'>>({
       contacts: [
         { email: 'sam@sunsetlabel.com', name: 'Sam Lee', label_name: 'Sunset Label', contact_type: 'Label', genre: 'Chillout, Downtempo' },
         { email: 'ravi@bassline.in', name: 'Ravi Kumar', contact_type: 'DJ', genre: 'Bass' },
         { email: 'noor@echoes.ae', name: 'Noor', label_name: 'Echoes', contact_type: 'Fan' },
       ],
+      skipped: [],
       inFileDuplicates: 0,
       rowCount: 3,
     });
@@ -519,19 +694,51 @@ describe('real exports, end to end (tests/fixtures/csv)', () => {
     ]);
   });
 
-  it('Mailchimp export: Email Address and First Name mapped, the 21 other columns skipped, a repeated address dropped', () => {
+  it('Mailchimp export: Email Address, First Name and NOTES mapped, the 20 other columns skipped, a repeated address dropped', () => {
     const source = tableOf(fixture('mailchimp-export.csv'));
     const mapping = guessMapping(source, true);
     expect(mapping.slice(0, 3)).toEqual(['email', 'name', 'skip']);
-    expect(mapping.filter((field) => field !== 'skip')).toEqual(['email', 'name']);
-    expect(plan(source, { mapping })).toEqual<ImportPlan>({
+    expect(mapping.filter((field) => field !== 'skip')).toEqual(['email', 'name', 'notes']);
+    expect(withoutSources(plan(source, { mapping }))).toEqual<Omit<ImportPlan, 'sources'>>({
       contacts: [
         { email: 'oscar@deepgroove.com', name: 'Oscar', contact_type: 'Label' },
-        { email: 'priya@mumbaibeats.in', name: 'Priya', contact_type: 'Label' },
+        { email: 'priya@mumbaibeats.in', name: 'Priya', contact_type: 'Label', notes: 'Prefers WAV' },
       ],
+      skipped: [],
       inFileDuplicates: 1,
       rowCount: 3,
     });
+  });
+
+  it('Google Contacts export: "E-mail 1 - Value" is the email (never "E-mail 1 - Type"), with organization, title, website and notes (issue 25)', () => {
+    const source = tableOf(fixture('google-contacts.csv'));
+    const headings = columnHeadings(source, true);
+    const mapping = guessMapping(source, true);
+    const mapped = Object.fromEntries(headings.flatMap((heading, column) => (mapping[column] === 'skip' ? [] : [[heading, mapping[column]]])));
+    expect(mapped).toEqual({
+      Name: 'name',
+      Location: 'add_to_notes',
+      Notes: 'notes',
+      'E-mail 1 - Value': 'email',
+      'Organization 1 - Name': 'label_name',
+      'Organization 1 - Title': 'position',
+      'Organization 1 - Location': 'add_to_notes',
+      'Website 1 - Value': 'website_url',
+    });
+    const result = plan(source, { mapping });
+    expect(result.contacts).toEqual<CsvContact[]>([
+      {
+        email: 'karl@deepcurrent.example',
+        name: 'Karl Becker',
+        label_name: 'Deep Current Records',
+        position: 'A&R Manager',
+        website_url: 'https://deepcurrent.example',
+        notes: 'Prefers private SoundCloud links',
+        contact_type: 'Label',
+      },
+      { email: 'lina@nightfall.example', name: 'Lina Ortiz', label_name: 'Nightfall, Ltd.', website_url: 'nightfall.example/lina', contact_type: 'Label' },
+    ]);
+    expect(result.skipped.map((row) => row.reason)).toEqual(['Row 4: Invalid email format: tom@']);
   });
 
   it('UTF-8 accents (Café Records)', () => {
@@ -556,7 +763,7 @@ describe('real exports, end to end (tests/fixtures/csv)', () => {
     const source = tableOf(fixture('header-only.csv'));
     expect(columnHeadings(source, true)).toEqual(['Email', 'Name', 'Label']);
     expect(previewRows(source, true)).toEqual([]);
-    expect(planErrors(source).errors).toEqual(['No data rows found in CSV']);
+    expect(fileError(source)).toBe('No data rows found in CSV');
   });
 
   it.each(['empty.csv', 'whitespace-only.csv'])('%s: CSV file is empty', (name) => {

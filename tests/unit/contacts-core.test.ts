@@ -1,8 +1,8 @@
 /** The contact rules every creating path shares (lambdas/core/contacts.ts): ids, the CSV and directory mappings, the allowance. */
 import { describe, expect, it } from 'vitest';
-import { addressId, contactFromCsvRow, contactFromDirectoryEntry, directoryAllowance, isAddressId } from '../../lambdas/core/contacts';
+import { addressId, contactFromCsvRow, contactFromDirectoryEntry, contactsFromImportRows, directoryAllowance, isAddressId } from '../../lambdas/core/contacts';
 import { directoryAdditionsOf } from '../../lambdas/core/plans';
-import { contactSchema, csvContactSchema, isContactEmail, type CsvContact } from '../../schema/api/contacts';
+import { contactMessages, contactSchema, csvContactSchema, isContactEmail, type CsvContact } from '../../schema/api/contacts';
 import { isFreeAllowance, remainingAdditions, type DirectoryEntry } from '../../schema/api/directory';
 
 const ALICE = '8f1c2d3e-0000-4000-8000-000000000001';
@@ -48,6 +48,33 @@ describe('isContactEmail (the one "has a real address" rule: directory index, ca
   it.each(['No email', '', '   ', 'ana@label', '@label.com', 'ana@', 'ana label@x.com', 'a@b@c.com'])('refuses %j', (value) =>
     expect(isContactEmail(value)).toBe(false),
   );
+});
+
+describe('contactsFromImportRows: one bad row never costs the rest (issue 25)', () => {
+  it('turns the good rows into contacts and names each bad one by its position in the batch and why', () => {
+    const { contacts, rejected } = contactsFromImportRows([
+      { email: 'ana@label.com', position: ' A&R ', website_url: 'label.com', notes: 'Country: Germany' },
+      { email: 'not-an-email' },
+      { name: 'No Email' },
+      { email: 'bo@label.com', phone: '123' },
+      { email: 'cy@label.com', website_url: 'javascript:alert(1)', name: 'x'.repeat(201) },
+      null,
+      { email: 'di@label.com', contact_type: 'DJ' },
+    ]);
+    expect(contacts.map((contact) => contact.email)).toEqual(['ana@label.com', 'di@label.com']);
+    expect(contacts[0]).toMatchObject({ name: 'ana', position: 'A&R', website_url: 'https://label.com', notes: 'Country: Germany' });
+    expect(rejected).toEqual([
+      { row: 2, reason: 'email: Please enter a valid email address.' },
+      { row: 3, reason: 'email is required' },
+      { row: 4, reason: 'Unknown field: phone' },
+      { row: 5, reason: `name: Must be at most 200 characters; website_url: ${contactMessages.invalidWebsite}` },
+      { row: 6, reason: 'A row must be a JSON object.' },
+    ]);
+  });
+
+  it('rejects nothing when every row is good', () => {
+    expect(contactsFromImportRows([{ email: 'a@label.com' }, { email: 'b@label.com' }]).rejected).toEqual([]);
+  });
 });
 
 describe('contactFromCsvRow (spec §3 "CSV import contact")', () => {

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { contactFromCsvRow } from '../../lambdas/core/contacts';
+import { contactsFromImportRows } from '../../lambdas/core/contacts';
 import {
   bulkDeleteSchema,
   contactImportSchema,
@@ -81,6 +81,8 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
      * of its rows are stored before it fails (a write that dies part-way, its answer lost).
      */
     importCall: { call: number; status: number; message: string; writtenFirst?: number } | null;
+    /** Addresses the import turns down as rows (a server rule the page does not know), each with this reason. */
+    importRefuses: Map<string, string>;
     unsubscribes: Failure;
     resubscribe: Failure;
   } = {
@@ -91,6 +93,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     remove: null,
     bulkDeleteCall: null,
     importCall: null,
+    importRefuses: new Map(),
     unsubscribes: null,
     resubscribe: null,
   };
@@ -155,7 +158,15 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
       if (hold.importCall?.call === call) await hold.importCall.promise;
       const failure = fail.importCall?.call === call ? fail.importCall : null;
-      const rows = failure ? parsed.data.contacts.slice(0, failure.writtenFirst ?? 0) : parsed.data.contacts;
+      // The route's own row check: good rows imported, bad ones answered in `rejected`.
+      const checked = contactsFromImportRows(parsed.data.contacts);
+      const refused = parsed.data.contacts.flatMap((row, index) => {
+        const reason = fail.importRefuses.get((row as { email?: string }).email ?? '');
+        return reason === undefined ? [] : [{ row: index + 1, reason }];
+      });
+      const valid = checked.contacts.filter((contact) => !fail.importRefuses.has(contact.email));
+      const rejected = [...checked.rejected, ...refused].sort((a, b) => a.row - b.row);
+      const rows = failure ? valid.slice(0, failure.writtenFirst ?? 0) : valid;
       const created: Contact[] = [];
       let skipped = 0;
       for (const row of rows) {
@@ -163,12 +174,12 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
           skipped += 1;
           continue;
         }
-        const made: Contact = { ...contactFromCsvRow(row), id: idOf(row.email), created_at: now() };
+        const made: Contact = { ...row, id: idOf(row.email), created_at: now() };
         contacts.set(made.id, made);
         created.push(made);
       }
       if (failure) return json({ message: failure.message }, failure.status);
-      return json({ created, skipped });
+      return json({ created, skipped, rejected });
     }
 
     const one = /^\/api\/contacts\/([^/]+)$/.exec(pathname);

@@ -126,14 +126,12 @@ describe('mapping', () => {
       'Full Name': 'Name',
       'E-mail Address': 'Email Address *',
       Company: 'Label/Company',
+      // Guessed from its cells ('dj'), not from the header 'Type'.
       Type: 'Contact Type',
       Style: 'Genre',
-      Notes: 'Skip This Column',
+      Notes: 'Notes',
     };
     for (const [heading, field] of Object.entries(expected)) expect(mappingSelect(heading)).toHaveTextContent(field);
-    await user.click(mappingSelect('Notes'));
-    expect(await screen.findAllByRole('option')).toHaveLength(6);
-    await user.keyboard('{Escape}');
 
     const preview = createWrapper().findTable()!;
     expect(preview.findRows()).toHaveLength(5);
@@ -181,7 +179,157 @@ describe('mapping', () => {
     expect(screen.queryByRole('heading', { name: 'Map CSV Columns' })).not.toBeInTheDocument();
   });
 
-  it('shows Import Issues with the first three row errors and sends nothing', async () => {
+  it('offers every field a contact has, and Add to Notes for a column it has none for (issue 25)', async () => {
+    const user = await openImport(fakeContactsServer());
+    await upload(user, csv([header, ...data]));
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    // The first column's select ('Full Name'), opened as a person would.
+    await user.click(mappingSelect('Full Name'));
+    await screen.findAllByRole('option');
+    const options = createWrapper()
+      .findSelect()!
+      .findDropdown()
+      .findOptions()
+      .map((option) => option.findLabel().getElement().textContent);
+    expect(options).toEqual([
+      'Email Address *',
+      'Name',
+      'Label/Company',
+      'Contact Type',
+      'Position',
+      'Genre',
+      'Website',
+      'Notes',
+      'Add to Notes',
+      'Skip This Column',
+    ]);
+    await user.keyboard('{Escape}');
+  });
+
+  it('maps a Google Contacts export: "E-mail 1 - Value" is the email, never "E-mail 1 - Type", and imports organization, title and website (issue 25)', async () => {
+    const server = fakeContactsServer();
+    const user = await openImport(server);
+    await upload(user, readFileSync(resolve('tests/fixtures/csv/google-contacts.csv'), 'utf8'));
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    expect(mappingSelect('E-mail 1 - Value')).toHaveTextContent('Email Address *');
+    expect(mappingSelect('E-mail 1 - Type')).toHaveTextContent('Skip This Column');
+    expect(mappingSelect('Organization 1 - Title')).toHaveTextContent('Position');
+    expect(mappingSelect('Website 1 - Value')).toHaveTextContent('Website');
+    expect(screen.getAllByText('2 ready, 1 will be skipped').length).toBeGreaterThan(0);
+
+    await user.click(importButton());
+    expect(await screen.findByText('Import successful! Imported 2 contacts successfully. 0 duplicates skipped.')).toBeInTheDocument();
+    expect(server.contacts.get(idOf('karl@deepcurrent.example'))).toMatchObject({
+      name: 'Karl Becker',
+      label_name: 'Deep Current Records',
+      position: 'A&R Manager',
+      website_url: 'https://deepcurrent.example',
+      notes: 'Prefers private SoundCloud links',
+    });
+    expect(server.contacts.get(idOf('lina@nightfall.example'))).toMatchObject({ website_url: 'https://nightfall.example/lina' });
+  });
+});
+
+/** The 'Import Issues' alert of the panel, by its header. */
+function importIssues() {
+  const alert = createWrapper()
+    .findAllAlerts()
+    .find((found) => found.findHeader()?.getElement().textContent === csvMessages.issuesTitle);
+  if (!alert) throw new Error('no Import Issues alert');
+  return within(alert.getElement());
+}
+
+/** The CSV a download link holds (a data: URL). */
+const downloadedCsv = (link: HTMLElement) => decodeURIComponent(link.getAttribute('href')!.replace(/^data:text\/csv;charset=utf-8,/, ''));
+
+describe('rows with problems (issue 25)', () => {
+  // 30 data rows; row 23 of the spreadsheet (the header is row 1) has a bad address.
+  const thirty = csv([['email', 'name'], ...Array.from({ length: 30 }, (_, i) => [i === 21 ? 'not-an-email' : `p${i}@label.com`, `Person ${i}`])]);
+
+  it('lists the row problems before import, with a download, and never says Ready to import then', async () => {
+    const server = fakeContactsServer();
+    const user = await openImport(server);
+    await upload(user, thirty, 'my-labels.csv');
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+
+    expect(screen.getAllByText('29 ready, 1 will be skipped').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Ready to import')).not.toBeInTheDocument();
+    const issues = importIssues();
+    expect(issues.getByText('29 ready, 1 will be skipped:')).toBeInTheDocument();
+    expect(
+      within(issues.getByRole('list', { name: 'Skipped rows' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Row 23: Invalid email format: not-an-email']);
+    const download = issues.getByRole('link', { name: 'Download skipped rows (CSV)' });
+    expect(download).toHaveAttribute('download', 'my-labels-skipped-rows.csv');
+    expect(downloadedCsv(download)).toBe('\uFEFFemail,name,Reason\r\nnot-an-email,Person 21,Row 23: Invalid email format: not-an-email');
+    expect(importButton()).toBeEnabled();
+    expect(server.calls('POST', '/api/contacts/import')).toHaveLength(0);
+  });
+
+  it('imports the good rows and keeps the skipped ones listed, with their download, until Done', async () => {
+    const server = fakeContactsServer();
+    const user = await openImport(server);
+    await upload(user, thirty, 'my-labels.csv');
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    await user.click(importButton());
+
+    expect(await screen.findByText('Import successful! Imported 29 contacts successfully. 0 duplicates skipped.')).toBeInTheDocument();
+    await tabCount(29);
+    expect(server.contacts.has(idOf('p0@label.com'))).toBe(true);
+    expect(server.contacts.has(idOf('p29@label.com'))).toBe(true);
+    const sent = (server.bodies('POST', '/api/contacts/import') as { contacts: { email: string }[] }[]).flatMap((body) => body.contacts);
+    expect(sent).toHaveLength(29);
+
+    // The mapping step is gone; the rows left out are still listed (the toast goes, this does not).
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Map CSV Columns' })).not.toBeInTheDocument());
+    const issues = importIssues();
+    expect(issues.getByText('1 row was not imported.')).toBeInTheDocument();
+    expect(issues.getByText('Row 23: Invalid email format: not-an-email')).toBeInTheDocument();
+    expect(downloadedCsv(issues.getByRole('link', { name: 'Download skipped rows (CSV)' }))).toContain(
+      'not-an-email,Person 21,Row 23: Invalid email format: not-an-email',
+    );
+
+    // Keyboard: Done takes the focus and Enter closes the panel.
+    issues.getByRole('button', { name: 'Done' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByText(csvMessages.issuesTitle)).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Import CSV' })).toBeEnabled();
+  });
+
+  it('lists the first 10 problems and says how many more the download holds', async () => {
+    const user = await openImport(fakeContactsServer());
+    await upload(user, csv([['email'], ['ok@label.com'], ...Array.from({ length: 12 }, (_, i) => [`bad${i}`])]));
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    const issues = importIssues();
+    expect(within(issues.getByRole('list', { name: 'Skipped rows' })).getAllByRole('listitem')).toHaveLength(10);
+    expect(issues.getByText('…and 2 more in the download.')).toBeInTheDocument();
+    expect(downloadedCsv(issues.getByRole('link', { name: 'Download skipped rows (CSV)' })).split('\r\n')).toHaveLength(13);
+  });
+
+  it('adds the rows the server turns down to the list, by their row in the file', async () => {
+    const server = fakeContactsServer();
+    // Row 104 of the file (after the bad row 5 is left out) is the second row of the second batch of 100.
+    server.fail.importRefuses.set('p102@label.com', 'email: This address cannot be imported.');
+    const user = await openImport(server);
+    await upload(user, csv([['email'], ...Array.from({ length: 150 }, (_, i) => [i === 3 ? 'bad' : `p${i}@label.com`])]));
+    await screen.findByRole('heading', { name: 'Map CSV Columns' });
+    await user.click(importButton());
+
+    expect(await screen.findByText('Import successful! Imported 148 contacts successfully. 0 duplicates skipped.')).toBeInTheDocument();
+    const issues = importIssues();
+    expect(issues.getByText('2 rows were not imported.')).toBeInTheDocument();
+    expect(issues.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Row 5: Invalid email format: bad',
+      'Row 104: email: This address cannot be imported.',
+    ]);
+    expect(downloadedCsv(issues.getByRole('link', { name: 'Download skipped rows (CSV)' }))).toContain(
+      'p102@label.com,Row 104: email: This address cannot be imported.',
+    );
+  });
+
+  it('disables Import Contacts when no row can be imported', async () => {
     const server = fakeContactsServer();
     const user = await openImport(server);
     await upload(
@@ -190,22 +338,17 @@ describe('mapping', () => {
         ['email', 'name'],
         ['', 'No Email'],
         ['nope', 'Bad'],
-        ['a@b', 'Bad too'],
-        ['x y@z.com', 'Bad three'],
-        ['ok@fine.com', 'Fine'],
       ]),
     );
     await screen.findByRole('heading', { name: 'Map CSV Columns' });
-    await user.click(importButton());
-    expect(await screen.findByText('Import Issues')).toBeInTheDocument();
-    expect(screen.getByText('Row 2: Missing email address, Row 3: Invalid email format: nope, Row 4: Invalid email format: a@b...')).toBeInTheDocument();
-    expect(server.calls('POST', '/api/contacts/import')).toHaveLength(0);
-    expect(screen.getByRole('heading', { name: 'Map CSV Columns' })).toBeInTheDocument();
+    expect(screen.getByText('No contacts to import')).toBeInTheDocument();
+    expect(importIssues().getByText('Row 2: Missing email address')).toBeInTheDocument();
+    expect(importButton()).toBeDisabled();
   });
 });
 
 describe('invisible characters', () => {
-  it('names each row whose email holds an invisible or control character, and sends nothing', async () => {
+  it('names each row whose email holds an invisible or control character, and imports the others', async () => {
     const server = fakeContactsServer();
     const user = await openImport(server);
     await upload(
@@ -219,14 +362,42 @@ describe('invisible characters', () => {
       ]),
     );
     await screen.findByRole('heading', { name: 'Map CSV Columns' });
-    await user.click(importButton());
-    expect(await screen.findByText('Import Issues')).toBeInTheDocument();
     expect(
-      screen.getByText(
-        'Row 3: Email contains an invisible or control character, Row 4: Email contains an invisible or control character, Row 5: Email contains an invisible or control character',
-      ),
-    ).toBeInTheDocument();
-    expect(server.calls('POST', '/api/contacts/import')).toHaveLength(0);
+      importIssues()
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Row 3: Email contains an invisible or control character',
+      'Row 4: Email contains an invisible or control character',
+      'Row 5: Email contains an invisible or control character',
+    ]);
+    await user.click(importButton());
+    expect(await screen.findByText('Import successful! Imported 1 contacts successfully. 0 duplicates skipped.')).toBeInTheDocument();
+    expect([...server.contacts.values()].map((c) => c.email)).toEqual(['ok@fine.com']);
+  });
+});
+
+describe('preflight (issue 25)', () => {
+  it('refuses a header-only file before the mapping step', async () => {
+    const user = await openImport(fakeContactsServer());
+    await upload(user, readFileSync(resolve('tests/fixtures/csv/header-only.csv'), 'utf8'));
+    expect(await screen.findByText('No data rows found in CSV')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Map CSV Columns' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Ready to import')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(fileInput()).toBeInTheDocument();
+  });
+
+  it('refuses 5,001 rows before the mapping step, and takes 5,000', async () => {
+    const user = await openImport(fakeContactsServer());
+    await upload(user, csv([['Email', 'Name'], ...rows(5001)]));
+    expect(await screen.findByText('Too many contacts. Maximum 5000 per import allowed.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Map CSV Columns' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    await upload(user, csv([['Email', 'Name'], ...rows(5000)]));
+    expect(await screen.findByRole('heading', { name: 'Map CSV Columns' })).toBeInTheDocument();
+    expect(screen.getByText('Ready to import')).toBeInTheDocument();
   });
 });
 

@@ -107,6 +107,8 @@ export function importContactsBatch(api: ApiClient, contacts: readonly CsvContac
 export interface ImportOutcome {
   created: number;
   skipped: number;
+  /** Rows the server turned down: their index in the rows sent (from 0) and why. */
+  rejected: { index: number; reason: string }[];
   /** Set when a batch failed: no batch was started after it. */
   error?: unknown;
 }
@@ -126,17 +128,21 @@ export async function importContacts(
   { onBatch }: { onBatch?: (result: ContactImportResult, done: number, total: number) => void } = {},
 ): Promise<ImportOutcome> {
   const batches = chunk(contacts, contactLimits.importBatch);
-  const outcome: ImportOutcome = { created: 0, skipped: 0 };
+  const outcome: ImportOutcome = { created: 0, skipped: 0, rejected: [] };
   let next = 0;
   let done = 0;
   async function worker() {
     while (outcome.error === undefined) {
-      const batch = batches[next++];
+      const batchIndex = next++;
+      const batch = batches[batchIndex];
       if (batch === undefined) break;
       try {
         const result = await importContactsBatch(api, batch);
         outcome.created += result.created.length;
         outcome.skipped += result.skipped;
+        // The server numbers a batch's rows from 1; the caller knows the rows by their index in `contacts`.
+        const first = batchIndex * contactLimits.importBatch;
+        outcome.rejected.push(...result.rejected.map(({ row, reason }) => ({ index: first + row - 1, reason })));
         done += batch.length;
         onBatch?.(result, done, contacts.length);
       } catch (error) {
@@ -145,6 +151,7 @@ export async function importContacts(
     }
   }
   await Promise.all(Array.from({ length: Math.min(IMPORT_CONCURRENCY, batches.length) }, worker));
+  outcome.rejected.sort((a, b) => a.index - b.index);
   return outcome;
 }
 

@@ -10,7 +10,7 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import { useId, useMemo, useState, type ChangeEvent } from 'react';
+import { useId, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
 import type { Contact } from '../../../../schema/api/contacts';
 import {
   checkCsvFile,
@@ -19,11 +19,14 @@ import {
   columnHeadings,
   csvMessages,
   guessMapping,
-  mappingStatus,
+  importStatus,
   planContactImport,
+  preflightContactsCsv,
   previewRows,
   readContactsCsv,
+  skippedRowsCsv,
   type ColumnField,
+  type SkippedRow,
 } from '../../../../schema/csv/contactImport';
 import { decodeCsvBytes, type CsvTable } from '../../../../schema/csv/parse';
 import { errorMessage } from '../../api/client';
@@ -40,7 +43,20 @@ interface Mapping {
   mapping: ColumnField[];
 }
 
-type Step = { step: 'choose' } | { step: 'reading' } | { step: 'parseError'; message: string } | ({ step: 'map' } & Mapping);
+/** The rows an import left out, kept on screen after it until the panel is closed. */
+interface Skipped {
+  table: CsvTable;
+  fileName: string;
+  hasHeader: boolean;
+  rows: SkippedRow[];
+}
+
+type Step =
+  | { step: 'choose' }
+  | { step: 'reading' }
+  | { step: 'fileError'; title: string; message: string }
+  | ({ step: 'map' } & Mapping)
+  | ({ step: 'skipped' } & Skipped);
 
 const fieldOptions: SelectProps.Option[] = columnFields.map((field) => ({ value: field, label: columnFieldLabels[field] }));
 
@@ -51,8 +67,10 @@ interface PreviewRow {
 
 /**
  * Spec §2/§5 CSV import: choose a file (type and size checked), read it (UTF-8, or Windows-1252 as
- * Excel saves CSV on Windows) and parse it, map its columns (guessed from the header), preview 5 rows,
- * then send the planned rows in batches of 100 with a progress bar. Each batch's created contacts go to
+ * Excel saves CSV on Windows) and parse it, refuse a file with no data row or more than 5000, map its
+ * columns (guessed from the header), preview 5 rows, list the rows that will be skipped and why ('Import
+ * Issues'), then send the good rows in batches of 100 with a progress bar. Rows skipped here or turned
+ * down by the server stay listed after the import, with a download, until the panel is closed. Each batch's created contacts go to
  * `onImported` as soon as it is answered. A batch that fails may have written some of its rows before
  * its error, which its answer cannot say, so after a failure `onFailed` has the list read again from
  * the server. Running the same file again adds only what is missing (the server skips addresses the
@@ -98,7 +116,12 @@ export default function CsvImportPanel({
     }
     const read = readContactsCsv(text);
     if (!read.ok) {
-      setState({ step: 'parseError', message: read.error });
+      setState({ step: 'fileError', title: csvMessages.parseErrorTitle, message: read.error });
+      return;
+    }
+    const refused = preflightContactsCsv(read.table);
+    if (refused !== null) {
+      setState({ step: 'fileError', title: csvMessages.issuesTitle, message: refused });
       return;
     }
     setState({
@@ -114,15 +137,9 @@ export default function CsvImportPanel({
   async function runImport(current: Mapping) {
     if (importing) return;
     const planned = planContactImport(current.table, current);
-    if (!planned.ok) {
-      notify({ type: 'error', title: csvMessages.issuesTitle, message: planned.message });
-      return;
-    }
-    const { contacts, inFileDuplicates } = planned.plan;
-    if (contacts.length === 0) {
-      notify({ type: 'error', title: csvMessages.nothingToImport });
-      return;
-    }
+    // The button is disabled in these cases; kept so a stale click cannot send nothing.
+    if (!planned.ok || planned.plan.contacts.length === 0) return;
+    const { contacts, sources, skipped, inFileDuplicates } = planned.plan;
     setProgress({ done: 0, total: contacts.length });
     onBusyChange(true);
     const outcome = await importContacts(api, contacts, {
@@ -144,6 +161,11 @@ export default function CsvImportPanel({
       });
       return;
     }
+    const turnedDown = outcome.rejected.flatMap(({ index, reason }) => {
+      const source = sources[index];
+      return source ? [{ ...source, reason: csvMessages.rowIssue(source.rowNumber, [reason]) }] : [];
+    });
+    const notImported = [...skipped, ...turnedDown].sort((a, b) => a.rowNumber - b.rowNumber);
     if (outcome.created === 0) {
       notify({ type: 'info', title: csvMessages.noNew, message: csvMessages.noNewDetail });
     } else {
@@ -151,15 +173,38 @@ export default function CsvImportPanel({
       const duplicates = outcome.skipped + (current.removeDuplicates ? 0 : inFileDuplicates);
       notify({ type: 'success', title: csvMessages.success(outcome.created, duplicates) });
     }
+    if (notImported.length > 0) {
+      setState({ step: 'skipped', table: current.table, fileName: current.fileName, hasHeader: current.hasHeader, rows: notImported });
+      return;
+    }
     setState({ step: 'choose' });
     onClose();
   }
 
-  if (state.step === 'parseError') {
+  if (state.step === 'fileError') {
     return (
-      <Alert type="error" header={csvMessages.parseErrorTitle} action={<Button onClick={() => setState({ step: 'choose' })}>Try Again</Button>}>
+      <Alert type="error" header={state.title} action={<Button onClick={() => setState({ step: 'choose' })}>Try Again</Button>}>
         {state.message}
       </Alert>
+    );
+  }
+
+  if (state.step === 'skipped') {
+    return (
+      <SkippedRowsAlert
+        skipped={state}
+        summary={csvMessages.notImported(state.rows.length)}
+        action={
+          <Button
+            onClick={() => {
+              setState({ step: 'choose' });
+              onClose();
+            }}
+          >
+            Done
+          </Button>
+        }
+      />
     );
   }
 
@@ -219,7 +264,12 @@ function MappingPanel({
   const importing = progress !== null;
   const headings = useMemo(() => columnHeadings(table, hasHeader), [table, hasHeader]);
   const rows = useMemo<PreviewRow[]>(() => previewRows(table, hasHeader).map((cells, index) => ({ index, cells })), [table, hasHeader]);
-  const status = mappingStatus(mapping.mapping);
+  const planned = useMemo(
+    () => planContactImport(table, { hasHeader, removeDuplicates, mapping: mapping.mapping }),
+    [table, hasHeader, removeDuplicates, mapping.mapping],
+  );
+  const status = importStatus(planned);
+  const skipped = planned.ok ? planned.plan.skipped : [];
 
   const columns = useMemo<TableProps.ColumnDefinition<PreviewRow>[]>(
     () =>
@@ -251,12 +301,12 @@ function MappingPanel({
             />
           )}
           <div className={styles.mappingFooter}>
-            <StatusIndicator type={status.ready ? 'success' : 'warning'}>{status.message}</StatusIndicator>
+            <StatusIndicator type={status.type}>{status.message}</StatusIndicator>
             <SpaceBetween direction="horizontal" size="xs">
               <Button variant="link" onClick={onCancel} disabled={importing}>
                 Cancel
               </Button>
-              <Button variant="primary" onClick={onImport} disabled={!status.ready || importing}>
+              <Button variant="primary" onClick={onImport} disabled={!status.canImport || importing}>
                 {importing ? 'Importing...' : 'Import Contacts'}
               </Button>
             </SpaceBetween>
@@ -292,6 +342,7 @@ function MappingPanel({
             );
           })}
         </div>
+        {skipped.length > 0 && <SkippedRowsAlert skipped={{ ...mapping, rows: skipped }} summary={`${status.message}:`} />}
         <Table
           variant="embedded"
           header={
@@ -307,5 +358,33 @@ function MappingPanel({
         />
       </SpaceBetween>
     </Container>
+  );
+}
+
+/** How many skipped rows are listed on screen; the download has them all. */
+const rowsListed = 10;
+
+/**
+ * 'Import Issues': the rows left out and why (the first 10 listed), and a download of them all as CSV
+ * (the file's columns plus a reason) to fix and import again.
+ */
+function SkippedRowsAlert({ skipped, summary, action }: { skipped: Skipped; summary: string; action?: ReactNode }) {
+  const { rows, table, hasHeader, fileName } = skipped;
+  const href = useMemo(() => `data:text/csv;charset=utf-8,${encodeURIComponent(skippedRowsCsv(table, hasHeader, rows))}`, [table, hasHeader, rows]);
+  return (
+    <Alert type="warning" header={csvMessages.issuesTitle} action={action}>
+      <SpaceBetween size="xs">
+        <Box variant="p">{summary}</Box>
+        <ul aria-label="Skipped rows" className={styles.skippedRows}>
+          {rows.slice(0, rowsListed).map((row) => (
+            <li key={row.rowNumber}>{row.reason}</li>
+          ))}
+        </ul>
+        {rows.length > rowsListed && <Box variant="small">{`…and ${rows.length - rowsListed} more in the download.`}</Box>}
+        <Button href={href} download={csvMessages.skippedFileName(fileName)} iconName="download">
+          {csvMessages.downloadSkipped}
+        </Button>
+      </SpaceBetween>
+    </Alert>
   );
 }
