@@ -1,7 +1,7 @@
 /**
  * One Node version everywhere: the Lambda runtime's (Node 22), named once in .nvmrc. `npm start` and
  * `npm test` still run on an older Node (a fresh machine of this kind has Node 20), but say so loudly
- * with the one command that installs the right one (.ci/node.sh). CI does not source it yet: see .ci/run.
+ * with the one command that installs the right one (.ci/node.sh, which .ci/run sources).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
