@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AiTrack, Campaign, ComposeMode, DraftInput, RenderedEmail } from '../../schema/api/campaigns';
 import { htmlCampaignDefaults } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
+import { codePoints, firstNameOf } from '../../schema/email/names';
 import type { PlaceholderContext } from '../../schema/email/placeholders';
 import { htmlDocument, isHtmlDocument } from '../../schema/email/htmlDocument';
 import { composeMessages } from '../../schema/api/campaignValues';
@@ -15,6 +16,8 @@ import type { ArtistDetails, DraftContent, EmailWriter, HtmlSanitizer, WriterReq
 
 /** The placeholder the preview shows where the first selected recipient's name was (spec §2). */
 export const CONTACT_NAME_PLACEHOLDER = '[CONTACT_NAME]';
+/** Where the writer greeted the first recipient by first name ('Hi Mara,'): each recipient's own first name. */
+export const FIRST_NAME_PLACEHOLDER = '[FIRST_NAME]';
 
 export { artistDetails } from '../../schema/api/artist';
 
@@ -59,32 +62,6 @@ export function writerRequestFor(track: (AiTrack | TrackFields) & Pick<ListenFie
   };
 }
 
-/** Length in code points: an accented or non-Latin letter counts once. */
-const codePoints = (text: string) => Array.from(text).length;
-
-/** Words in front of a name that are not the name people are greeted by ('DJ Kessa Lune' → 'Kessa'). */
-const NAME_PREFIXES = new Set(['dj', 'mc', 'dr', 'dr.', 'mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'miss', 'mx', 'mx.', 'the']);
-
-/**
- * The name a person is greeted by: the first word that is not a title ('DJ Kessa Lune' → 'Kessa'),
- * or undefined when there is none of at least two letters ('J. Smith': one letter would match too much).
- */
-export function firstNameOf(contactName: string): string | undefined {
-  const words = contactName.trim().split(/\s+/);
-  const first = words.find((word) => !NAME_PREFIXES.has(word.toLowerCase()));
-  return first && codePoints(first.replace(/[^\p{L}\p{N}]/gu, '')) >= 2 ? first : undefined;
-}
-
-/** The forms of a contact's name the writer may have used: the full name, and the first name. Longest first. */
-export function nameForms(contactName: string): string[] {
-  const full = contactName.trim().replace(/\s+/g, ' ');
-  if (full === '') return [];
-  const forms = new Set([full]);
-  const first = firstNameOf(full);
-  if (first) forms.add(first);
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -103,7 +80,7 @@ export const LABEL_NAME_PLACEHOLDER = '[LABEL_NAME]';
 
 /**
  * The writer's email for the first selected recipient as the preview shows it (spec §2): their name
- * becomes [CONTACT_NAME], and beyond the spec their label becomes [LABEL_NAME], so an edited email sent
+ * becomes [CONTACT_NAME] (their first name [FIRST_NAME], so each recipient is greeted by theirs), and beyond the spec their label becomes [LABEL_NAME], so an edited email sent
  * to everyone names each recipient's own label, not the first one's. A label shorter than three
  * characters is left alone (it would match ordinary words). The artist's own name is left alone too: a
  * contact who shares the artist's first name must not turn the sign-off into the recipient's name.
@@ -113,7 +90,10 @@ export function withRecipientPlaceholders(email: WrittenEmail, contact: Pick<Con
   const label = (contact.label_name ?? '').trim().replace(/\s+/g, ' ');
   if (codePoints(label) >= 3) replacement.set(label, LABEL_NAME_PLACEHOLDER);
   // Set after the label: a contact whose name is their label ('Kessa Lune' of 'Kessa Lune') is greeted by name.
-  for (const form of nameForms(contact.name)) replacement.set(form, CONTACT_NAME_PLACEHOLDER);
+  const full = contact.name.trim().replace(/\s+/g, ' ');
+  const first = firstNameOf(full);
+  if (full !== '' && full !== first) replacement.set(full, CONTACT_NAME_PLACEHOLDER);
+  if (first) replacement.set(first, FIRST_NAME_PLACEHOLDER);
   const pattern = wholeWordsPattern(replacement.keys());
   if (!pattern) return { ...email };
   const fill = (text: string) => text.replace(pattern, (match) => replacement.get(match) ?? match);

@@ -4,15 +4,16 @@
  */
 import { genreLabels, isGenre } from '../api/options';
 import { isHttpLink } from '../api/links';
+import { firstNameOf } from './names';
 import { escapeHtml, escapeHtmlLines } from './escape';
 import { UNSUBSCRIBE_URL_SOURCE, unsubscribeFooterHtml, unsubscribeFooterText } from './footer';
 
 /** [NAME] … [TRACK_URL]; matched case-insensitively, a space or an underscore between words ([Contact Name]). */
-export const placeholderNames = ['NAME', 'CONTACT_NAME', 'EMAIL', 'LABEL_NAME', 'TRACK_NAME', 'GENRE', 'ARTIST_NAME', 'TRACK_URL'] as const;
+export const placeholderNames = ['NAME', 'CONTACT_NAME', 'FIRST_NAME', 'EMAIL', 'LABEL_NAME', 'TRACK_NAME', 'GENRE', 'ARTIST_NAME', 'TRACK_URL'] as const;
 export type PlaceholderName = (typeof placeholderNames)[number];
 
 /** The placeholders that read the recipient: left as written while there is no recipient. */
-export const recipientPlaceholderNames: readonly PlaceholderName[] = ['NAME', 'CONTACT_NAME', 'EMAIL', 'LABEL_NAME'];
+export const recipientPlaceholderNames: readonly PlaceholderName[] = ['NAME', 'CONTACT_NAME', 'FIRST_NAME', 'EMAIL', 'LABEL_NAME'];
 
 /** The recipient's fields the placeholders read. */
 export interface RecipientFields {
@@ -43,6 +44,8 @@ export function placeholderValues(context: PlaceholderContext): Record<Placehold
   return {
     NAME: name,
     CONTACT_NAME: name,
+    // The name the writer greets a person by ('DJ Kessa Lune' → 'Kessa'), else the whole name.
+    FIRST_NAME: firstNameOf(name) ?? name,
     EMAIL: recipient?.email ?? '',
     LABEL_NAME: recipient?.label_name ?? '',
     TRACK_NAME: track.track_name,

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   artistDetails,
   CONTACT_NAME_PLACEHOLDER,
+  FIRST_NAME_PLACEHOLDER,
   draftContent,
   LISTEN_LINK_STAND_IN,
-  nameForms,
   previewDraftContent,
   recipientEmail,
   withLinkReplaced,
@@ -21,6 +21,7 @@ import type { EmailWriter, HtmlSanitizer, WriterRequest, WrittenEmail, WrittenEm
 import { aiTrackSchema, composeMessages, draftInputSchema, htmlCampaignDefaults, type Campaign, type DraftInputBody } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { isHtmlDocument } from '../../schema/email/htmlDocument';
+import { firstNameOf } from '../../schema/email/names';
 import { isUlid } from '../../lambdas/core/ids';
 import type { Profile } from '../../schema/api/profile';
 import { buildCampaign, buildContact, buildProfile } from '../fakes/builders';
@@ -112,7 +113,7 @@ describe('withRecipientPlaceholders', () => {
 
   it('leaves the artist’s own name alone when the contact shares its first name (the sign-off stays the artist’s)', () => {
     const result = withNamePlaceholder(email('Hi Mark,\n\nA new track for you.\n\nBest,\nMark Jensen'), 'Mark Velvet', 'Mark Jensen');
-    expect(result.body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER},\n\nA new track for you.\n\nBest,\nMark Jensen`);
+    expect(result.body).toBe(`Hi ${FIRST_NAME_PLACEHOLDER},\n\nA new track for you.\n\nBest,\nMark Jensen`);
   });
 
   it('turns the label into [LABEL_NAME] too (an edited email then names each recipient’s own label), as whole words only', () => {
@@ -122,38 +123,38 @@ describe('withRecipientPlaceholders', () => {
     );
     expect(result).toEqual({
       subject: `For ${LABEL_NAME_PLACEHOLDER}`,
-      body: `Hi ${CONTACT_NAME_PLACEHOLDER},\n\nI love what ${LABEL_NAME_PLACEHOLDER} puts out; Velvet Recordsmith is another label.`,
+      body: `Hi ${FIRST_NAME_PLACEHOLDER},\n\nI love what ${LABEL_NAME_PLACEHOLDER} puts out; Velvet Recordsmith is another label.`,
     });
     // A two-letter label would hide ordinary words: left as written.
     expect(withRecipientPlaceholders(email('Hi Mara, an EP for you.'), { name: 'Mara', label_name: 'EP' }).body).toBe(
-      `Hi ${CONTACT_NAME_PLACEHOLDER}, an EP for you.`,
+      `Hi ${FIRST_NAME_PLACEHOLDER}, an EP for you.`,
     );
   });
 
-  it('turns the full name and the first name into [CONTACT_NAME] in subject and body', () => {
+  it('turns the full name into [CONTACT_NAME] and the first name into [FIRST_NAME], in subject and body', () => {
     const result = withNamePlaceholder(
       email('Hi Mara,\n\nMara Velvet told me Velvet Records signs deep house. Thanks, Mara!', 'Mara, a track for Velvet Records'),
       'Mara Velvet',
     );
     expect(result).toEqual({
-      subject: `${CONTACT_NAME_PLACEHOLDER}, a track for Velvet Records`,
-      body: `Hi ${CONTACT_NAME_PLACEHOLDER},\n\n${CONTACT_NAME_PLACEHOLDER} told me Velvet Records signs deep house. Thanks, ${CONTACT_NAME_PLACEHOLDER}!`,
+      subject: `${FIRST_NAME_PLACEHOLDER}, a track for Velvet Records`,
+      body: `Hi ${FIRST_NAME_PLACEHOLDER},\n\n${CONTACT_NAME_PLACEHOLDER} told me Velvet Records signs deep house. Thanks, ${FIRST_NAME_PLACEHOLDER}!`,
     });
   });
 
   it('replaces the full name as a whole before its first word (longest first)', () => {
     expect(withNamePlaceholder(email('Dear Mara Velvet, and Mara again.'), 'Mara Velvet').body).toBe(
-      `Dear ${CONTACT_NAME_PLACEHOLDER}, and ${CONTACT_NAME_PLACEHOLDER} again.`,
+      `Dear ${CONTACT_NAME_PLACEHOLDER}, and ${FIRST_NAME_PLACEHOLDER} again.`,
     );
   });
 
   it('leaves the name inside other words alone (whole words only)', () => {
     const result = withNamePlaceholder(email("Hi Ann, our annual Annual mix with Joanna and Anne. Ann's pick."), 'Ann Lee');
-    expect(result.body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER}, our annual Annual mix with Joanna and Anne. ${CONTACT_NAME_PLACEHOLDER}'s pick.`);
+    expect(result.body).toBe(`Hi ${FIRST_NAME_PLACEHOLDER}, our annual Annual mix with Joanna and Anne. ${FIRST_NAME_PLACEHOLDER}'s pick.`);
   });
 
   it('is case-sensitive: a lower-case word that happens to be the name stays', () => {
-    expect(withNamePlaceholder(email('Hi Rose, the rose-tinted pads…'), 'Rose Hart').body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER}, the rose-tinted pads…`);
+    expect(withNamePlaceholder(email('Hi Rose, the rose-tinted pads…'), 'Rose Hart').body).toBe(`Hi ${FIRST_NAME_PLACEHOLDER}, the rose-tinted pads…`);
   });
 
   it('treats regular-expression characters in a name as text', () => {
@@ -161,19 +162,19 @@ describe('withRecipientPlaceholders', () => {
     const result = withNamePlaceholder(email(`Hi ${name}, and CXJX stays. $1 stays.`), name);
     expect(result.body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER}, and CXJX stays. $1 stays.`);
     // The first word 'C.J.' alone is replaced too, but not a look-alike.
-    expect(withNamePlaceholder(email('Hi C.J., not CAJA.'), name).body).toBe(`Hi ${CONTACT_NAME_PLACEHOLDER}, not CAJA.`);
+    expect(withNamePlaceholder(email('Hi C.J., not CAJA.'), name).body).toBe(`Hi ${FIRST_NAME_PLACEHOLDER}, not CAJA.`);
   });
 
   it('handles accented names and non-Latin word boundaries', () => {
     expect(withNamePlaceholder(email('Olá João, João Gonçalves! Joãozinho stays.'), 'João Gonçalves').body).toBe(
-      `Olá ${CONTACT_NAME_PLACEHOLDER}, ${CONTACT_NAME_PLACEHOLDER}! Joãozinho stays.`,
+      `Olá ${FIRST_NAME_PLACEHOLDER}, ${CONTACT_NAME_PLACEHOLDER}! Joãozinho stays.`,
     );
   });
 
   it('skips a prefix such as DJ when choosing the first name', () => {
-    expect(nameForms('DJ Kessa Lune')).toEqual(['DJ Kessa Lune', 'Kessa']);
+    expect(firstNameOf('DJ Kessa Lune')).toBe('Kessa');
     expect(withNamePlaceholder(email('Hi Kessa, this is for your DJ sets.'), 'DJ Kessa Lune').body).toBe(
-      `Hi ${CONTACT_NAME_PLACEHOLDER}, this is for your DJ sets.`,
+      `Hi ${FIRST_NAME_PLACEHOLDER}, this is for your DJ sets.`,
     );
   });
 

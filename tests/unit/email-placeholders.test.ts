@@ -27,6 +27,7 @@ const context = (overrides: Partial<PlaceholderContext> = {}): PlaceholderContex
 const expected: Record<PlaceholderName, string> = {
   NAME: 'Ann Lee',
   CONTACT_NAME: 'Ann Lee',
+  FIRST_NAME: 'Ann',
   EMAIL: 'ann@label.example',
   LABEL_NAME: 'Night Shift Records',
   TRACK_NAME: 'Night Drive',
@@ -61,8 +62,15 @@ describe('placeholderValues', () => {
 
   it('is blank for what is missing: no label, no track link, no recipient', () => {
     const values = placeholderValues(context({ recipient: null, track: { track_name: 'Night Drive', track_url: null, genre: '' } }));
-    expect(values).toMatchObject({ NAME: '', CONTACT_NAME: '', EMAIL: '', LABEL_NAME: '', TRACK_URL: '', GENRE: '' });
+    expect(values).toMatchObject({ NAME: '', CONTACT_NAME: '', FIRST_NAME: '', EMAIL: '', LABEL_NAME: '', TRACK_URL: '', GENRE: '' });
     expect(placeholderValues(context({ recipient: { name: 'Ann', email: 'a@b.co', label_name: null } })).LABEL_NAME).toBe('');
+  });
+
+  it('[FIRST_NAME] is the name a person is greeted by, or the whole name when it has no first name', () => {
+    const greeting = (name: string) => fillPlaceholders('Hi [FIRST_NAME],', context({ recipient: { name, email: 'a@b.co', label_name: null } }), 'text');
+    expect(greeting('Karl Berg')).toBe('Hi Karl,');
+    expect(greeting('DJ Kessa Lune')).toBe('Hi Kessa,');
+    expect(greeting('J. Smith')).toBe('Hi J. Smith,');
   });
 
   it('reads a genre slug as its label and keeps any other genre text as it is', () => {

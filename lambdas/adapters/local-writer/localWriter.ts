@@ -13,7 +13,7 @@ import { genreLabel, socialLinksText } from '../../../schema/email/placeholders'
 import { assertWritable, countWords, normaliseSubject, oneLine } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';
 import { seededRandom } from '../../core/seededRandom';
-import { firstNameOf } from '../../core/compose';
+import { firstNameOf } from '../../../schema/email/names';
 
 /** Paragraphs of the body, in order. */
 type Slot = 'opening' | 'track' | 'ask' | 'closing';

@@ -8,6 +8,7 @@ import styles from './html.module.css';
 const placeholderMeanings: Record<(typeof placeholderNames)[number], string> = {
   NAME: "the contact's name",
   CONTACT_NAME: "the contact's name",
+  FIRST_NAME: "the contact's first name",
   EMAIL: "the contact's email address",
   LABEL_NAME: "the contact's label or company",
   TRACK_NAME: 'your track name',
