@@ -79,7 +79,7 @@ export const composeMessages = {
   selectRecipient: 'Please select at least one contact.',
   /** The same text aiTrackSchema gives a blank track_url. */
   trackUrlRequired: 'Track URL is required',
-  trackUrlInvalid: 'Enter a track link that starts with http:// or https://',
+  trackUrlInvalid: 'Enter a track link such as https://soundcloud.com/you/track',
   campaignNotFound: 'Campaign not found.',
   notDraft: 'Only a draft campaign can be changed.',
   templateNotFound: 'Template not found.',

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { storableText } from './common';
+import { storableText, typedLink } from './common';
 import { contactTypes, genres, tones } from './options';
-import { isHttpLink } from './links';
 import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
 import { listenLimits, listenMessages } from './listenValues';
 import { campaignLimits, composeMessages, composeModes, campaignStatuses, DEFAULT_EMAIL_LENGTH, DEFAULT_TONE } from './campaignValues';
@@ -39,11 +38,8 @@ const nullableText = (field: string, max: number) =>
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 
-const trackUrl = z
-  .string()
-  .trim()
-  .max(campaignLimits.trackUrl, `Must be at most ${campaignLimits.trackUrl} characters`)
-  .refine((value) => value === '' || isHttpLink(value), composeMessages.trackUrlInvalid);
+/** The track link as typed ('soundcloud.com/…' included), stored as the link; blank stays ''. */
+const trackUrl = typedLink({ max: campaignLimits.trackUrl, message: composeMessages.trackUrlInvalid });
 
 /** bpm as the form sends it: a number, a numeric string or blank; stored as an integer or null (spec §5). */
 const bpm = z

@@ -200,7 +200,7 @@ describe('POST /api/campaigns/generate-preview', () => {
       [{ ...base, track: { ...track, description: '' } }, composeMessages.previewNeeds],
       [{ ...base, total_recipients: 0 }, composeMessages.previewNeeds],
       [{ track, total_recipients: 1 }, composeMessages.previewNeeds],
-      [{ ...base, track: { ...track, track_url: 'soundcloud.com/nova' } }, composeMessages.trackUrlInvalid],
+      [{ ...base, track: { ...track, track_url: 'soundcloud dot com' } }, composeMessages.trackUrlInvalid],
       [{ ...base, track: { ...track, track_url: 'javascript:alert(1)' } }, composeMessages.trackUrlInvalid],
     ];
     for (const [body, message] of cases) {

@@ -24,7 +24,7 @@ import { RecipientPreview } from './RecipientPreview';
 import { RecipientsCard } from './RecipientsCard';
 import { SendCampaign } from './send/SendCampaign';
 import { TrackInfoCard } from './TrackInfoCard';
-import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, type TrackForm } from './trackForm';
+import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, trackLinkOf, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
 
 // HTML mode brings its templates and editor: downloaded when the artist first switches to it.
@@ -76,7 +76,11 @@ export default function ComposePage() {
   const changeTrack = useCallback((changes: Partial<TrackForm>) => setTrack((current) => ({ ...current, ...changes })), []);
   const artist = useMemo(() => (profile ? artistDetails(profile) : { name: '', links: [] }), [profile]);
   const { track_name, track_url, genre, description } = track;
-  const htmlPanelTrack = useMemo(() => ({ track_name, track_url, genre, description }), [track_name, track_url, genre, description]);
+  // HTML templates link the track as it will be stored ('soundcloud.com/…' typed is https://…).
+  const htmlPanelTrack = useMemo(
+    () => ({ track_name, track_url: trackLinkOf({ track_url }) || track_url, genre, description }),
+    [track_name, track_url, genre, description],
+  );
   const savedHtmlPreview = useMemo(
     () => (campaign && campaign.mode === 'html' ? { subject: campaign.email_subject, body: campaign.email_body } : null),
     [campaign],
@@ -181,7 +185,7 @@ export default function ComposePage() {
       const values: TemplateVariableValues = {
         track_name: form.track_name.trim(),
         // An uploaded track without a link: [TRACK_URL], which sending fills with each recipient's listen link.
-        track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : form.track_url.trim(),
+        track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : trackLinkOf(form),
         description: form.description.trim(),
         artist_name: signer.name,
         social_links: signer.links,
