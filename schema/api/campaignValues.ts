@@ -82,6 +82,7 @@ export const composeMessages = {
   trackUrlInvalid: 'Enter a track link such as https://soundcloud.com/you/track',
   campaignNotFound: 'Campaign not found.',
   notDraft: 'Only a draft campaign can be changed.',
+  notDraftDelete: 'Only a draft campaign can be deleted: a sent campaign keeps its history.',
   templateNotFound: 'Template not found.',
   listNotFound: 'Contact list not found.',
   contactNotFound: 'That contact no longer exists.',

@@ -239,6 +239,24 @@ export type DraftInputBody = z.input<typeof draftInputSchema>;
 export const emailUpdateSchema = z.object({ email_subject: subject, email_body: body }).strict();
 export type EmailUpdate = z.infer<typeof emailUpdateSchema>;
 
+/** Drafts per POST /api/campaigns/bulk-delete request. */
+export const DRAFT_BULK_DELETE_MAX = 100;
+
+/**
+ * POST /api/campaigns/bulk-delete: the Campaigns page's 'Delete Selected' of drafts. Answer: the ids that
+ * were the caller's drafts and are deleted (a sent campaign or another user's id is left out); 404 when none were.
+ */
+export const draftBulkDeleteSchema = z
+  .object({
+    ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, 'Select at least one draft.')
+      .max(DRAFT_BULK_DELETE_MAX, `At most ${DRAFT_BULK_DELETE_MAX} drafts per request.`),
+  })
+  .strict();
+export const draftBulkDeleteResultSchema = z.object({ deleted: z.array(z.string()) });
+export type DraftBulkDeleteResult = z.infer<typeof draftBulkDeleteResultSchema>;
+
 /** POST /api/campaigns/{id}/recipient-preview: the email one selected recipient will get. */
 export const recipientPreviewRequestSchema = z.object({ contact_id: contactId }).strict();
 
