@@ -137,3 +137,28 @@ describe('compose: one draft per session', () => {
     expect(server.bodies('POST', '/api/campaigns/generate-preview')[1]).not.toHaveProperty('campaign_id');
   });
 });
+
+describe('compose: a template applied before the track details', () => {
+  it('names the missing fields instead of previewing blanks, and fills the placeholders as the details come', async () => {
+    const server = fakeComposeServer({ contacts: [ana] });
+    const user = userEvent.setup();
+    await openCompose(server);
+    await user.click(await screen.findByRole('button', { name: 'Use template DJ Promo' }));
+    const card = within(containerOf('Email Preview'));
+    const subject = card.getByRole('textbox', { name: 'Subject' });
+    expect(subject).toHaveValue('Fresh promo for your sets: {{track_name}}');
+    expect(await screen.findByText(/^Fill in Track Name, Track URL/)).toBeInTheDocument();
+
+    await enter(user, trackName(), 'Concrete Dawn');
+    await waitFor(() => expect(subject).toHaveValue('Fresh promo for your sets: Concrete Dawn'));
+    expect(screen.getByText(/^Fill in Track URL/)).toBeInTheDocument();
+    await enter(user, screen.getByRole('textbox', { name: 'Track URL *' }), 'soundcloud.com/norvik/concrete-dawn');
+    const body = card.getByRole<HTMLTextAreaElement>('textbox', { name: 'Email Body' });
+    await waitFor(() => expect(body.value).toContain('https://soundcloud.com/norvik/concrete-dawn'));
+    expect(screen.getByText('Fill in Track Description: the email shows its placeholder until you do.')).toBeInTheDocument();
+    await enter(user, description(), 'Hypnotic peak-time techno.');
+    await waitFor(() => expect(body.value).toContain('Hypnotic peak-time techno.'));
+    expect(body.value).not.toMatch(/\{\{/);
+    expect(screen.queryByText(/^Fill in /)).toBeNull();
+  });
+});

@@ -1,3 +1,4 @@
+import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Grid from '@cloudscape-design/components/grid';
@@ -45,6 +46,43 @@ const clearedSelection: SavedContactList = { id: '', name: '', contact_types: [.
 const isLostDraft = (error: unknown) =>
   error instanceof ApiError && (error.status === 409 || (error.status === 404 && error.message === composeMessages.campaignNotFound));
 
+/** The track fields a template names, with the labels of the Track Information card. */
+const TEMPLATE_TRACK_FIELDS = [
+  { variable: 'track_name', label: 'Track Name' },
+  { variable: 'track_url', label: 'Track URL' },
+  { variable: 'description', label: 'Track Description' },
+] as const;
+
+/**
+ * A template filled with the track and the artist. A track field still blank keeps its placeholder
+ * ('{{track_name}}') rather than a blank, and is named in `missing`, so the email never reads as if
+ * the track had no name.
+ */
+function filledTemplate(template: CampaignTemplate, form: TrackForm, signer: { name: string; links: { label: string; url: string }[] }) {
+  const values: TemplateVariableValues = {
+    track_name: form.track_name.trim(),
+    // An uploaded track without a link: [TRACK_URL], which sending fills with each recipient's listen link.
+    track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : trackLinkOf(form),
+    description: form.description.trim(),
+    artist_name: signer.name,
+    social_links: signer.links,
+  };
+  const uses = (variable: string) => new RegExp(`\\{\\{\\s*${variable}\\s*\\}\\}`, 'i').test(template.subject_template + template.body_template);
+  const missing: string[] = [];
+  for (const { variable, label } of TEMPLATE_TRACK_FIELDS) {
+    if (values[variable] !== '' || !uses(variable)) continue;
+    values[variable] = `{{${variable}}}`;
+    missing.push(label);
+  }
+  return {
+    email: {
+      subject: applyTemplateVariables(template.subject_template, values, 'text'),
+      body: applyTemplateVariables(template.body_template, values, isHtmlDocument(template.body_template) ? 'html' : 'text'),
+    },
+    missing,
+  };
+}
+
 /** Thrown after a failure the page has already told the user about. */
 class Reported extends Error {}
 
@@ -79,6 +117,8 @@ export default function ComposePage() {
   /** Changed after a send or a discard: the track card and HTML mode start afresh (what they hold themselves included). */
   const [sendSession, setSendSession] = useState(0);
   const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  /** The template last applied, the email it gave and the track fields it still waits for. */
+  const [appliedTemplate, setAppliedTemplate] = useState<{ template: CampaignTemplate; email: EmailDraft; missing: string[] } | null>(null);
 
   const selected = recipients.selected;
   const canGenerate = aiTrackReady(track) && selected.length > 0;
@@ -88,7 +128,6 @@ export default function ComposePage() {
   /** Shown under the spec's hint: the * fields it does not name. */
   const stillNeeded = canGenerate ? [] : missingBeyondHint(track);
 
-  const changeTrack = useCallback((changes: Partial<TrackForm>) => setTrack((current) => ({ ...current, ...changes })), []);
   const artist = useMemo(() => (profile ? artistDetails(profile) : { name: '', links: [] }), [profile]);
   const { track_name, track_url, genre, description } = track;
   // HTML templates link the track as it will be stored ('soundcloud.com/…' typed is https://…).
@@ -104,10 +143,22 @@ export default function ComposePage() {
   // The handlers below read the page's latest values through this ref, so they keep one identity and
   // the memoised cards beside the track form do not re-render on every keystroke in it.
   const applySavedList = recipients.applySavedList;
-  const latest = useRef({ track, artist, campaign, draftId, selected, canGenerate, applySavedList });
+  const latest = useRef({ track, artist, campaign, draftId, selected, canGenerate, applySavedList, appliedTemplate, editing });
   useLayoutEffect(() => {
-    latest.current = { track, artist, campaign, draftId, selected, canGenerate, applySavedList };
+    latest.current = { track, artist, campaign, draftId, selected, canGenerate, applySavedList, appliedTemplate, editing };
   });
+
+  const changeTrack = useCallback((changes: Partial<TrackForm>) => {
+    const { track: current, appliedTemplate: applied, editing: email, artist: signer } = latest.current;
+    const next = { ...current, ...changes };
+    setTrack(next);
+    // A template applied before the track details: its placeholders are filled as the details come, while
+    // the email is still as applied (an edit by the artist is never overwritten).
+    if (!applied || applied.missing.length === 0 || email?.subject !== applied.email.subject || email.body !== applied.email.body) return;
+    const filled = filledTemplate(applied.template, next, signer);
+    setEditing(filled.email);
+    setAppliedTemplate({ template: applied.template, email: filled.email, missing: filled.missing });
+  }, []);
 
   // Everything typed and chosen is kept for this user as it changes, so leaving the page loses nothing.
   const selectedIds = recipients.selectedIds;
@@ -226,23 +277,16 @@ export default function ComposePage() {
   const applyTemplate = useCallback(
     (template: CampaignTemplate) => {
       const { track: form, artist: signer } = latest.current;
-      const values: TemplateVariableValues = {
-        track_name: form.track_name.trim(),
-        // An uploaded track without a link: [TRACK_URL], which sending fills with each recipient's listen link.
-        track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : trackLinkOf(form),
-        description: form.description.trim(),
-        artist_name: signer.name,
-        social_links: signer.links,
-      };
-      setEditing({
-        subject: applyTemplateVariables(template.subject_template, values, 'text'),
-        body: applyTemplateVariables(template.body_template, values, isHtmlDocument(template.body_template) ? 'html' : 'text'),
-      });
+      const filled = filledTemplate(template, form, signer);
+      setEditing(filled.email);
+      setAppliedTemplate({ template, email: filled.email, missing: filled.missing });
       changeTrack({ ai_tone: template.ai_tone });
       notify({ type: 'success', title: composeMessages.templateApplied, message: `"${template.name}" is ready to edit.` });
     },
     [changeTrack, notify],
   );
+
+  const stillUnfilled = appliedTemplate && editing?.body === appliedTemplate.email.body ? appliedTemplate.missing : [];
 
   const startCustom = useCallback(() => setEditing({ subject: '', body: '' }), []);
 
@@ -385,6 +429,11 @@ export default function ComposePage() {
               accessibility tree), so switching back finds the picker, the edits and the HTML as left. */}
           <div hidden={mode !== 'ai'}>
             <SpaceBetween size="l">
+              {stillUnfilled.length > 0 && (
+                <Alert type="info" header="The template waits for your track details">
+                  {`Fill in ${stillUnfilled.join(', ')}: the email shows its placeholder until you do.`}
+                </Alert>
+              )}
               <CampaignTemplatesPicker templates={templates} onApply={applyTemplate} onCustom={startCustom} onDelete={removeTemplate} />
               <EmailPreviewCard
                 campaign={aiCampaign}
