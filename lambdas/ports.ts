@@ -230,7 +230,11 @@ export interface CampaignStore {
   list(userId: string): Promise<Campaign[]>;
   /** Replaces some of the draft's content, only while its status is draft (checked in the write). */
   updateDraft(userId: string, id: string, changes: Partial<DraftContent>, now: Date): Promise<DraftWriteResult>;
+  /** Deletes the campaign only while it is a draft (checked in the write): a sent campaign keeps its history. */
+  deleteDraft(userId: string, id: string): Promise<DraftDeleteResult>;
 }
+
+export type DraftDeleteResult = { outcome: 'deleted' } | { outcome: 'not_found' } | { outcome: 'not_draft' };
 
 export interface TemplateStore {
   /** The seeded system templates, by name. */

@@ -187,6 +187,8 @@ const routeTable = [
   { method: 'GET', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
   { method: 'PUT', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
   { method: 'PATCH', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
+  { method: 'DELETE', path: '/api/campaigns/{id}', handler: 'campaigns', access: 'user' },
+  { method: 'POST', path: '/api/campaigns/bulk-delete', handler: 'campaigns', access: 'user' },
   { method: 'POST', path: '/api/campaigns/{id}/recipient-preview', handler: 'campaigns', access: 'user' },
   { method: 'GET', path: '/api/templates', handler: 'compose', access: 'user' },
   { method: 'POST', path: '/api/templates', handler: 'compose', access: 'user' },

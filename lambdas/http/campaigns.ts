@@ -6,7 +6,7 @@
  * or contact is not found under the caller's partition (404). Logs carry ids, never email text.
  */
 import type { z } from 'zod';
-import type { Campaign, campaignListSchema, RecipientPreview } from '../../schema/api/campaigns';
+import type { Campaign, campaignListSchema, DraftBulkDeleteResult, RecipientPreview } from '../../schema/api/campaigns';
 import { composeMessages, composeSpecTexts } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
 import { artistName } from '../../schema/api/artist';
@@ -29,7 +29,7 @@ import { listenMessages } from '../../schema/api/listenValues';
 import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, TrackStore, WrittenEmailStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { campaignsDeps } from '../composition/campaigns';
-import { HttpError, httpApi, json, knownId, lazyHandler, logger, parse, parseForm, type FormRule } from './api';
+import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parse, parseForm, type FormRule } from './api';
 import { ensureProfile } from './ensureProfile';
 
 export interface CampaignsDeps {
@@ -228,6 +228,29 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
       );
       logger.info('Draft email saved', { campaignId: id });
       return json(200, campaign satisfies Campaign);
+    },
+
+    /** A draft the artist no longer wants (the Campaigns page's Delete): 204; a sent campaign is 409, kept. */
+    'DELETE /api/campaigns/{id}': async ({ identity, params }) => {
+      const id = campaignIdOf(params.id);
+      const result = await campaigns.deleteDraft(identity.userId, id);
+      if (result.outcome === 'not_found') throw new HttpError(404, composeMessages.campaignNotFound);
+      if (result.outcome === 'not_draft') throw new HttpError(409, composeMessages.notDraftDelete);
+      logger.info('Draft campaign deleted', { campaignId: id });
+      return noContent();
+    },
+
+    /** Several drafts at once: those that are the caller's drafts are deleted, the rest left as they are. */
+    'POST /api/campaigns/bulk-delete': async ({ identity, body }) => {
+      const { ids } = parse((await campaignSchemas()).draftBulkDeleteSchema, body);
+      const deleted: string[] = [];
+      // One at a time: each delete is its own conditional transaction with the counters.
+      for (const id of new Set(ids.filter(isUlid))) {
+        if ((await campaigns.deleteDraft(identity.userId, id)).outcome === 'deleted') deleted.push(id);
+      }
+      if (deleted.length === 0) throw new HttpError(404, composeMessages.campaignNotFound);
+      logger.info('Draft campaigns deleted', { count: deleted.length });
+      return json(200, { deleted } satisfies DraftBulkDeleteResult);
     },
 
     /** The email one selected recipient will get, exactly as sending renders it (a stand-in unsubscribe link). */

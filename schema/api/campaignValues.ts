@@ -79,9 +79,10 @@ export const composeMessages = {
   selectRecipient: 'Please select at least one contact.',
   /** The same text aiTrackSchema gives a blank track_url. */
   trackUrlRequired: 'Track URL is required',
-  trackUrlInvalid: 'Enter a track link that starts with http:// or https://',
+  trackUrlInvalid: 'Enter a track link such as https://soundcloud.com/you/track',
   campaignNotFound: 'Campaign not found.',
   notDraft: 'Only a draft campaign can be changed.',
+  notDraftDelete: 'Only a draft campaign can be deleted: a sent campaign keeps its history.',
   templateNotFound: 'Template not found.',
   listNotFound: 'Contact list not found.',
   contactNotFound: 'That contact no longer exists.',

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { storableText } from './common';
+import { storableText, typedLink } from './common';
 import { contactTypes, genres, tones } from './options';
-import { isHttpLink } from './links';
 import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
 import { listenLimits, listenMessages } from './listenValues';
 import { campaignLimits, composeMessages, composeModes, campaignStatuses, DEFAULT_EMAIL_LENGTH, DEFAULT_TONE } from './campaignValues';
@@ -39,11 +38,8 @@ const nullableText = (field: string, max: number) =>
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 
-const trackUrl = z
-  .string()
-  .trim()
-  .max(campaignLimits.trackUrl, `Must be at most ${campaignLimits.trackUrl} characters`)
-  .refine((value) => value === '' || isHttpLink(value), composeMessages.trackUrlInvalid);
+/** The track link as typed ('soundcloud.com/…' included), stored as the link; blank stays ''. */
+const trackUrl = typedLink({ max: campaignLimits.trackUrl, message: composeMessages.trackUrlInvalid });
 
 /** bpm as the form sends it: a number, a numeric string or blank; stored as an integer or null (spec §5). */
 const bpm = z
@@ -242,6 +238,24 @@ export type DraftInputBody = z.input<typeof draftInputSchema>;
 /** PATCH /api/campaigns/{id}: the preview card's Save (spec §4: updates the campaign's subject and body). */
 export const emailUpdateSchema = z.object({ email_subject: subject, email_body: body }).strict();
 export type EmailUpdate = z.infer<typeof emailUpdateSchema>;
+
+/** Drafts per POST /api/campaigns/bulk-delete request. */
+export const DRAFT_BULK_DELETE_MAX = 100;
+
+/**
+ * POST /api/campaigns/bulk-delete: the Campaigns page's 'Delete Selected' of drafts. Answer: the ids that
+ * were the caller's drafts and are deleted (a sent campaign or another user's id is left out); 404 when none were.
+ */
+export const draftBulkDeleteSchema = z
+  .object({
+    ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, 'Select at least one draft.')
+      .max(DRAFT_BULK_DELETE_MAX, `At most ${DRAFT_BULK_DELETE_MAX} drafts per request.`),
+  })
+  .strict();
+export const draftBulkDeleteResultSchema = z.object({ deleted: z.array(z.string()) });
+export type DraftBulkDeleteResult = z.infer<typeof draftBulkDeleteResultSchema>;
 
 /** POST /api/campaigns/{id}/recipient-preview: the email one selected recipient will get. */
 export const recipientPreviewRequestSchema = z.object({ contact_id: contactId }).strict();

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { characterMessages, hasNulOrLoneSurrogate } from './characters';
+import { normaliseLink, type LinkField } from './links';
 
 /** Every error the API returns has this body; `requestId` is set on 500s so support can find the log. */
 export const apiErrorSchema = z.object({
@@ -19,3 +20,26 @@ export type Health = z.infer<typeof healthSchema>;
  * character that cannot be stored.'). Chain the field's own rules after it: `storableText('Name').trim().max(200)`.
  */
 export const storableText = (field: string) => z.string().refine((value) => !hasNulOrLoneSurrogate(value), characterMessages.cannotStore(field));
+
+/**
+ * A link field as people type it (schema/api/links.ts normaliseLink): blank stays '', anything else
+ * becomes the link stored ('soundcloud.com/norvik' → 'https://soundcloud.com/norvik'), or is refused
+ * with `message`. The limit applies to what is stored.
+ */
+export const typedLink = ({
+  max,
+  message,
+  field = 'website',
+  tooLong = `Must be at most ${max} characters`,
+}: {
+  max: number;
+  message: string;
+  field?: LinkField;
+  tooLong?: string;
+}) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value === '' || normaliseLink(value, field) !== null, message)
+    .transform((value) => (value === '' ? '' : (normaliseLink(value, field) ?? value)))
+    .refine((value) => value.length <= max, tooLong);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { listenAnswers } from './listenValues';
 import { characterMessages, hasInvisibleOrControl } from './characters';
 import { storableText } from './common';
-import { normaliseWebsite } from './links';
+import { normaliseLink } from './links';
 import { contactTypes } from './options';
 
 /**
@@ -110,10 +110,10 @@ const emailField = z
     if (message) ctx.addIssue({ code: 'custom', message });
   });
 
-/** A website as people type it ('https://…', 'http://…' or a bare 'label.com'), stored as the link normaliseWebsite makes. */
+/** A website as people type it ('https://…', 'http://…' or a bare 'label.com'), stored as the link normaliseLink makes. */
 const websiteField = optionalText(Number.POSITIVE_INFINITY, 'Website')
-  .refine((value) => value === null || normaliseWebsite(value) !== null, contactMessages.invalidWebsite)
-  .transform((value) => (value === null ? null : normaliseWebsite(value)))
+  .refine((value) => value === null || normaliseLink(value) !== null, contactMessages.invalidWebsite)
+  .transform((value) => (value === null ? null : normaliseLink(value)))
   // The limit applies to what is stored ('label.com' is stored as 'https://label.com'), so an edit of a
   // saved contact never fails on a website it did not touch.
   .refine((value) => value === null || value.length <= contactLimits.websiteUrl, `Must be at most ${contactLimits.websiteUrl} characters`);

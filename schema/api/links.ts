@@ -7,8 +7,8 @@
 import { hasInvisibleOrControl } from './characters';
 
 /**
- * A link that must be typed with its scheme (profile links, the waitlist's SoundCloud/Spotify link): starts
- * with http:// or https:// and is a website by the rule below.
+ * A link kept with its scheme (a stored link about to be shown or sent): starts with http:// or https://
+ * and is a website by the rule below. What people type goes through normaliseLink first.
  */
 export const isHttpLink = (value: string) => HTTP_SCHEME.test(value.trim()) && normaliseWebsite(value) !== null;
 
@@ -48,4 +48,28 @@ export function normaliseWebsite(value: string | null | undefined): string | nul
   // A numeric host ('1.1', '0x7f.1', '2130706433') is an IP address once parsed, not a website.
   if (IPV4.test(url.hostname)) return null;
   return DOTTED_HOST.test(url.hostname) ? link : null;
+}
+
+/** The link fields whose bare handle means a profile on one site: '@norvik' in the Instagram field. */
+export type LinkField = 'website' | 'instagram';
+
+const PROFILE_SITES: Record<Exclude<LinkField, 'website'>, string> = { instagram: 'https://instagram.com/' };
+
+/** An Instagram username: letters, digits, '.' and '_', at most 30. */
+const HANDLE = /^@?([A-Za-z0-9._]{1,30})$/;
+
+/**
+ * The one rule for a link typed anywhere a link is asked (profile links, a contact's website, the track
+ * link in Compose, the waitlist's link), on the web and on the server alike: the link as stored, or null
+ * when it is none. A bare 'soundcloud.com/norvik' means https (normaliseWebsite); in the Instagram field
+ * a handle ('@norvik', or 'norvik' without a dot, which no website is) becomes the profile link.
+ */
+export function normaliseLink(value: string | null | undefined, field: LinkField = 'website'): string | null {
+  const website = normaliseWebsite(value);
+  if (website !== null || field === 'website') return website;
+  const typed = (value ?? '').trim();
+  const handle = HANDLE.exec(typed)?.[1];
+  // 'nor.vik' without an '@' was read as a website above (a dotted host); here only a handle is left.
+  if (handle === undefined || (!typed.startsWith('@') && handle.includes('.'))) return null;
+  return `${PROFILE_SITES[field]}${handle}`;
 }

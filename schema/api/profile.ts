@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { storableText } from './common';
-import { isHttpLink } from './links';
+import { storableText, typedLink } from './common';
+import type { LinkField } from './links';
 import { gmailAccountTypes, subscriptionStatuses, tiers } from './profileValues';
 
 export { tiers, subscriptionStatuses, type Tier, type SubscriptionStatus } from './profileValues';
@@ -35,13 +35,14 @@ export const profileSchema = z.object({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .max(500, 'Links must be at most 500 characters')
-  .refine((value) => value === '' || isHttpLink(value), 'Enter a link that starts with http:// or https://')
-  .transform((value) => (value === '' ? null : value))
-  .nullable();
+/** Settings' link fields: 'Enter a link such as https://soundcloud.com/yourname' for one that is none. */
+export const profileLinkMessage = 'Enter a link such as https://soundcloud.com/yourname';
+
+/** A profile link as typed ('soundcloud.com/…', '@handle' for Instagram), stored as the link; blank clears it. */
+const optionalUrl = (field: LinkField = 'website') =>
+  typedLink({ max: 500, message: profileLinkMessage, field, tooLong: 'Links must be at most 500 characters' })
+    .transform((value) => (value === '' ? null : value))
+    .nullable();
 
 /** Free text named as the Settings form names it, for the message of a character that cannot be stored. */
 const optionalText = (max: number, field: string) =>
@@ -57,10 +58,10 @@ export const profileUpdateSchema = z
     full_name: storableText('Full name').trim().min(1, 'Please enter your full name').max(100, 'Must be at most 100 characters'),
     artist_name: optionalText(100, 'Artist name'),
     bio: optionalText(1000, 'Bio'),
-    website_url: optionalUrl,
-    soundcloud_url: optionalUrl,
-    spotify_url: optionalUrl,
-    instagram_url: optionalUrl,
+    website_url: optionalUrl(),
+    soundcloud_url: optionalUrl(),
+    spotify_url: optionalUrl(),
+    instagram_url: optionalUrl('instagram'),
   })
   .partial()
   .strict();

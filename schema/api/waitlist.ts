@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { storableText } from './common';
-import { isHttpLink } from './links';
+import { storableText, typedLink } from './common';
 import {
   ARTIST_NAME_MAX,
   EMAIL_MAX,
@@ -50,11 +49,7 @@ export const waitlistJoinSchema = z
       .min(1, waitlistMessages.required)
       .max(ARTIST_NAME_MAX, `Artist name must be at most ${ARTIST_NAME_MAX} characters`),
     music_style: z.string().trim().min(1, waitlistMessages.required).pipe(z.enum(musicStyles, 'Choose a music style from the list')),
-    soundcloud_spotify_url: z
-      .string()
-      .trim()
-      .max(LINK_MAX, `Link must be at most ${LINK_MAX} characters`)
-      .refine((value) => value === '' || isHttpLink(value), waitlistMessages.badLink)
+    soundcloud_spotify_url: typedLink({ max: LINK_MAX, message: waitlistMessages.badLink, tooLong: `Link must be at most ${LINK_MAX} characters` })
       .transform((value) => (value === '' ? null : value))
       .nullish(),
     why_interested: storableText('Why interested')

@@ -53,5 +53,5 @@ export const waitlistMessages = {
   notFound: 'Waitlist entry not found',
   badEmail: 'Enter a valid email address',
   invisibleInEmail: characterMessages.invisibleInEmail,
-  badLink: 'Enter a link that starts with http:// or https://',
+  badLink: 'Enter a link such as https://soundcloud.com/yourname',
 } as const;

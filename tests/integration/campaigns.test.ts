@@ -11,6 +11,7 @@ import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignSto
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
+import { readCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
 import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
 import { DomPurifySanitizer } from '../../lambdas/adapters/html/domPurifySanitizer';
@@ -200,7 +201,7 @@ describe('POST /api/campaigns/generate-preview', () => {
       [{ ...base, track: { ...track, description: '' } }, composeMessages.previewNeeds],
       [{ ...base, total_recipients: 0 }, composeMessages.previewNeeds],
       [{ track, total_recipients: 1 }, composeMessages.previewNeeds],
-      [{ ...base, track: { ...track, track_url: 'soundcloud.com/nova' } }, composeMessages.trackUrlInvalid],
+      [{ ...base, track: { ...track, track_url: 'soundcloud dot com' } }, composeMessages.trackUrlInvalid],
       [{ ...base, track: { ...track, track_url: 'javascript:alert(1)' } }, composeMessages.trackUrlInvalid],
     ];
     for (const [body, message] of cases) {
@@ -639,5 +640,62 @@ describe('a writer failure', () => {
     });
     expect(response).toMatchObject({ status: 503, json: { message: composeMessages.writerBusy } });
     expect((await api(user, `/api/campaigns/${draft.id}`)).json).toEqual(draft);
+  });
+});
+
+describe('deleting drafts (issue 25 §3): DELETE /api/campaigns/{id} and POST /api/campaigns/bulk-delete', () => {
+  const draftBody = { mode: 'ai', track, email_subject: 'Night Drive', email_body: 'Hi [CONTACT_NAME]', total_recipients: 1 };
+  const campaignsCreated = async (user: TestUser) => (await readCounters(dynamodb().doc, stack().tableName, user.sub)).totals.campaigns_created;
+
+  it('deletes one draft of the caller (204) and the count of campaigns follows; a second delete is 404', async () => {
+    const user = await createUser();
+    const [kept, doomed] = [await createDraft(user, draftBody), await createDraft(user, draftBody)];
+    expect(await campaignsCreated(user)).toBe(2);
+    expect(await api(user, `/api/campaigns/${doomed.id}`, { method: 'DELETE' })).toMatchObject({ status: 204 });
+    expect((await listCampaigns(user)).map((c) => c.id)).toEqual([kept.id]);
+    expect(await storedCampaigns(user.sub)).toHaveLength(1);
+    expect(await campaignsCreated(user)).toBe(1);
+    expect(await api(user, `/api/campaigns/${doomed.id}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      json: { message: composeMessages.campaignNotFound },
+    });
+    expect(await campaignsCreated(user)).toBe(1);
+  });
+
+  it('keeps a campaign that left draft (409, with why) and another user’s draft (404, as a missing id)', async () => {
+    const [owner, intruder] = await Promise.all([createUser(), createUser()]);
+    const sent = await createDraft(owner, draftBody);
+    await startSending(owner.sub, sent.id);
+    const draft = await createDraft(owner, draftBody);
+    expect(await api(owner, `/api/campaigns/${sent.id}`, { method: 'DELETE' })).toMatchObject({
+      status: 409,
+      json: { message: composeMessages.notDraftDelete },
+    });
+    expect(await api(intruder, `/api/campaigns/${draft.id}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      json: { message: composeMessages.campaignNotFound },
+    });
+    expect(await api(intruder, '/api/campaigns/bulk-delete', { method: 'POST', body: { ids: [draft.id, sent.id] } })).toMatchObject({
+      status: 404,
+      json: { message: composeMessages.campaignNotFound },
+    });
+    expect((await listCampaigns(owner)).map((c) => c.id).sort()).toEqual([sent.id, draft.id].sort());
+    expect(await campaignsCreated(owner)).toBe(2);
+  });
+
+  it('bulk delete removes the caller’s drafts among the ids and answers which; sent, unknown and malformed ids are left alone', async () => {
+    const user = await createUser();
+    const drafts = [await createDraft(user, draftBody), await createDraft(user, draftBody), await createDraft(user, draftBody)];
+    const sent = await createDraft(user, draftBody);
+    await startSending(user.sub, sent.id);
+    const ids = [drafts[0]!.id, drafts[1]!.id, drafts[1]!.id, sent.id, UNKNOWN_CAMPAIGN, 'not-a-ulid'];
+    const response = await api(user, '/api/campaigns/bulk-delete', { method: 'POST', body: { ids } });
+    expect(response).toMatchObject({ status: 200, json: { deleted: [drafts[0]!.id, drafts[1]!.id] } });
+    expect((await listCampaigns(user)).map((c) => c.id).sort()).toEqual([drafts[2]!.id, sent.id].sort());
+    expect(await campaignsCreated(user)).toBe(2);
+    expect(await api(user, '/api/campaigns/bulk-delete', { method: 'POST', body: { ids: [] } })).toMatchObject({
+      status: 400,
+      json: { message: 'ids: Select at least one draft.' },
+    });
   });
 });

@@ -130,16 +130,25 @@ describe('PATCH /api/profile', () => {
     const user = await signedIn();
     for (const website_url of ['https://label\u200b.example', 'https://lab\u00adel.example']) {
       const response = await call('/api/profile', { method: 'PATCH', token: user.idToken, body: { website_url } });
-      expect(response).toMatchObject({ status: 400, json: { message: 'website_url: Enter a link that starts with http:// or https://' } });
+      expect(response).toMatchObject({ status: 400, json: { message: 'website_url: Enter a link such as https://soundcloud.com/yourname' } });
     }
     expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject({ website_url: null });
+  });
+
+  it("stores links typed without the scheme whole: 'soundcloud.com/norvik' as https://…, '@norvik' in Instagram as the profile link", async () => {
+    const user = await signedIn();
+    const body = { soundcloud_url: 'soundcloud.com/norvik', instagram_url: '@norvik', website_url: 'norvik.example' };
+    const response = await call('/api/profile', { method: 'PATCH', token: user.idToken, body });
+    const stored = { soundcloud_url: 'https://soundcloud.com/norvik', instagram_url: 'https://instagram.com/norvik', website_url: 'https://norvik.example' };
+    expect(response).toMatchObject({ status: 200, json: stored });
+    expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject(stored);
   });
 
   it('answers 400 to a link that is not a web address', async () => {
     const user = await signedIn();
     const response = await call('/api/profile', { method: 'PATCH', token: user.idToken, body: { website_url: 'javascript:alert(1)' } });
     expect(response.status).toBe(400);
-    expect(response.json?.message).toMatch(/website_url: Enter a link that starts with http:\/\/ or https:\/\//);
+    expect(response.json?.message).toMatch(/website_url: Enter a link such as https:\/\/soundcloud.com\/yourname/);
   });
 
   it('answers 400 to a body that is not an object', async () => {

@@ -116,17 +116,12 @@ describe('POST /api/waitlist: validation (each a 400 with its exact message, not
     [
       'an ftp link',
       (e) => form({ email: e, soundcloud_spotify_url: 'ftp://files.example.com/track' }),
-      'soundcloud_spotify_url: Enter a link that starts with http:// or https://',
+      'soundcloud_spotify_url: Enter a link such as https://soundcloud.com/yourname',
     ],
     [
       'a javascript: link',
       (e) => form({ email: e, soundcloud_spotify_url: 'javascript:alert(1)' }),
-      'soundcloud_spotify_url: Enter a link that starts with http:// or https://',
-    ],
-    [
-      'a link without a scheme',
-      (e) => form({ email: e, soundcloud_spotify_url: 'soundcloud.com/nova' }),
-      'soundcloud_spotify_url: Enter a link that starts with http:// or https://',
+      'soundcloud_spotify_url: Enter a link such as https://soundcloud.com/yourname',
     ],
     [
       'a link over 500 characters',

@@ -167,7 +167,7 @@ describe('bad input gets a 400 a person understands and changes nothing', () => 
     ['a wrong type', '{"full_name": 5}', 'full_name must be a string'],
     ['an unknown field', '{"tier": "label"}', 'Unknown field: tier'],
     ['a blank name', '{"full_name": "  "}', 'full_name: Please enter your full name'],
-    ['a bad link', '{"website_url": "ftp://x"}', 'website_url: Enter a link that starts with http:// or https://'],
+    ['a bad link', '{"website_url": "ftp://x"}', 'website_url: Enter a link such as https://soundcloud.com/yourname'],
   ];
   it.each(cases)('%s', async (_name, body, message) => {
     const store = memoryProfiles();

@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseDirectoryImport } from '../../lambdas/core/directoryImport';
 import { contactInputSchema, contactMessages } from '../../schema/api/contacts';
-import { isHttpLink, normaliseWebsite } from '../../schema/api/links';
-import { profileUpdateSchema } from '../../schema/api/profile';
-import { waitlistJoinSchema } from '../../schema/api/waitlist';
+import { aiTrackSchema, htmlTrackSchema } from '../../schema/api/campaigns';
+import { isHttpLink, normaliseLink, normaliseWebsite } from '../../schema/api/links';
+import { profileLinkMessage, profileUpdateSchema } from '../../schema/api/profile';
+import { waitlistJoinSchema, waitlistMessages } from '../../schema/api/waitlist';
 
 describe('normaliseWebsite', () => {
   it.each([
@@ -93,7 +94,7 @@ describe('the same rule everywhere a website comes in', () => {
   });
 });
 
-describe('isHttpLink: links that must be typed with their scheme (profile, waitlist)', () => {
+describe('isHttpLink: a stored link about to be shown or sent', () => {
   it('takes http(s) websites only, with the scheme written out', () => {
     expect(isHttpLink('https://soundcloud.com/nova')).toBe(true);
     expect(isHttpLink('HTTP://open.spotify.com/artist/1')).toBe(true);
@@ -102,17 +103,77 @@ describe('isHttpLink: links that must be typed with their scheme (profile, waitl
     expect(isHttpLink('https://soundcloud.com@evil.example/x')).toBe(false);
     expect(isHttpLink('https://localhost/track')).toBe(false);
   });
+});
 
-  it('is the rule of the profile links and the waitlist link', () => {
-    const badLink = 'Enter a link that starts with http:// or https://';
-    for (const link of ['javascript:alert(1)//x.com', 'https://user:pw@label.example', 'soundcloud.com/nova']) {
-      const profile = profileUpdateSchema.safeParse({ soundcloud_url: link });
-      expect(profile.success).toBe(false);
-      expect(profile.error?.issues[0]?.message).toBe(badLink);
-      const join = waitlistJoinSchema.safeParse({ email: 'nova@example.com', artist_name: 'Nova', music_style: 'House', soundcloud_spotify_url: link });
-      expect(join.error?.issues[0]?.message).toBe(badLink);
+describe('normaliseLink: a link as people type it, anywhere a link is asked', () => {
+  it.each([
+    ['soundcloud.com/norvik', 'https://soundcloud.com/norvik'],
+    ['  open.spotify.com/artist/1 ', 'https://open.spotify.com/artist/1'],
+    ['https://soundcloud.com/norvik', 'https://soundcloud.com/norvik'],
+    ['HTTP://norvik.example', 'http://norvik.example'],
+  ])('makes %j the link %j', (typed, link) => {
+    expect(normaliseLink(typed)).toBe(link);
+    expect(normaliseLink(typed, 'instagram')).toBe(link);
+  });
+
+  it.each([
+    ['@norvik', 'https://instagram.com/norvik'],
+    [' @nor.vik_ ', 'https://instagram.com/nor.vik_'],
+    ['norvik', 'https://instagram.com/norvik'],
+    ['instagram.com/norvik', 'https://instagram.com/norvik'],
+  ])('in the Instagram field makes the handle %j the profile link %j', (typed, link) => expect(normaliseLink(typed, 'instagram')).toBe(link));
+
+  it('a handle is no link in any other field, and a handle with spaces or other signs is none anywhere', () => {
+    expect(normaliseLink('@norvik')).toBeNull();
+    expect(normaliseLink('norvik')).toBeNull();
+    for (const typed of ['@nor vik', '@nor/vik', '@', '@' + 'a'.repeat(31), 'javascript:alert(1)', '']) {
+      expect(normaliseLink(typed, 'instagram'), typed).toBeNull();
     }
-    expect(profileUpdateSchema.parse({ soundcloud_url: 'https://soundcloud.com/nova' })).toEqual({ soundcloud_url: 'https://soundcloud.com/nova' });
+  });
+});
+
+describe('the same link rule on the server: profile, waitlist and compose take links without a scheme and store them whole', () => {
+  it('profile links', () => {
+    expect(
+      profileUpdateSchema.parse({
+        soundcloud_url: 'soundcloud.com/norvik',
+        instagram_url: '@norvik',
+        website_url: '',
+        spotify_url: 'https://open.spotify.com/artist/1',
+      }),
+    ).toEqual({
+      soundcloud_url: 'https://soundcloud.com/norvik',
+      instagram_url: 'https://instagram.com/norvik',
+      website_url: null,
+      spotify_url: 'https://open.spotify.com/artist/1',
+    });
+    // '@norvik' is an Instagram handle, never a website.
+    expect(profileUpdateSchema.safeParse({ website_url: '@norvik' }).error?.issues[0]?.message).toBe(profileLinkMessage);
+  });
+
+  it('the waitlist link', () => {
+    const join = (link: string) =>
+      waitlistJoinSchema.safeParse({ email: 'nova@example.com', artist_name: 'Nova', music_style: 'House', soundcloud_spotify_url: link });
+    expect(join('soundcloud.com/norvik').data?.soundcloud_spotify_url).toBe('https://soundcloud.com/norvik');
+    expect(join('').data?.soundcloud_spotify_url).toBeNull();
+  });
+
+  it('the track link of a campaign', () => {
+    const track = { track_name: 'Concrete Dawn', track_url: 'soundcloud.com/norvik/concrete-dawn', genre: 'techno', description: 'Peak time.' };
+    expect(aiTrackSchema.parse(track).track_url).toBe('https://soundcloud.com/norvik/concrete-dawn');
+    expect(htmlTrackSchema.parse({ track_url: 'soundcloud.com/norvik/concrete-dawn' }).track_url).toBe('https://soundcloud.com/norvik/concrete-dawn');
+  });
+
+  it('the limit applies to the stored link: 500 characters with https:// added', () => {
+    const typed = `soundcloud.com/${'a'.repeat(500 - 'https://soundcloud.com/'.length + 1)}`;
+    expect(profileUpdateSchema.safeParse({ soundcloud_url: typed }).error?.issues[0]?.message).toBe('Links must be at most 500 characters');
+  });
+
+  it.each(['javascript:alert(1)//x.com', 'https://user:pw@label.example', 'not a link'])('refuses %j everywhere, naming what to type', (link) => {
+    expect(profileUpdateSchema.safeParse({ soundcloud_url: link }).error?.issues[0]?.message).toBe(profileLinkMessage);
+    const join = waitlistJoinSchema.safeParse({ email: 'nova@example.com', artist_name: 'Nova', music_style: 'House', soundcloud_spotify_url: link });
+    expect(join.error?.issues[0]?.message).toBe(waitlistMessages.badLink);
+    expect(profileLinkMessage).toBe('Enter a link such as https://soundcloud.com/yourname');
   });
 });
 

@@ -152,12 +152,26 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
       return failed('list') ?? json({ campaigns: [...campaigns.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(summaryOf) });
     }
 
+    // Drafts only, as the campaigns handler deletes them.
+    if (method === 'POST' && pathname === '/api/campaigns/bulk-delete') {
+      const { ids } = JSON.parse(init?.body as string) as { ids: string[] };
+      const deleted = [...new Set(ids)].filter((draftId) => campaigns.get(draftId)?.status === 'draft');
+      for (const draftId of deleted) campaigns.delete(draftId);
+      return deleted.length > 0 ? json({ deleted }) : campaignNotFound();
+    }
+
     const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|retry-failed|emails)(?:\/([^/]+))?)?$/.exec(pathname);
     if (!match) return json({ message: gatewayMessages.notFound }, 404);
     const id = decodeURIComponent(match[1]!);
     const action = match[2];
     const current = campaigns.get(id);
 
+    if (method === 'DELETE' && action === undefined) {
+      if (!current) return campaignNotFound();
+      if (current.status !== 'draft') return json({ message: composeMessages.notDraftDelete }, 409);
+      campaigns.delete(id);
+      return new Response(null, { status: 204 });
+    }
     if (method === 'GET' && action === undefined) await hold.get;
     if (method === 'GET' && action === undefined) return failed('get') ?? (current ? json(current) : campaignNotFound());
     if (method === 'POST' && (action === 'pause' || action === 'resume')) {

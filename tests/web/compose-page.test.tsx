@@ -154,6 +154,28 @@ describe('compose: AI preview', () => {
     });
   });
 
+  it('HTML mode hides the AI-only fields (Email Tone, Email Length); back in AI mode they show the values chosen before', async () => {
+    const server = fakeComposeServer({ contacts: [ana] });
+    await openCompose(server);
+    chooseOption('Email Tone', 'friendly');
+    const fieldLabels = () =>
+      createWrapper()
+        .findAllFormFields()
+        .map((field) => field.findLabel()?.getElement().textContent);
+    expect(fieldLabels()).toEqual(expect.arrayContaining(['Email Tone', 'Email Length']));
+
+    act(() => createWrapper().findSegmentedControl()!.findSegmentById('html')!.click());
+    await screen.findByRole('textbox', { name: 'Track URL' });
+    expect(fieldLabels()).not.toContain('Email Tone');
+    expect(fieldLabels()).not.toContain('Email Length');
+    expect(fieldLabels()).toEqual(expect.arrayContaining(['Track Name', 'Genre', 'Track Description']));
+
+    act(() => createWrapper().findSegmentedControl()!.findSegmentById('ai')!.click());
+    await screen.findByRole('textbox', { name: 'Track URL *' });
+    expect(formField('Email Tone').findControl()!.findSelect()!.findTrigger().getElement()).toHaveTextContent('Friendly');
+    expect(formField('Email Length').findControl()!.findSelect()!.findTrigger().getElement()).toHaveTextContent('Medium (~150 words)');
+  });
+
   // It says Generating... meanwhile.
   it('writes the preview for the first selected contact in list order, and regenerates the same draft', async () => {
     const server = fakeComposeServer({ contacts: [ana, ben] });

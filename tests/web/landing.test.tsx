@@ -361,14 +361,14 @@ describe('landing page: waitlist form', () => {
     expect(api.joins).toHaveLength(0);
   });
 
-  it('refuses a link that is not http(s) before sending', async () => {
+  it('refuses a link that is not a website before sending', async () => {
     const api = fakeApi();
     const user = userEvent.setup();
     renderLanding(api.fetchImpl);
     await fillRequired(user);
-    await user.type(screen.getByLabelText('SoundCloud/Spotify Link'), 'soundcloud.com/nova');
+    await user.type(screen.getByLabelText('SoundCloud/Spotify Link'), 'javascript:alert(1)');
     await user.click(screen.getByRole('button', { name: 'Join the Beta' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Enter a link that starts with http:// or https://');
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a link such as https://soundcloud.com/yourname');
     expect(api.joins).toHaveLength(0);
   });
 

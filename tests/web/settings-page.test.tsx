@@ -273,18 +273,18 @@ describe('Profile Information', () => {
     expect(within(form).getByLabelText('Spotify')).toHaveValue('https://open.spotify.com/artist/nova');
   });
 
-  it('checks the fields as the server does before sending: a blank full name and links without http(s):// are named on their fields', async () => {
+  it('checks the fields as the server does before sending: a blank full name and links that are no website are named on their fields', async () => {
     const { fetchMock } = renderSettings('/dashboard/settings', { profile: artistProfile() });
     const form = await profileForm();
     const user = userEvent.setup();
     await user.clear(within(form).getByLabelText('Full Name'));
     await user.clear(within(form).getByLabelText('SoundCloud'));
-    await user.type(within(form).getByLabelText('SoundCloud'), 'soundcloud.com/nova');
+    await user.type(within(form).getByLabelText('SoundCloud'), 'soundcloud dot com');
     await user.type(within(form).getByLabelText('Instagram'), 'javascript:alert(1)');
     await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
     expect(within(form).getByLabelText('Full Name')).toHaveAccessibleDescription(/Please enter your full name/);
-    expect(within(form).getByLabelText('SoundCloud')).toHaveAccessibleDescription(/Enter a link that starts with http:\/\/ or https:\/\//);
-    expect(within(form).getByLabelText('Instagram')).toHaveAccessibleDescription(/Enter a link that starts with http:\/\/ or https:\/\//);
+    expect(within(form).getByLabelText('SoundCloud')).toHaveAccessibleDescription('Enter a link such as https://soundcloud.com/yourname');
+    expect(within(form).getByLabelText('Instagram')).toHaveAccessibleDescription('Enter a link such as https://soundcloud.com/yourname');
     expect(within(form).getByLabelText('Website')).not.toHaveAccessibleDescription(/Enter a link/);
     expect(patches(fetchMock)).toEqual([]);
     expect(screen.queryByText('Profile Updated')).toBeNull();
@@ -292,6 +292,24 @@ describe('Profile Information', () => {
     // Correcting a field clears its message.
     await user.type(within(form).getByLabelText('Full Name'), 'Robin Example');
     expect(within(form).getByLabelText('Full Name')).not.toHaveAccessibleDescription(/Please enter your full name/);
+  });
+
+  it("links typed without the scheme are saved whole: 'soundcloud.com/norvik' as https://…, '@norvik' in Instagram as the profile link", async () => {
+    const { fetchMock } = renderSettings('/dashboard/settings', {
+      profile: artistProfile(),
+      replies: { 'PATCH /api/profile': { status: 200, body: artistProfile() } },
+    });
+    const form = await profileForm();
+    const user = userEvent.setup();
+    await user.clear(within(form).getByLabelText('SoundCloud'));
+    await user.type(within(form).getByLabelText('SoundCloud'), 'soundcloud.com/norvik');
+    await user.type(within(form).getByLabelText('Instagram'), '@norvik');
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    await toast('Profile Updated');
+    expect(patches(fetchMock)).toEqual([
+      expect.objectContaining({ soundcloud_url: 'https://soundcloud.com/norvik', instagram_url: 'https://instagram.com/norvik', spotify_url: '' }),
+    ]);
+    expect(within(form).getByLabelText('SoundCloud')).not.toHaveAccessibleDescription(/Enter a link/);
   });
 
   it("a refusal from the server: 'Error' with its message, on the form too, and nothing typed is lost", async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../schema/api/campaigns';
 import { campaignFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
-import type { CampaignStore, DraftContent, DraftWriteResult, IdGenerator } from '../../ports';
+import type { CampaignStore, DraftContent, DraftDeleteResult, DraftWriteResult, IdGenerator } from '../../ports';
 import { updatedItem, withoutKeys } from './client';
 import { counterUpdates } from './counters';
 import { projectionOf, queryPartition } from './query';
@@ -15,8 +15,9 @@ import { newDraftCampaign, withListenDefaults } from '../../core/campaign';
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
  * with the creation time, so the partition read descending is the newest-first list. Compose only
  * creates drafts and changes them while they are drafts; the sending store (sending/queue.ts) moves them on.
- * Campaigns are never deleted, so `campaigns_created` (`STATS` and `STATS#<Pacific day of created_at>`)
- * rises in the creating transaction and never falls.
+ * `campaigns_created` (`STATS` and `STATS#<Pacific day of created_at>`) rises in the creating
+ * transaction and falls in the one deleting a draft (a sent campaign is never deleted), so it counts the
+ * campaigns that exist, as the backfill does.
  */
 const CAMPAIGN = 'campaign';
 const DRAFT: Campaign['status'] = 'draft';
@@ -104,7 +105,45 @@ export class DynamoCampaignStore implements CampaignStore {
       return stored ? { outcome: 'not_draft', campaign: stored } : { outcome: 'not_found' };
     }
   }
+
+  /**
+   * One transaction: the delete, conditional on the draft status, and the counters it leaves (the day of
+   * its created_at, read first). A campaign that started sending between the read and the write is kept.
+   */
+  async deleteDraft(userId: string, id: string): Promise<DraftDeleteResult> {
+    const stored = await this.get(userId, id);
+    if (!stored) return { outcome: 'not_found' };
+    if (stored.status !== DRAFT) return { outcome: 'not_draft' };
+    const { statsTotals, statsDay } = counterUpdates(this.tableName, userId, new Date(stored.created_at), { campaigns_created: -1 });
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.tableName,
+                Key: campaignKey(userId, id),
+                ConditionExpression: 'attribute_exists(PK) AND #status = :draft',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':draft': DRAFT },
+              },
+            },
+            statsTotals,
+            ...(statsDay ? [statsDay] : []),
+          ],
+        }),
+      );
+      return { outcome: 'deleted' };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException) || cancellationCodes(error)[0] !== 'ConditionalCheckFailed') throw error;
+      return (await this.get(userId, id)) ? { outcome: 'not_draft' } : { outcome: 'not_found' };
+    }
+  }
 }
+
+/** Why a transaction was cancelled: one reason per item, in order. */
+const cancellationCodes = (error: unknown): string[] =>
+  ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 
 /** Only the contract's fields: an item read whole (ALL_NEW, the sending store's reads) also holds internal attributes. */
 export function contractCampaign(campaign: Campaign): Campaign {

@@ -3,6 +3,8 @@ import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
+import Header from '@cloudscape-design/components/header';
+import Modal from '@cloudscape-design/components/modal';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -14,6 +16,7 @@ import { resumeCampaign } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { useFollow } from '../../components/useFollow';
 import { useKeyedState } from '../../lib/useKeyedState';
+import { plural } from '../../lib/plural';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
 import {
@@ -28,7 +31,7 @@ import {
   STATISTICS_ANCHOR,
 } from './campaignView';
 import { Figures } from './Figures';
-import { listCampaigns } from './campaignsApi';
+import { deleteDraft, deleteDrafts, listCampaigns } from './campaignsApi';
 import { TodayStatusCard } from './TodayStatusCard';
 import { useSendingStatus } from './useSendingStatus';
 
@@ -54,6 +57,11 @@ export default function CampaignsPage() {
   const request = String(attempt);
   const [list, setListFor, updateList] = useKeyedState(request, LOADING);
   const [resuming, setResuming] = useState<ReadonlySet<string>>(new Set());
+  /** Drafts ticked for 'Delete Selected' (only drafts can be: a sent campaign keeps its history). */
+  const [selectedDrafts, setSelectedDrafts] = useState<readonly CampaignSummary[]>([]);
+  /** The drafts the confirmation dialog is about to delete, while it is open. */
+  const [confirmingDelete, setConfirmingDelete] = useState<readonly CampaignSummary[] | null>(null);
+  const [deleting, setDeleting] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -89,6 +97,31 @@ export default function CampaignsPage() {
     },
     [api, notify, updateList],
   );
+
+  async function removeDrafts(drafts: readonly CampaignSummary[]) {
+    setDeleting(true);
+    try {
+      const ids = drafts.map((draft) => draft.id);
+      const [only] = drafts;
+      // One draft: its own DELETE, so a campaign sent meanwhile is named (409) instead of silently kept.
+      if (only && drafts.length === 1) await deleteDraft(api, only.id);
+      const gone = new Set(only && drafts.length === 1 ? ids : await deleteDrafts(api, ids));
+      updateList((current) => (current.kind === 'ready' ? { ...current, campaigns: current.campaigns.filter((c) => !gone.has(c.id)) } : current));
+      setSelectedDrafts((current) => current.filter((c) => !gone.has(c.id)));
+      const kept = drafts.length - gone.size;
+      notify({
+        type: 'success',
+        title: `${plural(gone.size, 'draft')} deleted`,
+        ...(kept > 0 ? { message: `${plural(kept, 'draft')} could not be deleted: sent meanwhile, or already gone.` } : {}),
+      });
+      setConfirmingDelete(null);
+    } catch (error) {
+      // The dialog stays open, so the artist can try again or cancel; nothing was deleted that the list still shows.
+      notify({ type: 'error', title: 'Failed to delete drafts', message: errorMessage(error) });
+    } finally {
+      setDeleting(false);
+    }
+  }
 
   const cardDefinition: CardsProps.CardDefinition<CampaignSummary> = {
     header: (campaign) => (
@@ -175,6 +208,11 @@ export default function CampaignsPage() {
             <Button href={`${campaignPath(campaign.id)}#${STATISTICS_ANCHOR}`} onFollow={follow} ariaLabel={`Stats of ${campaign.track_name}`}>
               Stats
             </Button>
+            {campaign.status === 'draft' && (
+              <Button ariaLabel={`Delete draft ${campaign.track_name}`} onClick={() => setConfirmingDelete([campaign])}>
+                Delete
+              </Button>
+            )}
           </SpaceBetween>
         ),
       },
@@ -196,7 +234,30 @@ export default function CampaignsPage() {
           loadingText="Loading campaigns"
           cardsPerRow={CAMPAIGN_CARDS_PER_ROW}
           cardDefinition={cardDefinition}
-          ariaLabels={{ cardsLabel: 'Campaigns', itemSelectionLabel: () => '', selectionGroupLabel: 'Campaigns' }}
+          selectionType="multi"
+          selectedItems={[...selectedDrafts]}
+          onSelectionChange={({ detail }) => setSelectedDrafts(detail.selectedItems)}
+          isItemDisabled={(campaign) => campaign.status !== 'draft'}
+          header={
+            <Header
+              counter={selectedDrafts.length > 0 ? `(${selectedDrafts.length} selected)` : undefined}
+              description="Tick drafts to delete several at once; a sent campaign keeps its history."
+              actions={
+                <Button disabled={selectedDrafts.length === 0} onClick={() => setConfirmingDelete(selectedDrafts)}>
+                  Delete Selected
+                </Button>
+              }
+            >
+              Your campaigns
+            </Header>
+          }
+          ariaLabels={{
+            cardsLabel: 'Campaigns',
+            itemSelectionLabel: (_state, campaign) =>
+              campaign.status === 'draft' ? `Select draft ${campaign.track_name}` : `${campaign.track_name}: sent, cannot be deleted`,
+            // Cloudscape puts the group label before each item's label; the item's label says it all.
+            selectionGroupLabel: '',
+          }}
           empty={
             <Box textAlign="center" color="inherit" padding="l">
               <SpaceBetween size="s">
@@ -211,6 +272,27 @@ export default function CampaignsPage() {
             </Box>
           }
         />
+      )}
+      {confirmingDelete && (
+        <Modal
+          visible
+          onDismiss={() => !deleting && setConfirmingDelete(null)}
+          header="Delete Drafts"
+          footer={
+            <Box float="right">
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button variant="link" disabled={deleting} onClick={() => setConfirmingDelete(null)}>
+                  Cancel
+                </Button>
+                <Button variant="primary" loading={deleting} loadingText="Deleting..." onClick={() => void removeDrafts(confirmingDelete)}>
+                  Delete
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        >
+          {`You are about to delete ${plural(confirmingDelete.length, 'draft')}. This action cannot be undone.`}
+        </Modal>
       )}
     </PageShell>
   );

@@ -1,6 +1,8 @@
+import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Grid from '@cloudscape-design/components/grid';
+import Modal from '@cloudscape-design/components/modal';
 import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -24,8 +26,10 @@ import { RecipientPreview } from './RecipientPreview';
 import { RecipientsCard } from './RecipientsCard';
 import { SendCampaign } from './send/SendCampaign';
 import { TrackInfoCard } from './TrackInfoCard';
-import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, type TrackForm } from './trackForm';
+import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, trackLinkOf, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
+import { clearComposeSession, emptyComposeSession, isEmptyComposeSession, readComposeSession, saveComposeSession } from './composeSession';
+import { getCampaign } from '../campaigns/campaignsApi';
 
 // HTML mode brings its templates and editor: downloaded when the artist first switches to it.
 const HtmlModePanel = lazy(() => import('./html/HtmlModePanel').then((module) => ({ default: module.HtmlModePanel })));
@@ -38,6 +42,47 @@ const modeOptions = [
 /** A saved list that selects no one and shows every contact type: applied, it clears the selection. */
 const clearedSelection: SavedContactList = { id: '', name: '', contact_types: [...contactTypes], selected_genres: [], contact_ids: [], created_at: '' };
 
+/** Whether the server says the draft is gone or no longer a draft (deleted, or sent from another tab). */
+const isLostDraft = (error: unknown) =>
+  error instanceof ApiError && (error.status === 409 || (error.status === 404 && error.message === composeMessages.campaignNotFound));
+
+/** The track fields a template names, with the labels of the Track Information card. */
+const TEMPLATE_TRACK_FIELDS = [
+  { variable: 'track_name', label: 'Track Name' },
+  { variable: 'track_url', label: 'Track URL' },
+  { variable: 'description', label: 'Track Description' },
+] as const;
+
+/**
+ * A template filled with the track and the artist. A track field still blank keeps its placeholder
+ * ('{{track_name}}') rather than a blank, and is named in `missing`, so the email never reads as if
+ * the track had no name.
+ */
+function filledTemplate(template: CampaignTemplate, form: TrackForm, signer: { name: string; links: { label: string; url: string }[] }) {
+  const values: TemplateVariableValues = {
+    track_name: form.track_name.trim(),
+    // An uploaded track without a link: [TRACK_URL], which sending fills with each recipient's listen link.
+    track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : trackLinkOf(form),
+    description: form.description.trim(),
+    artist_name: signer.name,
+    social_links: signer.links,
+  };
+  const uses = (variable: string) => new RegExp(`\\{\\{\\s*${variable}\\s*\\}\\}`, 'i').test(template.subject_template + template.body_template);
+  const missing: string[] = [];
+  for (const { variable, label } of TEMPLATE_TRACK_FIELDS) {
+    if (values[variable] !== '' || !uses(variable)) continue;
+    values[variable] = `{{${variable}}}`;
+    missing.push(label);
+  }
+  return {
+    email: {
+      subject: applyTemplateVariables(template.subject_template, values, 'text'),
+      body: applyTemplateVariables(template.body_template, values, isHtmlDocument(template.body_template) ? 'html' : 'text'),
+    },
+    missing,
+  };
+}
+
 /** Thrown after a failure the page has already told the user about. */
 class Reported extends Error {}
 
@@ -49,21 +94,31 @@ class Reported extends Error {}
  * afresh (spec §4 Sending flow).
  */
 export default function ComposePage() {
-  const { api, profile } = useAuth();
+  const { api, profile, user } = useAuth();
+  const userId = user?.userId ?? null;
   const { notify } = useNotifications();
-  const recipients = useRecipients();
-  const [mode, setMode] = useState<ComposeMode>('ai');
-  const [track, setTrack] = useState<TrackForm>(emptyTrackForm);
-  /** The draft of this compose session (AI or HTML), once one was created. */
+  /** The session this user left here earlier in this tab (a visit to Contacts, a reload), read once. */
+  const [restored] = useState(() => (userId === null ? null : readComposeSession(userId)) ?? emptyComposeSession);
+  const recipients = useRecipients(restored.selected_ids);
+  const [mode, setMode] = useState<ComposeMode>(restored.mode);
+  const [track, setTrack] = useState<TrackForm>(restored.track);
+  /** The draft of this compose session (AI or HTML), once one was created or read back. */
   const [campaign, setCampaign] = useState<Campaign | null>(null);
+  /** A kept session's draft id until the draft is read back: writes meanwhile still go to that draft. */
+  const [restoringDraftId, setRestoringDraftId] = useState<string | null>(restored.campaign_id);
+  /** The one draft this session writes to: previews and saves rewrite it instead of adding drafts. */
+  const draftId = campaign?.id ?? restoringDraftId;
   /** AI mode's email being edited (after Edit, a template or the Custom Template). */
-  const [editing, setEditing] = useState<EmailDraft | null>(null);
+  const [editing, setEditing] = useState<EmailDraft | null>(restored.editing);
   const [generating, setGenerating] = useState(false);
   const [templates, setTemplates] = useState<readonly CampaignTemplate[] | null>(null);
   /** HTML mode is mounted when first chosen and then kept (its typed HTML survives a visit to AI mode). */
-  const [htmlShown, setHtmlShown] = useState(false);
-  /** Changed after a send: the track card and HTML mode start afresh (what they hold themselves included). */
+  const [htmlShown, setHtmlShown] = useState(restored.mode === 'html');
+  /** Changed after a send or a discard: the track card and HTML mode start afresh (what they hold themselves included). */
   const [sendSession, setSendSession] = useState(0);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  /** The template last applied, the email it gave and the track fields it still waits for. */
+  const [appliedTemplate, setAppliedTemplate] = useState<{ template: CampaignTemplate; email: EmailDraft; missing: string[] } | null>(null);
 
   const selected = recipients.selected;
   const canGenerate = aiTrackReady(track) && selected.length > 0;
@@ -73,10 +128,13 @@ export default function ComposePage() {
   /** Shown under the spec's hint: the * fields it does not name. */
   const stillNeeded = canGenerate ? [] : missingBeyondHint(track);
 
-  const changeTrack = useCallback((changes: Partial<TrackForm>) => setTrack((current) => ({ ...current, ...changes })), []);
   const artist = useMemo(() => (profile ? artistDetails(profile) : { name: '', links: [] }), [profile]);
   const { track_name, track_url, genre, description } = track;
-  const htmlPanelTrack = useMemo(() => ({ track_name, track_url, genre, description }), [track_name, track_url, genre, description]);
+  // HTML templates link the track as it will be stored ('soundcloud.com/…' typed is https://…).
+  const htmlPanelTrack = useMemo(
+    () => ({ track_name, track_url: trackLinkOf({ track_url }) || track_url, genre, description }),
+    [track_name, track_url, genre, description],
+  );
   const savedHtmlPreview = useMemo(
     () => (campaign && campaign.mode === 'html' ? { subject: campaign.email_subject, body: campaign.email_body } : null),
     [campaign],
@@ -85,19 +143,60 @@ export default function ComposePage() {
   // The handlers below read the page's latest values through this ref, so they keep one identity and
   // the memoised cards beside the track form do not re-render on every keystroke in it.
   const applySavedList = recipients.applySavedList;
-  const latest = useRef({ track, artist, campaign, selected, canGenerate, applySavedList });
+  const latest = useRef({ track, artist, campaign, draftId, selected, canGenerate, applySavedList, appliedTemplate, editing });
   useLayoutEffect(() => {
-    latest.current = { track, artist, campaign, selected, canGenerate, applySavedList };
+    latest.current = { track, artist, campaign, draftId, selected, canGenerate, applySavedList, appliedTemplate, editing };
   });
 
+  const changeTrack = useCallback((changes: Partial<TrackForm>) => {
+    const { track: current, appliedTemplate: applied, editing: email, artist: signer } = latest.current;
+    const next = { ...current, ...changes };
+    setTrack(next);
+    // A template applied before the track details: its placeholders are filled as the details come, while
+    // the email is still as applied (an edit by the artist is never overwritten).
+    if (!applied || applied.missing.length === 0 || email?.subject !== applied.email.subject || email.body !== applied.email.body) return;
+    const filled = filledTemplate(applied.template, next, signer);
+    setEditing(filled.email);
+    setAppliedTemplate({ template: applied.template, email: filled.email, missing: filled.missing });
+  }, []);
+
+  // Everything typed and chosen is kept for this user as it changes, so leaving the page loses nothing.
+  const selectedIds = recipients.selectedIds;
+  useEffect(() => {
+    if (userId === null) return;
+    saveComposeSession(userId, { mode, track, editing, campaign_id: draftId, selected_ids: [...selectedIds] });
+  }, [userId, mode, track, editing, draftId, selectedIds]);
+
   /**
-   * When the server says the draft is gone or no longer a draft (deleted, or sent from another tab), the
-   * page forgets it, so that the next try starts a new draft instead of failing the same way again.
+   * When the server says the draft is lost, the page forgets it, so that the next try starts a new draft
+   * instead of failing the same way again.
    */
   const forgetLostDraft = useCallback((error: unknown) => {
-    if (!(error instanceof ApiError)) return;
-    if (error.status === 409 || (error.status === 404 && error.message === composeMessages.campaignNotFound)) setCampaign(null);
+    if (!isLostDraft(error)) return;
+    setCampaign(null);
+    setRestoringDraftId(null);
   }, []);
+
+  // A kept session's draft is read back, so its preview shows again; one deleted or sent meanwhile is forgotten.
+  useEffect(() => {
+    const id = restored.campaign_id;
+    if (id === null) return;
+    const controller = new AbortController();
+    getCampaign(api, id, { signal: controller.signal }).then(
+      (found) => {
+        if (controller.signal.aborted) return;
+        setRestoringDraftId(null);
+        // A preview written while it loaded is newer than what was read.
+        if (found.status === 'draft') setCampaign((current) => current ?? found);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        // Another failure keeps the id: the next write still goes to this draft, or says why it cannot.
+        if (isLostDraft(error) || (error instanceof ApiError && error.status === 404)) setRestoringDraftId(null);
+      },
+    );
+    return () => controller.abort();
+  }, [api, restored]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -121,7 +220,7 @@ export default function ComposePage() {
     try {
       // The preview is written for the first selected recipient; a second press rewrites the same draft.
       const draft = await generatePreview(api, {
-        ...(campaign ? { campaign_id: campaign.id } : {}),
+        ...(draftId ? { campaign_id: draftId } : {}),
         track: aiTrackOf(track),
         contact_id: first.id,
         total_recipients: selected.length,
@@ -129,7 +228,7 @@ export default function ComposePage() {
       setCampaign(draft);
       setEditing(null);
     } catch (error) {
-      if (campaign) forgetLostDraft(error);
+      if (draftId) forgetLostDraft(error);
       notify({ type: 'error', title: composeMessages.generateFailed, message: errorMessage(error) });
     } finally {
       setGenerating(false);
@@ -139,15 +238,15 @@ export default function ComposePage() {
   /** Writes a draft with this content: the current draft replaced, or a new one. */
   const writeDraft = useCallback(
     (input: DraftInputBody) => {
-      const current = latest.current.campaign;
-      return current ? replaceDraft(api, current.id, input) : createDraft(api, input);
+      const current = latest.current.draftId;
+      return current ? replaceDraft(api, current, input) : createDraft(api, input);
     },
     [api],
   );
 
   const saveEmail = useCallback(
     async (draft: EmailDraft) => {
-      const { track: form, campaign: current, selected: chosen, canGenerate: ready } = latest.current;
+      const { track: form, campaign: current, draftId: currentId, selected: chosen, canGenerate: ready } = latest.current;
       const aiDraft = current?.mode === 'ai' ? current : null;
       if (draft.subject.trim() === '' || draft.body.trim() === '') {
         notify({ type: 'error', title: composeMessages.saveEmailFailed, message: composeMessages.emailSubjectAndBodyRequired });
@@ -164,7 +263,7 @@ export default function ComposePage() {
           ? await updateEmail(api, aiDraft.id, { email_subject: draft.subject, email_body: draft.body })
           : await writeDraft({ mode: 'ai', track: aiTrackOf(form), email_subject: draft.subject, email_body: draft.body, total_recipients: chosen.length });
       } catch (error) {
-        if (current) forgetLostDraft(error);
+        if (currentId) forgetLostDraft(error);
         notify({ type: 'error', title: composeMessages.saveEmailFailed, message: errorMessage(error) });
         throw new Reported();
       }
@@ -178,23 +277,16 @@ export default function ComposePage() {
   const applyTemplate = useCallback(
     (template: CampaignTemplate) => {
       const { track: form, artist: signer } = latest.current;
-      const values: TemplateVariableValues = {
-        track_name: form.track_name.trim(),
-        // An uploaded track without a link: [TRACK_URL], which sending fills with each recipient's listen link.
-        track_url: form.track_url.trim() === '' && form.track_id !== '' ? '[TRACK_URL]' : form.track_url.trim(),
-        description: form.description.trim(),
-        artist_name: signer.name,
-        social_links: signer.links,
-      };
-      setEditing({
-        subject: applyTemplateVariables(template.subject_template, values, 'text'),
-        body: applyTemplateVariables(template.body_template, values, isHtmlDocument(template.body_template) ? 'html' : 'text'),
-      });
+      const filled = filledTemplate(template, form, signer);
+      setEditing(filled.email);
+      setAppliedTemplate({ template, email: filled.email, missing: filled.missing });
       changeTrack({ ai_tone: template.ai_tone });
       notify({ type: 'success', title: composeMessages.templateApplied, message: `"${template.name}" is ready to edit.` });
     },
     [changeTrack, notify],
   );
+
+  const stillUnfilled = appliedTemplate && editing?.body === appliedTemplate.email.body ? appliedTemplate.missing : [];
 
   const startCustom = useCallback(() => setEditing({ subject: '', body: '' }), []);
 
@@ -239,7 +331,7 @@ export default function ComposePage() {
         setEditing(null);
         notify({ type: 'success', title: composeMessages.htmlPreviewCreated });
       } catch (error) {
-        if (latest.current.campaign) forgetLostDraft(error);
+        if (latest.current.draftId) forgetLostDraft(error);
         notify({ type: 'error', title: composeMessages.createPreviewFailed, message: errorMessage(error) });
         throw error;
       }
@@ -247,33 +339,75 @@ export default function ComposePage() {
     [notify, writeDraft, forgetLostDraft],
   );
 
-  /** Spec §4 Sending flow: after a send the form, the selection, the preview and the draft reset. */
-  const resetAfterSend = useCallback(() => {
+  /**
+   * Spec §4 Sending flow: after a send the form, the selection, the preview and the draft reset; 'Discard'
+   * does the same (the saved draft, if any, stays on the Campaigns page). The kept session goes with them.
+   */
+  const startAfresh = useCallback(() => {
     setTrack(emptyTrackForm);
     setCampaign(null);
+    setRestoringDraftId(null);
     setEditing(null);
     setSendSession((n) => n + 1);
     // An empty list with every contact type: no selection, and the filters back to where they start.
     latest.current.applySavedList(clearedSelection);
-  }, []);
+    if (userId !== null) clearComposeSession(userId);
+  }, [userId]);
+
+  const discard = () => {
+    startAfresh();
+    setConfirmingDiscard(false);
+    notify({ type: 'success', title: 'Compose session discarded' });
+  };
+
+  /** Nothing to discard on a page as it opens. */
+  const hasWork = !isEmptyComposeSession({ mode: 'ai', track, editing, campaign_id: draftId, selected_ids: [...selectedIds] });
 
   return (
     <PageShell
       title="Compose Campaign"
       description="Pitch your track with a personal email to each contact."
       actions={
-        <SegmentedControl
-          label="Compose mode"
-          selectedId={mode}
-          options={[...modeOptions]}
-          onChange={({ detail }) => {
-            const next: ComposeMode = detail.selectedId === 'html' ? 'html' : 'ai';
-            if (next === 'html') setHtmlShown(true);
-            setMode(next);
-          }}
-        />
+        <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+          <Button disabled={!hasWork} onClick={() => setConfirmingDiscard(true)}>
+            Discard
+          </Button>
+          <SegmentedControl
+            label="Compose mode"
+            selectedId={mode}
+            options={[...modeOptions]}
+            onChange={({ detail }) => {
+              const next: ComposeMode = detail.selectedId === 'html' ? 'html' : 'ai';
+              if (next === 'html') setHtmlShown(true);
+              setMode(next);
+            }}
+          />
+        </SpaceBetween>
       }
     >
+      {/* Mounted only while open, so its Discard is the page's only other one. */}
+      {confirmingDiscard && (
+        <Modal
+          visible
+          onDismiss={() => setConfirmingDiscard(false)}
+          header="Discard this campaign?"
+          footer={
+            <Box float="right">
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button variant="link" onClick={() => setConfirmingDiscard(false)}>
+                  Cancel
+                </Button>
+                <Button variant="primary" onClick={discard}>
+                  Discard
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        >
+          The track details, the recipients and the email you wrote are cleared from Compose. A draft already saved stays on the Campaigns page, where you can
+          delete it.
+        </Modal>
+      )}
       {/* Two columns from a laptop's content width (Cloudscape's s: 912 px), as spec §2 lays the page out. */}
       <Grid gridDefinition={[{ colspan: { default: 12, s: 6 } }, { colspan: { default: 12, s: 6 } }]}>
         <SpaceBetween size="l">
@@ -295,6 +429,11 @@ export default function ComposePage() {
               accessibility tree), so switching back finds the picker, the edits and the HTML as left. */}
           <div hidden={mode !== 'ai'}>
             <SpaceBetween size="l">
+              {stillUnfilled.length > 0 && (
+                <Alert type="info" header="The template waits for your track details">
+                  {`Fill in ${stillUnfilled.join(', ')}: the email shows its placeholder until you do.`}
+                </Alert>
+              )}
               <CampaignTemplatesPicker templates={templates} onApply={applyTemplate} onCustom={startCustom} onDelete={removeTemplate} />
               <EmailPreviewCard
                 campaign={aiCampaign}
@@ -313,7 +452,7 @@ export default function ComposePage() {
               </Suspense>
             </div>
           )}
-          <SendCampaign campaign={sendableCampaign} recipients={selected} editing={mode === 'ai' && editing !== null} onSent={resetAfterSend} />
+          <SendCampaign campaign={sendableCampaign} recipients={selected} editing={mode === 'ai' && editing !== null} onSent={startAfresh} />
           {campaign && <RecipientPreview campaign={campaign} recipients={selected} unsubscribed={recipients.unsubscribed} />}
         </SpaceBetween>
       </Grid>

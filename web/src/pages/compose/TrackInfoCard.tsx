@@ -33,7 +33,7 @@ function trackUrlError(linkNeeded: boolean, value: string): string | undefined {
 /**
  * The Track Information card (spec §2): what the email pitches. In AI mode the * fields are needed to
  * write it; in HTML mode they are optional (blanks take the spec §5 defaults on the server), so the
- * asterisks go. Mood and BPM belong to the form data and sit folded under 'More details'.
+ * asterisks go, as do the AI writer's own fields (tone, length). Mood and BPM belong to the form data and sit folded under 'More details'.
  */
 export const TrackInfoCard = memo(function TrackInfoCard({
   mode,
@@ -115,25 +115,29 @@ export const TrackInfoCard = memo(function TrackInfoCard({
             }}
           />
         </FormField>
-        <ColumnLayout columns={2} minColumnWidth={160}>
-          <FormField label="Email Tone">
-            <Select
-              selectedOption={toneOptions.find((option) => option.value === form.ai_tone) ?? null}
-              options={toneOptions}
-              onChange={({ detail }) => onChange({ ai_tone: detail.selectedOption.value as Tone })}
-            />
-          </FormField>
-          <FormField label="Email Length">
-            <Select
-              selectedOption={lengthOptions.find((option) => option.value === String(form.email_length)) ?? null}
-              options={lengthOptions}
-              onChange={({ detail }) => {
-                const length = Number(detail.selectedOption.value);
-                if (isEmailLength(length)) onChange({ email_length: length });
-              }}
-            />
-          </FormField>
-        </ColumnLayout>
+        {/* Tone and length only steer the AI writer: an HTML email is written by the artist, so HTML mode
+            hides them (their values stay, for a switch back to AI mode). */}
+        {mode === 'ai' && (
+          <ColumnLayout columns={2} minColumnWidth={160}>
+            <FormField label="Email Tone">
+              <Select
+                selectedOption={toneOptions.find((option) => option.value === form.ai_tone) ?? null}
+                options={toneOptions}
+                onChange={({ detail }) => onChange({ ai_tone: detail.selectedOption.value as Tone })}
+              />
+            </FormField>
+            <FormField label="Email Length">
+              <Select
+                selectedOption={lengthOptions.find((option) => option.value === String(form.email_length)) ?? null}
+                options={lengthOptions}
+                onChange={({ detail }) => {
+                  const length = Number(detail.selectedOption.value);
+                  if (isEmailLength(length)) onChange({ email_length: length });
+                }}
+              />
+            </FormField>
+          </ColumnLayout>
+        )}
         <FormField label={`Track Description${required}`} constraintText={`At most ${campaignLimits.description.toLocaleString()} characters.`}>
           <Textarea {...bindText('description')} rows={3} placeholder="What makes the track stand out: sound, story, release plans." />
         </FormField>

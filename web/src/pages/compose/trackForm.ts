@@ -8,7 +8,7 @@ import {
   type EmailLength,
   type HtmlTrackInput,
 } from '../../../../schema/api/campaigns';
-import { isHttpLink } from '../../../../schema/api/links';
+import { normaliseLink } from '../../../../schema/api/links';
 import { listenLimits, listenMessages } from '../../../../schema/api/listenValues';
 import { type Genre, type Tone } from '../../../../schema/api/options';
 
@@ -72,8 +72,11 @@ export const emailLengthOptionLabel = (length: EmailLength) => `${emailLengthLab
 export const isEmailLength = (value: number): value is EmailLength => (emailLengths as readonly number[]).includes(value);
 export { isGenre } from '../../../../schema/api/options';
 
-/** A typed link that is not a http(s) website (blank is not an error here: the * says it is needed). */
-export const isBadTrackUrl = (value: string) => value.trim() !== '' && !isHttpLink(value);
+/** A typed link that is not a website (blank is not an error here: the * says it is needed). */
+export const isBadTrackUrl = (value: string) => value.trim() !== '' && normaliseLink(value) === null;
+
+/** The track link as it is sent and stored ('soundcloud.com/…' → 'https://soundcloud.com/…'); '' when blank or not a link. */
+export const trackLinkOf = (form: Pick<TrackForm, 'track_url'>) => normaliseLink(form.track_url) ?? '';
 
 /** bpm as the server takes it: blank, or a whole number in range. */
 export function bpmError(value: string): string | null {
@@ -90,7 +93,7 @@ export function bpmError(value: string): string | null {
  * then links to the recipient's own listen page, issue 16).
  */
 export const trackLinkReady = (form: Pick<TrackForm, 'track_url' | 'track_id'>) =>
-  isHttpLink(form.track_url) || (form.track_id !== '' && form.track_url.trim() === '');
+  normaliseLink(form.track_url) !== null || (form.track_id !== '' && form.track_url.trim() === '');
 
 /** The listen page's fields are sendable: no uploaded track, or a link validity in range. */
 export const listenFieldsReady = (form: Pick<TrackForm, 'track_id' | 'listen_days'>) => form.track_id === '' || listenDaysError(form.listen_days) === null;
@@ -118,7 +121,7 @@ const optional = (value: string) => (value.trim() === '' ? null : value.trim());
 export function aiTrackOf(form: TrackForm): AiTrackInput {
   return {
     track_name: form.track_name,
-    track_url: form.track_url.trim(),
+    track_url: trackLinkOf(form),
     genre: form.genre as Genre,
     mood: optional(form.mood),
     bpm: optional(form.bpm),
@@ -139,7 +142,8 @@ export function htmlTrackOf(form: TrackForm): HtmlTrackInput {
     ...listenFieldsOf(form),
   };
   if (form.track_name.trim() !== '') track.track_name = form.track_name;
-  if (form.track_url.trim() !== '') track.track_url = form.track_url.trim();
+  // A link that is none is sent as typed, so the server names it instead of dropping it.
+  if (form.track_url.trim() !== '') track.track_url = normaliseLink(form.track_url) ?? form.track_url.trim();
   if (form.genre !== '') track.genre = form.genre;
   if (form.description.trim() !== '') track.description = form.description;
   return track;

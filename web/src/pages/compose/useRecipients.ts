@@ -52,15 +52,15 @@ export const isUnsubscribed = (unsubscribed: ReadonlySet<string>, contact: Pick<
 /**
  * The Select Recipients state, kept by the page so that it survives a switch between AI and HTML mode:
  * the contacts (streamed in pages), the type / genre / search filters of spec §5, the selection and the
- * unsubscribed addresses.
+ * unsubscribed addresses. `initialSelectedIds`: the selection a kept compose session restores.
  */
-export function useRecipients(): Recipients {
+export function useRecipients(initialSelectedIds: readonly string[] = []): Recipients {
   const { api } = useAuth();
   const { contacts, status, streamed, reload } = useContactList();
   const [types, setTypes] = useState<ReadonlySet<ContactType>>(allContactTypes);
   const [genres, setGenres] = useState<ReadonlySet<string>>(new Set());
   const [search, setSearch] = useState('');
-  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(() => new Set(initialSelectedIds));
   const [unsubscribed, setUnsubscribed] = useState<ReadonlySet<string>>(new Set());
 
   useEffect(() => {

@@ -11,7 +11,7 @@ import {
   WHY_INTERESTED_MAX,
   type JoinFailure,
 } from '../../api/waitlist';
-import { isHttpLink } from '../../../../schema/api/links';
+import { normaliseLink } from '../../../../schema/api/links';
 import styles from './landing.module.css';
 
 interface Values {
@@ -34,8 +34,8 @@ function check(values: Values): { message: string; fields: FieldName[] } | null 
   // The server's own check (an invisible or control character, then the pattern), so both give one message.
   const emailError = waitlistEmailError(values.email);
   if (emailError !== null) return { message: emailError, fields: ['email'] };
-  // http(s) only (schema/api/links.ts), so no javascript: URL reaches the admin table.
-  if (values.link.trim() !== '' && !isHttpLink(values.link)) {
+  // A website only (schema/api/links.ts; 'soundcloud.com/…' is https), so no javascript: URL reaches the admin table.
+  if (values.link.trim() !== '' && normaliseLink(values.link) === null) {
     return { message: WAITLIST_TEXT.badLink, fields: ['link'] };
   }
   return null;
@@ -101,7 +101,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
     setBusy(true);
     setError(null);
     setInvalid([]);
-    const link = values.link.trim();
+    const link = normaliseLink(values.link) ?? '';
     const why = values.why.trim();
     try {
       await joinWaitlist(
@@ -229,7 +229,7 @@ export function WaitlistForm({ emailRef, successRef, onJoined, supportEmail, fet
             inputMode="url"
             autoComplete="url"
             maxLength={LINK_MAX}
-            placeholder="https://soundcloud.com/your-name"
+            placeholder="soundcloud.com/your-name"
           />
         </div>
         <div className={`${styles.field} ${styles.fieldWide}`}>

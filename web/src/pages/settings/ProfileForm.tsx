@@ -8,6 +8,7 @@ import Input, { type InputProps } from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useState, type SubmitEvent } from 'react';
+import { normaliseLink, type LinkField } from '../../../../schema/api/links';
 import type { Profile } from '../../../../schema/api/profile';
 import { ApiError, errorMessage } from '../../api/client';
 import { updateProfile } from '../../api/profile';
@@ -19,12 +20,16 @@ const fields = ['full_name', 'artist_name', 'bio', 'website_url', 'soundcloud_ur
 type Field = (typeof fields)[number];
 type Draft = Record<Field, string>;
 
-const linkFields: { field: Field; label: string; placeholder: string }[] = [
-  { field: 'website_url', label: 'Website', placeholder: 'https://yourname.com' },
-  { field: 'soundcloud_url', label: 'SoundCloud', placeholder: 'https://soundcloud.com/yourname' },
-  { field: 'spotify_url', label: 'Spotify', placeholder: 'https://open.spotify.com/artist/…' },
-  { field: 'instagram_url', label: 'Instagram', placeholder: 'https://instagram.com/yourname' },
+const linkFields: { field: Field; label: string; placeholder: string; kind: LinkField }[] = [
+  { field: 'website_url', label: 'Website', placeholder: 'yourname.com', kind: 'website' },
+  { field: 'soundcloud_url', label: 'SoundCloud', placeholder: 'soundcloud.com/yourname', kind: 'website' },
+  { field: 'spotify_url', label: 'Spotify', placeholder: 'open.spotify.com/artist/…', kind: 'website' },
+  { field: 'instagram_url', label: 'Instagram', placeholder: '@yourname or instagram.com/yourname', kind: 'instagram' },
 ];
+
+/** The draft with each typed link as it will be stored ('soundcloud.com/x' → 'https://soundcloud.com/x'). */
+const withLinksNormalised = (draft: Draft): Draft =>
+  linkFields.reduce((next, { field, kind }) => ({ ...next, [field]: normaliseLink(draft[field], kind) ?? draft[field] }), draft);
 
 /** Spec §8 Profile update. */
 export const profileMessages = { updated: 'Profile Updated', failed: 'Error' } as const;
@@ -80,7 +85,10 @@ export function ProfileForm({ profile }: { profile: Profile }) {
       const found = await problemsOf(draft);
       setProblems(found);
       if (Object.keys(found).length > 0) return;
-      const saved = await updateProfile(api, draft);
+      // Sent as stored, so the form shows the same links whether or not the server answers with them.
+      const normalised = withLinksNormalised(draft);
+      setDraft(normalised);
+      const saved = await updateProfile(api, normalised);
       patchProfile(saved);
       setDraft(draftOf(saved));
       notify({ type: 'success', title: profileMessages.updated });
