@@ -4,7 +4,7 @@
  * (spec §3).
  */
 import type { z } from 'zod';
-import { csvContactSchema, type Contact, type RejectedImportRow } from '../../schema/api/contacts';
+import type { Contact, csvContactSchema, RejectedImportRow } from '../../schema/api/contacts';
 import type { DirectoryAllowance, DirectoryEntry } from '../../schema/api/directory';
 import { normaliseWebsite } from '../../schema/api/links';
 import { genreLabels } from '../../schema/api/options';
@@ -38,12 +38,17 @@ export function contactFromCsvRow(row: z.output<typeof csvContactSchema>): Omit<
 /**
  * An import batch's rows checked one by one: the contacts the good rows become, and the others with
  * their position in the batch (from 1) and every problem found, so one bad row never costs the rest.
+ * The row schema comes from the caller: the core loads no zod of its own, and the functions that import
+ * it for other rules (campaigns, sending, the sender) load none at start.
  */
-export function contactsFromImportRows(rows: readonly unknown[]): { contacts: Omit<Contact, 'id' | 'created_at'>[]; rejected: RejectedImportRow[] } {
+export function contactsFromImportRows(
+  rows: readonly unknown[],
+  rowSchema: typeof csvContactSchema,
+): { contacts: Omit<Contact, 'id' | 'created_at'>[]; rejected: RejectedImportRow[] } {
   const contacts: Omit<Contact, 'id' | 'created_at'>[] = [];
   const rejected: RejectedImportRow[] = [];
   rows.forEach((row, index) => {
-    const result = csvContactSchema.safeParse(row, { reportInput: true });
+    const result = rowSchema.safeParse(row, { reportInput: true });
     if (result.success) contacts.push(contactFromCsvRow(result.data));
     else rejected.push({ row: index + 1, reason: result.error.issues.map((issue) => describeIssue(issue, 'A row')).join('; ') });
   });

@@ -10,6 +10,7 @@ import {
   contactImportSchema,
   contactInputSchema,
   contactListQuerySchema,
+  csvContactSchema,
   contactMessages,
   type BulkDeleteResult,
   type Contact,
@@ -72,7 +73,7 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
      */
     'POST /api/contacts/import': async ({ identity, body }) => {
       const { contacts: rows } = parse(contactImportSchema, body);
-      const { contacts: valid, rejected } = contactsFromImportRows(rows);
+      const { contacts: valid, rejected } = contactsFromImportRows(rows, csvContactSchema);
       const result = await contacts.importMany(identity.userId, valid, clock.now());
       logger.info('Contacts imported', { rows: rows.length, created: result.created.length, skipped: result.skipped, rejected: rejected.length });
       return json(200, { ...result, rejected } satisfies ContactImportResult);

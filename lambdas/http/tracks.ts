@@ -118,9 +118,19 @@ export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }:
       if (!head) [source, head] = [track.audio_key, await audio.head(track.audio_key)];
       if (!head) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
       if (head.size > TRACK_MAX_BYTES) return refuse(identity.userId, track, source, trackMessages.tooLarge, 'too_large');
-      const stream = await audio.read(source);
-      if (!stream) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
-      const verdict = judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size: head.size }, () => audio.read(source)));
+      const judge = async (key: string, size: number) => {
+        const stream = await audio.read(key);
+        return stream && judgeAudio(await inspector.inspect(stream, { contentType: track.content_type, size }, () => audio.read(key)));
+      };
+      let verdict = await judge(source, head.size);
+      if ((!verdict || verdict.outcome === 'not_audio') && source === uploaded && !(await audio.head(uploaded))) {
+        // A complete running beside this one moved the upload while this one read it (a read cut short is
+        // no verdict on the file): judge the moved file instead, never refuse (and forget) a track it is making ready.
+        source = track.audio_key;
+        const moved = await audio.head(source);
+        verdict = moved && (await judge(source, moved.size));
+      }
+      if (!verdict) return readyOr(identity.userId, id, new HttpError(409, trackMessages.notUploaded, 'not_uploaded'));
       if (verdict.outcome === 'not_audio') return refuse(identity.userId, track, source, trackMessages.notAudio, 'not_audio');
 
       // Moved already by a complete running beside this one (the same upload, read the same): mark it all the same.

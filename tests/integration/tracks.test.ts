@@ -11,6 +11,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoMailboxStore } from '../../lambdas/adapters/dynamodb/mailboxStore';
 import { localAudioStore } from '../../lambdas/composition/audio';
+import { tracksDeps } from '../../lambdas/composition/tracks';
+import { makeHandler as makeTracksHandler } from '../../lambdas/http/tracks';
+import type { AudioStore } from '../../lambdas/ports';
+import type { HandlerGroup } from '../../schema/routes';
 import { importHandler } from '../../lib/local/server';
 import type { LocalServer } from '../../lib/local/server';
 import type { Campaign } from '../../schema/api/campaigns';
@@ -29,7 +33,10 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'trackpitch-tracks-test-'));
   const port = await freePort();
   const config = { ...stackConfig(), appUrl: `http://127.0.0.1:${String(port)}`, localDataDir: dataDir };
-  server = await startServer({ port, loadHandler: (group) => importHandler(group, config), audioFiles: localAudioStore(config) });
+  const audio = localAudioStore(config);
+  const loadHandler = async (group: HandlerGroup) =>
+    group === 'tracks' ? makeTracksHandler({ ...tracksDeps(config), audio: racingAudio(audio) }) : importHandler(group, config);
+  server = await startServer({ port, loadHandler, audioFiles: audio });
   call = callAt(server.url);
 });
 
@@ -37,6 +44,34 @@ afterAll(async () => {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Set by a test: the next read of an upload is cut short by another complete moving the upload away, as a race can do. */
+let moveUploadDuringNextRead = false;
+
+/** The audio store, with the race above injected on request. */
+function racingAudio(audio: AudioStore): AudioStore {
+  return new Proxy(audio, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (property !== 'read') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return async (key: string) => {
+        const stream = await target.read(key);
+        if (!moveUploadDuringNextRead || !stream || !key.startsWith('uploads/')) return stream;
+        moveUploadDuringNextRead = false;
+        const reader = stream.getReader();
+        const { value: first } = await reader.read();
+        await reader.cancel();
+        await target.promote(key, key.replace(/^uploads\//, 'tracks/'));
+        return new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue((first ?? new Uint8Array()).slice(0, 12));
+            controller.close();
+          },
+        });
+      };
+    },
+  });
+}
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
 
@@ -191,6 +226,16 @@ describe('uploading a track', () => {
       expect(answers.map((answer) => trackSchema.parse(answer.json).id)).toEqual([id, id]);
       expect(existsSync(audioFile(userIdOf(user), id))).toBe(true);
     }
+  });
+
+  it('a complete whose read is cut short by another complete moving the upload judges the moved file: made ready, never refused', async () => {
+    const { id } = await uploadWav(user, 'Cut short');
+    moveUploadDuringNextRead = true;
+    const answer = await complete(user, id);
+    expect(moveUploadDuringNextRead).toBe(false); // the race was injected
+    expect(answer.status, answer.text).toBe(201);
+    expect(existsSync(audioFile(userIdOf(user), id))).toBe(true);
+    expect((await listOf(user)).map((track) => track.id)).toContain(id);
   });
 
   it('complete before the file has arrived is a 409 saying so', async () => {

@@ -52,15 +52,18 @@ describe('isContactEmail (the one "has a real address" rule: directory index, ca
 
 describe('contactsFromImportRows: one bad row never costs the rest (issue 25)', () => {
   it('turns the good rows into contacts and names each bad one by its position in the batch and why', () => {
-    const { contacts, rejected } = contactsFromImportRows([
-      { email: 'ana@label.com', position: ' A&R ', website_url: 'label.com', notes: 'Country: Germany' },
-      { email: 'not-an-email' },
-      { name: 'No Email' },
-      { email: 'bo@label.com', phone: '123' },
-      { email: 'cy@label.com', website_url: 'javascript:alert(1)', name: 'x'.repeat(201) },
-      null,
-      { email: 'di@label.com', contact_type: 'DJ' },
-    ]);
+    const { contacts, rejected } = contactsFromImportRows(
+      [
+        { email: 'ana@label.com', position: ' A&R ', website_url: 'label.com', notes: 'Country: Germany' },
+        { email: 'not-an-email' },
+        { name: 'No Email' },
+        { email: 'bo@label.com', phone: '123' },
+        { email: 'cy@label.com', website_url: 'javascript:alert(1)', name: 'x'.repeat(201) },
+        null,
+        { email: 'di@label.com', contact_type: 'DJ' },
+      ],
+      csvContactSchema,
+    );
     expect(contacts.map((contact) => contact.email)).toEqual(['ana@label.com', 'di@label.com']);
     expect(contacts[0]).toMatchObject({ name: 'ana', position: 'A&R', website_url: 'https://label.com', notes: 'Country: Germany' });
     expect(rejected).toEqual([
@@ -73,7 +76,7 @@ describe('contactsFromImportRows: one bad row never costs the rest (issue 25)', 
   });
 
   it('rejects nothing when every row is good', () => {
-    expect(contactsFromImportRows([{ email: 'a@label.com' }, { email: 'b@label.com' }]).rejected).toEqual([]);
+    expect(contactsFromImportRows([{ email: 'a@label.com' }, { email: 'b@label.com' }], csvContactSchema).rejected).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   contactInputSchema,
   contactListQuerySchema,
   contactMessages,
+  csvContactSchema,
   normaliseEmail,
   type Contact,
   type Unsubscribe,
@@ -159,7 +160,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       if (hold.importCall?.call === call) await hold.importCall.promise;
       const failure = fail.importCall?.call === call ? fail.importCall : null;
       // The route's own row check: good rows imported, bad ones answered in `rejected`.
-      const checked = contactsFromImportRows(parsed.data.contacts);
+      const checked = contactsFromImportRows(parsed.data.contacts, csvContactSchema);
       const refused = parsed.data.contacts.flatMap((row, index) => {
         const reason = fail.importRefuses.get((row as { email?: string }).email ?? '');
         return reason === undefined ? [] : [{ row: index + 1, reason }];
