@@ -73,14 +73,14 @@ test('AI preview: generate for the first recipient, step through each recipient,
 
   await expect(generate).toBeEnabled();
   await generate.click();
-  // The preview was written for the first recipient in the list (the newest contact, Theo); their name
-  // became the placeholder.
-  await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible();
+  // The preview was written for the first recipient in the list (the newest contact, Theo), greeted by
+  // first name: it became the placeholder each recipient's own first name fills.
+  await expect(page.getByText('[FIRST_NAME]').first()).toBeVisible();
   await expect(page.getByText('Midnight Drive').first()).toBeVisible();
   const [draft] = await campaignsOf(request, user);
   expect(draft).toMatchObject({ mode: 'ai', total_recipients: 2 });
-  expect(draft!.email_body).toContain('[CONTACT_NAME]');
-  expect(draft!.email_body).not.toContain('Theo Kern');
+  expect(draft!.email_body).toContain('[FIRST_NAME]');
+  expect(draft!.email_body).not.toMatch(/\bTheo\b/);
 
   // Each recipient's own final email, in a sandboxed frame.
   const recipientFrame = page.frameLocator('iframe[title="Recipient email preview"]');
