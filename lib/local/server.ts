@@ -424,7 +424,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     server = createServer(handleRequest);
     port = await listenLoopback(server, options.port);
   }
-  server.keepAliveTimeout = 5000;
+  // An idle connection is kept longer than a client waits between two requests of one test or page: a
+  // client that reuses a connection the server is closing that very moment gets ECONNRESET (Node's HTTP
+  // clients, Playwright's request context among them, do not retry), as a browser test saw at 5 s.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return {
     url: `http://${LOOPBACK}:${port}`,
     port,

@@ -4,7 +4,7 @@
  * the local sign-up confirmation, `/config.json`, the static web build and its SPA fallback.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminGetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
@@ -41,6 +41,30 @@ const noStack = (text: string) => {
   expect(text).not.toMatch(/\.ts:\d+/);
   expect(text).not.toContain('store is down');
 };
+
+describe('keep-alive', () => {
+  /** GET `url` through `agent`: the status, and whether the request went over a connection used before. */
+  const get = (agent: Agent, url: string) =>
+    new Promise<{ status: number; reusedSocket: boolean }>((resolve, reject) => {
+      const req = request(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, reusedSocket: req.reusedSocket }));
+      });
+      req.on('error', reject).end();
+    });
+
+  it('keeps an idle connection past 5 s, so a client that reuses it 6 s later is answered on it (no ECONNRESET race)', async () => {
+    const server = await serverWith(() => Promise.resolve({ statusCode: 200, body: '{}' }));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await get(agent, `${server.url}/api/health`)).toEqual({ status: 200, reusedSocket: false });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await get(agent, `${server.url}/api/health`)).toEqual({ status: 200, reusedSocket: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+});
 
 describe('Lambda limits', () => {
   it("gives the handler its group's memory and timeout from schema/routes.ts, as the deployed Lambda", async () => {
