@@ -14,7 +14,7 @@ import type { Profile } from '../../../../schema/api/profile';
 import { useAuth } from '../../auth/AuthContext';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { useFollow } from '../../components/useFollow';
-import { plural } from '../../lib/plural';
+import { plural } from '../../../../schema/plural';
 import { shouldAutoStartTour } from '../../tour/tourRules';
 import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
