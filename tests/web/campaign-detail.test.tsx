@@ -373,6 +373,19 @@ describe('campaign detail', () => {
     expect(createWrapper(card(USAGE_WIDGET_TITLE)).findProgressBar()!.findPercentageText()!.getElement().textContent).toBe('100%');
   });
 
+  it('shows one percentage for one figure: 9 of 500 emails is 1 % in the sidebar and in the usage widget', async () => {
+    const server = fakeCampaignsServer({ campaigns: [campaign(1)], status: sendingStatus({ month: { used: 9, limit: 500 } }) });
+    renderCampaigns(server, DETAIL, { emails_used: 9, email_limit: 500 });
+    await screen.findByRole('heading', { name: 'Track 1', level: 1 });
+    const widget = await waitFor(() => createWrapper(card(USAGE_WIDGET_TITLE)).findProgressBar()!.findPercentageText()!.getElement());
+    const sidebar = createWrapper(screen.getByRole('navigation', { name: 'Dashboard navigation' }))
+      .findProgressBar()!
+      .findPercentageText()!
+      .getElement();
+    expect(widget).toHaveTextContent('1%');
+    expect(sidebar).toHaveTextContent('1%');
+  });
+
   it("shows 'Campaign not found' with 'Back to Campaigns' for an id that is not the user's", async () => {
     const server = fakeCampaignsServer({ campaigns: [campaign(2)] });
     const user = userEvent.setup();
