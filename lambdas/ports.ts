@@ -884,6 +884,8 @@ export interface TrackStore {
 
 /** What a listen page needs of its campaign: the track it links to, downloads, link validity, the description. */
 export interface ListenCampaign {
+  /** The track name the artist typed in Compose ('' on an item without one): the page's title. */
+  track_name: string;
   track_id: string | null;
   allow_download: boolean;
   listen_days: number;

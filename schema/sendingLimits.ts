@@ -14,6 +14,7 @@
  * Free of zod and of I/O; dates are read through Intl in the reset zone, never by hand-written offsets.
  */
 import { sendingMessages } from './api/sendingValues';
+import { plural } from './plural';
 
 /** Spec §9: the daily limit resets at midnight Pacific Time; the plan's month is the Pacific month (DESIGN §10). */
 export const RESET_TIME_ZONE = 'America/Los_Angeles';
@@ -195,8 +196,6 @@ export function paceWords(intervalMs: number): string {
 // ---------------------------------------------------------------------------------------------------
 // The words.
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
 export const limitMessages = {
   /** The plan's month is used up (the Free plan at 50 of 50, Pro at 500 of 500). */
   monthlyExhausted: (resetDay: string) => `No sending capacity left this month. Your plan's limit resets on ${resetDay}.`,
@@ -207,7 +206,7 @@ export const limitMessages = {
   cannotSendMonthlyExhausted: (resetDay: string) => `Cannot Send: No sending capacity left this month. Your plan's limit resets on ${resetDay}.`,
   /** Immediate mode refused by the plan's month with fewer left than asked for (the API's 400). */
   cannotSendMonthly: (left: number, resetDay: string) =>
-    `Cannot Send: Insufficient monthly capacity (${plural(left, 'email')} left on your plan this month). Your plan's limit resets on ${resetDay}.`,
+    `Cannot Send: Insufficient monthly capacity (${plural(left, 'email', 'emails', 'en-US')} left on your plan this month). Your plan's limit resets on ${resetDay}.`,
 } as const;
 
 /** Whether a server's message is one of the refusals above or the spec's: shown word for word. */

@@ -33,5 +33,6 @@ export function newProfile(identity: Identity, now: Date): Profile {
     subscription_status: 'none',
     subscription_end: null,
     cancel_at_period_end: false,
+    tour_completed: false,
   };
 }

@@ -92,7 +92,8 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
       const page: ListenPage = {
         state: 'ready',
         artist_name: token.artist_name,
-        track_name: track.name,
+        // The name the artist gave the track, not the uploaded file's ('Norvik - Concrete Dawn (Preview)').
+        track_name: campaign.track_name.trim() || track.name,
         description: campaign.description,
         duration_seconds: track.duration_seconds ?? 0,
         peaks: track.peaks ?? [],

@@ -4,6 +4,7 @@ import { characterMessages, hasInvisibleOrControl } from './characters';
 import { storableText } from './common';
 import { normaliseLink } from './links';
 import { contactTypes } from './options';
+import { plural } from '../plural';
 
 /**
  * Contacts, CSV import and unsubscribes: the API contract (spec §3 contacts and unsubscribes, §5, §8).
@@ -76,7 +77,7 @@ export const contactMessages = {
   resubscribed: 'Contact resubscribed successfully',
   deleteManyFailed: 'Failed to delete contacts.',
   deletedManyTitle: 'Contacts deleted',
-  deletedMany: (n: number) => `${n} contact(s) have been removed.`,
+  deletedMany: (n: number) => `${plural(n, 'contact')} ${n === 1 ? 'has' : 'have'} been removed.`,
   addFailed: 'Failed to add contact.',
   added: 'Contact added!',
   updateFailed: 'Failed to update contact.',

@@ -32,6 +32,8 @@ export const profileSchema = z.object({
   /** The end of the paid period (ISO): the renewal date, or the cancellation date with cancel_at_period_end. */
   subscription_end: z.string().nullable(),
   cancel_at_period_end: z.boolean(),
+  /** The guided tour was finished or skipped: kept on the profile so it holds in every browser. */
+  tour_completed: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -62,6 +64,8 @@ export const profileUpdateSchema = z
     soundcloud_url: optionalUrl(),
     spotify_url: optionalUrl(),
     instagram_url: optionalUrl('instagram'),
+    // Set by the tour's finish or skip; nothing takes a tour back, so only true is accepted.
+    tour_completed: z.literal(true),
   })
   .partial()
   .strict();

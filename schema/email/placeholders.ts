@@ -66,6 +66,9 @@ const PLACEHOLDER_WORDS = [...placeholderNames.map((name) => name.replace(/_/g, 
  */
 const PLACEHOLDER_PATTERN = new RegExp(`\\[(${PLACEHOLDER_WORDS})\\]|\\{\\{\\s*(${PLACEHOLDER_WORDS})\\s*\\}\\}`, 'gi');
 
+/** Whether `text` holds a placeholder in either style: then it is a template, filled per recipient. */
+export const hasPlaceholders = (text: string): boolean => text.search(PLACEHOLDER_PATTERN) !== -1;
+
 export interface FillExtras {
   /** Fills [UNSUBSCRIBE_URL] in the same pass (renderEmail); without it, [UNSUBSCRIBE_URL] is left as written. */
   unsubscribeUrl?: string;

@@ -55,7 +55,7 @@ test('add, edit and delete a contact', async ({ page, baseURL }) => {
   await expect(page.getByText('mara.v@velvet-records.example')).toBeVisible();
   await page.getByRole('button', { name: /^Delete Mara Velvet/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete Contacts' });
-  await expect(dialog).toContainText('You are about to delete 1 contact(s). This action cannot be undone.');
+  await expect(dialog).toContainText('You are about to delete 1 contact. This action cannot be undone.');
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(toast(page, 'Contact deleted')).toBeVisible();
   await expect(page.getByText('No contacts yet')).toBeVisible();

@@ -54,6 +54,7 @@ export function buildProfile(overrides: Partial<Profile> = {}): Profile {
     subscription_status: 'none',
     subscription_end: null,
     cancel_at_period_end: false,
+    tour_completed: false,
     ...overrides,
   };
 }

@@ -143,7 +143,7 @@ const answer = (token: string, body: unknown) => own(`/api/l/${token}/answer`, {
 const SESSION = 'session-aaaa-0001';
 
 describe('GET /api/l/{token}', () => {
-  it('answers the page (artist, track, description, peaks, a signed audio URL, no download) and records nothing', async () => {
+  it("answers the page (artist, the track name the artist typed, not the file's, description, peaks, a signed audio URL, no download) and records nothing", async () => {
     const sent = await sentEmail();
     const response = await page(sent.token.token);
     expect(response.status, response.text).toBe(200);
@@ -151,7 +151,8 @@ describe('GET /api/l/{token}', () => {
     expect(body).toMatchObject({
       state: 'ready',
       artist_name: 'DJ Nova',
-      track_name: 'Night Drive (demo)',
+      // The campaign's track name; the uploaded file is 'Night Drive (demo)'.
+      track_name: 'Night Drive',
       description: 'A rolling late-night groove.',
       duration_seconds: TRACK_SECONDS,
       peaks: PEAKS,
@@ -632,6 +633,12 @@ describe('the artist’s side', () => {
     });
     const detail = await call(`/api/campaigns/${sent.campaignId}`, { token: sent.user.idToken });
     expect(detail.json).toMatchObject({ track_id: sent.trackId, emails_listened: 1, emails_answered: 1, allow_download: false, listen_days: 90 });
+  });
+
+  it("names the uploaded file's track on the page when the campaign item has no track name", async () => {
+    const sent = await sentEmail({ campaign: { track_name: '  ' } });
+    const response = await page(sent.token.token);
+    expect(response.json).toMatchObject({ state: 'ready', track_name: 'Night Drive (demo)' });
   });
 
   it('an old campaign item without the listen fields reads with their defaults', async () => {

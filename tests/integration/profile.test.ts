@@ -168,4 +168,23 @@ describe('PATCH /api/profile', () => {
     const after = await call('/api/profile', { token: user.idToken });
     expect(after.json).toMatchObject({ full_name: 'Grace Hopper', artist_name: 'Amazing Grace', website_url: 'https://grace.example.com' });
   });
+
+  it("keeps the tour's done flag on the caller's profile: false for a new one, true once set, in every browser, and never on anyone else's", async () => {
+    const user = await signedIn();
+    const other = await signedIn();
+    expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject({ tour_completed: false });
+
+    const done = await call('/api/profile', { method: 'PATCH', token: user.idToken, body: { tour_completed: true } });
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({ id: user.sub, tour_completed: true });
+    expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject({ tour_completed: true });
+    expect((await call('/api/profile', { token: other.idToken })).json).toMatchObject({ tour_completed: false });
+
+    // A taken tour is not taken back, and the flag is a boolean.
+    for (const value of [false, 'true']) {
+      const refused = await call('/api/profile', { method: 'PATCH', token: user.idToken, body: { tour_completed: value } });
+      expect(refused.status).toBe(400);
+    }
+    expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject({ tour_completed: true });
+  });
 });

@@ -22,7 +22,7 @@ const token = (value: string, campaignId = 'C1'): EmailToken => ({
   links: [],
   created_at: '2026-11-01T00:00:00.000Z',
 });
-const campaign: ListenCampaign = { track_id: 'T1', allow_download: false, listen_days: 90, description: 'A groove.' };
+const campaign: ListenCampaign = { track_name: 'Night Drive', track_id: 'T1', allow_download: false, listen_days: 90, description: 'A groove.' };
 
 /** Stores that count their reads; `known` are the tokens that exist. */
 function countingDeps(known: EmailToken[]) {

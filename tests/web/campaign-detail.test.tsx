@@ -118,6 +118,38 @@ describe('campaign detail', () => {
     expect(screen.queryByRole('button', { name: 'Resume Sending' })).toBeNull();
   });
 
+  it("labels a subject with placeholders 'Subject template' (header and details), and Link shows the uploaded track the emails link to", async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [
+        sendingCampaign(1, 8, 8, {
+          status: 'completed',
+          sending_status: null,
+          track_name: 'Concrete Dawn',
+          track_url: 'https://soundcloud.com/norvik/concrete-dawn',
+          track_id: '01KAKZ3R0000000000000000TR',
+          email_subject: 'New Techno demo for [CONTACT_NAME]',
+        }),
+        sendingCampaign(2, 8, 8, { status: 'completed', sending_status: null, track_name: 'Plain', email_subject: 'New Techno demo' }),
+      ],
+    });
+    const { unmount } = await openDetail(server, 'Concrete Dawn');
+    // The page header's description.
+    expect(screen.getByText('Subject template: New Techno demo for [CONTACT_NAME]', { selector: 'p' })).toBeInTheDocument();
+    const details = card('Campaign Details');
+    expect(valueOf(details, 'Subject template')).toBe('New Techno demo for [CONTACT_NAME]');
+    expect(() => valueOf(details, 'Subject')).toThrow();
+    // The emails link to each recipient's listen page, not to the link typed in Compose.
+    expect(valueOf(details, 'Link')).toBe('Your uploaded track: each recipient gets their own listen link');
+    expect(within(details).queryByRole('link', { name: /soundcloud/ })).toBeNull();
+    unmount();
+
+    renderCampaigns(server, '/dashboard/campaigns/campaign-2');
+    await screen.findByRole('heading', { name: 'Plain', level: 1 });
+    expect(screen.getByText('New Techno demo', { selector: 'p' })).toBeInTheDocument();
+    expect(valueOf(card('Campaign Details'), 'Subject')).toBe('New Techno demo');
+    expect(within(card('Campaign Details')).getByRole('link', { name: /track-2/ })).toBeInTheDocument();
+  });
+
   it('with an uploaded track: Listened and Answered stat cards and the sent → opened → listened → answered funnel; without one, neither', async () => {
     const server = fakeCampaignsServer({
       campaigns: [
@@ -371,6 +403,19 @@ describe('campaign detail', () => {
     expect(await widget().findByText(`${usageTexts.limit}: your plan's limit resets on April 1`)).toBeInTheDocument();
     expect(widget().queryByText(usageTexts.warning)).toBeNull();
     expect(createWrapper(card(USAGE_WIDGET_TITLE)).findProgressBar()!.findPercentageText()!.getElement().textContent).toBe('100%');
+  });
+
+  it('shows one percentage for one figure: 9 of 500 emails is 1 % in the sidebar and in the usage widget', async () => {
+    const server = fakeCampaignsServer({ campaigns: [campaign(1)], status: sendingStatus({ month: { used: 9, limit: 500 } }) });
+    renderCampaigns(server, DETAIL, { emails_used: 9, email_limit: 500 });
+    await screen.findByRole('heading', { name: 'Track 1', level: 1 });
+    const widget = await waitFor(() => createWrapper(card(USAGE_WIDGET_TITLE)).findProgressBar()!.findPercentageText()!.getElement());
+    const sidebar = createWrapper(screen.getByRole('navigation', { name: 'Dashboard navigation' }))
+      .findProgressBar()!
+      .findPercentageText()!
+      .getElement();
+    expect(widget).toHaveTextContent('1%');
+    expect(sidebar).toHaveTextContent('1%');
   });
 
   it("shows 'Campaign not found' with 'Back to Campaigns' for an id that is not the user's", async () => {

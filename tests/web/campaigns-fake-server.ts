@@ -6,6 +6,7 @@ import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
 import { buildCampaign } from '../fakes/builders';
 import { json } from './contacts-fake-server';
+import type { Profile } from '../../schema/api/profile';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
 /**
@@ -225,9 +226,9 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
 
 export type CampaignsServer = ReturnType<typeof fakeCampaignsServer>;
 
-export function renderCampaigns(server: CampaignsServer, path = '/dashboard/campaigns') {
+export function renderCampaigns(server: CampaignsServer, path = '/dashboard/campaigns', profile: Partial<Profile> = {}) {
   // A stored flag keeps the guided tour from opening over the page.
   window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
   const api = createApiClient(() => Promise.resolve('user-id-token'), server.fetchImpl);
-  return renderApp(path, { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), api }) });
+  return renderApp(path, { auth: makeFakeAuth({ user: testUser, profile: makeProfile(profile), api }) });
 }

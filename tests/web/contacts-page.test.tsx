@@ -424,7 +424,7 @@ describe('delete', () => {
 
     await user.click(remove);
     expect(await screen.findByRole('dialog', { name: 'Delete Contacts' })).toBeInTheDocument();
-    expect(dialog().getByText('You are about to delete 1 contact(s). This action cannot be undone.')).toBeInTheDocument();
+    expect(dialog().getByText('You are about to delete 1 contact. This action cannot be undone.')).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete Contacts' })).not.toBeInTheDocument());
     expect(server.calls('DELETE', `/api/contacts/${idOf('gone@label.com')}`)).toHaveLength(0);
@@ -465,7 +465,7 @@ describe('delete', () => {
     const held = gate();
     server.hold.bulkDelete = held.promise;
     await user.click(screen.getByRole('button', { name: 'Delete Selected' }));
-    expect(dialog().getByText('You are about to delete 250 contact(s). This action cannot be undone.')).toBeInTheDocument();
+    expect(dialog().getByText('You are about to delete 250 contacts. This action cannot be undone.')).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Delete' }));
     expect(await dialog().findByRole('button', { name: 'Deleting...' })).toBeDisabled();
     expect(dialog().getByRole('progressbar')).toBeInTheDocument();
@@ -473,7 +473,7 @@ describe('delete', () => {
     held.open();
 
     expect(await screen.findByText('Contacts deleted')).toBeInTheDocument();
-    expect(screen.getByText('250 contact(s) have been removed.')).toBeInTheDocument();
+    expect(screen.getByText('250 contacts have been removed.')).toBeInTheDocument();
     const batches = server.bodies('POST', '/api/contacts/bulk-delete') as { ids: string[] }[];
     expect(batches.map((b) => b.ids.length)).toEqual([100, 100, 50]);
     expect(new Set(batches.flatMap((b) => b.ids)).size).toBe(250);
@@ -495,7 +495,7 @@ describe('delete', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete Contacts' })).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByText('Failed to delete contacts.')).toBeInTheDocument();
-    expect(screen.getByText(`100 contact(s) have been removed. ${apiMessages.internalError}`)).toBeInTheDocument();
+    expect(screen.getByText(`100 contacts have been removed. ${apiMessages.internalError}`)).toBeInTheDocument();
     await showing(150, 150);
     expect(screen.getByText('150 selected')).toBeInTheDocument();
     expect(server.contacts.size).toBe(150);

@@ -137,6 +137,15 @@ afterEach(() => {
   Reflect.deleteProperty(navigator, 'sendBeacon');
 });
 
+describe('listen page: what it says', () => {
+  it('is titled with the track name and names the artist once', async () => {
+    await openPage();
+    expect(document.title).toContain('Night Drive');
+    expect(screen.getAllByText(/DJ Nova/)).toHaveLength(1);
+    expect(screen.getByText('By DJ Nova')).toBeInTheDocument();
+  });
+});
+
 describe('listen player: an expired signed audio URL', () => {
   it('after a 20-minute pause, Play fetches the page again for a fresh URL and plays on from the same position', async () => {
     const { server, audio, user } = await openPage();

@@ -164,12 +164,36 @@ describe('connect', () => {
 });
 
 describe('disconnect', () => {
-  it("Disconnect deletes the mailbox, reloads the profile and says 'Gmail Disconnected'", async () => {
+  const deletes = (fetchMock: { mock: { calls: Parameters<typeof fetch>[] } }) =>
+    fetchMock.mock.calls.filter(([url, init]) => (url as string) === '/api/mailbox' && init?.method === 'DELETE').length;
+
+  /** Disconnect pressed: the confirmation dialog, which says what happens to the queued emails. */
+  async function confirmation() {
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Disconnect' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disconnect Gmail?' });
+    expect(dialog).toHaveTextContent('Emails waiting in your queue will not be sent');
+    expect(dialog).toHaveTextContent('their campaigns pause until you connect a mailbox again and resume them');
+    return { user, dialog: within(dialog) };
+  }
+
+  it("asks first; Disconnect in the dialog deletes the mailbox, reloads the profile and says 'Gmail Disconnected'", async () => {
     const { auth, fetchMock } = renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 204 } } });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
+    const { user, dialog } = await confirmation();
+    expect(deletes(fetchMock)).toBe(0);
+    await user.click(dialog.getByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByText(mailboxMessages.disconnected)).toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([url, init]) => (url as string) === '/api/mailbox' && init?.method === 'DELETE')).toBe(true);
+    expect(deletes(fetchMock)).toBe(1);
     expect(auth.refreshProfile).toHaveBeenCalled();
+  });
+
+  it('Cancel keeps the mailbox connected and deletes nothing', async () => {
+    const { fetchMock } = renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 204 } } });
+    const { user, dialog } = await confirmation();
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Disconnect Gmail?' })).toBeNull());
+    expect(deletes(fetchMock)).toBe(0);
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
   });
 
   it("a failure says 'Disconnection Failed'", async () => {
@@ -177,7 +201,8 @@ describe('disconnect', () => {
       profile: workspaceProfile(),
       replies: { 'DELETE /api/mailbox': { status: 500, body: { message: apiMessages.internalError } } },
     });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Disconnect' }));
+    const { user, dialog } = await confirmation();
+    await user.click(dialog.getByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByText(mailboxMessages.disconnectionFailed)).toBeInTheDocument();
   });
 });

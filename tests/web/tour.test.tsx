@@ -1,8 +1,11 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { desktopTourSteps, phoneTourSteps } from '../../web/src/tour/steps';
+import type { Profile } from '../../schema/api/profile';
+import { createApiClient } from '../../web/src/api/client';
 import { placeTourPanel, shouldAutoStartTour, TOUR_ANCHOR_DELAY_MS, TOUR_HIGHLIGHT_MS, tourFlagKey } from '../../web/src/tour/tourRules';
+import { json } from './contacts-fake-server';
 import { makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
 import { fakeMatchMedia } from './matchMedia';
 
@@ -44,6 +47,10 @@ describe('tour auto-start rule', () => {
     expect(shouldAutoStartTour({ userId: 'u2', profileCreatedAt: createdAgo(HOUR), now, storage })).toBe(true);
   });
 
+  it("does not start when the profile says the tour was taken, whatever this browser's storage holds", () => {
+    expect(shouldAutoStartTour({ userId: 'u1', profileCreatedAt: createdAgo(HOUR), profileTourCompleted: true, now, storage: memoryStorage() })).toBe(false);
+  });
+
   it('does not start for an unreadable or future creation date', () => {
     expect(shouldAutoStartTour({ userId: 'u1', profileCreatedAt: 'not a date', now, storage: memoryStorage() })).toBe(false);
     expect(shouldAutoStartTour({ userId: 'u1', profileCreatedAt: createdAgo(-HOUR), now, storage: memoryStorage() })).toBe(false);
@@ -70,9 +77,14 @@ describe('tour panel placement', () => {
   });
 });
 
-function renderDashboard(createdAt: string) {
+/** The dashboard for the test user's profile created at `createdAt`; `server` answers its requests (the tour's PATCH). */
+function renderDashboard(createdAt: string, overrides: Partial<Profile> = {}, server: typeof fetch = vi.fn<typeof fetch>()) {
   return renderApp('/dashboard', {
-    auth: makeFakeAuth({ user: testUser, profile: makeProfile({ created_at: createdAt }) }),
+    auth: makeFakeAuth({
+      user: testUser,
+      profile: makeProfile({ created_at: createdAt, ...overrides }),
+      api: createApiClient(() => Promise.resolve('user-id-token'), server),
+    }),
   });
 }
 
@@ -239,5 +251,66 @@ describe('tour in the dashboard', () => {
     expect(await anchorOf('menu')).toBe(screen.getAllByRole('button', { name: 'Open navigation' })[0]);
     await user.click(screen.getByRole('button', { name: 'Finish' }));
     await waitFor(() => expect(flag()).toBe('true'));
+  });
+});
+
+describe('the tour and the greeting, from the profile', () => {
+  const greeting = () => screen.getByText(/^Welcome(, | back)/);
+
+  /** A server that stores what PATCH /api/profile sends, as the real one does, and records the bodies. */
+  function profileServer() {
+    const patches: unknown[] = [];
+    const server = vi.fn<typeof fetch>((input, init) => {
+      const path = new URL(input as string, 'http://localhost').pathname;
+      if (path !== '/api/profile' || init?.method !== 'PATCH') return Promise.resolve(json({ message: 'Not Found' }, 404));
+      const body: unknown = JSON.parse(init.body as string);
+      patches.push(body);
+      return Promise.resolve(json(makeProfile({ created_at: newProfile(), ...(body as Partial<Profile>) })));
+    });
+    return { server, patches };
+  }
+
+  it("greets a new profile 'Welcome, Robin.' for the whole visit, the tour skipped or not; the next visit says 'Welcome back, Robin.'", async () => {
+    const { user } = await openedTour();
+    expect(greeting()).toHaveTextContent('Welcome, Robin.');
+    await user.click(screen.getByRole('button', { name: 'Skip tour' }));
+    expect(greeting()).toHaveTextContent('Welcome, Robin.');
+    cleanup();
+
+    renderDashboard(newProfile());
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    expect(greeting()).toHaveTextContent('Welcome back, Robin.');
+  });
+
+  it("says 'Welcome back, Robin.' to an older profile", async () => {
+    renderDashboard(new Date(Date.now() - 48 * HOUR).toISOString());
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    expect(greeting()).toHaveTextContent('Welcome back, Robin.');
+  });
+
+  it("does not open by itself, and says 'Welcome back', when the profile says the tour was taken (in another browser)", async () => {
+    renderDashboard(newProfile(), { tour_completed: true });
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(tour()).toBeNull();
+    expect(greeting()).toHaveTextContent('Welcome back, Robin.');
+    expect(flag()).toBeNull();
+  });
+
+  it('Skip tour and Finish store the flag on the profile: PATCH /api/profile { tour_completed: true }', async () => {
+    const { server, patches } = profileServer();
+    renderDashboard(newProfile(), {}, server);
+    const user = userEvent.setup();
+    await screen.findByRole('dialog', { name: desktopTourSteps[0].title });
+    expect(patches).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Skip tour' }));
+    await waitFor(() => expect(patches).toEqual([{ tour_completed: true }]));
+
+    // Finishing a tour started by hand says the same (the flag is already true: the server keeps it).
+    await user.click(screen.getByRole('button', { name: 'Show Tour' }));
+    await screen.findByRole('dialog', { name: desktopTourSteps[0].title });
+    for (let i = 1; i < desktopTourSteps.length; i++) await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    await waitFor(() => expect(patches).toEqual([{ tour_completed: true }, { tour_completed: true }]));
   });
 });

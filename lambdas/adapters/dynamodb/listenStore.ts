@@ -86,11 +86,12 @@ export class DynamoListenStore implements ListenStore {
       new GetCommand({
         TableName: this.tableName,
         Key: this.campaignKey(token),
-        ProjectionExpression: 'track_id, allow_download, listen_days, description',
+        ProjectionExpression: 'track_name, track_id, allow_download, listen_days, description',
       }),
     );
     if (!Item) return undefined;
     return {
+      track_name: typeof Item.track_name === 'string' ? Item.track_name : '',
       track_id: typeof Item.track_id === 'string' ? Item.track_id : null,
       allow_download: Item.allow_download === true,
       listen_days: listenDaysOf(Item.listen_days),

@@ -12,7 +12,7 @@ import { withoutKeys } from './client';
 const PRIVATE_FIELDS = ['gmail_refresh_token', 'billing_synced_at'];
 
 /** The fields a profile stored before they existed lacks. */
-type LaterFields = 'gmail_email' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end';
+type LaterFields = 'gmail_email' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end' | 'tour_completed';
 
 export function toProfile(item: Record<string, unknown>): Profile {
   const stored = withoutKeys<Omit<Profile, LaterFields> & Partial<Pick<Profile, LaterFields>>>(item, PRIVATE_FIELDS);
@@ -24,6 +24,8 @@ export function toProfile(item: Record<string, unknown>): Profile {
     subscription_status: stored.subscription_status ?? 'none',
     subscription_end: stored.subscription_end ?? null,
     cancel_at_period_end: stored.cancel_at_period_end ?? false,
+    // Profiles stored before the tour's flag moved here kept it in the browser only (the tour still reads that).
+    tour_completed: stored.tour_completed ?? false,
   };
 }
 

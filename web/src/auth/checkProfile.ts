@@ -30,6 +30,7 @@ const rules = {
   subscription_status: subscriptionStatuses,
   subscription_end: 'string or null',
   cancel_at_period_end: 'boolean',
+  tour_completed: 'boolean',
 } as const satisfies Record<keyof Profile, Rule>;
 
 function fits(value: unknown, rule: Rule): boolean {

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { useAuth } from '../auth/AuthContext';
 import { isPhoneViewport } from '../lib/viewport';
 import { TourContext } from './TourContext';
+import { markTourCompletedOnProfile } from '../api/profile';
 import { markTourCompleted, shouldAutoStartTour } from './tourRules';
 
 // Downloaded when the tour first opens; unmounted when it ends, so nothing of it stays over the page.
@@ -9,7 +10,7 @@ const TourPopover = lazy(() => import('./TourPopover'));
 
 /** The guided tour over the dashboard: starts by itself for a new profile, or from Show Tour once a page session. */
 export function TourProvider({ children }: { children: ReactNode }) {
-  const { user, profile } = useAuth();
+  const { user, profile, api } = useAuth();
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState(0);
   const [phone, setPhone] = useState(false);
@@ -29,11 +30,15 @@ export function TourProvider({ children }: { children: ReactNode }) {
     show();
   }, [canStart, show]);
 
-  // Skipping counts as finishing: either way the tour does not start by itself again.
+  // Skipping counts as finishing: either way the tour does not start by itself again. The profile keeps
+  // the flag for every browser; this browser's flag covers a request that fails (nothing to tell the user).
+  // The profile the shell holds is left as loaded, so this visit's greeting does not change under the user.
   const end = useCallback(() => {
     setOpen(false);
-    if (user) markTourCompleted(user.userId);
-  }, [user]);
+    if (!user) return;
+    markTourCompleted(user.userId);
+    markTourCompletedOnProfile(api).catch(() => {});
+  }, [user, api]);
 
   // Auto-start once per page session, for a profile created less than 24 hours ago. The check reads the
   // clock and storage, so it runs here; the tour opens right after, in a microtask, not during the effect.
@@ -41,7 +46,8 @@ export function TourProvider({ children }: { children: ReactNode }) {
     if (!user || !profile || autoChecked.current === user.userId) return;
     autoChecked.current = user.userId;
     // Not cancelled on cleanup: the check above runs once per user (StrictMode's second run skips it).
-    if (shouldAutoStartTour({ userId: user.userId, profileCreatedAt: profile.created_at })) void Promise.resolve().then(show);
+    if (shouldAutoStartTour({ userId: user.userId, profileCreatedAt: profile.created_at, profileTourCompleted: profile.tour_completed }))
+      void Promise.resolve().then(show);
   }, [user, profile, show]);
 
   const value = useMemo(() => ({ open, start, canStart }), [open, start, canStart]);

@@ -23,9 +23,21 @@ export function markTourCompleted(userId: string, storage: Storage | null = stor
   }
 }
 
-export function shouldAutoStartTour(input: { userId: string; profileCreatedAt: string; now?: number; storage?: Storage | null }): boolean {
-  const { userId, profileCreatedAt, now = Date.now() } = input;
+/**
+ * A first visit: the profile is less than 24 hours old and its tour not yet finished or skipped, as the
+ * profile says (any browser) or, for a tour taken before the flag moved to the profile, this browser.
+ * The tour starts by itself on it, and the dashboard says "Welcome" rather than "Welcome back".
+ */
+export function shouldAutoStartTour(input: {
+  userId: string;
+  profileCreatedAt: string;
+  profileTourCompleted?: boolean;
+  now?: number;
+  storage?: Storage | null;
+}): boolean {
+  const { userId, profileCreatedAt, profileTourCompleted = false, now = Date.now() } = input;
   const storage = input.storage === undefined ? storageOrNull() : input.storage;
+  if (profileTourCompleted) return false;
   const created = Date.parse(profileCreatedAt);
   if (Number.isNaN(created)) return false;
   const age = now - created;

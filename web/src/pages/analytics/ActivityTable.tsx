@@ -10,7 +10,7 @@ import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import type { Activity, ActivityFilter } from '../../../../schema/api/insights';
 import { answerLabel, formatListenPercent, listenReach } from '../../lib/listenFacts';
-import { plural } from '../../lib/plural';
+import { plural } from '../../../../schema/plural';
 
 /**
  * Per-recipient activity of the emails sent in the period (full analytics): who opened or clicked and

@@ -14,6 +14,7 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import { campaignMessages } from '../../../../schema/api/sending';
 import { resetDayWords } from '../../../../schema/sendingLimits';
+import { hasPlaceholders } from '../../../../schema/email/placeholders';
 import { ApiError, errorMessage } from '../../api/client';
 import { pauseCampaign, resumeCampaign, retryFailedEmails } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
@@ -190,7 +191,7 @@ export default function CampaignDetailPage() {
   return (
     <PageShell
       title={campaign.track_name}
-      description={campaign.email_subject}
+      description={hasPlaceholders(campaign.email_subject) ? `Subject template: ${campaign.email_subject}` : campaign.email_subject}
       actions={
         <SpaceBetween direction="horizontal" size="xs">
           {back}
@@ -372,7 +373,10 @@ function CampaignDetails({ campaign }: { campaign: Campaign }) {
           { label: 'Track', value: campaign.track_name },
           {
             label: 'Link',
-            value: campaign.track_url ? (
+            // An uploaded track replaces the typed link in every email with the recipient's own listen page.
+            value: campaign.track_id ? (
+              'Your uploaded track: each recipient gets their own listen link'
+            ) : campaign.track_url ? (
               <Link href={campaign.track_url} external onFollow={follow}>
                 <span className={styles.wrap}>{campaign.track_url}</span>
               </Link>
@@ -384,7 +388,7 @@ function CampaignDetails({ campaign }: { campaign: Campaign }) {
           { label: 'Mood', value: campaign.mood ?? '—' },
           { label: 'BPM', value: campaign.bpm === null ? '—' : String(campaign.bpm) },
           { label: 'Tone', value: campaign.ai_tone.charAt(0).toUpperCase() + campaign.ai_tone.slice(1) },
-          { label: 'Subject', value: campaign.email_subject },
+          { label: hasPlaceholders(campaign.email_subject) ? 'Subject template' : 'Subject', value: campaign.email_subject },
           { label: 'Created', value: formatDateTime(campaign.created_at) },
           { label: 'Started', value: formatDateTime(campaign.started_sending_at) },
           { label: 'Completed', value: formatDateTime(campaign.completed_sending_at) },

@@ -16,7 +16,7 @@ import { resumeCampaign } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { useFollow } from '../../components/useFollow';
 import { useKeyedState } from '../../lib/useKeyedState';
-import { plural } from '../../lib/plural';
+import { plural } from '../../../../schema/plural';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
 import {

@@ -3,7 +3,7 @@ import type { CampaignStatus, CampaignSummary } from '../../../../schema/api/cam
 // Values from the zod-free module, so the dashboard home can format with this file without loading zod.
 import { pendingEmails } from '../../../../schema/api/campaignValues';
 import { genreLabels } from '../../../../schema/api/options';
-import type { RecipientStatus, SendingStatus } from '../../../../schema/api/sending';
+import type { RecipientStatus } from '../../../../schema/api/sending';
 
 /**
  * What the campaigns list and the campaign detail show about a campaign, as pure functions of its
@@ -63,16 +63,7 @@ export function progressPercent(c: Pick<CampaignSummary, 'emails_sent' | 'total_
 
 export { queueEta } from '../../lib/queueEta';
 
-export type UsageLevel = 'normal' | 'warning' | 'limit';
-
-/** Spec §9 usage widget: emails_used ÷ limit × 100; warning from 80 %, limit reached at 100 %. */
-export function monthUsage(month: SendingStatus['month']): { percent: number; level: UsageLevel } {
-  if (month.limit === null) return { percent: 0, level: 'normal' };
-  const exact = month.limit <= 0 ? 100 : (month.used / month.limit) * 100;
-  // Rounded down, so the bar never reads 80 % or 100 % before the level it names is reached.
-  const percent = Math.min(100, Math.floor(exact));
-  return { percent, level: exact >= 100 ? 'limit' : exact >= 80 ? 'warning' : 'normal' };
-}
+export { monthUsage, type UsageLevel } from '../../lib/monthUsage';
 
 export const recipientStatusLabels: Record<RecipientStatus, { label: string; color: BadgeProps['color'] }> = {
   pending: { label: 'Pending', color: 'grey' },

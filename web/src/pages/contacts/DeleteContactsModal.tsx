@@ -5,6 +5,7 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 import { contactMessages, type Contact } from '../../../../schema/api/contacts';
+import { plural } from '../../../../schema/plural';
 import { ApiError, errorMessage } from '../../api/client';
 import { deleteContact, deleteContactsInBatches } from '../../api/contacts';
 import { useAuth } from '../../auth/AuthContext';
@@ -87,7 +88,7 @@ export function DeleteContactsModal({
       }
     >
       <SpaceBetween size="m">
-        <Box variant="p">{`You are about to delete ${count} contact(s). This action cannot be undone.`}</Box>
+        <Box variant="p">{`You are about to delete ${plural(count, 'contact')}. This action cannot be undone.`}</Box>
         {deleting && target.kind === 'bulk' && (
           <ProgressBar
             label="Deleting contacts"

@@ -6,6 +6,7 @@ import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import Popover from '@cloudscape-design/components/popover';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { DashboardStats } from '../../../../schema/api/insights';
 import { insightsMessages, WEEKLY_STAT_DAYS } from '../../../../schema/api/insightsValues';
@@ -13,7 +14,8 @@ import type { Profile } from '../../../../schema/api/profile';
 import { useAuth } from '../../auth/AuthContext';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { useFollow } from '../../components/useFollow';
-import { plural } from '../../lib/plural';
+import { plural } from '../../../../schema/plural';
+import { shouldAutoStartTour } from '../../tour/tourRules';
 import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
 import { RecentSends } from './RecentSends';
@@ -136,9 +138,19 @@ export default function DashboardHome() {
   const { state, retry } = useDashboardStats();
   const firstName = (user?.name || profile?.full_name || '').split(' ')[0];
   const remaining = profile ? emailsRemaining(profile) : 0;
+  // A first visit is the tour's (a new profile, tour not yet taken). Decided from the profile as loaded,
+  // so skipping the tour does not turn "Welcome" into "Welcome back" while the user reads it.
+  const userId = user?.userId;
+  const createdAt = profile?.created_at;
+  const tourCompleted = profile?.tour_completed;
+  const firstVisit = useMemo(
+    () => !!userId && !!createdAt && shouldAutoStartTour({ userId, profileCreatedAt: createdAt, profileTourCompleted: tourCompleted }),
+    [userId, createdAt, tourCompleted],
+  );
+  const welcome = firstVisit ? 'Welcome' : 'Welcome back';
 
   return (
-    <PageShell title="Dashboard" description={firstName ? `Welcome back, ${firstName}.` : 'Welcome back.'}>
+    <PageShell title="Dashboard" description={firstName ? `${welcome}, ${firstName}.` : `${welcome}.`}>
       {profileError && !profile && (
         <Alert data-testid="profile-error" type="error" header="Failed to load profile" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>
           {profileError}

@@ -13,7 +13,8 @@ import { useSignOut } from '../../auth/useSignOut';
 import { ConfigContext } from '../../config/ConfigContext';
 import { ACCOUNT_AREA, SIDEBAR_AREA, useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
-import { monthlyLimitReached, tierLabels, usagePercent, usageText } from './format';
+import { monthUsage } from '../../lib/monthUsage';
+import { monthlyLimitReached, tierLabels, usageText } from './format';
 import { accountNavItems, activeNavHref, localNavItems, mainNavItems, type NavItem } from './navigation';
 
 /** A sidebar link; a description goes in `info`, next to the link rather than inside it. */
@@ -79,7 +80,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
                 </Badge>
               </SpaceBetween>
               <ProgressBar
-                value={usagePercent(profile)}
+                value={monthUsage({ used: profile.emails_used, limit: profile.email_limit }).percent}
                 label="Emails this month"
                 description={usageText(profile)}
                 additionalInfo={monthlyLimitReached(profile) ? 'Monthly limit reached. Upgrade to send more.' : undefined}

@@ -14,12 +14,6 @@ export const emailLimitText = (profile: Pick<Profile, 'email_limit'>): string =>
 
 export const monthlyLimitReached = (profile: Usage): boolean => profile.email_limit !== null && profile.emails_used >= profile.email_limit;
 
-export function usagePercent(profile: Usage): number {
-  if (profile.email_limit === null) return 0;
-  if (profile.email_limit <= 0) return profile.emails_used > 0 ? 100 : 0;
-  return Math.min(100, Math.max(0, Math.round((profile.emails_used / profile.email_limit) * 100)));
-}
-
 export function usageText(profile: Usage): string {
   return profile.email_limit === null ? `${profile.emails_used} sent (no monthly limit)` : `${profile.emails_used} / ${profile.email_limit} sent`;
 }

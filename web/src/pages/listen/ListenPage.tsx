@@ -163,15 +163,12 @@ function Player({
     <SpaceBetween size="l">
       <Container
         header={
-          <Header variant="h1" description={`A private link from ${page.artist_name}`}>
+          <Header variant="h1" description={`By ${page.artist_name}`}>
             {page.track_name}
           </Header>
         }
       >
         <SpaceBetween size="m">
-          <Box variant="p" color="text-body-secondary">
-            {`By ${page.artist_name}`}
-          </Box>
           {page.description.trim() !== '' && <Box variant="p">{page.description}</Box>}
           <WaveformPlayer
             audioUrl={page.audio_url}

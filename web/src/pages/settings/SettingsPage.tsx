@@ -5,6 +5,7 @@ import Button from '@cloudscape-design/components/button';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
+import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -90,6 +91,7 @@ export default function SettingsPage() {
   const { signOut: handleSignOut, signingOut } = useSignOut();
   const [connecting, setConnecting] = useState(false);
   const [disconnecting, setDisconnecting] = useState(false);
+  const [confirmingDisconnect, setConfirmingDisconnect] = useState(false);
   /** The server's word that this deployment cannot connect a mailbox at all: shown on the card, Connect off. */
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const handledFlags = useRef<string | null>(null);
@@ -143,6 +145,7 @@ export default function SettingsPage() {
       notify({ type: 'error', title: mailboxMessages.disconnectionFailed, message: errorMessage(error) });
     } finally {
       setDisconnecting(false);
+      setConfirmingDisconnect(false);
     }
   }
 
@@ -204,9 +207,30 @@ export default function SettingsPage() {
                 <Fact label="Account type">{accountTypeLabels[profile.gmail_account_type]}</Fact>
                 <Fact label="Daily limit">{profile.gmail_daily_limit} emails per day</Fact>
               </ColumnLayout>
-              <Button onClick={() => void disconnect()} loading={disconnecting}>
-                Disconnect
-              </Button>
+              <Button onClick={() => setConfirmingDisconnect(true)}>Disconnect</Button>
+              {confirmingDisconnect && (
+                <Modal
+                  visible
+                  header="Disconnect Gmail?"
+                  onDismiss={() => !disconnecting && setConfirmingDisconnect(false)}
+                  footer={
+                    <Box float="right">
+                      <SpaceBetween direction="horizontal" size="xs">
+                        <Button variant="link" disabled={disconnecting} onClick={() => setConfirmingDisconnect(false)}>
+                          Cancel
+                        </Button>
+                        <Button variant="primary" loading={disconnecting} onClick={() => void disconnect()}>
+                          Disconnect
+                        </Button>
+                      </SpaceBetween>
+                    </Box>
+                  }
+                >
+                  {/* What the sender does without a mailbox (core/sender.ts: pause, reason mailbox_disconnected). */}
+                  Trackpitch will no longer send from {profile.gmail_email ?? 'this mailbox'}. Emails waiting in your queue will not be sent: their campaigns
+                  pause until you connect a mailbox again and resume them.
+                </Modal>
+              )}
             </SpaceBetween>
           ) : (
             <SpaceBetween size="m">

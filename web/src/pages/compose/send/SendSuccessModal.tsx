@@ -6,7 +6,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router-dom';
 import { pendingEmails, type CampaignSummary } from '../../../../../schema/api/campaigns';
 import { sendingMessages, type SendModeName } from '../../../../../schema/api/sending';
-import { plural } from '../../../lib/plural';
+import { plural } from '../../../../../schema/plural';
 import { queueEta } from '../../../lib/queueEta';
 import { paceWords } from '../../../../../schema/sendingLimits';
 import { localTime, type QueueTotals } from './sendPlan';
