@@ -20,6 +20,22 @@ export const unsubscribePageUrl = (appUrl: string, token: string) => `${appUrl}/
 /** The RFC 8058 one-click URL (List-Unsubscribe with List-Unsubscribe-Post): a POST unsubscribes. */
 export const oneClickUnsubscribeUrl = (appUrl: string, token: string) => `${appUrl}/api/unsubscribe/one-click?token=${encodeURIComponent(token)}`;
 
+/**
+ * RFC 8058 §3.1: a one-click unsubscribe is a POST whose body (form-urlencoded or multipart) carries
+ * `List-Unsubscribe=One-Click`. Anything else (an empty POST, JSON, a scanner probing the URL) is not
+ * the recipient's mail client asking, so it must not unsubscribe. The platform's form parser reads both
+ * encodings; a body it cannot read is not one-click.
+ */
+export async function isOneClickBody(contentType: string | undefined, body: Uint8Array | string | undefined): Promise<boolean> {
+  if (!contentType || body === undefined) return false;
+  try {
+    const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+    return form.getAll('List-Unsubscribe').some((value) => value === 'One-Click');
+  } catch {
+    return false;
+  }
+}
+
 /** The pixel as inserted before </body>: hidden, no layout. */
 export const openPixelHtml = (appUrl: string, token: string) =>
   `<img src="${escapeHtml(openPixelUrl(appUrl, token))}" width="1" height="1" alt="" style="display:none">`;

@@ -10,12 +10,14 @@
  *    prefetch GETs).
  *  - POST /api/unsubscribe {token, reason, reasonDetails}: the page's confirm button. Idempotent.
  *  - POST /api/unsubscribe/one-click?token=: RFC 8058 one-click (the List-Unsubscribe-Post header):
- *    a form-encoded `List-Unsubscribe=One-Click` body, 200 with no body. Idempotent.
+ *    a form-encoded `List-Unsubscribe=One-Click` body, 200 with no body. Idempotent. Any other body is
+ *    a 400 and unsubscribes no one (a scanner's POST).
  * Logs name the campaign and position, never the address.
  */
 import type { Context } from 'aws-lambda';
 import type { UnsubscribeLookup } from '../../schema/api/sending';
 import { isEmailToken } from '../core/emailToken';
+import { isOneClickBody } from '../core/tracking';
 import { classifyOpen, type OpenKind } from '../core/openClassifier';
 import type { Clock, EmailToken, TrackingStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
@@ -34,6 +36,7 @@ const PIXEL_GIF_BASE64 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRA
 const NO_CACHE = { 'cache-control': 'no-store, no-cache, must-revalidate, private', pragma: 'no-cache' };
 
 const ONE_CLICK_ROUTE = 'POST /api/unsubscribe/one-click';
+const NOT_ONE_CLICK = 'A one-click unsubscribe needs the body List-Unsubscribe=One-Click (RFC 8058).';
 
 /** A link index as the sender writes it: a non-negative integer without sign, padding or fraction. */
 const LINK_INDEX = /^(0|[1-9][0-9]{0,5})$/;
@@ -155,11 +158,14 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
     },
   });
 
-  // RFC 8058's body is a form (`List-Unsubscribe=One-Click`, urlencoded or multipart), not JSON: the
-  // token in the URL is the whole request, so the body is dropped before the JSON parsing every
-  // other route gets.
-  return (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> =>
-    api(event.routeKey === ONE_CLICK_ROUTE ? { ...event, body: undefined, isBase64Encoded: false } : event, lambdaContext);
+  // RFC 8058's body is a form (`List-Unsubscribe=One-Click`, urlencoded or multipart), not JSON: it is
+  // judged here, then dropped before the JSON parsing every other route gets.
+  return async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {
+    if (event.routeKey !== ONE_CLICK_ROUTE) return api(event, lambdaContext);
+    const body = event.body === undefined ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
+    if (!(await isOneClickBody(event.headers['content-type'], body))) return json(400, { message: NOT_ONE_CLICK });
+    return api({ ...event, body: undefined, isBase64Encoded: false }, lambdaContext);
+  };
 }
 
 /** This group's handler over its own adapters for `config` (the local server builds one per stack). */

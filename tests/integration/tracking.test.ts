@@ -398,6 +398,31 @@ describe('POST /api/unsubscribe/one-click (RFC 8058)', () => {
     expect(await counters(sent)).toMatchObject({ unsubscribed: 0 });
   });
 
+  it("refuses with 400 a POST without the body List-Unsubscribe=One-Click (a scanner's), and unsubscribes no one", async () => {
+    const sent = await sentEmail();
+    const posts: { body?: string; contentType?: string }[] = [
+      {},
+      { body: '', contentType: 'application/x-www-form-urlencoded' },
+      { body: 'List-Unsubscribe=Yes', contentType: 'application/x-www-form-urlencoded' },
+      { body: 'list-unsubscribe=one-click', contentType: 'application/x-www-form-urlencoded' },
+      { body: JSON.stringify({ 'List-Unsubscribe': 'One-Click' }), contentType: 'application/json' },
+      { body: 'List-Unsubscribe=One-Click', contentType: 'text/plain' },
+    ];
+    for (const post of posts) {
+      const answer = await own(`/api/unsubscribe/one-click?token=${sent.token.token}`, {
+        method: 'POST',
+        ...(post.body !== undefined ? { body: post.body } : {}),
+        ...(post.contentType ? { headers: { 'content-type': post.contentType } } : {}),
+      });
+      expect(answer.status, JSON.stringify(post)).toBe(400);
+      expect(answer.json?.message).toContain('List-Unsubscribe=One-Click');
+    }
+    expect(await unsubscribeItem(sent)).toBeUndefined();
+    expect(await counters(sent)).toMatchObject({ unsubscribed: 0 });
+    expect((await oneClick(sent.token.token, 'List-Unsubscribe=One-Click&extra=1')).status).toBe(200);
+    expect(await unsubscribeItem(sent)).toBeDefined();
+  });
+
   it('accepts a multipart body too, and answers 404 to an unknown or missing token', async () => {
     const sent = await sentEmail();
     const boundary = 'b0undary';
