@@ -16,6 +16,7 @@ import type { TrackSummary } from '../schema/api/tracks';
 import type { AudioFacts, ReadyTrackFacts, StoredTrack } from './core/tracks';
 import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../schema/api/insights';
 import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/insights';
+import type { AllowanceOutcome, AllowanceWindow } from './core/allowance';
 
 export interface Clock {
   now(): Date;
@@ -307,6 +308,21 @@ export interface WrittenEmailStore {
   get(campaignId: string, requestKey: string): Promise<WrittenEmail | undefined>;
   /** Stores the email unless one is stored under this key (the first writer wins); returns what is stored. */
   putIfAbsent(campaignId: string, requestKey: string, email: WrittenEmail, now: Date): Promise<WrittenEmail>;
+}
+
+/**
+ * Counts of allowances in fixed windows (lambdas/core/allowance.ts). `take` counts one in every window
+ * or, when one of them is full, in none, and says which was full. `subject` names whose count it is
+ * (a user's AI previews); `windows` come from the core.
+ */
+export interface AllowanceStore {
+  take(subject: AllowanceSubject, windows: readonly AllowanceWindow[]): Promise<AllowanceOutcome>;
+}
+
+/** Whose allowance: a user's (kept in their partition, so it goes with their account) of one kind. */
+export interface AllowanceSubject {
+  userId: string;
+  kind: 'ai_preview';
 }
 
 // ---------------------------------------------------------------------------------------------------

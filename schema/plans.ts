@@ -22,6 +22,8 @@ export interface Plan {
   directoryAdditions: number;
   /** basic: opens only; full: every figure. */
   analytics: AnalyticsDepth;
+  /** AI writer calls a preview may make, per UTC hour and per Pacific month (each is billed per token). */
+  aiPreviews: { perHour: number; perMonth: number };
   /** Marked 'Most Popular'. */
   popular: boolean;
   features: readonly string[];
@@ -37,6 +39,7 @@ export const plans = [
     monthlyEmails: 50,
     directoryAdditions: 5,
     analytics: 'basic',
+    aiPreviews: { perHour: 20, perMonth: 200 },
     popular: false,
     features: ['Basic AI email generation', 'Mailbox integration', 'Contact management'],
     limitations: ['No LabelFinder database access', 'Basic analytics only'],
@@ -49,6 +52,7 @@ export const plans = [
     monthlyEmails: 500,
     directoryAdditions: 1000,
     analytics: 'full',
+    aiPreviews: { perHour: 60, perMonth: 2000 },
     popular: true,
     features: ['Advanced AI personalization', 'Full LabelFinder access', 'Advanced analytics and tracking', 'Priority support'],
     limitations: [],
@@ -61,6 +65,7 @@ export const plans = [
     monthlyEmails: null,
     directoryAdditions: 1000,
     analytics: 'full',
+    aiPreviews: { perHour: 120, perMonth: 10000 },
     popular: false,
     features: ['Unlimited emails', 'Full LabelFinder access', 'Team collaboration', 'Custom branding', 'API access', 'Dedicated support'],
     limitations: [],

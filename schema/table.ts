@@ -131,6 +131,11 @@ export const key = {
    * play sessions of an hour (`H…`) or the counted events of a minute (`M…`); TTL after the window.
    */
   listenRate: (position: number, window: string) => `LISTENRATE#${String(position).padStart(6, '0')}#${window}`,
+  /**
+   * A user's allowance count in one fixed window (issue 26): `USER#<sub>` / `ALLOW#<kind>#<window>`, e.g.
+   * the AI previews of an hour (`H…`) or a Pacific month (`M…`); TTL after the window.
+   */
+  allowance: (kind: string, window: string) => `ALLOW#${kind}#${window}`,
   /** GSI1 partition of a user's sent emails, sorted by `<sent at>#<campaign id>#<position>`: recent sends. */
   sentTimeline: (userId: string) => `USER#${userId}#SENT`,
   sentTimeSort: (sentAt: string, campaignId: string, position: number) => `${sentAt}#${campaignId}#${String(position).padStart(6, '0')}`,

@@ -1,5 +1,6 @@
 /** The campaigns group's adapters: the only API group with the AI writer and the HTML sanitizer. */
 import { systemClock } from '../adapters/clock';
+import { DynamoAllowanceStore } from '../adapters/dynamodb/allowanceStore';
 import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
@@ -23,6 +24,7 @@ export function campaignsDeps(config: ServerConfig): CampaignsDeps {
     sanitizer: new DomPurifySanitizer(),
     written: new DynamoWrittenEmailStore(db, name),
     tracks: new DynamoTrackStore(db, name),
+    allowances: new DynamoAllowanceStore(db, name),
     clock: systemClock,
   };
 }

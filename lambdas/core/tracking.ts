@@ -26,7 +26,7 @@ export const oneClickUnsubscribeUrl = (appUrl: string, token: string) => `${appU
  * the recipient's mail client asking, so it must not unsubscribe. The platform's form parser reads both
  * encodings; a body it cannot read is not one-click.
  */
-export async function isOneClickBody(contentType: string | undefined, body: Uint8Array | string | undefined): Promise<boolean> {
+export async function isOneClickBody(contentType: string | undefined, body: string | undefined): Promise<boolean> {
   if (!contentType || body === undefined) return false;
   try {
     const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();

@@ -61,6 +61,8 @@ export class HttpError extends Error {
     message: string,
     /** Optional machine-readable reason, returned as the error body's `code`. */
     readonly code?: string,
+    /** Headers the answer carries (a 429's Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -227,7 +229,7 @@ export function httpApi<G extends HandlerGroup>(group: G, routeMap: RouteMap<G>)
         const status = error instanceof HttpError ? error.statusCode : statusOf[error.kind];
         const body: ApiError = { message: error.message };
         if (error.code !== undefined) body.code = error.code;
-        return json(status, body);
+        return json(status, body, error instanceof HttpError ? error.headers : {});
       }
       const requestId = context.awsRequestId || event.requestContext.requestId;
       logger.error('Unhandled error', { error: error as Error, routeKey: event.routeKey, requestId });

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Campaign, campaignListSchema, DraftBulkDeleteResult, RecipientPreview } from '../../schema/api/campaigns';
 import { composeMessages, composeSpecTexts } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
+import type { Profile } from '../../schema/api/profile';
 import { artistName } from '../../schema/api/artist';
 import { isAddressId } from '../core/contacts';
 import {
@@ -21,12 +22,24 @@ import {
   withRecipientPlaceholders,
   writerRequestFor,
 } from '../core/compose';
+import { aiPreviewRefusal, aiPreviewWindows, secondsUntil } from '../core/allowance';
 import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
 import { campaignSummary } from '../core/queueing';
 import type { Identity } from '../core/profile';
 import { listenMessages } from '../../schema/api/listenValues';
-import type { CampaignStore, Clock, ContactStore, DraftWriteResult, EmailWriter, HtmlSanitizer, ProfileStore, TrackStore, WrittenEmailStore } from '../ports';
+import type {
+  AllowanceStore,
+  CampaignStore,
+  Clock,
+  ContactStore,
+  DraftWriteResult,
+  EmailWriter,
+  HtmlSanitizer,
+  ProfileStore,
+  TrackStore,
+  WrittenEmailStore,
+} from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { campaignsDeps } from '../composition/campaigns';
 import { HttpError, httpApi, json, knownId, lazyHandler, logger, noContent, parse, parseForm, type FormRule } from './api';
@@ -41,6 +54,8 @@ export interface CampaignsDeps {
   written: WrittenEmailStore;
   /** The caller's tracks: a draft's track_id must be one of their own ready tracks (issue 16). */
   tracks: Pick<TrackStore, 'get'>;
+  /** The plan's AI preview allowance: each writer call takes a place before the model is called. */
+  allowances: AllowanceStore;
   clock: Clock;
 }
 
@@ -114,7 +129,7 @@ function savedDraft(result: DraftWriteResult): Campaign {
   return result.campaign;
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, clock }: CampaignsDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, allowances, clock }: CampaignsDeps) => {
   /** A draft's uploaded track: the caller's own and ready, else a 400 (another user's id reads as none of theirs). */
   const ownTrack = async <T extends { track: { track_id: string | null } }>(userId: string, input: T): Promise<T> => {
     const trackId = input.track.track_id;
@@ -126,6 +141,22 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
 
   /** The artist's name and links come from the profile: create it on first use, as other pages do. */
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
+
+  /**
+   * The writer as one user's previews use it: each call (not a stored email reused) first takes a place
+   * in the plan's hour and month, and a full one is a 429 saying when more are available.
+   */
+  const meteredWriter = (userId: string, profile: Pick<Profile, 'tier'>): EmailWriter => ({
+    write: async (request) => {
+      const now = clock.now();
+      const taken = await allowances.take({ userId, kind: 'ai_preview' }, aiPreviewWindows(profile.tier, now));
+      if (!taken.allowed) {
+        logger.info('AI preview allowance used up', { window: taken.full.name, most: taken.full.most });
+        throw new HttpError(429, aiPreviewRefusal(taken.full, now), 'ai_preview_allowance', { 'retry-after': String(secondsUntil(taken.full, now)) });
+      }
+      return writer.write(request);
+    },
+  });
 
   const contactOf = async (userId: string, id: string): Promise<Contact> => {
     const contact = await contacts.get(userId, contactIdOf(id));
@@ -176,7 +207,11 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
         async () =>
           previewDraftContent(
             request.track,
-            withRecipientPlaceholders(await writer.write(writerRequestFor(request.track, contact, artistDetails(profile))), contact, artistName(profile)),
+            withRecipientPlaceholders(
+              await meteredWriter(userId, profile).write(writerRequestFor(request.track, contact, artistDetails(profile))),
+              contact,
+              artistName(profile),
+            ),
             contact,
             request.total_recipients,
             sanitizer,
@@ -266,7 +301,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
             campaign,
             contact,
             artist: artistDetails(profile),
-            writer,
+            writer: meteredWriter(userId, profile),
             sanitizer,
             written,
             unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL,

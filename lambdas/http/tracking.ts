@@ -162,7 +162,7 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
   // judged here, then dropped before the JSON parsing every other route gets.
   return async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {
     if (event.routeKey !== ONE_CLICK_ROUTE) return api(event, lambdaContext);
-    const body = event.body === undefined ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
+    const body = event.body !== undefined && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     if (!(await isOneClickBody(event.headers['content-type'], body))) return json(400, { message: NOT_ONE_CLICK });
     return api({ ...event, body: undefined, isBase64Encoded: false }, lambdaContext);
   };

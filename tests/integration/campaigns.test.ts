@@ -5,8 +5,9 @@
  * personalised_by_writer, HTML is sanitized before it is stored, each recipient's preview is their own,
  * another user's ids are 404 on every route, and a writer failure saves nothing.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoAllowanceStore } from '../../lambdas/adapters/dynamodb/allowanceStore';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
@@ -34,6 +35,7 @@ import {
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { UNSUBSCRIBE_FOOTER_TEXT } from '../../schema/email/render';
+import { planOf } from '../../schema/plans';
 import { key } from '../../schema/table';
 import { call, callAt, createUser, dynamodb, stack, startServer, uniqueEmail, type ApiOptions, type TestUser, stackConfig } from './helpers';
 import { stringMatching } from '../support/matchers';
@@ -569,6 +571,7 @@ describe('a writer failure', () => {
       contacts: new DynamoContactStore(db, tableName),
       profiles: new DynamoProfileStore(db, tableName),
       writer: failingWriter,
+      allowances: new DynamoAllowanceStore(db, tableName),
       tracks: new DynamoTrackStore(db, tableName),
       sanitizer: new DomPurifySanitizer(),
       written: new DynamoWrittenEmailStore(db, tableName),
@@ -697,5 +700,159 @@ describe('deleting drafts (issue 25 §3): DELETE /api/campaigns/{id} and POST /a
       status: 400,
       json: { message: 'ids: Select at least one draft.' },
     });
+  });
+});
+
+describe('the AI preview allowance (issue 26)', () => {
+  let server: LocalServer | undefined;
+  let own: ReturnType<typeof callAt>;
+  let writes = 0;
+  /** The clock the handler reads: a fixed instant the test moves. */
+  let now = new Date('2026-11-28T10:10:00.000Z');
+  const countingWriter: EmailWriter = {
+    write: () => {
+      writes++;
+      return Promise.resolve({ subject: 'Night Drive', body: 'Hi [FIRST_NAME], here is Night Drive: https://soundcloud.com/nova/night-drive\n\nNOVA' });
+    },
+  };
+  const free = planOf('free').aiPreviews;
+
+  beforeAll(async () => {
+    const db = dynamodb().doc;
+    const tableName = stack().tableName;
+    const campaigns = makeHandler({
+      campaigns: new DynamoCampaignStore(db, tableName, { ids: ulidGenerator() }),
+      contacts: new DynamoContactStore(db, tableName),
+      profiles: new DynamoProfileStore(db, tableName),
+      writer: countingWriter,
+      allowances: new DynamoAllowanceStore(db, tableName),
+      tracks: new DynamoTrackStore(db, tableName),
+      sanitizer: new DomPurifySanitizer(),
+      written: new DynamoWrittenEmailStore(db, tableName),
+      clock: { now: () => now },
+    }) as LambdaHandler;
+    server = await startServer({ loadHandler: async (group) => (group === 'campaigns' ? campaigns : importHandler(group, stackConfig())) });
+    own = callAt(server.url);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const preview = (user: TestUser, contact: Contact) =>
+    own('/api/campaigns/generate-preview', { method: 'POST', token: user.idToken, body: { track, contact_id: contact.id, total_recipients: 1 } });
+
+  it("lets a Free user's previews call the writer the plan's hourly number of times, then answers 429 saying when, without calling it", async () => {
+    now = new Date('2026-11-28T10:10:00.000Z');
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Calla Morrow', label_name: 'Zinc Orchard' });
+    const before = writes;
+    for (let i = 0; i < free.perHour; i++) expect((await preview(user, contact)).status, `preview ${String(i + 1)}`).toBeOneOf([200, 201]);
+    expect(writes - before).toBe(free.perHour);
+
+    const refused = await preview(user, contact);
+    expect(refused.status).toBe(429);
+    expect(refused.json).toEqual({
+      message: `You have used the ${String(free.perHour)} AI previews your plan allows per hour. More are available in 50 minutes.`,
+      code: 'ai_preview_allowance',
+    });
+    expect(refused.headers.get('retry-after')).toBe('3000');
+    expect(writes - before).toBe(free.perHour);
+
+    // Another user's allowance is their own.
+    const other = await createUser();
+    expect((await preview(other, await addContact(other, { name: 'Ines Halloran', label_name: 'Quiet Pylon' }))).status).toBe(201);
+
+    // The next hour has its own places.
+    now = new Date('2026-11-28T11:00:00.000Z');
+    expect((await preview(user, contact)).status).toBeOneOf([200, 201]);
+    expect(writes - before).toBe(free.perHour + 2);
+  });
+
+  it('counts the month too: a month used up is refused until the next Pacific month, whatever the hour', async () => {
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Dov Grisewood', label_name: 'Sable Quarry' });
+    // The month's count as if earlier hours of it had used it all.
+    await dynamodb().doc.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { PK: key.user(user.sub), SK: key.allowance('ai_preview', 'M2026-11') },
+        UpdateExpression: 'SET used = :used',
+        ExpressionAttributeValues: { ':used': free.perMonth - 1 },
+      }),
+    );
+    now = new Date('2026-11-28T12:30:00.000Z');
+    expect((await preview(user, contact)).status).toBe(201);
+    const refused = await preview(user, contact);
+    expect(refused).toMatchObject({
+      status: 429,
+      json: { message: `You have used the ${String(free.perMonth)} AI previews your plan allows per month. More are available on December 1.` },
+    });
+    // The refused take counted in no window: the hour still has all but one of its places.
+    const hour = await dynamodb().doc.send(
+      new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.allowance('ai_preview', 'H2026-11-28T12') } }),
+    );
+    expect(hour.Item?.used).toBe(1);
+    // December 1 00:00 in Los Angeles is 08:00 UTC.
+    now = new Date('2026-12-01T08:00:00.000Z');
+    expect((await preview(user, contact)).status).toBeOneOf([200, 201]);
+  });
+
+  it("a per-recipient preview already written takes no place; a new one does; a paid plan's allowance is its own", async () => {
+    now = new Date('2026-11-28T13:05:00.000Z');
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Mara Velvet', label_name: 'Velvet Works' });
+    const second = await addContact(user, { name: 'Theo Kern', label_name: 'Kern Audio' });
+    const draft = (await preview(user, contact)).json as unknown as Campaign;
+    const recipientPreview = (c: Contact) =>
+      own(`/api/campaigns/${draft.id}/recipient-preview`, { method: 'POST', token: user.idToken, body: { contact_id: c.id } });
+    expect((await recipientPreview(second)).status).toBe(200);
+    const before = writes;
+    for (let i = 0; i < 3; i++) expect((await recipientPreview(second)).status).toBe(200);
+    expect(writes).toBe(before);
+    const used = async (): Promise<unknown> =>
+      (
+        await dynamodb().doc.send(
+          new GetCommand({ TableName: stack().tableName, Key: { PK: key.user(user.sub), SK: key.allowance('ai_preview', 'H2026-11-28T13') } }),
+        )
+      ).Item?.used;
+    expect(await used()).toBe(2);
+
+    await dynamodb().doc.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { PK: key.user(user.sub), SK: key.allowance('ai_preview', 'H2026-11-28T13') },
+        UpdateExpression: 'SET used = :used',
+        ExpressionAttributeValues: { ':used': free.perHour },
+      }),
+    );
+    expect((await preview(user, contact)).status).toBe(429);
+    await dynamodb().doc.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { PK: key.user(user.sub), SK: key.profile() },
+        UpdateExpression: 'SET tier = :pro',
+        ExpressionAttributeValues: { ':pro': 'pro' },
+      }),
+    );
+    expect((await preview(user, contact)).status).toBeOneOf([200, 201]);
+    expect(await used()).toBe(free.perHour + 1);
+  });
+
+  it('concurrent previews take exactly the places left', async () => {
+    now = new Date('2026-11-28T14:20:00.000Z');
+    const user = await createUser();
+    const contact = await addContact(user, { name: 'Rio Static', label_name: 'Static Kiln' });
+    await dynamodb().doc.send(
+      new UpdateCommand({
+        TableName: stack().tableName,
+        Key: { PK: key.user(user.sub), SK: key.allowance('ai_preview', 'H2026-11-28T14') },
+        UpdateExpression: 'SET used = :used',
+        ExpressionAttributeValues: { ':used': free.perHour - 3 },
+      }),
+    );
+    const answers = await Promise.all(Array.from({ length: 8 }, () => preview(user, contact)));
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
   });
 });
