@@ -12,12 +12,14 @@
  *   npx tsx bench/compose.ts [runs]
  */
 import { execFileSync } from 'node:child_process';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { performance } from 'node:perf_hooks';
 import { DomPurifySanitizer } from '../lambdas/adapters/html/domPurifySanitizer';
 import { campaignSchema, recipientPreviewSchema } from '../schema/api/campaigns';
 import { contactSchema, type Contact } from '../schema/api/contacts';
 import { buildHtmlTemplate } from '../schema/email/htmlTemplates';
 import { renderEmail } from '../schema/email/render';
+import { key } from '../schema/table';
 import { uniqueEmail } from '../tests/support/accounts';
 import { medianOf, startBenchStack, valueAt } from './stack';
 
@@ -95,6 +97,16 @@ try {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.json() as Promise<unknown>;
   };
+  // The Expert plan's AI preview allowance (120 writer calls an hour) holds the 2 × runs previews below.
+  const { id: userId } = (await call('/api/profile', 'GET')) as { id: string };
+  await bench.db.send(
+    new UpdateCommand({
+      TableName: bench.stack.tableName,
+      Key: { PK: key.user(userId), SK: key.profile() },
+      UpdateExpression: 'SET tier = :label',
+      ExpressionAttributeValues: { ':label': 'label' },
+    }),
+  );
   const contacts: Contact[] = [];
   for (let i = 0; i < runs + 1; i++) {
     contacts.push(
