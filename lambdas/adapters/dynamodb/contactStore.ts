@@ -150,7 +150,7 @@ export class DynamoContactStore implements ContactStore {
   /** After a batch write of contacts: one UpdateItem of the count by what the batch created or deleted. */
   private async addToCount(userId: string, n: number): Promise<void> {
     const { Update } = this.countChange(userId, n);
-    // STATS is in every send's, open's and draft's transaction: a plain write that meets one is refused (TransactionConflict) and the SDK does not retry that.
+    // STATS is in every send's, open's and first batch's transaction: a plain write that meets one is refused (TransactionConflict) and the SDK does not retry that.
     if (n !== 0 && Update) await retryingRaces(() => this.db.send(new UpdateCommand(Update)));
   }
 
