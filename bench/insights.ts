@@ -47,12 +47,13 @@ try {
   const seedStart = performance.now();
   const requests: WriteRequest[] = [];
   const logged: LoggedEmail[] = [];
-  const campaignsCreated = new Map<string, number>();
+  /** Campaigns sent per Pacific day: each is first queued when it is created (started_sending_at = created_at). */
+  const campaignsSent = new Map<string, number>();
   for (let c = 0; c < CAMPAIGNS; c++) {
     // Campaigns created over the year, oldest first; each sends its 100 emails over the following days.
     const createdAt = new Date(NOW.getTime() - (DAYS - Math.floor((c * DAYS) / CAMPAIGNS)) * DAY_MS);
     const campaignId = ids.next(createdAt);
-    campaignsCreated.set(counterDay(createdAt), (campaignsCreated.get(counterDay(createdAt)) ?? 0) + 1);
+    campaignsSent.set(counterDay(createdAt), (campaignsSent.get(counterDay(createdAt)) ?? 0) + 1);
     const counters = { emails_sent: 0, emails_opened: 0, emails_machine_opened: 0, emails_clicked: 0, emails_unsubscribed: 0 };
     for (let p = 0; p < EMAILS_PER_CAMPAIGN; p++) {
       const i = c * EMAILS_PER_CAMPAIGN + p;
@@ -118,10 +119,10 @@ try {
     });
   }
   const { totals, days } = countersFromLogs(logged, []);
-  requests.push({ PutRequest: { Item: { ...statsTotalsKey(userId), entity: COUNTER_ENTITY, ...totals, contacts_count: 2500, campaigns_created: CAMPAIGNS } } });
+  requests.push({ PutRequest: { Item: { ...statsTotalsKey(userId), entity: COUNTER_ENTITY, ...totals, contacts_count: 2500, campaigns_sent: CAMPAIGNS } } });
   for (const [day, counters] of days) {
     requests.push({
-      PutRequest: { Item: { ...statsDayKey(userId, day), entity: COUNTER_ENTITY, day, ...counters, campaigns_created: campaignsCreated.get(day) ?? 0 } },
+      PutRequest: { Item: { ...statsDayKey(userId, day), entity: COUNTER_ENTITY, day, ...counters, campaigns_sent: campaignsSent.get(day) ?? 0 } },
     });
   }
   const profile = buildProfile({ id: userId, email: `${userId}@artist.test`, tier: 'pro', created_at: NOW.toISOString() });

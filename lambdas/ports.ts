@@ -231,7 +231,10 @@ export interface CampaignStore {
   list(userId: string): Promise<Campaign[]>;
   /** Replaces some of the draft's content, only while its status is draft (checked in the write). */
   updateDraft(userId: string, id: string, changes: Partial<DraftContent>, now: Date): Promise<DraftWriteResult>;
-  /** Deletes the campaign only while it is a draft (checked in the write): a sent campaign keeps its history. */
+  /**
+   * Deletes the campaign only while it is a draft (checked in the write): a sent campaign keeps its history.
+   * The draft's own items (the writer's per-recipient emails) go with it.
+   */
   deleteDraft(userId: string, id: string): Promise<DraftDeleteResult>;
 }
 

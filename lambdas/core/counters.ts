@@ -10,7 +10,8 @@
  *    totals only, because the logs keep no time of every event, only the first and the last.
  *  - entity counters count the user's own items, kept by the writers of those items:
  *    `contacts_count` (how many contacts the user has now: totals only, a level, not a flow) and
- *    `campaigns_created` (campaigns are never deleted: totals and the Pacific day of created_at).
+ *    `campaigns_sent` (campaigns that left draft: totals and the Pacific day of their first queued
+ *    batch; a draft never counts, and a sent campaign is never deleted, so it never falls).
  *    Rebuilt by counting the items, not from the email logs.
  * The campaign item keeps the same email counters per campaign (emails_sent, emails_opened, …).
  * This module is pure: the day a counter lands on, and the counters the logs say (the backfill writes
@@ -37,11 +38,11 @@ export type EmailCounter = (typeof EMAIL_COUNTERS)[number];
 export const EVENT_COUNTERS = ['open_count', 'machine_open_count', 'click_count', 'play_count', 'download_count'] as const;
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 
-export const ENTITY_COUNTERS = ['contacts_count', 'campaigns_created'] as const;
+export const ENTITY_COUNTERS = ['contacts_count', 'campaigns_sent'] as const;
 export type EntityCounter = (typeof ENTITY_COUNTERS)[number];
 
-/** The counters kept per Pacific day too: the email counters and the campaigns created that day. */
-export const DAY_COUNTERS = [...EMAIL_COUNTERS, 'campaigns_created'] as const satisfies readonly (EmailCounter | EntityCounter)[];
+/** The counters kept per Pacific day too: the email counters and the campaigns first queued that day. */
+export const DAY_COUNTERS = [...EMAIL_COUNTERS, 'campaigns_sent'] as const satisfies readonly (EmailCounter | EntityCounter)[];
 export type DayCounter = (typeof DAY_COUNTERS)[number];
 
 /** Every counter on the totals item. */
@@ -96,11 +97,28 @@ export interface LoggedUnsubscribe {
   unsubscribed_at: string;
 }
 
-/** What entity counters read from the user's items: how many contacts, and when each campaign was created. */
+/** What entity counters read from a campaign item. */
+export interface StoredCampaign {
+  status: string;
+  created_at: string;
+  /** Set by the first queued batch; null or absent on a draft (and on campaigns sent before it was kept). */
+  started_sending_at?: string | null;
+}
+
+/** What entity counters read from the user's items: how many contacts, and each campaign. */
 export interface StoredEntities {
   contacts: number;
-  campaigns: Iterable<{ created_at: string }>;
+  campaigns: Iterable<StoredCampaign>;
 }
+
+/**
+ * When a campaign counts as sent: the time its first batch was queued (it left draft then); undefined
+ * for a draft. A campaign out of draft without `started_sending_at` (written before the first batch
+ * kept it) falls back to `created_at`: the earliest it can have been queued, and in practice the same
+ * session it was composed in.
+ */
+export const campaignSentAt = (campaign: StoredCampaign): string | undefined =>
+  campaign.status === 'draft' ? undefined : (campaign.started_sending_at ?? campaign.created_at);
 
 export interface CountersFromLogs {
   totals: TotalCounters;
@@ -144,6 +162,6 @@ export function countersFromLogs(
   }
   for (const unsubscribe of unsubscribes) count('emails_unsubscribed', unsubscribe.unsubscribed_at);
   totals.contacts_count = entities.contacts;
-  for (const campaign of entities.campaigns) count('campaigns_created', campaign.created_at);
+  for (const campaign of entities.campaigns) count('campaigns_sent', campaignSentAt(campaign));
   return { totals, days };
 }

@@ -18,13 +18,13 @@ export interface DayRange {
 }
 
 /**
- * A day item as stored: its email counters and the campaigns created that day. Counters an item lacks
- * (written before they existed) read 0.
+ * A day item as stored: its email counters and the campaigns first queued that day. Counters an item
+ * lacks (written before they existed) read 0.
  */
-export type StoredDay = EmailCounters & { day: string; campaigns_created: number };
+export type StoredDay = EmailCounters & { day: string; campaigns_sent: number };
 
-/** The totals item's figures the dashboard shows: the email counters, the current contacts and every campaign ever created. */
-export type UserTotals = EmailCounters & { contacts_count: number; campaigns_created: number };
+/** The totals item's figures the dashboard shows: the email counters, the current contacts and every campaign ever sent (drafts never count). */
+export type UserTotals = EmailCounters & { contacts_count: number; campaigns_sent: number };
 
 /** A campaign's own counters as stored on its item (since it started). */
 export type CampaignCounters = EmailCounters & Pick<AnalyticsCampaign, 'id' | 'track_name' | 'created_at' | 'started_sending_at'>;
@@ -120,8 +120,8 @@ export function dashboardFigures(totals: UserTotals, days: readonly StoredDay[],
     emails_opened: totals.emails_opened,
     emails_machine_opened: totals.emails_machine_opened,
     average_open_rate: percentOf(totals.emails_opened, totals.emails_sent),
-    total_campaigns: Math.max(0, totals.campaigns_created),
-    campaigns_this_month: inMonth.reduce((sum, item) => sum + item.campaigns_created, 0),
+    total_campaigns: Math.max(0, totals.campaigns_sent),
+    campaigns_this_month: inMonth.reduce((sum, item) => sum + item.campaigns_sent, 0),
     emails_this_week: inWeek.reduce((sum, item) => sum + item.emails_sent, 0),
   };
 }

@@ -279,7 +279,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     'POST /api/campaigns/bulk-delete': async ({ identity, body }) => {
       const { ids } = parse((await campaignSchemas()).draftBulkDeleteSchema, body);
       const deleted: string[] = [];
-      // One at a time: each delete is its own conditional transaction with the counters.
+      // One at a time: each is its own conditional delete, then its partition's items.
       for (const id of new Set(ids.filter(isUlid))) {
         if ((await campaigns.deleteDraft(identity.userId, id)).outcome === 'deleted') deleted.push(id);
       }

@@ -4,7 +4,7 @@
  * (tests/unit/record-fields.test.ts) holds each list to its schema's keys.
  */
 import type { Campaign } from './campaigns';
-import type { Contact, Unsubscribe } from './contacts';
+import type { Contact, ContactInput, Unsubscribe } from './contacts';
 import type { OutboxMessageSummary } from './sending';
 
 /**
@@ -71,6 +71,22 @@ export const contactFields = [
   'created_at',
   'last_answer',
 ] as const satisfies readonly (keyof Contact)[];
+
+/**
+ * The fields a person writes on a contact (contactInputSchema): what the edit form replaces and what a
+ * CSV column can be mapped to (genre_focus, created_at and the answer are the app's).
+ */
+export const contactInputFields = [
+  'name',
+  'email',
+  'label_name',
+  'contact_type',
+  'position',
+  'genre',
+  'website_url',
+  'notes',
+] as const satisfies readonly (keyof ContactInput)[];
+export type ContactInputField = (typeof contactInputFields)[number];
 
 /** An unsubscribed address's fields (unsubscribeSchema). */
 export const unsubscribeFields = [

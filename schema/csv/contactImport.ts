@@ -1,6 +1,7 @@
 import { characterMessages, characterReasons, hasNulOrLoneSurrogate } from '../api/characters';
 import { contactEmailError, contactLimits, CONTACT_EMAIL_PATTERN, normaliseEmail, type CsvContact } from '../api/contacts';
 import { normaliseWebsite } from '../api/links';
+import { contactInputFields, type ContactInputField } from '../api/recordFields';
 import type { ContactType } from '../api/options';
 import { formatCsv, parseCsv, type CsvTable } from './parse';
 
@@ -14,21 +15,10 @@ import { formatCsv, parseCsv, type CsvTable } from './parse';
  * 'add_to_notes' for a column the contact has no field for (Country, Instagram, SoundCloud…), whose
  * cells are kept in the notes as 'Header: value' rather than lost, or 'skip'.
  */
-export type ColumnField = 'email' | 'name' | 'label_name' | 'contact_type' | 'position' | 'genre' | 'website_url' | 'notes' | 'add_to_notes' | 'skip';
+export type ColumnField = ContactInputField | 'add_to_notes' | 'skip';
 
-/** The mapping select's options, in order. */
-export const columnFields: readonly ColumnField[] = [
-  'email',
-  'name',
-  'label_name',
-  'contact_type',
-  'position',
-  'genre',
-  'website_url',
-  'notes',
-  'add_to_notes',
-  'skip',
-];
+/** The mapping select's options, in order: the one required field first, then the contact's others as the form has them. */
+export const columnFields: readonly ColumnField[] = ['email', ...contactInputFields.filter((field) => field !== 'email'), 'add_to_notes', 'skip'];
 
 /** The contact form's words for each field (ContactForm), so the import and the form name them alike. */
 export const columnFieldLabels: Record<ColumnField, string> = {

@@ -5,14 +5,13 @@
  * personalised_by_writer, HTML is sanitized before it is stored, each recipient's preview is their own,
  * another user's ids are 404 on every route, and a writer failure saves nothing.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAllowanceStore } from '../../lambdas/adapters/dynamodb/allowanceStore';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
-import { readCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
 import { DynamoTrackStore } from '../../lambdas/adapters/dynamodb/trackStore';
 import { DomPurifySanitizer } from '../../lambdas/adapters/html/domPurifySanitizer';
@@ -648,28 +647,90 @@ describe('a writer failure', () => {
 
 describe('deleting drafts (issue 25 §3): DELETE /api/campaigns/{id} and POST /api/campaigns/bulk-delete', () => {
   const draftBody = { mode: 'ai', track, email_subject: 'Night Drive', email_body: 'Hi [CONTACT_NAME]', total_recipients: 1 };
-  const campaignsCreated = async (user: TestUser) => (await readCounters(dynamodb().doc, stack().tableName, user.sub)).totals.campaigns_created;
+  /** The dashboard's "Total Campaigns" and "Campaigns This Month": sent campaigns only, so no draft ever moves them. */
+  const campaignFigures = async (user: TestUser) => {
+    const response = await api(user, '/api/dashboard');
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    const { total_campaigns, campaigns_this_month } = response.json as { total_campaigns: number; campaigns_this_month: number };
+    return { total_campaigns, campaigns_this_month };
+  };
+  const noCampaigns = { total_campaigns: 0, campaigns_this_month: 0 };
 
-  it('deletes one draft of the caller (204) and the count of campaigns follows; a second delete is 404', async () => {
+  /** Every item of the campaign's own partition (the writer's emails, recipients), consistent. */
+  const partitionItems = (campaignId: string) =>
+    queryAll(dynamodb().doc, {
+      TableName: stack().tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId) },
+      ConsistentRead: true,
+    });
+
+  /**
+   * An AI draft with what a draft leaves in its partition: the writer's email for a second recipient
+   * (their per-recipient preview) and a recipient of a first batch the sending store refused (the
+   * mailbox was disconnected between its RCPT writes and its transaction).
+   */
+  async function draftWithItems(user: TestUser, first: Contact, second: Contact): Promise<Campaign> {
+    const draft = await generated(user, first);
+    const preview = await api(user, `/api/campaigns/${draft.id}/recipient-preview`, { method: 'POST', body: { contact_id: second.id } });
+    expect(preview.status, JSON.stringify(preview.json)).toBe(200);
+    await dynamodb().doc.send(
+      new PutCommand({
+        TableName: stack().tableName,
+        Item: { PK: key.campaignPartition(draft.id), SK: key.recipient(0), entity: 'recipient', campaign_id: draft.id, user_id: user.sub, status: 'pending' },
+      }),
+    );
+    expect((await partitionItems(draft.id)).map((item) => String(item.SK).split('#')[0]).sort()).toEqual(['RCPT', 'WRITTEN']);
+    return draft;
+  }
+
+  it('deletes one draft of the caller (204) and a second delete is 404; drafts never count as campaigns', async () => {
     const user = await createUser();
     const [kept, doomed] = [await createDraft(user, draftBody), await createDraft(user, draftBody)];
-    expect(await campaignsCreated(user)).toBe(2);
+    expect(await campaignFigures(user)).toEqual(noCampaigns);
     expect(await api(user, `/api/campaigns/${doomed.id}`, { method: 'DELETE' })).toMatchObject({ status: 204 });
     expect((await listCampaigns(user)).map((c) => c.id)).toEqual([kept.id]);
     expect(await storedCampaigns(user.sub)).toHaveLength(1);
-    expect(await campaignsCreated(user)).toBe(1);
+    expect(await campaignFigures(user)).toEqual(noCampaigns);
     expect(await api(user, `/api/campaigns/${doomed.id}`, { method: 'DELETE' })).toMatchObject({
       status: 404,
       json: { message: composeMessages.campaignNotFound },
     });
-    expect(await campaignsCreated(user)).toBe(1);
+    expect(await campaignFigures(user)).toEqual(noCampaigns);
   });
 
-  it('keeps a campaign that left draft (409, with why) and another user’s draft (404, as a missing id)', async () => {
-    const [owner, intruder] = await Promise.all([createUser(), createUser()]);
-    const sent = await createDraft(owner, draftBody);
+  it('a deleted draft leaves nothing behind: its written emails and recipients go with it, one or in bulk', async () => {
+    const user = await createUser({ name: 'Nova Reyes' });
+    const [mara, juno] = [
+      await addContact(user, { name: 'Mara Quellwood', label_name: 'Tidewater Records' }),
+      await addContact(user, { name: 'Juno Halloway', label_name: 'Cobalt Relay Audio' }),
+    ];
+    const one = await draftWithItems(user, mara, juno);
+    const bulk = [await draftWithItems(user, mara, juno), await draftWithItems(user, juno, mara)];
+    const kept = await draftWithItems(user, mara, juno);
+    const keptItems = await partitionItems(kept.id);
+
+    expect(await api(user, `/api/campaigns/${one.id}`, { method: 'DELETE' })).toMatchObject({ status: 204 });
+    expect(await partitionItems(one.id)).toEqual([]);
+    const response = await api(user, '/api/campaigns/bulk-delete', { method: 'POST', body: { ids: bulk.map((d) => d.id) } });
+    expect(response).toMatchObject({ status: 200, json: { deleted: bulk.map((d) => d.id) } });
+    for (const draft of bulk) expect(await partitionItems(draft.id)).toEqual([]);
+    // The user's partition holds only the draft that was kept, whose items are all there.
+    expect((await storedCampaigns(user.sub)).map((c) => c.id)).toEqual([kept.id]);
+    expect(await partitionItems(kept.id)).toEqual(keptItems);
+    expect(await campaignFigures(user)).toEqual(noCampaigns);
+  });
+
+  it('keeps a campaign that left draft (409, with why) and another user’s draft and its items (404, as a missing id)', async () => {
+    const [owner, intruder] = await Promise.all([createUser({ name: 'Nova Reyes' }), createUser()]);
+    const [mara, juno] = [
+      await addContact(owner, { name: 'Mara Quellwood', label_name: 'Tidewater Records' }),
+      await addContact(owner, { name: 'Juno Halloway', label_name: 'Cobalt Relay Audio' }),
+    ];
+    const sent = await draftWithItems(owner, mara, juno);
     await startSending(owner.sub, sent.id);
-    const draft = await createDraft(owner, draftBody);
+    const draft = await draftWithItems(owner, mara, juno);
+    const [sentItems, draftItems] = [await partitionItems(sent.id), await partitionItems(draft.id)];
     expect(await api(owner, `/api/campaigns/${sent.id}`, { method: 'DELETE' })).toMatchObject({
       status: 409,
       json: { message: composeMessages.notDraftDelete },
@@ -683,7 +744,8 @@ describe('deleting drafts (issue 25 §3): DELETE /api/campaigns/{id} and POST /a
       json: { message: composeMessages.campaignNotFound },
     });
     expect((await listCampaigns(owner)).map((c) => c.id).sort()).toEqual([sent.id, draft.id].sort());
-    expect(await campaignsCreated(owner)).toBe(2);
+    expect(await partitionItems(sent.id)).toEqual(sentItems);
+    expect(await partitionItems(draft.id)).toEqual(draftItems);
   });
 
   it('bulk delete removes the caller’s drafts among the ids and answers which; sent, unknown and malformed ids are left alone', async () => {
@@ -695,7 +757,7 @@ describe('deleting drafts (issue 25 §3): DELETE /api/campaigns/{id} and POST /a
     const response = await api(user, '/api/campaigns/bulk-delete', { method: 'POST', body: { ids } });
     expect(response).toMatchObject({ status: 200, json: { deleted: [drafts[0]!.id, drafts[1]!.id] } });
     expect((await listCampaigns(user)).map((c) => c.id).sort()).toEqual([drafts[2]!.id, sent.id].sort());
-    expect(await campaignsCreated(user)).toBe(2);
+    expect(await campaignFigures(user)).toEqual(noCampaigns);
     expect(await api(user, '/api/campaigns/bulk-delete', { method: 'POST', body: { ids: [] } })).toMatchObject({
       status: 400,
       json: { message: 'ids: Select at least one draft.' },

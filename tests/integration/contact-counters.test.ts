@@ -2,8 +2,8 @@
  * The user's entity counters (lambdas/core/counters.ts) on DynamoDB Local: `contacts_count` on `STATS`
  * equals the user's number of `CONTACT#` items after every contact writer (form add, edit, delete, CSV
  * import, bulk delete, directory add, and their HTTP routes) and after a seeded random mix of them;
- * concurrent creates or deletes of one contact count once. `campaigns_created` counts each created
- * campaign on `STATS` and on the Pacific day it was created. The backfill rebuilds both exactly.
+ * concurrent creates or deletes of one contact count once. `campaigns_sent` is never moved by a draft
+ * (its first batch counts it: tests/integration/insights.test.ts). The backfill rebuilds both exactly.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,7 +16,7 @@ import { CONTACTS_PER_TRANSACTION, DynamoDirectoryStore } from '../../lambdas/ad
 import { countAll } from '../../lambdas/adapters/dynamodb/query';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { addressId } from '../../lambdas/core/contacts';
-import { counterDay, emptyDay } from '../../lambdas/core/counters';
+import { emptyDay } from '../../lambdas/core/counters';
 import { seededRandom } from '../../lambdas/core/seededRandom';
 import type { NewContact } from '../../lambdas/ports';
 import { directoryEntries } from '../../lib/local/seed';
@@ -248,35 +248,24 @@ describe('contacts_count: every contact writer', () => {
   });
 });
 
-describe('campaigns_created', () => {
-  it('counts each created campaign on the totals and on the Pacific day it was created', async () => {
-    const userId = await newUserId();
-    await draftAt(userId, '2026-03-08T07:59:30.000Z'); // 23:59:30 PST on 7 March
-    await draftAt(userId, '2026-03-08T08:00:30.000Z'); // 00:00:30 PST on 8 March: that day
-    await draftAt(userId, '2026-03-08T20:00:00.000Z');
-    await draftAt(userId, '2026-07-01T07:00:10.000Z'); // 00:00:10 PDT on 1 July
-    const { totals, days } = await readCounters(db(), tableName(), userId);
-    expect(totals.campaigns_created).toBe(4);
-    expect(Object.fromEntries(days)).toEqual({
-      '2026-03-07': { ...emptyDay(), campaigns_created: 1 },
-      '2026-03-08': { ...emptyDay(), campaigns_created: 2 },
-      '2026-07-01': { ...emptyDay(), campaigns_created: 1 },
-    });
-  });
-
-  it("counts every one of concurrent creates, and never another user's", async () => {
+describe('campaigns_sent: drafts are not sent campaigns', () => {
+  it('creating and deleting drafts, one by one and concurrently, writes no campaign counter', async () => {
     const userId = await newUserId();
     const otherId = await newUserId();
-    const at = '2026-11-20T18:00:00.000Z';
-    await Promise.all(Array.from({ length: 10 }, () => draftAt(userId, at)));
-    const { totals, days } = await readCounters(db(), tableName(), userId);
-    expect(totals.campaigns_created).toBe(10);
-    expect(days.get(counterDay(new Date(at)))?.campaigns_created).toBe(10);
-    expect((await readCounters(db(), tableName(), otherId)).totals.campaigns_created).toBe(0);
+    const store = campaigns();
+    const drafts = [await draftAt(userId, '2026-03-08T07:59:30.000Z'), await draftAt(userId, '2026-07-01T07:00:10.000Z')];
+    drafts.push(...(await Promise.all(Array.from({ length: 10 }, () => draftAt(userId, '2026-11-20T18:00:00.000Z')))));
+    await Promise.all(drafts.slice(0, 6).map((draft) => store.deleteDraft(userId, draft.id)));
+    for (const id of [userId, otherId]) {
+      const { totals, days } = await readCounters(db(), tableName(), id);
+      expect(totals.campaigns_sent).toBe(0);
+      expect(days.size, 'no day item at all').toBe(0);
+    }
+    expect(await store.list(userId)).toHaveLength(6);
   });
 });
 
-describe('rebuildCounters (backfill) of contacts_count and campaigns_created', () => {
+describe('rebuildCounters (backfill) of contacts_count and campaigns_sent', () => {
   it('reproduces the live counters exactly once they are deleted, and a second run changes nothing', async () => {
     const userId = await newUserId();
     const store = contacts();
@@ -291,7 +280,7 @@ describe('rebuildCounters (backfill) of contacts_count and campaigns_created', (
     await draftAt(userId, '2026-11-20T07:30:00.000Z');
     await draftAt(userId, '2026-11-21T18:00:00.000Z');
     const live = await readCounters(db(), tableName(), userId);
-    expect(live.totals).toMatchObject({ contacts_count: 6, campaigns_created: 2 });
+    expect(live.totals).toMatchObject({ contacts_count: 6, campaigns_sent: 0 });
 
     // As before the counters: none stored.
     await db().send(new DeleteCommand({ TableName: tableName(), Key: statsTotalsKey(userId) }));
@@ -321,9 +310,16 @@ describe('rebuildCounters (backfill) of contacts_count and campaigns_created', (
       ),
     );
     const ids = ulidGenerator();
-    for (const at of ['2026-10-01T06:59:00.000Z', '2026-10-01T07:01:00.000Z']) {
-      const id = ids.next(new Date(at));
-      await db().send(new PutCommand({ TableName: tableName(), Item: { PK: key.user(userId), SK: key.campaign(id), entity: 'campaign', id, created_at: at } }));
+    // Sent campaigns count on the day they were first queued, one sent before that time was kept on the day it
+    // was created, a draft never.
+    const stored = [
+      { status: 'completed', created_at: '2026-09-20T12:00:00.000Z', started_sending_at: '2026-10-01T06:59:00.000Z' },
+      { status: 'completed', created_at: '2026-10-01T07:01:00.000Z' },
+      { status: 'draft', created_at: '2026-10-01T08:00:00.000Z', started_sending_at: null },
+    ];
+    for (const campaign of stored) {
+      const id = ids.next(new Date(campaign.created_at));
+      await db().send(new PutCommand({ TableName: tableName(), Item: { PK: key.user(userId), SK: key.campaign(id), entity: 'campaign', id, ...campaign } }));
     }
     const firstPage = await db().send(
       new QueryCommand({
@@ -335,10 +331,10 @@ describe('rebuildCounters (backfill) of contacts_count and campaigns_created', (
     );
     expect(firstPage.LastEvaluatedKey, 'the contacts fill more than one page').toBeDefined();
     const rebuilt = await rebuildCounters(db(), tableName(), userId);
-    expect(rebuilt.totals).toMatchObject({ contacts_count: 1300, campaigns_created: 2 });
+    expect(rebuilt.totals).toMatchObject({ contacts_count: 1300, campaigns_sent: 2 });
     expect(Object.fromEntries(rebuilt.days)).toEqual({
-      '2026-09-30': { ...emptyDay(), campaigns_created: 1 }, // 23:59 PDT
-      '2026-10-01': { ...emptyDay(), campaigns_created: 1 },
+      '2026-09-30': { ...emptyDay(), campaigns_sent: 1 }, // first queued 23:59 PDT
+      '2026-10-01': { ...emptyDay(), campaigns_sent: 1 }, // no started_sending_at: created 00:01 PDT
     });
     expect(await readCounters(db(), tableName(), userId)).toEqual(rebuilt);
     // From here on the writers keep it exact.

@@ -117,7 +117,7 @@ describe('counters written with each event', () => {
       play_count: 0,
       download_count: 0,
       contacts_count: 0,
-      campaigns_created: 1,
+      campaigns_sent: 1,
     });
     expect(await world.campaign(campaign.id)).toMatchObject({ emails_opened: 1, emails_machine_opened: 1, emails_clicked: 1, emails_unsubscribed: 1 });
     // Per link: three clicks on the first link, two on the second, with the address as sent.
@@ -232,10 +232,10 @@ describe('rebuildCounters (backfill)', () => {
       emails_machine_opened: 1,
       open_count: 3,
       machine_open_count: 1,
-      campaigns_created: 1,
+      campaigns_sent: 1,
     });
     expect(await storedCounters(world)).toEqual(rebuilt);
-    expect(rebuilt.days.get(counterDay(world.now))).toEqual({ ...emptyDay(), emails_sent: 2, emails_machine_opened: 1, campaigns_created: 1 });
+    expect(rebuilt.days.get(counterDay(world.now))).toEqual({ ...emptyDay(), emails_sent: 2, emails_machine_opened: 1, campaigns_sent: 1 });
     expect(rebuilt.days.get(counterDay(new Date(openedAt)))).toEqual({ ...emptyDay(), emails_opened: 1 });
   });
 });

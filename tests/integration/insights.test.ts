@@ -7,15 +7,17 @@
  * recorded by the listen store as the listen page reports them, and show on the activity and the
  * recent sends.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { statsDayKey, statsTotalsKey } from '../../lambdas/adapters/dynamodb/counters';
+import { readCounters, rebuildCounters } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { DynamoInsightsStore, type InsightsStoreOptions } from '../../lambdas/adapters/dynamodb/insightsStore';
 import { DynamoListenStore } from '../../lambdas/adapters/dynamodb/listenStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { makeHandler } from '../../lambdas/http/insights';
 import type { Campaign } from '../../schema/api/campaigns';
+import { SEND_BATCH_SIZE } from '../../schema/api/sendingValues';
 import {
   activityPageSchema,
   analyticsSchema,
@@ -91,24 +93,24 @@ async function sendCampaign(world: SendingWorld, n: number, trackName: string): 
 
 const tracking = (world: SendingWorld) => new DynamoTrackingStore(world.db, world.tableName);
 
-/** Contacts and earlier campaigns on the counters, as their writers keep them (tested in contact-counters.test.ts), without making them one by one. */
+/** Contacts and earlier sent campaigns on the counters, as their writers keep them (contact-counters.test.ts, below), without making them one by one. */
 async function addUserCounters(world: SendingWorld, { contacts, campaigns, days }: { contacts: number; campaigns: number; days: Record<string, number> }) {
   await world.db.send(
     new UpdateCommand({
       TableName: world.tableName,
       Key: statsTotalsKey(world.userId),
-      UpdateExpression: 'ADD contacts_count :contacts, campaigns_created :campaigns',
+      UpdateExpression: 'ADD contacts_count :contacts, campaigns_sent :campaigns',
       ExpressionAttributeValues: { ':contacts': contacts, ':campaigns': campaigns },
     }),
   );
-  for (const [day, created] of Object.entries(days)) {
+  for (const [day, sent] of Object.entries(days)) {
     await world.db.send(
       new UpdateCommand({
         TableName: world.tableName,
         Key: statsDayKey(world.userId, day),
-        UpdateExpression: 'SET #day = :day ADD campaigns_created :n',
+        UpdateExpression: 'SET #day = :day ADD campaigns_sent :n',
         ExpressionAttributeNames: { '#day': 'day' },
-        ExpressionAttributeValues: { ':day': day, ':n': created },
+        ExpressionAttributeValues: { ':day': day, ':n': sent },
       }),
     );
   }
@@ -193,6 +195,85 @@ describe('GET /api/dashboard', () => {
       recent_sends: [],
     });
     expect(other.userId).not.toBe(world.userId);
+  });
+});
+
+describe('Total Campaigns and Campaigns This Month count sent campaigns, never drafts (issue 25)', () => {
+  /** The two figures as the dashboard answers them. */
+  const campaignFigures = async (world: SendingWorld) => {
+    const { total_campaigns, campaigns_this_month } = dashboardStatsSchema.parse((await insightsApi(world)('GET /api/dashboard')).json);
+    return { total_campaigns, campaigns_this_month };
+  };
+  const firstBatch = (world: SendingWorld, campaign: Campaign, total: number, sendAfter = world.now) =>
+    world.sendQueue.queueBatch(world.userId, {
+      campaignId: campaign.id,
+      batchStart: 0,
+      total,
+      contacts: Array.from({ length: Math.min(SEND_BATCH_SIZE, total) }, (_, i) => contactFor(world.userId, i + 1)),
+      sendAfter,
+      now: world.now,
+    });
+
+  /** As before the counters (or after the rename): no counter items; the backfill must give the same figures and counters. */
+  async function expectBackfillAgrees(world: SendingWorld) {
+    const live = await readCounters(world.db, world.tableName, world.userId);
+    const figures = await campaignFigures(world);
+    await world.db.send(new DeleteCommand({ TableName: world.tableName, Key: statsTotalsKey(world.userId) }));
+    for (const day of live.days.keys()) await world.db.send(new DeleteCommand({ TableName: world.tableName, Key: statsDayKey(world.userId, day) }));
+    expect(await campaignFigures(world)).toEqual({ total_campaigns: 0, campaigns_this_month: 0 });
+    expect(await rebuildCounters(world.db, world.tableName, world.userId)).toEqual(live);
+    expect(await readCounters(world.db, world.tableName, world.userId)).toEqual(live);
+    expect(await campaignFigures(world)).toEqual(figures);
+  }
+
+  it('drafts created and deleted count nothing; the first batch counts the campaign once, on the Pacific day it was queued; later and retried batches do not', async () => {
+    // Composed on Oct 31 (PDT), sent on Nov 21: a campaign of this month.
+    const world = await sendingWorld({ start: new Date('2026-10-31T18:00:00.000Z') });
+    const campaign = await world.draft(SEND_BATCH_SIZE + 50);
+    const deleted = await Promise.all([world.draft(1), world.draft(2)]);
+    for (const draft of deleted) expect(await world.campaigns.deleteDraft(world.userId, draft.id)).toEqual({ outcome: 'deleted' });
+    expect(await campaignFigures(world)).toEqual({ total_campaigns: 0, campaigns_this_month: 0 });
+
+    world.now = NOW;
+    expect(await firstBatch(world, campaign, SEND_BATCH_SIZE + 50)).toMatchObject({ outcome: 'queued', campaign: { status: 'sending' } });
+    const counted = { total_campaigns: 1, campaigns_this_month: 1 };
+    expect(await campaignFigures(world)).toEqual(counted);
+    const { totals, days } = await readCounters(world.db, world.tableName, world.userId);
+    expect(totals.campaigns_sent).toBe(1);
+    expect([...days].map(([day, counters]) => [day, counters.campaigns_sent])).toEqual([['2026-11-21', 1]]);
+
+    // The same first batch again (a retry after a lost answer), then the second batch and its retry.
+    expect(await firstBatch(world, campaign, SEND_BATCH_SIZE + 50)).toMatchObject({ outcome: 'already_queued' });
+    const second = {
+      campaignId: campaign.id,
+      batchStart: SEND_BATCH_SIZE,
+      total: SEND_BATCH_SIZE + 50,
+      contacts: Array.from({ length: 50 }, (_, i) => contactFor(world.userId, SEND_BATCH_SIZE + i + 1)),
+      sendAfter: world.now,
+      now: world.now,
+    };
+    expect(await world.sendQueue.queueBatch(world.userId, second)).toMatchObject({ outcome: 'queued', queued: 50 });
+    expect(await world.sendQueue.queueBatch(world.userId, second)).toMatchObject({ outcome: 'already_queued' });
+    expect(await campaignFigures(world)).toEqual(counted);
+    await expectBackfillAgrees(world);
+  });
+
+  it('two concurrent first batches of one draft count it once; a scheduled campaign counts on the day it was queued', async () => {
+    const world = await sendingWorld({ start: NOW });
+    const campaign = await world.draft(2);
+    const outcomes = (await Promise.all([firstBatch(world, campaign, 2), firstBatch(world, campaign, 2)])).map((result) => result.outcome);
+    expect(outcomes.sort()).toEqual(['already_queued', 'queued']);
+    expect(await campaignFigures(world)).toEqual({ total_campaigns: 1, campaigns_this_month: 1 });
+
+    // Scheduled for next month: it left draft today, so it is this month's.
+    const scheduled = await world.draft(1);
+    expect(await firstBatch(world, scheduled, 1, new Date('2026-12-02T18:00:00.000Z'))).toMatchObject({ outcome: 'queued', campaign: { status: 'scheduled' } });
+    expect(await campaignFigures(world)).toEqual({ total_campaigns: 2, campaigns_this_month: 2 });
+    // Every email goes out, the last on Dec 2: sending counts no campaign again, and in December neither is this month's.
+    await world.runUntilIdle(10);
+    expect(world.now.toISOString().slice(0, 10)).toBe('2026-12-02');
+    expect(await campaignFigures(world)).toEqual({ total_campaigns: 2, campaigns_this_month: 0 });
+    await expectBackfillAgrees(world);
   });
 });
 

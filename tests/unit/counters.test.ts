@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterDay, counterDayRange, countersFromLogs, emptyDay, emptyTotals, type LoggedEmail } from '../../lambdas/core/counters';
+import { campaignSentAt, counterDay, counterDayRange, countersFromLogs, emptyDay, emptyTotals, type LoggedEmail } from '../../lambdas/core/counters';
 
 const at = (iso: string) => new Date(iso);
 
@@ -82,7 +82,7 @@ describe('countersFromLogs: what the logs say', () => {
       play_count: 2,
       download_count: 1,
       contacts_count: 0,
-      campaigns_created: 0,
+      campaigns_sent: 0,
     });
     expect(Object.fromEntries(counters.days)).toEqual({
       '2026-11-21': { ...emptyDay(), emails_sent: 3, emails_opened: 1, emails_machine_opened: 1 },
@@ -96,20 +96,31 @@ describe('countersFromLogs: what the logs say', () => {
     expect(counters.days.get('2026-11-20')).toEqual({ ...emptyDay(), emails_sent: 1, emails_machine_opened: 1 });
   });
 
-  it("sets the contacts to how many there are and counts each campaign on its creation's Pacific day", () => {
+  it('sets the contacts to how many there are and counts each sent campaign on the Pacific day it was first queued; drafts never', () => {
     const counters = countersFromLogs([email({ sent_at: '2026-11-22T07:30:00.000Z' })], [], {
       contacts: 42,
       campaigns: [
-        { created_at: '2026-11-22T07:59:59.999Z' }, // 23:59:59 PST on the 21st
-        { created_at: '2026-11-22T08:00:00.000Z' }, // 00:00 PST on the 22nd
-        { created_at: '2026-11-22T20:00:00.000Z' },
+        // Created the day before: counted on the day it was queued.
+        { status: 'sending', created_at: '2026-11-20T12:00:00.000Z', started_sending_at: '2026-11-22T07:59:59.999Z' }, // 23:59:59 PST on the 21st
+        { status: 'completed', created_at: '2026-11-22T08:00:00.000Z', started_sending_at: '2026-11-22T08:00:00.000Z' }, // 00:00 PST on the 22nd
+        { status: 'scheduled', created_at: '2026-11-22T20:00:00.000Z', started_sending_at: '2026-11-22T20:00:00.000Z' },
+        { status: 'draft', created_at: '2026-11-22T09:00:00.000Z', started_sending_at: null },
+        { status: 'draft', created_at: '2026-11-23T09:00:00.000Z' },
       ],
     });
-    expect(counters.totals).toEqual({ ...emptyTotals(), emails_sent: 1, contacts_count: 42, campaigns_created: 3 });
+    expect(counters.totals).toEqual({ ...emptyTotals(), emails_sent: 1, contacts_count: 42, campaigns_sent: 3 });
     expect(Object.fromEntries(counters.days)).toEqual({
-      '2026-11-21': { ...emptyDay(), emails_sent: 1, campaigns_created: 1 },
-      '2026-11-22': { ...emptyDay(), campaigns_created: 2 },
+      '2026-11-21': { ...emptyDay(), emails_sent: 1, campaigns_sent: 1 },
+      '2026-11-22': { ...emptyDay(), campaigns_sent: 2 },
     });
+  });
+
+  it('counts a sent campaign without started_sending_at (written before it was kept) on the day it was created', () => {
+    expect(campaignSentAt({ status: 'completed', created_at: '2026-11-20T12:00:00.000Z' })).toBe('2026-11-20T12:00:00.000Z');
+    expect(campaignSentAt({ status: 'sending', created_at: '2026-11-20T12:00:00.000Z', started_sending_at: null })).toBe('2026-11-20T12:00:00.000Z');
+    expect(campaignSentAt({ status: 'draft', created_at: '2026-11-20T12:00:00.000Z', started_sending_at: '2026-11-21T12:00:00.000Z' })).toBeUndefined();
+    const counters = countersFromLogs([], [], { contacts: 0, campaigns: [{ status: 'completed', created_at: '2026-11-20T12:00:00.000Z' }] });
+    expect(Object.fromEntries(counters.days)).toEqual({ '2026-11-20': { ...emptyDay(), campaigns_sent: 1 } });
   });
 
   it('is all zeros for an account with no logs', () => {

@@ -26,13 +26,13 @@ import {
 } from '../../lambdas/core/insights';
 
 const at = (iso: string) => new Date(iso);
-const day = (date: string, counters: Partial<EmailCounters> & { campaigns_created?: number } = {}): StoredDay => ({
+const day = (date: string, counters: Partial<EmailCounters> & { campaigns_sent?: number } = {}): StoredDay => ({
   day: date,
-  campaigns_created: 0,
+  campaigns_sent: 0,
   ...emptyEmailCounters(),
   ...counters,
 });
-const totals = (overrides: Partial<UserTotals> = {}): UserTotals => ({ ...emptyEmailCounters(), contacts_count: 0, campaigns_created: 0, ...overrides });
+const totals = (overrides: Partial<UserTotals> = {}): UserTotals => ({ ...emptyEmailCounters(), contacts_count: 0, campaigns_sent: 0, ...overrides });
 const campaign = (overrides: Partial<CampaignCounters> = {}): CampaignCounters => ({
   id: '01KAKZ3R000000000000000001',
   track_name: 'Midnight Drive',
@@ -129,12 +129,12 @@ describe('the dashboard figures', () => {
 
   it('counts the week as today and the six days before, and the month as this Pacific month', () => {
     const days = [
-      day('2026-10-27', { emails_sent: 100, campaigns_created: 100 }), // 8 days ago: neither
-      day('2026-10-28', { emails_sent: 2, campaigns_created: 1 }), // in the week, last month
-      day('2026-11-01', { emails_sent: 3, campaigns_created: 2 }),
-      day('2026-11-03', { emails_sent: 4, campaigns_created: 4 }),
+      day('2026-10-27', { emails_sent: 100, campaigns_sent: 100 }), // 8 days ago: neither
+      day('2026-10-28', { emails_sent: 2, campaigns_sent: 1 }), // in the week, last month
+      day('2026-11-01', { emails_sent: 3, campaigns_sent: 2 }),
+      day('2026-11-03', { emails_sent: 4, campaigns_sent: 4 }),
     ];
-    const figures = dashboardFigures(totals({ emails_sent: 200, emails_opened: 50, contacts_count: 12, campaigns_created: 9 }), days, now);
+    const figures = dashboardFigures(totals({ emails_sent: 200, emails_opened: 50, contacts_count: 12, campaigns_sent: 9 }), days, now);
     expect(figures).toEqual({
       total_contacts: 12,
       emails_sent: 200,
@@ -150,7 +150,7 @@ describe('the dashboard figures', () => {
   it('takes the month of the Pacific date: at 21:00 PST on Nov 30 (05:00Z Dec 1) it is still November', () => {
     const figures = dashboardFigures(
       totals(),
-      [day('2026-11-30', { campaigns_created: 2 }), day('2026-12-01', { campaigns_created: 5 })],
+      [day('2026-11-30', { campaigns_sent: 2 }), day('2026-12-01', { campaigns_sent: 5 })],
       at('2026-12-01T05:00:00.000Z'),
     );
     expect(figures.campaigns_this_month).toBe(2);
@@ -163,7 +163,7 @@ describe('the dashboard figures', () => {
   });
 
   it('never shows fewer than 0 contacts or campaigns (a count short of what an old account had before its rebuild)', () => {
-    expect(dashboardFigures(totals({ contacts_count: -2, campaigns_created: -1 }), [], now)).toMatchObject({ total_contacts: 0, total_campaigns: 0 });
+    expect(dashboardFigures(totals({ contacts_count: -2, campaigns_sent: -1 }), [], now)).toMatchObject({ total_contacts: 0, total_campaigns: 0 });
   });
 });
 

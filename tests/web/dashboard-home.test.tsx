@@ -57,7 +57,7 @@ describe('dashboard home: the stat cards', () => {
     expect(cardText('Emails Sent')).toBe('120All time');
     expect(cardText('Emails Remaining')).toBe('48812 of 500 this month');
     expect(cardText('Total Campaigns')).toBe('6All time');
-    expect(cardText('Campaigns This Month')).toBe('2Created this month');
+    expect(cardText('Campaigns This Month')).toBe('2Sent this month');
     expect(cardText('Emails This Week')).toBe('17Sent in the last 7 days');
     expect(cardText('Emails Opened')).toBe('45+ 7 machine opens');
     expect(cardText('Average Open Rate')).toBe('38%Opened by people, of emails sent');

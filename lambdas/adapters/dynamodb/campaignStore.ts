@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../schema/api/campaigns';
 import { campaignFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import type { CampaignStore, DraftContent, DraftDeleteResult, DraftWriteResult, IdGenerator } from '../../ports';
+import { batchWriteAll } from './batch';
 import { updatedItem, withoutKeys } from './client';
-import { counterUpdates } from './counters';
-import { projectionOf, queryPartition } from './query';
+import { projectionOf, queryAll, queryPartition } from './query';
 import { retryingRaces } from './races';
 import { newDraftCampaign, withListenDefaults } from '../../core/campaign';
 
 /**
  * A user's campaigns (schema/ACCESS_PATTERNS.md): `USER#<sub>` / `CAMPAIGN#<ulid>`. The ULID starts
  * with the creation time, so the partition read descending is the newest-first list. Compose only
- * creates drafts and changes them while they are drafts; the sending store (sending/queue.ts) moves them on.
- * `campaigns_created` (`STATS` and `STATS#<Pacific day of created_at>`) rises in the creating
- * transaction and falls in the one deleting a draft (a sent campaign is never deleted), so it counts the
- * campaigns that exist, as the backfill does.
+ * creates drafts and changes them while they are drafts; the sending store (sending/queue.ts) moves them on
+ * and counts them (`campaigns_sent`): a draft is in no counter, so creating or deleting one writes none.
  */
 const CAMPAIGN = 'campaign';
 const DRAFT: Campaign['status'] = 'draft';
@@ -40,11 +38,10 @@ export class DynamoCampaignStore implements CampaignStore {
 
   async createDraft(userId: string, content: DraftContent, now: Date): Promise<Campaign> {
     const campaign = newDraftCampaign(this.deps.ids.next(now), content, now.toISOString());
-    const { statsTotals, statsDay } = counterUpdates(this.tableName, userId, new Date(campaign.created_at), { campaigns_created: 1 });
     await retryingRaces(() =>
       this.db.send(
         new TransactWriteCommand({
-          // An SDK retry after a lost response then succeeds instead of failing on its own campaign.
+          // A transaction for its token: an SDK retry after a lost response then succeeds instead of failing on its own campaign.
           ClientRequestToken: randomUUID(),
           TransactItems: [
             {
@@ -54,8 +51,6 @@ export class DynamoCampaignStore implements CampaignStore {
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
-            statsTotals,
-            ...(statsDay ? [statsDay] : []),
           ],
         }),
       ),
@@ -107,43 +102,46 @@ export class DynamoCampaignStore implements CampaignStore {
   }
 
   /**
-   * One transaction: the delete, conditional on the draft status, and the counters it leaves (the day of
-   * its created_at, read first). A campaign that started sending between the read and the write is kept.
+   * The campaign item's delete, conditional on the draft status (a campaign that started sending
+   * meanwhile is kept; a consistent read then says why), then every item of the draft's own partition:
+   * the writer's per-recipient emails, and the recipients of a first batch that was refused. Only after
+   * the draft was found under the caller's partition, so no id reaches another user's items.
    */
   async deleteDraft(userId: string, id: string): Promise<DraftDeleteResult> {
-    const stored = await this.get(userId, id);
-    if (!stored) return { outcome: 'not_found' };
-    if (stored.status !== DRAFT) return { outcome: 'not_draft' };
-    const { statsTotals, statsDay } = counterUpdates(this.tableName, userId, new Date(stored.created_at), { campaigns_created: -1 });
     try {
       await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: campaignKey(userId, id),
-                ConditionExpression: 'attribute_exists(PK) AND #status = :draft',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':draft': DRAFT },
-              },
-            },
-            statsTotals,
-            ...(statsDay ? [statsDay] : []),
-          ],
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: campaignKey(userId, id),
+          ConditionExpression: 'attribute_exists(PK) AND #status = :draft',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':draft': DRAFT },
         }),
       );
-      return { outcome: 'deleted' };
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException) || cancellationCodes(error)[0] !== 'ConditionalCheckFailed') throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
       return (await this.get(userId, id)) ? { outcome: 'not_draft' } : { outcome: 'not_found' };
     }
+    await this.deleteDraftPartition(id);
+    return { outcome: 'deleted' };
+  }
+
+  /** Every item under `CAMPAIGN#<id>`, keys only, deleted in batches. */
+  private async deleteDraftPartition(id: string): Promise<void> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': key.campaignPartition(id) },
+      ProjectionExpression: 'PK, SK',
+      ConsistentRead: true,
+    });
+    await batchWriteAll(
+      this.db,
+      this.tableName,
+      items.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })),
+    );
   }
 }
-
-/** Why a transaction was cancelled: one reason per item, in order. */
-const cancellationCodes = (error: unknown): string[] =>
-  ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 
 /** Only the contract's fields: an item read whole (ALL_NEW, the sending store's reads) also holds internal attributes. */
 export function contractCampaign(campaign: Campaign): Campaign {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Contact, ContactInput } from '../../../schema/api/contacts';
-import { contactFields } from '../../../schema/api/recordFields';
+import { contactFields, contactInputFields } from '../../../schema/api/recordFields';
 import { indexes, key } from '../../../schema/table';
 import { addressId, isAddressId } from '../../core/contacts';
 import type { ContactListResult, ContactStore, ContactWriteResult, NewContact } from '../../ports';
@@ -22,18 +22,6 @@ const CONTACT = 'contact';
 
 /** The fields of a Contact, in the API's order: what a list reads and what an item returns. */
 const CONTACT_FIELDS: readonly (keyof Contact)[] = contactFields;
-
-/** The fields the edit form replaces (created_at and genre_focus are kept). */
-const EDITABLE_FIELDS = [
-  'name',
-  'email',
-  'label_name',
-  'contact_type',
-  'position',
-  'genre',
-  'website_url',
-  'notes',
-] as const satisfies readonly (keyof ContactInput)[];
 
 const toContact = (item: Record<string, unknown>) => withoutKeys<Contact>(item);
 
@@ -162,7 +150,7 @@ export class DynamoContactStore implements ContactStore {
   /** After a batch write of contacts: one UpdateItem of the count by what the batch created or deleted. */
   private async addToCount(userId: string, n: number): Promise<void> {
     const { Update } = this.countChange(userId, n);
-    // STATS is in every send's, open's and draft's transaction: a plain write that meets one is refused (TransactionConflict) and the SDK does not retry that.
+    // STATS is in every send's, open's and first batch's transaction: a plain write that meets one is refused (TransactionConflict) and the SDK does not retry that.
     if (n !== 0 && Update) await retryingRaces(() => this.db.send(new UpdateCommand(Update)));
   }
 
@@ -171,17 +159,17 @@ export class DynamoContactStore implements ContactStore {
     return newId === id ? this.replaceFields(userId, id, contact) : this.move(userId, id, newId, contact);
   }
 
-  /** Same address (perhaps in another case): the fields change in place, the id stays. */
+  /** Same address (perhaps in another case): the fields the person writes change in place (genre_focus and created_at are kept), the id stays. */
   private async replaceFields(userId: string, id: string, contact: ContactInput): Promise<ContactWriteResult> {
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: contactKey(userId, id),
-          UpdateExpression: `SET ${EDITABLE_FIELDS.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          UpdateExpression: `SET ${contactInputFields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: Object.fromEntries(EDITABLE_FIELDS.map((field, i) => [`#f${i}`, field])),
-          ExpressionAttributeValues: Object.fromEntries(EDITABLE_FIELDS.map((field, i) => [`:v${i}`, contact[field]])),
+          ExpressionAttributeNames: Object.fromEntries(contactInputFields.map((field, i) => [`#f${i}`, field])),
+          ExpressionAttributeValues: Object.fromEntries(contactInputFields.map((field, i) => [`:v${i}`, contact[field]])),
           ReturnValues: 'ALL_NEW',
         }),
       );

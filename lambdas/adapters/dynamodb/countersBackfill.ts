@@ -1,7 +1,8 @@
 /**
  * Reads and rebuilds a user's counters (`STATS`, `STATS#<Pacific day>`) from the logs: every email of the user's
  * campaigns (their RCPT items) and the user's unsubscribes from an email, and from the user's items:
- * how many contacts there are (`contacts_count`) and the day each campaign was created (`campaigns_created`).
+ * how many contacts there are (`contacts_count`) and the day each campaign left draft (`campaigns_sent`: its
+ * `started_sending_at`, else its `created_at`; core `campaignSentAt`).
  * It writes what these say (whole items, so running it twice changes nothing) and deletes day items
  * they have nothing on.
  * For accounts from before the counters, or to repair them; meant for a quiet account (an event
@@ -21,6 +22,7 @@ import {
   type DayCounters,
   type LoggedEmail,
   type LoggedUnsubscribe,
+  type StoredCampaign,
   type TotalCounters,
 } from '../../core/counters';
 import { batchWriteAll, type WriteRequest } from './batch';
@@ -44,10 +46,10 @@ const LOGGED_EMAIL_FIELDS = [
 
 /** The counters one user's logs and items say, read from the table. */
 export async function countersInLogs(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<CountersFromLogs> {
-  const campaigns = await queryPartition<{ id: string; created_at: string }>(db, tableName, {
+  const campaigns = await queryPartition<StoredCampaign & { id: string }>(db, tableName, {
     pk: key.user(userId),
     skPrefix: key.campaignPrefix(),
-    projection: projectionOf(['id', 'created_at']),
+    projection: projectionOf(['id', 'status', 'created_at', 'started_sending_at']),
   });
   const contacts = await countAll(db, {
     TableName: tableName,

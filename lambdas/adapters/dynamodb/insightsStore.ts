@@ -56,8 +56,8 @@ const RECENT_FIELDS = [
   ...LISTEN_FIELDS,
 ] as const satisfies readonly (keyof RecentSend)[];
 const CAMPAIGN_FIELDS = ['id', 'track_name', 'created_at', 'started_sending_at', ...EMAIL_COUNTERS] as const;
-/** Day item attributes: `campaigns_created` is kept per day by the campaign writer (absent: 0). */
-const DAY_FIELDS = ['day', 'campaigns_created', ...EMAIL_COUNTERS] as const;
+/** Day item attributes: `campaigns_sent` is kept per day by the first queued batch (absent: 0). */
+const DAY_FIELDS = ['day', 'campaigns_sent', ...EMAIL_COUNTERS] as const;
 
 /**
  * `engaged`: any of the times that say a person did something with the email is there. The sender
@@ -79,7 +79,7 @@ export const ACTIVITY_MAX_QUERIES = 10;
 
 const toStoredDay = (item: Item): StoredDay => ({
   day: String(item.day),
-  campaigns_created: count(item.campaigns_created),
+  campaigns_sent: count(item.campaigns_sent),
   ...(Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, count(item[name])])) as Record<(typeof EMAIL_COUNTERS)[number], number>),
 });
 
@@ -191,7 +191,7 @@ export class DynamoInsightsStore implements InsightsStore {
       totals: {
         ...(Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, count(totals?.[name])])) as Record<(typeof EMAIL_COUNTERS)[number], number>),
         contacts_count: count(totals?.contacts_count),
-        campaigns_created: count(totals?.campaigns_created),
+        campaigns_sent: count(totals?.campaigns_sent),
       },
       days: dayItems,
       recentSends: sends.map((item) => toRecentSend(item, trackNames.get(String(item.campaign_id)) ?? '')),

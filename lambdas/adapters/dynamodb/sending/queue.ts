@@ -12,6 +12,7 @@ import { indexes, key } from '../../../../schema/table';
 import type { QueueBatchOutcome, RecipientRecord, SenderQueueEntry, SendQueueStore } from '../../../ports';
 import { batchGetAll, batchWriteAll } from '../batch';
 import { contractCampaign } from '../campaignStore';
+import { counterUpdates } from '../counters';
 import { queryAll } from '../query';
 import {
   campaignKey,
@@ -97,7 +98,9 @@ export class DynamoSendQueueStore implements SendQueueStore {
    * Batch n of a selection covers positions [batchStart, batchStart + SEND_BATCH_SIZE) of it (the web
    * sends SEND_BATCH_SIZE per batch, the last one fewer); `contacts` are those of it that are queued.
    * RCPT items are written first (BatchWriteItem), then one transaction moves the campaign on,
-   * conditional on `queued_through`, so a retried or concurrent batch is never counted twice.
+   * conditional on `queued_through`, so a retried or concurrent batch is never counted twice. The first
+   * batch's transaction, conditional on the draft status, also counts the campaign as sent
+   * (`campaigns_sent`, on the Pacific day it is queued): only the one that takes it out of draft commits.
    */
   async queueBatch(
     userId: string,
@@ -155,6 +158,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
         );
         Object.assign(values, { ':newStatus': scheduled ? 'scheduled' : 'sending', ':sending': 'sending', ':sendAfter': sendAfterIso, ':null': null });
       }
+      const sentCounters = first ? counterUpdates(this.tableName, userId, now, { campaigns_sent: 1 }) : undefined;
       const result = await transaction(
         this.db,
         { step: 'queueBatch', userId, campaignId },
@@ -176,6 +180,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
               )
             : undefined,
           mailbox: first ? this.mailboxConnected(userId) : undefined,
+          statsTotals: sentCounters?.statsTotals,
+          statsDay: sentCounters?.statsDay,
         },
       );
       if (result.ok) {

@@ -89,7 +89,7 @@ function StatCards({ state, profile, profileError }: { state: DashboardStatsStat
       <StatCard label="Total Campaigns" loading={loading} description="All time">
         {figure((s) => s.total_campaigns)}
       </StatCard>
-      <StatCard label="Campaigns This Month" loading={loading} description="Created this month">
+      <StatCard label="Campaigns This Month" loading={loading} description="Sent this month">
         {figure((s) => s.campaigns_this_month)}
       </StatCard>
       <StatCard label="Emails This Week" loading={loading} description={`Sent in the last ${WEEKLY_STAT_DAYS} days`}>
