@@ -28,6 +28,7 @@ function readyPage(audioUrl: string): Extract<ListenPageData, { state: 'ready' }
     peaks: [0.1, 0.6, 0.3],
     audio_url: audioUrl,
     download_url: null,
+    cover_url: null,
     answer: null,
     answer_note: null,
     expires_at: '2027-02-24T10:00:00.000Z',
