@@ -1,8 +1,10 @@
 /**
  * The artist's tracks (issue 16, DESIGN §12): ask for an upload (the browser then posts the file
  * straight to storage), complete it (the server reads what arrived and keeps it only when it is
- * audio of a format we take), list the ready tracks ('My tracks'), delete one. Another user's track id
- * is not under the caller's partition: 404. Logs carry ids, never names.
+ * audio of a format we take), add cover art to a ready track the same two ways (issue 25 §5: an image
+ * judged by its bytes, kept beside the audio), list the ready tracks ('My tracks'), delete one (its
+ * audio and cover). Another user's track id is not under the caller's partition: 404. Logs carry ids,
+ * never names.
  */
 import type { CoverUpload, Track, TrackList, TrackUpload } from '../../schema/api/tracks';
 import { TRACK_MAX_BYTES, trackMessages } from '../../schema/api/trackValues';
