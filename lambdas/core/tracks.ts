@@ -42,7 +42,7 @@ export const COVER_SIGNATURE_BYTES = 12;
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
-const ascii = (text: string) => [...text].map((character) => character.charCodeAt(0));
+const ascii = (text: string) => Array.from(new TextEncoder().encode(text));
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const RIFF = ascii('RIFF');

@@ -252,7 +252,9 @@ export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }:
         throw new HttpError(409, trackMessages.inUse(holding.map((campaign) => campaign.track_name)), 'track_in_use');
       }
       await Promise.all(
-        [track.audio_key, trackUploadKey(identity.userId, id), trackCoverKey(identity.userId, id), coverUploadKey(identity.userId, id)].map((key) => audio.delete(key)),
+        [track.audio_key, trackUploadKey(identity.userId, id), trackCoverKey(identity.userId, id), coverUploadKey(identity.userId, id)].map((key) =>
+          audio.delete(key),
+        ),
       );
       if (!(await tracks.markDeleted(identity.userId, id, clock.now()))) throw new HttpError(404, trackMessages.notFound);
       logger.info('Track deleted', { trackId: id });

@@ -17,7 +17,17 @@ export const TRACK_NAME_MAX_LENGTH = 200;
 export const TRACK_PEAKS_MAX = 2000;
 
 /** The fields of a track as 'My tracks' lists it (tracks.ts trackSummarySchema has exactly these): what the store reads. */
-export const TRACK_SUMMARY_FIELDS = ['id', 'name', 'format', 'content_type', 'duration_seconds', 'sample_rate', 'size_bytes', 'created_at', 'cover_type'] as const;
+export const TRACK_SUMMARY_FIELDS = [
+  'id',
+  'name',
+  'format',
+  'content_type',
+  'duration_seconds',
+  'sample_rate',
+  'size_bytes',
+  'created_at',
+  'cover_type',
+] as const;
 
 /**
  * The media types an upload may declare, and the format each stands for. Browsers differ (a WAV is
