@@ -840,10 +840,11 @@ export interface AudioStore {
   /** The object's bytes from the start; the reader cancels the stream once it has read enough. Undefined when none. */
   read(key: string): Promise<ReadableStream<Uint8Array> | undefined>;
   /**
-   * Moves a checked upload from `stagingKey` to `finalKey` (its bytes and media type; the staging object
-   * is gone after). False when nothing is stored under `stagingKey` (another complete moved it first).
+   * Moves a checked upload from `stagingKey` to `finalKey` (its bytes and media type, or `contentType`
+   * when given: what the server read the bytes to be; the staging object is gone after). False when
+   * nothing is stored under `stagingKey` (another complete moved it first).
    */
-  promote(stagingKey: string, finalKey: string): Promise<boolean>;
+  promote(stagingKey: string, finalKey: string, options?: { contentType?: string }): Promise<boolean>;
   /** Deletes the object; nothing stored is not an error. */
   delete(key: string): Promise<void>;
 }

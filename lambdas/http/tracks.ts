@@ -221,7 +221,8 @@ export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }:
         throw new HttpError(400, trackMessages.coverInvalid, `cover_${verdict.reason}`);
       }
       const coverKey = trackCoverKey(identity.userId, id);
-      if (!(await audio.promote(uploaded, coverKey))) {
+      // Served as what its bytes are, not what the browser declared (a WebP named .png).
+      if (!(await audio.promote(uploaded, coverKey, { contentType: verdict.mediaType }))) {
         // Another complete of the same upload moved it first: its answer is this one's.
         const now = await tracks.get(identity.userId, id);
         if (now?.status === 'ready' && now.cover_key) return json(200, trackOf(now) satisfies Track);

@@ -574,6 +574,9 @@ describe('cover art', () => {
     expect(replaced.status, replaced.text).toBe(200);
     expect(trackSchema.parse(replaced.json).cover_type).toBe('image/webp');
     expect(readFileSync(coverFile(userIdOf(user), id))).toEqual(Buffer.from(webpBytes()));
+    // Kept (and so served) as what its bytes are, not as declared.
+    const store = localAudioStore({ localDataDir: dataDir, appUrl: server.url });
+    expect(await store.head(`tracks/${userIdOf(user)}/${id}-cover`)).toEqual({ size: webpBytes().length, contentType: 'image/webp' });
   });
 
   it('refuses text named .jpg and a GIF by their bytes, with the rule, deleting the upload and keeping the earlier cover', async () => {
