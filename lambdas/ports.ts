@@ -13,6 +13,7 @@ import type { Profile, ProfileUpdate, SubscriptionStatus, Tier } from '../schema
 import type { WaitlistEntry } from '../schema/api/waitlist';
 import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
 import type { TrackSummary } from '../schema/api/tracks';
+import type { CoverMediaType } from '../schema/api/trackValues';
 import type { AudioFacts, ReadyTrackFacts, StoredTrack } from './core/tracks';
 import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../schema/api/insights';
 import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/insights';
@@ -858,10 +859,11 @@ export interface AudioStore {
   /** The object's bytes from the start; the reader cancels the stream once it has read enough. Undefined when none. */
   read(key: string): Promise<ReadableStream<Uint8Array> | undefined>;
   /**
-   * Moves a checked upload from `stagingKey` to `finalKey` (its bytes and media type; the staging object
-   * is gone after). False when nothing is stored under `stagingKey` (another complete moved it first).
+   * Moves a checked upload from `stagingKey` to `finalKey` (its bytes and media type, or `contentType`
+   * when given: what the server read the bytes to be; the staging object is gone after). False when
+   * nothing is stored under `stagingKey` (another complete moved it first).
    */
-  promote(stagingKey: string, finalKey: string): Promise<boolean>;
+  promote(stagingKey: string, finalKey: string, options?: { contentType?: string }): Promise<boolean>;
   /** Deletes the object; nothing stored is not an error. */
   delete(key: string): Promise<void>;
 }
@@ -892,6 +894,8 @@ export interface TrackStore {
   markReady(userId: string, id: string, facts: ReadyTrackFacts): Promise<StoredTrack | undefined>;
   /** Ready or pending → deleted; undefined when there is no such track or it was already deleted. */
   markDeleted(userId: string, id: string, deletedAt: Date): Promise<StoredTrack | undefined>;
+  /** A ready track's cover art (its key and the type its bytes said); undefined when the track is not ready (deleted, pending, none). */
+  setCover(userId: string, id: string, cover: { key: string; type: CoverMediaType }): Promise<StoredTrack | undefined>;
   /** Removes a pending track whose file was refused (it never was a track); a track no longer pending stays. */
   forgetPending(userId: string, id: string): Promise<void>;
   /** The user's ready tracks, newest first. */

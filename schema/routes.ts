@@ -105,7 +105,7 @@ export const handlerGroups = {
   },
   tracks: {
     entry: 'lambdas/http/tracks.ts',
-    description: "the artist's tracks: upload straight to storage (presigned POST), complete (metadata read), My tracks, delete",
+    description: "the artist's tracks: upload straight to storage (presigned POST), complete (metadata read), cover art, My tracks, delete",
     audio: 'readwrite',
     // Completing reads the stored file's header (an MP4's may sit after its audio: a long read).
     timeoutSeconds: 28,
@@ -223,6 +223,9 @@ const routeTable = [
   { method: 'GET', path: '/api/tracks', handler: 'tracks', access: 'user' },
   { method: 'POST', path: '/api/tracks/uploads', handler: 'tracks', access: 'user' },
   { method: 'POST', path: '/api/tracks/{id}/complete', handler: 'tracks', access: 'user' },
+  // Cover art (issue 25 §5): the same presigned upload and complete, for a ready track.
+  { method: 'POST', path: '/api/tracks/{id}/cover/uploads', handler: 'tracks', access: 'user' },
+  { method: 'POST', path: '/api/tracks/{id}/cover/complete', handler: 'tracks', access: 'user' },
   { method: 'DELETE', path: '/api/tracks/{id}', handler: 'tracks', access: 'user' },
   // The listen page (issue 16): opened from emails by people and by link scanners: public, throttled.
   { method: 'GET', path: '/api/l/{token}', handler: 'listen', access: 'public', throttle: throttles.emailLinks },

@@ -5,7 +5,7 @@
  */
 import type { Campaign } from '../../schema/api/campaigns';
 import { pendingEmails } from '../../schema/api/campaignValues';
-import { TRACK_MAX_BYTES, trackMediaTypes, type TrackFormat } from '../../schema/api/trackValues';
+import { COVER_MAX_BYTES, TRACK_MAX_BYTES, trackMediaTypes, type CoverMediaType, type TrackFormat } from '../../schema/api/trackValues';
 
 /** The audio object of a ready track: under its owner's prefix, so a key names whose it is. Only complete writes it. */
 export const trackAudioKey = (userId: string, trackId: string) => `tracks/${userId}/${trackId}`;
@@ -17,6 +17,14 @@ export const trackAudioKey = (userId: string, trackId: string) => `tracks/${user
  */
 export const trackUploadKey = (userId: string, trackId: string) => `uploads/${userId}/${trackId}`;
 
+/**
+ * A ready track's cover art (issue 25 §5): beside its audio, under the same prefix (so the listen page's
+ * read grant and the delete reach it), and where its upload lands until complete checks it. No dot in
+ * the key: the local store takes plain segments only.
+ */
+export const trackCoverKey = (userId: string, trackId: string) => `${trackAudioKey(userId, trackId)}-cover`;
+export const coverUploadKey = (userId: string, trackId: string) => `${trackUploadKey(userId, trackId)}-cover`;
+
 /** How long the browser may take to start its upload with the presigned POST. */
 export const UPLOAD_POLICY_SECONDS = 15 * 60;
 
@@ -25,6 +33,37 @@ export const PENDING_UPLOAD_SECONDS = 24 * 60 * 60;
 
 /** The size the storage policy lets the browser post: exactly what it declared, never over the limit. */
 export const uploadMaxBytes = (declaredSize: number) => Math.min(declaredSize, TRACK_MAX_BYTES);
+
+/** The size the storage policy lets the browser post a cover with: exactly what it declared, never over the limit. */
+export const coverUploadMaxBytes = (declaredSize: number) => Math.min(declaredSize, COVER_MAX_BYTES);
+
+/** The bytes of a stored cover judgeCoverArt reads: its first ones (a WebP's signature is the longest). */
+export const COVER_SIGNATURE_BYTES = 12;
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
+  bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
+const ascii = (text: string) => Array.from(new TextEncoder().encode(text));
+const JPEG = [0xff, 0xd8, 0xff];
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const RIFF = ascii('RIFF');
+const WEBP = ascii('WEBP');
+
+/** What a stored cover is: an image of a type we take, or refused (core of 'Cover art must be a JPEG, PNG or WebP image up to 5 MB.'). */
+export type CoverVerdict = { outcome: 'image'; mediaType: CoverMediaType } | { outcome: 'refused'; reason: 'empty' | 'too_large' | 'not_image' };
+
+/**
+ * Judges a stored cover by its size and its first bytes (`head`: at least COVER_SIGNATURE_BYTES when the
+ * file has them), never by its name or declared type: JPEG (FF D8 FF), PNG (its 8-byte signature), WebP
+ * (a RIFF container of form WEBP). GIF, SVG, HEIC and anything else are refused.
+ */
+export function judgeCoverArt(head: Uint8Array, size: number): CoverVerdict {
+  if (size <= 0) return { outcome: 'refused', reason: 'empty' };
+  if (size > COVER_MAX_BYTES) return { outcome: 'refused', reason: 'too_large' };
+  if (startsWith(head, JPEG)) return { outcome: 'image', mediaType: 'image/jpeg' };
+  if (startsWith(head, PNG)) return { outcome: 'image', mediaType: 'image/png' };
+  if (startsWith(head, RIFF) && startsWith(head, WEBP, 8)) return { outcome: 'image', mediaType: 'image/webp' };
+  return { outcome: 'refused', reason: 'not_image' };
+}
 
 /** The format a declared media type stands for (undefined: not one we take). */
 export const formatOfMediaType = (mediaType: string): TrackFormat | undefined => trackMediaTypes[mediaType.toLowerCase()];
@@ -89,6 +128,9 @@ export interface StoredTrack {
   sample_rate?: number | null;
   peaks?: number[];
   deleted_at?: string;
+  /** Set once a cover was completed: its key (trackCoverKey) and the type its bytes said. */
+  cover_key?: string;
+  cover_type?: CoverMediaType;
 }
 
 /** What the server learnt of a stored file when it completed the upload. */

@@ -2,8 +2,8 @@
  * The private listen page's public routes (issue 16, DESIGN §12; no sign-in, throttled per route in
  * schema/routes.ts). Everything is found by the email's own token (`/l/<token>`): a value of another
  * shape is a 404 without a read.
- *  - GET /api/l/{token}: what the page shows (artist, track, description, peaks, a short-lived signed
- *    audio URL, a download URL when the campaign allows it, the current answer); or why there is no
+ *  - GET /api/l/{token}: what the page shows (artist, track, description, peaks, short-lived signed
+ *    audio and cover art URLs, a download URL when the campaign allows it, the current answer); or why there is no
  *    player (the link expired, the track was deleted). Records nothing: a scanner that fetches the page
  *    or this API counts as no listen. The audio's own range requests go to storage, never here.
  *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated;
@@ -84,9 +84,11 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
         return json(410, { state: link.state, artist_name: link.token.artist_name, message: goneMessage(link.state) } satisfies ListenPage, PRIVATE);
       }
       const { token, campaign, track } = link;
-      const [audioUrl, downloadUrl, current] = await Promise.all([
+      const [audioUrl, downloadUrl, coverUrl, current] = await Promise.all([
         audio.signedGetUrl(track.audio_key, { expiresInSeconds: LISTEN_URL_SECONDS, now }),
         campaign.allow_download ? audio.signedGetUrl(track.audio_key, { expiresInSeconds: LISTEN_URL_SECONDS, now, downloadName: downloadName(track) }) : null,
+        // The cover art beside the audio (issue 25 §5), signed the same way.
+        track.cover_key ? audio.signedGetUrl(track.cover_key, { expiresInSeconds: LISTEN_URL_SECONDS, now }) : null,
         listen.currentAnswer(token),
       ]);
       const page: ListenPage = {
@@ -99,6 +101,7 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
         peaks: track.peaks ?? [],
         audio_url: audioUrl,
         download_url: downloadUrl,
+        cover_url: coverUrl,
         answer: current.answer,
         answer_note: current.answer_note,
         expires_at: listenExpiresAt(token.created_at, campaign.listen_days).toISOString(),

@@ -1,18 +1,25 @@
 /**
  * The artist's tracks (issue 16, DESIGN §12): ask for an upload (the browser then posts the file
  * straight to storage), complete it (the server reads what arrived and keeps it only when it is
- * audio of a format we take), list the ready tracks ('My tracks'), delete one. Another user's track id
- * is not under the caller's partition: 404. Logs carry ids, never names.
+ * audio of a format we take), add cover art to a ready track the same two ways (issue 25 §5: an image
+ * judged by its bytes, kept beside the audio), list the ready tracks ('My tracks'), delete one (its
+ * audio and cover). Another user's track id is not under the caller's partition: 404. Logs carry ids,
+ * never names.
  */
-import type { Track, TrackList, TrackUpload } from '../../schema/api/tracks';
+import type { CoverUpload, Track, TrackList, TrackUpload } from '../../schema/api/tracks';
 import { TRACK_MAX_BYTES, trackMessages } from '../../schema/api/trackValues';
 import { isUlid } from '../core/ids';
 import {
   campaignsStillSending,
+  COVER_SIGNATURE_BYTES,
+  coverUploadKey,
+  coverUploadMaxBytes,
   judgeAudio,
+  judgeCoverArt,
   PENDING_UPLOAD_SECONDS,
   storedPeaks,
   trackAudioKey,
+  trackCoverKey,
   trackUploadKey,
   UPLOAD_POLICY_SECONDS,
   uploadMaxBytes,
@@ -47,7 +54,27 @@ const trackOf = (track: StoredTrack): Track => ({
   size_bytes: track.size_bytes,
   created_at: track.created_at,
   peaks: track.peaks ?? [],
+  ...(track.cover_type ? { cover_type: track.cover_type } : {}),
 });
+
+/** The first `count` bytes of a stream (fewer when it is shorter); the rest is never read. */
+async function firstBytes(stream: ReadableStream<Uint8Array>, count: number): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const head = new Uint8Array(count);
+  let filled = 0;
+  try {
+    while (filled < count) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const part = value.subarray(0, count - filled);
+      head.set(part, filled);
+      filled += part.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return head.subarray(0, filled);
+}
 
 export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }: TracksDeps) => {
   /** Refuses an uploaded file: its object (at `key`) deleted and its pending track forgotten, then the 400 with `message`. */
@@ -66,6 +93,14 @@ export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }:
     const now = await tracks.get(userId, id);
     if (now?.status === 'ready') return json(200, trackOf(now) satisfies Track);
     throw error;
+  };
+
+  /** The caller's ready track for its cover: 404 when missing, deleted or another user's; 409 while its own upload is pending. */
+  const readyTrack = async (userId: string, id: string): Promise<StoredTrack> => {
+    const track = await tracks.get(userId, id);
+    if (!track || track.status === 'deleted') throw new HttpError(404, trackMessages.notFound);
+    if (track.status !== 'ready') throw new HttpError(409, trackMessages.coverTrackNotReady, 'track_not_ready');
+    return track;
   };
 
   return httpApi('tracks', {
@@ -149,8 +184,62 @@ export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }:
       return json(201, trackOf(ready) satisfies Track);
     },
 
+    /** Cover art, step 1 (issue 25 §5): the form the browser posts the image with, as for the track's audio (the storage enforces type and size). */
+    'POST /api/tracks/{id}/cover/uploads': async ({ identity, params, body }) => {
+      const { coverUploadRequestSchema } = await trackSchemas();
+      const id = knownId(params.id, isUlid, trackMessages.notFound);
+      const input = parseForm(coverUploadRequestSchema, body);
+      await readyTrack(identity.userId, id);
+      const now = clock.now();
+      const form = await audio.presignUpload({
+        key: coverUploadKey(identity.userId, id),
+        contentType: input.content_type,
+        maxBytes: coverUploadMaxBytes(input.size),
+        expiresInSeconds: UPLOAD_POLICY_SECONDS,
+        now,
+      });
+      logger.info('Cover upload started', { trackId: id, bytes: input.size });
+      return json(201, { upload: { url: form.url, fields: form.fields, expires_at: form.expiresAt.toISOString() } } satisfies CoverUpload);
+    },
+
     /**
-     * Deletes the track's audio (and any upload of it), then marks it deleted (a listen link of it will say so). In this order
+     * Cover art, step 2: the server reads the stored image's size and first bytes (never its name or
+     * declared type) and, only when it is a JPEG, PNG or WebP of at most 5 MB, moves it beside the
+     * track's audio (replacing an earlier cover) and records it. Anything else is deleted and refused.
+     */
+    'POST /api/tracks/{id}/cover/complete': async ({ identity, params }) => {
+      const id = knownId(params.id, isUlid, trackMessages.notFound);
+      await readyTrack(identity.userId, id);
+      const uploaded = coverUploadKey(identity.userId, id);
+      const head = await audio.head(uploaded);
+      const stream = head && (await audio.read(uploaded));
+      if (!head || !stream) throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      const verdict = judgeCoverArt(await firstBytes(stream, COVER_SIGNATURE_BYTES), head.size);
+      if (verdict.outcome === 'refused') {
+        await audio.delete(uploaded);
+        logger.info('Cover upload refused', { trackId: id, reason: verdict.reason });
+        throw new HttpError(400, trackMessages.coverInvalid, `cover_${verdict.reason}`);
+      }
+      const coverKey = trackCoverKey(identity.userId, id);
+      // Served as what its bytes are, not what the browser declared (a WebP named .png).
+      if (!(await audio.promote(uploaded, coverKey, { contentType: verdict.mediaType }))) {
+        // Another complete of the same upload moved it first: its answer is this one's.
+        const now = await tracks.get(identity.userId, id);
+        if (now?.status === 'ready' && now.cover_key) return json(200, trackOf(now) satisfies Track);
+        throw new HttpError(409, trackMessages.notUploaded, 'not_uploaded');
+      }
+      const updated = await tracks.setCover(identity.userId, id, { key: coverKey, type: verdict.mediaType });
+      if (!updated) {
+        // Deleted while this ran: its cover goes too.
+        await audio.delete(coverKey);
+        throw new HttpError(404, trackMessages.notFound);
+      }
+      logger.info('Cover added', { trackId: id, type: verdict.mediaType, bytes: head.size });
+      return json(200, trackOf(updated) satisfies Track);
+    },
+
+    /**
+     * Deletes the track's audio and cover (and any upload of either), then marks it deleted (a listen link of it will say so). In this order
      * a failure between the two leaves a track that a retry deletes, never a deleted track's audio. Refused (409, naming
      * them) while campaigns with emails still to send link to it: they would send dead listen links.
      */
@@ -163,7 +252,11 @@ export const makeHandler = ({ tracks, campaigns, audio, inspector, ids, clock }:
         logger.info('Track delete refused: campaigns still sending', { trackId: id, campaigns: holding.length });
         throw new HttpError(409, trackMessages.inUse(holding.map((campaign) => campaign.track_name)), 'track_in_use');
       }
-      await Promise.all([audio.delete(track.audio_key), audio.delete(trackUploadKey(identity.userId, id))]);
+      await Promise.all(
+        [track.audio_key, trackUploadKey(identity.userId, id), trackCoverKey(identity.userId, id), coverUploadKey(identity.userId, id)].map((key) =>
+          audio.delete(key),
+        ),
+      );
       if (!(await tracks.markDeleted(identity.userId, id, clock.now()))) throw new HttpError(404, trackMessages.notFound);
       logger.info('Track deleted', { trackId: id });
       return noContent();

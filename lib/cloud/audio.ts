@@ -3,7 +3,8 @@
  * POSTs (their policies hold the key, media type and size) and the listen page will play from with
  * short-lived signed GETs. Blocked public access, S3-managed encryption, TLS only, owner-enforced
  * objects, access logs to the site's log bucket; versioning off, so a deleted track's audio is gone.
- * The browser uploads to `uploads/<sub>/<id>`; complete copies checked audio to `tracks/<sub>/<id>`.
+ * The browser uploads to `uploads/<sub>/<id>`; complete copies checked audio to `tracks/<sub>/<id>`
+ * (cover art, issue 25 §5: `uploads/<sub>/<id>-cover` → `tracks/<sub>/<id>-cover`, the same prefixes and grants).
  * Lifecycle: objects under `uploads/` expire after a day (never completed, refused and their delete
  * failed, or a form posted again), and incomplete multipart uploads are aborted. CORS lets only the
  * app's origin POST and GET. Grants follow `handlerGroups[*].audio` (schema/routes.ts), per prefix.

@@ -50,6 +50,8 @@ export type ListenPage =
       audio_url: string;
       /** Present only when the artist allowed downloads for this campaign. */
       download_url: string | null;
+      /** A short-lived signed URL of the track's cover art (JPEG, PNG or WebP); null when it has none. */
+      cover_url: string | null;
       answer: ListenAnswer | null;
       answer_note: string | null;
       /** When this link stops working. */

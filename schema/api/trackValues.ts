@@ -17,7 +17,17 @@ export const TRACK_NAME_MAX_LENGTH = 200;
 export const TRACK_PEAKS_MAX = 2000;
 
 /** The fields of a track as 'My tracks' lists it (tracks.ts trackSummarySchema has exactly these): what the store reads. */
-export const TRACK_SUMMARY_FIELDS = ['id', 'name', 'format', 'content_type', 'duration_seconds', 'sample_rate', 'size_bytes', 'created_at'] as const;
+export const TRACK_SUMMARY_FIELDS = [
+  'id',
+  'name',
+  'format',
+  'content_type',
+  'duration_seconds',
+  'sample_rate',
+  'size_bytes',
+  'created_at',
+  'cover_type',
+] as const;
 
 /**
  * The media types an upload may declare, and the format each stands for. Browsers differ (a WAV is
@@ -65,6 +75,30 @@ export function trackMediaTypeOf(file: { name: string; type: string }): string |
   return extension === undefined ? undefined : trackExtensions[extension];
 }
 
+/**
+ * Cover art (issue 25 §5): an optional image of a ready track, shown on the listen page in a fixed
+ * square box (no server-side resizing). What it is comes from its bytes (lambdas/core/tracks.ts
+ * judgeCoverArt); the media type declared only picks the storage policy's Content-Type.
+ */
+export const COVER_MAX_BYTES = 5 * 1024 * 1024;
+export const coverMediaTypes = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type CoverMediaType = (typeof coverMediaTypes)[number];
+export const isCoverMediaType = (value: string): value is CoverMediaType => (coverMediaTypes as readonly string[]).includes(value);
+
+/** File name endings and the media type a browser that gives none should declare for them. */
+export const coverExtensions: Readonly<Record<string, CoverMediaType>> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** The cover picker's `accept`. */
+export const coverAccept = [...Object.keys(coverExtensions).map((extension) => `.${extension}`), ...coverMediaTypes].join(',');
+
+/** The media type to declare for an image: the browser's when it is one of ours, else its name's ending's; undefined: not one we take. */
+export function coverMediaTypeOf(file: { name: string; type: string }): CoverMediaType | undefined {
+  const declared = file.type.toLowerCase();
+  if (isCoverMediaType(declared)) return declared;
+  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase();
+  return extension === undefined ? undefined : coverExtensions[extension];
+}
+
 export const trackMessages = {
   notFound: 'Track not found.',
   nameRequired: 'Please give the track a name.',
@@ -84,5 +118,9 @@ export const trackMessages = {
    */
   inUse: (campaignNames: readonly string[]) =>
     `This track is used by campaigns still sending: ${campaignNames.map((name) => `"${name}"`).join(', ')}. Their emails link to it: delete it once they finish.`,
+  /** Every refusal of a cover: a type we do not take, by its bytes or as declared, too large, or empty. */
+  coverInvalid: 'Cover art must be a JPEG, PNG or WebP image up to 5 MB.',
+  /** A cover for a track whose own upload has not been completed. */
+  coverTrackNotReady: 'Finish uploading the track before adding its cover art.',
   peaksInvalid: `The waveform must be a list of at most ${TRACK_PEAKS_MAX} numbers from 0 to 1.`,
 } as const;

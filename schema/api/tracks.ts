@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { TRACK_MAX_BYTES, TRACK_NAME_MAX_LENGTH, TRACK_PEAKS_MAX, trackFormats, trackMediaTypes, trackMessages } from './trackValues';
+import {
+  COVER_MAX_BYTES,
+  coverMediaTypes,
+  isCoverMediaType,
+  TRACK_MAX_BYTES,
+  TRACK_NAME_MAX_LENGTH,
+  TRACK_PEAKS_MAX,
+  trackFormats,
+  trackMediaTypes,
+  trackMessages,
+} from './trackValues';
 
 export * from './trackValues';
 
@@ -44,6 +54,25 @@ export const trackCompleteRequestSchema = z
   .strict();
 export type TrackCompleteRequest = z.infer<typeof trackCompleteRequestSchema>;
 
+/**
+ * POST /api/tracks/{id}/cover/uploads: the cover's declared media type and size (issue 25 §5). The same
+ * two steps as the track's own upload: a presigned form, then POST /api/tracks/{id}/cover/complete, where
+ * the server reads the stored bytes.
+ */
+export const coverUploadRequestSchema = z
+  .object({
+    content_type: z
+      .string()
+      .transform((value) => value.trim().toLowerCase())
+      .refine(isCoverMediaType, trackMessages.coverInvalid),
+    size: z.number().int().min(1, trackMessages.coverInvalid).max(COVER_MAX_BYTES, trackMessages.coverInvalid),
+  })
+  .strict();
+export type CoverUploadRequest = z.infer<typeof coverUploadRequestSchema>;
+
+export const coverUploadSchema = z.object({ upload: presignedUploadSchema });
+export type CoverUpload = z.infer<typeof coverUploadSchema>;
+
 /** A track as the artist's pickers show it (no waveform: GET /api/tracks lists many). */
 export const trackSummarySchema = z.object({
   id: z.string(),
@@ -54,6 +83,8 @@ export const trackSummarySchema = z.object({
   sample_rate: z.number().int().nullable(),
   size_bytes: z.number().int(),
   created_at: z.string(),
+  /** The cover art's media type (as its bytes said); absent when the track has none. */
+  cover_type: z.enum(coverMediaTypes).optional(),
 });
 export type TrackSummary = z.infer<typeof trackSummarySchema>;
 

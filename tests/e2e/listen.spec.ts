@@ -1,12 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { wavBytes } from '../support/audio';
+import { pngBytes } from '../support/images';
 import { connectLocalMailbox, ok, until } from './artistApi';
 import { checkPage } from './axe';
 import { idTokenFor, newUser, signedIn } from './helpers';
 
 /**
  * The private listen page (issue 16) in Chromium against the local stack: a WAV made in code is
- * uploaded with Compose's 'Track file' (its progress shown), an AI campaign with that track and no Track
+ * uploaded with Compose's 'Track file' (its progress shown) with cover art, an AI campaign with that track and no Track
  * URL is sent with Compose's Send Campaign to one contact by the local mailbox, the recipient follows
  * the email's track link from the outbox to their own /l/<token> page, plays past 50 %, answers
  * 'Interested' with a note, and the artist's campaign page shows it.
@@ -40,6 +41,9 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
     await expect(page.getByRole('progressbar', { name: 'Night Drive.wav' })).toBeVisible();
     releaseUpload();
     await expect(page.getByText('Night Drive · 0:04 · WAV')).toBeVisible();
+    // Cover art (issue 25 §5): the same upload and complete, shown on the listen page.
+    await page.getByLabel('Cover art file').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from(pngBytes()) });
+    await expect(page.getByText('Cover art added')).toBeVisible();
     await expect(page.getByLabel('Track URL')).toHaveValue('');
     await page.getByRole('checkbox', { name: 'Allow downloads' }).check();
     await page.getByLabel('Listen link valid for (days)').fill('30');
@@ -81,6 +85,12 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
     await expect(page.getByRole('heading', { level: 1, name: 'Night Drive' })).toBeVisible();
     await expect(page.getByText('By Nova Pulse')).toBeVisible();
     await expect(page.getByText('A rolling late-night groove.')).toBeVisible();
+    const cover = page.getByRole('img', { name: 'Cover art for Night Drive' });
+    await expect(cover).toBeVisible();
+    // Loaded from its signed URL (a broken image has no natural size), in a square box.
+    await expect.poll(() => cover.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+    const box = await cover.boundingBox();
+    expect(box && Math.abs(box.width - box.height)).toBeLessThanOrEqual(1);
     await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();
     await checkPage(page, testInfo, 'listen page');
     // On a phone (the phone project runs this spec too) the page fits the screen: nothing scrolls sideways.

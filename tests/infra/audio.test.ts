@@ -9,6 +9,7 @@
 import { App, type CfnResource, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { AUDIO_ACTIONS, AUDIO_PREFIXES, audioBucketName } from '../../lib/cloud/audio';
+import { coverUploadKey, trackCoverKey } from '../../lambdas/core/tracks';
 import { readConfig } from '../../lib/cloud/config';
 import { cloudHandlerGroups } from '../../lib/cloud/api';
 import { handlerGroups, type HandlerGroupDefinition } from '../../schema/routes';
@@ -112,6 +113,25 @@ describe('the audio bucket', () => {
     const host = `https://${evaluate(bucket.BucketName, firstCreation) as string}.s3.eu-west-1.amazonaws.com`;
     expect(csp).toMatch(new RegExp(`connect-src 'self' [^;]*${host.replaceAll('.', '\\.')}(;| )`));
     expect(csp).toContain(`media-src 'self' ${host};`);
+  });
+
+  it('serves cover art (issue 25 §5) with what the audio has: its keys under the granted prefixes and expiring uploads, its signed URL allowed as an image', () => {
+    const [, policy] = resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
+    const config = policy.Properties!.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } };
+    const csp = evaluate(config.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy, firstCreation) as string;
+    expect(csp).toMatch(/img-src 'self' data: blob: https:;/);
+    // The listen function reads tracks/* only; the tracks function writes uploads/* and tracks/*; uploads/ expires.
+    expect(trackCoverKey('u', 't').startsWith(AUDIO_PREFIXES.read[0])).toBe(true);
+    expect(AUDIO_PREFIXES.readwrite.some((prefix) => coverUploadKey('u', 't').startsWith(prefix))).toBe(true);
+    expect(coverUploadKey('u', 't').startsWith('uploads/')).toBe(true);
+    // Its two routes are the tracks function's, behind the JWT authorizer.
+    const routes = resourcesOfType(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!);
+    for (const routeKey of ['POST /api/tracks/{id}/cover/uploads', 'POST /api/tracks/{id}/cover/complete']) {
+      const route = routes.find((r) => r.RouteKey === routeKey);
+      expect(route, routeKey).toMatchObject({ AuthorizationType: 'JWT' });
+      const complete = routes.find((r) => r.RouteKey === 'POST /api/tracks/{id}/complete');
+      expect(route?.Target, routeKey).toEqual(complete?.Target);
+    }
   });
 
   it('is named anew at each creation of the stack, so the retry of a failed first deployment does not meet the retained bucket', () => {

@@ -56,4 +56,24 @@ describe('the track store', () => {
     expect(await tracks.markDeleted(userId, '01KAKZ3R0000000000000000BB', new Date())).toMatchObject({ status: 'deleted' });
     expect(await rawItem(userId, '01KAKZ3R0000000000000000BB')).not.toHaveProperty(ttlAttribute);
   });
+
+  it('records cover art on a ready track only: never on a pending, deleted or missing one', async () => {
+    const userId = randomUUID();
+    const tracks = store();
+    const cover = (id: string) => ({ key: `tracks/${userId}/${id}-cover`, type: 'image/png' as const });
+    await tracks.createPending(userId, pendingTrack('01KAKZ3R0000000000000000CA'), expiresAt);
+    expect(await tracks.setCover(userId, '01KAKZ3R0000000000000000CA', cover('01KAKZ3R0000000000000000CA'))).toBeUndefined();
+    await tracks.markReady(userId, '01KAKZ3R0000000000000000CA', { ...facts, peaks: [] });
+    expect(await tracks.setCover(userId, '01KAKZ3R0000000000000000CA', cover('01KAKZ3R0000000000000000CA'))).toMatchObject({
+      status: 'ready',
+      cover_key: `tracks/${userId}/01KAKZ3R0000000000000000CA-cover`,
+      cover_type: 'image/png',
+    });
+    expect(await tracks.get(userId, '01KAKZ3R0000000000000000CA')).toMatchObject({ cover_type: 'image/png' });
+    expect((await tracks.listReady(userId))[0]).toMatchObject({ id: '01KAKZ3R0000000000000000CA', cover_type: 'image/png' });
+    await tracks.markDeleted(userId, '01KAKZ3R0000000000000000CA', new Date());
+    expect(await tracks.setCover(userId, '01KAKZ3R0000000000000000CA', cover('01KAKZ3R0000000000000000CA'))).toBeUndefined();
+    expect(await tracks.setCover(userId, '01KAKZ3R0000000000000000CB', cover('01KAKZ3R0000000000000000CB'))).toBeUndefined();
+    expect(await rawItem(userId, '01KAKZ3R0000000000000000CB')).toBeUndefined(); // no item made
+  });
 });

@@ -7,9 +7,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoMailboxStore } from '../../lambdas/adapters/dynamodb/mailboxStore';
+import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { localAudioStore } from '../../lambdas/composition/audio';
 import { tracksDeps } from '../../lambdas/composition/tracks';
 import { makeHandler as makeTracksHandler } from '../../lambdas/http/tracks';
@@ -20,9 +21,21 @@ import type { LocalServer } from '../../lib/local/server';
 import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { SendModeName } from '../../schema/api/sending';
-import { TRACK_MAX_BYTES, trackMessages, trackSchema, trackSummarySchema, type TrackSummary, type TrackUpload } from '../../schema/api/tracks';
+import type { ListenPage } from '../../schema/api/listenValues';
+import {
+  COVER_MAX_BYTES,
+  coverUploadSchema,
+  TRACK_MAX_BYTES,
+  trackMessages,
+  trackSchema,
+  trackSummarySchema,
+  type TrackSummary,
+  type TrackUpload,
+} from '../../schema/api/tracks';
 import { key } from '../../schema/table';
 import { adtsBytes, textBytes, wavBytes } from '../support/audio';
+import { gifBytes, jpegBytes, notAnImageBytes, pngBytes, webpBytes } from '../support/images';
+import { seedSentEmail } from './sentEmails';
 import { callAt, createUser, dynamodb, freePort, stack, startServer, stackConfig, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
 
 let server: LocalServer;
@@ -451,5 +464,174 @@ describe('a track campaigns still send with', () => {
     expect((await api(owner, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect(await send(owner, campaign, contact, 'immediate')).toMatchObject({ status: 400, json: { message: trackMessages.campaignTrackDeleted } });
     expect((await api(owner, `/api/campaigns/${campaign.id}`)).json).toMatchObject({ status: 'draft', total_queued: 0 });
+  });
+});
+
+/**
+ * Cover art (issue 25 §5): the same presigned upload and complete as the track's audio, for a ready
+ * track; the image is judged by its bytes, kept beside the audio, signed for the listen page as the audio
+ * is, and deleted with the track. The listen group runs on this file's server (importHandler), over the
+ * same folder and signing key.
+ */
+describe('cover art', () => {
+  const coverFile = (userId: string, trackId: string) => `${audioFile(userId, trackId)}-cover`;
+  const coverUploadFile = (userId: string, trackId: string) => `${uploadFile(userId, trackId)}-cover`;
+  const startCover = (user: TestUser, id: string, body: unknown) => api(user, `/api/tracks/${id}/cover/uploads`, { method: 'POST', body });
+  const completeCover = (user: TestUser, id: string) => api(user, `/api/tracks/${id}/cover/complete`, { method: 'POST', body: {} });
+
+  async function readyTrack(user: TestUser, name = 'Concrete Dawn') {
+    const { id } = await uploadWav(user, name);
+    expect((await complete(user, id)).status).toBe(201);
+    return id;
+  }
+
+  /** The browser's two steps for `bytes` declared as `type`: the form (201), then the post (204). Answers complete's response. */
+  async function addCover(user: TestUser, id: string, bytes: Uint8Array<ArrayBuffer>, type: string) {
+    const started = await startCover(user, id, { content_type: type, size: bytes.length });
+    expect(started.status, started.text).toBe(201);
+    const { upload } = coverUploadSchema.parse(started.json);
+    expect(upload.fields.key).toBe(`uploads/${userIdOf(user)}/${id}-cover`);
+    expect((await postFile(upload, bytes, type)).status).toBe(204);
+    return completeCover(user, id);
+  }
+
+  /** A sent email of a campaign that links to the track, as the sender leaves it: its listen link's token. */
+  async function listenTokenFor(user: TestUser, trackId: string): Promise<string> {
+    const campaignId = ulidGenerator().next(new Date());
+    await dynamodb().doc.send(
+      new PutCommand({
+        TableName: stack().tableName,
+        Item: {
+          PK: key.user(user.sub),
+          SK: key.campaign(campaignId),
+          entity: 'campaign',
+          id: campaignId,
+          user_id: user.sub,
+          mode: 'html',
+          track_name: 'Concrete Dawn',
+          track_url: null,
+          description: '',
+          status: 'completed',
+          emails_sent: 1,
+          track_id: trackId,
+          allow_download: false,
+          listen_days: 90,
+        },
+      }),
+    );
+    return (await seedSentEmail(user, campaignId, 0)).token;
+  }
+
+  it('a PNG goes up and is checked as the audio is, listed, on the listen page with a signed URL, and deleted with the track', async () => {
+    const user = await createUser();
+    const id = await readyTrack(user);
+    const png = pngBytes();
+    const added = await addCover(user, id, png, 'image/png');
+    expect(added.status, added.text).toBe(200);
+    expect(trackSchema.parse(added.json)).toMatchObject({ id, cover_type: 'image/png' });
+    expect(readFileSync(coverFile(userIdOf(user), id))).toEqual(Buffer.from(png));
+    expect(existsSync(coverUploadFile(userIdOf(user), id))).toBe(false);
+    expect((await listOf(user)).find((track) => track.id === id)?.cover_type).toBe('image/png');
+
+    const token = await listenTokenFor(user, id);
+    const listen = await call(`/api/l/${token}`);
+    expect(listen.status, listen.text).toBe(200);
+    const page = listen.json as unknown as Extract<ListenPage, { state: 'ready' }>;
+    expect(page.cover_url).toContain('/local/audio/file');
+    expect(page.cover_url).not.toBe(page.audio_url);
+    const image = await fetch(page.cover_url ?? '');
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(png);
+    // Signed: the same URL with another signature is refused.
+    const forged = new URL(page.cover_url ?? '');
+    forged.searchParams.set('signature', 'x');
+    expect((await fetch(forged)).status).toBe(403);
+
+    expect((await api(user, `/api/tracks/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(existsSync(coverFile(userIdOf(user), id))).toBe(false);
+    expect(existsSync(audioFile(userIdOf(user), id))).toBe(false);
+    expect((await fetch(page.cover_url ?? '')).status).toBe(404);
+    expect((await call(`/api/l/${token}`)).json).toMatchObject({ state: 'track_deleted' });
+    // A deleted track takes no cover.
+    expect((await startCover(user, id, { content_type: 'image/png', size: png.length })).status).toBe(404);
+    expect((await completeCover(user, id)).status).toBe(404);
+  });
+
+  it('a listen page of a track without cover art says so (null)', async () => {
+    const user = await createUser();
+    const id = await readyTrack(user, 'No Artwork');
+    const page = (await call(`/api/l/${await listenTokenFor(user, id)}`)).json as unknown as Extract<ListenPage, { state: 'ready' }>;
+    expect(page.cover_url).toBeNull();
+  });
+
+  it('a JPEG or WebP is taken whatever was declared (the bytes say the type), and replaces the earlier cover', async () => {
+    const user = await createUser();
+    const id = await readyTrack(user);
+    expect(trackSchema.parse((await addCover(user, id, jpegBytes(), 'image/jpeg')).json).cover_type).toBe('image/jpeg');
+    // A WebP the browser declared a PNG (named .png): its bytes say WebP.
+    const replaced = await addCover(user, id, webpBytes(), 'image/png');
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(trackSchema.parse(replaced.json).cover_type).toBe('image/webp');
+    expect(readFileSync(coverFile(userIdOf(user), id))).toEqual(Buffer.from(webpBytes()));
+    // Kept (and so served) as what its bytes are, not as declared.
+    const store = localAudioStore({ localDataDir: dataDir, appUrl: server.url });
+    expect(await store.head(`tracks/${userIdOf(user)}/${id}-cover`)).toEqual({ size: webpBytes().length, contentType: 'image/webp' });
+  });
+
+  it('refuses text named .jpg and a GIF by their bytes, with the rule, deleting the upload and keeping the earlier cover', async () => {
+    const user = await createUser();
+    const id = await readyTrack(user);
+    expect((await addCover(user, id, pngBytes(), 'image/png')).status).toBe(200);
+    for (const [bytes, type] of [
+      [notAnImageBytes(), 'image/jpeg'],
+      [gifBytes(), 'image/png'],
+    ] as const) {
+      const refused = await addCover(user, id, bytes, type);
+      expect(refused.status).toBe(400);
+      expect(refused.json).toEqual({ message: trackMessages.coverInvalid, code: 'cover_not_image' });
+      expect(existsSync(coverUploadFile(userIdOf(user), id))).toBe(false);
+    }
+    expect(readFileSync(coverFile(userIdOf(user), id))).toEqual(Buffer.from(pngBytes()));
+    expect((await listOf(user)).find((track) => track.id === id)?.cover_type).toBe('image/png');
+  });
+
+  it('refuses another type, an empty file or more than 5 MB before any upload; the storage holds the post to the size declared', async () => {
+    const user = await createUser();
+    const id = await readyTrack(user);
+    const rule = trackMessages.coverInvalid;
+    expect((await startCover(user, id, { content_type: 'image/gif', size: 100 })).json).toEqual({ message: `content_type: ${rule}` });
+    expect((await startCover(user, id, { content_type: 'image/svg+xml', size: 100 })).json).toEqual({ message: `content_type: ${rule}` });
+    expect((await startCover(user, id, { content_type: 'image/png', size: COVER_MAX_BYTES + 1 })).json).toEqual({ message: `size: ${rule}` });
+    expect((await startCover(user, id, { content_type: 'image/png', size: 0 })).json).toEqual({ message: `size: ${rule}` });
+
+    const started = await startCover(user, id, { content_type: 'image/png', size: 10 });
+    const posted = await postFile(coverUploadSchema.parse(started.json).upload, pngBytes(), 'image/png');
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('<Code>EntityTooLarge</Code>');
+    expect((await completeCover(user, id)).json).toMatchObject({ message: trackMessages.notUploaded });
+  });
+
+  it("another user's track is a 404 for both steps, and keeps no cover; a pending track takes none yet", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const id = await readyTrack(owner, 'Mine');
+    expect((await startCover(other, id, { content_type: 'image/png', size: 70 })).status).toBe(404);
+    expect((await completeCover(other, id)).status).toBe(404);
+    // Even with the owner's upload waiting, the other user's complete finds no track.
+    const started = await startCover(owner, id, { content_type: 'image/png', size: pngBytes().length });
+    expect((await postFile(coverUploadSchema.parse(started.json).upload, pngBytes(), 'image/png')).status).toBe(204);
+    expect(await completeCover(other, id)).toMatchObject({ status: 404, json: { message: trackMessages.notFound } });
+    expect(existsSync(coverFile(userIdOf(owner), id))).toBe(false);
+    expect((await completeCover(owner, id)).status).toBe(200);
+    expect(await api(other, `/api/tracks/${id}`, { method: 'DELETE' })).toMatchObject({ status: 404 });
+    expect(existsSync(coverFile(userIdOf(owner), id))).toBe(true);
+
+    const { track_id: pending } = await startUpload(owner, { name: 'Not yet', content_type: 'audio/wav', size: 100 });
+    expect(await startCover(owner, pending, { content_type: 'image/png', size: 70 })).toMatchObject({
+      status: 409,
+      json: { message: trackMessages.coverTrackNotReady },
+    });
+    expect((await startCover(owner, 'not-a-track', { content_type: 'image/png', size: 70 })).status).toBe(404);
   });
 });

@@ -62,13 +62,14 @@ function s3Harness(): Harness {
     const body = { transformToWebStream: () => new Blob([object.bytes.slice()]).stream() };
     return { Body: body as unknown as GetObjectCommandOutput['Body'] };
   });
-  // CopyObject within the bucket: `CopySource` is `<bucket>/<key>`; the metadata (media type) copied as the directive says.
+  // CopyObject within the bucket: `CopySource` is `<bucket>/<key>`; the metadata (media type) copied, or replaced by the request's (REPLACE).
   s3Mock.on(CopyObjectCommand).callsFake((input: CopyObjectCommand['input']) => {
     const [sourceBucket, ...sourceKey] = (input.CopySource ?? '').split('/');
     const object = sourceBucket === input.Bucket ? bucket.get(sourceKey.join('/')) : undefined;
     if (!object) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } });
-    if (input.MetadataDirective === 'REPLACE') throw new Error('the copy must keep the media type');
-    bucket.set(input.Key ?? '', { bytes: object.bytes.slice(), contentType: object.contentType });
+    const contentType = input.MetadataDirective === 'REPLACE' ? input.ContentType : object.contentType;
+    if (contentType === undefined) throw new Error('a REPLACE copy without a media type would lose it');
+    bucket.set(input.Key ?? '', { bytes: object.bytes.slice(), contentType });
     return {};
   });
   s3Mock.on(DeleteObjectCommand).callsFake((input: DeleteObjectCommand['input']) => {
@@ -191,6 +192,14 @@ describe.each([
     await harness.store.delete(key);
     await harness.store.delete(finalKey);
     expect(await harness.store.head(finalKey)).toBeUndefined();
+  });
+
+  it('promotes with the media type the server read the bytes to be, when given (cover art: a WebP declared a PNG)', async () => {
+    const form = await presign();
+    expect(await harness.post(form, wav)).toBe('stored');
+    expect(await harness.store.promote(key, finalKey, { contentType: 'image/webp' })).toBe(true);
+    expect(await harness.store.head(finalKey)).toEqual({ size: wav.length, contentType: 'image/webp' });
+    await harness.store.delete(finalKey);
   });
 
   it('signs a GET URL of the object that expires when asked', async () => {

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { campaignsStillSending, formatOfMediaType, judgeAudio, storedPeaks, trackAudioKey, uploadMaxBytes, type TrackUse } from '../../lambdas/core/tracks';
-import { TRACK_MAX_BYTES, trackAccept, trackMediaTypeOf, trackMessages } from '../../schema/api/trackValues';
+import {
+  campaignsStillSending,
+  COVER_SIGNATURE_BYTES,
+  coverUploadKey,
+  coverUploadMaxBytes,
+  formatOfMediaType,
+  judgeAudio,
+  judgeCoverArt,
+  storedPeaks,
+  trackAudioKey,
+  trackCoverKey,
+  trackUploadKey,
+  uploadMaxBytes,
+  type TrackUse,
+} from '../../lambdas/core/tracks';
+import { COVER_MAX_BYTES, coverAccept, coverMediaTypeOf, TRACK_MAX_BYTES, trackAccept, trackMediaTypeOf, trackMessages } from '../../schema/api/trackValues';
+import { gifBytes, jpegBytes, notAnImageBytes, pngBytes, webpBytes } from '../support/images';
 
 describe('which stored files are tracks', () => {
   const audio = (container: string, codec: string, extra: object = {}) => judgeAudio({ container, codec, durationSeconds: 212.5, sampleRate: 44100, ...extra });
@@ -120,5 +135,57 @@ describe('a track campaigns still send with (issue 23 §5: never a dead listen l
     expect(trackMessages.inUse(['X', 'Y'])).toBe(
       'This track is used by campaigns still sending: "X", "Y". Their emails link to it: delete it once they finish.',
     );
+  });
+});
+
+/**
+ * Cover art (issue 25 §5): what a stored image is comes from its first bytes and its size, never from its
+ * name or the media type the browser declared. The handler reads COVER_SIGNATURE_BYTES and the size.
+ */
+describe('which stored images are cover art', () => {
+  const judge = (bytes: Uint8Array, size = bytes.length) => judgeCoverArt(bytes.subarray(0, COVER_SIGNATURE_BYTES), size);
+
+  it.each([
+    ['a JPEG', jpegBytes(), 'image/jpeg'],
+    ['a PNG', pngBytes(), 'image/png'],
+    ['a WebP', webpBytes(), 'image/webp'],
+  ])('%s is taken, its type said by its bytes', (_, bytes, mediaType) => {
+    expect(judge(bytes)).toEqual({ outcome: 'image', mediaType });
+  });
+
+  it('refuses a GIF, text (a PNG named .jpg that is really text), another RIFF file (a WAV) and a truncated signature', () => {
+    expect(judge(gifBytes())).toEqual({ outcome: 'refused', reason: 'not_image' });
+    expect(judge(notAnImageBytes())).toEqual({ outcome: 'refused', reason: 'not_image' });
+    const wav = new Uint8Array([...new TextEncoder().encode('RIFF'), 36, 0, 0, 0, ...new TextEncoder().encode('WAVEfmt ')]);
+    expect(judge(wav)).toEqual({ outcome: 'refused', reason: 'not_image' });
+    expect(judge(pngBytes().subarray(0, 4), 4)).toEqual({ outcome: 'refused', reason: 'not_image' });
+    expect(judge(webpBytes().subarray(0, 8), 8)).toEqual({ outcome: 'refused', reason: 'not_image' });
+  });
+
+  it('takes an image of exactly 5 MB and refuses one byte more, and an empty file', () => {
+    expect(COVER_MAX_BYTES).toBe(5 * 1024 * 1024);
+    expect(judge(pngBytes(), COVER_MAX_BYTES)).toEqual({ outcome: 'image', mediaType: 'image/png' });
+    expect(judge(pngBytes(), COVER_MAX_BYTES + 1)).toEqual({ outcome: 'refused', reason: 'too_large' });
+    expect(judge(new Uint8Array(), 0)).toEqual({ outcome: 'refused', reason: 'empty' });
+  });
+
+  it('lets the storage take what was declared, never over 5 MB', () => {
+    expect(coverUploadMaxBytes(1234)).toBe(1234);
+    expect(coverUploadMaxBytes(COVER_MAX_BYTES * 2)).toBe(COVER_MAX_BYTES);
+  });
+
+  it("keeps the cover beside the track's audio (the listen grant's prefix), its upload beside the track's upload", () => {
+    expect(trackCoverKey('u1', '01K')).toBe(`${trackAudioKey('u1', '01K')}-cover`);
+    expect(trackCoverKey('u1', '01K').startsWith('tracks/u1/')).toBe(true);
+    expect(coverUploadKey('u1', '01K')).toBe(`${trackUploadKey('u1', '01K')}-cover`);
+  });
+
+  it("the browser declares a type from the file's type or name, and its picker offers exactly the three", () => {
+    expect(coverMediaTypeOf({ name: 'cover.JPG', type: '' })).toBe('image/jpeg');
+    expect(coverMediaTypeOf({ name: 'cover', type: 'image/webp' })).toBe('image/webp');
+    expect(coverMediaTypeOf({ name: 'cover.gif', type: 'image/gif' })).toBeUndefined();
+    expect(coverMediaTypeOf({ name: 'cover.svg', type: 'image/svg+xml' })).toBeUndefined();
+    expect(coverAccept.split(',').sort()).toEqual(['.jpeg', '.jpg', '.png', '.webp', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(trackMessages.coverInvalid).toBe('Cover art must be a JPEG, PNG or WebP image up to 5 MB.');
   });
 });

@@ -28,6 +28,7 @@ function readyPage(audioUrl: string): Extract<ListenPageData, { state: 'ready' }
     peaks: [0.1, 0.6, 0.3],
     audio_url: audioUrl,
     download_url: null,
+    cover_url: null,
     answer: null,
     answer_note: null,
     expires_at: '2027-02-24T10:00:00.000Z',
@@ -43,7 +44,11 @@ type Answer = 'ready' | 'expired' | 'track_deleted' | 'offline';
  * GET /api/l/{token}: a new signed URL each time, as the server signs one per read; `answer(read)` says
  * what the read with that number (from 1) answers, the player by default.
  */
-function fakeListenServer({ answer = () => 'ready', downloads = false }: { answer?: (read: number) => Answer; downloads?: boolean } = {}) {
+function fakeListenServer({
+  answer = () => 'ready',
+  downloads = false,
+  cover = null,
+}: { answer?: (read: number) => Answer; downloads?: boolean; cover?: string | null } = {}) {
   let reads = 0;
   const fetchImpl = vi.fn<typeof fetch>((input) => {
     const path = new URL(input as string, 'http://localhost').pathname;
@@ -59,7 +64,7 @@ function fakeListenServer({ answer = () => 'ready', downloads = false }: { answe
       case 'track_deleted':
         return json({ state: 'track_deleted', artist_name: 'DJ Nova', message: listenMessages.trackDeleted }, 410);
       case 'ready':
-        return json({ ...readyPage(signedUrl(reads)), download_url: downloads ? signedDownloadUrl(reads) : null }, 200);
+        return json({ ...readyPage(signedUrl(reads)), download_url: downloads ? signedDownloadUrl(reads) : null, cover_url: cover }, 200);
     }
   });
   return { fetchImpl, reads: () => reads };
@@ -143,6 +148,24 @@ describe('listen page: what it says', () => {
     expect(document.title).toContain('Night Drive');
     expect(screen.getAllByText(/DJ Nova/)).toHaveLength(1);
     expect(screen.getByText('By DJ Nova')).toBeInTheDocument();
+  });
+
+  it('shows the cover art in a fixed square box, named for the track (issue 25 §5)', async () => {
+    const coverUrl = 'https://audio.example/tracks/u/t-cover?X-Amz-Signature=1';
+    await openPage(fakeListenServer({ cover: coverUrl }));
+    const cover = screen.getByRole<HTMLImageElement>('img', { name: 'Cover art for Night Drive' });
+    expect(cover.getAttribute('src')).toBe(coverUrl);
+    expect(cover.style.objectFit).toBe('cover');
+    expect(cover.style.aspectRatio).toBe('1 / 1');
+    expect([cover.getAttribute('width'), cover.getAttribute('height')]).toEqual(['240', '240']);
+    // A URL that no longer loads leaves the box out rather than a broken image.
+    act(() => void cover.dispatchEvent(new Event('error')));
+    expect(screen.queryByRole('img', { name: 'Cover art for Night Drive' })).toBeNull();
+  });
+
+  it('shows no image when the track has no cover art', async () => {
+    await openPage();
+    expect(screen.queryByRole('img', { name: /Cover art/ })).toBeNull();
   });
 });
 

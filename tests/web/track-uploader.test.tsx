@@ -66,7 +66,7 @@ interface ApiCall {
   body: unknown;
 }
 
-function fakeApi(answers: { complete?: () => Response; remove?: () => Response; tracks?: TrackSummary[] } = {}) {
+function fakeApi(answers: { complete?: () => Response; coverComplete?: () => Response; remove?: () => Response; tracks?: TrackSummary[] } = {}) {
   const calls: ApiCall[] = [];
   let tracks = [...(answers.tracks ?? [])];
   const fetchImpl = vi.fn((input: string | URL, init?: RequestInit) => {
@@ -88,6 +88,14 @@ function fakeApi(answers: { complete?: () => Response; remove?: () => Response; 
           201,
         ),
       );
+    }
+    if (method === 'POST' && path.endsWith('/cover/uploads')) {
+      const upload = { url: UPLOAD_URL, fields: { key: 'uploads/u/cover', 'Content-Type': 'image/png', Policy: 'p' }, expires_at: '2026-11-26T10:00:00.000Z' };
+      return Promise.resolve(json({ upload }, 201));
+    }
+    if (method === 'POST' && path.endsWith('/cover/complete')) {
+      const track: Track = { ...summary('01KAKZ3R0000000000000000AA', 'Night Drive', 2.4), peaks: [], cover_type: 'image/png' };
+      return Promise.resolve(answers.coverComplete?.() ?? json(track, 200));
     }
     if (method === 'POST' && path.endsWith('/complete')) {
       const track: Track = { ...summary('01KAKZ3R0000000000000000AA', 'Night Drive', 2.4), peaks: [] };
@@ -292,5 +300,79 @@ describe('My tracks', () => {
     // Still listed, and still selected to use.
     expect(within(picker).getByText('Night Drive')).toBeInTheDocument();
     expect(within(picker).getByRole('radio', { name: 'Night Drive' })).toBeChecked();
+  });
+});
+
+/**
+ * Cover art (issue 25 §5): the chosen track takes an optional image through the same two steps; the
+ * picker offers only JPEG, PNG and WebP, the browser refuses another type or more than 5 MB before any
+ * request, and the server's refusal (by the bytes) is shown with the rule.
+ */
+describe('Cover art', () => {
+  const track = summary('01KAKZ3R0000000000000000AA', 'Night Drive', 2.4);
+  const coverInput = () => screen.getByLabelText<HTMLInputElement>('Cover art file');
+  const png = (name = 'cover.png', bytes = 70) => new File([new Uint8Array(bytes)], name, { type: 'image/png' });
+
+  async function chooseTrack() {
+    const { api, calls } = fakeApi({ tracks: [track] });
+    const onChoose = renderUploader(api);
+    const user = userEvent.setup({ applyAccept: false });
+    expect(screen.queryByLabelText('Cover art file')).toBeNull(); // no track, no cover
+    await user.click(screen.getByRole('button', { name: 'My tracks' }));
+    const dialog = await screen.findByRole('dialog', { name: 'My tracks' });
+    await user.click(await within(dialog).findByRole('radio', { name: 'Night Drive' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Use track' }));
+    await screen.findByRole('button', { name: 'Add cover art' });
+    calls.length = 0;
+    return { calls, onChoose, user };
+  }
+
+  it('offers only JPEG, PNG and WebP, and says the rule', async () => {
+    await chooseTrack();
+    expect(coverInput().accept.split(',').sort()).toEqual(['.jpeg', '.jpg', '.png', '.webp', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(screen.getByText('JPEG, PNG or WebP, up to 5 MB. Shown on the listen page.')).toBeInTheDocument();
+  });
+
+  it('uploads the image straight to storage, completes it and shows the cover added', async () => {
+    const { calls, onChoose, user } = await chooseTrack();
+    await user.upload(coverInput(), png());
+    await waitFor(() => expect(FakeXhr.opened).toHaveLength(1));
+    expect(calls[0]).toEqual({ method: 'POST', path: `/api/tracks/${track.id}/cover/uploads`, body: { content_type: 'image/png', size: 70 } });
+    expect([...FakeXhr.opened[0]!.body!.keys()]).toEqual(['key', 'Content-Type', 'Policy', 'file']);
+    FakeXhr.opened[0]!.answer(204);
+    expect(await screen.findByText('Cover art added')).toBeInTheDocument();
+    expect(calls.map((call) => call.path)).toContain(`/api/tracks/${track.id}/cover/complete`);
+    expect(onChoose).toHaveBeenLastCalledWith(expect.objectContaining({ id: track.id, cover_type: 'image/png' }));
+    expect(screen.getByRole('button', { name: 'Replace cover art' })).toBeInTheDocument();
+  });
+
+  it('refuses a GIF, an empty image or one over 5 MB before any request, with the rule', async () => {
+    const { calls, user } = await chooseTrack();
+    await user.upload(coverInput(), new File(['GIF89a'], 'cover.gif', { type: 'image/gif' }));
+    expect(await screen.findByText(trackMessages.coverInvalid)).toBeInTheDocument();
+    const huge = png('cover.png', 10);
+    Object.defineProperty(huge, 'size', { value: 5 * 1024 * 1024 + 1 });
+    await user.upload(coverInput(), huge);
+    expect(await screen.findByText(trackMessages.coverInvalid)).toBeInTheDocument();
+    await user.upload(coverInput(), png('empty.png', 0));
+    expect(await screen.findByText(trackMessages.coverInvalid)).toBeInTheDocument();
+    expect(calls).toEqual([]);
+    expect(FakeXhr.opened).toEqual([]);
+  });
+
+  it("shows the server's refusal of an image whose bytes are not one (text named .jpg) and keeps no cover", async () => {
+    const { api } = fakeApi({ tracks: [track], coverComplete: () => json({ message: trackMessages.coverInvalid, code: 'cover_not_image' }, 400) });
+    renderUploader(api);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'My tracks' }));
+    const dialog = await screen.findByRole('dialog', { name: 'My tracks' });
+    await user.click(await within(dialog).findByRole('radio', { name: 'Night Drive' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Use track' }));
+    await user.upload(await screen.findByLabelText<HTMLInputElement>('Cover art file'), new File(['not an image'], 'cover.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect(FakeXhr.opened).toHaveLength(1));
+    FakeXhr.opened[0]!.answer(204);
+    expect(await screen.findByText(trackMessages.coverInvalid)).toBeInTheDocument();
+    expect(screen.queryByText('Cover art added')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add cover art' })).toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TrackSummary } from '../../../schema/api/tracks';
-import { TRACK_SUMMARY_FIELDS } from '../../../schema/api/trackValues';
+import { TRACK_SUMMARY_FIELDS, type CoverMediaType } from '../../../schema/api/trackValues';
 import { key, ttlAttribute } from '../../../schema/table';
 import type { ReadyTrackFacts, StoredTrack } from '../../core/tracks';
 import type { TrackStore } from '../../ports';
@@ -28,6 +28,8 @@ const storedFields: readonly (keyof StoredTrack)[] = [
   'sample_rate',
   'peaks',
   'deleted_at',
+  'cover_key',
+  'cover_type',
 ];
 const storedProjection = projectionOf(storedFields);
 /** The list's fields (no peaks), and the status its filter reads. */
@@ -99,6 +101,23 @@ export class DynamoTrackStore implements TrackStore {
           ConditionExpression: 'attribute_exists(PK) AND #status <> :deleted',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':deleted': 'deleted', ':at': deletedAt.toISOString() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    )) ?? { Attributes: undefined };
+    return Attributes ? withoutKeys<StoredTrack>(Attributes) : undefined;
+  }
+
+  async setCover(userId: string, id: string, cover: { key: string; type: CoverMediaType }): Promise<StoredTrack | undefined> {
+    const { Attributes } = (await conditional(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: trackKey(userId, id),
+          UpdateExpression: 'SET cover_key = :key, cover_type = :type',
+          ConditionExpression: 'attribute_exists(PK) AND #status = :ready',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':key': cover.key, ':type': cover.type, ':ready': 'ready' },
           ReturnValues: 'ALL_NEW',
         }),
       ),

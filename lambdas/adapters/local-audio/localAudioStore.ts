@@ -162,14 +162,14 @@ export class LocalAudioStore implements AudioStore, AudioUrls {
     return Readable.toWeb(createReadStream(this.pathOf(key))) as ReadableStream<Uint8Array>;
   }
 
-  /** Renames the upload and its media type to the final key (the bytes move, as S3's copy and delete leave them). */
-  async promote(stagingKey: string, finalKey: string): Promise<boolean> {
+  /** Renames the upload and its media type (or `contentType`) to the final key (the bytes move, as S3's copy and delete leave them). */
+  async promote(stagingKey: string, finalKey: string, options: { contentType?: string } = {}): Promise<boolean> {
     const [from, to] = [this.pathOf(stagingKey), this.pathOf(finalKey)];
     await mkdir(dirname(to), { recursive: true });
     // The media type first, then the bytes: their rename is the move.
     const sidecar = await this.sidecar(stagingKey);
     if (!sidecar) return false;
-    await writeFile(`${to}.meta.json`, JSON.stringify(sidecar satisfies Sidecar));
+    await writeFile(`${to}.meta.json`, JSON.stringify({ contentType: options.contentType ?? sidecar.contentType } satisfies Sidecar));
     try {
       await rename(from, to);
     } catch (error) {

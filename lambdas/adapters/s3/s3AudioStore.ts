@@ -66,12 +66,13 @@ export class S3AudioStore implements AudioStore {
   }
 
   /**
-   * A server-side copy (its media type copied with it; encrypted as the bucket's default encryption
+   * A server-side copy (its media type copied with it, or replaced by `contentType`; encrypted as the bucket's default encryption
    * says, as every object written without its own), then the staging object's delete.
    */
-  async promote(stagingKey: string, finalKey: string): Promise<boolean> {
+  async promote(stagingKey: string, finalKey: string, options: { contentType?: string } = {}): Promise<boolean> {
+    const metadata = options.contentType ? { MetadataDirective: 'REPLACE' as const, ContentType: options.contentType } : { MetadataDirective: 'COPY' as const };
     try {
-      await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: finalKey, CopySource: `${this.bucket}/${stagingKey}`, MetadataDirective: 'COPY' }));
+      await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: finalKey, CopySource: `${this.bucket}/${stagingKey}`, ...metadata }));
     } catch (error) {
       if (isMissing(error)) return false;
       throw error;

@@ -1,7 +1,9 @@
 import {
+  coverUploadSchema,
   trackListSchema,
   trackSchema,
   trackUploadSchema,
+  type CoverUpload,
   type PresignedUpload,
   type Track,
   type TrackSummary,
@@ -29,6 +31,16 @@ export function startTrackUpload(api: ApiClient, request: { name: string; conten
 /** POST /api/tracks/{id}/complete: the server reads the stored file; `peaks` is the waveform the browser computed (none when it could not). */
 export function completeTrackUpload(api: ApiClient, id: string, peaks: number[] | undefined): Promise<Track> {
   return api.post(apiPath('POST /api/tracks/{id}/complete', { id }), peaks ? { peaks } : {}, (data) => trackSchema.parse(data));
+}
+
+/** POST /api/tracks/{id}/cover/uploads: the form to post a ready track's cover art with (issue 25 §5). */
+export function startCoverUpload(api: ApiClient, id: string, request: { content_type: string; size: number }): Promise<CoverUpload> {
+  return api.post(apiPath('POST /api/tracks/{id}/cover/uploads', { id }), request, (data) => coverUploadSchema.parse(data));
+}
+
+/** POST /api/tracks/{id}/cover/complete: the server checks the stored image by its bytes and keeps it; the track with its cover. */
+export function completeCoverUpload(api: ApiClient, id: string): Promise<Track> {
+  return api.post(apiPath('POST /api/tracks/{id}/cover/complete', { id }), {}, (data) => trackSchema.parse(data));
 }
 
 /** DELETE /api/tracks/{id}. */

@@ -1,16 +1,18 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import FormField from '@cloudscape-design/components/form-field';
 import Modal from '@cloudscape-design/components/modal';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
-import { trackAccept, type TrackSummary } from '../../../../schema/api/tracks';
+import { coverAccept, trackAccept, type TrackSummary } from '../../../../schema/api/tracks';
 import { errorMessage } from '../../api/client';
-import { completeTrackUpload, deleteTrack, listTracks, startTrackUpload, uploadToStorage } from '../../api/tracks';
+import { completeCoverUpload, completeTrackUpload, deleteTrack, listTracks, startCoverUpload, startTrackUpload, uploadToStorage } from '../../api/tracks';
 import { useAuth } from '../../auth/AuthContext';
-import { checkTrackFile, computePeaks, formatDuration, trackNameOf } from './trackFile';
+import { checkCoverFile, checkTrackFile, computePeaks, formatDuration, trackNameOf } from './trackFile';
 
 type Upload = { state: 'idle' } | { state: 'uploading'; fileName: string; progress: number; step: string } | { state: 'failed'; message: string };
 
@@ -21,7 +23,9 @@ const describeTrack = (track: TrackSummary) => `${track.name} · ${formatDuratio
 /**
  * 'Upload track' and 'My tracks' (issue 16) beside the Track URL: the file goes straight from the
  * browser to storage with a progress bar, the waveform is computed once here, and the chosen track (an
- * upload, or one picked from My tracks) is handed up as the compose form's `track_id`.
+ * upload, or one picked from My tracks) is handed up as the compose form's `track_id`. The chosen
+ * track takes optional cover art (issue 25 §5) the same way: straight to storage, then checked by the
+ * server (by its bytes), shown on the listen page.
  */
 export const TrackUploader = memo(function TrackUploader({
   trackId,
@@ -33,7 +37,9 @@ export const TrackUploader = memo(function TrackUploader({
 }) {
   const { api } = useAuth();
   const input = useRef<HTMLInputElement>(null);
+  const coverInput = useRef<HTMLInputElement>(null);
   const [upload, setUpload] = useState<Upload>({ state: 'idle' });
+  const [cover, setCover] = useState<Upload>({ state: 'idle' });
   const [chosen, setChosen] = useState<TrackSummary | null>(null);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [tracks, setTracks] = useState<TrackSummary[] | null>(null);
@@ -50,6 +56,7 @@ export const TrackUploader = memo(function TrackUploader({
   const choose = useCallback(
     (track: TrackSummary | null) => {
       setChosen(track);
+      setCover((current) => (current.state === 'uploading' ? current : { state: 'idle' }));
       onChoose(track);
     },
     [onChoose],
@@ -79,6 +86,30 @@ export const TrackUploader = memo(function TrackUploader({
     }
   };
 
+  /** Cover art for the chosen track: the same two steps as the track (a presigned form, then complete). */
+  const uploadCover = async (track: TrackSummary, file: File) => {
+    const check = checkCoverFile(file);
+    if (!check.ok) {
+      setCover({ state: 'failed', message: check.message });
+      return;
+    }
+    const step = 'Uploading cover art…';
+    setCover({ state: 'uploading', fileName: file.name, progress: 0, step });
+    try {
+      const { upload: form } = await startCoverUpload(api, track.id, { content_type: check.contentType, size: file.size });
+      await uploadToStorage(form, file, {
+        onProgress: (fraction) => setCover({ state: 'uploading', fileName: file.name, progress: Math.round(fraction * 100), step }),
+      });
+      setCover({ state: 'uploading', fileName: file.name, progress: 100, step: 'Checking the image…' });
+      const withCover = await completeCoverUpload(api, track.id);
+      setCover({ state: 'idle' });
+      setTracks(null);
+      choose(withCover);
+    } catch (error) {
+      setCover({ state: 'failed', message: errorMessage(error, 'The cover art upload failed. Please try again.') });
+    }
+  };
+
   const openPicker = () => {
     setPickerOpen(true);
     setSelected(chosen ? [chosen] : []);
@@ -104,6 +135,7 @@ export const TrackUploader = memo(function TrackUploader({
   };
 
   const uploading = upload.state === 'uploading';
+  const coverUploading = cover.state === 'uploading';
 
   return (
     <SpaceBetween size="xs">
@@ -141,10 +173,39 @@ export const TrackUploader = memo(function TrackUploader({
           <Box>
             Track: <strong>{describeTrack(chosen)}</strong>
           </Box>
-          <Button variant="inline-link" ariaLabel="Remove the track" onClick={() => choose(null)}>
+          <Button variant="inline-link" ariaLabel="Remove the track" disabled={coverUploading} onClick={() => choose(null)}>
             Remove
           </Button>
         </SpaceBetween>
+      )}
+      {chosen && (
+        <FormField
+          label="Cover art (optional)"
+          description="JPEG, PNG or WebP, up to 5 MB. Shown on the listen page."
+          errorText={cover.state === 'failed' ? cover.message : undefined}
+        >
+          <SpaceBetween size="xs">
+            <SpaceBetween size="xs" direction="horizontal" alignItems="center">
+              <Button iconName="upload" disabled={uploading || coverUploading} onClick={() => coverInput.current?.click()}>
+                {chosen.cover_type ? 'Replace cover art' : 'Add cover art'}
+              </Button>
+              {chosen.cover_type && <StatusIndicator type="success">Cover art added</StatusIndicator>}
+            </SpaceBetween>
+            {cover.state === 'uploading' && <ProgressBar label={cover.fileName} value={cover.progress} description={cover.step} />}
+          </SpaceBetween>
+          <input
+            ref={coverInput}
+            type="file"
+            accept={coverAccept}
+            aria-label="Cover art file"
+            hidden
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = ''; // the same file may be chosen again after a failure
+              if (file) void uploadCover(chosen, file);
+            }}
+          />
+        </FormField>
       )}
 
       <Modal

@@ -1,4 +1,4 @@
-import { TRACK_MAX_BYTES, trackMediaTypeOf, trackMessages } from '../../../../schema/api/trackValues';
+import { COVER_MAX_BYTES, coverMediaTypeOf, TRACK_MAX_BYTES, trackMediaTypeOf, trackMessages } from '../../../../schema/api/trackValues';
 
 /**
  * The browser's checks of a chosen file before it uploads (the storage policy and the server check
@@ -9,6 +9,16 @@ export function checkTrackFile(file: { name: string; type: string; size: number 
   if (contentType === undefined) return { ok: false, message: trackMessages.unsupportedType };
   if (file.size === 0) return { ok: false, message: trackMessages.empty };
   if (file.size > TRACK_MAX_BYTES) return { ok: false, message: trackMessages.tooLarge };
+  return { ok: true, contentType };
+}
+
+/**
+ * The browser's check of a chosen cover image (issue 25 §5): a JPEG, PNG or WebP by its type or name,
+ * not empty, at most 5 MB. The server judges the stored bytes again (a text file named .jpg passes here).
+ */
+export function checkCoverFile(file: { name: string; type: string; size: number }): { ok: true; contentType: string } | { ok: false; message: string } {
+  const contentType = coverMediaTypeOf(file);
+  if (contentType === undefined || file.size === 0 || file.size > COVER_MAX_BYTES) return { ok: false, message: trackMessages.coverInvalid };
   return { ok: true, contentType };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The private listen page (issue 16, DESIGN §12): `/l/:token`, opened from a recipient's email. No
  * sign-in and no cookie: the token in the path is the whole authority. It shows the artist, the track,
- * the campaign's description, the waveform player, a Download button when the artist allowed it, and
+ * its cover art (when the artist added one), the campaign's description, the waveform player, a Download button when the artist allowed it, and
  * the one-click answers with an optional note. An expired link or a deleted track gets a clear page.
  * Its own lazy chunk: wavesurfer.js is loaded here only.
  */
@@ -169,6 +169,7 @@ function Player({
         }
       >
         <SpaceBetween size="m">
+          {page.cover_url && <CoverArt url={page.cover_url} trackName={page.track_name} />}
           {page.description.trim() !== '' && <Box variant="p">{page.description}</Box>}
           <WaveformPlayer
             audioUrl={page.audio_url}
@@ -194,6 +195,29 @@ function Player({
       </Container>
       <Answers token={token} initial={page.answer} initialNote={page.answer_note ?? ''} fetchImpl={fetchImpl} />
     </SpaceBetween>
+  );
+}
+
+/** The cover's box: a fixed square, the image cropped to fill it (no server-side resizing: any aspect ratio fits). */
+export const COVER_BOX_PX = 240;
+
+/**
+ * The track's cover art (issue 25 §5), when the artist added one. Its signed URL lives minutes: an image
+ * that fails to load (the URL expired before the browser asked) is left out rather than shown broken.
+ */
+function CoverArt({ url, trackName }: { url: string; trackName: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return null;
+  return (
+    <img
+      src={url}
+      alt={`Cover art for ${trackName}`}
+      width={COVER_BOX_PX}
+      height={COVER_BOX_PX}
+      referrerPolicy="no-referrer"
+      onError={() => setFailed(true)}
+      style={{ display: 'block', width: `min(${COVER_BOX_PX}px, 100%)`, height: 'auto', aspectRatio: '1 / 1', objectFit: 'cover', borderRadius: 8 }}
+    />
   );
 }
 
