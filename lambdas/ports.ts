@@ -156,14 +156,24 @@ export interface ContactStore {
   getMany(userId: string, ids: readonly string[]): Promise<Contact[]>;
 }
 
+/** Who resubscribed an address, from the verified token, and when. */
+export interface Resubscriber {
+  userId: string;
+  email: string;
+  at: Date;
+}
+
 export interface UnsubscribeStore {
   /** Every unsubscribe of the user, newest first. */
   list(userId: string): Promise<Unsubscribe[]>;
   count(userId: string): Promise<number>;
   /** Records (or re-records) an unsubscribe; keyed by the address, so it is idempotent. */
   record(userId: string, unsubscribe: Omit<Unsubscribe, 'id'>): Promise<Unsubscribe>;
-  /** Resubscribe: true when a record was removed. */
-  remove(userId: string, id: string): Promise<boolean>;
+  /**
+   * Resubscribe: removes the record and, in the same write, keeps who did it and when beside the record
+   * it removed (`by`: the verified caller). True when a record was removed.
+   */
+  remove(userId: string, id: string, by: Resubscriber): Promise<boolean>;
 }
 
 export type DirectoryAddOutcome =

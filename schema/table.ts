@@ -77,6 +77,8 @@ export const key = {
   /** An address that unsubscribed from the user's emails: `UNSUB#<addressId>`, an O(1) check at send time. */
   unsubscribe: (id: string) => `UNSUB#${id}`,
   unsubscribePrefix: () => 'UNSUB#',
+  /** A resubscribe's record (issue 26): who confirmed the recipient asked to be added back, and when. */
+  resubscribed: (id: string, at: string) => `RESUB#${id}#${at}`,
   directoryPartition: () => 'DIRECTORY',
   directoryEntry: (id: string) => `ENTRY#${id}`,
   /** GSI1 partition for finding a directory entry by its lower-cased email (upsert on import). */

@@ -11,6 +11,7 @@ import {
   contactInputSchema,
   contactListQuerySchema,
   csvContactSchema,
+  resubscribeRequestSchema,
   contactMessages,
   type BulkDeleteResult,
   type Contact,
@@ -43,6 +44,9 @@ const parseContactInput = (body: unknown): ContactInput =>
       { path: ['email'], message: contactMessages.nameAndEmailRequired },
     ],
   });
+
+/** The resubscribe confirmation's refusal is answered in its own words. */
+const resubscribeTexts: ReadonlySet<string> = new Set([contactMessages.resubscribeNeedsRequest]);
 
 export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
   httpApi('contacts', {
@@ -123,11 +127,15 @@ export const makeHandler = ({ contacts, unsubscribes, clock }: ContactsDeps) =>
     'GET /api/unsubscribes/count': async ({ identity }) =>
       json(200, { count: await unsubscribes.count(identity.userId) } satisfies z.infer<typeof unsubscribeCountSchema>),
 
-    /** Resubscribe: the address may be emailed again. */
-    'DELETE /api/unsubscribes/{id}': async ({ identity, params }) => {
+    /** Resubscribe: the address may be emailed again, once the artist confirms the recipient asked. */
+    'DELETE /api/unsubscribes/{id}': async ({ identity, params, body }) => {
       const id = knownId(params.id, isAddressId, contactMessages.unsubscribeNotFound);
-      if (!(await unsubscribes.remove(identity.userId, id))) throw new HttpError(404, contactMessages.unsubscribeNotFound);
-      logger.info('Contact resubscribed', { unsubscribeId: id });
+      parseForm(resubscribeRequestSchema, body ?? {}, { specTexts: resubscribeTexts });
+      const at = clock.now();
+      if (!(await unsubscribes.remove(identity.userId, id, { userId: identity.userId, email: identity.email, at }))) {
+        throw new HttpError(404, contactMessages.unsubscribeNotFound);
+      }
+      logger.info("Contact resubscribed at the artist's word that the recipient asked", { unsubscribeId: id, by: identity.userId, at: at.toISOString() });
       return noContent();
     },
   });

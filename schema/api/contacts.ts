@@ -75,6 +75,7 @@ export const contactMessages = {
   unsubscribedLoadFailed: 'Failed to fetch unsubscribed contacts',
   resubscribeFailed: 'Failed to resubscribe contact',
   resubscribed: 'Contact resubscribed successfully',
+  resubscribeNeedsRequest: 'Confirm that they asked you to add them back: they unsubscribed themselves.',
   deleteManyFailed: 'Failed to delete contacts.',
   deletedManyTitle: 'Contacts deleted',
   deletedMany: (n: number) => `${plural(n, 'contact')} ${n === 1 ? 'has' : 'have'} been removed.`,
@@ -267,3 +268,9 @@ export const unsubscribeListSchema = z.object({ unsubscribes: z.array(unsubscrib
 
 /** GET /api/unsubscribes/count: for the tab label before the list is opened. */
 export const unsubscribeCountSchema = z.object({ count: z.number().int() });
+
+/**
+ * DELETE /api/unsubscribes/{id}: the address unsubscribed itself, so the artist confirms the recipient
+ * asked to be added back (issue 26); the server keeps who confirmed it and when.
+ */
+export const resubscribeRequestSchema = z.object({ recipient_asked: z.literal(true, { message: contactMessages.resubscribeNeedsRequest }) });

@@ -12,7 +12,10 @@ import { key } from '../../schema/table';
 import { call, createUser, dynamodb, stack, uniqueEmail, type TestUser } from './helpers';
 
 const store = () => new DynamoUnsubscribeStore(dynamodb().doc, stack().tableName);
-const api = (user: TestUser, path: string, method = 'GET') => call(path, { method, token: user.idToken });
+const api = (user: TestUser, path: string, method = 'GET', body?: unknown) =>
+  call(path, { method, token: user.idToken, ...(body === undefined ? {} : { body }) });
+/** Resubscribe as the page does: the artist confirmed the recipient asked to be added back. */
+const resubscribe = (user: TestUser, id: string) => api(user, `/api/unsubscribes/${id}`, 'DELETE', { recipient_asked: true });
 const UNSUBSCRIBE_FIELDS = Object.keys(unsubscribeSchema.shape).sort();
 
 const record = (user: TestUser, overrides: Partial<Omit<Unsubscribe, 'id'>> = {}) =>
@@ -27,17 +30,18 @@ const record = (user: TestUser, overrides: Partial<Omit<Unsubscribe, 'id'>> = {}
     ...overrides,
   });
 
-async function storedUnsubscribes(sub: string) {
+async function storedItems(sub: string, prefix: string) {
   const { Items } = await dynamodb().doc.send(
     new QueryCommand({
       TableName: stack().tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unsub)',
-      ExpressionAttributeValues: { ':pk': key.user(sub), ':unsub': key.unsubscribePrefix() },
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': key.user(sub), ':prefix': prefix },
       ConsistentRead: true,
     }),
   );
   return Items ?? [];
 }
+const storedUnsubscribes = (sub: string) => storedItems(sub, key.unsubscribePrefix());
 
 describe('GET /api/unsubscribes and /api/unsubscribes/count', () => {
   let user: TestUser;
@@ -93,13 +97,13 @@ describe('DELETE /api/unsubscribes/{id} (resubscribe)', () => {
   it('removes the record (204); the list is then empty and a second resubscribe is a 404', async () => {
     const user = await createUser({ name: 'Resubscriber' });
     const unsubscribe = await record(user);
-    const response = await api(user, `/api/unsubscribes/${unsubscribe.id}`, 'DELETE');
+    const response = await resubscribe(user, unsubscribe.id);
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     expect(await api(user, '/api/unsubscribes')).toMatchObject({ status: 200, json: { unsubscribes: [] } });
     expect((await api(user, '/api/unsubscribes/count')).json).toEqual({ count: 0 });
     expect(await storedUnsubscribes(user.sub)).toEqual([]);
-    expect(await api(user, `/api/unsubscribes/${unsubscribe.id}`, 'DELETE')).toMatchObject({
+    expect(await resubscribe(user, unsubscribe.id)).toMatchObject({
       status: 404,
       json: { message: contactMessages.unsubscribeNotFound },
     });
@@ -109,7 +113,7 @@ describe('DELETE /api/unsubscribes/{id} (resubscribe)', () => {
     const user = await createUser({ name: 'Partial Resubscriber' });
     const kept = await record(user, { contact_name: 'Kept' });
     const removed = await record(user, { contact_name: 'Removed' });
-    expect((await api(user, `/api/unsubscribes/${removed.id}`, 'DELETE')).status).toBe(204);
+    expect((await resubscribe(user, removed.id)).status).toBe(204);
     expect((await api(user, '/api/unsubscribes')).json).toEqual({ unsubscribes: [kept] });
   });
 
@@ -117,7 +121,7 @@ describe('DELETE /api/unsubscribes/{id} (resubscribe)', () => {
     const user = await createUser({ name: 'Odd Id' });
     const unsubscribe = await record(user);
     for (const id of ['not-an-id', `${unsubscribe.id}x`, 'UNSUB%23abc']) {
-      expect(await api(user, `/api/unsubscribes/${id}`, 'DELETE'), id).toMatchObject({ status: 404, json: { message: contactMessages.unsubscribeNotFound } });
+      expect(await resubscribe(user, id), id).toMatchObject({ status: 404, json: { message: contactMessages.unsubscribeNotFound } });
     }
     expect((await api(user, '/api/unsubscribes')).json).toEqual({ unsubscribes: [unsubscribe] });
   });
@@ -126,9 +130,43 @@ describe('DELETE /api/unsubscribes/{id} (resubscribe)', () => {
     const alice = await createUser({ name: 'Alice Unsub' });
     const bob = await createUser({ name: 'Bob Unsub' });
     const alices = await record(alice);
-    expect(await api(bob, `/api/unsubscribes/${alices.id}`, 'DELETE')).toMatchObject({ status: 404, json: { message: contactMessages.unsubscribeNotFound } });
+    expect(await resubscribe(bob, alices.id)).toMatchObject({ status: 404, json: { message: contactMessages.unsubscribeNotFound } });
     expect((await api(alice, '/api/unsubscribes')).json).toEqual({ unsubscribes: [alices] });
     expect((await api(bob, '/api/unsubscribes')).json).toEqual({ unsubscribes: [] });
     expect((await api(bob, '/api/unsubscribes/count')).json).toEqual({ count: 0 });
+  });
+
+  it('needs the artist to confirm the recipient asked to be added back: without it, 400 and the record stays', async () => {
+    const user = await createUser({ name: 'Careful Resubscriber' });
+    const unsubscribe = await record(user);
+    for (const body of [undefined, {}, { recipient_asked: false }, { recipient_asked: 'yes' }]) {
+      expect(await api(user, `/api/unsubscribes/${unsubscribe.id}`, 'DELETE', body), JSON.stringify(body)).toMatchObject({
+        status: 400,
+        json: { message: contactMessages.resubscribeNeedsRequest },
+      });
+    }
+    expect((await api(user, '/api/unsubscribes')).json).toEqual({ unsubscribes: [unsubscribe] });
+    expect(await storedItems(user.sub, 'RESUB#')).toEqual([]);
+  });
+
+  it('keeps who resubscribed the address and when, beside the opt-out it removed', async () => {
+    const user = await createUser({ name: 'Accountable Resubscriber' });
+    const unsubscribe = await record(user, { unsubscribe_reason: 'Not my genre' });
+    const before = new Date().toISOString();
+    expect((await resubscribe(user, unsubscribe.id)).status).toBe(204);
+    const kept = await storedItems(user.sub, 'RESUB#');
+    expect(kept).toEqual([
+      expect.objectContaining({
+        entity: 'resubscribed',
+        contact_email: unsubscribe.contact_email,
+        unsubscribed_at: unsubscribe.unsubscribed_at,
+        unsubscribe_reason: 'Not my genre',
+        campaign_id: unsubscribe.campaign_id,
+        resubscribed_by: user.sub,
+        resubscribed_by_email: user.email,
+      }),
+    ]);
+    expect(String(kept[0]!.resubscribed_at) >= before).toBe(true);
+    expect(kept[0]!.SK).toBe(key.resubscribed(unsubscribe.id, String(kept[0]!.resubscribed_at)));
   });
 });

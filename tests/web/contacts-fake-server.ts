@@ -8,6 +8,7 @@ import {
   contactMessages,
   csvContactSchema,
   normaliseEmail,
+  resubscribeRequestSchema,
   type Contact,
   type Unsubscribe,
 } from '../../schema/api/contacts';
@@ -212,6 +213,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     const unsub = /^\/api\/unsubscribes\/([^/]+)$/.exec(pathname);
     if (unsub && method === 'DELETE') {
       if (fail.resubscribe) return json({ message: fail.resubscribe.message }, fail.resubscribe.status);
+      if (!resubscribeRequestSchema.safeParse(body).success) return json({ message: contactMessages.resubscribeNeedsRequest }, 400);
       if (!unsubs.delete(decodeURIComponent(unsub[1]!))) return json({ message: contactMessages.unsubscribeNotFound }, 404);
       return new Response(null, { status: 204 });
     }

@@ -518,6 +518,15 @@ describe('delete', () => {
   });
 });
 
+/** The resubscribe dialog: tick that the recipient asked, then confirm. */
+async function confirmResubscribe(user: ReturnType<typeof userEvent.setup>) {
+  const dialog = await screen.findByRole('dialog');
+  const confirm = within(dialog).getByRole('button', { name: 'Resubscribe' });
+  expect(confirm).toBeDisabled();
+  await user.click(within(dialog).getByRole('checkbox', { name: 'They asked me to add them back' }));
+  await user.click(confirm);
+}
+
 describe('unsubscribed tab', () => {
   it('shows the count on load, loads the list only when opened, and resubscribes', async () => {
     const server = fakeContactsServer(manyContacts(1), [
@@ -548,10 +557,33 @@ describe('unsubscribed tab', () => {
     expect(panel().getAllByText('anon@x.com')).toHaveLength(2); // no name: the address is its title
 
     await user.click(panel().getByRole('button', { name: 'Resubscribe Ivy Stone' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Resubscribe Ivy Stone?')).toBeInTheDocument();
+    expect(within(dialog).getByText(/ivy@stone\.com unsubscribed themselves 3 days ago, from your campaign Night Drive\./)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Only do this if they asked you to add them back/)).toBeInTheDocument();
+    await confirmResubscribe(user);
     expect(await screen.findByText('Contact resubscribed successfully')).toBeInTheDocument();
+    expect(server.bodies('DELETE', '/api/unsubscribes/unsub-3')).toEqual([{ recipient_asked: true }]);
     await waitFor(() => expect(panel().queryByText('Ivy Stone')).not.toBeInTheDocument());
     expect(tab('Unsubscribed (1)')).toBeInTheDocument();
     expect(server.unsubs.has('unsub-3')).toBe(false);
+  });
+
+  it('asks first: Cancel, or confirming without ticking that they asked, resubscribes no one', async () => {
+    const server = fakeContactsServer([], [unsubscribe(1, { contact_name: 'Ivy Stone' })]);
+    await openPage(server);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Unsubscribed (1)' }));
+    await user.click(await screen.findByRole('button', { name: 'Resubscribe Ivy Stone' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Resubscribe' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.calls('DELETE', '/api/unsubscribes/unsub-1')).toHaveLength(0);
+    expect(screen.getByText('Ivy Stone')).toBeInTheDocument();
+    // Opened again, the tick starts cleared.
+    await user.click(screen.getByRole('button', { name: 'Resubscribe Ivy Stone' }));
+    expect(within(await screen.findByRole('dialog')).getByRole('checkbox', { name: 'They asked me to add them back' })).not.toBeChecked();
   });
 
   it('says when resubscribing fails and keeps the card', async () => {
@@ -561,6 +593,7 @@ describe('unsubscribed tab', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('tab', { name: 'Unsubscribed (1)' }));
     await user.click(await screen.findByRole('button', { name: 'Resubscribe Ivy Stone' }));
+    await confirmResubscribe(user);
     expect(await screen.findByText('Failed to resubscribe contact')).toBeInTheDocument();
     expect(screen.getByText('Ivy Stone')).toBeInTheDocument();
     expect(tab('Unsubscribed (1)')).toBeInTheDocument();
@@ -574,6 +607,7 @@ describe('unsubscribed tab', () => {
     const button = await screen.findByRole('button', { name: 'Resubscribe Ivy Stone' });
     server.unsubs.delete('unsub-1');
     await user.click(button);
+    await confirmResubscribe(user);
     expect(await screen.findByText('Contact resubscribed successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Ivy Stone')).not.toBeInTheDocument());
     expect(tab('Unsubscribed (1)')).toBeInTheDocument();

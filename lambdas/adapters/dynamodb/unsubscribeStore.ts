@@ -1,11 +1,12 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Unsubscribe } from '../../../schema/api/contacts';
 import { unsubscribeFields } from '../../../schema/api/recordFields';
 import { key } from '../../../schema/table';
 import { addressId } from '../../core/contacts';
-import type { UnsubscribeStore } from '../../ports';
+import type { Resubscriber, UnsubscribeStore } from '../../ports';
 import { withoutKeys } from './client';
 import { countAll, queryAll } from './query';
+import { conditionFailed } from './races';
 
 /**
  * The addresses that unsubscribed from a user's emails (schema/ACCESS_PATTERNS.md):
@@ -68,8 +69,48 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     return stored;
   }
 
-  async remove(userId: string, id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: unsubscribeKey(userId, id), ReturnValues: 'ALL_OLD' }));
-    return Attributes !== undefined;
+  async remove(userId: string, id: string, by: Resubscriber): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: unsubscribeKey(userId, id), ConsistentRead: true }));
+    if (!Item) return false;
+    const removed = toUnsubscribe(Item);
+    const at = by.at.toISOString();
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              // The record as read: an unsubscribe recorded again meanwhile is a new opt-out, not this one.
+              Delete: {
+                TableName: this.tableName,
+                Key: unsubscribeKey(userId, id),
+                ConditionExpression: 'unsubscribed_at = :read',
+                ExpressionAttributeValues: { ':read': removed.unsubscribed_at },
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  PK: key.user(userId),
+                  SK: key.resubscribed(id, at),
+                  entity: 'resubscribed',
+                  contact_email: removed.contact_email,
+                  unsubscribed_at: removed.unsubscribed_at,
+                  unsubscribe_reason: removed.unsubscribe_reason,
+                  campaign_id: removed.campaign_id,
+                  resubscribed_at: at,
+                  resubscribed_by: by.userId,
+                  resubscribed_by_email: by.email,
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (conditionFailed(error)) return false;
+      throw error;
+    }
   }
 }

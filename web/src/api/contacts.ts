@@ -167,7 +167,10 @@ export async function countUnsubscribes(api: ApiClient, { signal }: { signal?: A
   return result.count;
 }
 
-/** DELETE /api/unsubscribes/{id}: resubscribe (the address may be emailed again). 204. */
+/**
+ * DELETE /api/unsubscribes/{id}: resubscribe (the address may be emailed again), sent only once the
+ * artist confirmed the recipient asked to be added back. 204.
+ */
 export async function resubscribe(api: ApiClient, id: string): Promise<void> {
-  await api.delete(apiPath('DELETE /api/unsubscribes/{id}', { id }));
+  await api.request(apiPath('DELETE /api/unsubscribes/{id}', { id }), { method: 'DELETE', body: { recipient_asked: true } });
 }

@@ -1,6 +1,8 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useCallback, useEffect, useState } from 'react';
 import { contactMessages, type Unsubscribe } from '../../../../schema/api/contacts';
@@ -26,6 +28,9 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
   const [entries, setEntries] = useState<Unsubscribe[]>([]);
   const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  /** The entry whose resubscribe is being confirmed, and whether the artist ticked that the recipient asked. */
+  const [confirming, setConfirming] = useState<Unsubscribe | null>(null);
+  const [recipientAsked, setRecipientAsked] = useState(false);
 
   // State is set only in the request's callbacks, so the effect below may start it (status starts 'loading').
   const fetchList = useCallback(
@@ -87,64 +92,108 @@ export function UnsubscribedList({ onCount }: { onCount: (count: number) => void
   // 'Unsubscribed 5 minutes ago' moves on while the tab stays open.
   const now = useNow(60_000);
 
+  const askToResubscribe = (entry: Unsubscribe) => {
+    setRecipientAsked(false);
+    setConfirming(entry);
+  };
+  const closeConfirmation = () => setConfirming(null);
+  const confirmResubscribe = () => {
+    if (!confirming || !recipientAsked) return;
+    const entry = confirming;
+    setConfirming(null);
+    void resubscribeEntry(entry);
+  };
+
   return (
-    <Cards
-      items={entries}
-      trackBy="id"
-      cardsPerRow={cardsPerRow}
-      loading={status === 'loading'}
-      loadingText="Loading unsubscribed contacts"
-      ariaLabels={{ cardsLabel: 'Unsubscribed contacts', itemSelectionLabel: () => '', selectionGroupLabel: 'Unsubscribed contacts' }}
-      empty={
-        status === 'failed' ? (
-          <Box textAlign="center" color="inherit" padding="l">
-            <SpaceBetween size="s">
-              <b>{contactMessages.unsubscribedLoadFailed}</b>
-              <Button onClick={reload}>Retry</Button>
-            </SpaceBetween>
-          </Box>
-        ) : (
-          <Box textAlign="center" color="inherit" padding="l">
-            <b>No unsubscribed contacts yet</b>
-          </Box>
-        )
-      }
-      cardDefinition={{
-        header: (entry) => <span className={styles.cardTitle}>{displayName(entry)}</span>,
-        sections: [
-          {
-            id: 'details',
-            content: (entry) => (
-              <SpaceBetween size="xxs">
-                <span className={styles.breakAnywhere}>{entry.contact_email}</span>
-                <Box color="text-body-secondary">
-                  <time dateTime={entry.unsubscribed_at} title={new Date(entry.unsubscribed_at).toLocaleString()}>
-                    {`Unsubscribed ${timeAgo(entry.unsubscribed_at, now)} ago`}
-                  </time>
-                </Box>
-                {entry.track_name && <span className={styles.breakAnywhere}>{`From campaign: ${entry.track_name}`}</span>}
-                {entry.unsubscribe_reason && (
-                  <span>
-                    <Box variant="span" fontWeight="bold">
-                      Reason:
-                    </Box>{' '}
-                    {entry.unsubscribe_reason}
-                  </span>
-                )}
-                {entry.unsubscribe_reason_details && <span className={styles.details}>{entry.unsubscribe_reason_details}</span>}
+    <>
+      <Cards
+        items={entries}
+        trackBy="id"
+        cardsPerRow={cardsPerRow}
+        loading={status === 'loading'}
+        loadingText="Loading unsubscribed contacts"
+        ariaLabels={{ cardsLabel: 'Unsubscribed contacts', itemSelectionLabel: () => '', selectionGroupLabel: 'Unsubscribed contacts' }}
+        empty={
+          status === 'failed' ? (
+            <Box textAlign="center" color="inherit" padding="l">
+              <SpaceBetween size="s">
+                <b>{contactMessages.unsubscribedLoadFailed}</b>
+                <Button onClick={reload}>Retry</Button>
               </SpaceBetween>
-            ),
-          },
-          {
-            id: 'actions',
-            content: (entry) => (
-              <Button onClick={() => void resubscribeEntry(entry)} loading={busy.has(entry.id)} ariaLabel={`Resubscribe ${displayName(entry)}`}>
-                Resubscribe
-              </Button>
-            ),
-          },
-        ],
-      }}
-    />
+            </Box>
+          ) : (
+            <Box textAlign="center" color="inherit" padding="l">
+              <b>No unsubscribed contacts yet</b>
+            </Box>
+          )
+        }
+        cardDefinition={{
+          header: (entry) => <span className={styles.cardTitle}>{displayName(entry)}</span>,
+          sections: [
+            {
+              id: 'details',
+              content: (entry) => (
+                <SpaceBetween size="xxs">
+                  <span className={styles.breakAnywhere}>{entry.contact_email}</span>
+                  <Box color="text-body-secondary">
+                    <time dateTime={entry.unsubscribed_at} title={new Date(entry.unsubscribed_at).toLocaleString()}>
+                      {`Unsubscribed ${timeAgo(entry.unsubscribed_at, now)} ago`}
+                    </time>
+                  </Box>
+                  {entry.track_name && <span className={styles.breakAnywhere}>{`From campaign: ${entry.track_name}`}</span>}
+                  {entry.unsubscribe_reason && (
+                    <span>
+                      <Box variant="span" fontWeight="bold">
+                        Reason:
+                      </Box>{' '}
+                      {entry.unsubscribe_reason}
+                    </span>
+                  )}
+                  {entry.unsubscribe_reason_details && <span className={styles.details}>{entry.unsubscribe_reason_details}</span>}
+                </SpaceBetween>
+              ),
+            },
+            {
+              id: 'actions',
+              content: (entry) => (
+                <Button onClick={() => askToResubscribe(entry)} loading={busy.has(entry.id)} ariaLabel={`Resubscribe ${displayName(entry)}`}>
+                  Resubscribe
+                </Button>
+              ),
+            },
+          ],
+        }}
+      />
+      {confirming && (
+        <Modal
+          visible
+          onDismiss={closeConfirmation}
+          header={`Resubscribe ${displayName(confirming)}?`}
+          footer={
+            <Box float="right">
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button variant="link" onClick={closeConfirmation}>
+                  Cancel
+                </Button>
+                <Button variant="primary" disabled={!recipientAsked} onClick={confirmResubscribe}>
+                  Resubscribe
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        >
+          <SpaceBetween size="m">
+            <span>
+              {`${confirming.contact_email} unsubscribed themselves ${timeAgo(confirming.unsubscribed_at, now)} ago`}
+              {confirming.track_name ? `, from your campaign ${confirming.track_name}` : ''}. Resubscribing lets your campaigns email them again.
+            </span>
+            <span>Only do this if they asked you to add them back. Trackpitch records that you resubscribed them, and when.</span>
+            <Checkbox checked={recipientAsked} onChange={({ detail }) => setRecipientAsked(detail.checked)}>
+              They asked me to add them back
+            </Checkbox>
+          </SpaceBetween>
+        </Modal>
+      )}
+    </>
   );
 }
