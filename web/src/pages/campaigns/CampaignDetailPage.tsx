@@ -28,6 +28,7 @@ import styles from './campaigns.module.css';
 import { campaignTotal, formatDateTime, genreLabel, mailboxDisconnectedText, monthlyLimitPauseTexts, progressPercent, STATISTICS_ANCHOR } from './campaignView';
 import { Figures } from './Figures';
 import { getCampaign } from './campaignsApi';
+import { composeDraftPath } from '../compose/composeSession';
 import { QueuePanel } from './QueuePanel';
 import { SentEmailsList } from './SentEmailsList';
 import { UsageWidget } from './UsageWidget';
@@ -52,6 +53,7 @@ export default function CampaignDetailPage() {
   const { api } = useAuth();
   const { notify } = useNotifications();
   const navigate = useNavigate();
+  const follow = useFollow();
   const { hash } = useLocation();
   const [attempt, setAttempt] = useState(0);
   // Loading until the read for this campaign and attempt answers.
@@ -198,6 +200,11 @@ export default function CampaignDetailPage() {
       actions={
         <SpaceBetween direction="horizontal" size="xs">
           {back}
+          {campaign.status === 'draft' && (
+            <Button variant="primary" iconName="edit" href={composeDraftPath(campaign.id)} onFollow={follow}>
+              Continue in Compose
+            </Button>
+          )}
           {sending && (
             <Button iconName="pause" loading={changing} onClick={() => void changeSending(campaign)}>
               Pause

@@ -32,6 +32,7 @@ import {
 } from './campaignView';
 import { Figures } from './Figures';
 import { deleteDraft, deleteDrafts, listCampaigns } from './campaignsApi';
+import { composeDraftPath } from '../compose/composeSession';
 import { TodayStatusCard } from './TodayStatusCard';
 import { useUsage } from '../../usage/UsageContext';
 
@@ -202,6 +203,11 @@ export default function CampaignsPage() {
                 onClick={() => void resume(campaign)}
               >
                 Resume ({pendingEmails(campaign)})
+              </Button>
+            )}
+            {campaign.status === 'draft' && (
+              <Button variant="primary" href={composeDraftPath(campaign.id)} onFollow={follow} ariaLabel={`Continue ${campaign.track_name} in Compose`}>
+                Continue in Compose
               </Button>
             )}
             <Button href={campaignPath(campaign.id)} onFollow={follow} ariaLabel={`View ${campaign.track_name}`}>
