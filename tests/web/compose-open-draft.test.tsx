@@ -79,7 +79,7 @@ describe('compose: a draft opens back in Compose', slow, () => {
     withDraft(server, 'draft-ai', aiContent);
     const user = userEvent.setup();
     renderCompose(server, {}, '/dashboard/campaigns');
-    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }));
+    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }, { timeout: 10_000 }));
 
     await composeShown();
     await waitFor(() => expect(currentPath()).toBe('/dashboard/compose'));
@@ -139,7 +139,7 @@ describe('compose: a draft opens back in Compose', slow, () => {
     const user = userEvent.setup();
     renderCompose(server, {}, '/dashboard/campaigns');
 
-    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }));
+    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }, { timeout: 10_000 }));
     let dialog = await screen.findByRole('dialog', { name: REPLACE_SESSION_TITLE });
     expect(dialog).toHaveTextContent('("Other Track")');
     await user.click(within(dialog).getByRole('button', { name: 'Keep current session' }));
@@ -148,7 +148,7 @@ describe('compose: a draft opens back in Compose', slow, () => {
     expect(currentPath()).toBe('/dashboard/compose');
 
     await user.click(screen.getByRole('link', { name: 'Campaigns' }));
-    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }));
+    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }, { timeout: 10_000 }));
     dialog = await screen.findByRole('dialog', { name: REPLACE_SESSION_TITLE });
     await user.click(within(dialog).getByRole('button', { name: 'Open draft' }));
     await composeShown();
