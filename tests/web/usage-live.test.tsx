@@ -10,7 +10,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contact } from './contacts-fake-server';
 import { containerOf, fakeComposeServer, fillTrack, openCompose, recipientBox } from './compose-fake-server';
 import { campaign, fakeCampaignsServer, renderCampaigns, sendingCampaign, sendingStatus } from './campaigns-fake-server';
-import { preloadRoutes } from './helpers';
+import { makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
+import { createApiClient } from '../../web/src/api/client';
+import { tourFlagKey } from '../../web/src/tour/tourRules';
 import { USAGE_REFRESH_MS, usagePollMs } from '../../web/src/usage/UsageContext';
 
 beforeAll(async () => {
@@ -84,6 +86,34 @@ describe('usage: the sidebar follows sending', { timeout: 60_000 }, () => {
     await user.click(await screen.findByRole('button', { name: /^Resume Track 1/ }));
     expect(await sidebar().findByText('250 / 500 sent')).toBeInTheDocument();
     await waitFor(() => expect(sidebarPercent()).toBe('50%'));
+  });
+
+  it('a plan change (an upgrade just synced) reads the usage again: the sidebar shows the new limit', async () => {
+    // The server's limit is Pro's once the provider's sync has answered (the upgrade was just paid).
+    let synced = false;
+    let statusReads = 0;
+    const fetchImpl = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const route = `${init?.method ?? 'GET'} ${input as string}`;
+      let body: unknown = { message: 'Not Found' };
+      if (route === 'GET /api/sending/status') {
+        statusReads += 1;
+        body = sendingStatus({ month: { used: 12, limit: synced ? 500 : 50 }, next_send_at: null });
+      }
+      if (route === 'POST /api/billing/sync') {
+        // Answered once the sidebar has read the Free limit: what it shows next must come from a new read.
+        await vi.waitUntil(() => statusReads > 0);
+        synced = true;
+        body = { subscribed: true, tier: 'pro', email_limit: 500, subscription_end: null, subscription_status: 'active', cancel_at_period_end: false };
+      }
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
+    const free = makeProfile({ emails_used: 12 });
+    renderApp('/dashboard/subscription', {
+      auth: makeFakeAuth({ user: testUser, profile: free, api: createApiClient(() => Promise.resolve('t'), fetchImpl) }),
+    });
+    await screen.findByText("You're on the Pro plan");
+    expect(await sidebar().findByText('12 / 500 sent')).toBeInTheDocument();
   });
 
   it('polls at the sending pace (10–60 s) while emails are queued, every 60 s for the usage widget, else never', () => {

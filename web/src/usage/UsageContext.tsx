@@ -41,7 +41,9 @@ export function usagePollMs(state: SendingStatusState, steady: boolean): number 
  * reports 'failed'.
  */
 export function UsageProvider({ children }: { children: ReactNode }) {
-  const { api } = useAuth();
+  const { api, profile } = useAuth();
+  /** The plan as the profile has it: a plan change (an upgrade just paid) changes the month's limit. */
+  const plan = profile ? `${profile.tier}/${profile.email_limit ?? 'unlimited'}` : null;
   const [state, setState] = useState<SendingStatusState>({ kind: 'loading' });
   /** Answered reads, failed ones too: each answer schedules the next poll. */
   const [answers, setAnswers] = useState(0);
@@ -67,10 +69,11 @@ export function UsageProvider({ children }: { children: ReactNode }) {
       });
   }, [api]);
 
+  // Read on mount, and again when the plan changes, so the sidebar shows the new limit at once.
   useEffect(() => {
     refresh();
     return () => inFlight.current?.abort();
-  }, [refresh]);
+  }, [refresh, plan]);
 
   const pollMs = usagePollMs(state, steadyRequests > 0);
   useEffect(() => {
