@@ -7,6 +7,7 @@ import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody, type SavedContactList } from '../../../../schema/api/campaigns';
 import { listenMessages } from '../../../../schema/api/listenValues';
 import { contactTypes } from '../../../../schema/api/options';
@@ -41,7 +42,6 @@ import {
 } from './composeSession';
 import { getCampaign } from '../campaigns/campaignsApi';
 import { DraftOpener, type OpenedDraft } from './DraftOpener';
-import { useSearchParams } from 'react-router-dom';
 
 // HTML mode brings its templates and editor: downloaded when the artist first switches to it.
 const HtmlModePanel = lazy(() => import('./html/HtmlModePanel').then((module) => ({ default: module.HtmlModePanel })));
@@ -452,7 +452,7 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
           }
         >
           The track details, the recipients and the email you wrote are cleared from Compose. A draft already saved stays on the Campaigns page, where you can
-          delete it.
+          continue it in Compose or delete it.
         </Modal>
       )}
       {/* Two columns from a laptop's content width (Cloudscape's s: 912 px), as spec §2 lays the page out. */}
