@@ -7,7 +7,7 @@ import { CAMPAIGN_POLL_MS } from '../../web/src/pages/campaigns/CampaignDetailPa
 import { formatDateTime, formatTime, mailboxDisconnectedText, monthlyLimitPauseTexts } from '../../web/src/pages/campaigns/campaignView';
 import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
 import { SENT_EMAILS_TITLE } from '../../web/src/pages/campaigns/SentEmailsList';
-import { USAGE_REFRESH_MS } from '../../web/src/pages/campaigns/useSendingStatus';
+import { USAGE_REFRESH_MS } from '../../web/src/usage/UsageContext';
 import { USAGE_WIDGET_TITLE, usageTexts } from '../../web/src/pages/campaigns/UsageWidget';
 import { campaign, campaignEmail, fakeCampaignsServer, renderCampaigns, sendingCampaign, sendingStatus, type CampaignsServer } from './campaigns-fake-server';
 import { toast } from './compose-fake-server';

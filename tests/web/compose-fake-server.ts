@@ -241,6 +241,11 @@ export function fakeComposeServer({
       return json(campaign, 201);
     }
 
+    // The Campaigns list (summaries, newest first), for the flows that go from it back to Compose.
+    if (method === 'GET' && pathname === '/api/campaigns') {
+      return json({ campaigns: [...campaigns.values()].reverse().map(({ email_body: _body, ...summary }) => summary) });
+    }
+
     const one = /^\/api\/campaigns\/([^/]+)$/.exec(pathname);
     if (one) {
       const current = campaigns.get(decodeURIComponent(one[1]!));
@@ -454,11 +459,11 @@ function draftContent(input: ReturnType<typeof draftInputSchema.parse>) {
 
 export type ComposeServer = ReturnType<typeof fakeComposeServer>;
 
-export function renderCompose(server: ComposeServer, profile: Partial<Profile> = {}) {
+export function renderCompose(server: ComposeServer, profile: Partial<Profile> = {}, path = '/dashboard/compose') {
   // A stored flag keeps the guided tour from opening over the page.
   window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
   const api = createApiClient(() => Promise.resolve('user-id-token'), server.fetchImpl);
-  return renderApp('/dashboard/compose', {
+  return renderApp(path, {
     auth: makeFakeAuth({ user: testUser, profile: makeProfile({ artist_name: ARTIST_NAME, ...profile }), api }),
   });
 }

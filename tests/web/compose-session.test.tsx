@@ -3,7 +3,8 @@
  * page (kept per user in sessionStorage), 'Discard' clears it, and a compose session writes one draft,
  * rewritten in place, even across such a visit.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contact } from './contacts-fake-server';
@@ -86,6 +87,49 @@ describe('compose: the session is kept', () => {
     window.sessionStorage.setItem(sessionKey, '{not json');
     await openCompose(fakeComposeServer({ contacts: [ana] }));
     expect(trackName()).toHaveValue('');
+  });
+});
+
+describe('compose: HTML mode is kept too', { timeout: 60_000 }, () => {
+  const composerSubject = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Subject' });
+  const composerBody = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: /^HTML Body/ });
+
+  it('the HTML and subject typed in the composer survive a visit to Contacts; Discard clears them', async () => {
+    const server = fakeComposeServer({ contacts: [ana] });
+    const user = userEvent.setup();
+    await openCompose(server);
+    act(() => createWrapper().findSegmentedControl()!.findSegmentById('html')!.click());
+    const tiles = await waitFor(
+      () => {
+        const found = createWrapper().findTiles();
+        if (!found) throw new Error('HTML mode is still loading');
+        return found;
+      },
+      { timeout: 30_000 },
+    );
+    act(() => tiles.findInputByValue('custom')!.click());
+    await user.clear(composerBody());
+    await enter(user, composerBody(), '<p>My own pitch for [NAME]</p>');
+    await user.clear(composerSubject());
+    await enter(user, composerSubject(), 'Concrete Dawn: a demo');
+
+    await visitContactsAndReturn(user);
+
+    expect(createWrapper().findSegmentedControl()!.findSelectedSegment()!.getElement()).toHaveTextContent('HTML Mode');
+    expect(await screen.findByRole('textbox', { name: /^HTML Body/ }, { timeout: 30_000 })).toHaveValue('<p>My own pitch for [NAME]</p>');
+    expect(composerSubject()).toHaveValue('Concrete Dawn: a demo');
+
+    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Discard this campaign?' })).getByRole('button', { name: 'Discard' }));
+    await toast('Compose session discarded');
+    // Only the mode is kept (the artist stays in HTML mode); the HTML and subject are gone.
+    await waitFor(() => expect(window.sessionStorage.getItem(sessionKey) ?? '').not.toContain('My own pitch'));
+    expect(JSON.parse(window.sessionStorage.getItem(sessionKey) ?? '{}')).not.toHaveProperty('html.drafts.custom');
+    // HTML mode starts again from its first template: the composer and what was typed in it are gone.
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /^HTML Body/ })).toBeNull());
+    expect(createWrapper().findTiles()!.findInputByValue('minimal')!.getElement()).toBeChecked();
+    act(() => createWrapper().findTiles()!.findInputByValue('custom')!.click());
+    expect(composerBody().value).not.toContain('My own pitch');
   });
 });
 

@@ -5,7 +5,7 @@
  * callback redirects with: one toast each, then gone from the URL.
  */
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../schema/api/profile';
@@ -194,6 +194,20 @@ describe('disconnect', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Disconnect Gmail?' })).toBeNull());
     expect(deletes(fetchMock)).toBe(0);
     expect(screen.getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+  });
+
+  it('Escape closes the dialog, keeps the mailbox connected and sends no disconnect request', async () => {
+    const { fetchMock } = renderSettings('/dashboard/settings', { profile: workspaceProfile(), replies: { 'DELETE /api/mailbox': { status: 204 } } });
+    await confirmation();
+    // Focus is in the dialog; Escape as a browser sends it (user-event leaves out the keyCode 27 Cloudscape reads).
+    expect(screen.getByRole('dialog', { name: 'Disconnect Gmail?' })).toContainElement(document.activeElement as HTMLElement);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape', code: 'Escape', keyCode: 27 });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Disconnect Gmail?' })).toBeNull());
+    expect(deletes(fetchMock)).toBe(0);
+    expect(screen.queryByText(mailboxMessages.disconnected)).toBeNull();
+    const card = await mailboxCard();
+    expect(within(card).getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Connect Gmail' })).toBeNull();
   });
 
   it("a failure says 'Disconnection Failed'", async () => {

@@ -28,10 +28,11 @@ import styles from './campaigns.module.css';
 import { campaignTotal, formatDateTime, genreLabel, mailboxDisconnectedText, monthlyLimitPauseTexts, progressPercent, STATISTICS_ANCHOR } from './campaignView';
 import { Figures } from './Figures';
 import { getCampaign } from './campaignsApi';
+import { composeDraftPath } from '../compose/composeSession';
 import { QueuePanel } from './QueuePanel';
 import { SentEmailsList } from './SentEmailsList';
 import { UsageWidget } from './UsageWidget';
-import { USAGE_REFRESH_MS, useSendingStatus } from './useSendingStatus';
+import { useUsage } from '../../usage/UsageContext';
 
 /** How often a sending campaign is read again: the queue panel is never more than this behind (< 5 s). */
 export const CAMPAIGN_POLL_MS = 3000;
@@ -52,14 +53,15 @@ export default function CampaignDetailPage() {
   const { api } = useAuth();
   const { notify } = useNotifications();
   const navigate = useNavigate();
+  const follow = useFollow();
   const { hash } = useLocation();
   const [attempt, setAttempt] = useState(0);
   // Loading until the read for this campaign and attempt answers.
   const request = `${id}#${attempt}`;
   const [state, setStateFor, updateState] = useKeyedState(request, LOADING);
   const [changing, setChanging] = useState(false);
-  // The usage widget's figures (read again every 60 s), and the pace the queue panel's ETA counts.
-  const sendingStatus = useSendingStatus(USAGE_REFRESH_MS);
+  // The usage widget's figures (read again every 60 s while shown), and the pace the queue panel's ETA counts.
+  const { state: sendingStatus, refresh: refreshUsage } = useUsage({ steadyRefresh: true });
   // Bumped by pause / resume: a poll answered from before the change must not undo it on screen.
   const generation = useRef(0);
 
@@ -123,6 +125,8 @@ export default function CampaignDetailPage() {
       try {
         const summary = pausing ? await pauseCampaign(api, campaign.id) : await resumeCampaign(api, campaign.id);
         updateState((current) => (current.kind === 'ready' ? { kind: 'ready', campaign: { ...current.campaign, ...summary } } : current));
+        // The queue started or stopped: the sidebar's usage starts or stops following it.
+        refreshUsage();
         notify({ type: 'success', title: pausing ? campaignMessages.paused : campaignMessages.resumed });
       } catch (error) {
         const message = errorMessage(error);
@@ -131,7 +135,7 @@ export default function CampaignDetailPage() {
         setChanging(false);
       }
     },
-    [api, notify, updateState],
+    [api, notify, updateState, refreshUsage],
   );
 
   /** Retry failed: the campaign's failed emails (not the refused ones) back in the queue at the pace. */
@@ -142,6 +146,7 @@ export default function CampaignDetailPage() {
       try {
         const summary = await retryFailedEmails(api, campaign.id);
         updateState((current) => (current.kind === 'ready' ? { kind: 'ready', campaign: { ...current.campaign, ...summary } } : current));
+        refreshUsage();
         notify({ type: 'success', title: campaignMessages.retryQueued });
       } catch (error) {
         notify({ type: 'error', title: campaignMessages.retryFailedError(errorMessage(error)) });
@@ -149,7 +154,7 @@ export default function CampaignDetailPage() {
         setChanging(false);
       }
     },
-    [api, notify, updateState],
+    [api, notify, updateState, refreshUsage],
   );
 
   const back = (
@@ -195,6 +200,11 @@ export default function CampaignDetailPage() {
       actions={
         <SpaceBetween direction="horizontal" size="xs">
           {back}
+          {campaign.status === 'draft' && (
+            <Button variant="primary" iconName="edit" href={composeDraftPath(campaign.id)} onFollow={follow}>
+              Continue in Compose
+            </Button>
+          )}
           {sending && (
             <Button iconName="pause" loading={changing} onClick={() => void changeSending(campaign)}>
               Pause

@@ -32,8 +32,9 @@ import {
 } from './campaignView';
 import { Figures } from './Figures';
 import { deleteDraft, deleteDrafts, listCampaigns } from './campaignsApi';
+import { composeDraftPath } from '../compose/composeSession';
 import { TodayStatusCard } from './TodayStatusCard';
-import { useSendingStatus } from './useSendingStatus';
+import { useUsage } from '../../usage/UsageContext';
 
 /** 1 column on phones, 2 on tablets, 3 on desktop (widths of the list, not the window). */
 export const CAMPAIGN_CARDS_PER_ROW: CardsProps.CardsLayout[] = [{ cards: 1 }, { minWidth: 600, cards: 2 }, { minWidth: 900, cards: 3 }];
@@ -51,7 +52,7 @@ export default function CampaignsPage() {
   const { api } = useAuth();
   const { notify } = useNotifications();
   const follow = useFollow();
-  const sendingStatus = useSendingStatus();
+  const { state: sendingStatus, refresh: refreshUsage } = useUsage();
   const [attempt, setAttempt] = useState(0);
   // Loading until the read for this attempt answers.
   const request = String(attempt);
@@ -84,6 +85,8 @@ export default function CampaignsPage() {
         updateList((current) =>
           current.kind === 'ready' ? { ...current, campaigns: current.campaigns.map((c) => (c.id === updated.id ? updated : c)) } : current,
         );
+        // Its queue goes out again: the sidebar's usage follows it.
+        refreshUsage();
         notify({ type: 'success', title: campaignMessages.resumed });
       } catch (error) {
         notify({ type: 'error', title: campaignMessages.resumeFailed(errorMessage(error)) });
@@ -95,7 +98,7 @@ export default function CampaignsPage() {
         });
       }
     },
-    [api, notify, updateList],
+    [api, notify, updateList, refreshUsage],
   );
 
   async function removeDrafts(drafts: readonly CampaignSummary[]) {
@@ -200,6 +203,11 @@ export default function CampaignsPage() {
                 onClick={() => void resume(campaign)}
               >
                 Resume ({pendingEmails(campaign)})
+              </Button>
+            )}
+            {campaign.status === 'draft' && (
+              <Button variant="primary" href={composeDraftPath(campaign.id)} onFollow={follow} ariaLabel={`Continue ${campaign.track_name} in Compose`}>
+                Continue in Compose
               </Button>
             )}
             <Button href={campaignPath(campaign.id)} onFollow={follow} ariaLabel={`View ${campaign.track_name}`}>

@@ -8,7 +8,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { SendingStatus } from '../../../../schema/api/sending';
 import { useFollow } from '../../components/useFollow';
 import { formatDateTime, monthUsage } from './campaignView';
-import type { SendingStatusState } from './useSendingStatus';
+import type { SendingStatusState } from '../../usage/UsageContext';
 
 export const TODAY_STATUS_TITLE = "Today's Sending Status";
 

@@ -7,14 +7,14 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { SendingStatus } from '../../../../schema/api/sending';
 import { resetDayWords } from '../../../../schema/sendingLimits';
 import { formatDateTime, monthUsage } from './campaignView';
-import type { SendingStatusState } from './useSendingStatus';
+import type { SendingStatusState } from '../../usage/UsageContext';
 
 export const USAGE_WIDGET_TITLE = 'Email Usage';
 export const usageTexts = { warning: 'Approaching your monthly limit', limit: 'Monthly limit reached' } as const;
 
 /**
  * The compact usage widget (spec §2 Campaign detail, §9): this month's emails used of the plan's limit,
- * refreshed every 60 s (the page reads the status: useSendingStatus); a warning from 80 %, 'limit
+ * refreshed every 60 s (the dashboard's one usage source: useUsage); a warning from 80 %, 'limit
  * reached' at 100 % with the day the plan's limit resets. Also today's mailbox sends.
  */
 export function UsageWidget({ state }: { state: SendingStatusState }) {

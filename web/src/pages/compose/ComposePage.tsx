@@ -7,6 +7,7 @@ import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody, type SavedContactList } from '../../../../schema/api/campaigns';
 import { listenMessages } from '../../../../schema/api/listenValues';
 import { contactTypes } from '../../../../schema/api/options';
@@ -18,6 +19,7 @@ import { createDraft, deleteTemplate, generatePreview, listTemplates, replaceDra
 import { useAuth } from '../../auth/AuthContext';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import { PageShell } from '../dashboard/PageShell';
+import { plural } from '../../../../schema/plural';
 import { CampaignTemplatesPicker } from './CampaignTemplatesPicker';
 import { isHtmlDocument } from '../../../../schema/email/htmlDocument';
 import type { EmailDraft } from './emailDraft';
@@ -28,8 +30,18 @@ import { SendCampaign } from './send/SendCampaign';
 import { TrackInfoCard } from './TrackInfoCard';
 import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, trackLinkOf, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
-import { clearComposeSession, emptyComposeSession, isEmptyComposeSession, readComposeSession, saveComposeSession } from './composeSession';
+import {
+  clearComposeSession,
+  DRAFT_PARAM,
+  emptyComposeSession,
+  htmlWorkOf,
+  isEmptyComposeSession,
+  readComposeSession,
+  saveComposeSession,
+  type HtmlSession,
+} from './composeSession';
 import { getCampaign } from '../campaigns/campaignsApi';
+import { DraftOpener, type OpenedDraft } from './DraftOpener';
 
 // HTML mode brings its templates and editor: downloaded when the artist first switches to it.
 const HtmlModePanel = lazy(() => import('./html/HtmlModePanel').then((module) => ({ default: module.HtmlModePanel })));
@@ -87,25 +99,57 @@ function filledTemplate(template: CampaignTemplate, form: TrackForm, signer: { n
 class Reported extends Error {}
 
 /**
- * /dashboard/compose (spec §2 Compose): the track, the recipients, and the email, written by the AI
- * writer (AI mode) or from an HTML template (HTML mode). Generating or saving creates one draft campaign,
- * which later saves rewrite, so a compose session leaves one draft. Switching modes keeps the track and
- * the selection. 'Send Campaign' sends the draft of the current mode; once it is queued the page starts
- * afresh (spec §4 Sending flow).
+ * /dashboard/compose (spec §2 Compose). With ?draft=<id> ('Continue in Compose' on the Campaigns pages)
+ * the draft is read and opened first (DraftOpener); then the compose session, kept or opened, is worked on.
  */
 export default function ComposePage() {
+  const { user } = useAuth();
+  const userId = user?.userId ?? null;
+  const [params, setParams] = useSearchParams();
+  const requested = params.get(DRAFT_PARAM);
+  /** The draft opened last; the workspace is mounted afresh for each one, starting from it. */
+  const [opened, setOpened] = useState<{ draft: OpenedDraft; count: number } | null>(null);
+
+  // The address loses ?draft= once handled, so a reload or Back does not ask again.
+  const showSession = useCallback(() => setParams({}, { replace: true }), [setParams]);
+  const open = useCallback(
+    (draft: OpenedDraft) => {
+      if (userId !== null) saveComposeSession(userId, draft.session);
+      setOpened((current) => ({ draft, count: (current?.count ?? 0) + 1 }));
+      showSession();
+    },
+    [userId, showSession],
+  );
+
+  if (requested !== null) return <DraftOpener key={requested} draftId={requested} onOpen={open} onKeep={showSession} />;
+  return <ComposeWorkspace key={opened?.count ?? 0} opened={opened?.draft ?? null} />;
+}
+
+/**
+ * The compose workspace: the track, the recipients, and the email, written by the AI writer (AI mode) or
+ * from an HTML template (HTML mode). Generating or saving creates one draft campaign, which later saves
+ * rewrite, so a compose session leaves one draft. Switching modes keeps the track and the selection.
+ * 'Send Campaign' sends the draft of the current mode; once it is queued the page starts afresh (spec §4
+ * Sending flow).
+ */
+function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
   const { api, profile, user } = useAuth();
   const userId = user?.userId ?? null;
   const { notify } = useNotifications();
-  /** The session this user left here earlier in this tab (a visit to Contacts, a reload), read once. */
-  const [restored] = useState(() => (userId === null ? null : readComposeSession(userId)) ?? emptyComposeSession);
+  /** The session this user left here earlier in this tab (a visit to Contacts, a reload) or the draft just opened, read once. */
+  const [restored] = useState(() => opened?.session ?? (userId === null ? null : readComposeSession(userId)) ?? emptyComposeSession);
+  /** An opened draft keeps no recipient list: say so until they are chosen or the note is dismissed. */
+  const [recipientsNote, setRecipientsNote] = useState(opened?.recipientsToChoose === true ? opened.campaign.total_recipients : null);
   const recipients = useRecipients(restored.selected_ids);
   const [mode, setMode] = useState<ComposeMode>(restored.mode);
   const [track, setTrack] = useState<TrackForm>(restored.track);
-  /** The draft of this compose session (AI or HTML), once one was created or read back. */
-  const [campaign, setCampaign] = useState<Campaign | null>(null);
+  /** The draft of this compose session (AI or HTML), once one was created, read back or opened. */
+  const [campaign, setCampaign] = useState<Campaign | null>(opened?.campaign ?? null);
   /** A kept session's draft id until the draft is read back: writes meanwhile still go to that draft. */
-  const [restoringDraftId, setRestoringDraftId] = useState<string | null>(restored.campaign_id);
+  const [restoringDraftId, setRestoringDraftId] = useState<string | null>(opened ? null : restored.campaign_id);
+  /** HTML mode's template, subject and HTML, as kept in the session. */
+  const [htmlSession, setHtmlSession] = useState<HtmlSession | null>(restored.html);
+  const keepHtml = useCallback((html: HtmlSession) => setHtmlSession(htmlWorkOf(html)), []);
   /** The one draft this session writes to: previews and saves rewrite it instead of adding drafts. */
   const draftId = campaign?.id ?? restoringDraftId;
   /** AI mode's email being edited (after Edit, a template or the Custom Template). */
@@ -164,8 +208,8 @@ export default function ComposePage() {
   const selectedIds = recipients.selectedIds;
   useEffect(() => {
     if (userId === null) return;
-    saveComposeSession(userId, { mode, track, editing, campaign_id: draftId, selected_ids: [...selectedIds] });
-  }, [userId, mode, track, editing, draftId, selectedIds]);
+    saveComposeSession(userId, { mode, track, editing, campaign_id: draftId, selected_ids: [...selectedIds], html: htmlSession });
+  }, [userId, mode, track, editing, draftId, selectedIds, htmlSession]);
 
   /**
    * When the server says the draft is lost, the page forgets it, so that the next try starts a new draft
@@ -178,9 +222,10 @@ export default function ComposePage() {
   }, []);
 
   // A kept session's draft is read back, so its preview shows again; one deleted or sent meanwhile is forgotten.
+  // A draft just opened was read by the opener.
   useEffect(() => {
     const id = restored.campaign_id;
-    if (id === null) return;
+    if (id === null || opened?.campaign.id === id) return;
     const controller = new AbortController();
     getCampaign(api, id, { signal: controller.signal }).then(
       (found) => {
@@ -196,7 +241,7 @@ export default function ComposePage() {
       },
     );
     return () => controller.abort();
-  }, [api, restored]);
+  }, [api, restored, opened]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -348,6 +393,8 @@ export default function ComposePage() {
     setCampaign(null);
     setRestoringDraftId(null);
     setEditing(null);
+    setHtmlSession(null);
+    setRecipientsNote(null);
     setSendSession((n) => n + 1);
     // An empty list with every contact type: no selection, and the filters back to where they start.
     latest.current.applySavedList(clearedSelection);
@@ -361,7 +408,7 @@ export default function ComposePage() {
   };
 
   /** Nothing to discard on a page as it opens. */
-  const hasWork = !isEmptyComposeSession({ mode: 'ai', track, editing, campaign_id: draftId, selected_ids: [...selectedIds] });
+  const hasWork = !isEmptyComposeSession({ mode: 'ai', track, editing, campaign_id: draftId, selected_ids: [...selectedIds], html: htmlSession });
 
   return (
     <PageShell
@@ -405,12 +452,17 @@ export default function ComposePage() {
           }
         >
           The track details, the recipients and the email you wrote are cleared from Compose. A draft already saved stays on the Campaigns page, where you can
-          delete it.
+          continue it in Compose or delete it.
         </Modal>
       )}
       {/* Two columns from a laptop's content width (Cloudscape's s: 912 px), as spec §2 lays the page out. */}
       <Grid gridDefinition={[{ colspan: { default: 12, s: 6 } }, { colspan: { default: 12, s: 6 } }]}>
         <SpaceBetween size="l">
+          {recipientsNote !== null && selected.length < recipientsNote && (
+            <Alert type="info" dismissible onDismiss={() => setRecipientsNote(null)} header="Choose the recipients again">
+              {`This draft was saved for ${plural(recipientsNote, 'recipient')}. A draft keeps its email but not its recipient list: select them below.`}
+            </Alert>
+          )}
           <TrackInfoCard key={sendSession} mode={mode} form={track} onChange={changeTrack} />
           <RecipientsCard recipients={recipients} />
           {mode === 'ai' && (
@@ -448,7 +500,15 @@ export default function ComposePage() {
           {htmlShown && (
             <div hidden={mode !== 'html'}>
               <Suspense fallback={<StatusIndicator type="loading">Loading HTML mode...</StatusIndicator>}>
-                <HtmlModePanel key={sendSession} track={htmlPanelTrack} artist={artist} savedPreview={savedHtmlPreview} onCreatePreview={createHtmlPreview} />
+                <HtmlModePanel
+                  key={sendSession}
+                  track={htmlPanelTrack}
+                  artist={artist}
+                  savedPreview={savedHtmlPreview}
+                  onCreatePreview={createHtmlPreview}
+                  initial={htmlSession}
+                  onSessionChange={keepHtml}
+                />
               </Suspense>
             </div>
           )}

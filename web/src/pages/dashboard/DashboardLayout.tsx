@@ -5,6 +5,7 @@ import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { isPhoneViewport, PHONE_MEDIA_QUERY } from '../../lib/viewport';
 import { CONTENT_AREA } from '../../tour/TourContext';
 import { TourProvider } from '../../tour/TourProvider';
+import { UsageProvider } from '../../usage/UsageContext';
 import { DashboardNav } from './DashboardNav';
 import { usePrefetchPageLibraries } from './prefetchPageLibraries';
 
@@ -36,26 +37,29 @@ export default function DashboardLayout() {
   }, [navigationOpen]);
 
   return (
-    <TourProvider>
-      <AppLayout
-        navigation={<DashboardNav onNavigate={() => isPhoneViewport() && setNavigationOpen(false)} />}
-        navigationOpen={navigationOpen}
-        onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
-        navigationWidth={300}
-        toolsHide
-        ariaLabels={{
-          navigation: 'Dashboard navigation',
-          navigationToggle: 'Open navigation',
-          navigationClose: 'Close navigation',
-        }}
-        content={
-          <div data-tour-area={CONTENT_AREA}>
-            <Suspense fallback={<FullScreenSpinner />}>
-              <Outlet />
-            </Suspense>
-          </div>
-        }
-      />
-    </TourProvider>
+    // Around the sidebar and the pages: both show this month's usage from the one source.
+    <UsageProvider>
+      <TourProvider>
+        <AppLayout
+          navigation={<DashboardNav onNavigate={() => isPhoneViewport() && setNavigationOpen(false)} />}
+          navigationOpen={navigationOpen}
+          onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
+          navigationWidth={300}
+          toolsHide
+          ariaLabels={{
+            navigation: 'Dashboard navigation',
+            navigationToggle: 'Open navigation',
+            navigationClose: 'Close navigation',
+          }}
+          content={
+            <div data-tour-area={CONTENT_AREA}>
+              <Suspense fallback={<FullScreenSpinner />}>
+                <Outlet />
+              </Suspense>
+            </div>
+          }
+        />
+      </TourProvider>
+    </UsageProvider>
   );
 }

@@ -14,6 +14,7 @@ import { ConfigContext } from '../../config/ConfigContext';
 import { ACCOUNT_AREA, SIDEBAR_AREA, useTour } from '../../tour/TourContext';
 import styles from './dashboard.module.css';
 import { monthUsage } from '../../lib/monthUsage';
+import { useUsage } from '../../usage/UsageContext';
 import { monthlyLimitReached, tierLabels, usageText } from './format';
 import { accountNavItems, activeNavHref, localNavItems, mainNavItems, type NavItem } from './navigation';
 
@@ -51,6 +52,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   const navigate = useNavigate();
   const location = useLocation();
   const { signOut: handleSignOut, signingOut } = useSignOut();
+  const { state: usageState } = useUsage();
 
   // Read without useConfig: the sidebar also renders where no runtime config is provided.
   const local = useContext(ConfigContext)?.mode === 'local';
@@ -61,6 +63,12 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
     void navigate(event.detail.href);
     onNavigate?.();
   };
+
+  // The month's figure follows sending (the shared usage source); the profile's, read at sign-in, until it answers.
+  const usage =
+    usageState.kind === 'ready'
+      ? { emails_used: usageState.status.month.used, email_limit: usageState.status.month.limit }
+      : profile && { emails_used: profile.emails_used, email_limit: profile.email_limit };
 
   const name = user?.name || profile?.full_name || '';
   const email = user?.email || profile?.email || '';
@@ -79,12 +87,14 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
                   {profile.gmail_connected ? 'Gmail connected' : 'Gmail not connected'}
                 </Badge>
               </SpaceBetween>
-              <ProgressBar
-                value={monthUsage({ used: profile.emails_used, limit: profile.email_limit }).percent}
-                label="Emails this month"
-                description={usageText(profile)}
-                additionalInfo={monthlyLimitReached(profile) ? 'Monthly limit reached. Upgrade to send more.' : undefined}
-              />
+              {usage && (
+                <ProgressBar
+                  value={monthUsage({ used: usage.emails_used, limit: usage.email_limit }).percent}
+                  label="Emails this month"
+                  description={usageText(usage)}
+                  additionalInfo={monthlyLimitReached(usage) ? 'Monthly limit reached. Upgrade to send more.' : undefined}
+                />
+              )}
             </>
           ) : profileError ? (
             <Alert type="warning" header="Could not load your plan" action={<Button onClick={() => void refreshProfile()}>Retry</Button>}>

@@ -9,6 +9,7 @@ import {
   type HtmlTemplateInput,
   type HtmlTemplateKind,
 } from '../../../../../schema/email/htmlTemplates';
+import { emptyHtmlSession, type DesignedHtmlKind, type HtmlSession } from '../composeSession';
 import type { AccentChoice } from './AccentColorField';
 import { HtmlComposerCard, type HtmlDraft } from './HtmlComposerCard';
 import { HtmlTemplateChooser } from './HtmlTemplateChooser';
@@ -24,9 +25,13 @@ export interface HtmlModePanelProps {
   onCreatePreview: (email: { subject: string; body: string }) => Promise<void>;
   /** The stored (server-sanitized) email once a preview exists, else null. */
   savedPreview: { subject: string; body: string } | null;
+  /** The work kept in the compose session (a visit elsewhere, an opened draft), read when the panel mounts. */
+  initial?: HtmlSession | null;
+  /** Everything chosen and typed here, as it changes, for the compose session to keep. */
+  onSessionChange?: (html: HtmlSession) => void;
 }
 
-type DesignedKind = Exclude<HtmlTemplateKind, 'custom'>;
+type DesignedKind = DesignedHtmlKind;
 
 const defaultAccent = (kind: HtmlTemplateKind): AccentChoice => ({
   colour: htmlTemplateInfo[kind].accent,
@@ -38,16 +43,17 @@ const defaultAccent = (kind: HtmlTemplateKind): AccentChoice => ({
  * then fine-tune its HTML in the composer; or write custom HTML from a starter. The page saves (and
  * toasts); this panel keeps everything typed, whatever the save's outcome.
  */
-export function HtmlModePanel({ track, artist, onCreatePreview, savedPreview }: HtmlModePanelProps) {
-  const [kind, setKind] = useState<HtmlTemplateKind>('minimal');
+export function HtmlModePanel({ track, artist, onCreatePreview, savedPreview, initial, onSessionChange }: HtmlModePanelProps) {
+  const [start] = useState(() => initial ?? emptyHtmlSession);
+  const [kind, setKind] = useState<HtmlTemplateKind>(start.kind);
   /** Where 'Back to Templates' returns from Custom HTML. */
-  const [lastDesigned, setLastDesigned] = useState<DesignedKind>('minimal');
+  const [lastDesigned, setLastDesigned] = useState<DesignedKind>(start.last_designed);
   /** null while the subject follows the track name (spec §2 default). */
-  const [typedSubject, setTypedSubject] = useState<string | null>(null);
+  const [typedSubject, setTypedSubject] = useState<string | null>(start.typed_subject);
   /** null while the accent is the template's default (§9), so it changes with the template. */
-  const [pickedAccent, setPickedAccent] = useState<AccentChoice | null>(null);
+  const [pickedAccent, setPickedAccent] = useState<AccentChoice | null>(start.accent);
   /** The composer's draft per template: kept when another tile is chosen, so edits are not lost by a click. */
-  const [drafts, setDrafts] = useState<Partial<Record<HtmlTemplateKind, HtmlDraft>>>({});
+  const [drafts, setDrafts] = useState<Partial<Record<HtmlTemplateKind, HtmlDraft>>>(start.drafts);
   const [saving, setSaving] = useState(false);
   const [focusComposer, setFocusComposer] = useState(false);
   const [focusTiles, setFocusTiles] = useState(0);
@@ -64,6 +70,11 @@ export function HtmlModePanel({ track, artist, onCreatePreview, savedPreview }: 
     social_links: artist.links,
     accent,
   });
+
+  // Kept as it changes, so leaving Compose (or a reload) comes back to the same HTML and subject.
+  useEffect(() => {
+    onSessionChange?.({ kind, last_designed: lastDesigned, typed_subject: typedSubject, accent: pickedAccent, drafts });
+  }, [onSessionChange, kind, lastDesigned, typedSubject, pickedAccent, drafts]);
 
   // After 'Back to Templates' the composer is gone: give focus to the chooser, not to the page's top.
   useEffect(() => {

@@ -6,6 +6,7 @@ import { sendingMessages, SEND_BATCH_SIZE } from '../../../../../schema/api/send
 import { sendBatch } from '../../../api/sending';
 import { useAuth } from '../../../auth/AuthContext';
 import { useNotifications } from '../../../notifications/NotificationsContext';
+import { useUsage } from '../../../usage/UsageContext';
 import { CapacityModal, type SendChoice } from './CapacityModal';
 import { MAILBOX_TITLE, SETTINGS_PATH } from './MailboxRequired';
 import { SendProgressModal, type QueueProgress } from './SendProgressModal';
@@ -65,6 +66,7 @@ export const SendCampaign = memo(function SendCampaign({
 }) {
   const { api, user, profile } = useAuth();
   const { notify } = useNotifications();
+  const { refresh: refreshUsage } = useUsage();
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const [progress, setProgress] = useState<QueueProgress | null>(null);
   const queue = useRef<QueueState>({ done: 0, totals: noTotals, campaign: null, errors: [] });
@@ -123,6 +125,8 @@ export const SendCampaign = memo(function SendCampaign({
             total,
           });
           queue.current = { ...queue.current, done: from + batch.length, totals: addBatch(queue.current.totals, result), campaign: result.campaign };
+          // The sidebar's 'Emails this month' follows: read now, then polled while the queue sends.
+          refreshUsage();
         } catch (error) {
           const failure = sendFailure(error);
           queue.current = { ...queue.current, errors: [...queue.current.errors, `Contacts ${from + 1}–${from + batch.length}: ${failure.message}`] };
@@ -140,7 +144,7 @@ export const SendCampaign = memo(function SendCampaign({
       onSent();
       if (mounted.current) setProgress((current) => current && { ...current, inFlight: null, finished: true });
     },
-    [api, notify, onSent],
+    [api, notify, onSent, refreshUsage],
   );
 
   function confirm(choice: SendChoice) {
