@@ -106,6 +106,8 @@ export class FakeBillingProvider implements BillingProvider {
   readonly expiredCheckouts = new Set<number>();
   /** Every cancelSubscription call and what it answered. */
   readonly cancellations: { customerId: string; subscriptionId: string; outcome: 'canceled' | 'already_ended' }[] = [];
+  /** When set, the next cancel finds its subscription already cancelled by someone else (then it clears). */
+  cancelledMeanwhile = false;
   private readonly several = new Map<string, FakeListedSubscription[]>();
 
   private syncGoverning(customerId: string): void {
@@ -143,6 +145,11 @@ export class FakeBillingProvider implements BillingProvider {
       const single = this.subscriptions.get(customerId);
       const subscription = several?.find((s) => s.id === subscriptionId) ?? (single?.id === subscriptionId ? single : undefined);
       if (!subscription) throw new Error(`The fake provider has no subscription ${subscriptionId} of ${customerId}`);
+      if (this.cancelledMeanwhile) {
+        // A concurrent delivery's cancel landed between this one's list and its cancel.
+        this.cancelledMeanwhile = false;
+        subscription.status = 'canceled';
+      }
       const outcome = subscription.status === 'canceled' || subscription.status === 'incomplete_expired' ? 'already_ended' : 'canceled';
       subscription.status = 'canceled';
       subscription.cancelAtPeriodEnd = false;

@@ -413,6 +413,15 @@ describe('two live subscriptions of one customer (two Checkout tabs paid)', () =
     // A later event finds one live subscription: nothing more is cancelled.
     expect((await deliver('customer.subscription.updated')).status).toBe(200);
     expect(provider.cancellations.filter((c) => c.customerId === customerId && c.outcome === 'canceled')).toHaveLength(1);
+
+    // Two tabs again; this delivery lists both, but a concurrent one cancels the newer first: applied, not failed.
+    const third = subscription(`sub_third_${runId}`, TEST_PRICES.label, created + 80);
+    provider.setSubscriptions(customerId, [kept, { ...newer, status: 'canceled' }, third]);
+    provider.cancelledMeanwhile = true;
+    const raced = await deliver('invoice.paid', `evt_two_tabs_${runId}_raced`);
+    expect([raced.status, raced.json?.outcome]).toEqual([200, 'applied']);
+    expect(provider.cancellations.at(-1)).toEqual({ customerId, subscriptionId: third.id, outcome: 'already_ended' });
+    expect(billingOf(await profileItem(userId))?.tier).toBe('pro');
   });
 });
 
