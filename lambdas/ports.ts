@@ -786,6 +786,26 @@ export interface BillingProvider {
    * null when they have none: what the webhook and sync write onto the profile, never the event's payload.
    */
   currentSubscription(customerId: string): Promise<ProviderSubscription | null>;
+  /**
+   * Expires every open Checkout Session of the customer, so an older tab can no longer pay (its page
+   * says the session expired); returns the ids it expired. A session paid or expired meanwhile is skipped.
+   */
+  expireOpenCheckoutSessions(customerId: string): Promise<string[]>;
+  /** The customer's live subscriptions (active, trialing, past_due), for the one-subscription check. */
+  liveSubscriptions(customerId: string): Promise<ListedSubscription[]>;
+  /**
+   * Cancels a subscription of the customer now, prorated (the unused time is credited to the customer). 'already_ended'
+   * when it had ended already (a duplicate or concurrent webhook cancelled it first): not an error.
+   */
+  cancelSubscription(subscription: { customerId: string; subscriptionId: string }): Promise<'canceled' | 'already_ended'>;
+}
+
+/** A subscription as listed for the one-subscription check: enough to choose which one to keep. */
+export interface ListedSubscription {
+  id: string;
+  status: SubscriptionStatus;
+  /** Epoch seconds, as Stripe's `created`. */
+  created: number;
 }
 
 /** A webhook event whose signature was verified: its id (applied once), type, and whose it is. */

@@ -111,6 +111,9 @@ export const key = {
   localBillingObject: () => 'OBJECT',
   localBillingSubscription: (id: string) => `SUB#${id}`,
   localBillingSubscriptionPrefix: () => 'SUB#',
+  /** A customer's Checkout Session, listed in its partition (`CHECKOUT#<cs id>`, TTL as the session's) so its open ones can be expired. */
+  localBillingCheckout: (id: string) => `CHECKOUT#${id}`,
+  localBillingCheckoutPrefix: () => 'CHECKOUT#',
   /** The twin's customer made for a user (`LOCALBILLING#USER#<sub>` / `CUSTOMER`): createCustomer is idempotent per user, as Stripe's idempotency key makes it. */
   localBillingUser: (userId: string) => `LOCALBILLING#USER#${userId}`,
   localBillingUserCustomer: () => 'CUSTOMER',

@@ -33,6 +33,9 @@ const unconfiguredProvider = (setting: string): BillingProvider => ({
   createCheckoutSession: billingNotConfigured(setting),
   createPortalSession: billingNotConfigured(setting),
   currentSubscription: billingNotConfigured(setting),
+  expireOpenCheckoutSessions: billingNotConfigured(setting),
+  liveSubscriptions: billingNotConfigured(setting),
+  cancelSubscription: billingNotConfigured(setting),
 });
 
 function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf>): { provider: BillingProvider; verifier: WebhookVerifier } {
@@ -48,9 +51,17 @@ function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf
     provider: stripeSecretKeyName
       ? lazyAdapter(async () => {
           const [{ default: Stripe }, secretKey] = await Promise.all([import('stripe'), cachedSecretString(secretsManager(), stripeSecretKeyName)]);
-          // Within the Lambda's 10 s: stripe-node's default is 80 s with retries, and checkout makes three calls.
+          // Within the Lambda's 10 s: stripe-node's default is 80 s with retries, and checkout makes four or more calls (read, list and expire open sessions, create).
           return new StripeBilling(new Stripe(secretKey, { timeout: 7000, maxNetworkRetries: 1 }), { appUrl: config.appUrl });
-        }, ['createCustomer', 'createCheckoutSession', 'createPortalSession', 'currentSubscription'])
+        }, [
+          'createCustomer',
+          'createCheckoutSession',
+          'createPortalSession',
+          'currentSubscription',
+          'expireOpenCheckoutSessions',
+          'liveSubscriptions',
+          'cancelSubscription',
+        ])
       : unconfiguredProvider('STRIPE_SECRET_KEY_NAME'),
     verifier: stripeWebhookSecretName
       ? new StripeWebhookVerifier({ secret: () => cachedSecretString(secretsManager(), stripeWebhookSecretName) })

@@ -20,3 +20,16 @@ export function governingSubscription<T extends SubscriptionCandidate>(subscript
   const ordered = [...subscriptions].sort(newestFirst);
   return ordered.find(isLive) ?? ordered.find(hasOpenSubscription) ?? ordered[0];
 }
+
+/** Oldest first; the id breaks a tie within one second. */
+const oldestFirst = (a: SubscriptionCandidate, b: SubscriptionCandidate) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * One live subscription per customer (two Checkout tabs paid one after the other make two): the oldest
+ * live one is kept (the first the customer paid for), every newer live one is cancelled (prorated). The
+ * governing rule then finds the kept one. Nothing to cancel with one live subscription or none.
+ */
+export function oneLiveSubscription<T extends SubscriptionCandidate>(subscriptions: readonly T[]): { keep: T | undefined; cancel: T[] } {
+  const [keep, ...cancel] = subscriptions.filter(isLive).sort(oldestFirst);
+  return { keep, cancel };
+}

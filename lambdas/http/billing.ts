@@ -19,6 +19,7 @@ import {
   type PriceTable,
 } from '../core/billing';
 import { DomainError } from '../core/errors';
+import { oneLiveSubscription } from '../core/governingSubscription';
 import { raisesMonthlyLimit } from '../core/plans';
 import type { Identity } from '../core/profile';
 import type { AppMetrics, BillingEvent, BillingProvider, BillingStore, Clock, ProfileStore, ProviderSubscription, SenderWake, WebhookVerifier } from '../ports';
@@ -103,6 +104,25 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
     return result.outcome === 'no_profile' ? state : billingStateOfProfile(result.profile);
   };
 
+  /**
+   * The safety net behind checkout's expiry: a customer with more than one live subscription (two tabs
+   * paid at once) keeps the oldest; each newer one is cancelled, prorated, and logged. A cancel that
+   * finds it already ended (a duplicate or concurrent delivery did it) is no failure.
+   */
+  const cancelSurplusSubscriptions = async (userId: string, customerId: string) => {
+    const { keep, cancel } = oneLiveSubscription(await provider.liveSubscriptions(customerId));
+    for (const surplus of cancel) {
+      const outcome = await provider.cancelSubscription({ customerId, subscriptionId: surplus.id });
+      logger.warn('Cancelled a second live subscription of one customer (prorated)', {
+        userId,
+        customerId,
+        cancelledSubscriptionId: surplus.id,
+        keptSubscriptionId: keep?.id,
+        outcome,
+      });
+    }
+  };
+
   /** The user's customer, created (and linked both ways) on first checkout. */
   const ensureCustomer = async (identity: Identity): Promise<string> => {
     const existing = await billing.customerOf(identity.userId);
@@ -134,12 +154,16 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
       const customerId = await ensureCustomer(identity);
       // One subscription per customer: a subscribed user changes plan in the portal.
       const current = await fromProvider(provider.currentSubscription(customerId), 'read subscription');
-      const url = hasOpenSubscription(current)
-        ? await fromProvider(provider.createPortalSession({ customerId, returnUrl: urls.portalReturn }), 'open the billing portal')
-        : await fromProvider(
-            provider.createCheckoutSession({ customerId, userId: identity.userId, priceId, successUrl: urls.success, cancelUrl: urls.cancel }),
-            'start checkout',
-          );
+      if (hasOpenSubscription(current)) {
+        const url = await fromProvider(provider.createPortalSession({ customerId, returnUrl: urls.portalReturn }), 'open the billing portal');
+        return json(200, { url } satisfies BillingRedirect);
+      }
+      // Only the newest tab can pay: an older open Checkout paid after it would be a second subscription.
+      await fromProvider(provider.expireOpenCheckoutSessions(customerId), 'expire open checkouts');
+      const url = await fromProvider(
+        provider.createCheckoutSession({ customerId, userId: identity.userId, priceId, successUrl: urls.success, cancelUrl: urls.cancel }),
+        'start checkout',
+      );
       return json(200, { url } satisfies BillingRedirect);
     },
 
@@ -167,6 +191,7 @@ export const makeHandler = ({ profiles, billing, provider, verifier, sending, pr
       const { customerId } = verified;
       const userId = customerId === null ? undefined : await userOfEvent({ ...verified, customerId });
       if (customerId !== null && userId !== undefined) {
+        await cancelSurplusSubscriptions(userId, customerId);
         await applyProviderState(userId, customerId, (id) => provider.currentSubscription(id));
       } else {
         logger.warn('Billing event for no known user', { eventId: verified.id, type: verified.type, customerId });

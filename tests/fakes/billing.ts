@@ -1,11 +1,14 @@
 /**
  * A billing provider the test drives (an in-memory BillingProvider: customers, the current subscription
- * of each, Checkout and portal sessions it handed out, a failure switch), and Stripe-shaped webhook
+ * of each, or several with setSubscriptions, Checkout and portal sessions it handed out and expired,
+ * cancellations, a failure switch), and Stripe-shaped webhook
  * deliveries signed as Stripe signs them (stripe-node's webhooks.generateTestHeaderString).
  */
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import type { BillingProvider, CheckoutSessionInput, ProviderSubscription } from '../../lambdas/ports';
+import { isLive } from '../../lambdas/core/billing';
+import { governingSubscription } from '../../lambdas/core/governingSubscription';
+import type { BillingProvider, CheckoutSessionInput, ListedSubscription, ProviderSubscription } from '../../lambdas/ports';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
 import type { LambdaHandler } from '../../lib/local/server';
 import { findRoute } from '../../schema/routes';
@@ -86,9 +89,81 @@ export class FakeBillingProvider implements BillingProvider {
 
   /** What the provider holds for the customer from now on. */
   setSubscription(customerId: string, subscription: ProviderSubscription | null): void {
+    this.several.delete(customerId);
     this.subscriptions.set(customerId, subscription ? { ...subscription } : null);
   }
+
+  /** Several subscriptions of one customer (two tabs paid): the current one is the governing one of them. */
+  setSubscriptions(customerId: string, subscriptions: readonly FakeListedSubscription[]): void {
+    this.several.set(
+      customerId,
+      subscriptions.map((subscription) => ({ ...subscription })),
+    );
+    this.syncGoverning(customerId);
+  }
+
+  /** The ids of the Checkout Sessions (their index in checkoutSessions) that were expired. */
+  readonly expiredCheckouts = new Set<number>();
+  /** Every cancelSubscription call and what it answered. */
+  readonly cancellations: { customerId: string; subscriptionId: string; outcome: 'canceled' | 'already_ended' }[] = [];
+  /** When set, the next cancel finds its subscription already cancelled by someone else (then it clears). */
+  cancelledMeanwhile = false;
+  private readonly several = new Map<string, FakeListedSubscription[]>();
+
+  private syncGoverning(customerId: string): void {
+    const governing = governingSubscription(this.several.get(customerId) ?? []);
+    this.subscriptions.set(customerId, governing ? providerSubscription(governing) : null);
+  }
+
+  expireOpenCheckoutSessions(customerId: string): Promise<string[]> {
+    return Promise.resolve().then(() => {
+      this.check();
+      const expired: string[] = [];
+      this.checkoutSessions.forEach((session, index) => {
+        if (session.customerId !== customerId || this.expiredCheckouts.has(index)) return;
+        this.expiredCheckouts.add(index);
+        expired.push(`https://checkout.fake.test/session/${index + 1}`);
+      });
+      return expired;
+    });
+  }
+
+  liveSubscriptions(customerId: string): Promise<ListedSubscription[]> {
+    return Promise.resolve().then(() => {
+      this.check();
+      const several = this.several.get(customerId);
+      const single = this.subscriptions.get(customerId);
+      const listed = several ?? (single ? [{ ...single, created: 0 }] : []);
+      return listed.filter(isLive).map(({ id, status, created }) => ({ id, status, created }));
+    });
+  }
+
+  cancelSubscription({ customerId, subscriptionId }: { customerId: string; subscriptionId: string }): Promise<'canceled' | 'already_ended'> {
+    return Promise.resolve().then(() => {
+      this.check();
+      const several = this.several.get(customerId);
+      const single = this.subscriptions.get(customerId);
+      const subscription = several?.find((s) => s.id === subscriptionId) ?? (single?.id === subscriptionId ? single : undefined);
+      if (!subscription) throw new Error(`The fake provider has no subscription ${subscriptionId} of ${customerId}`);
+      if (this.cancelledMeanwhile) {
+        // A concurrent delivery's cancel landed between this one's list and its cancel.
+        this.cancelledMeanwhile = false;
+        subscription.status = 'canceled';
+      }
+      const outcome = subscription.status === 'canceled' || subscription.status === 'incomplete_expired' ? 'already_ended' : 'canceled';
+      subscription.status = 'canceled';
+      subscription.cancelAtPeriodEnd = false;
+      if (several) this.syncGoverning(customerId);
+      this.cancellations.push({ customerId, subscriptionId, outcome });
+      return outcome;
+    });
+  }
 }
+
+/** One of several subscriptions of a customer: with its creation time (epoch seconds), which the one-subscription rule reads. */
+export type FakeListedSubscription = ProviderSubscription & { created: number };
+
+const providerSubscription = ({ created: _created, ...subscription }: FakeListedSubscription): ProviderSubscription => ({ ...subscription });
 
 export const buildSubscription = (overrides: Partial<ProviderSubscription> = {}): ProviderSubscription => ({
   id: 'sub_test_1',

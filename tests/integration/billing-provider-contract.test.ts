@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBilling } from '../../lambdas/adapters/local-billing/localBilling';
-import { BillingTwin, monthsAfter, type PortalAction } from '../../lambdas/adapters/local-billing/twin';
+import { BillingTwin, monthsAfter, newSubscription, type PortalAction } from '../../lambdas/adapters/local-billing/twin';
+import { epochSeconds } from '../../lambdas/adapters/clock';
 import { StripeBilling } from '../../lambdas/adapters/stripe/stripeBilling';
 import type { BillingProvider } from '../../lambdas/ports';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripeStandIn';
@@ -39,6 +40,8 @@ interface Harness {
   portalOf(url: string): Promise<{ customerId: string; returnUrl: string }>;
   /** The person pays the session at NOW. */
   pay(checkoutUrl: string): Promise<void>;
+  /** Pays the session at NOW even though the customer already subscribed (two tabs paid at once, past any check of the provider's). */
+  payAlongside(checkoutUrl: string): Promise<void>;
   cancelAtPeriodEnd(customerId: string): Promise<void>;
   resume(customerId: string): Promise<void>;
   switchTo(customerId: string, priceId: string): Promise<void>;
@@ -75,6 +78,9 @@ function stripeHarness(standIn: StripeStandIn): Harness {
         return url;
       },
       currentSubscription: (customerId) => provider.currentSubscription(customerId),
+      expireOpenCheckoutSessions: (customerId) => provider.expireOpenCheckoutSessions(customerId),
+      liveSubscriptions: (customerId) => provider.liveSubscriptions(customerId),
+      cancelSubscription: (input) => provider.cancelSubscription(input),
     },
     appUrl,
     checkoutUrlPattern: /^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/,
@@ -94,10 +100,9 @@ function stripeHarness(standIn: StripeStandIn): Harness {
       const params = sessions.get(sessionIdOf(url))!;
       return Promise.resolve({ customerId: params.customer!, returnUrl: params.return_url! });
     },
-    pay: (url) => {
-      standIn.completeCheckout(sessionIdOf(url), NOW);
-      return Promise.resolve();
-    },
+    pay: (url) => Promise.resolve().then(() => void standIn.completeCheckout(sessionIdOf(url), NOW)),
+    // Stripe's Checkout takes a second subscription unless told otherwise.
+    payAlongside: (url) => Promise.resolve().then(() => void standIn.completeCheckout(sessionIdOf(url), NOW)),
     cancelAtPeriodEnd: (customerId) => {
       standIn.update(latest(customerId).id, (s) => ({ ...s, cancel_at_period_end: true, cancel_at: s.items.data[0]!.current_period_end }));
       return Promise.resolve();
@@ -160,6 +165,12 @@ function twinHarness(appUrl: string): Harness {
     async pay(url) {
       const { delivery } = await twin.payCheckout(sessionIdOf(url));
       expect(delivery.failures).toEqual([]);
+    },
+    async payAlongside(url) {
+      // The twin's page refuses a subscribed customer; two payments at once both pass that check, as this does.
+      const session = (await twin.store.checkoutSession(sessionIdOf(url)))!;
+      const ids = { id: twin.store.newId('sub', NOW), latestInvoice: twin.store.newId('in', NOW) };
+      expect(await twin.store.completeCheckoutSession(session, newSubscription(ids, session, epochSeconds(NOW)))).toBe(true);
     },
     cancelAtPeriodEnd: (customerId) => act(customerId, 'cancel-at-period-end'),
     resume: (customerId) => act(customerId, 'resume'),
@@ -297,6 +308,32 @@ describe.each(harnesses)('the billing provider contract: %s', (_name, makeHarnes
     const current = (await h.provider.currentSubscription(customerId))!;
     expect(current).toMatchObject({ status: 'active', priceId: LABEL, cancelAtPeriodEnd: false });
     expect(current.id).not.toBe(ended.id);
+  });
+
+  it('expires the customer’s open Checkout Sessions: an older one cannot be paid, a new one can', async () => {
+    const userId = newUser();
+    const customerId = await h.provider.createCustomer({ userId, email: `${userId}@example.com` });
+    const older = await h.provider.createCheckoutSession(checkout(customerId, userId, PRO));
+    const newer = await h.provider.createCheckoutSession(checkout(customerId, userId, LABEL));
+    expect((await h.provider.expireOpenCheckoutSessions(customerId)).sort()).toEqual([sessionIdOf(older), sessionIdOf(newer)].sort());
+    await expect(h.pay(older)).rejects.toThrow(/expired/);
+    expect(await h.provider.expireOpenCheckoutSessions(customerId)).toEqual([]);
+    await h.pay(await h.provider.createCheckoutSession(checkout(customerId, userId, LABEL)));
+    expect(await h.provider.currentSubscription(customerId)).toMatchObject({ status: 'active', priceId: LABEL });
+  });
+
+  it('lists live subscriptions and cancels one; a second cancel of it answers already_ended', async () => {
+    const customerId = await subscribed();
+    const kept = (await h.provider.currentSubscription(customerId))!;
+    await h.payAlongside(await h.provider.createCheckoutSession(checkout(customerId, newUser(), LABEL)));
+    const live = await h.provider.liveSubscriptions(customerId);
+    expect(live).toHaveLength(2);
+    expect(live.every((s) => s.status === 'active' && s.created === epochSeconds(NOW))).toBe(true);
+    const newer = live.find((s) => s.id !== kept.id)!;
+    expect(await h.provider.cancelSubscription({ customerId, subscriptionId: newer.id })).toBe('canceled');
+    expect(await h.provider.cancelSubscription({ customerId, subscriptionId: newer.id })).toBe('already_ended');
+    expect(await h.provider.liveSubscriptions(customerId)).toEqual([{ id: kept.id, status: 'active', created: epochSeconds(NOW) }]);
+    expect(await h.provider.currentSubscription(customerId)).toEqual(kept);
   });
 
   it('reports a switched plan and a failed renewal (past_due, the next period)', async () => {

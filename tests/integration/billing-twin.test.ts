@@ -123,7 +123,7 @@ describe('the twin’s Checkout', () => {
     expect(session.cancelUrl).toMatch(/canceled=true$/);
     expect(receiver.received).toEqual([]);
     await expect(twin.payCheckout(sessionId)).rejects.toThrow(TwinRefusal);
-    expect((await twin.checkoutView(sessionId)).state).toBe('used');
+    expect((await twin.checkoutView(sessionId)).state).toBe('expired');
   });
 
   it('uses a session once, and refuses a second subscription for a subscribed customer', async () => {

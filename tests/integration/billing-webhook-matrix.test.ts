@@ -9,6 +9,10 @@
  * user's own routes (checkout, portal, PATCH /api/profile) are called too: only the webhook and sync may
  * move a tier.
  *
+ * A customer with two live subscriptions (two Checkout tabs paid at once) is its own case: the webhook
+ * cancels the newer one (prorated) once, whatever the duplicates and concurrent deliveries, and the
+ * profile ends on the kept one's plan.
+ *
  * Invariants: after every delivery that applied an event, and at the end of every run, the profile's
  * billing fields equal the mapping of the provider's latest subscription; a refused delivery (400, 500)
  * and a duplicate change nothing; no user route changes billing. Every fault kind must be injected at
@@ -361,6 +365,65 @@ async function runOnce(seed: number, run: number, totals: Totals): Promise<void>
   for (const event of applied) if (!(await store.wasApplied(event.id)) && event.type !== UNHANDLED) violation(`${event.type} ${event.id} was never recorded`);
   totals.runs += 1;
 }
+
+describe('two live subscriptions of one customer (two Checkout tabs paid)', () => {
+  it('cancels the newer one once, under duplicate and concurrent deliveries; the profile is on the kept one’s plan', async () => {
+    const runId = randomUUID().slice(0, 8);
+    const userId = `matrix-two-tabs-${runId}`;
+    const customerId = `cus_two_tabs_${runId}`;
+    await profiles.createIfMissing(buildProfile({ id: userId, email: `${userId}@artist.test` }));
+    await store.linkCustomer(userId, customerId);
+    const created = clock.seconds();
+    const subscription = (id: string, priceId: string, at: number) => ({
+      id,
+      status: 'active' as const,
+      priceId,
+      currentPeriodEnd: '2026-12-26T00:00:00.000Z',
+      cancelAtPeriodEnd: false,
+      created: at,
+    });
+    const kept = subscription(`sub_first_${runId}`, TEST_PRICES.pro, created);
+    const newer = subscription(`sub_second_${runId}`, TEST_PRICES.label, created + 40);
+    provider.setSubscriptions(customerId, [newer, kept]);
+    const deliver = (type: string, id = `evt_two_tabs_${runId}_${type}`) => {
+      const body = stripeEventBody(type, { id, customerId, subscription: newer, created: clock.seconds() });
+      return invokeApi(billingHandler, 'POST', '/api/billing/webhook', {
+        body,
+        headers: { 'stripe-signature': signatureHeader(body, { timestamp: clock.seconds() }) },
+      });
+    };
+
+    // The newer subscription's events arrive together (concurrent), and one of them twice.
+    const answers = await Promise.all(['customer.subscription.created', 'invoice.paid', 'checkout.session.completed'].map((type) => deliver(type)));
+    expect(answers.map((a) => [a.status, a.json?.outcome])).toEqual([
+      [200, 'applied'],
+      [200, 'applied'],
+      [200, 'applied'],
+    ]);
+    const duplicate = await deliver('customer.subscription.created');
+    expect([duplicate.status, duplicate.json?.outcome]).toEqual([200, 'duplicate']);
+
+    const cancels = provider.cancellations.filter((c) => c.customerId === customerId);
+    expect(cancels.every((c) => c.subscriptionId === newer.id)).toBe(true);
+    expect(cancels.filter((c) => c.outcome === 'canceled')).toHaveLength(1);
+    expect(await provider.liveSubscriptions(customerId)).toEqual([{ id: kept.id, status: 'active', created }]);
+    expect(billingOf(await profileItem(userId))).toEqual(billingStateOf(provider.subscriptions.get(customerId) ?? null, TEST_PRICES));
+    expect(billingOf(await profileItem(userId))?.tier).toBe('pro');
+
+    // A later event finds one live subscription: nothing more is cancelled.
+    expect((await deliver('customer.subscription.updated')).status).toBe(200);
+    expect(provider.cancellations.filter((c) => c.customerId === customerId && c.outcome === 'canceled')).toHaveLength(1);
+
+    // Two tabs again; this delivery lists both, but a concurrent one cancels the newer first: applied, not failed.
+    const third = subscription(`sub_third_${runId}`, TEST_PRICES.label, created + 80);
+    provider.setSubscriptions(customerId, [kept, { ...newer, status: 'canceled' }, third]);
+    provider.cancelledMeanwhile = true;
+    const raced = await deliver('invoice.paid', `evt_two_tabs_${runId}_raced`);
+    expect([raced.status, raced.json?.outcome]).toEqual([200, 'applied']);
+    expect(provider.cancellations.at(-1)).toEqual({ customerId, subscriptionId: third.id, outcome: 'already_ended' });
+    expect(billingOf(await profileItem(userId))?.tier).toBe('pro');
+  });
+});
 
 describe('the billing webhook fault matrix', () => {
   it(`${RUNS} seeded runs (seed ${SEED}): the profile always ends as the provider's latest subscription`, { timeout: 600_000 }, async () => {

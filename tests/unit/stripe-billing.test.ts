@@ -3,12 +3,13 @@
  * the real stripe-node v23 client: what it sends Stripe (customer metadata and idempotency key, a
  * subscription-mode Checkout for one price with the user id, portal return URL), and how it reads the
  * customer's subscriptions (status all, the governing one, the period from the item, cancel_at as
- * cancelling, unknown statuses refused, Stripe's errors passed on).
+ * cancelling, unknown statuses refused, Stripe's errors passed on), and how it keeps one payable
+ * Checkout (list open sessions by customer, expire each) and one live subscription (cancel, prorated).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { StripeBilling, customerIdempotencyKey } from '../../lambdas/adapters/stripe/stripeBilling';
-import { governingSubscription } from '../../lambdas/core/governingSubscription';
+import { governingSubscription, oneLiveSubscription } from '../../lambdas/core/governingSubscription';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripeStandIn';
 
 const APP = 'https://app.trackpitch.example';
@@ -153,8 +154,71 @@ describe('StripeBilling reads the subscription that governs the plan', () => {
 
 type StripeStatus = Stripe.Subscription.Status;
 
+describe('StripeBilling keeps one payable Checkout and one live subscription per customer', () => {
+  it('lists the customer’s open Checkout Sessions and expires each, so an older tab can no longer pay', async () => {
+    const customerId = await billing.createCustomer({ userId: 'two-tabs', email: 'two-tabs@example.com' });
+    const first = (await billing.createCheckoutSession(checkoutInput({ customerId }))).split('/').pop()!;
+    const second = (await billing.createCheckoutSession(checkoutInput({ customerId, priceId: LABEL }))).split('/').pop()!;
+    const other = await billing.createCheckoutSession(checkoutInput({ customerId: 'cus_someone_else' }));
+    standIn.requests.length = 0;
+    expect((await billing.expireOpenCheckoutSessions(customerId)).sort()).toEqual([first, second].sort());
+    expect(standIn.requests.map(({ method, path, params }) => ({ method, path, params }))).toEqual([
+      { method: 'GET', path: '/v1/checkout/sessions', params: { customer: customerId, status: 'open', limit: '100' } },
+      { method: 'POST', path: `/v1/checkout/sessions/${second}/expire`, params: {} },
+      { method: 'POST', path: `/v1/checkout/sessions/${first}/expire`, params: {} },
+    ]);
+    expect(() => standIn.completeCheckout(first, new Date())).toThrow(/expired/);
+    // Another customer's session is left open; a second call finds nothing to expire.
+    expect(standIn.completeCheckout(other.split('/').pop()!, new Date()).status).toBe('active');
+    expect(await billing.expireOpenCheckoutSessions(customerId)).toEqual([]);
+  });
+
+  it('skips a session paid between the list and the expiry, and passes on any other refusal', async () => {
+    const customerId = await billing.createCustomer({ userId: 'paid-meanwhile', email: 'paid@example.com' });
+    const paid = (await billing.createCheckoutSession(checkoutInput({ customerId }))).split('/').pop()!;
+    standIn.failNextAt(`/v1/checkout/sessions/${paid}/expire`, () => standIn.completeCheckout(paid, new Date()));
+    expect(await billing.expireOpenCheckoutSessions(customerId)).toEqual([]);
+    const open = (await billing.createCheckoutSession(checkoutInput({ customerId }))).split('/').pop()!;
+    standIn.failNextAt(`/v1/checkout/sessions/${open}/expire`);
+    await expect(billing.expireOpenCheckoutSessions(customerId)).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+  });
+
+  it('lists only the live subscriptions, with their creation time', async () => {
+    const { customerId, subscription } = await subscribedCustomer('live-list');
+    standIn.put({ ...subscription, id: 'sub_zz_ended', status: 'canceled', created: at('2026-01-20T00:00:00Z') });
+    standIn.put({ ...subscription, id: 'sub_zz_due', status: 'past_due', created: at('2026-01-21T00:00:00Z') });
+    standIn.requests.length = 0;
+    expect(await billing.liveSubscriptions(customerId)).toEqual([
+      { id: 'sub_zz_due', status: 'past_due', created: at('2026-01-21T00:00:00Z') },
+      { id: subscription.id, status: 'active', created: subscription.created },
+    ]);
+    expect(standIn.requests[0]).toMatchObject({ method: 'GET', path: '/v1/subscriptions', params: { customer: customerId, status: 'all' } });
+  });
+
+  it('cancels a subscription now with proration; a second cancel of the ended one is answered, not thrown', async () => {
+    const { customerId, subscription } = await subscribedCustomer('cancel-twice');
+    expect(await billing.cancelSubscription({ customerId, subscriptionId: subscription.id })).toBe('canceled');
+    expect(standIn.requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/v1/subscriptions/${subscription.id}`, params: { prorate: 'true' } });
+    expect(standIn.subscriptions.get(subscription.id)?.status).toBe('canceled');
+    expect(await billing.cancelSubscription({ customerId, subscriptionId: subscription.id })).toBe('already_ended');
+    standIn.failNext(500, 'Stripe is down');
+    await expect(billing.cancelSubscription({ customerId, subscriptionId: subscription.id })).rejects.toBeInstanceOf(Stripe.errors.StripeAPIError);
+  });
+});
+
 describe('the governing subscription rule', () => {
   const sub = (id: string, status: string, created: number) => ({ id, status, created });
+  it('keeps the oldest live subscription and cancels every newer live one; ended ones are left alone', () => {
+    const ids = (result: { keep: { id: string } | undefined; cancel: { id: string }[] }) => ({ keep: result.keep?.id, cancel: result.cancel.map((s) => s.id) });
+    expect(ids(oneLiveSubscription<ReturnType<typeof sub>>([]))).toEqual({ keep: undefined, cancel: [] });
+    expect(ids(oneLiveSubscription([sub('a', 'active', 1), sub('z', 'canceled', 0)]))).toEqual({ keep: 'a', cancel: [] });
+    expect(ids(oneLiveSubscription([sub('c', 'trialing', 3), sub('a', 'active', 1), sub('b', 'past_due', 2), sub('d', 'unpaid', 0)]))).toEqual({
+      keep: 'a',
+      cancel: ['b', 'c'],
+    });
+    expect(ids(oneLiveSubscription([sub('b', 'active', 5), sub('a', 'active', 5)]))).toEqual({ keep: 'a', cancel: ['b'] });
+  });
+
   it('is the newest live one, else the newest not ended, else the newest; ties broken by id', () => {
     expect(governingSubscription<ReturnType<typeof sub>>([])).toBeUndefined();
     expect(governingSubscription([sub('a', 'active', 1), sub('b', 'past_due', 2), sub('c', 'canceled', 3)])?.id).toBe('b');

@@ -170,6 +170,8 @@ export class BillingTwin {
   async checkoutView(sessionId: string): Promise<CheckoutView> {
     const session = await this.store.checkoutSession(sessionId);
     if (!session) return { state: 'unknown' };
+    // Expired: by a newer Checkout of the customer (only the newest tab pays) or by cancelling it.
+    if (session.status === 'expired') return { state: 'expired', session };
     if (session.status !== 'open') return { state: 'used', session };
     if (session.created + SESSION_LIFETIME_SECONDS <= epochSeconds(this.deps.clock.now())) return { state: 'expired', session };
     const tier = this.tierOfPrice(session.priceId);

@@ -73,6 +73,7 @@ const OBJECT_ENTITY = 'local-billing-object';
 const SUBSCRIPTION_ENTITY = 'local-billing-subscription';
 
 const objectKey = (id: string) => ({ PK: key.localBillingPartition(id), SK: key.localBillingObject() });
+const checkoutOfCustomerKey = (customer: string, id: string) => ({ PK: key.localBillingPartition(customer), SK: key.localBillingCheckout(id) });
 const subscriptionKey = (customer: string, id: string) => ({ PK: key.localBillingPartition(customer), SK: key.localBillingSubscription(id) });
 
 const SUBSCRIPTION_FIELDS: readonly (keyof TwinSubscription)[] = [
@@ -146,7 +147,24 @@ export class TwinStore {
   portalSession = (id: string) => this.getObject<TwinPortalSession>(id, 'bps_');
 
   async putCheckoutSession(session: TwinCheckoutSession): Promise<void> {
-    await putNew(this.db, this.tableName, objectKey(session.id), OBJECT_ENTITY, { ...session, [ttlAttribute]: session.created + SESSION_LIFETIME_SECONDS });
+    const expiresAt = session.created + SESSION_LIFETIME_SECONDS;
+    // Listed under its customer first: a listed id without its session is skipped, a session never goes unlisted.
+    await putNew(this.db, this.tableName, checkoutOfCustomerKey(session.customer, session.id), OBJECT_ENTITY, {
+      session: session.id,
+      [ttlAttribute]: expiresAt,
+    });
+    await putNew(this.db, this.tableName, objectKey(session.id), OBJECT_ENTITY, { ...session, [ttlAttribute]: expiresAt });
+  }
+
+  /** The customer's Checkout Sessions that are still open. */
+  async openCheckoutSessions(customer: string): Promise<TwinCheckoutSession[]> {
+    const listed = await queryPartition<{ session: string }>(this.db, this.tableName, {
+      pk: key.localBillingPartition(customer),
+      skPrefix: key.localBillingCheckoutPrefix(),
+      projection: projectionOf(['session']),
+    });
+    const sessions = await Promise.all(listed.map(({ session }) => this.checkoutSession(session)));
+    return sessions.filter((session): session is TwinCheckoutSession => session?.status === 'open');
   }
 
   async putPortalSession(session: TwinPortalSession): Promise<void> {
@@ -230,6 +248,11 @@ export class TwinStore {
       throw error;
     }
     return written;
+  }
+
+  async subscription(customer: string, id: string): Promise<TwinSubscription | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: subscriptionKey(customer, id), ConsistentRead: true }));
+    return Item ? withoutKeys<TwinSubscription>(Item) : undefined;
   }
 
   private async requireCheckoutSession(id: string): Promise<TwinCheckoutSession> {

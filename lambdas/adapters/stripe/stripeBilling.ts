@@ -10,8 +10,9 @@
 import type Stripe from 'stripe';
 import { subscriptionStatuses, type SubscriptionStatus } from '../../../schema/api/profileValues';
 import { appReturnUrl } from '../billingReturnUrl';
+import { hasOpenSubscription, isLive } from '../../core/billing';
 import { governingSubscription } from '../../core/governingSubscription';
-import type { BillingProvider, CheckoutSessionInput, ProviderSubscription } from '../../ports';
+import type { BillingProvider, CheckoutSessionInput, ListedSubscription, ProviderSubscription } from '../../ports';
 
 /** What the port's answer is read from: the fields of a Stripe subscription it needs (the local twin renders the same shape). */
 export type SubscriptionFields = Pick<Stripe.Subscription, 'id' | 'status' | 'cancel_at' | 'cancel_at_period_end'> & {
@@ -81,6 +82,44 @@ export class StripeBilling implements BillingProvider {
     const subscriptions = await this.stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }).autoPagingToArray({ limit: 1000 });
     const governing = governingSubscription(subscriptions);
     return governing ? providerSubscriptionOf(governing) : null;
+  }
+
+  async expireOpenCheckoutSessions(customerId: string): Promise<string[]> {
+    const open = await this.stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 100 }).autoPagingToArray({ limit: 1000 });
+    const expired: string[] = [];
+    for (const session of open) {
+      try {
+        await this.stripe.checkout.sessions.expire(session.id);
+        expired.push(session.id);
+      } catch (error) {
+        // Paid or expired since the list: only an open session can be expired, and this one no longer pays twice.
+        if (!(error instanceof this.stripe.errors.StripeInvalidRequestError)) throw error;
+        if ((await this.stripe.checkout.sessions.retrieve(session.id)).status === 'open') throw error;
+      }
+    }
+    return expired;
+  }
+
+  async liveSubscriptions(customerId: string): Promise<ListedSubscription[]> {
+    // Stripe filters by one status at a time: list all and keep the live ones (one call).
+    const subscriptions = await this.stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }).autoPagingToArray({ limit: 1000 });
+    // Live statuses are ones the port names.
+    return subscriptions
+      .filter(isLive)
+      .map((subscription) => ({ id: subscription.id, status: subscription.status as SubscriptionStatus, created: subscription.created }));
+  }
+
+  async cancelSubscription({ subscriptionId }: { customerId: string; subscriptionId: string }): Promise<'canceled' | 'already_ended'> {
+    try {
+      // prorate: the unused time of the period is credited to the customer (their next invoice).
+      await this.stripe.subscriptions.cancel(subscriptionId, { prorate: true });
+      return 'canceled';
+    } catch (error) {
+      // A duplicate or concurrent webhook cancelled it first: Stripe refuses a second cancel; that is done, not failed.
+      if (!(error instanceof this.stripe.errors.StripeInvalidRequestError)) throw error;
+      if (hasOpenSubscription(await this.stripe.subscriptions.retrieve(subscriptionId))) throw error;
+      return 'already_ended';
+    }
   }
 
   private ownUrl(url: string): string {
