@@ -26,7 +26,14 @@ export default defineConfig({
   // Two Chromiums and the whole stack share two cores: a page can take over 10 s to render when the machine is
   // busy, and a full run here saw the contacts and billing tests reach their last step at 57-62 s.
   timeout: 90_000,
-  expect: { timeout: 20_000 },
+  expect: {
+    timeout: 20_000,
+    // Screenshot tests (visual.spec.ts): no animation, no caret, CSS pixels; a change of a few pixels'
+    // antialiasing is not a change of look.
+    toHaveScreenshot: { animations: 'disabled', caret: 'hide', scale: 'css', maxDiffPixelRatio: 0.002 },
+  },
+  // Baselines per page and project (desktop, phone), made with Debian's Chromium as CI runs it.
+  snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}-{projectName}{ext}',
   reporter: [['list'], ['json', { outputFile: '.test-output/playwright.json' }]],
   projects: [
     {

@@ -112,7 +112,7 @@ async function expectToastClearOf(page: Page, toastText: string, buttonNames: st
     expect(intersects(toastBox, await boxOf(button)), `the toast covers the header's "${name}" button`).toBe(false);
     // And the button is still the element a click there reaches.
     const box = await boxOf(button);
-    const reached = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent?.trim() ?? null, {
+    const reached = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent.trim() ?? null, {
       x: box.x + box.width / 2,
       y: box.y + box.height / 2,
     });

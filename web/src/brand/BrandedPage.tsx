@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { brandColors, brandCssVariables } from '../../../schema/brand';
 import { BrandMark } from './BrandLogo';
@@ -14,7 +14,7 @@ export function BrandedPage({ children, home = false }: { children: ReactNode; h
   useBrandTheme();
   useNightBackground(brandColors.night);
   return (
-    <div className={styles.backdrop} style={brandCssVariables as CSSProperties}>
+    <div className={styles.backdrop} style={brandCssVariables}>
       <header className={styles.masthead}>
         {home ? (
           <Link to="/" className={styles.brand}>
@@ -30,5 +30,3 @@ export function BrandedPage({ children, home = false }: { children: ReactNode; h
     </div>
   );
 }
-
-export const brandedStyles = styles;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { brandColors, brandCssVariables } from '../../../../schema/brand';
 import { BrandMark } from '../../brand/BrandLogo';
 import { useNightBackground } from '../../brand/useBrandTheme';
@@ -126,7 +126,7 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
   const prefetchDemo = () => void loadDemo();
 
   return (
-    <div className={styles.page} style={brandCssVariables as CSSProperties}>
+    <div className={styles.page} style={brandCssVariables}>
       <a className={styles.skipLink} href="#main">
         Skip to content
       </a>
