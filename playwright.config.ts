@@ -26,7 +26,14 @@ export default defineConfig({
   // Two Chromiums and the whole stack share two cores: a page can take over 10 s to render when the machine is
   // busy, and a full run here saw the contacts and billing tests reach their last step at 57-62 s.
   timeout: 90_000,
-  expect: { timeout: 20_000 },
+  expect: {
+    timeout: 20_000,
+    // Screenshot tests (visual.spec.ts): no animation, no caret, CSS pixels; up to 20 pixels may differ
+    // (antialiasing), fewer than one changed digit, so a changed figure or word still fails.
+    toHaveScreenshot: { animations: 'disabled', caret: 'hide', scale: 'css', maxDiffPixels: 20 },
+  },
+  // Baselines per page and project (desktop, phone), made with Debian's Chromium as CI runs it.
+  snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}-{projectName}{ext}',
   reporter: [['list'], ['json', { outputFile: '.test-output/playwright.json' }]],
   projects: [
     {
@@ -36,7 +43,7 @@ export default defineConfig({
     },
     {
       name: 'phone',
-      testMatch: /(navigation|waitlist|phone-pages|accessibility|tour|listen)\.spec\.ts/,
+      testMatch: /(navigation|waitlist|phone-pages|accessibility|tour|listen|layout|visual)\.spec\.ts/,
       use: { ...browserUse, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
     },
   ],

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { brandThemePlugin } from './web/brandThemePlugin';
 
 /**
  * One vitest run, four projects. Integration tests share one DynamoDB Local and one cognito-local,
@@ -35,7 +36,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), brandThemePlugin()],
         test: {
           name: 'web',
           include: ['tests/web/**/*.test.tsx'],

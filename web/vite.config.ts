@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { brandThemePlugin } from './brandThemePlugin';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -127,7 +128,7 @@ function cloudscapeRarePartsOnDemand(): Plugin {
 
 export default defineConfig({
   root: webRoot,
-  plugins: [cloudscapeFontsAsFiles(), cloudscapeRarePartsOnDemand(), react()],
+  plugins: [cloudscapeFontsAsFiles(), cloudscapeRarePartsOnDemand(), brandThemePlugin(), react()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -26,6 +26,7 @@ import {
   type PortalView,
 } from '../../lambdas/adapters/local-billing/twin';
 import { TwinConflictError } from '../../lambdas/adapters/local-billing/twinStore';
+import { brandMastheadHtml, brandPageCss } from '../../schema/brand';
 import { escapeHtml } from '../../schema/email/escape';
 import { planOf, priceLabel, type PaidTier } from '../../schema/plans';
 import { readForm, refuseForeignPost, sendPage } from './formPage';
@@ -43,28 +44,16 @@ export interface BillingPagesOptions {
   appOrigins: readonly string[];
 }
 
-const STYLE = `
-  body { font-family: system-ui, sans-serif; margin: 0; background: #f4f4f6; color: #16191f; }
-  main { max-width: 30rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
-  @media (max-width: 480px) { main { margin: 0; border-radius: 0; box-shadow: none; } }
-  h1 { font-size: 1.4rem; margin-top: 0; }
+/** The brand's page frame (schema/brand.ts) and this twin's own few rules. */
+const STYLE = `${brandPageCss()}
   .test { display: inline-block; background: #fff3cd; color: #5c4400; border-radius: 6px; padding: .15rem .5rem; font-size: .85rem; font-weight: 600; }
   .price { font-size: 1.6rem; font-weight: 700; margin: .25rem 0 1rem; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: .4rem 1rem; }
   dt { font-weight: 600; }
   dd { margin: 0; }
-  label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
-  input[type=text] { box-sizing: border-box; width: 100%; padding: .6rem; font-size: 1rem; border: 1px solid #7d8998; border-radius: 8px; }
   .row { display: flex; gap: .75rem; }
   .row > div { flex: 1; }
-  .hint { color: #5f6b7a; font-size: .9rem; margin: .25rem 0 0; }
-  .error, .alert { color: #d91515; font-weight: 600; }
   .status { color: #037f0c; font-weight: 600; }
-  .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
-  button { font-size: 1rem; padding: .6rem 1.4rem; border-radius: 20px; border: 2px solid #0972d3; background: #fff; color: #0972d3; cursor: pointer; }
-  button.primary { background: #0972d3; color: #fff; }
-  button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid #0972d3; outline-offset: 2px; }
-  a { color: #0972d3; }
 `;
 
 function layout(title: string, body: string): string {
@@ -77,6 +66,7 @@ function layout(title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body>
+${brandMastheadHtml()}
 <main>
 ${body}
 </main>

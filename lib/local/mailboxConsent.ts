@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { issueLocalMailboxCode } from '../../lambdas/adapters/local-mailbox/localMailboxAuth';
 import { FREE_GMAIL_DAILY_LIMIT, WORKSPACE_GMAIL_DAILY_LIMIT } from '../../lambdas/core/plans';
 import { characterMessages, hasInvisibleOrControl } from '../../schema/api/characters';
+import { brandMastheadHtml, brandPageCss } from '../../schema/brand';
 import { escapeHtml } from '../../schema/email/escape';
 import { readForm, refuseForeignPost, sendPage } from './formPage';
 
@@ -41,25 +42,13 @@ function consentPage(values: FormValues): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Connect a test mailbox · Trackpitch (local)</title>
-<style>
-  body { font-family: system-ui, sans-serif; margin: 0; background: #f4f4f6; color: #16191f; }
-  main { max-width: 28rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
-  @media (max-width: 480px) { main { margin: 0; border-radius: 0; box-shadow: none; } }
-  h1 { font-size: 1.4rem; margin-top: 0; }
-  label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
-  input[type=email] { box-sizing: border-box; width: 100%; padding: .6rem; font-size: 1rem; border: 1px solid #7d8998; border-radius: 8px; }
+<style>${brandPageCss()}
   .check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; }
   .check input { width: 1.2rem; height: 1.2rem; margin: 0; }
-  .hint { color: #5f6b7a; font-size: .9rem; margin: .25rem 0 0; }
-  .error { color: #d91515; font-weight: 600; }
-  .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
-  button { font-size: 1rem; padding: .6rem 1.4rem; border-radius: 20px; border: 2px solid #0972d3; cursor: pointer; }
-  button[value=allow] { background: #0972d3; color: #fff; }
-  button[value=deny] { background: #fff; color: #0972d3; }
-  button:focus-visible, input:focus-visible { outline: 3px solid #0972d3; outline-offset: 2px; }
 </style>
 </head>
 <body>
+${brandMastheadHtml()}
 <main>
   <h1>Connect a test mailbox</h1>
   <p>This is the local stand-in for Google's consent screen. Nothing is sent to a real mailbox: the emails Trackpitch "sends" appear on the app's Outbox page.</p>
@@ -79,7 +68,7 @@ function consentPage(values: FormValues): string {
     <label class="check"><input type="checkbox" name="workspace" value="true"${values.workspace ? ' checked' : ''}> Google Workspace account</label>
     <p class="hint">A Workspace mailbox may send ${WORKSPACE_GMAIL_DAILY_LIMIT} emails a day; a personal Gmail account ${FREE_GMAIL_DAILY_LIMIT}.</p>
     <div class="actions">
-      <button type="submit" name="decision" value="allow">Allow</button>
+      <button type="submit" name="decision" value="allow" class="primary">Allow</button>
       <button type="submit" name="decision" value="deny">Deny</button>
     </div>
   </form>
@@ -92,7 +81,7 @@ function problemPage(res: ServerResponse, status: number, message: string, heade
   sendPage(
     res,
     status,
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect a test mailbox · Trackpitch (local)</title></head><body><main><h1>Connect a test mailbox</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect a test mailbox · Trackpitch (local)</title><style>${brandPageCss()}</style></head><body>${brandMastheadHtml()}<main><h1>Connect a test mailbox</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>`,
     headers,
   );
 }

@@ -25,7 +25,7 @@ export async function ok(response: Promise<APIResponse>, status = 200): Promise<
 }
 
 /** Settings → Connect Gmail → the local consent page → Allow → the callback, as the browser goes. */
-export async function connectLocalMailbox(api: APIRequestContext, appUrl: string) {
+export async function connectLocalMailbox(api: APIRequestContext, appUrl: string, email = 'nova@local.test') {
   const { authUrl } = (await ok(api.post('/api/mailbox/connect'))) as { authUrl: string };
   const consent = new URL(authUrl);
   const allow = await api.post(consent.pathname, {
@@ -33,7 +33,7 @@ export async function connectLocalMailbox(api: APIRequestContext, appUrl: string
       state: consent.searchParams.get('state')!,
       redirect_uri: consent.searchParams.get('redirect_uri')!,
       decision: 'allow',
-      email: 'nova@local.test',
+      email,
       workspace: 'false',
     },
     headers: { origin: appUrl },

@@ -83,6 +83,11 @@ export async function signInViaUi(page: Page, user: TestUser) {
  */
 export async function signedIn(page: Page, baseURL: string, user = newUser()) {
   await createAccount(baseURL, user);
+  return signedInAs(page, user);
+}
+
+/** As signedIn, for an account that exists already (made once for several tests). */
+export async function signedInAs(page: Page, user: TestUser) {
   const tokens = await signInOverApi(user);
   const username = String(claimsOf(tokens.accessToken).username ?? claimsOf(tokens.accessToken).sub);
   const prefix = `CognitoIdentityServiceProvider.${process.env.E2E_USER_POOL_CLIENT_ID!}`;

@@ -1,13 +1,7 @@
 import type { ReactNode } from 'react';
-import styles from './layout.module.css';
+import { BrandedPage } from '../brand/BrandedPage';
 
-/** The frame of a page a recipient opens from an email (unsubscribe, listen): narrow, centred, no app shell, content left-aligned. */
+/** The frame of a page a recipient opens from an email (unsubscribe, listen): the product's look, narrow, no app shell. */
 export function RecipientPage({ children }: { children: ReactNode }) {
-  return (
-    <div className={`${styles.page} ${styles.narrow}`}>
-      <main className={styles.center}>
-        <div style={{ width: '100%', textAlign: 'start' }}>{children}</div>
-      </main>
-    </div>
-  );
+  return <BrandedPage>{children}</BrandedPage>;
 }

@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export type NotificationType = 'success' | 'error' | 'warning' | 'info';
 
@@ -45,6 +45,14 @@ export function useNotifications(): NotificationsValue {
 // Flashbar is only downloaded once there is something to show, which keeps it out of the landing route.
 const Toasts = lazy(() => import('./Toasts'));
 
+/**
+ * Where the toasts show. By default at a fixed place over the page (top right; at the bottom on phones). A
+ * page with a header of buttons claims an outlet instead (useNotificationsOutlet) and shows them in its own
+ * slot, above its header (AppLayout's notifications slot in the dashboard), so a toast never covers the
+ * header's buttons (issue 25 §5).
+ */
+const OutletContext = createContext<(() => () => void) | null>(null);
+
 let counter = 0;
 
 export function NotificationsProvider({ children }: { children: ReactNode }) {
@@ -84,14 +92,37 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo(() => ({ notify, dismiss, notifications }), [notify, dismiss, notifications]);
 
+  const [outlets, setOutlets] = useState(0);
+  const claimOutlet = useCallback(() => {
+    setOutlets((n) => n + 1);
+    return () => setOutlets((n) => n - 1);
+  }, []);
+
   return (
     <NotificationsContext.Provider value={value}>
-      {children}
-      {notifications.length > 0 && (
+      <OutletContext.Provider value={claimOutlet}>{children}</OutletContext.Provider>
+      {outlets === 0 && notifications.length > 0 && (
         <Suspense fallback={null}>
-          <Toasts notifications={notifications} onDismiss={dismiss} />
+          <Toasts notifications={notifications} onDismiss={dismiss} placement="fixed" />
         </Suspense>
       )}
     </NotificationsContext.Provider>
+  );
+}
+
+/**
+ * Claims the toasts for the calling page while it is shown, and returns them to put in its own slot
+ * (undefined while there are none). Outside a NotificationsProvider it returns undefined.
+ */
+export function useNotificationsOutlet(): ReactNode {
+  const claim = useContext(OutletContext);
+  const value = useContext(NotificationsContext);
+  // Before paint: a toast shown as the page opens never flashes at the fixed place first.
+  useLayoutEffect(() => claim?.(), [claim]);
+  if (!claim || !value || value.notifications.length === 0) return undefined;
+  return (
+    <Suspense fallback={null}>
+      <Toasts notifications={value.notifications} onDismiss={value.dismiss} placement="inline" />
+    </Suspense>
   );
 }

@@ -43,7 +43,16 @@ function ActionButton({ action, onUsed }: { action: NotificationAction; onUsed: 
   );
 }
 
-export default function Toasts({ notifications, onDismiss }: { notifications: readonly Notification[]; onDismiss: (id: string) => void }) {
+export default function Toasts({
+  notifications,
+  onDismiss,
+  placement,
+}: {
+  notifications: readonly Notification[];
+  onDismiss: (id: string) => void;
+  /** fixed: over the page, top right (bottom on phones); inline: in the slot of the page that claimed them. */
+  placement: 'fixed' | 'inline';
+}) {
   const items: FlashbarProps.MessageDefinition[] = notifications.map((n) => ({
     id: n.id,
     type: n.type,
@@ -55,6 +64,7 @@ export default function Toasts({ notifications, onDismiss }: { notifications: re
     onDismiss: () => onDismiss(n.id),
     ariaRole: n.type === 'error' ? 'alert' : 'status',
   }));
+  if (placement === 'inline') return <Flashbar items={items} />;
   return (
     <div className={styles.toasts}>
       <Flashbar items={items} />

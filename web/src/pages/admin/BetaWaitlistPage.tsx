@@ -9,6 +9,7 @@ import styles from '../../components/layout.module.css';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import waitlistStyles from './waitlist.module.css';
 import { WaitlistManager } from './WaitlistManager';
+import { useNotificationsOutlet } from '../../notifications/NotificationsContext';
 
 function BackToDashboard() {
   const navigate = useNavigate();
@@ -38,9 +39,19 @@ export function NotAuthorisedPage() {
 export default function BetaWaitlistPage() {
   const { isAdmin } = useAuth();
   useDocumentTitle(isAdmin ? 'Beta Waitlist Management' : 'Not authorised');
-  if (!isAdmin) return <NotAuthorisedPage />;
+  // Toasts above the page, in the flow (sticky while scrolling): never over the header's buttons.
+  const toasts = useNotificationsOutlet();
+  const toastSlot = toasts && <div className={waitlistStyles.toasts}>{toasts}</div>;
+  if (!isAdmin)
+    return (
+      <>
+        {toastSlot}
+        <NotAuthorisedPage />
+      </>
+    );
   return (
     <div className={waitlistStyles.page}>
+      {toastSlot}
       <main>
         <SpaceBetween size="l">
           <Box>

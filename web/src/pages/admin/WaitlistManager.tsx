@@ -90,6 +90,32 @@ const UrlCell = memo(function UrlCell({ url }: { url: string | null }) {
   );
 });
 
+/**
+ * The columns' widths (and narrowest widths), small enough for the whole table to fit a 1280 px screen
+ * (1,170 px of columns; the last one takes what is left): the actions wrap onto two lines (Approve, Reject
+ * and Copy; then the notes link), the music style and the URL wrap. Without a width Cloudscape sizes a
+ * column to its first render, wider than it needs.
+ */
+const COLUMN_MIN_WIDTHS = { email: 200, artist: 130, style: 120, url: 170, submitted: 190, status: 120, actions: 240 } as const;
+const TABLE_MIN_WIDTH = Object.values(COLUMN_MIN_WIDTHS).reduce((sum, width) => sum + width, 0);
+
+/**
+ * Whether the element is at least `minWidth` wide, followed as it resizes. The Actions column is sticky
+ * only then: on a narrower screen the table scrolls sideways, and a sticky column would cover the
+ * columns that scroll under it.
+ */
+function useAtLeastWide(minWidth: number) {
+  const [node, setNode] = useState<HTMLDivElement | null>(null);
+  const [wide, setWide] = useState(false);
+  useEffect(() => {
+    if (!node || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => setWide((entry?.contentRect.width ?? 0) >= minWidth));
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [node, minWidth]);
+  return [setNode, wide] as const;
+}
+
 interface ActionsCellProps {
   entry: WaitlistEntry;
   deciding: WaitlistDecision | undefined;
@@ -267,7 +293,8 @@ export function WaitlistManager() {
         sortingComparator: (a, b) => compareText(a.email, b.email),
         ariaLabel: sortAriaLabel('Email'),
         isRowHeader: true,
-        minWidth: 220,
+        width: COLUMN_MIN_WIDTHS.email,
+        minWidth: COLUMN_MIN_WIDTHS.email,
       },
       {
         id: 'artist',
@@ -276,10 +303,11 @@ export function WaitlistManager() {
         sortingField: 'artist_name',
         sortingComparator: (a, b) => collator.compare(a.artist_name, b.artist_name),
         ariaLabel: sortAriaLabel('Artist Name'),
-        minWidth: 140,
+        width: COLUMN_MIN_WIDTHS.artist,
+        minWidth: COLUMN_MIN_WIDTHS.artist,
       },
-      { id: 'style', header: 'Music Style', cell: (e) => <span className={styles.nowrap}>{e.music_style}</span>, minWidth: 140 },
-      { id: 'url', header: 'URL', cell: (e) => <UrlCell url={e.soundcloud_spotify_url} />, minWidth: 220 },
+      { id: 'style', header: 'Music Style', cell: (e) => e.music_style, width: COLUMN_MIN_WIDTHS.style, minWidth: COLUMN_MIN_WIDTHS.style },
+      { id: 'url', header: 'URL', cell: (e) => <UrlCell url={e.soundcloud_spotify_url} />, width: COLUMN_MIN_WIDTHS.url, minWidth: COLUMN_MIN_WIDTHS.url },
       {
         id: 'submitted',
         header: 'Submitted',
@@ -291,7 +319,8 @@ export function WaitlistManager() {
         sortingField: 'submitted_at',
         sortingComparator: (a, b) => compareText(a.submitted_at, b.submitted_at),
         ariaLabel: sortAriaLabel('Submitted'),
-        minWidth: 200,
+        width: COLUMN_MIN_WIDTHS.submitted,
+        minWidth: COLUMN_MIN_WIDTHS.submitted,
       },
       {
         id: 'status',
@@ -300,12 +329,14 @@ export function WaitlistManager() {
         sortingField: 'status',
         sortingComparator: (a, b) => statusRank[a.status] - statusRank[b.status],
         ariaLabel: sortAriaLabel('Status'),
-        minWidth: 130,
+        width: COLUMN_MIN_WIDTHS.status,
+        minWidth: COLUMN_MIN_WIDTHS.status,
       },
       {
         id: 'actions',
         header: 'Actions',
-        minWidth: 420,
+        width: COLUMN_MIN_WIDTHS.actions,
+        minWidth: COLUMN_MIN_WIDTHS.actions,
         cell: (e) => (
           <ActionsCell entry={e} deciding={busy.get(e.id)} onDecide={onDecide} onOpenNotes={setNotesEntryId} onCopied={onCopied} onCopyFailed={onCopyFailed} />
         ),
@@ -313,6 +344,9 @@ export function WaitlistManager() {
     ],
     [busy, onDecide, onCopied, onCopyFailed],
   );
+
+  // The table's box holds its container's padding and borders (2 × 21 px) besides the columns.
+  const [measureTable, actionsSticky] = useAtLeastWide(TABLE_MIN_WIDTH + 42);
 
   const submittedColumn = columnDefinitions.find((column) => column.id === 'submitted');
   const filtersActive = (text: string) => text.trim() !== '' || statusFilter !== 'all';
@@ -395,70 +429,76 @@ export function WaitlistManager() {
         <CountCard label="Rejected" value={loading && entries.length === 0 ? null : counts.rejected} />
       </ColumnLayout>
 
-      <Table
-        {...collectionProps}
-        items={items}
-        columnDefinitions={columnDefinitions}
-        trackBy="id"
-        variant="container"
-        wrapLines
-        resizableColumns
-        stickyColumns={{ first: 0, last: 1 }}
-        loading={loading && entries.length === 0}
-        loadingText={progressText ?? 'Loading entries'}
-        empty={empty}
-        ariaLabels={{ tableLabel: 'Beta waitlist entries' }}
-        renderAriaLive={({ firstIndex, lastIndex, totalItemsCount }) => `Displaying entries ${firstIndex} to ${lastIndex} of ${totalItemsCount ?? shownCount}`}
-        totalItemsCount={shownCount}
-        header={
-          <Header
-            variant="h2"
-            counter={loading && entries.length === 0 ? undefined : shownCount === entries.length ? `(${entries.length})` : `(${shownCount}/${entries.length})`}
-            description={
-              // A refresh keeps the current list on screen until every page is in.
-              loading && entries.length > 0 ? <StatusIndicator type="loading">{progressText ?? 'Refreshing entries…'}</StatusIndicator> : undefined
-            }
-          >
-            Entries
-          </Header>
-        }
-        filter={
-          <div className={styles.filters}>
-            <div className={styles.textFilter}>
-              <TextFilter
-                {...filterProps}
-                filteringPlaceholder="Find by email, artist name or style"
-                filteringAriaLabel="Filter entries by email, artist name or music style"
-                filteringClearAriaLabel="Clear text filter"
-                countText={filtersActive(filterProps.filteringText) ? `${shownCount} ${shownCount === 1 ? 'match' : 'matches'}` : undefined}
-              />
+      <div ref={measureTable}>
+        <Table
+          {...collectionProps}
+          items={items}
+          columnDefinitions={columnDefinitions}
+          trackBy="id"
+          variant="container"
+          wrapLines
+          resizableColumns
+          stickyColumns={actionsSticky ? { first: 0, last: 1 } : undefined}
+          loading={loading && entries.length === 0}
+          loadingText={progressText ?? 'Loading entries'}
+          empty={empty}
+          ariaLabels={{ tableLabel: 'Beta waitlist entries' }}
+          renderAriaLive={({ firstIndex, lastIndex, totalItemsCount }) =>
+            `Displaying entries ${firstIndex} to ${lastIndex} of ${totalItemsCount ?? shownCount}`
+          }
+          totalItemsCount={shownCount}
+          header={
+            <Header
+              variant="h2"
+              counter={
+                loading && entries.length === 0 ? undefined : shownCount === entries.length ? `(${entries.length})` : `(${shownCount}/${entries.length})`
+              }
+              description={
+                // A refresh keeps the current list on screen until every page is in.
+                loading && entries.length > 0 ? <StatusIndicator type="loading">{progressText ?? 'Refreshing entries…'}</StatusIndicator> : undefined
+              }
+            >
+              Entries
+            </Header>
+          }
+          filter={
+            <div className={styles.filters}>
+              <div className={styles.textFilter}>
+                <TextFilter
+                  {...filterProps}
+                  filteringPlaceholder="Find by email, artist name or style"
+                  filteringAriaLabel="Filter entries by email, artist name or music style"
+                  filteringClearAriaLabel="Clear text filter"
+                  countText={filtersActive(filterProps.filteringText) ? `${shownCount} ${shownCount === 1 ? 'match' : 'matches'}` : undefined}
+                />
+              </div>
+              <div className={styles.statusFilter}>
+                <Select
+                  inlineLabelText="Status"
+                  ariaLabel="Filter by status"
+                  selectedOption={statusOptions.find((option) => option.value === statusFilter) ?? null}
+                  options={statusOptions}
+                  onChange={({ detail }) => {
+                    setStatusFilter((detail.selectedOption.value as StatusFilter | undefined) ?? 'all');
+                    actions.setCurrentPage(1);
+                  }}
+                />
+              </div>
             </div>
-            <div className={styles.statusFilter}>
-              <Select
-                inlineLabelText="Status"
-                ariaLabel="Filter by status"
-                selectedOption={statusOptions.find((option) => option.value === statusFilter) ?? null}
-                options={statusOptions}
-                onChange={({ detail }) => {
-                  setStatusFilter((detail.selectedOption.value as StatusFilter | undefined) ?? 'all');
-                  actions.setCurrentPage(1);
-                }}
-              />
-            </div>
-          </div>
-        }
-        pagination={
-          <Pagination
-            {...paginationProps}
-            ariaLabels={{
-              nextPageLabel: 'Next page',
-              previousPageLabel: 'Previous page',
-              pageLabel: (page) => `Page ${page} of all pages`,
-              paginationLabel: 'Entries pages',
-            }}
-          />
-        }
-      />
+          }
+          pagination={
+            <Pagination
+              {...paginationProps}
+              ariaLabels={{
+                nextPageLabel: 'Next page',
+                previousPageLabel: 'Previous page',
+                pageLabel: (page) => `Page ${page} of all pages`,
+                paginationLabel: 'Entries pages',
+              }}
+            />
+          }
+        />
+      </div>
 
       {notesEntry && (
         <NotesModal

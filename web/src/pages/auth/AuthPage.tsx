@@ -5,16 +5,14 @@ import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { characterMessages, hasInvisibleOrControl } from '../../../../schema/api/characters';
 import { useAuth } from '../../auth/AuthContext';
-import styles from '../../components/layout.module.css';
+import { BrandedPage } from '../../brand/BrandedPage';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { useFollow } from '../../components/useFollow';
 import { useConfig } from '../../config/ConfigContext';
 import { browser } from '../../lib/browser';
 import { useNotifications } from '../../notifications/NotificationsContext';
@@ -46,7 +44,6 @@ export default function AuthPage() {
   const { notify } = useNotifications();
   const location = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
-  const follow = useFollow();
 
   // The confirmation email links to /auth?username=…&code=… (spec §2: the sign-up confirmation email
   // leads back to the site): read as the page opens, since the effect below takes it out of the address bar.
@@ -182,106 +179,91 @@ export default function AuthPage() {
   }
 
   return (
-    <div className={`${styles.page} ${styles.narrow}`}>
-      <main className={styles.grow}>
+    <BrandedPage home>
+      <Container
+        header={
+          <Header variant="h1" description={signingUp ? 'Start pitching your tracks to labels and DJs.' : 'Welcome back. Sign in to your dashboard.'}>
+            {signingUp ? 'Create Account' : 'Sign In'}
+          </Header>
+        }
+      >
         <SpaceBetween size="l">
-          <Box textAlign="center" padding={{ top: 'l' }}>
-            <Link href="/" onFollow={follow} variant="secondary" fontSize="heading-l">
-              Trackpitch
-            </Link>
-          </Box>
-          <Container
-            header={
-              <Header variant="h1" description={signingUp ? 'Start pitching your tracks to labels and DJs.' : 'Welcome back. Sign in to your dashboard.'}>
-                {signingUp ? 'Create Account' : 'Sign In'}
-              </Header>
-            }
-          >
-            <SpaceBetween size="l">
-              {confirming && (
-                <Box color="text-status-info" textAlign="center">
-                  <span role="status">
-                    <Spinner /> Confirming your account…
-                  </span>
-                </Box>
-              )}
-              <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
-                <Form
-                  actions={
-                    <Button
-                      variant="primary"
-                      formAction="submit"
-                      loading={busy}
-                      disabled={confirming}
-                      loadingText={signingUp ? 'Creating account' : 'Signing in'}
-                    >
-                      {signingUp ? 'Create Account' : 'Sign In'}
-                    </Button>
-                  }
-                >
-                  <SpaceBetween size="m">
-                    {signingUp && (
-                      <FormField label="Full Name" controlId="auth-full-name">
-                        <Input
-                          controlId="auth-full-name"
-                          value={fullName}
-                          onChange={({ detail }) => setFullName(detail.value)}
-                          autoComplete="name"
-                          disabled={formDisabled}
-                        />
-                      </FormField>
-                    )}
-                    <FormField label="Email" controlId="auth-email" errorText={errors.email}>
-                      <Input
-                        controlId="auth-email"
-                        type="email"
-                        inputMode="email"
-                        value={email}
-                        onChange={({ detail }) => setEmail(detail.value)}
-                        autoComplete="username"
-                        disabled={formDisabled}
-                      />
-                    </FormField>
-                    <FormField label="Password" controlId="auth-password" errorText={errors.password}>
-                      <Input
-                        controlId="auth-password"
-                        type="password"
-                        value={password}
-                        onChange={({ detail }) => setPassword(detail.value)}
-                        autoComplete={signingUp ? 'new-password' : 'current-password'}
-                        disabled={formDisabled}
-                      />
-                    </FormField>
-                  </SpaceBetween>
-                </Form>
-              </form>
-              <Box textAlign="center">
-                {signingUp ? 'Already have an account? ' : "Don't have an account? "}
-                <Button variant="inline-link" onClick={toggleMode} disabled={formDisabled}>
-                  {signingUp ? 'Sign In' : 'Create Account'}
+          {confirming && (
+            <Box color="text-status-info" textAlign="center">
+              <span role="status">
+                <Spinner /> Confirming your account…
+              </span>
+            </Box>
+          )}
+          <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
+            <Form
+              actions={
+                <Button variant="primary" formAction="submit" loading={busy} disabled={confirming} loadingText={signingUp ? 'Creating account' : 'Signing in'}>
+                  {signingUp ? 'Create Account' : 'Sign In'}
                 </Button>
-              </Box>
-              <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
-                or
-              </Box>
-              <SpaceBetween size="xs">
-                <Button
-                  fullWidth
-                  onClick={() => void handleGoogle()}
-                  loading={googleBusy}
-                  disabled={!config.oauth}
-                  ariaDescribedby={config.oauth ? undefined : 'google-not-configured'}
-                >
-                  Continue with Google
-                </Button>
-                {!config.oauth && (
-                  <Box color="text-body-secondary" textAlign="center" fontSize="body-s">
-                    <span id="google-not-configured">{GOOGLE_NOT_CONFIGURED}</span>
-                  </Box>
+              }
+            >
+              <SpaceBetween size="m">
+                {signingUp && (
+                  <FormField label="Full Name" controlId="auth-full-name">
+                    <Input
+                      controlId="auth-full-name"
+                      value={fullName}
+                      onChange={({ detail }) => setFullName(detail.value)}
+                      autoComplete="name"
+                      disabled={formDisabled}
+                    />
+                  </FormField>
                 )}
+                <FormField label="Email" controlId="auth-email" errorText={errors.email}>
+                  <Input
+                    controlId="auth-email"
+                    type="email"
+                    inputMode="email"
+                    value={email}
+                    onChange={({ detail }) => setEmail(detail.value)}
+                    autoComplete="username"
+                    disabled={formDisabled}
+                  />
+                </FormField>
+                <FormField label="Password" controlId="auth-password" errorText={errors.password}>
+                  <Input
+                    controlId="auth-password"
+                    type="password"
+                    value={password}
+                    onChange={({ detail }) => setPassword(detail.value)}
+                    autoComplete={signingUp ? 'new-password' : 'current-password'}
+                    disabled={formDisabled}
+                  />
+                </FormField>
               </SpaceBetween>
-            </SpaceBetween>
-          </Container>
+            </Form>
+          </form>
+          <Box textAlign="center">
+            {signingUp ? 'Already have an account? ' : "Don't have an account? "}
+            <Button variant="inline-link" onClick={toggleMode} disabled={formDisabled}>
+              {signingUp ? 'Sign In' : 'Create Account'}
+            </Button>
+          </Box>
+          <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
+            or
+          </Box>
+          <SpaceBetween size="xs">
+            <Button
+              fullWidth
+              onClick={() => void handleGoogle()}
+              loading={googleBusy}
+              disabled={!config.oauth}
+              ariaDescribedby={config.oauth ? undefined : 'google-not-configured'}
+            >
+              Continue with Google
+            </Button>
+            {!config.oauth && (
+              <Box color="text-body-secondary" textAlign="center" fontSize="body-s">
+                <span id="google-not-configured">{GOOGLE_NOT_CONFIGURED}</span>
+              </Box>
+            )}
+          </SpaceBetween>
           <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
             Trouble signing in?{' '}
             <Button variant="inline-link" onClick={clearCache}>
@@ -289,7 +271,7 @@ export default function AuthPage() {
             </Button>
           </Box>
         </SpaceBetween>
-      </main>
-    </div>
+      </Container>
+    </BrandedPage>
   );
 }

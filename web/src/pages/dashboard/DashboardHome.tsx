@@ -20,20 +20,32 @@ import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
 import { RecentSends } from './RecentSends';
 import { useDashboardStats, type DashboardStatsState } from './useDashboardStats';
+import styles from './dashboard.module.css';
 
 function MailboxCard({ profile, profileError }: { profile: Profile | null; profileError: string | null }) {
   const follow = useFollow();
   let body;
   if (profile?.gmail_connected) {
+    // The status on one line (a wrapping StatusIndicator breaks anywhere: 'Gmail connec|ted' on a phone);
+    // the address after it wraps where it must.
     body = (
-      <StatusIndicator type="success">
-        Gmail connected{profile.gmail_email && <Box variant="span" color="text-body-secondary">{` (${profile.gmail_email})`}</Box>}
-      </StatusIndicator>
+      <div data-testid="mailbox-status">
+        <StatusIndicator type="success" wrapText={false}>
+          Gmail connected
+        </StatusIndicator>
+        {profile.gmail_email && (
+          <Box variant="span" color="text-body-secondary">
+            <span className={styles.address}>{` (${profile.gmail_email})`}</span>
+          </Box>
+        )}
+      </div>
     );
   } else if (profile) {
     body = (
       <>
-        <StatusIndicator type="warning">Gmail not connected</StatusIndicator>
+        <StatusIndicator type="warning" wrapText={false}>
+          Gmail not connected
+        </StatusIndicator>
         <Box variant="small" color="text-body-secondary" display="block">
           Connect Gmail in{' '}
           <Link href="/dashboard/settings" onFollow={follow} variant="primary" fontSize="body-s">

@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { FullScreenSpinner } from '../../components/FullScreenSpinner';
 import { isPhoneViewport, PHONE_MEDIA_QUERY } from '../../lib/viewport';
+import { useNotificationsOutlet } from '../../notifications/NotificationsContext';
 import { CONTENT_AREA } from '../../tour/TourContext';
 import { TourProvider } from '../../tour/TourProvider';
 import { UsageProvider } from '../../usage/UsageContext';
@@ -14,6 +15,8 @@ import { usePrefetchPageLibraries } from './prefetchPageLibraries';
 export default function DashboardLayout() {
   const [navigationOpen, setNavigationOpen] = useState(() => !isPhoneViewport());
   usePrefetchPageLibraries();
+  // Toasts in AppLayout's notifications slot, above the page header: never over its buttons.
+  const toasts = useNotificationsOutlet();
 
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
@@ -46,10 +49,13 @@ export default function DashboardLayout() {
           onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
           navigationWidth={300}
           toolsHide
+          notifications={toasts}
+          stickyNotifications
           ariaLabels={{
             navigation: 'Dashboard navigation',
             navigationToggle: 'Open navigation',
             navigationClose: 'Close navigation',
+            notifications: 'Notifications',
           }}
           content={
             <div data-tour-area={CONTENT_AREA}>

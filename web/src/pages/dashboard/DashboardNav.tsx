@@ -8,6 +8,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import { useContext } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { BRAND_NAME, brandLogoDataUri } from '../../../../schema/brand';
 import { useAuth } from '../../auth/AuthContext';
 import { useSignOut } from '../../auth/useSignOut';
 import { ConfigContext } from '../../config/ConfigContext';
@@ -43,6 +44,9 @@ const navItems: SideNavigationProps.Item[] = [...mainNavItems.map(navLink), { ty
 /** The local runtime's own pages, in a list of their own under the product's sections. */
 const localItems: SideNavigationProps.Item[] = localNavItems.map(navLink);
 
+/** The app's one branded element (issue 25 §5): the product's logo beside its name; the rest is stock Cloudscape. */
+const navHeader: SideNavigationProps.Header = { text: BRAND_NAME, href: '/dashboard', logo: { src: brandLogoDataUri, alt: '' } };
+
 const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
 
 /** Sidebar content: the section links, plan and mailbox badges, usage, the user, Show Tour and Sign out. */
@@ -75,7 +79,7 @@ export function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <div className={styles.nav} data-tour-area={SIDEBAR_AREA}>
-      <SideNavigation header={{ text: 'Trackpitch', href: '/dashboard' }} activeHref={activeHref} items={navItems} onFollow={follow} />
+      <SideNavigation header={navHeader} activeHref={activeHref} items={navItems} onFollow={follow} />
       {local && <SideNavigation activeHref={activeHref} items={localItems} onFollow={follow} />}
       <div className={styles.account} data-tour-area={ACCOUNT_AREA}>
         <SpaceBetween size="m">

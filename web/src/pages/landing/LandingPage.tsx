@@ -1,4 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { brandColors, brandCssVariables } from '../../../../schema/brand';
+import { BrandMark } from '../../brand/BrandLogo';
+import { useNightBackground } from '../../brand/useBrandTheme';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PublicFooter } from '../../components/PublicFooter';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -38,21 +41,6 @@ function Icon({ name }: { name: FeatureIcon }) {
       focusable="false"
     >
       <path d={ICON_PATHS[name]} />
-    </svg>
-  );
-}
-
-function Logo() {
-  return (
-    <svg viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false">
-      <defs>
-        <linearGradient id="tp-logo" x1="0" y1="0" x2="1" y2="1">
-          <stop offset="0" stopColor="#8b5cf6" />
-          <stop offset="1" stopColor="#ec4899" />
-        </linearGradient>
-      </defs>
-      <rect width="32" height="32" rx="9" fill="url(#tp-logo)" />
-      <path d="M8 17v-2M12 21V11M16 24V8M20 20v-8M24 17v-2" stroke="#fff" strokeWidth="2.2" strokeLinecap="round" />
     </svg>
   );
 }
@@ -105,16 +93,7 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
   const spots = useWaitlistSpots(fetchImpl);
 
   // A dark page all the way to the edges (overscroll included) while the landing page is shown.
-  useEffect(() => {
-    const root = document.documentElement;
-    const previous = { background: root.style.backgroundColor, scheme: root.style.colorScheme };
-    root.style.backgroundColor = '#0b0a14';
-    root.style.colorScheme = 'dark';
-    return () => {
-      root.style.backgroundColor = previous.background;
-      root.style.colorScheme = previous.scheme;
-    };
-  }, []);
+  useNightBackground(brandColors.night, { dark: true });
 
   const scrollToId = useCallback(
     (id: string) => {
@@ -147,15 +126,14 @@ export default function LandingPage({ fetchImpl }: { fetchImpl?: typeof fetch } 
   const prefetchDemo = () => void loadDemo();
 
   return (
-    <div className={styles.page}>
+    <div className={styles.page} style={brandCssVariables}>
       <a className={styles.skipLink} href="#main">
         Skip to content
       </a>
       <header className={styles.topbar}>
         <div className={styles.topbarInner}>
           <Link to="/" className={styles.brand}>
-            <Logo />
-            <span>Trackpitch</span>
+            <BrandMark />
           </Link>
           <nav aria-label="Main" className={styles.topnav}>
             <a href="#features">Features</a>

@@ -67,10 +67,13 @@ export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) 
 
   let content;
   if (state.status === 'loading') {
+    // In a card: the page around it is the brand's night background.
     content = (
-      <Box textAlign="center" padding="l">
-        <StatusIndicator type="loading">Loading...</StatusIndicator>
-      </Box>
+      <Container>
+        <Box textAlign="center" padding="l">
+          <StatusIndicator type="loading">Loading...</StatusIndicator>
+        </Box>
+      </Container>
     );
   } else if (state.status === 'error') {
     content = (

@@ -199,7 +199,9 @@ export default function SettingsPage() {
         {profile &&
           (profile.gmail_connected ? (
             <SpaceBetween size="m">
-              <StatusIndicator type="success">Gmail connected</StatusIndicator>
+              <StatusIndicator type="success" wrapText={false}>
+                Gmail connected
+              </StatusIndicator>
               <ColumnLayout columns={3} variant="text-grid" minColumnWidth={150}>
                 <Fact label="Mailbox">
                   <span style={{ overflowWrap: 'anywhere' }}>{profile.gmail_email ?? '—'}</span>
@@ -234,7 +236,9 @@ export default function SettingsPage() {
             </SpaceBetween>
           ) : (
             <SpaceBetween size="m">
-              <StatusIndicator type="warning">Gmail not connected</StatusIndicator>
+              <StatusIndicator type="warning" wrapText={false}>
+                Gmail not connected
+              </StatusIndicator>
               <Box variant="p">Connect your Gmail account to send campaigns from your own address.</Box>
               {unavailable && <Alert type="warning">{unavailable}</Alert>}
               <Button variant="primary" onClick={() => void connect()} loading={connecting} disabled={unavailable !== null}>

@@ -70,10 +70,13 @@ export default function UnsubscribePage({ fetchImpl }: { fetchImpl?: typeof fetc
       />
     );
   } else if (state.status === 'loading') {
+    // In a card: the page around it is the brand's night background.
     content = (
-      <Box textAlign="center" padding="l">
-        <StatusIndicator type="loading">Loading...</StatusIndicator>
-      </Box>
+      <Container>
+        <Box textAlign="center" padding="l">
+          <StatusIndicator type="loading">Loading...</StatusIndicator>
+        </Box>
+      </Container>
     );
   } else if (state.status === 'error') {
     content = <Failure title={state.title} hint={state.hint} />;
@@ -141,19 +144,19 @@ function ConfirmForm({ token, artistName, fetchImpl, onDone }: { token: string; 
     }
   }
 
+  // The whole form in one card, its header, error and button included: the page around it is the brand's night background.
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <Form
-        header={<Header variant="h1">{unsubscribeMessages.title(artistName)}</Header>}
-        actions={
-          <Button variant="primary" formAction="submit" loading={busy} loadingText={unsubscribeMessages.processing}>
-            {busy ? unsubscribeMessages.processing : unsubscribeMessages.confirm}
-          </Button>
-        }
-        errorText={failure ?? undefined}
-        errorIconAriaLabel="Error"
-      >
-        <Container>
+    <Container header={<Header variant="h1">{unsubscribeMessages.title(artistName)}</Header>}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Form
+          actions={
+            <Button variant="primary" formAction="submit" loading={busy} loadingText={unsubscribeMessages.processing}>
+              {busy ? unsubscribeMessages.processing : unsubscribeMessages.confirm}
+            </Button>
+          }
+          errorText={failure ?? undefined}
+          errorIconAriaLabel="Error"
+        >
           <SpaceBetween size="l">
             <Box variant="p">You will no longer receive emails from {artistName} at this address.</Box>
             <FormField label="Why are you unsubscribing? (optional)" stretch>
@@ -173,8 +176,8 @@ function ConfirmForm({ token, artistName, fetchImpl, onDone }: { token: string; 
               </FormField>
             )}
           </SpaceBetween>
-        </Container>
-      </Form>
-    </form>
+        </Form>
+      </form>
+    </Container>
   );
 }
