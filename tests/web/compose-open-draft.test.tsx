@@ -79,7 +79,7 @@ describe('compose: a draft opens back in Compose', slow, () => {
     withDraft(server, 'draft-ai', aiContent);
     const user = userEvent.setup();
     renderCompose(server, {}, '/dashboard/campaigns');
-    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('link', { name: 'Continue in Compose: Concrete Dawn' }, { timeout: 10_000 }));
 
     await composeShown();
     await waitFor(() => expect(currentPath()).toBe('/dashboard/compose'));
@@ -139,7 +139,7 @@ describe('compose: a draft opens back in Compose', slow, () => {
     const user = userEvent.setup();
     renderCompose(server, {}, '/dashboard/campaigns');
 
-    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('link', { name: 'Continue in Compose: Concrete Dawn' }, { timeout: 10_000 }));
     let dialog = await screen.findByRole('dialog', { name: REPLACE_SESSION_TITLE });
     expect(dialog).toHaveTextContent('("Other Track")');
     await user.click(within(dialog).getByRole('button', { name: 'Keep current session' }));
@@ -148,7 +148,7 @@ describe('compose: a draft opens back in Compose', slow, () => {
     expect(currentPath()).toBe('/dashboard/compose');
 
     await user.click(screen.getByRole('link', { name: 'Campaigns' }));
-    await user.click(await screen.findByRole('link', { name: 'Continue Concrete Dawn in Compose' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('link', { name: 'Continue in Compose: Concrete Dawn' }, { timeout: 10_000 }));
     dialog = await screen.findByRole('dialog', { name: REPLACE_SESSION_TITLE });
     await user.click(within(dialog).getByRole('button', { name: 'Open draft' }));
     await composeShown();
@@ -183,8 +183,8 @@ describe("campaign pages: 'Continue in Compose'", slow, () => {
     const server = fakeCampaignsServer({ campaigns: [listedCampaign(1), sendingCampaign(2, 10, 3)] });
     const user = userEvent.setup();
     renderCampaigns(server);
-    expect(await screen.findByRole('link', { name: 'Continue Track 1 in Compose' })).toHaveAttribute('href', '/dashboard/compose?draft=campaign-1');
-    expect(screen.queryByRole('link', { name: 'Continue Track 2 in Compose' })).toBeNull();
+    expect(await screen.findByRole('link', { name: 'Continue in Compose: Track 1' })).toHaveAttribute('href', '/dashboard/compose?draft=campaign-1');
+    expect(screen.queryByRole('link', { name: 'Continue in Compose: Track 2' })).toBeNull();
     await user.click(screen.getByRole('link', { name: 'View Track 2' }));
     await screen.findByRole('heading', { name: 'Track 2', level: 1 });
     expect(screen.queryByRole('link', { name: 'Continue in Compose' })).toBeNull();

@@ -206,7 +206,7 @@ export default function CampaignsPage() {
               </Button>
             )}
             {campaign.status === 'draft' && (
-              <Button variant="primary" href={composeDraftPath(campaign.id)} onFollow={follow} ariaLabel={`Continue ${campaign.track_name} in Compose`}>
+              <Button variant="primary" href={composeDraftPath(campaign.id)} onFollow={follow} ariaLabel={`Continue in Compose: ${campaign.track_name}`}>
                 Continue in Compose
               </Button>
             )}
