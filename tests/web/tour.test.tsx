@@ -1,13 +1,21 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { desktopTourSteps, phoneTourSteps } from '../../web/src/tour/steps';
 import type { Profile } from '../../schema/api/profile';
 import { createApiClient } from '../../web/src/api/client';
-import { placeTourPanel, shouldAutoStartTour, TOUR_ANCHOR_DELAY_MS, TOUR_HIGHLIGHT_MS, tourFlagKey } from '../../web/src/tour/tourRules';
+import {
+  placeTourPanel,
+  shouldAutoStartTour,
+  TOUR_ANCHOR_DELAY_MS,
+  TOUR_ANCHOR_RECHECK_MS,
+  TOUR_HIGHLIGHT_MS,
+  tourFlagKey,
+} from '../../web/src/tour/tourRules';
 import { json } from './contacts-fake-server';
 import { makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
 import { fakeMatchMedia } from './matchMedia';
+import TourPopover from '../../web/src/tour/TourPopover';
 
 beforeAll(preloadRoutes, 60_000);
 
@@ -312,5 +320,41 @@ describe('the tour and the greeting, from the profile', () => {
     for (let i = 1; i < desktopTourSteps.length; i++) await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(screen.getByRole('button', { name: 'Finish' }));
     await waitFor(() => expect(patches).toEqual([{ tour_completed: true }, { tour_completed: true }]));
+  });
+});
+
+describe('tour anchor on a page still loading', () => {
+  it('marks the anchor once it appears, and again when the page replaces it; the outline keeps to its 3 s from the first mark', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    render(<TourPopover phone={false} step={0} onStep={() => {}} onEnd={() => {}} />);
+    await advance(TOUR_ANCHOR_DELAY_MS + 500);
+    expect(anchored()).toBeNull();
+
+    // The page's chunk arrives late: its heading is marked and outlined.
+    const page = (heading: string) => {
+      const main = document.createElement('main');
+      main.innerHTML = `<h1>${heading}</h1>`;
+      document.body.append(main);
+      return main;
+    };
+    const first = page('Dashboard');
+    await advance(TOUR_ANCHOR_RECHECK_MS);
+    const heading = first.querySelector('h1')!;
+    expect(heading).toHaveAttribute('data-tour-anchor', 'welcome');
+    expect(heading).toHaveAttribute('data-tour-highlight');
+
+    // Re-rendered: the new heading takes the mark and the rest of the outline's time.
+    await advance(1000);
+    first.remove();
+    const second = page('Dashboard').querySelector('h1')!;
+    await advance(TOUR_ANCHOR_RECHECK_MS);
+    expect(second).toHaveAttribute('data-tour-anchor', 'welcome');
+    expect(second).toHaveAttribute('data-tour-highlight');
+    await advance(TOUR_HIGHLIGHT_MS - 1000 - TOUR_ANCHOR_RECHECK_MS - 1);
+    expect(second).toHaveAttribute('data-tour-highlight');
+    await advance(1);
+    expect(second).not.toHaveAttribute('data-tour-highlight');
+    expect(second).toHaveAttribute('data-tour-anchor', 'welcome');
+    second.closest('main')!.remove();
   });
 });

@@ -6,7 +6,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { desktopTourSteps, phoneTourSteps } from './steps';
 import styles from './tour.module.css';
-import { placeTourPanel, TOUR_ANCHOR_DELAY_MS, TOUR_HIGHLIGHT_MS } from './tourRules';
+import { placeTourPanel, TOUR_ANCHOR_DELAY_MS, TOUR_ANCHOR_RECHECK_MS, TOUR_HIGHLIGHT_MS } from './tourRules';
 
 export type TourEnd = 'skip' | 'complete';
 
@@ -51,24 +51,41 @@ export default function TourPopover({
     };
   }, []);
 
-  // Each step: focus the panel (so its title and text are read), then mark and outline the anchor.
+  // Each step: focus the panel (so its title and text are read), then mark and outline the anchor. The
+  // anchor is looked for again while it is missing or was replaced: on a busy device the page's own
+  // chunk can arrive after the delay, or re-render its heading, and the mark would be lost with it.
   useEffect(() => {
     panelRef.current?.focus();
     let found: HTMLElement | null = null;
+    // The outline shows for TOUR_HIGHLIGHT_MS from the first mark, on whichever element is the anchor then.
+    let outline: 'before' | 'on' | 'done' = 'before';
     let highlightTimer: ReturnType<typeof setTimeout> | undefined;
-    const anchorTimer = setTimeout(() => {
+    let recheckTimer: ReturnType<typeof setTimeout> | undefined;
+    const mark = () => {
+      if (found?.isConnected) return;
       found = findAnchor(current.anchor);
       if (!found) return;
       found.setAttribute('data-tour-anchor', current.id);
-      found.setAttribute('data-tour-highlight', '');
+      if (outline === 'before') {
+        outline = 'on';
+        highlightTimer = setTimeout(() => {
+          outline = 'done';
+          found?.removeAttribute('data-tour-highlight');
+        }, TOUR_HIGHLIGHT_MS);
+      }
+      if (outline === 'on') found.setAttribute('data-tour-highlight', '');
       // jsdom has no scrollIntoView.
       if ('scrollIntoView' in found) found.scrollIntoView({ block: 'nearest' });
       setAnchor(found);
-      const highlighted = found;
-      highlightTimer = setTimeout(() => highlighted.removeAttribute('data-tour-highlight'), TOUR_HIGHLIGHT_MS);
-    }, TOUR_ANCHOR_DELAY_MS);
+    };
+    const watch = () => {
+      mark();
+      recheckTimer = setTimeout(watch, TOUR_ANCHOR_RECHECK_MS);
+    };
+    const anchorTimer = setTimeout(watch, TOUR_ANCHOR_DELAY_MS);
     return () => {
       clearTimeout(anchorTimer);
+      clearTimeout(recheckTimer);
       clearTimeout(highlightTimer);
       found?.removeAttribute('data-tour-anchor');
       found?.removeAttribute('data-tour-highlight');

@@ -48,6 +48,8 @@ export function shouldAutoStartTour(input: {
 /** Spec §9: a step's anchor gets its attributes 100 ms after the step shows, and stays highlighted 3 s. */
 export const TOUR_ANCHOR_DELAY_MS = 100;
 export const TOUR_HIGHLIGHT_MS = 3000;
+/** While a step's anchor is missing or was replaced (its page still loading), it is looked for this often. */
+export const TOUR_ANCHOR_RECHECK_MS = 100;
 
 export interface Box {
   top: number;
