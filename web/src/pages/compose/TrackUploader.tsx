@@ -10,11 +10,10 @@ import Table from '@cloudscape-design/components/table';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { coverAccept, trackAccept, type TrackSummary } from '../../../../schema/api/tracks';
 import { errorMessage } from '../../api/client';
-import { completeCoverUpload, completeTrackUpload, deleteTrack, listTracks, startCoverUpload, startTrackUpload, uploadToStorage } from '../../api/tracks';
+import { completeCoverUpload, completeTrackUpload, deleteTrack, listTracks, startCoverUpload, startTrackUpload } from '../../api/tracks';
 import { useAuth } from '../../auth/AuthContext';
 import { checkCoverFile, checkTrackFile, computePeaks, formatDuration, trackNameOf } from './trackFile';
-
-type Upload = { state: 'idle' } | { state: 'uploading'; fileName: string; progress: number; step: string } | { state: 'failed'; message: string };
+import { useStorageUpload } from './useStorageUpload';
 
 const formatLabels: Record<TrackSummary['format'], string> = { mp3: 'MP3', wav: 'WAV', flac: 'FLAC', aiff: 'AIFF', aac: 'AAC', m4a: 'M4A' };
 
@@ -38,8 +37,8 @@ export const TrackUploader = memo(function TrackUploader({
   const { api } = useAuth();
   const input = useRef<HTMLInputElement>(null);
   const coverInput = useRef<HTMLInputElement>(null);
-  const [upload, setUpload] = useState<Upload>({ state: 'idle' });
-  const [cover, setCover] = useState<Upload>({ state: 'idle' });
+  const { upload, run: runUpload, reset: resetUpload } = useStorageUpload();
+  const { upload: cover, run: runCover, reset: resetCover } = useStorageUpload();
   const [chosen, setChosen] = useState<TrackSummary | null>(null);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [tracks, setTracks] = useState<TrackSummary[] | null>(null);
@@ -56,58 +55,46 @@ export const TrackUploader = memo(function TrackUploader({
   const choose = useCallback(
     (track: TrackSummary | null) => {
       setChosen(track);
-      setCover((current) => (current.state === 'uploading' ? current : { state: 'idle' }));
+      // A failed cover upload's message belonged to the track chosen before.
+      resetCover();
       onChoose(track);
     },
-    [onChoose],
+    [onChoose, resetCover],
   );
 
   const uploadFile = async (file: File) => {
-    const check = checkTrackFile(file);
-    if (!check.ok) {
-      setUpload({ state: 'failed', message: check.message });
-      return;
-    }
-    setUpload({ state: 'uploading', fileName: file.name, progress: 0, step: 'Uploading…' });
-    try {
-      const { track_id, upload: form } = await startTrackUpload(api, { name: trackNameOf(file.name), content_type: check.contentType, size: file.size });
-      // The waveform is decoded while the file travels; a file the browser cannot decode is kept without one.
-      const peaks = computePeaks(file);
-      await uploadToStorage(form, file, {
-        onProgress: (fraction) => setUpload({ state: 'uploading', fileName: file.name, progress: Math.round(fraction * 100), step: 'Uploading…' }),
-      });
-      setUpload({ state: 'uploading', fileName: file.name, progress: 100, step: 'Checking the file…' });
-      const track = await completeTrackUpload(api, track_id, await peaks);
-      setUpload({ state: 'idle' });
-      setTracks(null); // My tracks reads the list again
-      choose(track);
-    } catch (error) {
-      setUpload({ state: 'failed', message: errorMessage(error, 'The upload failed. Please try again.') });
-    }
+    const track = await runUpload(file, {
+      check: checkTrackFile(file),
+      uploadingStep: 'Uploading…',
+      checkingStep: 'Checking the file…',
+      failureMessage: 'The upload failed. Please try again.',
+      begin: async (contentType) => {
+        const { track_id, upload: form } = await startTrackUpload(api, { name: trackNameOf(file.name), content_type: contentType, size: file.size });
+        // The waveform is decoded while the file travels; a file the browser cannot decode is kept without one.
+        const peaks = computePeaks(file);
+        return { form, complete: async () => completeTrackUpload(api, track_id, await peaks) };
+      },
+    });
+    if (!track) return;
+    setTracks(null); // My tracks reads the list again
+    choose(track);
   };
 
   /** Cover art for the chosen track: the same two steps as the track (a presigned form, then complete). */
   const uploadCover = async (track: TrackSummary, file: File) => {
-    const check = checkCoverFile(file);
-    if (!check.ok) {
-      setCover({ state: 'failed', message: check.message });
-      return;
-    }
-    const step = 'Uploading cover art…';
-    setCover({ state: 'uploading', fileName: file.name, progress: 0, step });
-    try {
-      const { upload: form } = await startCoverUpload(api, track.id, { content_type: check.contentType, size: file.size });
-      await uploadToStorage(form, file, {
-        onProgress: (fraction) => setCover({ state: 'uploading', fileName: file.name, progress: Math.round(fraction * 100), step }),
-      });
-      setCover({ state: 'uploading', fileName: file.name, progress: 100, step: 'Checking the image…' });
-      const withCover = await completeCoverUpload(api, track.id);
-      setCover({ state: 'idle' });
-      setTracks(null);
-      choose(withCover);
-    } catch (error) {
-      setCover({ state: 'failed', message: errorMessage(error, 'The cover art upload failed. Please try again.') });
-    }
+    const withCover = await runCover(file, {
+      check: checkCoverFile(file),
+      uploadingStep: 'Uploading cover art…',
+      checkingStep: 'Checking the image…',
+      failureMessage: 'The cover art upload failed. Please try again.',
+      begin: async (contentType) => {
+        const { upload: form } = await startCoverUpload(api, track.id, { content_type: contentType, size: file.size });
+        return { form, complete: () => completeCoverUpload(api, track.id) };
+      },
+    });
+    if (!withCover) return;
+    setTracks(null);
+    choose(withCover);
   };
 
   const openPicker = () => {
@@ -164,7 +151,7 @@ export const TrackUploader = memo(function TrackUploader({
       </Box>
       {upload.state === 'uploading' && <ProgressBar label={upload.fileName} value={upload.progress} description={upload.step} />}
       {upload.state === 'failed' && (
-        <Alert type="error" dismissible onDismiss={() => setUpload({ state: 'idle' })}>
+        <Alert type="error" dismissible onDismiss={resetUpload}>
           {upload.message}
         </Alert>
       )}
