@@ -116,6 +116,15 @@ export async function signedInAs(page: Page, user: TestUser) {
  */
 export const toast = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
 
+/** On the Contacts page: 'Add Contact', the form filled with a name and an address, 'Save Contact'. */
+export async function addContactByForm(page: Page, contact: { name: string; email: string }) {
+  await page.getByRole('button', { name: 'Add Contact', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Add New Contact' });
+  await form.getByLabel('Full Name *').fill(contact.name);
+  await form.getByLabel('Email *').fill(contact.email);
+  await form.getByRole('button', { name: 'Save Contact' }).click();
+}
+
 /** Switches Compose to `mode`: a segmented control on a desktop, a select on a phone (Cloudscape's narrow form). */
 export async function chooseComposeMode(page: Page, mode: 'AI Mode' | 'HTML Mode', { phone = false } = {}) {
   if (phone) {

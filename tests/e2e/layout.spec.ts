@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { boxOf, intersects } from './boxes';
 import { connectLocalMailbox } from './artistApi';
-import { idTokenFor, signedIn, toast } from './helpers';
+import { addContactByForm, idTokenFor, signedIn, toast } from './helpers';
 
 /**
  * Layout faults of issue 25 §5, measured in the browser: the mailbox status on a phone, and a toast
@@ -63,11 +63,7 @@ test('a toast does not cover the page header’s buttons', async ({ page, baseUR
   await signedIn(page, baseURL!);
   await page.goto('/dashboard/contacts');
   await expect(page.getByText('No contacts yet')).toBeVisible();
-  await page.getByRole('button', { name: 'Add Contact', exact: true }).click();
-  const form = page.getByRole('form', { name: 'Add New Contact' });
-  await form.getByLabel('Full Name *').fill('Nia Dusk');
-  await form.getByLabel('Email *').fill('nia@dusk-audio.example');
-  await form.getByRole('button', { name: 'Save Contact' }).click();
+  await addContactByForm(page, { name: 'Nia Dusk', email: 'nia@dusk-audio.example' });
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeInViewport();
   await expectToastClearOf(page, 'Contact added', ['Import CSV', 'Add Contact']);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chooseComposeMode, signedIn } from './helpers';
+import { addContactByForm, chooseComposeMode, signedIn } from './helpers';
 
 /** Runs in the phone project (360 px): the page fits the screen's width, nothing scrolls sideways. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -11,11 +11,7 @@ test('Contacts on a phone: filters folded, a contact added from the form, no sid
   await signedIn(page, baseURL!);
   await page.goto('/dashboard/contacts');
   await expect(page.getByText('No contacts yet')).toBeVisible();
-  await page.getByRole('button', { name: 'Add Contact', exact: true }).click();
-  const form = page.getByRole('form', { name: 'Add New Contact' });
-  await form.getByLabel('Full Name *').fill('Nia Dusk');
-  await form.getByLabel('Email *').fill('nia@dusk-audio.example');
-  await form.getByRole('button', { name: 'Save Contact' }).click();
+  await addContactByForm(page, { name: 'Nia Dusk', email: 'nia@dusk-audio.example' });
   await expect(page.getByText('nia@dusk-audio.example')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'false');
   await expectNoSidewaysScroll(page);
