@@ -14,14 +14,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { clientKey, clientLimitRefusal, clientLimitWindows, secondsUntil, type ClientLimitKind } from '../core/allowance';
 import type { AllowanceStore } from '../ports';
+import { CLIENT_LIMIT_CODE } from '../../schema/api/serverMessages';
 import { HttpError, logger, type ApiEvent } from './api';
 
 /** The header CloudFront adds to every request it sends the API, holding the origin secret. */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 /** The header CloudFront fills with the viewer's address and port (`198.51.100.10:46532`, `2001:db8::1:46532`). */
 export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
-/** The 429's code, so a page can show the server's message (it says when to try again). */
-export const CLIENT_LIMIT_CODE = 'client_limit';
 
 const sameSecret = (sent: string, secret: string) => {
   const a = Buffer.from(sent);

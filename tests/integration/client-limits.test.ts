@@ -15,9 +15,10 @@ import {
   LISTEN_EVENTS_PER_CLIENT_PER_MINUTE,
   WAITLIST_JOINS_PER_CLIENT_PER_HOUR,
 } from '../../lambdas/core/allowance';
-import { CLIENT_LIMIT_CODE, clientLimit } from '../../lambdas/http/clientLimit';
+import { clientLimit } from '../../lambdas/http/clientLimit';
 import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist';
 import type { LambdaHandler, LocalServer } from '../../lib/local/server';
+import { CLIENT_LIMIT_CODE } from '../../schema/api/serverMessages';
 import { key, ttlAttribute } from '../../schema/table';
 import { dynamodb, stack, startServerServing, uniqueEmail } from './helpers';
 

@@ -16,11 +16,12 @@ import {
   type AllowanceWindow,
 } from '../../lambdas/core/allowance';
 import { LISTEN_EVENTS_PER_MINUTE } from '../../lambdas/core/listen';
-import { CLIENT_LIMIT_CODE, clientAddress, clientLimit, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lambdas/http/clientLimit';
+import { clientAddress, clientLimit, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lambdas/http/clientLimit';
 import { makeHandler as makeListenHandler } from '../../lambdas/http/listen';
 import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist';
 import type { AllowanceStore, AllowanceSubject, ListenStore } from '../../lambdas/ports';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
+import { CLIENT_LIMIT_CODE } from '../../schema/api/serverMessages';
 import { memoryWaitlist } from '../fakes/waitlist';
 
 const now = new Date('2026-11-28T10:45:30.000Z');
