@@ -15,12 +15,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { clientKey, clientLimitRefusal, clientLimitWindows, secondsUntil, type ClientLimitKind } from '../core/allowance';
 import type { AllowanceStore } from '../ports';
 import { CLIENT_LIMIT_CODE } from '../../schema/api/serverMessages';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../schema/routes';
 import { HttpError, logger, type ApiEvent } from './api';
 
-/** The header CloudFront adds to every request it sends the API, holding the origin secret. */
-export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
-/** The header CloudFront fills with the viewer's address and port (`198.51.100.10:46532`, `2001:db8::1:46532`). */
-export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
 const sameSecret = (sent: string, secret: string) => {
   const a = Buffer.from(sent);
@@ -32,10 +29,12 @@ const sameSecret = (sent: string, secret: string) => {
 export function clientAddress(event: ApiEvent, originSecret: string | undefined): string {
   const sent = event.headers[ORIGIN_VERIFY_HEADER];
   const viewer = event.headers[VIEWER_ADDRESS_HEADER];
-  if (originSecret && sent && viewer && sameSecret(sent, originSecret)) {
+  if (originSecret && sent && sameSecret(sent, originSecret)) {
     // The port follows the last colon (an IPv6 address is not bracketed).
-    const address = viewer.slice(0, viewer.lastIndexOf(':'));
+    const address = viewer?.slice(0, viewer.lastIndexOf(':'));
     if (address) return address;
+    // Through CloudFront without the viewer's address, every viewer near one edge would share a limit.
+    logger.warn('CloudFront sent no viewer address: the client limit counts the edge', { header: VIEWER_ADDRESS_HEADER });
   }
   return event.requestContext.http.sourceIp;
 }

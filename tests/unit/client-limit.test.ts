@@ -16,7 +16,8 @@ import {
   type AllowanceWindow,
 } from '../../lambdas/core/allowance';
 import { LISTEN_EVENTS_PER_MINUTE } from '../../lambdas/core/listen';
-import { clientAddress, clientLimit, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lambdas/http/clientLimit';
+import { clientAddress, clientLimit } from '../../lambdas/http/clientLimit';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../schema/routes';
 import { makeHandler as makeListenHandler } from '../../lambdas/http/listen';
 import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist';
 import type { AllowanceStore, AllowanceSubject, ListenStore } from '../../lambdas/ports';
