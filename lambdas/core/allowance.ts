@@ -97,7 +97,10 @@ export function clientLimitRefusal(kind: ClientLimitKind, full: AllowanceWindow,
  * through freely); an IPv4-mapped IPv6 address counts as its IPv4 address.
  */
 export function clientKey(address: string): string {
-  return createHash('sha256').update(`client-limit:${limitedPart(address)}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`client-limit:${limitedPart(address)}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The part of an address a limit counts: an IPv4 address whole, an IPv6 address's first four groups. */
@@ -109,7 +112,8 @@ export function limitedPart(address: string): string {
   const [head = '', tail] = plain.split('::');
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups];
+  const groups =
+    tail === undefined ? headGroups : [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups];
   return `${groups
     .slice(0, 4)
     .map((group) => group.replace(/^0+(?=.)/, ''))

@@ -18,7 +18,6 @@ import { CLIENT_LIMIT_CODE } from '../../schema/api/serverMessages';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../schema/routes';
 import { HttpError, logger, type ApiEvent } from './api';
 
-
 const sameSecret = (sent: string, secret: string) => {
   const a = Buffer.from(sent);
   const b = Buffer.from(secret);

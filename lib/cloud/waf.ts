@@ -63,7 +63,10 @@ export class WebAcl extends Construct {
       visibilityConfig: visibility(`trackpitch-${props.stage}-waf`),
       // A blocked request gets a 429 like the app's own limits (the page says to try again later).
       customResponseBodies: {
-        TooMany: { contentType: 'APPLICATION_JSON', content: JSON.stringify({ message: 'Too many requests from your network. Please try again in a few minutes.' }) },
+        TooMany: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify({ message: 'Too many requests from your network. Please try again in a few minutes.' }),
+        },
       },
       rules: WAF_RULES.map((rule, priority) => ({
         name: rule.name,

@@ -20,7 +20,7 @@ describe('the waf setting', () => {
   it('on: a CLOUDFRONT-scope web ACL on the distribution, with a per-IP rate rule for each public POST route it names', () => {
     const { template } = synth({ waf: 'true' });
     const acl = onlyResource(template, 'AWS::WAFv2::WebACL');
-    const [[aclId]] = resourcesOfType(template, 'AWS::WAFv2::WebACL') as [[string]];
+    const aclId = resourcesOfType(template, 'AWS::WAFv2::WebACL')[0]?.[0];
     expect(acl.Properties).toMatchObject({ Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} } });
     expect(distributionConfig(template).WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
 
@@ -36,9 +36,9 @@ describe('the waf setting', () => {
     }
     // Each rule counts POSTs to its route's path only: the paths are public POST routes of schema/routes.ts.
     const matches = (rule: (typeof rules)[number]) =>
-      (rule.Statement.RateBasedStatement.ScopeDownStatement as { AndStatement: { Statements: Array<{ ByteMatchStatement: Record<string, unknown> }> } }).AndStatement.Statements.map(
-        (statement) => statement.ByteMatchStatement,
-      );
+      (
+        rule.Statement.RateBasedStatement.ScopeDownStatement as { AndStatement: { Statements: Array<{ ByteMatchStatement: Record<string, unknown> }> } }
+      ).AndStatement.Statements.map((statement) => statement.ByteMatchStatement);
     for (const rule of rules) expect(matches(rule)[0]).toMatchObject({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'POST' });
     const publicPosts = routes.filter((route) => route.method === 'POST' && route.access === 'public').map((route) => route.path);
     expect(publicPosts).toEqual(expect.arrayContaining(['/api/waitlist', '/api/l/{token}/events', '/api/unsubscribe/one-click']));
@@ -53,7 +53,7 @@ describe('the waf setting', () => {
 
 describe('the origin secret', () => {
   const { template } = synth();
-  const [[secretId]] = resourcesOfType(template, 'AWS::SecretsManager::Secret').filter(([id]) => id.includes('OriginVerifySecret')) as [[string]];
+  const secretId = resourcesOfType(template, 'AWS::SecretsManager::Secret').find(([id]) => id.includes('OriginVerifySecret'))?.[0];
   const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
 
   it("is generated, and CloudFront sends it to the API in every /api request's origin header", () => {

@@ -9,12 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAllowanceStore } from '../../lambdas/adapters/dynamodb/allowanceStore';
 import { DynamoWaitlistStore } from '../../lambdas/adapters/dynamodb/waitlistStore';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
-import {
-  clientKey,
-  clientLimitWindows,
-  LISTEN_EVENTS_PER_CLIENT_PER_MINUTE,
-  WAITLIST_JOINS_PER_CLIENT_PER_HOUR,
-} from '../../lambdas/core/allowance';
+import { clientKey, clientLimitWindows, LISTEN_EVENTS_PER_CLIENT_PER_MINUTE, WAITLIST_JOINS_PER_CLIENT_PER_HOUR } from '../../lambdas/core/allowance';
 import { clientLimit } from '../../lambdas/http/clientLimit';
 import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist';
 import type { LambdaHandler, LocalServer } from '../../lib/local/server';
@@ -47,7 +42,11 @@ describe('the allowance store, per client', () => {
     const window = clientLimitWindows('waitlist_join', hour)[0];
     const item = (
       await dynamodb().doc.send(
-        new GetCommand({ TableName: stack().tableName, Key: { PK: key.client(busy), SK: key.allowance('waitlist_join', window?.name ?? '') }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: stack().tableName,
+          Key: { PK: key.client(busy), SK: key.allowance('waitlist_join', window?.name ?? '') },
+          ConsistentRead: true,
+        }),
       )
     ).Item;
     expect(item).toMatchObject({ used: WAITLIST_JOINS_PER_CLIENT_PER_HOUR, entity: 'allowance' });
@@ -67,7 +66,11 @@ describe('the allowance store, per client', () => {
     const hourWindow = clientLimitWindows('listen_event', minute)[1];
     const hourItem = (
       await dynamodb().doc.send(
-        new GetCommand({ TableName: stack().tableName, Key: { PK: key.client(client), SK: key.allowance('listen_event', hourWindow?.name ?? '') }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: stack().tableName,
+          Key: { PK: key.client(client), SK: key.allowance('listen_event', hourWindow?.name ?? '') },
+          ConsistentRead: true,
+        }),
       )
     ).Item;
     expect(hourItem?.used).toBe(LISTEN_EVENTS_PER_CLIENT_PER_MINUTE + 1);
@@ -100,7 +103,7 @@ describe('POST /api/waitlist through the local server', () => {
       body: JSON.stringify({ email: uniqueEmail('limit'), artist_name: 'Nova Pulse', music_style: 'Techno' }),
     });
 
-  it('takes the socket\'s address: past the limit a 429 with Retry-After and the message, whatever X-Forwarded-For says', async () => {
+  it("takes the socket's address: past the limit a 429 with Retry-After and the message, whatever X-Forwarded-For says", async () => {
     for (let i = 0; i < WAITLIST_JOINS_PER_CLIENT_PER_HOUR; i++) {
       // Each join claims another address; the server counts the socket's (127.0.0.1) all the same.
       const response = await join({ 'x-forwarded-for': `203.0.113.${String(i + 1)}`, 'cloudfront-viewer-address': `198.51.100.${String(i + 1)}:443` });
@@ -117,4 +120,3 @@ describe('POST /api/waitlist through the local server', () => {
     expect((await join()).status).toBe(201);
   });
 });
-

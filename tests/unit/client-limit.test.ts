@@ -95,9 +95,13 @@ describe('clientKey', () => {
 describe('clientLimitRefusal', () => {
   it('says whose limit it is and when to try again', () => {
     const [hour] = clientLimitWindows('waitlist_join', now);
-    expect(clientLimitRefusal('waitlist_join', hour as AllowanceWindow, now)).toBe('Too many waitlist sign-ups from your network. Please try again in 15 minutes.');
+    expect(clientLimitRefusal('waitlist_join', hour as AllowanceWindow, now)).toBe(
+      'Too many waitlist sign-ups from your network. Please try again in 15 minutes.',
+    );
     const [minute] = clientLimitWindows('listen_event', now);
-    expect(clientLimitRefusal('listen_event', minute as AllowanceWindow, now)).toBe('Too many listening events from your network. Please try again in a minute.');
+    expect(clientLimitRefusal('listen_event', minute as AllowanceWindow, now)).toBe(
+      'Too many listening events from your network. Please try again in a minute.',
+    );
   });
 });
 
@@ -142,11 +146,19 @@ describe('POST /api/waitlist and the client limit', () => {
   it('answers 429 with Retry-After and the message past the limit, and adds nothing', async () => {
     const { store } = recordingStore(fullFirst);
     const waitlist = memoryWaitlist();
-    const handler = makeWaitlistHandler({ waitlist, clock: { now: () => now }, ids: { next: () => 'ID1' }, clientLimit: clientLimit({ allowances: store, originSecret: SECRET }) });
+    const handler = makeWaitlistHandler({
+      waitlist,
+      clock: { now: () => now },
+      ids: { next: () => 'ID1' },
+      clientLimit: clientLimit({ allowances: store, originSecret: SECRET }),
+    });
     const result = await handler(event('/api/waitlist', '/api/waitlist', { body }), context());
     expect(result.statusCode).toBe(429);
     expect(result.headers?.['retry-after']).toBe(String(14 * 60 + 30));
-    expect(JSON.parse(result.body ?? '')).toEqual({ message: 'Too many waitlist sign-ups from your network. Please try again in 15 minutes.', code: CLIENT_LIMIT_CODE });
+    expect(JSON.parse(result.body ?? '')).toEqual({
+      message: 'Too many waitlist sign-ups from your network. Please try again in 15 minutes.',
+      code: CLIENT_LIMIT_CODE,
+    });
     expect(waitlist.entries.size).toBe(0);
   });
 });
@@ -177,7 +189,10 @@ describe('POST /api/l/{token}/events and the client limit', () => {
     const result = await handler(beacon({ [ORIGIN_VERIFY_HEADER]: SECRET, [VIEWER_ADDRESS_HEADER]: '198.51.100.10:46532' }), context());
     expect(result.statusCode).toBe(429);
     expect(result.headers?.['retry-after']).toBe('30');
-    expect(JSON.parse(result.body ?? '')).toEqual({ message: 'Too many listening events from your network. Please try again in a minute.', code: CLIENT_LIMIT_CODE });
+    expect(JSON.parse(result.body ?? '')).toEqual({
+      message: 'Too many listening events from your network. Please try again in a minute.',
+      code: CLIENT_LIMIT_CODE,
+    });
     expect(takes.map((take) => take.subject)).toEqual([{ client: clientKey('198.51.100.10'), kind: 'listen_event' }]);
     expect(tokenReads).toBe(0);
   });
