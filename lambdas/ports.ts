@@ -17,7 +17,7 @@ import type { CoverMediaType } from '../schema/api/trackValues';
 import type { AudioFacts, ReadyTrackFacts, StoredTrack } from './core/tracks';
 import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../schema/api/insights';
 import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/insights';
-import type { AllowanceOutcome, AllowanceWindow } from './core/allowance';
+import type { AllowanceOutcome, AllowanceWindow, ClientLimitKind } from './core/allowance';
 
 export interface Clock {
   now(): Date;
@@ -327,17 +327,17 @@ export interface WrittenEmailStore {
 /**
  * Counts of allowances in fixed windows (lambdas/core/allowance.ts). `take` counts one in every window
  * or, when one of them is full, in none, and says which was full. `subject` names whose count it is
- * (a user's AI previews); `windows` come from the core.
+ * (a user's AI previews, a client's waitlist joins or listen beacons); `windows` come from the core.
  */
 export interface AllowanceStore {
   take(subject: AllowanceSubject, windows: readonly AllowanceWindow[]): Promise<AllowanceOutcome>;
 }
 
-/** Whose allowance: a user's (kept in their partition, so it goes with their account) of one kind. */
-export interface AllowanceSubject {
-  userId: string;
-  kind: 'ai_preview';
-}
+/**
+ * Whose allowance: a user's (kept in their partition, so it goes with their account) of one kind, or a
+ * network client's on a public route (core clientKey: a hash of its address, never the address).
+ */
+export type AllowanceSubject = { userId: string; kind: 'ai_preview' } | { client: string; kind: ClientLimitKind };
 
 // ---------------------------------------------------------------------------------------------------
 // Sending (issue 6): the mailbox connection, the paced queue, delivery, tracking, the local outbox.

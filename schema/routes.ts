@@ -48,12 +48,22 @@ export interface HandlerGroupDefinition {
    * page). CDK grants exactly this (lib/cloud/audio.ts).
    */
   audio?: 'read' | 'readwrite';
+  /**
+   * Limits each client of its public POST routes (lambdas/http/clientLimit.ts): in AWS it gets the origin
+   * secret CloudFront sends, so it may believe CloudFront's viewer address.
+   */
+  limitsClients?: boolean;
 }
+
+/** The header CloudFront adds to every request it sends the API (lib/cloud/web.ts), holding the origin secret. */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+/** The header CloudFront fills with the viewer's address and port (`198.51.100.10:46532`, `2001:db8::1:46532`). */
+export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
 export const handlerGroups = {
   health: { entry: 'lambdas/http/health.ts', description: 'liveness and version' },
   profile: { entry: 'lambdas/http/profile.ts', description: "the signed-in user's profile" },
-  waitlist: { entry: 'lambdas/http/waitlist.ts', description: 'public beta waitlist: join, spots left' },
+  waitlist: { entry: 'lambdas/http/waitlist.ts', description: 'public beta waitlist: join, spots left', limitsClients: true },
   admin: {
     entry: 'lambdas/http/admin.ts',
     description: 'admin-only screens: waitlist, directory import',
@@ -114,6 +124,7 @@ export const handlerGroups = {
     entry: 'lambdas/http/listen.ts',
     description: "public: a recipient's private listen page (its data and a signed audio URL), its listen beacons and one-click answer",
     audio: 'read',
+    limitsClients: true,
   },
   insights: {
     entry: 'lambdas/http/insights.ts',

@@ -50,6 +50,8 @@ export const keyAttributes: string[] = [keys.partition, keys.sort, ...allIndexes
 /** Key builders: the only place key strings are spelled. */
 export const key = {
   user: (userId: string) => `USER#${userId}`,
+  /** A network client's allowances on public routes (issue 26 §2): `CLIENT#<core clientKey, a hash>`. */
+  client: (clientKey: string) => `CLIENT#${clientKey}`,
   profile: () => 'PROFILE',
   /** The user's sending cursor (in the DUE index while work is pending). */
   sender: () => 'SENDER',
@@ -137,8 +139,9 @@ export const key = {
    */
   listenRate: (position: number, window: string) => `LISTENRATE#${String(position).padStart(6, '0')}#${window}`,
   /**
-   * A user's allowance count in one fixed window (issue 26): `USER#<sub>` / `ALLOW#<kind>#<window>`, e.g.
-   * the AI previews of an hour (`H…`) or a Pacific month (`M…`); TTL after the window.
+   * An allowance count in one fixed window (issue 26): `USER#<sub>` / `ALLOW#<kind>#<window>`, e.g.
+   * the AI previews of an hour (`H…`) or a Pacific month (`M…`), or `CLIENT#<hash>` / `ALLOW#<kind>#<window>`,
+   * a client's waitlist joins of an hour or listen beacons of a minute (`Min…`) and hour; TTL after the window.
    */
   allowance: (kind: string, window: string) => `ALLOW#${kind}#${window}`,
   /** GSI1 partition of a user's sent emails, sorted by `<sent at>#<campaign id>#<position>`: recent sends. */

@@ -48,6 +48,10 @@ export interface ServerConfig {
   audio?: AudioKind;
   /** AWS: the private bucket of tracks' audio (absent: the tracks routes answer 503 naming it). */
   audioBucketName?: string;
+  /** AWS: the value CloudFront sends the API in x-origin-verify (http/clientLimit.ts); absent locally. */
+  originVerifySecret?: string;
+  /** Local test runs only (lib/local/stack.ts clientLimits): no per-client limit, every request being 127.0.0.1's. */
+  clientLimitsOff?: true;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
@@ -76,6 +80,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     ...(env.STRIPE_WEBHOOK_SECRET_NAME ? { stripeWebhookSecretName: env.STRIPE_WEBHOOK_SECRET_NAME } : {}),
     audio: env.AUDIO === 'local' || env.AUDIO === 's3' ? env.AUDIO : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 's3',
     ...(env.AUDIO_BUCKET_NAME ? { audioBucketName: env.AUDIO_BUCKET_NAME } : {}),
+    ...(env.ORIGIN_VERIFY_SECRET ? { originVerifySecret: env.ORIGIN_VERIFY_SECRET } : {}),
   };
 }
 

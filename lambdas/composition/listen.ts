@@ -15,6 +15,7 @@ import type { ListenDeps } from '../http/listen';
 import type { ServerConfig } from './config';
 import { tableOf } from './table';
 import { audioUrlsOf } from './audioUrls';
+import { clientLimitOf } from './clientLimit';
 
 /**
  * The deps with their token and campaign reads kept LINK_FACTS_MS once found (nothing found is not
@@ -56,5 +57,6 @@ export function listenDeps(config: ServerConfig): ListenDeps {
     tracks: new DynamoTrackStore(db, name),
     audio: audioUrlsOf(config),
     clock: systemClock,
+    clientLimit: clientLimitOf(config),
   });
 }

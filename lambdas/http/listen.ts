@@ -7,7 +7,8 @@
  *    player (the link expired, the track was deleted). Records nothing: a scanner that fetches the page
  *    or this API counts as no listen. The audio's own range requests go to storage, never here.
  *  - POST /api/l/{token}/events: the page's beacons (play, progress, download), counted deduplicated;
- *    429 past the recipient's own bound (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE), nothing counted.
+ *    429 past the recipient's own bound (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE), nothing counted;
+ *    429 too past the client's own (core LISTEN_EVENTS_PER_CLIENT_*, clientLimit.ts), before any read.
  *  - POST /api/l/{token}/answer: the one-click answer and its note.
  * Logs name the campaign and position, never the address.
  */
@@ -19,6 +20,7 @@ import type { AudioUrls, Clock, EmailToken, ListenCampaign, ListenRecorded, List
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { listenDeps } from '../composition/listen';
 import { HttpError, httpApi, json, lazyHandler, logger, noContent, parseForm } from './api';
+import type { ClientLimit } from './clientLimit';
 
 export interface ListenDeps {
   /** The token and campaign reads: the composition keeps their answers a while (withKeptLinkFacts). */
@@ -27,6 +29,7 @@ export interface ListenDeps {
   tracks: Pick<TrackStore, 'get'>;
   audio: AudioUrls;
   clock: Clock;
+  clientLimit: ClientLimit;
 }
 
 /** The POST bodies' schemas, loaded by the first beacon or answer: the page's GET loads no zod. */
@@ -48,7 +51,7 @@ const goneMessage = (state: 'expired' | 'track_deleted') => (state === 'expired'
 /** The download's file name: the track's name and its format (characters a file system refuses dropped). */
 const downloadName = (track: StoredTrack) => `${track.name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '').trim() || 'track'}.${track.format ?? 'mp3'}`;
 
-export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps) {
+export function makeHandler({ tokens, listen, tracks, audio, clock, clientLimit }: ListenDeps) {
   /** The token and its campaign (the composition keeps both a while); undefined when there is none. */
   async function factsOf(value: string) {
     const token = isEmailToken(value) ? await tokens.getToken(value) : undefined;
@@ -109,9 +112,11 @@ export function makeHandler({ tokens, listen, tracks, audio, clock }: ListenDeps
       return json(200, page, PRIVATE);
     },
 
-    'POST /api/l/{token}/events': async ({ params, body }) => {
+    'POST /api/l/{token}/events': async ({ event: request, params, body }) => {
       const event = parseForm((await listenSchemas()).listenEventSchema, body);
       const now = clock.now();
+      // Before the link is read: a client guessing tokens is bounded too.
+      await clientLimit('listen_event', request, now);
       const { token, campaign, track } = await usableLink(params.token, now);
       let recorded: ListenRecorded;
       if (event.type === 'play') recorded = await listen.recordPlay(token, event.session, now);

@@ -1,6 +1,7 @@
 /**
  * The public beta waitlist: POST /api/waitlist (join) and GET /api/waitlist/spots (spots left).
- * Both routes are throttled per route (schema/routes.ts), in API Gateway and in the local server.
+ * Both routes are throttled per route (schema/routes.ts), in API Gateway and in the local server, and a
+ * join also takes a place in its client's own hourly allowance (clientLimit.ts): one client cannot fill the list.
  * Logs name the entry id, never the email.
  */
 import { waitlistJoinSchema, waitlistMessages, type WaitlistEntry, type WaitlistSpots } from '../../schema/api/waitlist';
@@ -9,11 +10,13 @@ import type { Clock, IdGenerator, WaitlistStore } from '../ports';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { waitlistDeps } from '../composition/waitlist';
 import { HttpError, httpApi, json, lazyHandler, logger, parse } from './api';
+import type { ClientLimit } from './clientLimit';
 
 export interface WaitlistDeps {
   waitlist: WaitlistStore;
   clock: Clock;
   ids: IdGenerator;
+  clientLimit: ClientLimit;
 }
 
 const REQUIRED_FIELDS = new Set(['email', 'artist_name', 'music_style']);
@@ -36,11 +39,13 @@ export function parseJoin(body: unknown): ValidWaitlistJoin {
   return parse(waitlistJoinSchema, body);
 }
 
-export const makeHandler = ({ waitlist, clock, ids }: WaitlistDeps) =>
+export const makeHandler = ({ waitlist, clock, ids, clientLimit }: WaitlistDeps) =>
   httpApi('waitlist', {
-    'POST /api/waitlist': async ({ body }) => {
+    'POST /api/waitlist': async ({ event, body }) => {
       const join = parseJoin(body);
       const now = clock.now();
+      // Counted before the add, duplicates too: a client cannot probe which emails are on the list.
+      await clientLimit('waitlist_join', event, now);
       const entry = newWaitlistEntry(join, now, ids.next(now));
       const result = await waitlist.add(entry);
       if (result.outcome === 'duplicate') {

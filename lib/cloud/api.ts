@@ -13,6 +13,7 @@ import { CfnStage, HttpApi, HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRoute
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { cloudRoutes, handlerGroups, lambdaLimits, routeKey, type HandlerGroup, type HandlerGroupDefinition, type RouteDefinition } from '../../schema/routes';
 import type { Auth } from './auth';
@@ -74,6 +75,12 @@ export class Api extends Construct {
   readonly accessLogs: LogGroup;
   readonly functions: Record<CloudHandlerGroup, AppFunction>;
   readonly routes: Map<string, HttpRoute> = new Map();
+  /**
+   * The value CloudFront adds to every request it sends the API (ORIGIN_VERIFY_HEADER, lib/cloud/web.ts):
+   * the groups that limit clients (limitsClients) believe CloudFront's viewer address only with it
+   * (lambdas/http/clientLimit.ts), since the execute-api endpoint is public too.
+   */
+  readonly originSecret: Secret;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -94,6 +101,17 @@ export class Api extends Construct {
       autoDeploy: true,
       throttle: { rateLimit: props.throttle.rate, burstLimit: props.throttle.burst },
       accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
+    });
+
+    this.originSecret = new Secret(this, 'OriginVerifySecret', {
+      description: `Trackpitch ${props.stage}: the header value CloudFront sends the API, proving its viewer address`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(this.originSecret, {
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Resolved at deploy time into the CloudFront origin header and the Lambdas that check it, so a rotation would break the match until the next deploy; it only proves the viewer address a rate limit counts (a leak lets a caller pick the address its limit is counted under, still bounded by the route throttles).',
     });
 
     const environment = {
@@ -128,6 +146,9 @@ export class Api extends Construct {
         ...(definition.readsBillingSecrets ? props.billingSecrets.grantRead(fn.role) : {}),
       };
       for (const [name, value] of Object.entries(secretsEnvironment)) fn.fn.addEnvironment(name, value);
+      // The value itself (a deploy-time dynamic reference, never in the template): it is checked on every
+      // request, and it is as readable in the distribution's config as in the function's.
+      if (definition.limitsClients) fn.fn.addEnvironment('ORIGIN_VERIFY_SECRET', this.originSecret.secretValue.unsafeUnwrap());
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${name}Integration`, fn.fn);
     }

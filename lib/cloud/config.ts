@@ -68,6 +68,8 @@ export interface TrackpitchConfig {
   apiThrottle: { rate: number; burst: number };
   /** Stripe's price id of each paid plan (docs/deploy.md: Stripe); undefined: the billing routes answer 503. */
   stripePrices: PriceTable | undefined;
+  /** A WAF web ACL with per-IP rate rules on the public POST routes (lib/cloud/waf.ts); off by default (it costs). */
+  waf: boolean;
 }
 
 /** One setting: its context key, environment variable and meaning (used for errors and the docs). */
@@ -88,6 +90,10 @@ export const SETTINGS = {
   apiBurstLimit: { env: 'TRACKPITCH_API_BURST_LIMIT', help: 'default API burst' },
   stripePricePro: { env: 'TRACKPITCH_STRIPE_PRICE_PRO', help: 'Stripe price id of the Pro plan ($29/month), e.g. price_1Q…' },
   stripePriceLabel: { env: 'TRACKPITCH_STRIPE_PRICE_LABEL', help: 'Stripe price id of the Expert (label) plan ($99/month)' },
+  waf: {
+    env: 'TRACKPITCH_WAF',
+    help: 'true: a WAF web ACL with per-IP rate limits on the public POST routes (about $8/month + $0.60 per million requests; us-east-1 stacks only)',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -219,6 +225,13 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT, se
       return fallback;
     }
     return n;
+  };
+  const flag = (key: SettingKey): boolean => {
+    const value = raw(key);
+    if (value === undefined || value === false || value === 'false') return false;
+    if (value === true || value === 'true') return true;
+    problems.push(`${where(key)} must be true or false, got ${JSON.stringify(value)}`);
+    return false;
   };
   const checkEmail = (key: SettingKey, value: string) => {
     if (!EMAIL.test(value)) problems.push(`${where(key)} is not an email address: "${value}"`);
@@ -365,6 +378,14 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT, se
     stripePrices = { pro: stripePricePro, label: stripePriceLabel };
   }
 
+  const waf = flag('waf');
+  // A CLOUDFRONT-scope web ACL (the only kind that can guard this API: lib/cloud/waf.ts) exists in us-east-1 only.
+  if (waf && region !== undefined && region !== 'us-east-1') {
+    problems.push(
+      `${where('waf')}: the web ACL guards the CloudFront distribution, and CloudFront's web ACLs are created in us-east-1 only; this stack deploys to ${region}. Deploy to us-east-1 or leave waf off`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     stage,
@@ -379,5 +400,6 @@ export function readConfig({ context, env = process.env, rootDir = REPO_ROOT, se
     web,
     apiThrottle,
     stripePrices,
+    waf,
   };
 }

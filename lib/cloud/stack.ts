@@ -15,6 +15,7 @@ import { Data } from './data';
 import { Monitoring } from './monitoring';
 import { BillingSecrets, MailboxSecrets } from './secrets';
 import { Sending } from './sending';
+import { WebAcl } from './waf';
 import { OAUTH_SIGN_IN_PATH, OAUTH_SIGN_OUT_PATH, Web } from './web';
 
 export interface TrackpitchStackProps extends StackProps {
@@ -36,6 +37,8 @@ export class TrackpitchStack extends Stack {
   readonly api: Api;
   readonly sending: Sending;
   readonly web: Web;
+  /** The optional WAF web ACL on the distribution (the `waf` setting); undefined when off. */
+  readonly webAcl: WebAcl | undefined;
   readonly monitoring: Monitoring;
   readonly audio: AudioStorage;
 
@@ -65,12 +68,15 @@ export class TrackpitchStack extends Stack {
       secrets: this.secrets,
       bedrockModelId: config.bedrockModelId,
     });
+    // The optional WAF web ACL (CLOUDFRONT scope: the config keeps it to us-east-1 stacks).
+    this.webAcl = config.waf ? new WebAcl(this, 'WebAcl', { stage: config.stage }) : undefined;
     this.web = new Web(this, 'Web', {
       stage: config.stage,
       web: config.web,
       api: this.api,
       auth: this.auth,
       contactEmails: config.contactEmails,
+      webAclArn: this.webAcl?.acl.attrArn,
     });
     // After the web: emails' links, the OAuth redirect URI and redirects point at the site. No cycle:
     // the distribution depends on the HttpApi resource only, never on a Lambda.

@@ -37,6 +37,7 @@ import type { Auth } from './auth';
 import type { WebSource } from './config';
 import { audioBucketHost } from './audio';
 import { acknowledge } from './nag';
+import { ORIGIN_VERIFY_HEADER } from '../../schema/routes';
 import { webBuildAsset } from './web-build';
 
 /** Where the OAuth hosted UI returns after sign-in and sign-out (paths of the web app). */
@@ -64,6 +65,8 @@ export interface WebProps {
   api: Api;
   auth: Auth;
   contactEmails: { support: string; privacy: string };
+  /** The WAF web ACL on the distribution (the `waf` setting, lib/cloud/waf.ts); undefined: none. */
+  webAclArn?: string | undefined;
 }
 
 /** The site's Content-Security-Policy (lib/securityHeaders.ts) with AWS's hosts: Cognito, its hosted UI, the audio bucket. */
@@ -137,6 +140,9 @@ export class Web extends Construct {
     const apiOrigin = new HttpOrigin(props.api.domainName, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      // Proves to the API that the request came through this distribution, so its CloudFront-Viewer-Address
+      // (forwarded by the origin request policy below) is the viewer's: lambdas/http/clientLimit.ts.
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.api.originSecret.secretValue.unsafeUnwrap() },
     });
 
     this.distribution = new Distribution(this, 'Distribution', {
@@ -147,6 +153,7 @@ export class Web extends Construct {
       enableLogging: true,
       logBucket: this.logBucket,
       logFilePrefix: 'cloudfront/',
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -162,23 +169,26 @@ export class Web extends Construct {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           // Everything but Host (API Gateway routes on its own host name); with caching disabled
-          // this policy also forwards Authorization.
+          // this policy also forwards Authorization. It includes CloudFront's own headers, among them
+          // CloudFront-Viewer-Address, the client address the per-client limits count.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: this.headers,
           compress: true,
         },
       },
     });
+    if (!props.webAclArn) {
+      acknowledge(this.distribution, {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'The WAF web ACL is optional (the waf setting, off by default: about $8/month + $0.60 per million requests, docs/deploy.md): the app limits each client on the public POST routes itself, the API has stage and per-route throttles and JWT auth, and static files are public by nature.',
+      });
+    }
     acknowledge(
       this.distribution,
       {
         id: 'AwsSolutions-CFR1',
         reason: 'Producers and labels are worldwide; the product has no country restriction to enforce.',
-      },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason:
-          'No WAF web ACL yet: the API has stage and per-route throttles and JWT auth, static files are public by nature; a web ACL (~$6/month + requests) is planned for public launch.',
       },
       {
         id: 'AwsSolutions-CFR4',

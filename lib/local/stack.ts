@@ -68,6 +68,12 @@ export interface LocalStackOptions {
   sendIntervalSeconds?: number;
   /** The AI writer: the local writer unless Bedrock is asked for (`WRITER=bedrock npm start`, README). */
   writer?: WriterChoice;
+  /**
+   * The per-client limits of the public POST routes (core/allowance.ts), as in AWS unless turned off.
+   * Only the browser and integration runs turn them off: every request of theirs comes from 127.0.0.1,
+   * so a run's many waitlist joins would be one client's; the limits' own tests build their handlers.
+   */
+  clientLimits?: boolean;
 }
 
 export type WriterChoice = Pick<ServerConfig, 'writer' | 'bedrockModelId'>;
@@ -115,6 +121,7 @@ export function localServerConfig(stack: {
   intervalMs?: number;
   dataDir?: string;
   writer?: WriterChoice;
+  clientLimits?: boolean;
 }): ServerConfig {
   return {
     tableName: stack.tableName,
@@ -129,6 +136,7 @@ export function localServerConfig(stack: {
     appUrl: stack.appUrl,
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
     ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),
+    ...(stack.clientLimits === false ? { clientLimitsOff: true } : {}),
   };
 }
 
@@ -258,6 +266,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       intervalMs,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.writer ? { writer: options.writer } : {}),
+      ...(options.clientLimits === false ? { clientLimits: false } : {}),
     });
     const factories = new Map(await handlersLoaded);
 

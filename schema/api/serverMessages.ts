@@ -46,3 +46,9 @@ export const localServerMessages = {
   /** POST /local/confirm-signup for an address without an account. */
   noAccount: 'There is no account with this email address.',
 } as const;
+
+/**
+ * The `code` of a 429 for one client over its own limit on a public POST route (lambdas/http/clientLimit.ts):
+ * its message says when to try again, so a page shows it (the route throttle's 429 is everyone's).
+ */
+export const CLIENT_LIMIT_CODE = 'client_limit';

@@ -6,7 +6,7 @@ import { defaultWebDist } from '../../lib/local/paths';
 export default async function globalSetup() {
   if (!existsSync(defaultWebDist)) throw new Error('web/dist is missing: run `npm run build:web` first (npm test does).');
   // The ticker sends every second, so the sending test sees its emails arrive in seconds.
-  const stack = await startLocalStack({ ticker: true, sendIntervalSeconds: 1 });
+  const stack = await startLocalStack({ ticker: true, sendIntervalSeconds: 1, clientLimits: false });
   process.env.E2E_BASE_URL = stack.appUrl;
   process.env.E2E_ADMIN_EMAIL = stack.admin.email;
   process.env.E2E_ADMIN_PASSWORD = stack.admin.password;

@@ -39,6 +39,7 @@ describe('readConfig', () => {
       alarmEmail: undefined,
       web: { kind: 'vite', webDir: WEB_DIR },
       apiThrottle: { rate: DEFAULTS.apiRateLimit, burst: DEFAULTS.apiBurstLimit },
+      waf: false,
     });
   });
 
@@ -66,6 +67,16 @@ describe('readConfig', () => {
       apiThrottle: { rate: 9 },
       callbackUrls: ['https://c.example.com/auth'],
     });
+  });
+
+  it('turns the WAF web ACL on only when asked, in us-east-1 only (a CloudFront web ACL lives there)', () => {
+    expect(read({ waf: 'true', region: 'us-east-1' }).waf).toBe(true);
+    expect(read({}, { TRACKPITCH_WAF: 'true' }).waf).toBe(true);
+    expect(read({ waf: false }, { TRACKPITCH_WAF: 'true' }).waf).toBe(false);
+    expect(problems({ waf: 'yes' })).toEqual(['waf (from -c waf=…) must be true or false, got "yes"']);
+    expect(problems({ waf: true, region: 'eu-west-1' })).toEqual([
+      "waf (from -c waf=…): the web ACL guards the CloudFront distribution, and CloudFront's web ACLs are created in us-east-1 only; this stack deploys to eu-west-1. Deploy to us-east-1 or leave waf off",
+    ]);
   });
 
   it('documents an environment variable for every setting', () => {

@@ -54,6 +54,7 @@ function check(root: IConstruct) {
 describe.each([
   ['default configuration', {}],
   ['Google sign-in and alarm email configured', GOOGLE_CONTEXT],
+  ['the WAF web ACL on', { waf: 'true' }],
 ])('cdk-nag AwsSolutions, %s', (_name, context) => {
   const { app } = synth(context);
   const { report, used } = check(app);

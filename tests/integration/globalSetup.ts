@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
     writeFileSync(join(webDist, path), content);
   }
   const started = Date.now();
-  const stack = await startLocalStack({ webDist });
+  const stack = await startLocalStack({ webDist, clientLimits: false });
   console.log(`[integration] local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${stack.appUrl}`);
   project.provide('localStack', {
     appUrl: stack.appUrl,

@@ -28,6 +28,7 @@ import { listenMessages, type ListenPage } from '../../schema/api/listenValues';
 import { key } from '../../schema/table';
 import { call, callAt, createUser, dynamodb, stack, startServerServing, stackConfig, uniqueEmail, type TestUser } from './helpers';
 import { seedSentEmail } from './sentEmails';
+import { noClientLimit } from '../fakes/clientLimit';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TRACK_SECONDS = 8;
@@ -52,6 +53,8 @@ beforeAll(async () => {
       tracks: trackStore(),
       audio: localAudioStore(stackConfig()),
       clock: { now: () => pinnedNow ?? new Date(systemClock.now().getTime() + clockOffsetMs) },
+      // The client limit has its own tests (client-limits.test.ts): this file's many beacons are all 127.0.0.1's.
+      clientLimit: noClientLimit,
     }),
   ) as LambdaHandler;
   server = await startServerServing('listen', listen);

@@ -15,13 +15,14 @@ import { makeHandler as makeWaitlistHandler } from '../../lambdas/http/waitlist'
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
 import { waitlistMessages, type WaitlistEntry } from '../../schema/api/waitlist';
 import { key } from '../../schema/table';
+import { noClientLimit } from '../fakes/clientLimit';
 import { adminTokens, call, createUser, dynamodb, stack, startServer, uniqueEmail, type TestUser } from './helpers';
 
 const store = () => new DynamoWaitlistStore(dynamodb().doc, stack().tableName);
 const ids = ulidGenerator();
 let handler: ReturnType<typeof makeWaitlistHandler>;
 beforeAll(() => {
-  handler = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids });
+  handler = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids, clientLimit: noClientLimit });
 });
 
 const context = () => makeLambdaContext({ functionName: 'trackpitch-waitlist', awsRequestId: randomUUID(), region: 'us-east-1', timeoutMs: 10_000 });
@@ -250,7 +251,7 @@ describe('GET /api/waitlist/spots', () => {
 describe('POST /api/waitlist throttling', () => {
   it('answers 429 past its burst of 10, before the handler (a server of its own, so the shared bucket stays full)', async () => {
     let calls = 0;
-    const real = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids });
+    const real = makeWaitlistHandler({ waitlist: store(), clock: systemClock, ids, clientLimit: noClientLimit });
     const server = await startServer({
       loadHandler: () =>
         Promise.resolve(async (event, ctx) => {

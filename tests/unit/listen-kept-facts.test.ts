@@ -8,6 +8,7 @@ import { withKeptLinkFacts } from '../../lambdas/composition/listen';
 import { LINK_FACTS_MS } from '../../lambdas/core/listen';
 import type { ListenDeps } from '../../lambdas/http/listen';
 import type { EmailToken, ListenCampaign, ListenStore } from '../../lambdas/ports';
+import { noClientLimit } from '../fakes/clientLimit';
 
 const token = (value: string, campaignId = 'C1'): EmailToken => ({
   token: value,
@@ -53,6 +54,7 @@ function countingDeps(known: EmailToken[]) {
     listen,
     tracks: { get: () => Promise.resolve(undefined) },
     audio: { signedGetUrl: () => Promise.resolve('https://audio.example/a') },
+    clientLimit: noClientLimit,
     clock: { now: () => now },
   };
   return { reads, deps, moveBy: (ms: number) => (now = new Date(now.getTime() + ms)) };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeTime } from 'ulid';
 import { decisionUpdate, isWaitlistEntryId, newWaitlistEntry, normaliseNotes, waitlistSpots } from '../../lambdas/core/waitlist';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
+import { noClientLimit } from '../fakes/clientLimit';
 import { makeHandler as makeWaitlistHandler, parseJoin } from '../../lambdas/http/waitlist';
 import { makeHandler as makeAdminHandler } from '../../lambdas/http/admin';
 import { BETA_SPOTS, waitlistJoinSchema, waitlistMessages, type WaitlistEntry } from '../../schema/api/waitlist';
@@ -173,7 +174,7 @@ describe('the waitlist handlers over an in-memory store', () => {
 
   it('join: 201 with the id, then 409 for the same email in another case; spots count it', async () => {
     const store = memoryWaitlist();
-    const handler = makeWaitlistHandler({ waitlist: store, clock, ids: { next: () => ID } });
+    const handler = makeWaitlistHandler({ waitlist: store, clock, ids: { next: () => ID }, clientLimit: noClientLimit });
     const first = bodyOf(
       await handler(apiEvent('POST', '/api/waitlist', { body: { email: 'Nova@Example.com', artist_name: 'Nova', music_style: 'Techno' } }), context()),
     );

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
+import { apiMessages, CLIENT_LIMIT_CODE, gatewayMessages } from '../../schema/api/serverMessages';
 import { plans } from '../../schema/plans';
 import { waitlistMessages } from '../../schema/api/waitlistConstants';
 import { MUSIC_STYLES, WAITLIST_TEXT } from '../../web/src/api/waitlist';
@@ -457,6 +457,11 @@ describe('landing page: waitlist form', () => {
   it.each([
     ['a duplicate email (409)', json({ message: 'whatever the server says' }, 409), [WAITLIST_TEXT.duplicate]],
     ['the throttle (429)', json({ message: gatewayMessages.tooManyRequests }, 429), [WAITLIST_TEXT.throttled]],
+    [
+      "the client's own limit (429 client_limit)",
+      json({ message: 'Too many waitlist sign-ups from your network. Please try again in 15 minutes.', code: CLIENT_LIMIT_CODE }, 429),
+      ['Too many waitlist sign-ups from your network. Please try again in 15 minutes.'],
+    ],
     ['a refused value (400)', json({ message: `email: ${waitlistMessages.badEmail}` }, 400), [waitlistMessages.badEmail]],
     ['a server failure (500)', json({ message: apiMessages.internalError }, 500), ['Something went wrong', 'Please try again or contact support']],
   ] as const)('after %s it shows the right text and keeps everything typed', async (_case, response, texts) => {

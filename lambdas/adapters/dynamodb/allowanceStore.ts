@@ -8,8 +8,11 @@ import { conditionFailed, reasonCodes, retryingRaces } from './races';
 /** How long a window's count outlives its window (TTL): past it nothing reads it. */
 const KEPT_AFTER_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** The partition a subject's counts live in: the user's, or the client's (its hashed address). */
+const partitionOf = (subject: AllowanceSubject) => ('userId' in subject ? key.user(subject.userId) : key.client(subject.client));
+
 /**
- * `USER#<sub>` / `ALLOW#<kind>#<window>` (schema/ACCESS_PATTERNS.md): one count per window, raised in one
+ * `USER#<sub>` or `CLIENT#<hash>` / `ALLOW#<kind>#<window>` (schema/ACCESS_PATTERNS.md): one count per window, raised in one
  * transaction with a condition each, so a take counts in all of its windows or, when one is full, in none;
  * the cancellation reasons, one per window in order, tell which was full.
  */
@@ -27,7 +30,7 @@ export class DynamoAllowanceStore implements AllowanceStore {
             TransactItems: windows.map((window) => ({
               Update: {
                 TableName: this.tableName,
-                Key: { PK: key.user(subject.userId), SK: key.allowance(subject.kind, window.name) },
+                Key: { PK: partitionOf(subject), SK: key.allowance(subject.kind, window.name) },
                 UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD used :one',
                 ConditionExpression: 'attribute_not_exists(used) OR used < :most',
                 ExpressionAttributeNames: { '#ttl': ttlAttribute },

@@ -6,6 +6,7 @@
  */
 import type { WaitlistEntry, WaitlistJoin, WaitlistSpots } from '../../../schema/api/waitlist';
 import { musicStyles, waitlistMessages } from '../../../schema/api/waitlistConstants';
+import { CLIENT_LIMIT_CODE } from '../../../schema/api/serverMessages';
 import { apiPath } from '../../../schema/routes';
 import { ApiError, createApiClient } from './client';
 
@@ -50,7 +51,8 @@ export type JoinFailure = { title: string; message?: string };
 export function joinFailure(error: unknown): JoinFailure {
   if (error instanceof ApiError) {
     if (error.status === 409) return { title: WAITLIST_TEXT.duplicate };
-    if (error.status === 429) return { title: WAITLIST_TEXT.throttled };
+    // The client's own limit says when to try again (code client_limit); the route's throttle is everyone's.
+    if (error.status === 429) return { title: error.code === CLIENT_LIMIT_CODE && error.message ? error.message : WAITLIST_TEXT.throttled };
     // The server names the field ("email: Enter a valid email address"); the form shows the sentence.
     if (error.status === 400 && error.message) return { title: error.message.replace(/^[a-z_]+: /, '') };
   }
