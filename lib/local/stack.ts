@@ -21,6 +21,7 @@ import { handlerGroups, type HandlerGroup } from '../../schema/routes';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
 import {
   confirmSignUp,
+  pendingResetCode,
   ensureAdminUser,
   LOCAL_REGION,
   LOCAL_USER_POOL_ID,
@@ -268,6 +269,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       runtimeConfig,
       authorize: makeAuthorizer({ userPoolId: cognito.userPoolId, userPoolClientId, cognitoEndpoint: cognito.endpoint }),
       confirmSignUp: (email) => confirmSignUp(cognitoClient, cognito.userPoolId, email),
+      resetCode: (email) => Promise.resolve(pendingResetCode(engineDataPaths(baseDir).cognito, cognito.userPoolId, email)),
       region,
       loadHandler: async (group) => (factories.get(group) ?? (await importHandlerFactory(group)))(config),
       // The billing twin posts its events to this very server's webhook route, signed with the secret its verifier reads.
