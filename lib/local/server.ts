@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import type { ServerConfig } from '../../lambdas/composition/config';
+import { LOCAL_CONFIRM_SIGNUP_PATH, LOCAL_RESET_CODE_PATH } from '../../schema/localPaths';
 import { findRoute, handlerGroups, lambdaLimits, type HandlerGroup } from '../../schema/routes';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { gatewayMessages, localServerMessages } from '../../schema/api/serverMessages';
@@ -31,9 +32,6 @@ import { fromRoot } from './paths';
 import { localSecurityHeaders } from '../securityHeaders';
 import { makeStaticHandler } from './static';
 import { makeRouteThrottle } from './throttle';
-
-export const LOCAL_CONFIRM_SIGNUP_PATH = '/local/confirm-signup';
-export const LOCAL_RESET_CODE_PATH = '/local/reset-code';
 
 export type LambdaHandler = (event: ApiGatewayEvent, context: Context) => Promise<unknown>;
 
