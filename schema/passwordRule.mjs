@@ -12,8 +12,8 @@ export const PASSWORD_RULE = Object.freeze({
   requireSymbols: true,
 });
 
-/** The characters Cognito counts as symbols (its documented list, without the space). */
-export const PASSWORD_SYMBOLS = '^$*.[]{}()?"!@#%&/\\,><\':;|_~`=+-';
+/** The characters Cognito counts as symbols (its documented list; a space counts, though not at either end). */
+export const PASSWORD_SYMBOLS = '^$*.[]{}()?"!@#%&/\\,><\':;|_~`=+- ';
 
 /** Shown under the password field, and as the error when a password breaks the rule, in AWS and locally. */
 export const PASSWORD_RULE_MESSAGE = `Use at least ${PASSWORD_RULE.minLength} characters, with an uppercase letter, a lowercase letter, a number and a symbol.`;
@@ -21,6 +21,8 @@ export const PASSWORD_RULE_MESSAGE = `Use at least ${PASSWORD_RULE.minLength} ch
 /** True when `password` satisfies PASSWORD_RULE as Cognito checks it (ASCII letters and digits). */
 export function meetsPasswordRule(password) {
   if (typeof password !== 'string') return false;
+  // Cognito refuses a password that starts or ends with a space.
+  if (password !== password.trim()) return false;
   // Cognito counts characters (code points), not UTF-16 units.
   if ([...password].length < PASSWORD_RULE.minLength) return false;
   if (PASSWORD_RULE.requireLowercase && !/[a-z]/.test(password)) return false;

@@ -16,6 +16,7 @@ import { localKeys } from '../../lambdas/adapters/local-secrets/localKeys';
 import { LOCAL_BILLING_PRICES } from '../../lambdas/adapters/local-billing/paths';
 import { isSendInterval, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
 import type * as senderModule from '../../lambdas/workers/sender';
+import { meetsPasswordRule, PASSWORD_RULE_MESSAGE } from '../../schema/passwordRule.mjs';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
@@ -164,6 +165,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     password: options.admin?.password ?? process.env.LOCAL_ADMIN_PASSWORD ?? DEFAULT_ADMIN.password,
     name: options.admin?.name ?? DEFAULT_ADMIN.name,
   };
+  // Cognito refuses such a password (AdminSetUserPassword), so the local admin must follow the rule too.
+  if (!meetsPasswordRule(admin.password)) {
+    throw new LocalStackError(`LOCAL_ADMIN_PASSWORD does not follow the password rule. ${PASSWORD_RULE_MESSAGE}`);
+  }
 
   // Fail fast, before anything starts, when a fixed port is taken.
   await assertPortFree(ports.app, 'the app', 'Stop what uses it, or choose another port: PORT=3100 npm start.');

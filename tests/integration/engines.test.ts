@@ -220,8 +220,12 @@ describe('cognito-local', () => {
     const stranger = await forgot(unknown);
     expect(known.status, known.text).toBe(200);
     expect(stranger.status, stranger.text).toBe(200);
-    expect(JSON.parse(known.text)).toEqual({ CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: `${user.email[0]}***@e***` } });
-    expect(JSON.parse(stranger.text)).toEqual({ CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: `${unknown[0]}***@e***` } });
+    expect(JSON.parse(known.text)).toEqual({
+      CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: `${user.email[0]}***@e***` },
+    });
+    expect(JSON.parse(stranger.text)).toEqual({
+      CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: `${unknown[0]}***@e***` },
+    });
 
     const resetCode = await call('/local/reset-code', { method: 'POST', body: { email: user.email }, headers: { origin: appOrigin() } });
     expect(resetCode.status).toBe(200);
@@ -231,11 +235,18 @@ describe('cognito-local', () => {
     expect((await call('/local/reset-code', { method: 'POST', body: { email: user.email }, headers: { origin: FOREIGN } })).status).toBe(403);
 
     const confirm = (email: string, confirmationCode: unknown, password: string) =>
-      action('ConfirmForgotPassword', { ClientId: stack().userPoolClientId, Username: email, ConfirmationCode: confirmationCode, Password: password }, { origin: appOrigin() });
+      action(
+        'ConfirmForgotPassword',
+        { ClientId: stack().userPoolClientId, Username: email, ConfirmationCode: confirmationCode, Password: password },
+        { origin: appOrigin() },
+      );
     const weak = await confirm(user.email, code, 'password');
     expect(json(weak)).toEqual({ __type: 'InvalidPasswordException', message: PASSWORD_RULE_MESSAGE });
     expect(json(await confirm(user.email, '000000' === code ? '111111' : '000000', 'New-password-2')).__type).toBe('CodeMismatchException');
-    expect(json(await confirm(unknown, code, 'New-password-2'))).toEqual({ __type: 'CodeMismatchException', message: 'Invalid verification code provided, please try again.' });
+    expect(json(await confirm(unknown, code, 'New-password-2'))).toEqual({
+      __type: 'CodeMismatchException',
+      message: 'Invalid verification code provided, please try again.',
+    });
 
     expect((await confirm(user.email, code, 'New-password-2')).status).toBe(200);
     await expect(signIn(user.email, 'New-password-2')).resolves.toBeDefined();

@@ -349,7 +349,23 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
       patchProfile,
       api,
     }),
-    [user, profile, profileError, groups, loading, signIn, signUp, confirmSignUp, resetPassword, confirmResetPassword, signInWithGoogle, signOut, refreshProfile, patchProfile, api],
+    [
+      user,
+      profile,
+      profileError,
+      groups,
+      loading,
+      signIn,
+      signUp,
+      confirmSignUp,
+      resetPassword,
+      confirmResetPassword,
+      signInWithGoogle,
+      signOut,
+      refreshProfile,
+      patchProfile,
+      api,
+    ],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
