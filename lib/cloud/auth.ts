@@ -24,6 +24,7 @@ import {
   VerificationEmailStyle,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { PASSWORD_RULE } from '../../schema/passwordRule.mjs';
 import { ADMIN_GROUP } from '../../schema/routes';
 import type { GoogleConfig } from './config';
 import { AppFunction, commonEnvironment } from './functions';
@@ -34,14 +35,8 @@ export const CUSTOM_MESSAGE_ENTRY = 'lambdas/workers/cognitoCustomMessage.ts';
 /** Cognito waits at most 5 s for a custom message trigger (and retries up to three times). */
 export const CUSTOM_MESSAGE_TIMEOUT = Duration.seconds(5);
 
-/** The password rules Cognito enforces (the local pool should use the same). */
-export const PASSWORD_POLICY = {
-  minLength: 10,
-  requireLowercase: true,
-  requireUppercase: true,
-  requireDigits: true,
-  requireSymbols: true,
-} as const;
+/** The password rules Cognito enforces: the app's one rule (schema/passwordRule.mjs), also checked by the pages and the local stack. */
+export const PASSWORD_POLICY = { ...PASSWORD_RULE };
 
 export interface AuthProps {
   stage: string;

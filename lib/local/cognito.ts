@@ -15,7 +15,7 @@
  *   only from the web app's origin, and never the Admin* or management actions.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AdminAddUserToGroupCommand,
@@ -314,4 +314,29 @@ export async function confirmSignUp(
     }),
   );
   return 'confirmed';
+}
+
+/** The part of cognito-local's pool file (`.cognito/db/<pool id>.json`) the reset code is read from. */
+interface StoredPool {
+  Users?: Record<string, { Username?: string; ConfirmationCode?: string; Attributes?: { Name: string; Value?: string }[] }>;
+}
+
+/**
+ * The code cognito-local keeps after ForgotPassword for `email` (null when it has none): locally no
+ * email is sent, so the page shows it (POST /local/reset-code). cognito-local saves its pool file
+ * before it answers ForgotPassword, and finds the user as it does (user name, then email).
+ */
+export function pendingResetCode(dir: string, userPoolId: string, email: string): string | null {
+  let pool: StoredPool;
+  try {
+    pool = JSON.parse(readFileSync(join(dir, '.cognito', 'db', `${userPoolId}.json`), 'utf8')) as StoredPool;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const wanted = email.trim().toLowerCase();
+  const user = Object.values(pool.Users ?? {}).find(
+    (candidate) => candidate.Username?.toLowerCase() === wanted || candidate.Attributes?.some((a) => a.Name === 'email' && a.Value?.toLowerCase() === wanted),
+  );
+  return user?.ConfirmationCode ?? null;
 }

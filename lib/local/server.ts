@@ -3,7 +3,8 @@
  * it in AWS (route list from schema/routes.ts, local-only routes included, JWT authorizer, route
  * throttling, payload format 2.0 events to the same handler modules the Lambdas run), and two
  * local-only pages: `POST /local/confirm-signup`, that confirms a just-created account (DESIGN §1
- * "Local decisions"): JSON only (a cross-site page cannot send that without a preflight, which is not
+ * "Local decisions"), and `POST /local/reset-code`, that gives the password reset code (no email is
+ * sent locally): JSON only (a cross-site page cannot send that without a preflight, which is not
  * answered) and refused to any Origin but the app's own; `/local/mailbox/consent`, the local
  * mailbox's stand-in for Google's consent screen (lib/local/mailboxConsent.ts); and `/local/billing/…`,
  * the billing twin's stand-ins for Stripe Checkout and the Customer Portal (lib/local/billingPages.ts);
@@ -14,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import type { ServerConfig } from '../../lambdas/composition/config';
+import { LOCAL_CONFIRM_SIGNUP_PATH, LOCAL_RESET_CODE_PATH } from '../../schema/localPaths';
 import { findRoute, handlerGroups, lambdaLimits, type HandlerGroup } from '../../schema/routes';
 import { runtimeConfigSchema, type RuntimeConfig } from '../../schema/api/runtimeConfig';
 import { gatewayMessages, localServerMessages } from '../../schema/api/serverMessages';
@@ -48,6 +50,8 @@ export interface LocalServerOptions {
   authorize: Authorizer;
   /** Confirms an UNCONFIRMED account by email (cognito-local AdminConfirmSignUp). */
   confirmSignUp: (email: string) => Promise<'confirmed' | 'already-confirmed' | 'not-found'>;
+  /** The password reset code cognito-local keeps for an email (pendingResetCode); absent, `/local/reset-code` answers 404. */
+  resetCode?: (email: string) => Promise<string | null>;
   region: string;
   /** Loads a handler group's handler, e.g. importHandler(group, config) for the stack's configuration. */
   loadHandler: (group: HandlerGroup) => Promise<LambdaHandler>;
@@ -309,44 +313,53 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
   }
 
-  async function handleConfirmSignUp(req: IncomingMessage, res: ServerResponse) {
-    const headers = { 'cache-control': 'no-store' };
+  /**
+   * The email of a local-only account request (`POST {"email": "..."}`), or undefined once refused:
+   * only the app itself (or a tool on this machine, which sends no Origin) may ask, in JSON only (a
+   * cross-site page cannot send that without a CORS preflight, which is not answered).
+   */
+  async function readAccountEmail(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<string | undefined> {
     if (req.method !== 'POST') {
       req.resume();
       writeJson(res, 405, { message: 'Use POST with {"email": "..."}.' }, { ...headers, allow: 'POST' });
-      return;
+      return undefined;
     }
-    // Only the app itself (or a tool on this machine, which sends no Origin) may confirm accounts.
     const origin = req.headers.origin;
     if (origin !== undefined && !ownOrigins().has(origin)) {
       req.resume();
-      writeJson(res, 403, { message: 'Only the Trackpitch app may confirm a local account.' }, headers);
-      return;
+      writeJson(res, 403, { message: 'Only the Trackpitch app may ask for this.' }, headers);
+      return undefined;
     }
-    // JSON only: a cross-site page cannot send it without a CORS preflight, which is not answered.
     if (mediaType(req.headers['content-type']) !== 'application/json') {
       req.resume();
       writeJson(res, 415, { message: 'Send {"email": "you@example.com"} with Content-Type: application/json.' }, headers);
-      return;
+      return undefined;
     }
     const body = await readBody(req, 10 * 1024, false);
     if (body === 'too-large') {
       writeJson(res, 413, { message: 'The request is too large.' }, headers);
-      return;
+      return undefined;
     }
     let email: unknown;
     try {
       email = (JSON.parse(body.toString('utf8')) as { email?: unknown } | null)?.email;
     } catch {
       writeJson(res, 400, { message: 'The request body is not valid JSON: send {"email": "you@example.com"}.' }, headers);
-      return;
+      return undefined;
     }
     if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-      writeJson(res, 400, { message: 'Please send the email address of the new account: {"email": "you@example.com"}.' }, headers);
-      return;
+      writeJson(res, 400, { message: 'Please send the email address of the account: {"email": "you@example.com"}.' }, headers);
+      return undefined;
     }
+    return email.trim();
+  }
+
+  async function handleConfirmSignUp(req: IncomingMessage, res: ServerResponse) {
+    const headers = { 'cache-control': 'no-store' };
+    const email = await readAccountEmail(req, res, headers);
+    if (email === undefined) return;
     try {
-      const outcome = await options.confirmSignUp(email.trim());
+      const outcome = await options.confirmSignUp(email);
       if (outcome === 'not-found') {
         writeJson(res, 404, { message: localServerMessages.noAccount }, headers);
         return;
@@ -355,6 +368,23 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Local sign-up confirmation failed', error: String(error) }));
       writeJson(res, 500, { message: 'The local sign-up confirmation failed. Please try again.' }, headers);
+    }
+  }
+
+  /** The password reset code cognito-local keeps for an email, `{"code": null}` when it has none (no email is sent locally). */
+  async function handleResetCode(req: IncomingMessage, res: ServerResponse) {
+    const headers = { 'cache-control': 'no-store' };
+    const email = await readAccountEmail(req, res, headers);
+    if (email === undefined) return;
+    if (!options.resetCode) {
+      writeJson(res, 404, { message: 'The local Cognito is not running on this server.' }, headers);
+      return;
+    }
+    try {
+      writeJson(res, 200, { code: await options.resetCode(email) }, headers);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Reading the local reset code failed', error: String(error) }));
+      writeJson(res, 500, { message: 'The local reset code could not be read. Please try again.' }, headers);
     }
   }
 
@@ -386,7 +416,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         writeJson(res, 200, runtimeConfig, { ...securityHeaders, 'cache-control': 'no-store' });
         return;
       }
-      if (pathname === '/local/confirm-signup') return handleConfirmSignUp(req, res);
+      if (pathname === LOCAL_CONFIRM_SIGNUP_PATH) return handleConfirmSignUp(req, res);
+      if (pathname === LOCAL_RESET_CODE_PATH) return handleResetCode(req, res);
       if (pathname === MAILBOX_CONSENT_PATH) return handleMailboxConsent(req, res, { appOrigins: [...ownOrigins()] });
       if (pathname === LOCAL_AUDIO_UPLOAD_PATH || pathname === LOCAL_AUDIO_FILE_PATH) {
         const clock = () => new Date(options.now?.() ?? Date.now());

@@ -16,11 +16,13 @@ import { localKeys } from '../../lambdas/adapters/local-secrets/localKeys';
 import { LOCAL_BILLING_PRICES } from '../../lambdas/adapters/local-billing/paths';
 import { isSendInterval, sendIntervalMs, type ServerConfig } from '../../lambdas/composition/config';
 import type * as senderModule from '../../lambdas/workers/sender';
+import { meetsPasswordRule, PASSWORD_RULE_MESSAGE } from '../../schema/passwordRule.mjs';
 import { TABLE_NAME_DEFAULT } from '../../schema/table';
 import { handlerGroups, type HandlerGroup } from '../../schema/routes';
 import type { RuntimeConfig } from '../../schema/api/runtimeConfig';
 import {
   confirmSignUp,
+  pendingResetCode,
   ensureAdminUser,
   LOCAL_REGION,
   LOCAL_USER_POOL_ID,
@@ -171,6 +173,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     password: options.admin?.password ?? process.env.LOCAL_ADMIN_PASSWORD ?? DEFAULT_ADMIN.password,
     name: options.admin?.name ?? DEFAULT_ADMIN.name,
   };
+  // Cognito refuses such a password (AdminSetUserPassword), so the local admin must follow the rule too.
+  if (!meetsPasswordRule(admin.password)) {
+    throw new LocalStackError(`LOCAL_ADMIN_PASSWORD does not follow the password rule. ${PASSWORD_RULE_MESSAGE}`);
+  }
 
   // Fail fast, before anything starts, when a fixed port is taken.
   await assertPortFree(ports.app, 'the app', 'Stop what uses it, or choose another port: PORT=3100 npm start.');
@@ -277,6 +283,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       runtimeConfig,
       authorize: makeAuthorizer({ userPoolId: cognito.userPoolId, userPoolClientId, cognitoEndpoint: cognito.endpoint }),
       confirmSignUp: (email) => confirmSignUp(cognitoClient, cognito.userPoolId, email),
+      resetCode: (email) => Promise.resolve(pendingResetCode(engineDataPaths(baseDir).cognito, cognito.userPoolId, email)),
       region,
       loadHandler: async (group) => (factories.get(group) ?? (await importHandlerFactory(group)))(config),
       // The billing twin posts its events to this very server's webhook route, signed with the secret its verifier reads.

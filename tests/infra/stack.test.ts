@@ -16,6 +16,7 @@ import { MetricNames, METRICS_NAMESPACE, METRICS_SERVICE } from '../../schema/me
 import { SPA_REWRITE_CODE } from '../../lib/cloud/web';
 import { CSP_HEADER, FIXED_SECURITY_HEADERS, SECURITY_HEADER_NAMES } from '../../lib/securityHeaders';
 import { runtimeConfigSchema } from '../../schema/api/runtimeConfig';
+import { PASSWORD_RULE } from '../../schema/passwordRule.mjs';
 import { ADMIN_GROUP, cloudRoutes, handlerGroups, lambdaLimits, routeKey, type HandlerGroupDefinition } from '../../schema/routes';
 import { createTableInput } from '../../schema/table';
 import { actionsOf, onlyResource, resourcesOfType, statementsOfRole, synth } from './synth';
@@ -63,6 +64,18 @@ describe('auth', () => {
       DeletionProtection: 'ACTIVE',
     });
     template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'trackpitch-dev' });
+  });
+
+  it("enforces the app's one password rule (schema/passwordRule.mjs), the one the pages and the local stack check", () => {
+    const pool = onlyResource(template, 'AWS::Cognito::UserPool');
+    const policy = (pool.Properties as { Policies: { PasswordPolicy: Record<string, unknown> } }).Policies.PasswordPolicy;
+    expect({
+      minLength: policy.MinimumLength,
+      requireLowercase: policy.RequireLowercase,
+      requireUppercase: policy.RequireUppercase,
+      requireDigits: policy.RequireNumbers,
+      requireSymbols: policy.RequireSymbols,
+    }).toEqual(PASSWORD_RULE);
   });
 
   describe('confirmation email (custom message trigger)', () => {

@@ -11,7 +11,8 @@ import { AdminGetUserCommand, ListUsersCommand } from '@aws-sdk/client-cognito-i
 import { describe, expect, it } from 'vitest';
 import { NO_BROWSER_ORIGIN, startDynamoDbLocal } from '../../lib/local/dynamodb';
 import { processInfo } from '../../lib/local/pidfile';
-import { cognito, rawRequest, stack, uniqueEmail, type RawResponse } from './helpers';
+import { PASSWORD_RULE_MESSAGE } from '../../schema/passwordRule.mjs';
+import { call, cognito, createUser, rawRequest, signIn, stack, uniqueEmail, type RawResponse } from './helpers';
 
 const FOREIGN = 'https://evil.example';
 const appOrigin = () => stack().appUrl; // http://127.0.0.1:<port>
@@ -174,6 +175,82 @@ describe('cognito-local', () => {
     expect(Users?.some((user) => user.Attributes?.some((a) => a.Name === 'email' && a.Value === stack().admin.email))).toBe(true);
     const response = await action('AdminGetUser', { UserPoolId: stack().userPoolId, Username: stack().admin.email });
     expect(response.status).toBe(200);
+  });
+
+  it("refuses a password that breaks the app's rule at sign-up, with the rule's message (Cognito's InvalidPasswordException)", async () => {
+    for (const password of ['short', 'password', 'abc', 'Abcdefghij1', 'abcdefgh-1', 'ABCDEFGH-1', 'Abcdefghij-', 'Abc-1234']) {
+      const email = uniqueEmail('guard-weak');
+      const response = await action('SignUp', { ...signUpBody(email), Password: password }, { origin: appOrigin() });
+      expect(response.status, password).toBe(400);
+      expect(json(response), password).toEqual({ __type: 'InvalidPasswordException', message: PASSWORD_RULE_MESSAGE });
+      // The page reads the answer: the CORS header cognito-local would add is there.
+      expect(response.headers['access-control-allow-origin'], password).toBeDefined();
+      expect(await userExists(email), password).toBe(false);
+    }
+    // Server-side calls (no Origin) follow the same rule.
+    const email = uniqueEmail('guard-weak-sdk');
+    const response = await action('SignUp', { ...signUpBody(email), Password: 'password' });
+    expect(json(response).__type).toBe('InvalidPasswordException');
+    expect(await userExists(email)).toBe(false);
+  });
+
+  it('answers a wrong password and an unknown email alike (NotAuthorizedException), as the AWS pool does', async () => {
+    const user = await createUser();
+    const signInWith = (email: string, password: string) =>
+      action(
+        'InitiateAuth',
+        { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: stack().userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password } },
+        { origin: appOrigin() },
+      );
+    const wrongPassword = await signInWith(user.email, 'Wrong-password-1');
+    const unknownEmail = await signInWith(uniqueEmail('nobody'), 'Wrong-password-1');
+    for (const response of [wrongPassword, unknownEmail]) {
+      expect(response.status).toBe(400);
+      expect(json(response)).toEqual({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+      expect(response.headers['access-control-allow-origin']).toBeDefined();
+    }
+    expect((await signInWith(user.email, user.password)).status).toBe(200);
+  });
+
+  it('resets a password with the code the local server shows, under the same rule; an unknown email is not revealed', async () => {
+    const user = await createUser();
+    const unknown = uniqueEmail('nobody');
+    const forgot = (email: string) => action('ForgotPassword', { ClientId: stack().userPoolClientId, Username: email }, { origin: appOrigin() });
+    const known = await forgot(user.email);
+    const stranger = await forgot(unknown);
+    expect(known.status, known.text).toBe(200);
+    expect(stranger.status, stranger.text).toBe(200);
+    expect(JSON.parse(known.text)).toEqual({
+      CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: `${user.email[0]}***@e***` },
+    });
+    expect(JSON.parse(stranger.text)).toEqual({
+      CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: `${unknown[0]}***@e***` },
+    });
+
+    const resetCode = await call('/local/reset-code', { method: 'POST', body: { email: user.email }, headers: { origin: appOrigin() } });
+    expect(resetCode.status).toBe(200);
+    const code = resetCode.json?.code;
+    expect(code).toMatch(/^\d{6}$/);
+    expect((await call('/local/reset-code', { method: 'POST', body: { email: unknown } })).json).toEqual({ code: null });
+    expect((await call('/local/reset-code', { method: 'POST', body: { email: user.email }, headers: { origin: FOREIGN } })).status).toBe(403);
+
+    const confirm = (email: string, confirmationCode: unknown, password: string) =>
+      action(
+        'ConfirmForgotPassword',
+        { ClientId: stack().userPoolClientId, Username: email, ConfirmationCode: confirmationCode, Password: password },
+        { origin: appOrigin() },
+      );
+    const weak = await confirm(user.email, code, 'password');
+    expect(json(weak)).toEqual({ __type: 'InvalidPasswordException', message: PASSWORD_RULE_MESSAGE });
+    expect(json(await confirm(user.email, '000000' === code ? '111111' : '000000', 'New-password-2')).__type).toBe('CodeMismatchException');
+    expect(json(await confirm(unknown, code, 'New-password-2'))).toEqual({
+      __type: 'CodeMismatchException',
+      message: 'Invalid verification code provided, please try again.',
+    });
+
+    expect((await confirm(user.email, code, 'New-password-2')).status).toBe(200);
+    await expect(signIn(user.email, 'New-password-2')).resolves.toBeDefined();
+    await expect(signIn(user.email, user.password)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
   it('refuses another host name (DNS rebinding)', async () => {

@@ -13,6 +13,18 @@ vi.mock('aws-amplify/auth', async (importOriginal) => ({
     amplify.calls.push(input);
     return amplify.answer();
   },
+  signIn: (input: unknown) => {
+    amplify.calls.push({ signIn: input });
+    return amplify.answer();
+  },
+  resetPassword: (input: unknown) => {
+    amplify.calls.push({ resetPassword: input });
+    return amplify.answer();
+  },
+  confirmResetPassword: (input: unknown) => {
+    amplify.calls.push({ confirmResetPassword: input });
+    return amplify.answer();
+  },
 }));
 
 const { createAmplifyAuthService } = await import('../../web/src/auth/amplifyService');
@@ -33,5 +45,37 @@ describe('Amplify auth service: confirmSignUp', () => {
     const service = createAmplifyAuthService(awsConfigWithGoogle);
     await expect(service.confirmSignUp('new@example.com', '000000')).rejects.toThrow('Invalid code provided, please request a code again.');
     expect(amplify.calls).toHaveLength(1);
+  });
+});
+
+describe('Amplify auth service: sign-in errors and the password reset', () => {
+  beforeEach(() => {
+    amplify.calls.length = 0;
+  });
+
+  it("keeps Cognito's error name, which the page maps to 'Incorrect email or password'", async () => {
+    amplify.answer = () => Promise.reject(Object.assign(new Error('Incorrect username or password.'), { name: 'NotAuthorizedException' }));
+    const service = createAmplifyAuthService(awsConfigWithGoogle);
+    await expect(service.signIn('dj@example.com', 'wrong')).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Incorrect username or password.',
+    });
+  });
+
+  it('sends the reset code to the email and sets the new password with it', async () => {
+    amplify.answer = () => Promise.resolve({ isPasswordReset: false, nextStep: { resetPasswordStep: 'CONFIRM_RESET_PASSWORD_WITH_CODE' } });
+    const service = createAmplifyAuthService(awsConfigWithGoogle);
+    await service.resetPassword('dj@example.com');
+    await service.confirmResetPassword('dj@example.com', '123456', 'New-secret-2');
+    expect(amplify.calls).toEqual([
+      { resetPassword: { username: 'dj@example.com' } },
+      { confirmResetPassword: { username: 'dj@example.com', confirmationCode: '123456', newPassword: 'New-secret-2' } },
+    ]);
+  });
+
+  it("throws Cognito's error, named, for a wrong code", async () => {
+    amplify.answer = () => Promise.reject(Object.assign(new Error('Invalid verification code provided, please try again.'), { name: 'CodeMismatchException' }));
+    const service = createAmplifyAuthService(awsConfigWithGoogle);
+    await expect(service.confirmResetPassword('dj@example.com', '000000', 'New-secret-2')).rejects.toMatchObject({ name: 'CodeMismatchException' });
   });
 });

@@ -8,7 +8,8 @@ import { ConfigContext } from '../../web/src/config/ConfigContext';
 import { browser } from '../../web/src/lib/browser';
 import { NotificationsProvider } from '../../web/src/notifications/NotificationsContext';
 import { AppRoutes } from '../../web/src/routes';
-import { awsConfigWithGoogle, currentPath, makeFakeAuth, preloadRoutes, renderApp } from './helpers';
+import { PASSWORD_RULE_MESSAGE } from '../../schema/passwordRule.mjs';
+import { awsConfigWithGoogle, currentPath, localConfig, makeFakeAuth, preloadRoutes, renderApp } from './helpers';
 
 beforeAll(preloadRoutes, 60_000);
 
@@ -182,6 +183,155 @@ describe('/auth page', () => {
   });
 });
 
+/** An Error named as Cognito names it (the auth service keeps the name, web/src/auth/amplifyService.ts). */
+function cognitoError(name: string, message: string): Error {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+async function fillSignUp(user: ReturnType<typeof userEvent.setup>, password: string, name = 'Robin Example') {
+  await user.click(screen.getByRole('button', { name: 'Create Account' }));
+  if (name) await user.type(screen.getByLabelText('Full Name'), name);
+  await user.type(screen.getByLabelText('Email'), 'new@example.com');
+  await user.type(screen.getByLabelText('Password'), password);
+}
+
+describe('/auth password rule', () => {
+  it('shows the rule under the password field when creating an account (not when signing in)', async () => {
+    const { user } = await openAuth();
+    expect(screen.queryByText(PASSWORD_RULE_MESSAGE)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(PASSWORD_RULE_MESSAGE);
+  });
+
+  it.each(['short', 'password', 'abc', 'Abcdefghij1', 'abcdefgh-12'])('refuses %s before calling Cognito, with the rule as the error', async (password) => {
+    const auth = makeFakeAuth();
+    const { user } = await openAuth({ auth });
+    await fillSignUp(user, password);
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    // The rule is both the hint and the error.
+    await waitFor(() => expect(screen.getAllByText(PASSWORD_RULE_MESSAGE)).toHaveLength(2));
+    expect(auth.signUp).not.toHaveBeenCalled();
+  });
+
+  it("shows Cognito's InvalidPasswordException under the field", async () => {
+    const auth = makeFakeAuth({ signUp: vi.fn(() => Promise.resolve({ error: cognitoError('InvalidPasswordException', 'Password too weak (server)') })) });
+    const { user } = await openAuth({ auth });
+    await fillSignUp(user, 'Secret-pass1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Password too weak (server)')).toBeInTheDocument();
+    expect(auth.signUp).toHaveBeenCalledWith('new@example.com', 'Secret-pass1', 'Robin Example');
+  });
+
+  it("takes down a stale 'Please enter your full name' once the account is created", async () => {
+    const auth = makeFakeAuth({ signUp: vi.fn(() => Promise.resolve({ error: null, confirmedLocally: false as const })) });
+    const { user } = await openAuth({ auth, config: awsConfigWithGoogle });
+    await fillSignUp(user, 'Secret-pass1', '');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Please enter your full name')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Full Name'), 'Robin Example');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Check your email')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Please enter your full name')).not.toBeInTheDocument());
+  });
+});
+
+describe('/auth sign-in errors', () => {
+  it.each([
+    ['NotAuthorizedException', 'Incorrect username or password.'],
+    ['NotAuthorizedException', 'Invalid password'],
+    ['UserNotFoundException', 'User does not exist.'],
+    ['NotAuthorizedException', 'User not authorized'],
+  ])("answers %s (%s) with 'Incorrect email or password'", async (name, message) => {
+    const auth = makeFakeAuth({ signIn: vi.fn(() => Promise.resolve({ error: cognitoError(name, message) })) });
+    const { user } = await openAuth({ auth });
+    await user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Incorrect email or password')).toBeInTheDocument();
+    expect(screen.getByText('Login Failed')).toBeInTheDocument();
+    expect(screen.queryByText(message)).not.toBeInTheDocument();
+  });
+
+  it("keeps the server's message for other failures (e.g. too many attempts)", async () => {
+    const auth = makeFakeAuth({
+      signIn: vi.fn(() => Promise.resolve({ error: cognitoError('NotAuthorizedException', 'Password attempts exceeded') })),
+    });
+    const { user } = await openAuth({ auth });
+    await user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Password attempts exceeded')).toBeInTheDocument();
+  });
+});
+
+describe('/auth forgot password', () => {
+  async function openForgot(options: Parameters<typeof renderApp>[1] = {}) {
+    const opened = await openAuth(options);
+    await opened.user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await opened.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await screen.findByRole('heading', { name: 'Reset Password' });
+    return opened;
+  }
+
+  it("asks for the email ('Send code'), keeping the one typed, and goes back to Sign In", async () => {
+    const auth = makeFakeAuth();
+    const { user } = await openForgot({ auth });
+    expect(screen.getByLabelText('Email')).toHaveValue('dj@example.com');
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Email'));
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(screen.getByText('Enter your email address')).toBeInTheDocument();
+    expect(auth.resetPassword).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Back to Sign In' }));
+    expect(screen.getByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('locally: shows the code, refuses a weak new password before calling Cognito, resets and returns to Sign In', async () => {
+    const auth = makeFakeAuth();
+    const { user } = await openForgot({ auth, config: localConfig });
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(auth.resetPassword).toHaveBeenCalledWith('dj@example.com');
+    expect(await screen.findByTestId('local-reset-code')).toHaveTextContent('123456');
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(PASSWORD_RULE_MESSAGE);
+
+    await user.type(screen.getByLabelText('Code'), '123456');
+    await user.type(screen.getByLabelText('New password'), 'password');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    await waitFor(() => expect(screen.getAllByText(PASSWORD_RULE_MESSAGE)).toHaveLength(2));
+    expect(auth.confirmResetPassword).not.toHaveBeenCalled();
+
+    await user.clear(screen.getByLabelText('New password'));
+    await user.type(screen.getByLabelText('New password'), 'New-secret-2');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Password reset')).toBeInTheDocument();
+    expect(auth.confirmResetPassword).toHaveBeenCalledWith('dj@example.com', '123456', 'New-secret-2');
+    expect(screen.getByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('dj@example.com');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+  });
+
+  it('in AWS: says the same whether or not the account exists, and shows a wrong code', async () => {
+    const auth = makeFakeAuth({
+      resetPassword: vi.fn(() => Promise.resolve({ error: null, localCode: null })),
+      confirmResetPassword: vi.fn(() =>
+        Promise.resolve({ error: cognitoError('CodeMismatchException', 'Invalid verification code provided, please try again.') }),
+      ),
+    });
+    const { user } = await openForgot({ auth, config: awsConfigWithGoogle });
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText("If an account exists for dj@example.com, we've emailed it a code.")).toBeInTheDocument();
+    expect(screen.queryByTestId('local-reset-code')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Code'), '000000');
+    await user.type(screen.getByLabelText('New password'), 'New-secret-2');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Invalid verification code provided, please try again.')).toBeInTheDocument();
+    expect(screen.getByText('Reset Failed')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Reset Password' })).toBeInTheDocument();
+  });
+});
+
 describe('/auth confirmation link (/auth?username=…&code=…)', () => {
   const link = '/auth?username=new%40example.com&code=123456';
 
@@ -277,6 +427,8 @@ describe('/auth confirmation link with the real AuthProvider and a faked auth se
       signIn: vi.fn(async () => {}),
       signUp: vi.fn(async () => {}),
       confirmSignUp: vi.fn(async () => {}),
+      resetPassword: vi.fn(async () => {}),
+      confirmResetPassword: vi.fn(async () => {}),
       signInWithGoogle: vi.fn(async () => {}),
       signOut: vi.fn(async () => {}),
       onAuthEvent: () => () => {},
@@ -314,5 +466,32 @@ describe('/auth confirmation link with the real AuthProvider and a faked auth se
     renderWithProvider('/auth?username=new%40example.com&code=000000', fake);
     expect(await screen.findByText('Invalid code provided, please request a code again.')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
+  });
+
+  it('forgot password locally: the service sends the code, the local server gives it to the page', async () => {
+    const fake = service();
+    const fetchImpl = vi.fn<typeof fetch>(() =>
+      Promise.resolve(new Response(JSON.stringify({ code: '654321' }), { status: 200, headers: { 'content-type': 'application/json' } })),
+    );
+    render(
+      <ConfigContext.Provider value={localConfig}>
+        <MemoryRouter initialEntries={['/auth']}>
+          <NotificationsProvider>
+            <AuthProvider config={localConfig} loadService={() => Promise.resolve(fake)} fetchImpl={fetchImpl}>
+              <AppRoutes />
+            </AuthProvider>
+          </NotificationsProvider>
+        </MemoryRouter>
+      </ConfigContext.Provider>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
+    await user.type(screen.getByLabelText('Email'), 'dj@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByTestId('local-reset-code')).toHaveTextContent('654321');
+    expect(fake.resetPassword).toHaveBeenCalledWith('dj@example.com');
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    expect(url).toBe('/local/reset-code');
+    expect(init?.body).toBe(JSON.stringify({ email: 'dj@example.com' }));
   });
 });

@@ -1,12 +1,13 @@
 import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Profile } from '../../../schema/api/profile';
 import type { RuntimeConfig } from '../../../schema/api/runtimeConfig';
+import { LOCAL_CONFIRM_SIGNUP_PATH, LOCAL_RESET_CODE_PATH } from '../../../schema/localPaths';
 import { ADMIN_GROUP, apiPath } from '../../../schema/routes';
 import { createApiClient, errorMessage } from '../api/client';
 import { NotificationsContext } from '../notifications/NotificationsContext';
 import { AuthContext } from './AuthContext';
 import { clearStoredAuthKeys, hasStoredAuthState, isOAuthCallback, removeCorruptedAuthKeys } from './storage';
-import type { AuthContextValue, AuthEvent, AuthResult, AuthService, AuthSession, AuthUser, SignUpResult } from './types';
+import type { AuthContextValue, AuthEvent, AuthResult, AuthService, AuthSession, AuthUser, ResetPasswordResult, SignUpResult } from './types';
 
 /** Spec §9 auth timing. */
 export const SESSION_CHECK_TIMEOUT_MS = 2000;
@@ -242,7 +243,7 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
         await loaded.signUp(email, password, fullName);
         if (config.mode !== 'local') return { error: null, confirmedLocally: false };
         // Locally there is no email: the local server confirms the new account (DESIGN.md §1).
-        await api.request('/local/confirm-signup', { method: 'POST', body: { email }, auth: false });
+        await api.request(LOCAL_CONFIRM_SIGNUP_PATH, { method: 'POST', body: { email }, auth: false });
         return { error: null, confirmedLocally: true };
       } catch (error) {
         console.error('Sign-up failed', error);
@@ -259,6 +260,43 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
         return { error: null };
       } catch (error) {
         console.error('Sign-up confirmation failed', error);
+        return { error: asError(error) };
+      }
+    },
+    [getService],
+  );
+
+  const resetPassword = useCallback(
+    async (email: string): Promise<ResetPasswordResult> => {
+      try {
+        await (await getService()).resetPassword(email);
+        if (config.mode !== 'local') return { error: null, localCode: null };
+        // Locally there is no email: the local server gives the code cognito-local keeps (DESIGN.md §1).
+        const localCode = await api.request(LOCAL_RESET_CODE_PATH, {
+          method: 'POST',
+          body: { email },
+          auth: false,
+          parse: (data) => {
+            const code = (data as { code?: unknown } | null)?.code;
+            return typeof code === 'string' ? code : null;
+          },
+        });
+        return { error: null, localCode };
+      } catch (error) {
+        console.error('Password reset failed', error);
+        return { error: asError(error) };
+      }
+    },
+    [getService, config.mode, api],
+  );
+
+  const confirmResetPassword = useCallback(
+    async (email: string, code: string, newPassword: string): Promise<AuthResult> => {
+      try {
+        await (await getService()).confirmResetPassword(email, code, newPassword);
+        return { error: null };
+      } catch (error) {
+        console.error('Password reset confirmation failed', error);
         return { error: asError(error) };
       }
     },
@@ -303,13 +341,31 @@ export function AuthProvider({ config, children, loadService = loadAmplifyServic
       signIn,
       signUp,
       confirmSignUp,
+      resetPassword,
+      confirmResetPassword,
       signInWithGoogle,
       signOut,
       refreshProfile,
       patchProfile,
       api,
     }),
-    [user, profile, profileError, groups, loading, signIn, signUp, confirmSignUp, signInWithGoogle, signOut, refreshProfile, patchProfile, api],
+    [
+      user,
+      profile,
+      profileError,
+      groups,
+      loading,
+      signIn,
+      signUp,
+      confirmSignUp,
+      resetPassword,
+      confirmResetPassword,
+      signInWithGoogle,
+      signOut,
+      refreshProfile,
+      patchProfile,
+      api,
+    ],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -4,8 +4,10 @@
  */
 import { Amplify } from 'aws-amplify';
 import {
+  confirmResetPassword as amplifyConfirmResetPassword,
   confirmSignUp as amplifyConfirmSignUp,
   fetchAuthSession,
+  resetPassword as amplifyResetPassword,
   signIn as amplifySignIn,
   signInWithRedirect,
   signOut as amplifySignOut,
@@ -31,9 +33,12 @@ function stringClaim(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** An Error whose message can be shown, keeping Cognito's error name (e.g. NotAuthorizedException) for the page. */
 function userMessage(error: unknown): Error {
-  if (error instanceof Error) return new Error(error.message || 'Something went wrong. Please try again.');
-  return new Error('Something went wrong. Please try again.');
+  if (!(error instanceof Error)) return new Error('Something went wrong. Please try again.');
+  const shown = new Error(error.message || 'Something went wrong. Please try again.');
+  shown.name = error.name;
+  return shown;
 }
 
 export function createAmplifyAuthService(config: RuntimeConfig): AuthService {
@@ -132,6 +137,22 @@ export function createAmplifyAuthService(config: RuntimeConfig): AuthService {
       try {
         // In AWS the link comes from the Cognito custom message trigger; cognito-local supports it too.
         await amplifyConfirmSignUp({ username, confirmationCode: code });
+      } catch (error) {
+        throw userMessage(error);
+      }
+    },
+
+    async resetPassword(email) {
+      try {
+        await amplifyResetPassword({ username: email });
+      } catch (error) {
+        throw userMessage(error);
+      }
+    },
+
+    async confirmResetPassword(email, code, newPassword) {
+      try {
+        await amplifyConfirmResetPassword({ username: email, confirmationCode: code, newPassword });
       } catch (error) {
         throw userMessage(error);
       }

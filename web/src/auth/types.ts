@@ -33,6 +33,10 @@ export interface AuthService {
   signUp: (email: string, password: string, fullName: string) => Promise<void>;
   /** Confirms a new account with the code from the confirmation email; throws an Error with the server's message. */
   confirmSignUp: (username: string, code: string) => Promise<void>;
+  /** Starts Cognito's forgot-password flow: a code by email (none, silently, for an unknown address). */
+  resetPassword: (email: string) => Promise<void>;
+  /** Sets the new password with the emailed code; throws an Error with the server's message. */
+  confirmResetPassword: (email: string, code: string, newPassword: string) => Promise<void>;
   /** Redirects the browser to the hosted UI; throws when no provider is configured. */
   signInWithGoogle: () => Promise<void>;
   signOut: () => Promise<void>;
@@ -46,6 +50,11 @@ export type SignUpResult =
   /** confirmedLocally: the local server confirmed the account (mode 'local'); otherwise Cognito emails a link. */
   | { error: null; confirmedLocally: boolean };
 
+export type ResetPasswordResult =
+  | { error: Error; localCode?: undefined }
+  /** localCode: locally no email is sent, so the local server gives the code (null: no account, or none yet). */
+  | { error: null; localCode: string | null };
+
 export interface AuthContextValue {
   user: AuthUser | null;
   profile: Profile | null;
@@ -58,6 +67,9 @@ export interface AuthContextValue {
   signUp: (email: string, password: string, fullName: string) => Promise<SignUpResult>;
   /** Confirms a new account from the emailed link (/auth?username=…&code=…). */
   confirmSignUp: (username: string, code: string) => Promise<AuthResult>;
+  /** Emails a password reset code (locally: returns it). */
+  resetPassword: (email: string) => Promise<ResetPasswordResult>;
+  confirmResetPassword: (email: string, code: string, newPassword: string) => Promise<AuthResult>;
   signInWithGoogle: () => Promise<AuthResult>;
   /** Throws when signing out failed. */
   signOut: () => Promise<void>;

@@ -1,3 +1,4 @@
+import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
@@ -10,6 +11,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { characterMessages, hasInvisibleOrControl } from '../../../../schema/api/characters';
+import { meetsPasswordRule, PASSWORD_RULE_MESSAGE } from '../../../../schema/passwordRule.mjs';
 import { useAuth } from '../../auth/AuthContext';
 import { BrandedPage } from '../../brand/BrandedPage';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -17,9 +19,29 @@ import { useConfig } from '../../config/ConfigContext';
 import { browser } from '../../lib/browser';
 import { useNotifications } from '../../notifications/NotificationsContext';
 
-type Mode = 'signin' | 'signup';
+/** signin/signup; forgot: the email to send a reset code to; reset: the code and the new password. */
+type Mode = 'signin' | 'signup' | 'forgot' | 'reset';
 
 export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not configured for this environment.';
+
+/** One answer for a wrong password and an unknown email: the page does not tell which accounts exist. */
+export const INCORRECT_CREDENTIALS = 'Incorrect email or password';
+
+/** Cognito's errors for a wrong password or an unknown user (cognito-local's too, lib/local/cognito-guard.mjs). */
+const CREDENTIAL_ERRORS = new Set(['NotAuthorizedException', 'UserNotFoundException']);
+
+/** The sign-in failure as shown: the merged message for bad credentials, the server's otherwise (e.g. too many attempts). */
+function signInFailure(error: Error): string {
+  if (CREDENTIAL_ERRORS.has(error.name) && !/attempts exceeded|disabled/i.test(error.message)) return INCORRECT_CREDENTIALS;
+  return error.message;
+}
+
+const HEADINGS: Record<Mode, { title: string; description: string }> = {
+  signin: { title: 'Sign In', description: 'Welcome back. Sign in to your dashboard.' },
+  signup: { title: 'Create Account', description: 'Start pitching your tracks to labels and DJs.' },
+  forgot: { title: 'Reset Password', description: "Enter your account's email address and we'll send you a code." },
+  reset: { title: 'Reset Password', description: 'Enter the code from the email and choose a new password.' },
+};
 
 /** The query parameters of the confirmation email's link (lambdas/workers/cognitoCustomMessage.ts). */
 const CONFIRMATION_PARAMS = ['username', 'code', 'email'] as const;
@@ -40,8 +62,8 @@ function confirmationLink(params: URLSearchParams): { username: string; code: st
  */
 export default function AuthPage() {
   const config = useConfig();
-  const { signIn, signUp, confirmSignUp, signInWithGoogle } = useAuth();
-  const { notify } = useNotifications();
+  const { signIn, signUp, confirmSignUp, resetPassword, confirmResetPassword, signInWithGoogle } = useAuth();
+  const { notify, dismiss } = useNotifications();
   const location = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
 
@@ -52,7 +74,12 @@ export default function AuthPage() {
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState(() => confirmation?.prefill ?? '');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const [code, setCode] = useState('');
+  /** Locally no email is sent: the code the local server gave, shown on the reset screen. */
+  const [localCode, setLocalCode] = useState<string | null>(null);
+  const [errors, setErrors] = useState<{ email?: string; password?: string; code?: string }>({});
+  /** The 'Please enter your full name' toast, taken down once the form is filled in. */
+  const fullNameToast = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [googleBusy, setGoogleBusy] = useState(false);
   const [confirming, setConfirming] = useState(() => confirmation !== null);
@@ -90,36 +117,105 @@ export default function AuthPage() {
   }, [confirmation, searchParams, setSearchParams, location.state, confirmSignUp, notify]);
 
   const signingUp = mode === 'signup';
-  useDocumentTitle(signingUp ? 'Create Account' : 'Sign In');
+  const resetting = mode === 'forgot' || mode === 'reset';
+  const heading = HEADINGS[mode];
+  useDocumentTitle(heading.title);
   const formDisabled = busy || confirming;
 
+  function clearFieldErrors() {
+    setErrors({});
+    if (fullNameToast.current) dismiss(fullNameToast.current);
+    fullNameToast.current = null;
+  }
+
+  function changeMode(next: Mode) {
+    setMode(next);
+    setPassword('');
+    setCode('');
+    clearFieldErrors();
+  }
+
+  // Between Sign In and Create Account the typed password stays (changeMode clears it for the reset screens).
   function toggleMode() {
     setMode(signingUp ? 'signin' : 'signup');
+    clearFieldErrors();
+  }
+
+  async function handleSendCode() {
+    const trimmedEmail = email.trim();
+    if (!trimmedEmail) {
+      setErrors({ email: 'Enter your email address' });
+      return;
+    }
     setErrors({});
+    setBusy(true);
+    try {
+      const result = await resetPassword(trimmedEmail);
+      if (result.error) {
+        notify({ type: 'error', title: 'Reset Failed', message: result.error.message });
+        return;
+      }
+      setLocalCode(result.localCode);
+      setCode('');
+      setPassword('');
+      setMode('reset');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function handleResetPassword() {
+    const nextErrors: typeof errors = {};
+    if (!code.trim()) nextErrors.code = 'Enter the code from the email';
+    if (!password) nextErrors.password = 'Enter a new password';
+    else if (!meetsPasswordRule(password)) nextErrors.password = PASSWORD_RULE_MESSAGE;
+    setErrors(nextErrors);
+    if (nextErrors.code || nextErrors.password) return;
+    setBusy(true);
+    try {
+      const result = await confirmResetPassword(email.trim(), code.trim(), password);
+      if (result.error) {
+        if (result.error.name === 'InvalidPasswordException') setErrors({ password: result.error.message });
+        else notify({ type: 'error', title: 'Reset Failed', message: result.error.message });
+        return;
+      }
+      setLocalCode(null);
+      changeMode('signin');
+      notify({ type: 'success', title: 'Password reset', message: 'Your password has been changed. Sign in with your new password.' });
+    } finally {
+      setBusy(false);
+    }
   }
 
   async function handleSubmit(event: SubmitEvent) {
     event.preventDefault();
     if (formDisabled) return;
+    if (mode === 'forgot') return handleSendCode();
+    if (mode === 'reset') return handleResetPassword();
     const trimmedEmail = email.trim();
     const nextErrors: typeof errors = {};
     if (!trimmedEmail) nextErrors.email = 'Enter your email address';
     // The account's address becomes the profile's: the app's email rule (an existing account still signs in).
     else if (signingUp && hasInvisibleOrControl(trimmedEmail)) nextErrors.email = characterMessages.invisibleInEmail;
     if (!password) nextErrors.password = 'Enter your password';
+    // The pool's rule, checked here so a weak password never reaches Cognito (which would refuse it).
+    else if (signingUp && !meetsPasswordRule(password)) nextErrors.password = PASSWORD_RULE_MESSAGE;
     setErrors(nextErrors);
     if (signingUp && !fullName.trim()) {
-      notify({ type: 'error', title: 'Error', message: 'Please enter your full name' });
+      if (fullNameToast.current) dismiss(fullNameToast.current);
+      fullNameToast.current = notify({ type: 'error', title: 'Error', message: 'Please enter your full name' });
       return;
     }
     if (nextErrors.email || nextErrors.password) return;
+    clearFieldErrors();
 
     setBusy(true);
     try {
       if (signingUp) {
         const result = await signUp(trimmedEmail, password, fullName.trim());
         if (result.error) {
-          notify({ type: 'error', title: 'Signup Failed', message: result.error.message });
+          if (result.error.name === 'InvalidPasswordException') setErrors({ password: result.error.message });
+          else notify({ type: 'error', title: 'Signup Failed', message: result.error.message });
           return;
         }
         if (!result.confirmedLocally) {
@@ -136,14 +232,14 @@ export default function AuthPage() {
         // Once signed in, RedirectIfSignedIn opens the dashboard.
         const signedIn = await signIn(trimmedEmail, password);
         if (signedIn.error) {
-          notify({ type: 'error', title: 'Login Failed', message: signedIn.error.message });
+          notify({ type: 'error', title: 'Login Failed', message: signInFailure(signedIn.error) });
           setMode('signin');
         }
         return;
       }
       // Once signed in, RedirectIfSignedIn opens the dashboard (or the page that sent the visitor here).
       const result = await signIn(trimmedEmail, password);
-      if (result.error) notify({ type: 'error', title: 'Login Failed', message: result.error.message });
+      if (result.error) notify({ type: 'error', title: 'Login Failed', message: signInFailure(result.error) });
     } catch (error) {
       console.error('Authentication failed', error);
       notify({ type: 'error', title: 'Error', message: 'Something went wrong. Please try again.' });
@@ -178,12 +274,16 @@ export default function AuthPage() {
     setTimeout(() => browser.reload(), 1200);
   }
 
+  const submitLabel = { signin: 'Sign In', signup: 'Create Account', forgot: 'Send code', reset: 'Reset password' }[mode];
+  const loadingText = { signin: 'Signing in', signup: 'Creating account', forgot: 'Sending code', reset: 'Resetting password' }[mode];
+  const formLabel = { signin: 'Sign in form', signup: 'Create account form', forgot: 'Forgot password form', reset: 'Reset password form' }[mode];
+
   return (
     <BrandedPage home>
       <Container
         header={
-          <Header variant="h1" description={signingUp ? 'Start pitching your tracks to labels and DJs.' : 'Welcome back. Sign in to your dashboard.'}>
-            {signingUp ? 'Create Account' : 'Sign In'}
+          <Header variant="h1" description={heading.description}>
+            {heading.title}
           </Header>
         }
       >
@@ -195,11 +295,22 @@ export default function AuthPage() {
               </span>
             </Box>
           )}
-          <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label={signingUp ? 'Create account form' : 'Sign in form'}>
+          {mode === 'reset' && (
+            <Alert type="info" header={localCode ? 'Local stack: no email is sent' : undefined}>
+              {localCode ? (
+                <>
+                  Your reset code is <strong data-testid="local-reset-code">{localCode}</strong>.
+                </>
+              ) : (
+                `If an account exists for ${email.trim()}, we've emailed it a code.`
+              )}
+            </Alert>
+          )}
+          <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label={formLabel}>
             <Form
               actions={
-                <Button variant="primary" formAction="submit" loading={busy} disabled={confirming} loadingText={signingUp ? 'Creating account' : 'Signing in'}>
-                  {signingUp ? 'Create Account' : 'Sign In'}
+                <Button variant="primary" formAction="submit" loading={busy} disabled={confirming} loadingText={loadingText}>
+                  {submitLabel}
                 </Button>
               }
             >
@@ -215,61 +326,100 @@ export default function AuthPage() {
                     />
                   </FormField>
                 )}
-                <FormField label="Email" controlId="auth-email" errorText={errors.email}>
-                  <Input
-                    controlId="auth-email"
-                    type="email"
-                    inputMode="email"
-                    value={email}
-                    onChange={({ detail }) => setEmail(detail.value)}
-                    autoComplete="username"
-                    disabled={formDisabled}
-                  />
-                </FormField>
-                <FormField label="Password" controlId="auth-password" errorText={errors.password}>
-                  <Input
+                {mode !== 'reset' && (
+                  <FormField label="Email" controlId="auth-email" errorText={errors.email}>
+                    <Input
+                      controlId="auth-email"
+                      type="email"
+                      inputMode="email"
+                      value={email}
+                      onChange={({ detail }) => setEmail(detail.value)}
+                      autoComplete="username"
+                      disabled={formDisabled}
+                    />
+                  </FormField>
+                )}
+                {mode === 'reset' && (
+                  <FormField label="Code" controlId="auth-reset-code" errorText={errors.code}>
+                    <Input
+                      controlId="auth-reset-code"
+                      inputMode="numeric"
+                      value={code}
+                      onChange={({ detail }) => setCode(detail.value)}
+                      autoComplete="one-time-code"
+                      disabled={formDisabled}
+                    />
+                  </FormField>
+                )}
+                {mode !== 'forgot' && (
+                  <FormField
+                    label={mode === 'reset' ? 'New password' : 'Password'}
                     controlId="auth-password"
-                    type="password"
-                    value={password}
-                    onChange={({ detail }) => setPassword(detail.value)}
-                    autoComplete={signingUp ? 'new-password' : 'current-password'}
-                    disabled={formDisabled}
-                  />
-                </FormField>
+                    errorText={errors.password}
+                    constraintText={signingUp || mode === 'reset' ? PASSWORD_RULE_MESSAGE : undefined}
+                    secondaryControl={
+                      mode === 'signin' ? (
+                        <Button variant="inline-link" onClick={() => changeMode('forgot')} disabled={formDisabled}>
+                          Forgot password?
+                        </Button>
+                      ) : undefined
+                    }
+                  >
+                    <Input
+                      controlId="auth-password"
+                      type="password"
+                      value={password}
+                      onChange={({ detail }) => setPassword(detail.value)}
+                      autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+                      disabled={formDisabled}
+                    />
+                  </FormField>
+                )}
               </SpaceBetween>
             </Form>
           </form>
-          <Box textAlign="center">
-            {signingUp ? 'Already have an account? ' : "Don't have an account? "}
-            <Button variant="inline-link" onClick={toggleMode} disabled={formDisabled}>
-              {signingUp ? 'Sign In' : 'Create Account'}
-            </Button>
-          </Box>
-          <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
-            or
-          </Box>
-          <SpaceBetween size="xs">
-            <Button
-              fullWidth
-              onClick={() => void handleGoogle()}
-              loading={googleBusy}
-              disabled={!config.oauth}
-              ariaDescribedby={config.oauth ? undefined : 'google-not-configured'}
-            >
-              Continue with Google
-            </Button>
-            {!config.oauth && (
-              <Box color="text-body-secondary" textAlign="center" fontSize="body-s">
-                <span id="google-not-configured">{GOOGLE_NOT_CONFIGURED}</span>
+          {resetting && (
+            <Box textAlign="center">
+              <Button variant="inline-link" onClick={() => changeMode('signin')} disabled={formDisabled}>
+                Back to Sign In
+              </Button>
+            </Box>
+          )}
+          {!resetting && (
+            <>
+              <Box textAlign="center">
+                {signingUp ? 'Already have an account? ' : "Don't have an account? "}
+                <Button variant="inline-link" onClick={toggleMode} disabled={formDisabled}>
+                  {signingUp ? 'Sign In' : 'Create Account'}
+                </Button>
               </Box>
-            )}
-          </SpaceBetween>
-          <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
-            Trouble signing in?{' '}
-            <Button variant="inline-link" onClick={clearCache}>
-              Clear Cache
-            </Button>
-          </Box>
+              <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
+                or
+              </Box>
+              <SpaceBetween size="xs">
+                <Button
+                  fullWidth
+                  onClick={() => void handleGoogle()}
+                  loading={googleBusy}
+                  disabled={!config.oauth}
+                  ariaDescribedby={config.oauth ? undefined : 'google-not-configured'}
+                >
+                  Continue with Google
+                </Button>
+                {!config.oauth && (
+                  <Box color="text-body-secondary" textAlign="center" fontSize="body-s">
+                    <span id="google-not-configured">{GOOGLE_NOT_CONFIGURED}</span>
+                  </Box>
+                )}
+              </SpaceBetween>
+              <Box textAlign="center" color="text-body-secondary" fontSize="body-s">
+                Trouble signing in?{' '}
+                <Button variant="inline-link" onClick={clearCache}>
+                  Clear Cache
+                </Button>
+              </Box>
+            </>
+          )}
         </SpaceBetween>
       </Container>
     </BrandedPage>
