@@ -84,3 +84,50 @@ export function guessTimeZone(countryCode: string): string | null {
   const code = countryCode.trim().toUpperCase();
   return Object.hasOwn(zoneByCountry, code) ? (zoneByCountry[code] ?? null) : null;
 }
+
+/** Names people write for a country that are not its English name as Intl gives it. */
+const countryAliases: Readonly<Record<string, string>> = {
+  uk: 'GB',
+  'u.k.': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
+  'great britain': 'GB',
+  britain: 'GB',
+  holland: 'NL',
+  'the netherlands': 'NL',
+  'south korea': 'KR',
+  korea: 'KR',
+  'czech republic': 'CZ',
+  turkey: 'TR',
+  usa: 'US',
+  'u.s.a.': 'US',
+  'united states of america': 'US',
+};
+
+let countryNames: Map<string, string> | undefined;
+
+/**
+ * The country a place names, as an ISO code: its last comma-separated part ('Berlin, Germany' →
+ * 'DE'), either a two-letter code or a country's English name (from Intl.DisplayNames, so no list of
+ * names is kept here) or a common alias ('UK', 'Holland'). Null when it names no country we know.
+ */
+export function countryCodeOf(place: string): string | null {
+  const last = (place.split(',').at(-1) ?? '').trim();
+  const name = last.toLowerCase();
+  // Aliases first: 'UK' is two letters but no ISO code.
+  if (Object.hasOwn(countryAliases, name)) return countryAliases[name] ?? null;
+  if (/^[A-Za-z]{2}$/.test(last)) return last.toUpperCase();
+  if (countryNames === undefined) {
+    const display = new Intl.DisplayNames(['en'], { type: 'region' });
+    countryNames = new Map([...Object.keys(zoneByCountry), 'US', 'CA', 'AU', 'BR', 'RU', 'MX'].map((code) => [(display.of(code) ?? code).toLowerCase(), code]));
+  }
+  return countryNames.get(name) ?? null;
+}
+
+/** The zone a place suggests ('Berlin, Germany' → 'Europe/Berlin'): its country's one zone, else null. */
+export function guessTimeZoneOfPlace(place: string): string | null {
+  const country = countryCodeOf(place);
+  return country === null ? null : guessTimeZone(country);
+}

@@ -7,7 +7,7 @@ import {
   sendWindowProblem,
   type SendWindow,
 } from '../../lambdas/core/workingHours';
-import { canonicalTimeZone, guessTimeZone } from '../../schema/timeZones';
+import { canonicalTimeZone, countryCodeOf, guessTimeZone, guessTimeZoneOfPlace } from '../../schema/timeZones';
 
 const at = (iso: string) => new Date(iso);
 const everyDay: SendWindow['days'] = [1, 2, 3, 4, 5, 6, 7];
@@ -69,6 +69,21 @@ describe('canonicalTimeZone and guessTimeZone', () => {
     expect(guessTimeZone('IT')).toBe('Europe/Rome');
     expect(guessTimeZone('SE')).toBe('Europe/Stockholm');
     for (const several of ['US', 'AU', 'CA', 'BR', 'RU', 'MX', 'constructor', '', 'XX']) expect(guessTimeZone(several)).toBeNull();
+  });
+
+  it('reads the country of a place: a code, an English name or a common alias, from the last part', () => {
+    expect(countryCodeOf('Berlin, Germany')).toBe('DE');
+    expect(countryCodeOf('Berlin, de')).toBe('DE');
+    expect(countryCodeOf('Glasgow, Scotland')).toBe('GB');
+    expect(countryCodeOf('London, UK')).toBe('GB');
+    expect(countryCodeOf('Rotterdam, Holland')).toBe('NL');
+    expect(countryCodeOf('Detroit, USA')).toBe('US');
+    expect(countryCodeOf('Sydney, Australia')).toBe('AU');
+    expect(countryCodeOf('Seoul, South Korea')).toBe('KR');
+    expect(countryCodeOf('Unknown Location')).toBeNull();
+    expect(countryCodeOf('')).toBeNull();
+    expect(guessTimeZoneOfPlace('Manchester, United Kingdom')).toBe('Europe/London');
+    expect(guessTimeZoneOfPlace('Chicago, USA')).toBeNull();
   });
 
   it('every guessed zone is one this engine knows, under that name', () => {
