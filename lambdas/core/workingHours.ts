@@ -90,7 +90,7 @@ function wallClockMs(ms: number, zone: string): number {
   for (const part of formatterOf(zone).formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
   // Some engines say 24 for midnight even with h23.
-  return Date.UTC(year, month - 1, day, hour % 24, minute, second) + (ms % 1000 + 1000) % 1000;
+  return Date.UTC(year, month - 1, day, hour % 24, minute, second) + (((ms % 1000) + 1000) % 1000);
 }
 
 const HOUR_MS = 3_600_000;

@@ -737,11 +737,7 @@ describe('the time zone of a contact (issue 27 §2)', () => {
 
   it('comes in with an import row; a row with an unknown zone is answered with its reason and the rest imported', async () => {
     const [a, b, c] = [uniqueEmail('zone-a'), uniqueEmail('zone-b'), uniqueEmail('zone-c')];
-    const response = await importBatch(user, [
-      { email: a, time_zone: 'America/Chicago' },
-      { email: b, time_zone: 'Nowhere/Land' },
-      { email: c },
-    ]);
+    const response = await importBatch(user, [{ email: a, time_zone: 'America/Chicago' }, { email: b, time_zone: 'Nowhere/Land' }, { email: c }]);
     expect(response.status).toBe(200);
     const result = response.json as { created: Contact[]; rejected: { row: number; reason: string }[] };
     expect(result.created.map((contact) => [contact.email, contact.time_zone])).toEqual([

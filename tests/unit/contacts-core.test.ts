@@ -77,7 +77,11 @@ describe('contactsFromImportRows: one bad row never costs the rest (issue 25)', 
 
   it('keeps a row’s time zone in its canonical spelling and turns down a row with an unknown one, naming it (issue 27 §2)', () => {
     const { contacts, rejected } = contactsFromImportRows(
-      [{ email: 'a@label.com', time_zone: 'europe/berlin' }, { email: 'b@label.com', time_zone: 'Mars/Olympus' }, { email: 'c@label.com', time_zone: '' }],
+      [
+        { email: 'a@label.com', time_zone: 'europe/berlin' },
+        { email: 'b@label.com', time_zone: 'Mars/Olympus' },
+        { email: 'c@label.com', time_zone: '' },
+      ],
       csvContactSchema,
     );
     expect(contacts.map((contact) => [contact.email, contact.time_zone])).toEqual([

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SEND_WINDOW,
-  isWithinWindow,
-  nextWindowStart,
-  resolveTimeZone,
-  sendWindowProblem,
-  type SendWindow,
-} from '../../lambdas/core/workingHours';
+import { DEFAULT_SEND_WINDOW, isWithinWindow, nextWindowStart, resolveTimeZone, sendWindowProblem, type SendWindow } from '../../lambdas/core/workingHours';
 import { canonicalTimeZone, countryCodeOf, guessTimeZone, guessTimeZoneOfPlace } from '../../schema/timeZones';
 
 const at = (iso: string) => new Date(iso);
@@ -87,7 +80,9 @@ describe('canonicalTimeZone and guessTimeZone', () => {
   });
 
   it('every guessed zone is one this engine knows, under that name', () => {
-    const countries = 'AR AT BE BG CH CN CO CZ DE DK EE ES FI FR GB GR HR HU IE IL IN IS IT JP KR LT LU LV NL NO NZ PL PT RO RS SE SG SI SK TR UA ZA'.split(' ');
+    const countries = 'AR AT BE BG CH CN CO CZ DE DK EE ES FI FR GB GR HR HU IE IL IN IS IT JP KR LT LU LV NL NO NZ PL PT RO RS SE SG SI SK TR UA ZA'.split(
+      ' ',
+    );
     for (const country of countries) {
       const zone = guessTimeZone(country);
       expect(zone, country).not.toBeNull();
@@ -241,7 +236,16 @@ describe('nextWindowStart', () => {
   });
 
   it('over many instants and zones: the start is inside the window, not before the instant, and no earlier window minute was missed', () => {
-    const zones = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Pacific/Tongatapu', 'Pacific/Kiritimati', 'America/Los_Angeles', 'Australia/Sydney', 'Asia/Kolkata'];
+    const zones = [
+      'Europe/Berlin',
+      'America/New_York',
+      'Asia/Tokyo',
+      'Pacific/Tongatapu',
+      'Pacific/Kiritimati',
+      'America/Los_Angeles',
+      'Australia/Sydney',
+      'Asia/Kolkata',
+    ];
     const windows: SendWindow[] = [DEFAULT_SEND_WINDOW, { days: [2, 4], startHour: 0, endHour: 3 }, { days: [6], startHour: 22, endHour: 24 }];
     let seed = 27;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;

@@ -178,6 +178,7 @@ export function ContactForm({
                   selectedOption={zoneOptions.find((option) => option.value === draft.time_zone) ?? noTimeZone}
                   options={zoneOptions}
                   filteringType="auto"
+                  virtualScroll
                   filteringPlaceholder="Find a time zone"
                   filteringAriaLabel="Find a time zone"
                   disabled={saving}
