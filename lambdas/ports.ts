@@ -125,7 +125,8 @@ export type ContactWriteResult = { outcome: 'saved'; contact: Contact } | { outc
 export type ContactListResult = { outcome: 'listed'; contacts: Contact[]; nextCursor?: string } | { outcome: 'invalid_cursor' };
 
 /** A new contact before the store gives it its id (the addressId of its email) and time. */
-export type NewContact = ContactInput & { genre_focus?: string | null };
+/** A contact to create: what a person writes, a time zone only when known (a bulk import or a script may leave it out). */
+export type NewContact = Omit<ContactInput, 'time_zone'> & { time_zone?: string | null; genre_focus?: string | null };
 
 export interface ContactStore {
   /** One page, newest first (GSI1 by creation time); `cursor` is an opaque `nextCursor` of this store. */

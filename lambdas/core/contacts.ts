@@ -10,6 +10,7 @@ import { normaliseWebsite } from '../../schema/api/links';
 import { genreLabels } from '../../schema/api/options';
 import { describeIssue } from '../../schema/api/issues';
 import type { Tier } from '../../schema/api/profile';
+import { guessTimeZoneOfPlace } from '../../schema/timeZones';
 import { addressId } from './addressId';
 import { directoryAdditionsOf } from './plans';
 
@@ -32,6 +33,7 @@ export function contactFromCsvRow(row: z.output<typeof csvContactSchema>): Omit<
     website_url: row.website_url,
     notes: row.notes,
     genre_focus: null,
+    time_zone: row.time_zone,
   };
 }
 
@@ -69,7 +71,8 @@ export function directoryPosition(entry: Pick<DirectoryEntry, 'contact_type'>): 
  * The user contact a directory entry becomes (spec §3 "User contact created from the directory"):
  * the entry's name as label name, the position by type, its genres as genre (as people read them,
  * 'Drum & Bass', like a typed genre) and as genre_focus (the option-list slugs, 'drum-bass'), its
- * website as a link, and its description and submission guidelines as notes.
+ * website as a link, its description and submission guidelines as notes, and the time zone its
+ * location's country suggests (issue 27 §2).
  */
 export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry, createdAt: string): Contact {
   const genres = entry.genres.map((genre) => genreLabels[genre]).join(', ');
@@ -85,6 +88,8 @@ export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry,
     website_url: normaliseWebsite(entry.website_url),
     notes: `${entry.description}\n\nSubmission guidelines: ${entry.submission_guidelines}`,
     genre_focus: slugs === '' ? null : slugs,
+    // Issue 27 §2: the entry's country ('Berlin, Germany') suggests the zone when it has only one.
+    time_zone: guessTimeZoneOfPlace(entry.location),
     created_at: createdAt,
   };
 }

@@ -5,6 +5,7 @@ import { storableText } from './common';
 import { normaliseLink } from './links';
 import { contactTypes } from './options';
 import { plural } from '../plural';
+import { canonicalTimeZone, TIME_ZONE_MAX_LENGTH, timeZoneMessages } from '../timeZones';
 
 /**
  * Contacts, CSV import and unsubscribes: the API contract (spec §3 contacts and unsubscribes, §5, §8).
@@ -120,6 +121,27 @@ const websiteField = optionalText(Number.POSITIVE_INFINITY, 'Website')
   // saved contact never fails on a website it did not touch.
   .refine((value) => value === null || value.length <= contactLimits.websiteUrl, `Must be at most ${contactLimits.websiteUrl} characters`);
 
+/**
+ * The recipient's time zone (issue 27 §2), an IANA name Intl knows, stored in its canonical spelling
+ * ('europe/berlin' → 'Europe/Berlin'); blank or missing: null (not known). An unknown name is refused
+ * with the name in the message.
+ */
+const timeZoneField = z
+  .string()
+  .trim()
+  .max(TIME_ZONE_MAX_LENGTH, `Time zone must be at most ${TIME_ZONE_MAX_LENGTH} characters`)
+  .nullable()
+  .optional()
+  .transform((value, ctx) => {
+    if (value == null || value === '') return null;
+    const zone = canonicalTimeZone(value);
+    if (zone === null) {
+      ctx.addIssue({ code: 'custom', message: timeZoneMessages.unknown(value) });
+      return z.NEVER;
+    }
+    return zone;
+  });
+
 export const contactSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -133,6 +155,8 @@ export const contactSchema = z.object({
   notes: z.string().nullable(),
   /** Set when the contact came from the LabelFinder directory. */
   genre_focus: z.string().nullable(),
+  /** The recipient's IANA time zone (issue 27 §2); null: not known (their window is read in the artist's zone). */
+  time_zone: z.string().nullable(),
   created_at: z.string(),
   /** The contact's latest one-click answer on a listen page (issue 16); absent until they answer. */
   last_answer: z
@@ -158,6 +182,7 @@ export const contactInputSchema = z
     genre: optionalText(contactLimits.genre, 'Genre'),
     website_url: websiteField,
     notes: optionalText(contactLimits.notes, 'Notes'),
+    time_zone: timeZoneField,
   })
   .strict();
 export type ContactInput = z.infer<typeof contactInputSchema>;
@@ -212,6 +237,7 @@ export const csvContactSchema = z
     genre: optionalText(contactLimits.genre, 'Genre'),
     website_url: websiteField,
     notes: optionalText(contactLimits.notes, 'Notes'),
+    time_zone: timeZoneField,
   })
   .strict();
 export type CsvContact = z.input<typeof csvContactSchema>;

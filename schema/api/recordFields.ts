@@ -68,6 +68,7 @@ export const contactFields = [
   'website_url',
   'notes',
   'genre_focus',
+  'time_zone',
   'created_at',
   'last_answer',
 ] as const satisfies readonly (keyof Contact)[];
@@ -85,6 +86,7 @@ export const contactInputFields = [
   'genre',
   'website_url',
   'notes',
+  'time_zone',
 ] as const satisfies readonly (keyof ContactInput)[];
 export type ContactInputField = (typeof contactInputFields)[number];
 

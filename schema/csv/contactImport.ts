@@ -2,6 +2,7 @@ import { characterMessages, characterReasons, hasNulOrLoneSurrogate } from '../a
 import { contactEmailError, contactLimits, CONTACT_EMAIL_PATTERN, normaliseEmail, type CsvContact } from '../api/contacts';
 import { normaliseWebsite } from '../api/links';
 import { contactInputFields, type ContactInputField } from '../api/recordFields';
+import { canonicalTimeZone } from '../timeZones';
 import type { ContactType } from '../api/options';
 import { formatCsv, parseCsv, type CsvTable } from './parse';
 
@@ -30,6 +31,7 @@ export const columnFieldLabels: Record<ColumnField, string> = {
   genre: 'Genre',
   website_url: 'Website',
   notes: 'Notes',
+  time_zone: 'Time zone',
   add_to_notes: 'Add to Notes',
   skip: 'Skip This Column',
 };
@@ -41,6 +43,8 @@ export const rowReasons = {
   /** Not in the spec: an address that looks right but holds a character Gmail refuses (the value is not shown: it would look fine). */
   invisibleInEmail: characterReasons.invisibleInEmail,
   invalidWebsite: (value: string) => `Invalid website: ${value}`,
+  /** Issue 27 §2: a time zone is an IANA name such as Europe/Berlin. */
+  invalidTimeZone: (value: string) => `Unknown time zone: ${value} (use a name such as Europe/Berlin)`,
   tooLong: (field: string) => `${field} is too long`,
 } as const;
 
@@ -133,6 +137,7 @@ function fieldFromHeader(header: string): { field: ColumnField; rank: number } {
   if (/\s-\s*(type|label)$/.test(text) || text === 'labels' || text === 'group membership') return skip;
   if (text.includes('email') || text.includes('e-mail')) return { field: 'email', rank: 0 };
   if (/contact[\s_-]*type/.test(text)) return { field: 'contact_type', rank: 0 };
+  if (/^(time[\s_-]*zone|tz)$/.test(text)) return { field: 'time_zone', rank: 0 };
   if (notesWorthyHeader.test(text)) return { field: 'add_to_notes', rank: 0 };
   if (/\b(position|title|job|role)\b/.test(text)) return { field: 'position', rank: 0 };
   const isLabel = /label|company|organi[sz]ation/.test(text);
@@ -255,6 +260,7 @@ const optionalFields = [
   { field: 'genre', limit: contactLimits.genre },
   { field: 'website_url', limit: Number.POSITIVE_INFINITY },
   { field: 'notes', limit: contactLimits.notes },
+  { field: 'time_zone', limit: Number.POSITIVE_INFINITY },
 ] as const;
 
 /** Why a website cell cannot be stored, or null; the limit applies to the link as stored ('label.com' is 'https://label.com'), as on the server. */
@@ -322,6 +328,7 @@ export function planContactImport(table: CsvTable, options: { hasHeader: boolean
       genre: cell(columnOf('genre')),
       website_url: cell(columnOf('website_url')),
       notes: [cell(columnOf('notes')), ...extraNotes].filter((line) => line !== '').join('\n'),
+      time_zone: cell(columnOf('time_zone')),
     };
     const contact: CsvContact = { email, contact_type: contactTypeOf(cell(typeColumn)) };
     const reasons: string[] = [];
@@ -336,7 +343,9 @@ export function planContactImport(table: CsvTable, options: { hasHeader: boolean
             ? characterReasons.cannotStore(label)
             : field === 'website_url'
               ? websiteProblem(value)
-              : null;
+              : field === 'time_zone' && canonicalTimeZone(value) === null
+                ? rowReasons.invalidTimeZone(value)
+                : null;
       if (problem === null) contact[field] = value;
       else reasons.push(problem);
     }

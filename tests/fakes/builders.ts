@@ -25,6 +25,7 @@ export function buildContact(overrides: Partial<Contact> = {}): Contact {
     website_url: null,
     notes: null,
     genre_focus: null,
+    time_zone: null,
     created_at: CREATED_AT,
     ...overrides,
   };

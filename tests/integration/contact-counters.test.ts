@@ -18,9 +18,8 @@ import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { addressId } from '../../lambdas/core/contacts';
 import { emptyDay } from '../../lambdas/core/counters';
 import { seededRandom } from '../../lambdas/core/seededRandom';
-import type { NewContact } from '../../lambdas/ports';
 import { directoryEntries } from '../../lib/local/seed';
-import { isContactEmail, type Contact } from '../../schema/api/contacts';
+import { isContactEmail, type Contact, type ContactInput } from '../../schema/api/contacts';
 import { key } from '../../schema/table';
 import { buildDraftContent } from '../fakes/builders';
 import { call, createUser, dynamodb, stack, uniqueEmail, type TestUser } from './helpers';
@@ -42,7 +41,7 @@ async function newUserId(): Promise<string> {
   return userId;
 }
 
-const newContact = (email: string, name = 'Mara Velvet'): NewContact => ({
+const newContact = (email: string, name = 'Mara Velvet'): ContactInput => ({
   name,
   email,
   label_name: null,
@@ -51,6 +50,7 @@ const newContact = (email: string, name = 'Mara Velvet'): NewContact => ({
   genre: null,
   website_url: null,
   notes: null,
+  time_zone: null,
 });
 
 /** How many contact items the user has (a consistent COUNT Query). */

@@ -3,9 +3,9 @@
  * Local, with real cognito-local tokens. One contact per email per user (case-insensitive) on add,
  * edit and import; paging; bulk delete; CSV import batches; another user's ids are never reachable.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
+import { contactItem, DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { chunk } from '../../schema/chunk';
 import { addressId } from '../../lambdas/core/contacts';
 import type { NewContact } from '../../lambdas/ports';
@@ -114,6 +114,7 @@ describe('POST /api/contacts', () => {
       website_url: 'https://velvet.example',
       notes: 'Met at ADE. Prefers private SoundCloud links.',
       genre_focus: null,
+      time_zone: null,
       created_at: stringMatching(ISO_TIME),
     });
     expect(Object.keys(response.json!).sort()).toEqual(CONTACT_FIELDS);
@@ -266,6 +267,7 @@ describe('GET, PUT, DELETE /api/contacts/{id}', () => {
       website_url: null,
       notes: null,
       genre_focus: null,
+      time_zone: null,
       created_at: contact.created_at,
     });
     expect((await api(user, `/api/contacts/${contact.id}`)).json).toEqual(response.json);
@@ -457,6 +459,7 @@ describe('POST /api/contacts/import', () => {
           website_url: null,
           notes: null,
           genre_focus: null,
+          time_zone: null,
           created_at: stringMatching(ISO_TIME),
         },
         {
@@ -470,6 +473,7 @@ describe('POST /api/contacts/import', () => {
           website_url: null,
           notes: null,
           genre_focus: null,
+          time_zone: null,
           created_at: stringMatching(ISO_TIME),
         },
       ],
@@ -656,6 +660,92 @@ describe('POST /api/contacts/bulk-delete', () => {
       status: 400,
       json: { message: 'ids: At most 100 contacts per request.' },
     });
+  });
+});
+
+describe('the time zone of a contact (issue 27 §2)', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser({ name: 'Zone Keeper' });
+  });
+  const put = (id: string, body: Record<string, unknown>) => api(user, `/api/contacts/${id}`, { method: 'PUT', body });
+  const unknownZone = (value: string) => `time_zone: Unknown time zone: ${value}. Use an IANA time zone name such as Europe/Berlin.`;
+
+  it('is set on add (canonical spelling), changed and cleared on edit, and read back by GET and the list', async () => {
+    const contact = await addContact(user, { time_zone: ' asia/tokyo ' });
+    expect(contact.time_zone).toBe('Asia/Tokyo');
+    expect((await api(user, `/api/contacts/${contact.id}`)).json).toMatchObject({ time_zone: 'Asia/Tokyo' });
+
+    const changed = await put(contact.id, form({ email: contact.email, time_zone: 'Pacific/Tongatapu' }));
+    expect(changed).toMatchObject({ status: 200, json: { id: contact.id, time_zone: 'Pacific/Tongatapu' } });
+    expect((await listAll(user)).contacts.find((listed) => listed.id === contact.id)?.time_zone).toBe('Pacific/Tongatapu');
+
+    // The edit form sends every field: a blank zone clears it, and so does one left out.
+    expect(await put(contact.id, form({ email: contact.email, time_zone: '' }))).toMatchObject({ status: 200, json: { time_zone: null } });
+    await put(contact.id, form({ email: contact.email, time_zone: 'Europe/Berlin' }));
+    expect(await put(contact.id, form({ email: contact.email }))).toMatchObject({ status: 200, json: { time_zone: null } });
+    expect((await storedContacts(user.sub)).find((item) => item.id === contact.id)).toMatchObject({ time_zone: null });
+  });
+
+  it('moves with the contact when its address changes', async () => {
+    const contact = await addContact(user, { time_zone: 'Europe/Berlin' });
+    const moved = await put(contact.id, form({ email: uniqueEmail('moved'), time_zone: 'America/New_York' }));
+    expect(moved).toMatchObject({ status: 200, json: { time_zone: 'America/New_York' } });
+    expect((moved.json as unknown as Contact).id).not.toBe(contact.id);
+  });
+
+  it('refuses an unknown zone with 400 naming it, on add and on edit; nothing is stored or changed', async () => {
+    const email = uniqueEmail('nozone');
+    expect(await api(user, '/api/contacts', { method: 'POST', body: form({ email, time_zone: 'Mars/Olympus' }) })).toMatchObject({
+      status: 400,
+      json: { message: unknownZone('Mars/Olympus') },
+    });
+    expect((await storedContacts(user.sub)).some((item) => item.email === email)).toBe(false);
+
+    const contact = await addContact(user, { time_zone: 'Europe/London' });
+    for (const bad of ['+05:00', 'Berlin']) {
+      expect(await put(contact.id, form({ email: contact.email, name: 'Renamed', time_zone: bad }))).toMatchObject({
+        status: 400,
+        json: { message: unknownZone(bad) },
+      });
+    }
+    expect(await put(contact.id, form({ email: contact.email, time_zone: 42 }))).toMatchObject({ status: 400 });
+    expect((await api(user, `/api/contacts/${contact.id}`)).json).toEqual(contact);
+  });
+
+  it('reads as null on a contact stored before contacts had one', async () => {
+    const contact = await addContact(user, { time_zone: 'Europe/Paris' });
+    const store = new DynamoContactStore(dynamodb().doc, stack().tableName);
+    const { time_zone: _dropped, ...older } = contact;
+    await dynamodb().doc.send(new PutCommand({ TableName: stack().tableName, Item: contactItem(user.sub, older as Contact) }));
+    expect((await storedContacts(user.sub)).find((item) => item.id === contact.id)).not.toHaveProperty('time_zone');
+    expect(await store.get(user.sub, contact.id)).toMatchObject({ time_zone: null });
+    expect((await api(user, `/api/contacts/${contact.id}`)).json).toMatchObject({ time_zone: null });
+    expect((await listAll(user)).contacts.find((listed) => listed.id === contact.id)).toMatchObject({ time_zone: null });
+  });
+
+  it("cannot be set on another user's contact: 404, and the owner's stays", async () => {
+    const bob = await createUser({ name: 'Zone Intruder' });
+    const contact = await addContact(user, { time_zone: 'Europe/Berlin' });
+    expect(await api(bob, `/api/contacts/${contact.id}`, { method: 'PUT', body: form({ email: contact.email, time_zone: 'Asia/Tokyo' }) })).toMatchObject({
+      status: 404,
+      json: { message: contactMessages.notFound },
+    });
+    expect((await api(user, `/api/contacts/${contact.id}`)).json).toMatchObject({ time_zone: 'Europe/Berlin' });
+    expect(await storedContacts(bob.sub)).toEqual([]);
+  });
+
+  it('comes in with an import row; a row with an unknown zone is answered with its reason and the rest imported', async () => {
+    const [a, b, c] = [uniqueEmail('zone-a'), uniqueEmail('zone-b'), uniqueEmail('zone-c')];
+    const response = await importBatch(user, [{ email: a, time_zone: 'America/Chicago' }, { email: b, time_zone: 'Nowhere/Land' }, { email: c }]);
+    expect(response.status).toBe(200);
+    const result = response.json as { created: Contact[]; rejected: { row: number; reason: string }[] };
+    expect(result.created.map((contact) => [contact.email, contact.time_zone])).toEqual([
+      [a, 'America/Chicago'],
+      [c, null],
+    ]);
+    expect(result.rejected).toEqual([{ row: 2, reason: unknownZone('Nowhere/Land') }]);
+    expect((await storedContacts(user.sub)).some((item) => item.email === b)).toBe(false);
   });
 });
 

@@ -73,6 +73,7 @@ describe('texts (spec §5, §8)', () => {
       'Genre',
       'Website',
       'Notes',
+      'Time zone',
       'Add to Notes',
       'Skip This Column',
     ]);
@@ -180,6 +181,11 @@ describe('guessMapping from the header', () => {
     ['URL', 'website_url'],
     ['Notes', 'notes'],
     ['Comments', 'notes'],
+    ['Time zone', 'time_zone'],
+    ['time_zone', 'time_zone'],
+    ['TIMEZONE', 'time_zone'],
+    ['TZ', 'time_zone'],
+    ['Time zone offset', 'skip'],
     ['Country', 'add_to_notes'],
     ['City', 'add_to_notes'],
     ['Instagram', 'add_to_notes'],
@@ -409,6 +415,25 @@ describe('planContactImport: every contact field (issue 25)', () => {
     ]);
     expect(skippedReasons(source)).toEqual([`Row 2: ${rowReasons.invalidWebsite('javascript:alert(1)')}`, 'Row 3: Notes is too long']);
     expect(plan(source).contacts.map((contact) => contact.email)).toEqual(['c@x.com']);
+  });
+});
+
+describe('planContactImport: the time zone column (issue 27 §2)', () => {
+  it('imports a known zone, skips a row with an unknown one with its reason, and loses no other row', () => {
+    const source = table([
+      ['Email', 'Name', 'Time zone'],
+      ['a@x.com', 'Ann', ' Europe/Berlin '],
+      ['b@x.com', 'Bob', 'Mars/Olympus'],
+      ['c@x.com', 'Cy', ''],
+      ['d@x.com', 'Di', 'asia/tokyo'],
+    ]);
+    expect(plan(source).contacts).toEqual([
+      { email: 'a@x.com', name: 'Ann', contact_type: 'Label', time_zone: 'Europe/Berlin' },
+      { email: 'c@x.com', name: 'Cy', contact_type: 'Label' },
+      // The server stores the canonical spelling; the plan sends what the file says.
+      { email: 'd@x.com', name: 'Di', contact_type: 'Label', time_zone: 'asia/tokyo' },
+    ]);
+    expect(skippedReasons(source)).toEqual(['Row 3: Unknown time zone: Mars/Olympus (use a name such as Europe/Berlin)']);
   });
 });
 
@@ -694,14 +719,15 @@ describe('real exports, end to end (tests/fixtures/csv)', () => {
     ]);
   });
 
-  it('Mailchimp export: Email Address, First Name and NOTES mapped, the 20 other columns skipped, a repeated address dropped', () => {
+  it('Mailchimp export: Email Address, First Name, TIMEZONE and NOTES mapped, the 19 other columns skipped, a repeated address dropped', () => {
     const source = tableOf(fixture('mailchimp-export.csv'));
     const mapping = guessMapping(source, true);
     expect(mapping.slice(0, 3)).toEqual(['email', 'name', 'skip']);
-    expect(mapping.filter((field) => field !== 'skip')).toEqual(['email', 'name', 'notes']);
+    // Mailchimp's TIMEZONE column holds IANA names (issue 27 §2).
+    expect(mapping.filter((field) => field !== 'skip')).toEqual(['email', 'name', 'time_zone', 'notes']);
     expect(withoutSources(plan(source, { mapping }))).toEqual<Omit<ImportPlan, 'sources'>>({
       contacts: [
-        { email: 'oscar@deepgroove.com', name: 'Oscar', contact_type: 'Label' },
+        { email: 'oscar@deepgroove.com', name: 'Oscar', contact_type: 'Label', time_zone: 'America/Chicago' },
         { email: 'priya@mumbaibeats.in', name: 'Priya', contact_type: 'Label', notes: 'Prefers WAV' },
       ],
       skipped: [],

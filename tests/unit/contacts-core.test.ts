@@ -75,6 +75,22 @@ describe('contactsFromImportRows: one bad row never costs the rest (issue 25)', 
     ]);
   });
 
+  it('keeps a row’s time zone in its canonical spelling and turns down a row with an unknown one, naming it (issue 27 §2)', () => {
+    const { contacts, rejected } = contactsFromImportRows(
+      [
+        { email: 'a@label.com', time_zone: 'europe/berlin' },
+        { email: 'b@label.com', time_zone: 'Mars/Olympus' },
+        { email: 'c@label.com', time_zone: '' },
+      ],
+      csvContactSchema,
+    );
+    expect(contacts.map((contact) => [contact.email, contact.time_zone])).toEqual([
+      ['a@label.com', 'Europe/Berlin'],
+      ['c@label.com', null],
+    ]);
+    expect(rejected).toEqual([{ row: 2, reason: 'time_zone: Unknown time zone: Mars/Olympus. Use an IANA time zone name such as Europe/Berlin.' }]);
+  });
+
   it('rejects nothing when every row is good', () => {
     expect(contactsFromImportRows([{ email: 'a@label.com' }, { email: 'b@label.com' }], csvContactSchema).rejected).toEqual([]);
   });
@@ -96,6 +112,7 @@ describe('contactFromCsvRow (spec §3 "CSV import contact")', () => {
       website_url: null,
       notes: null,
       genre_focus: null,
+      time_zone: null,
     });
     const stored = { ...contact, id: addressId(ALICE, contact.email), created_at: '2026-11-21T10:00:00.000Z' };
     expect(contactSchema.strict().parse(stored)).toEqual(stored);
@@ -143,9 +160,22 @@ describe('contactFromDirectoryEntry (spec §3 "User contact created from the dir
       website_url: 'https://deepcurrent.example',
       notes: 'Hypnotic deep house and techno.\n\nSubmission guidelines: Private SoundCloud links only.',
       genre_focus: 'deep-house, techno',
+      time_zone: 'Europe/Berlin',
       created_at: createdAt,
     });
     expect(contactSchema.strict().parse(contact)).toEqual(contact);
+  });
+
+  it('guesses the time zone from the country of the entry’s location when that country has one zone (issue 27 §2)', () => {
+    const zoneOf = (location: string) => contactFromDirectoryEntry(ALICE, entry({ location }), createdAt).time_zone;
+    expect(zoneOf('London, UK')).toBe('Europe/London');
+    expect(zoneOf('Amsterdam, Netherlands')).toBe('Europe/Amsterdam');
+    expect(zoneOf('Tokyo, Japan')).toBe('Asia/Tokyo');
+    expect(zoneOf('Ibiza, Spain')).toBe('Europe/Madrid');
+    // Several zones, or no country: no guess.
+    expect(zoneOf('Detroit, USA')).toBeNull();
+    expect(zoneOf('Melbourne, Australia')).toBeNull();
+    expect(zoneOf('Unknown Location')).toBeNull();
   });
 
   it("makes a DJ entry a DJ contact with position 'DJ'", () => {

@@ -200,6 +200,7 @@ describe('mapping', () => {
       'Genre',
       'Website',
       'Notes',
+      'Time zone',
       'Add to Notes',
       'Skip This Column',
     ]);

@@ -412,6 +412,83 @@ describe('add and edit', () => {
   });
 });
 
+describe('time zone (issue 27 §2)', () => {
+  const zoneButton = (form: Pick<typeof screen, 'getByRole'>) => form.getByRole('button', { name: /^Time zone/ });
+
+  it('shows each contact’s time zone on its card, and Not set without one', async () => {
+    await openPage(fakeContactsServer([contact(1, { email: 'tokyo@label.com', time_zone: 'Asia/Tokyo' }), contact(2, { email: 'none@label.com' })]));
+    await showing(2, 2);
+    const tokyo = within(cardOf('tokyo@label.com'));
+    expect(tokyo.getByText('Time zone')).toBeInTheDocument();
+    expect(tokyo.getByText('Asia/Tokyo')).toBeInTheDocument();
+    expect(within(cardOf('none@label.com')).getByText('Not set')).toBeInTheDocument();
+  });
+
+  it('adds a contact with a zone found by typing in the Time zone select; Not set by default', async () => {
+    const server = fakeContactsServer([]);
+    await openPage(server);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add Contact' }));
+    const form = within(await screen.findByRole('form', { name: 'Add New Contact' }));
+    const trigger = zoneButton(form);
+    const save = form.getByRole('button', { name: 'Save Contact' });
+    expect(trigger).toHaveTextContent('Not set');
+    await user.type(form.getByLabelText('Full Name *'), 'Kai Mori');
+    await user.type(form.getByLabelText('Email *'), 'kai@label.jp');
+    await user.click(trigger);
+    // The browser's zones are offered ('Not set' first), filtered as one types.
+    expect((await screen.findAllByRole('option'))[0]).toHaveTextContent('Not set');
+    await user.type(screen.getByRole('combobox', { name: 'Find a time zone' }), 'Tokyo');
+    const zoneSelect = createWrapper(screen.getByRole('form', { name: 'Add New Contact' })).findAllSelects()[1]!;
+    const tokyo = zoneSelect.findDropdown().findOptionByValue('Asia/Tokyo');
+    // The filter left Tokyo's zone, not the list's first (Africa/Abidjan).
+    expect(zoneSelect.findDropdown().findOptionByValue('Africa/Abidjan')).toBeNull();
+    await user.click(tokyo!.getElement());
+    expect(trigger).toHaveTextContent('Asia/Tokyo');
+    await user.click(save);
+    expect(await screen.findByText('Contact added!')).toBeInTheDocument();
+    expect(server.bodies('POST', '/api/contacts').at(-1)).toMatchObject({ email: 'kai@label.jp', time_zone: 'Asia/Tokyo' });
+    expect(await within(cardOf('kai@label.jp')).findByText('Asia/Tokyo')).toBeInTheDocument();
+  });
+
+  it('a contact without a zone is added with none', async () => {
+    const server = fakeContactsServer([]);
+    await openPage(server);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add Contact' }));
+    const form = within(await screen.findByRole('form', { name: 'Add New Contact' }));
+    await user.type(form.getByLabelText('Full Name *'), 'No Zone');
+    await user.type(form.getByLabelText('Email *'), 'nozone@label.com');
+    await user.click(form.getByRole('button', { name: 'Save Contact' }));
+    expect(await screen.findByText('Contact added!')).toBeInTheDocument();
+    expect(server.bodies('POST', '/api/contacts').at(-1)).toMatchObject({ time_zone: '' });
+    expect(await within(cardOf('nozone@label.com')).findByText('Not set')).toBeInTheDocument();
+  });
+
+  it('edits show the saved zone (kept even when this browser does not list it) and can clear it', async () => {
+    const server = fakeContactsServer([contact(1, { email: 'ny@label.com', name: 'Nia', time_zone: 'US/Eastern' })]);
+    await openPage(server);
+    await showing(1, 1);
+    const user = userEvent.setup();
+    await user.click(within(cardOf('ny@label.com')).getByRole('button', { name: 'Edit Nia (ny@label.com)' }));
+    let form = within(await screen.findByRole('form', { name: 'Edit Contact' }));
+    expect(zoneButton(form)).toHaveTextContent('US/Eastern');
+    await user.type(form.getByLabelText('Position'), 'Scout');
+    await user.click(form.getByRole('button', { name: 'Update Contact' }));
+    expect(await screen.findByText('Contact updated!')).toBeInTheDocument();
+    expect(server.bodies('PUT', `/api/contacts/${idOf('ny@label.com')}`).at(-1)).toMatchObject({ time_zone: 'US/Eastern', position: 'Scout' });
+
+    await user.click(within(cardOf('ny@label.com')).getByRole('button', { name: 'Edit Nia (ny@label.com)' }));
+    form = within(await screen.findByRole('form', { name: 'Edit Contact' }));
+    await user.click(zoneButton(form));
+    await user.click(await screen.findByRole('option', { name: 'Not set' }));
+    await user.click(form.getByRole('button', { name: 'Update Contact' }));
+    await waitFor(() => expect(server.bodies('PUT', `/api/contacts/${idOf('ny@label.com')}`)).toHaveLength(2));
+    expect(server.bodies('PUT', `/api/contacts/${idOf('ny@label.com')}`).at(-1)).toMatchObject({ time_zone: '' });
+    expect(await within(cardOf('ny@label.com')).findByText('Not set')).toBeInTheDocument();
+  });
+});
+
 describe('delete', () => {
   const dialog = () => within(screen.getByRole('dialog', { name: 'Delete Contacts' }));
 

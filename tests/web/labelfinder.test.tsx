@@ -198,6 +198,7 @@ function contactFor(e: DirectoryEntry): Contact {
     website_url: e.website_url,
     notes: e.description,
     genre_focus: e.genres.join(', ') || null,
+    time_zone: null,
     created_at: '2025-01-01T00:00:00.000Z',
   };
 }

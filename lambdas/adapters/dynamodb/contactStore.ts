@@ -23,7 +23,11 @@ const CONTACT = 'contact';
 /** The fields of a Contact, in the API's order: what a list reads and what an item returns. */
 const CONTACT_FIELDS: readonly (keyof Contact)[] = contactFields;
 
-const toContact = (item: Record<string, unknown>) => withoutKeys<Contact>(item);
+/** A contact stored before time zones existed has none: null, as the contract says. */
+const toContact = (item: Record<string, unknown>) => {
+  const contact = withoutKeys<Contact>(item);
+  return { ...contact, time_zone: contact.time_zone ?? null };
+};
 
 const contactKey = (userId: string, id: string) => ({ PK: key.user(userId), SK: key.contact(id) });
 
@@ -51,6 +55,7 @@ function storedContact(userId: string, contact: NewContact, createdAt: string): 
     website_url: contact.website_url,
     notes: contact.notes,
     genre_focus: contact.genre_focus ?? null,
+    time_zone: contact.time_zone ?? null,
     created_at: createdAt,
   };
 }

@@ -8,7 +8,7 @@ import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import { useState, type SubmitEvent } from 'react';
+import { useMemo, useState, type SubmitEvent } from 'react';
 import { contactLimits, contactMessages, type Contact, type ContactInputBody } from '../../../../schema/api/contacts';
 import { contactTypes, type ContactType } from '../../../../schema/api/options';
 import { ApiError, errorMessage } from '../../api/client';
@@ -27,13 +27,27 @@ type Draft = {
   genre: string;
   website_url: string;
   notes: string;
+  /** An IANA name, or '' for none. */
+  time_zone: string;
 };
 
 const typeOptions: SelectProps.Option[] = contactTypes.map((type) => ({ value: type, label: type }));
 
+const noTimeZone: SelectProps.Option = { value: '', label: 'Not set' };
+
+/**
+ * The time zones this browser knows (issue 27 §2), 'Not set' first; a contact's saved zone the list
+ * lacks (an alias such as 'Asia/Calcutta') is kept as an option, so an edit never drops it.
+ */
+function timeZoneOptions(saved: string): SelectProps.Option[] {
+  const zones = Intl.supportedValuesOf('timeZone');
+  const all = saved !== '' && !zones.includes(saved) ? [saved, ...zones] : zones;
+  return [noTimeZone, ...all.map((zone) => ({ value: zone, label: zone.replaceAll('_', ' '), filteringTags: [zone] }))];
+}
+
 function draftOf(mode: ContactFormMode): Draft {
   if (mode.kind === 'add') {
-    return { name: '', email: '', label_name: '', contact_type: 'Label', position: '', genre: '', website_url: '', notes: '' };
+    return { name: '', email: '', label_name: '', contact_type: 'Label', position: '', genre: '', website_url: '', notes: '', time_zone: '' };
   }
   const c = mode.contact;
   return {
@@ -45,6 +59,7 @@ function draftOf(mode: ContactFormMode): Draft {
     genre: c.genre ?? '',
     website_url: c.website_url ?? '',
     notes: c.notes ?? '',
+    time_zone: c.time_zone ?? '',
   };
 }
 
@@ -70,7 +85,9 @@ export function ContactForm({
   const editing = mode.kind === 'edit';
   const failedTitle = editing ? contactMessages.updateFailed : contactMessages.addFailed;
 
-  const bind = (field: Exclude<keyof Draft, 'contact_type'>) => ({
+  const zoneOptions = useMemo(() => timeZoneOptions(mode.kind === 'edit' ? (mode.contact.time_zone ?? '') : ''), [mode]);
+
+  const bind = (field: Exclude<keyof Draft, 'contact_type' | 'time_zone'>) => ({
     value: draft[field],
     onChange: ({ detail }: { detail: { value: string } }) => setDraft((current) => ({ ...current, [field]: detail.value })),
     disabled: saving,
@@ -155,6 +172,18 @@ export function ContactForm({
               </FormField>
               <FormField label="Website">
                 <Input {...bind('website_url')} type="url" inputMode="url" placeholder="https://label.com" />
+              </FormField>
+              <FormField label="Time zone" description="Their working hours are read in this zone.">
+                <Select
+                  selectedOption={zoneOptions.find((option) => option.value === draft.time_zone) ?? noTimeZone}
+                  options={zoneOptions}
+                  filteringType="auto"
+                  virtualScroll
+                  filteringPlaceholder="Find a time zone"
+                  filteringAriaLabel="Find a time zone"
+                  disabled={saving}
+                  onChange={({ detail }) => setDraft((current) => ({ ...current, time_zone: detail.selectedOption.value ?? '' }))}
+                />
               </FormField>
             </ColumnLayout>
             <FormField label="Notes" constraintText={`At most ${contactLimits.notes.toLocaleString()} characters.`}>

@@ -190,7 +190,11 @@ const ContactCards = memo(function ContactCards({
   const cardDefinition = useMemo<CardsProps.CardDefinition<Contact>>(
     () => ({
       header: (contact) => <ContactCardHeader contact={contact} onEdit={onEdit} onDelete={onDelete} />,
-      sections: [{ id: 'details', content: (contact) => <ContactCardBody contact={contact} /> }],
+      sections: [
+        { id: 'details', content: (contact) => <ContactCardBody contact={contact} /> },
+        // Issue 27 §2: the zone the contact's working hours are read in ('Not set': the artist's own).
+        { id: 'time_zone', header: 'Time zone', content: (contact) => contact.time_zone ?? 'Not set' },
+      ],
     }),
     [onEdit, onDelete],
   );
