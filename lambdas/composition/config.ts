@@ -48,6 +48,10 @@ export interface ServerConfig {
   audio?: AudioKind;
   /** AWS: the private bucket of tracks' audio (absent: the tracks routes answer 503 naming it). */
   audioBucketName?: string;
+  /** The Cognito user pool (AWS) or cognito-local's (the local runtime): the account deletion removes its user. */
+  userPoolId?: string;
+  /** cognito-local's endpoint (local runtime only); absent, the region's Cognito. */
+  cognitoEndpoint?: string;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
@@ -76,6 +80,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     ...(env.STRIPE_WEBHOOK_SECRET_NAME ? { stripeWebhookSecretName: env.STRIPE_WEBHOOK_SECRET_NAME } : {}),
     audio: env.AUDIO === 'local' || env.AUDIO === 's3' ? env.AUDIO : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 's3',
     ...(env.AUDIO_BUCKET_NAME ? { audioBucketName: env.AUDIO_BUCKET_NAME } : {}),
+    ...(env.USER_POOL_ID ? { userPoolId: env.USER_POOL_ID } : {}),
   };
 }
 

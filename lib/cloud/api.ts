@@ -128,6 +128,11 @@ export class Api extends Construct {
         ...(definition.readsBillingSecrets ? props.billingSecrets.grantRead(fn.role) : {}),
       };
       for (const [name, value] of Object.entries(secretsEnvironment)) fn.fn.addEnvironment(name, value);
+      if (definition.deletesUsers) {
+        // The account deletion removes its own user from this pool: one action, on this pool only.
+        props.auth.userPool.grant(fn.role, 'cognito-idp:AdminDeleteUser');
+        fn.fn.addEnvironment('USER_POOL_ID', props.auth.userPool.userPoolId);
+      }
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${name}Integration`, fn.fn);
     }

@@ -115,6 +115,8 @@ export function localServerConfig(stack: {
   intervalMs?: number;
   dataDir?: string;
   writer?: WriterChoice;
+  /** cognito-local's pool and endpoint: the account deletion removes the user there. */
+  cognito?: { userPoolId: string; endpoint: string };
 }): ServerConfig {
   return {
     tableName: stack.tableName,
@@ -129,6 +131,7 @@ export function localServerConfig(stack: {
     appUrl: stack.appUrl,
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
     ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),
+    ...(stack.cognito ? { userPoolId: stack.cognito.userPoolId, cognitoEndpoint: stack.cognito.endpoint } : {}),
   };
 }
 
@@ -256,6 +259,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamoEndpoint: dynamo.endpoint,
       appUrl: reserved.url,
       intervalMs,
+      cognito: { userPoolId: cognito.userPoolId, endpoint: cognito.endpoint },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.writer ? { writer: options.writer } : {}),
     });
