@@ -2,6 +2,7 @@
  * The user's own data (issue 26 §3; the Privacy page and the Terms promise both): the data export's files
  * and the account's deletion. Pure over the ports: the handler (lambdas/http/account.ts) wires them.
  */
+import { accountMessages } from '../../schema/api/accountValues';
 import type { Contact } from '../../schema/api/contacts';
 import { csvDocument, csvLines, type CsvColumn } from '../../schema/csv/write';
 import type { AccountDataStore, AudioStore, BillingProvider, BillingStore, ExportedCampaign, RecipientRecord, UserDirectory } from '../ports';
@@ -74,10 +75,6 @@ export async function accountExportFiles(userId: string, data: Pick<AccountDataS
     { name: 'campaigns.json', content: campaignsJson(data.campaigns(userId)) },
   ];
 }
-
-export const accountMessages = {
-  confirmEmailMismatch: 'Type the email address of your account to confirm.',
-} as const;
 
 /** The confirmation is the account's own address, typed: case and surrounding spaces aside. */
 export const confirmsAccount = (typed: string, accountEmail: string) => accountEmail !== '' && typed.trim().toLowerCase() === accountEmail.trim().toLowerCase();

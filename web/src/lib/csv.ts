@@ -22,10 +22,13 @@ export function formatCsvDateTime(value: string | Date | null | undefined): stri
   return `${formatDateStamp(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** Browser side effect behind one object so tests can replace it. Saves text as a file download. */
+/** Browser side effect behind one object so tests can replace it. Saves text or a Blob as a file download. */
 export const fileSaver = {
   save(filename: string, content: string, type = 'text/csv;charset=utf-8'): void {
-    const blob = new Blob([content], { type });
+    fileSaver.saveBlob(filename, new Blob([content], { type }));
+  },
+  /** Saves the bytes as they are (the data export's zip). */
+  saveBlob(filename: string, blob: Blob): void {
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;
