@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gatewayMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
 import { fileSaver } from '../../web/src/lib/csv';
+import { afterDeletion } from '../../web/src/pages/settings/AccountDataCard';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser, toast } from './helpers';
 
 beforeAll(async () => {
@@ -68,7 +69,8 @@ describe('Download my data', () => {
 });
 
 describe('Delete account', () => {
-  it('waits for the account’s email, typed, then deletes, signs out and shows the landing page', async () => {
+  it('waits for the account’s email, typed, then deletes, signs out and loads the landing page', async () => {
+    const left = vi.spyOn(afterDeletion, 'go').mockImplementation(() => undefined);
     const { auth, fetchMock } = renderSettings({ 'DELETE /api/account': { status: 204 } });
     const dialog = await openDeleteDialog();
     const confirm = within(dialog).getByRole('button', { name: 'Delete account' });
@@ -82,11 +84,12 @@ describe('Delete account', () => {
     expect(confirm).toBeEnabled();
     // Enter submits, as the button does.
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(currentPath()).toBe('/'));
+    await waitFor(() => expect(left).toHaveBeenCalledWith('/landing'));
     const deletes = calls(fetchMock, 'DELETE', '/api/account');
     expect(deletes).toHaveLength(1);
     expect(JSON.parse(deletes[0]![1]!.body as string)).toEqual({ confirm_email: testUser.email.toUpperCase() });
     expect(auth.signOut).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(auth.signOut).mock.invocationCallOrder[0]).toBeLessThan(left.mock.invocationCallOrder[0]!);
   });
 
   it('a refusal stays in the dialog with its message, signed in', async () => {

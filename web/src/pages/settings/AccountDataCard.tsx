@@ -13,19 +13,27 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { deleteAccount, downloadAccountData } from '../../api/account';
 import { errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import { fileSaver } from '../../lib/csv';
 import { useNotifications } from '../../notifications/NotificationsContext';
 
+/** The landing page's own path ('/' sends a signed-in user to the dashboard). */
+export const LANDING_PATH = '/landing';
+
+/** Where the browser goes once the account is deleted: a full load (one object, so tests can replace it: jsdom cannot navigate). */
+export const afterDeletion = {
+  go(path: string): void {
+    window.location.replace(path);
+  },
+};
+
 /** The typed address confirms when it is the account's, case and surrounding spaces aside (the server's rule). */
 const sameAddress = (typed: string, email: string) => email !== '' && typed.trim().toLowerCase() === email.trim().toLowerCase();
 
 function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => void }) {
   const { api, signOut } = useAuth();
-  const navigate = useNavigate();
   const [typed, setTyped] = useState('');
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,9 +50,10 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
       setDeleting(false);
       return;
     }
-    // The account is gone: leave its session behind whatever the sign-out says (its tokens name no user now).
+    // The session goes whatever the sign-out says (its tokens name no user now), then a fresh load of the
+    // landing page: a route change would race the dashboard's own redirect of a signed-out user to /auth.
     await signOut().catch(() => undefined);
-    void navigate('/', { replace: true });
+    afterDeletion.go(LANDING_PATH);
   }
 
   return (
