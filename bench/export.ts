@@ -45,7 +45,15 @@ try {
   const requests = campaignIds.flatMap((campaignId, c) => [
     {
       PutRequest: {
-        Item: { PK: key.user(account.sub), SK: key.campaign(campaignId), id: campaignId, status: 'completed', track_name: `Track ${c}`, email_body: body, created_at: now.toISOString() },
+        Item: {
+          PK: key.user(account.sub),
+          SK: key.campaign(campaignId),
+          id: campaignId,
+          status: 'completed',
+          track_name: `Track ${c}`,
+          email_body: body,
+          created_at: now.toISOString(),
+        },
       },
     },
     ...Array.from({ length: Math.min(PER_CAMPAIGN, emailCount - c * PER_CAMPAIGN) }, (_, position) => ({
@@ -89,7 +97,13 @@ try {
     });
     let emails = 0;
     for (const campaignId of campaignIds) {
-      emails += (await queryAll(db, { TableName: stack.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId) } })).length;
+      emails += (
+        await queryAll(db, {
+          TableName: stack.tableName,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId) },
+        })
+      ).length;
     }
     const floor = performance.now() - t0;
     if (rows.length !== contactCount || emails !== emailCount) throw new Error(`floor read ${rows.length} contacts and ${emails} emails`);
@@ -100,8 +114,13 @@ try {
     const elapsed = performance.now() - t1;
     if (response.status !== 200) throw new Error(`export answered ${response.status}: ${zip.toString('utf8').slice(0, 200)}`);
     const files = readZip(zip);
-    const csvRows = files.get('contacts.csv')!.toString('utf8').split('\r\n').length - 1;
-    const exported = (JSON.parse(files.get('campaigns.json')!.toString('utf8')) as { emails: unknown[] }[]).reduce((sum, c) => sum + c.emails.length, 0);
+    const fileText = (name: string) => {
+      const file = files.get(name);
+      if (!file) throw new Error(`the zip has no ${name}`);
+      return file.toString('utf8');
+    };
+    const csvRows = fileText('contacts.csv').split('\r\n').length - 1;
+    const exported = (JSON.parse(fileText('campaigns.json')) as { emails: unknown[] }[]).reduce((sum, c) => sum + c.emails.length, 0);
     if (csvRows !== contactCount || exported !== emailCount) throw new Error(`the zip holds ${csvRows} contacts and ${exported} emails`);
     bytes = zip.length;
     if (run === 0) continue; // warm-up: connections, JIT

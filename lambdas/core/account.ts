@@ -112,10 +112,17 @@ export async function deleteAccount(deps: AccountDeletionDeps, identity: { userI
   }
   const trackIds = await deps.data.trackIds(userId);
   await Promise.all(
-    trackIds.flatMap((id) => [trackAudioKey(userId, id), trackUploadKey(userId, id), trackCoverKey(userId, id), coverUploadKey(userId, id)].map((key) => deps.audio.delete(key))),
+    trackIds.flatMap((id) =>
+      [trackAudioKey(userId, id), trackUploadKey(userId, id), trackCoverKey(userId, id), coverUploadKey(userId, id)].map((key) => deps.audio.delete(key)),
+    ),
   );
   const erased = await deps.data.erase(userId);
   await deps.users.deleteUser(userId);
   const swept = await deps.data.erase(userId);
-  return { canceledSubscriptions, deletedTracks: trackIds.length, linkedItems: erased.linkedItems + swept.linkedItems, userItems: erased.userItems + swept.userItems };
+  return {
+    canceledSubscriptions,
+    deletedTracks: trackIds.length,
+    linkedItems: erased.linkedItems + swept.linkedItems,
+    userItems: erased.userItems + swept.userItems,
+  };
 }

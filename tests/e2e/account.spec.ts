@@ -17,7 +17,6 @@ async function addContact(baseURL: string, user: TestUser, email: string) {
   expect(response.status).toBe(201);
 }
 
-
 test('Download my data saves a zip of contacts.csv and campaigns.json', async ({ page, baseURL }) => {
   const user = await signedIn(page, baseURL!, newUser('export'));
   await addContact(baseURL!, user, 'mara@velvet-records.example');
@@ -25,7 +24,7 @@ test('Download my data saves a zip of contacts.csv and campaigns.json', async ({
   await expect(page.getByRole('heading', { name: 'Your data' })).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^trackpitch-data-\d{4}-\d{2}-\d{2}\.zip$/);
-  const files = readZip(await readFile((await download.path())!));
+  const files = readZip(await readFile(await download.path()));
   expect([...files.keys()]).toEqual(['contacts.csv', 'campaigns.json']);
   expect(files.get('contacts.csv')!.toString('utf8')).toContain('Mara Velvet,mara@velvet-records.example');
   expect(JSON.parse(files.get('campaigns.json')!.toString('utf8'))).toEqual([]);

@@ -67,7 +67,15 @@ async function fullAccount(label: string) {
   }
   const campaignId = ULID(Math.floor(Math.random() * 9999));
   const pk = key.user(user.sub);
-  await put({ PK: pk, SK: key.campaign(campaignId), entity: 'campaign', id: campaignId, status: 'completed', track_name: 'Night Drive', created_at: new Date().toISOString() });
+  await put({
+    PK: pk,
+    SK: key.campaign(campaignId),
+    entity: 'campaign',
+    id: campaignId,
+    status: 'completed',
+    track_name: 'Night Drive',
+    created_at: new Date().toISOString(),
+  });
   const sent = await seedSentEmail(user, campaignId, 0, { links: ['https://label.example/'] });
   await db().send(
     new PutCommand({
@@ -147,7 +155,8 @@ async function expectNothingLeft(account: Awaited<ReturnType<typeof fullAccount>
   expect(await itemsNaming(user.sub)).toEqual([]);
 }
 
-const deleteAccount = (user: TestUser, confirm_email: unknown, at = call) => at('/api/account', { method: 'DELETE', token: user.idToken, body: { confirm_email } });
+const deleteAccount = (user: TestUser, confirm_email: unknown, at = call) =>
+  at('/api/account', { method: 'DELETE', token: user.idToken, body: { confirm_email } });
 
 describe('DELETE /api/account', () => {
   it('deletes every item of the user in and out of their partition, their subscription and sign-in; another user is untouched', async () => {

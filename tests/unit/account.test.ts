@@ -80,7 +80,16 @@ describe('deleteAccount', () => {
       ['cus_1', 'sub_b', 'canceled'],
     ]);
     expect(steps.filter((step) => step.startsWith('audio')).sort()).toEqual(
-      ['tracks/user-1/T1', 'tracks/user-1/T1-cover', 'uploads/user-1/T1', 'uploads/user-1/T1-cover', 'tracks/user-1/T2', 'tracks/user-1/T2-cover', 'uploads/user-1/T2', 'uploads/user-1/T2-cover']
+      [
+        'tracks/user-1/T1',
+        'tracks/user-1/T1-cover',
+        'uploads/user-1/T1',
+        'uploads/user-1/T1-cover',
+        'tracks/user-1/T2',
+        'tracks/user-1/T2-cover',
+        'uploads/user-1/T2',
+        'uploads/user-1/T2-cover',
+      ]
         .map((key) => `audio ${key}`)
         .sort(),
     );
@@ -113,7 +122,12 @@ describe('the data export', () => {
   it('contacts.csv: a header of the contact form’s labels, a row per contact, formulas neutralised', () => {
     const csv = contactsCsv([
       buildContact({ name: 'Mara Velvet', email: 'mara@example.com', label_name: 'Velvet, Inc.', notes: '=HYPERLINK("x")' }),
-      buildContact({ name: 'Jo', email: 'jo@example.com', label_name: null, last_answer: { answer: 'interested', note: null, answered_at: '2026-11-01T00:00:00.000Z', campaign_id: 'C1', track_name: 'Night Drive' } }),
+      buildContact({
+        name: 'Jo',
+        email: 'jo@example.com',
+        label_name: null,
+        last_answer: { answer: 'interested', note: null, answered_at: '2026-11-01T00:00:00.000Z', campaign_id: 'C1', track_name: 'Night Drive' },
+      }),
     ]);
     const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('Name,Email,Label/Company,Contact Type,Position,Genre,Website,Notes,Genre Focus,Added,Last Answer');

@@ -28,7 +28,7 @@ type Reply = { status: number; json?: unknown; zip?: Uint8Array<ArrayBuffer> };
 function renderSettings(replies: Record<string, Reply>) {
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     const reply = replies[`${init?.method ?? 'GET'} ${input as string}`];
-    if (reply?.zip) return Promise.resolve(new Response(new Blob([reply.zip]), { status: reply.status, headers: { 'content-type': 'application/zip' } }));
+    if (reply?.zip) return Promise.resolve(new Response(reply.zip.buffer, { status: reply.status, headers: { 'content-type': 'application/zip' } }));
     const status = reply?.status ?? 404;
     const body = reply ? reply.json : { message: gatewayMessages.notFound };
     return Promise.resolve(new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
