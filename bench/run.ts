@@ -9,6 +9,7 @@ for (const script of [
   'bench/start.ts',
   'bench/web-sizes.mjs',
   'bench/contacts.ts',
+  'bench/export.ts',
   'bench/dashboard-load.ts',
   'bench/compose.ts',
   'bench/writer.ts',

@@ -992,3 +992,42 @@ export interface InsightsStore {
   /** The emails sent since `since`, newest first, a page at a time (engaged: a person opened, clicked, listened or answered; core ENGAGEMENT_TIMES). */
   activity(userId: string, query: { since: Date; filter: ActivityFilter; cursor?: string }): Promise<ActivityPageResult>;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The user's own data (issue 26 §3): the data export and the account's deletion.
+
+/** One campaign of the data export, with the emails it sent or queued (their content, outcome and answers). */
+export interface ExportedCampaign {
+  campaign: Campaign;
+  emails: RecipientRecord[];
+}
+
+/** What the account's erasure removed from the table (for the log: no content). */
+export interface ErasureCount {
+  /** Items of other partitions that belonged to the user: campaign partitions, tokens, the billing customer's link. */
+  linkedItems: number;
+  /** Items of the user's own partition (`USER#<sub>`). */
+  userItems: number;
+}
+
+/**
+ * The user's items of the one table, all kinds at once: the export's reads and the erasure. The erasure
+ * is resumable: it removes what points elsewhere before what it is found from (a campaign's partition and
+ * its emails' tokens before the campaign item), so a crash halfway and a retry finish the job.
+ */
+export interface AccountDataStore {
+  /** The user's contacts, oldest first. */
+  contacts(userId: string): Promise<Contact[]>;
+  /** The user's campaigns, newest first, each with its emails in queue order; one campaign at a time. */
+  campaigns(userId: string): AsyncIterable<ExportedCampaign>;
+  /** The ids of every track item of the user (any status): their audio objects go with the account. */
+  trackIds(userId: string): Promise<string[]>;
+  /** Stops the user's sending (the cursor goes first), then deletes every item of the user, in and out of their partition. */
+  erase(userId: string): Promise<ErasureCount>;
+}
+
+/** The sign-in directory (Cognito's user pool; cognito-local in the local runtime and the tests). */
+export interface UserDirectory {
+  /** Removes the user (by their `sub`, the pool's username); 'absent' when there was none: a retried deletion. */
+  deleteUser(userId: string): Promise<'deleted' | 'absent'>;
+}

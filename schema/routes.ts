@@ -42,6 +42,8 @@ export interface HandlerGroupDefinition {
   readsOAuthSecrets?: boolean;
   /** Reads the Stripe secret key and webhook signing secret (Secrets Manager in AWS) and the plans' price ids. */
   readsBillingSecrets?: boolean;
+  /** Removes users from the Cognito user pool (AdminDeleteUser): CDK grants it on the app's pool only. */
+  deletesUsers?: boolean;
   /**
    * Uses the tracks' audio bucket (issue 16): 'readwrite' presigns uploads (to `uploads/`), reads them,
    * copies checked ones to `tracks/` and deletes; 'read' only signs GET URLs of `tracks/` (the listen
@@ -129,6 +131,17 @@ export const handlerGroups = {
   insights: {
     entry: 'lambdas/http/insights.ts',
     description: 'dashboard statistics and analytics: reads of the counters, recent sends and per-recipient activity',
+  },
+  account: {
+    entry: 'lambdas/http/account.ts',
+    description: "the user's own data (issue 26): download it all (a zip), delete the account and everything of it",
+    // The deletion cancels the subscription (Stripe), removes the audio and the sign-in: every grant of its own.
+    readsBillingSecrets: true,
+    audio: 'readwrite',
+    deletesUsers: true,
+    // A large account's export (thousands of contacts and emails) and erasure take seconds, not milliseconds.
+    timeoutSeconds: 28,
+    memoryMb: 1024,
   },
   outbox: {
     entry: 'lambdas/http/outbox.ts',
@@ -246,6 +259,8 @@ const routeTable = [
   { method: 'GET', path: '/api/analytics', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics/activity', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics/campaigns/{id}/links', handler: 'insights', access: 'user' },
+  { method: 'GET', path: '/api/account/export', handler: 'account', access: 'user' },
+  { method: 'DELETE', path: '/api/account', handler: 'account', access: 'user' },
   { method: 'GET', path: '/api/local/outbox', handler: 'outbox', access: 'user' },
   { method: 'GET', path: '/api/local/outbox/{id}', handler: 'outbox', access: 'user' },
 ] as const satisfies readonly RouteDefinition[];

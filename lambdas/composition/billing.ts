@@ -38,7 +38,8 @@ const unconfiguredProvider = (setting: string): BillingProvider => ({
   cancelSubscription: billingNotConfigured(setting),
 });
 
-function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf>): { provider: BillingProvider; verifier: WebhookVerifier } {
+/** The billing provider and webhook verifier of a configuration (the account deletion cancels through the same provider). */
+export function providerAdapters(config: ServerConfig, table: ReturnType<typeof tableOf>): { provider: BillingProvider; verifier: WebhookVerifier } {
   if (config.billing === 'local') {
     return {
       provider: new LocalBilling({ db: table.db, tableName: table.name, appUrl: config.appUrl, clock: systemClock }),

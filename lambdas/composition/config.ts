@@ -52,6 +52,10 @@ export interface ServerConfig {
   originVerifySecret?: string;
   /** Local test runs only (lib/local/stack.ts clientLimits): no per-client limit, every request being 127.0.0.1's. */
   clientLimitsOff?: true;
+  /** The Cognito user pool (AWS) or cognito-local's (the local runtime): the account deletion removes its user. */
+  userPoolId?: string;
+  /** cognito-local's endpoint (local runtime only); absent, the region's Cognito. */
+  cognitoEndpoint?: string;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
@@ -81,6 +85,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     audio: env.AUDIO === 'local' || env.AUDIO === 's3' ? env.AUDIO : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 's3',
     ...(env.AUDIO_BUCKET_NAME ? { audioBucketName: env.AUDIO_BUCKET_NAME } : {}),
     ...(env.ORIGIN_VERIFY_SECRET ? { originVerifySecret: env.ORIGIN_VERIFY_SECRET } : {}),
+    ...(env.USER_POOL_ID ? { userPoolId: env.USER_POOL_ID } : {}),
   };
 }
 

@@ -55,12 +55,14 @@ export function makeHandler({ tokens, listen, tracks, audio, clock, clientLimit 
   /** The token and its campaign (the composition keeps both a while); undefined when there is none. */
   async function factsOf(value: string) {
     const token = isEmailToken(value) ? await tokens.getToken(value) : undefined;
+    // A well-formed token that is no longer stored: its artist deleted their account, and its items with it (issue 26 §3).
+    if (!token && isEmailToken(value)) throw new HttpError(410, listenMessages.gone, 'gone');
     const campaign = token ? await listen.campaign(token) : undefined;
     if (!token || !campaign?.track_id) return undefined;
     return { token, campaign: { ...campaign, track_id: campaign.track_id } };
   }
 
-  /** The link of a token: 404 when there is none (no such token, a campaign without an uploaded track). */
+  /** The link of a token: 404 when there is none (a malformed token, a campaign without an uploaded track); 410 once gone. */
   async function linkOf(value: string, now: Date): Promise<Link> {
     const facts = await factsOf(value);
     if (!facts) throw new HttpError(404, listenMessages.notFound);

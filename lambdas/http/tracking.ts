@@ -5,7 +5,8 @@
  *  - GET /api/t/o/{token}: the open pixel. Always the same 1×1 transparent GIF, whatever the token
  *    (an unknown one records nothing), so a mail client never shows a broken image.
  *  - GET /api/t/c/{token}/{link}: 302 to links[link] as stored for that email at send time, and
- *    nowhere else (DESIGN §5): an unknown token or index is a 404, never a URL from the request.
+ *    nowhere else (DESIGN §5): a malformed token or an unknown index is a 404, never a URL from the request;
+ *    a well-formed token no longer stored (its sender deleted their account) a 410 with a plain page.
  *  - GET /api/unsubscribe?token=: what the unsubscribe page shows. Never unsubscribes (link scanners
  *    prefetch GETs).
  *  - POST /api/unsubscribe {token, reason, reasonDetails}: the page's confirm button. Idempotent.
@@ -49,6 +50,16 @@ const pixel = (): ApiResult => ({
 });
 
 const linkNotFound = () => json(404, { message: 'This link is not valid.' });
+
+/**
+ * A well-formed token that is not (or no longer) stored: its sender deleted their account, and every
+ * item of it (issue 26 §3). A plain page says so to the person who clicked; nothing names the sender.
+ */
+const linkGone = (): ApiResult => ({
+  statusCode: 410,
+  headers: { 'content-type': 'text/html; charset=utf-8', ...NO_CACHE },
+  body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link no longer available</title></head><body><p>This link is no longer available.</p></body></html>',
+});
 
 /**
  * The unsubscribe routes' schema and texts, loaded on the first unsubscribe: opens and clicks (nearly
@@ -108,9 +119,10 @@ export function makeHandler({ tracking, clock }: TrackingDeps) {
       const index = params.link;
       if (!LINK_INDEX.test(index)) return linkNotFound();
       const token = await findToken(params.token);
-      const target = token?.links[Number(index)];
+      if (!token) return isEmailToken(params.token) ? linkGone() : linkNotFound();
+      const target = token.links[Number(index)];
       // Only what the sender stored, and only a web address (never javascript:, data:, …).
-      if (!token || typeof target !== 'string' || !/^https?:\/\//i.test(target)) return linkNotFound();
+      if (typeof target !== 'string' || !/^https?:\/\//i.test(target)) return linkNotFound();
       const now = clock.now();
       // Link scanners follow every link on delivery: only a person's click is counted.
       if (requestKind(event, token, now) === 'human') {

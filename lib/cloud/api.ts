@@ -149,6 +149,11 @@ export class Api extends Construct {
       // The value itself (a deploy-time dynamic reference, never in the template): it is checked on every
       // request, and it is as readable in the distribution's config as in the function's.
       if (definition.limitsClients) fn.fn.addEnvironment('ORIGIN_VERIFY_SECRET', this.originSecret.secretValue.unsafeUnwrap());
+      if (definition.deletesUsers) {
+        // The account deletion removes its own user from this pool: one action, on this pool only.
+        props.auth.userPool.grant(fn.role, 'cognito-idp:AdminDeleteUser');
+        fn.fn.addEnvironment('USER_POOL_ID', props.auth.userPool.userPoolId);
+      }
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${name}Integration`, fn.fn);
     }

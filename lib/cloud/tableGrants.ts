@@ -63,6 +63,9 @@ export const tableGrants: Record<DeployedLambdaName, TableGrant> = {
   listen: { table: ['GetItem', 'UpdateItem'], queries: [] },
   // Reads only: the counters, the day items, the sent timeline (GSI1), the campaigns' track names.
   insights: { table: ['GetItem', 'BatchGetItem', 'Query'], queries: [GSI1] },
+  // The user's own data: the export's reads (contacts by GSI1, campaigns, their emails); the deletion's reads of the billing
+  // customer and each partition's keys, the sending cursor's delete, then every item's delete in batches.
+  account: { table: ['GetItem', 'Query', 'DeleteItem', 'BatchWriteItem'], queries: [GSI1] },
   // The due cursors, from the DUE index only.
   dispatcher: { table: [], queries: [DUE] },
   // A tick: the user's items in one BatchGetItem (a pause-all that lost a race reads the cursor again), then transactions of updates, the claim's

@@ -124,6 +124,8 @@ export function localServerConfig(stack: {
   dataDir?: string;
   writer?: WriterChoice;
   clientLimits?: boolean;
+  /** cognito-local's pool and endpoint: the account deletion removes the user there. */
+  cognito?: { userPoolId: string; endpoint: string };
 }): ServerConfig {
   return {
     tableName: stack.tableName,
@@ -139,6 +141,7 @@ export function localServerConfig(stack: {
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
     ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),
     ...(stack.clientLimits === false ? { clientLimitsOff: true } : {}),
+    ...(stack.cognito ? { userPoolId: stack.cognito.userPoolId, cognitoEndpoint: stack.cognito.endpoint } : {}),
   };
 }
 
@@ -270,6 +273,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamoEndpoint: dynamo.endpoint,
       appUrl: reserved.url,
       intervalMs,
+      cognito: { userPoolId: cognito.userPoolId, endpoint: cognito.endpoint },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.writer ? { writer: options.writer } : {}),
       ...(options.clientLimits === false ? { clientLimits: false } : {}),

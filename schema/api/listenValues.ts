@@ -64,6 +64,8 @@ export const listenMessages = {
   expired: 'This private link has expired. Ask the artist for a new one.',
   trackDeleted: 'The artist has removed this track. Ask the artist for a new link.',
   notFound: 'This private link is not valid.',
+  /** A link whose artist deleted their account (410). */
+  gone: 'This private link is no longer available.',
   answerSaved: 'Thanks, your answer was sent to the artist.',
   listenDaysRange: `Enter a whole number of days from ${listenLimits.daysMin} to ${listenLimits.daysMax}`,
   trackNotFound: 'Choose one of your uploaded tracks.',

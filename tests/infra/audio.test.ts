@@ -80,8 +80,9 @@ describe('the audio bucket', () => {
       expect(variables.AUDIO_BUCKET_NAME).toEqual({ Ref: bucketId });
       // Listing: only the tracks function, which heads uploads (complete: "not there yet" must be a 404
       // from S3, not a 403); the bucket itself, and only under its own two prefixes. The listen function lists nothing.
+      // The account function (issue 26 §3) has the same read-write grant: its deletion removes the objects.
       expect(lists, group).toEqual(
-        group === 'tracks'
+        access === 'readwrite'
           ? [
               expect.objectContaining({
                 Effect: 'Allow',

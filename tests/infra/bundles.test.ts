@@ -197,12 +197,13 @@ describe('Lambda bundles', () => {
       nodemailer: ['sender'],
       '@aws-sdk/client-bedrock-runtime': ['campaigns', 'sender'],
       '@aws-sdk/client-kms': ['mailbox', 'sender'],
-      '@aws-sdk/client-secrets-manager': ['mailbox', 'billing', 'sender'],
-      stripe: ['billing'],
+      // The account deletion (issue 26 §3) cancels the subscription (Stripe) and deletes the audio (S3), each loaded on first use.
+      '@aws-sdk/client-secrets-manager': ['mailbox', 'billing', 'account', 'sender'],
+      stripe: ['billing', 'account'],
       // Listen only signs GET URLs (lambdas/adapters/s3/s3GetUrlSigner.ts): no S3 client, no presigners.
-      '@aws-sdk/client-s3': ['tracks'],
+      '@aws-sdk/client-s3': ['tracks', 'account'],
       '@aws-sdk/s3-request-presigner': [], // a dev dependency: the signer's contract test compares with it
-      '@aws-sdk/s3-presigned-post': ['tracks'],
+      '@aws-sdk/s3-presigned-post': ['tracks', 'account'],
       'music-metadata': ['tracks'],
       '@aws-sdk/client-sqs': ['dispatcher'],
       dompurify: ['campaigns', 'sender'],
@@ -224,9 +225,9 @@ describe('Lambda bundles', () => {
     expect(entries.filter(({ name }) => !packagesIn(name).has('@aws-sdk/client-dynamodb')).map((e) => e.name)).toEqual(['health', 'cognitoCustomMessage']);
   });
 
-  it('each S3 audio adapter is in the one bundle that uses it: the store in tracks, the GET signer in listen', () => {
+  it('each S3 audio adapter is in the bundles that use it: the store in tracks and account (its deletion), the GET signer in listen', () => {
     const bundlesWith = (source: string) => entries.filter(({ name }) => bundledFiles.get(name)!.some((file) => file.endsWith(source))).map((e) => e.name);
-    expect(bundlesWith('lambdas/adapters/s3/s3AudioStore.ts')).toEqual(['tracks']);
+    expect(bundlesWith('lambdas/adapters/s3/s3AudioStore.ts')).toEqual(['tracks', 'account']);
     expect(bundlesWith('lambdas/adapters/s3/s3GetUrlSigner.ts')).toEqual(['listen']);
   });
 

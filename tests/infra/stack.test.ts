@@ -241,14 +241,16 @@ describe('api', () => {
       const statements = statementsOfRole(template, stack.getLogicalId(role.node.defaultChild as CfnRole));
       // Nothing else in the role but its logs, a writer group's model (checked in writer-grant.test.ts) and
       // a mailbox group's key and secrets (checked in sending.test.ts), the billing group's Stripe secrets (billing.test.ts),
-      // an audio group's objects (audio.test.ts).
+      // an audio group's objects (audio.test.ts), a deleting group's AdminDeleteUser (account-grant.test.ts).
       const other = actionsOf(statements).filter((a) => !a.startsWith('dynamodb:'));
       const allowed = (a: string) =>
         a.startsWith('logs:') ||
         (definition.writer === true && a === 'bedrock:InvokeModel') ||
         (definition.sealsSecrets === true && (a === 'kms:GenerateDataKey' || a === 'kms:Decrypt')) ||
         ((definition.readsOAuthSecrets === true || definition.readsBillingSecrets === true) && a === 'secretsmanager:GetSecretValue') ||
-        (definition.audio !== undefined && a.startsWith('s3:'));
+        (definition.audio !== undefined && a.startsWith('s3:')) ||
+        // The account deletion removes its user from the pool (account-grant.test.ts).
+        (definition.deletesUsers === true && a === 'cognito-idp:AdminDeleteUser');
       expect(other.every(allowed), `${group}: ${other.join(', ')}`).toBe(true);
     }
   });

@@ -42,6 +42,7 @@ const EXPECTED: Record<DeployedLambdaName, Granted> = {
   tracks: { table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], queries: [] },
   listen: { table: ['GetItem', 'UpdateItem'], queries: [] },
   insights: { table: ['BatchGetItem', 'GetItem', 'Query'], queries: [GSI1] },
+  account: { table: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query'], queries: [GSI1] },
   dispatcher: { table: [], queries: [DUE] },
   sender: { table: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: [] },
   cognitoCustomMessage: { table: [], queries: [] },

@@ -22,8 +22,8 @@ export const stack = (): IntegrationStack => inject('localStack');
 
 /** The configuration the shared stack builds its handlers with (for importHandler in a test's own server). */
 export const stackConfig = () => {
-  const { tableName, region, dynamoEndpoint, appUrl } = stack();
-  return localServerConfig({ tableName, region, dynamoEndpoint, appUrl });
+  const { tableName, region, dynamoEndpoint, appUrl, userPoolId, cognitoEndpoint } = stack();
+  return localServerConfig({ tableName, region, dynamoEndpoint, appUrl, cognito: { userPoolId, endpoint: cognitoEndpoint } });
 };
 
 let sharedAccounts: Accounts | undefined;

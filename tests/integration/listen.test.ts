@@ -180,13 +180,18 @@ describe('GET /api/l/{token}', () => {
     expect(body.download_url).not.toBe(body.audio_url);
   });
 
-  it('is a 404 for an unknown or malformed token and for a campaign without an uploaded track', async () => {
-    expect((await page(newEmailToken())).status).toBe(404);
+  it('is a 404 for a malformed token and for a campaign without an uploaded track', async () => {
     expect((await page('not-a-token')).status).toBe(404);
     const noTrack = await sentEmail({ campaign: { track_id: null } });
     const response = await page(noTrack.token.token);
     expect(response.status).toBe(404);
     expect(response.json?.message).toBe(listenMessages.notFound);
+  });
+
+  it('is a 410 for a well-formed token no longer stored (its artist deleted their account), and takes no events', async () => {
+    const response = await page(newEmailToken());
+    expect(response.status).toBe(410);
+    expect(response.json).toMatchObject({ message: listenMessages.gone, code: 'gone' });
   });
 });
 

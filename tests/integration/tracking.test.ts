@@ -209,12 +209,22 @@ describe('GET /api/t/c/{token}/{link} (click redirect)', () => {
     expect(await counters(sent)).toMatchObject({ clicked: 0 });
   });
 
-  it('answers 404 to an unknown or tampered token, and to an index that is not one of its links', async () => {
+  it('answers 410 with a plain page to a well-formed token that is not stored (an unknown, a tampered, a deleted account’s)', async () => {
+    const sent = await sentEmail();
+    for (const path of [`/api/t/c/${unknownToken()}/0`, `/api/t/c/${tampered(sent.token.token)}/0`]) {
+      const response = await click(path);
+      expect(response.status, path).toBe(410);
+      expect(response.headers.location, path).toBeUndefined();
+      expect(response.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(response.text, path).toContain('This link is no longer available.');
+    }
+    expect(await recipient(sent)).toMatchObject({ click_count: 0 });
+  });
+
+  it('answers 404 to a malformed token, and to an index that is not one of its links', async () => {
     const sent = await sentEmail();
     const { token } = sent.token;
     const paths = [
-      `/api/t/c/${unknownToken()}/0`,
-      `/api/t/c/${tampered(token)}/0`,
       `/api/t/c/not-a-token/0`,
       `/api/t/c/${token}/${LINKS.length}`,
       `/api/t/c/${token}/-1`,

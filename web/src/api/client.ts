@@ -30,6 +30,8 @@ export interface RequestOptions<T> {
   auth?: boolean;
   parse?: Parser<T>;
   signal?: AbortSignal;
+  /** The answer's bytes as a Blob (a file download), not parsed; an error answer is still read as JSON. */
+  blob?: boolean;
 }
 
 export interface ApiClient {
@@ -69,7 +71,7 @@ async function readBody(response: Response): Promise<unknown> {
 
 export function createApiClient(getIdToken: IdTokenGetter, fetchImpl: typeof fetch = (...args) => fetch(...args)): ApiClient {
   async function request<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-    const { method = 'GET', body, auth = true, parse, signal } = options;
+    const { method = 'GET', body, auth = true, parse, signal, blob = false } = options;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (auth) {
@@ -90,6 +92,7 @@ export function createApiClient(getIdToken: IdTokenGetter, fetchImpl: typeof fet
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError(0, NETWORK_MESSAGE);
     }
+    if (blob && response.ok) return (await response.blob()) as T;
     const data = await readBody(response);
     if (!response.ok) throw errorFromBody(response.status, data, response.statusText);
     if (!parse) return data as T;

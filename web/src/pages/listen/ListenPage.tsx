@@ -57,8 +57,10 @@ export default function ListenPage({ fetchImpl }: { fetchImpl?: typeof fetch }) 
       ({ page, fetchedAt }) => setState({ status: 'page', page, fetchedAt }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
+        const status = error instanceof ListenError ? error.status : undefined;
+        // 410 without a page: the artist deleted their account (issue 26 §3).
         const message =
-          error instanceof ListenError && error.status === 0 ? 'Could not reach the server. Check your connection and try again.' : listenMessages.notFound;
+          status === 0 ? 'Could not reach the server. Check your connection and try again.' : status === 410 ? listenMessages.gone : listenMessages.notFound;
         setState({ status: 'error', message });
       },
     );

@@ -22,6 +22,7 @@ import { useNotifications } from '../../notifications/NotificationsContext';
 import { emailLimitText, tierLabels } from '../dashboard/format';
 import { PageShell } from '../dashboard/PageShell';
 import { periodText } from '../subscription/subscriptionView';
+import { AccountDataCard } from './AccountDataCard';
 import { ProfileForm } from './ProfileForm';
 
 const tierColors = { free: 'grey', pro: 'blue', label: 'green' } as const;
@@ -83,7 +84,7 @@ function SubscriptionCard({ profile }: { profile: Profile }) {
   );
 }
 
-/** Settings (spec §2): Account Overview, Mailbox Integration, Profile Information and Subscription. */
+/** Settings (spec §2): Account Overview, Mailbox Integration, Profile Information, Subscription and Your data (issue 26 §3). */
 export default function SettingsPage() {
   const { user, profile, profileError, refreshProfile, api } = useAuth();
   const { notify } = useNotifications();
@@ -250,6 +251,7 @@ export default function SettingsPage() {
 
       {profile && <ProfileForm key={profile.id} profile={profile} />}
       {profile && <SubscriptionCard profile={profile} />}
+      {profile && <AccountDataCard email={email} />}
     </PageShell>
   );
 }

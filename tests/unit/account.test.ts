@@ -1,0 +1,167 @@
+/**
+ * lambdas/core/account.ts over fakes: the deletion's confirmation, its steps and their order (the
+ * subscription cancelled through the billing port, the audio of every track, the table, the sign-in last,
+ * then a sweep), a retry after a crash, and the export's files.
+ */
+import { describe, expect, it } from 'vitest';
+import { accountExportFiles, campaignsJson, contactsCsv, deleteAccount, type AccountDeletionDeps } from '../../lambdas/core/account';
+import { DomainError } from '../../lambdas/core/errors';
+import type { AccountDataStore, ExportedCampaign } from '../../lambdas/ports';
+import { buildSubscription, FakeBillingProvider } from '../fakes/billing';
+import { buildCampaign, buildContact, buildRecipient } from '../fakes/builders';
+
+const USER = { userId: 'user-1', email: 'Nova@Example.com' };
+
+function fakes(options: { customerId?: string; trackIds?: string[]; failUsersOnce?: boolean } = {}) {
+  const steps: string[] = [];
+  const provider = new FakeBillingProvider();
+  let failUsers = options.failUsersOnce === true;
+  const data: AccountDataStore = {
+    contacts: () => Promise.resolve([]),
+    campaigns: async function* () {},
+    trackIds: (userId) => {
+      steps.push(`tracks ${userId}`);
+      return Promise.resolve(options.trackIds ?? []);
+    },
+    erase: (userId) => {
+      steps.push(`erase ${userId}`);
+      return Promise.resolve({ linkedItems: 1, userItems: 2 });
+    },
+  };
+  const deps: AccountDeletionDeps = {
+    data,
+    billing: { customerOf: (userId) => Promise.resolve(userId === USER.userId ? options.customerId : undefined) },
+    provider,
+    audio: {
+      delete: (key) => {
+        steps.push(`audio ${key}`);
+        return Promise.resolve();
+      },
+    },
+    users: {
+      deleteUser: (userId) => {
+        steps.push(`user ${userId}`);
+        if (failUsers) {
+          failUsers = false;
+          return Promise.reject(new Error('cognito down'));
+        }
+        return Promise.resolve('deleted');
+      },
+    },
+  };
+  return { deps, steps, provider };
+}
+
+describe('deleteAccount', () => {
+  it("refuses a confirmation that is not the account's own email, and deletes nothing", async () => {
+    const { deps, steps, provider } = fakes({ customerId: 'cus_1' });
+    for (const typed of ['', 'someone@example.com', 'nova@example.co']) {
+      const refused = await deleteAccount(deps, USER, typed).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect(refused).toMatchObject({ kind: 'invalid', code: 'confirm_email_mismatch' });
+    }
+    // A token without an email can never confirm.
+    await expect(deleteAccount(deps, { ...USER, email: '' }, '')).rejects.toBeInstanceOf(DomainError);
+    expect(steps).toEqual([]);
+    expect(provider.cancellations).toEqual([]);
+  });
+
+  it('cancels every live subscription, deletes every track’s audio and the data, then the sign-in, then sweeps', async () => {
+    const { deps, steps, provider } = fakes({ customerId: 'cus_1', trackIds: ['T1', 'T2'] });
+    provider.setSubscriptions('cus_1', [
+      { ...buildSubscription({ id: 'sub_a', status: 'active' }), created: 2 },
+      { ...buildSubscription({ id: 'sub_b', status: 'past_due' }), created: 1 },
+      { ...buildSubscription({ id: 'sub_old', status: 'canceled' }), created: 0 },
+    ]);
+    // Case and spaces aside, the typed address is the account's.
+    const deleted = await deleteAccount(deps, USER, '  nova@example.COM ');
+    expect(provider.cancellations.map((c) => [c.customerId, c.subscriptionId, c.outcome])).toEqual([
+      ['cus_1', 'sub_a', 'canceled'],
+      ['cus_1', 'sub_b', 'canceled'],
+    ]);
+    expect(steps.filter((step) => step.startsWith('audio')).sort()).toEqual(
+      [
+        'tracks/user-1/T1',
+        'tracks/user-1/T1-cover',
+        'uploads/user-1/T1',
+        'uploads/user-1/T1-cover',
+        'tracks/user-1/T2',
+        'tracks/user-1/T2-cover',
+        'uploads/user-1/T2',
+        'uploads/user-1/T2-cover',
+      ]
+        .map((key) => `audio ${key}`)
+        .sort(),
+    );
+    expect(steps.filter((step) => !step.startsWith('audio'))).toEqual(['tracks user-1', 'erase user-1', 'user user-1', 'erase user-1']);
+    // The sign-in goes after the data: a crash before it leaves an account that can sign in and ask again.
+    expect(steps.indexOf('user user-1')).toBeGreaterThan(steps.lastIndexOf('audio tracks/user-1/T2-cover'));
+    expect(deleted).toEqual({ canceledSubscriptions: 2, deletedTracks: 2, linkedItems: 2, userItems: 4 });
+  });
+
+  it('a user who never checked out asks the provider nothing', async () => {
+    const { deps, provider } = fakes();
+    await deleteAccount(deps, USER, USER.email);
+    expect(provider.cancellations).toEqual([]);
+  });
+
+  it('a retry after a crash finishes the job: the subscription already ended is not an error', async () => {
+    const { deps, steps, provider } = fakes({ customerId: 'cus_1', failUsersOnce: true });
+    provider.setSubscription('cus_1', buildSubscription({ id: 'sub_a', status: 'active' }));
+    await expect(deleteAccount(deps, USER, USER.email)).rejects.toThrow('cognito down');
+    provider.cancelledMeanwhile = true;
+    provider.setSubscription('cus_1', buildSubscription({ id: 'sub_a', status: 'active' }));
+    await deleteAccount(deps, USER, USER.email);
+    expect(provider.cancellations.map((c) => c.outcome)).toEqual(['canceled', 'already_ended']);
+    expect(steps.filter((step) => step.startsWith('user'))).toEqual(['user user-1', 'user user-1']);
+    expect(steps.at(-1)).toBe('erase user-1');
+  });
+});
+
+describe('the data export', () => {
+  it('contacts.csv: a header of the contact form’s labels, a row per contact, formulas neutralised', () => {
+    const csv = contactsCsv([
+      buildContact({ name: 'Mara Velvet', email: 'mara@example.com', label_name: 'Velvet, Inc.', notes: '=HYPERLINK("x")' }),
+      buildContact({
+        name: 'Jo',
+        email: 'jo@example.com',
+        label_name: null,
+        last_answer: { answer: 'interested', note: null, answered_at: '2026-11-01T00:00:00.000Z', campaign_id: 'C1', track_name: 'Night Drive' },
+      }),
+    ]);
+    const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('Name,Email,Label/Company,Contact Type,Position,Genre,Website,Notes,Genre Focus,Added,Last Answer');
+    expect(lines[1]).toContain('Mara Velvet,mara@example.com,"Velvet, Inc."');
+    expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines[2]).toMatch(/,interested$/);
+    expect(lines).toHaveLength(3);
+  });
+
+  it('campaigns.json: each campaign with its emails, their content and answers, without the tokens', async () => {
+    const campaigns: ExportedCampaign[] = [
+      {
+        campaign: buildCampaign({ id: 'C1', track_name: 'Night Drive' }),
+        emails: [buildRecipient({ position: 0, token: 'secret-token', subject: 'Night Drive', answer: 'interested', answer_note: 'More!' })],
+      },
+      { campaign: buildCampaign({ id: 'C2' }), emails: [] },
+    ];
+    async function* stored() {
+      for (const campaign of campaigns) yield await Promise.resolve(campaign);
+    }
+    let text = '';
+    for await (const piece of campaignsJson(stored())) text += piece;
+    const parsed = JSON.parse(text) as { id: string; track_name: string; emails: Record<string, unknown>[] }[];
+    expect(parsed.map((c) => c.id)).toEqual(['C1', 'C2']);
+    expect(parsed[0]?.emails[0]).toMatchObject({ position: 0, subject: 'Night Drive', answer: 'interested', answer_note: 'More!' });
+    expect(parsed[0]?.emails[0]).not.toHaveProperty('token');
+    expect(parsed[1]?.emails).toEqual([]);
+    let empty = '';
+    for await (const piece of campaignsJson((async function* () {})())) empty += piece;
+    expect(JSON.parse(empty)).toEqual([]);
+  });
+
+  it('names its files contacts.csv and campaigns.json, in that order', async () => {
+    const files = await accountExportFiles('user-1', { contacts: () => Promise.resolve([]), campaigns: async function* () {} });
+    expect(files.map((file) => file.name)).toEqual(['contacts.csv', 'campaigns.json']);
+  });
+});
