@@ -27,13 +27,16 @@ describe('billing in the template', () => {
     expect(resources[webhookId]!.Properties.Name).toBe('trackpitch/dev/stripe-webhook-secret');
   });
 
-  it('lets only the billing function read them', () => {
+  // The account deletion cancels the user's subscription (issue 26 §3): it is the one other reader.
+  const stripeReaders = ['billing', 'account'];
+
+  it('lets only the billing and account functions read them', () => {
     for (const group of cloudHandlerGroups()) {
       const statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) =>
         actionsOf([s]).includes('secretsmanager:GetSecretValue'),
       );
       const readsStripe = statements.some((s) => JSON.stringify(s.Resource).includes(keyId) || JSON.stringify(s.Resource).includes(webhookId));
-      expect(readsStripe, group).toBe(group === 'billing');
+      expect(readsStripe, group).toBe(stripeReaders.includes(group));
     }
     const billing = statementsOfRole(template, logicalId(stack.api.functions.billing.role)).filter((s) =>
       actionsOf([s]).includes('secretsmanager:GetSecretValue'),
@@ -47,14 +50,16 @@ describe('billing in the template', () => {
     }
   });
 
-  it('tells the billing function where the secrets are and the price of each plan, and no other function', () => {
-    expect(variables('billing')).toMatchObject({
-      STRIPE_SECRET_KEY_NAME: { Ref: keyId },
-      STRIPE_WEBHOOK_SECRET_NAME: { Ref: webhookId },
-      STRIPE_PRICE_PRO: 'price_1ProTest',
-      STRIPE_PRICE_LABEL: 'price_1LabelTest',
-    });
-    for (const group of cloudHandlerGroups().filter((g) => g !== 'billing')) {
+  it('tells the billing and account functions where the secrets are and the price of each plan, and no other function', () => {
+    for (const group of stripeReaders) {
+      expect(variables(group), group).toMatchObject({
+        STRIPE_SECRET_KEY_NAME: { Ref: keyId },
+        STRIPE_WEBHOOK_SECRET_NAME: { Ref: webhookId },
+        STRIPE_PRICE_PRO: 'price_1ProTest',
+        STRIPE_PRICE_LABEL: 'price_1LabelTest',
+      });
+    }
+    for (const group of cloudHandlerGroups().filter((g) => !stripeReaders.includes(g))) {
       expect(
         Object.keys(variables(group)).filter((name) => name.startsWith('STRIPE_')),
         group,
