@@ -7,6 +7,7 @@ import type { Contact } from '../../schema/api/contacts';
 import { csvDocument, csvLines, type CsvColumn } from '../../schema/csv/write';
 import type { AccountDataStore, AudioStore, BillingProvider, BillingStore, ExportedCampaign, RecipientRecord, UserDirectory } from '../ports';
 import { DomainError } from './errors';
+import { RECIPIENT_LISTEN_FIELDS } from './listen';
 import { coverUploadKey, trackAudioKey, trackCoverKey, trackUploadKey } from './tracks';
 
 /** The export's contacts file: the contact form's fields, under its labels (the CSV import maps them back). */
@@ -20,6 +21,7 @@ export const CONTACT_EXPORT_COLUMNS: readonly CsvColumn<Contact>[] = [
   { header: 'Website', value: (c) => c.website_url },
   { header: 'Notes', value: (c) => c.notes },
   { header: 'Genre Focus', value: (c) => c.genre_focus },
+  { header: 'Time zone', value: (c) => c.time_zone },
   { header: 'Added', value: (c) => c.created_at },
   { header: 'Last Answer', value: (c) => c.last_answer?.answer },
 ];
@@ -43,15 +45,7 @@ const EXPORTED_EMAIL_FIELDS = [
   'clicked_at',
   'last_clicked_at',
   'click_count',
-  'first_listened_at',
-  'last_listened_at',
-  'listen_max_percent',
-  'listen_seconds',
-  'play_count',
-  'download_count',
-  'answer',
-  'answer_note',
-  'answered_at',
+  ...RECIPIENT_LISTEN_FIELDS,
 ] as const satisfies readonly (keyof RecipientRecord)[];
 
 export const exportedEmail = (email: RecipientRecord) => Object.fromEntries(EXPORTED_EMAIL_FIELDS.map((field) => [field, email[field]]));

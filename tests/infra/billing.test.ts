@@ -5,7 +5,7 @@
  */
 import type { CfnResource } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { cloudHandlerGroups } from '../../lib/cloud/api';
+import { cloudHandlerGroups, type CloudHandlerGroup } from '../../lib/cloud/api';
 import { ConfigError, readConfig } from '../../lib/cloud/config';
 import { stripeSecretName } from '../../lib/cloud/secrets';
 import { actionsOf, resourcesOfType, statementsOfRole, synth } from './synth';
@@ -28,7 +28,7 @@ describe('billing in the template', () => {
   });
 
   // The account deletion cancels the user's subscription (issue 26 §3): it is the one other reader.
-  const stripeReaders = ['billing', 'account'];
+  const stripeReaders: readonly CloudHandlerGroup[] = ['billing', 'account'];
 
   it('lets only the billing and account functions read them', () => {
     for (const group of cloudHandlerGroups()) {

@@ -9,6 +9,7 @@ import { DomainError } from '../../lambdas/core/errors';
 import type { AccountDataStore, ExportedCampaign } from '../../lambdas/ports';
 import { buildSubscription, FakeBillingProvider } from '../fakes/billing';
 import { buildCampaign, buildContact, buildRecipient } from '../fakes/builders';
+import { guessMapping, planContactImport, readContactsCsv } from '../../schema/csv/contactImport';
 
 const USER = { userId: 'user-1', email: 'Nova@Example.com' };
 
@@ -130,11 +131,31 @@ describe('the data export', () => {
       }),
     ]);
     const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Name,Email,Label/Company,Contact Type,Position,Genre,Website,Notes,Genre Focus,Added,Last Answer');
+    expect(lines[0]).toBe('Name,Email,Label/Company,Contact Type,Position,Genre,Website,Notes,Genre Focus,Time zone,Added,Last Answer');
     expect(lines[1]).toContain('Mara Velvet,mara@example.com,"Velvet, Inc."');
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[2]).toMatch(/,interested$/);
     expect(lines).toHaveLength(3);
+  });
+
+  it('contacts.csv imports back: every field the contact form takes maps back by its header (not the directory’s or the server’s own)', () => {
+    const exported = buildContact({
+      name: 'Kai',
+      email: 'kai@label.jp',
+      label_name: 'Label JP',
+      position: 'A&R',
+      website_url: 'https://label.jp',
+      time_zone: 'Asia/Tokyo',
+    });
+    const read = readContactsCsv(contactsCsv([exported]).replace(/^\uFEFF/, ''));
+    if (!read.ok) throw new Error(read.error);
+    const mapping = guessMapping(read.table, true);
+    expect(mapping).toEqual(['name', 'email', 'label_name', 'contact_type', 'position', 'genre', 'website_url', 'notes', 'skip', 'time_zone', 'skip', 'skip']);
+    const planned = planContactImport(read.table, { hasHeader: true, removeDuplicates: true, mapping });
+    if (!planned.ok) throw new Error(planned.error);
+    expect(planned.plan.contacts).toEqual([
+      expect.objectContaining({ name: 'Kai', email: 'kai@label.jp', label_name: 'Label JP', position: 'A&R', time_zone: 'Asia/Tokyo' }),
+    ]);
   });
 
   it('campaigns.json: each campaign with its emails, their content and answers, without the tokens', async () => {
