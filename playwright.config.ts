@@ -43,7 +43,7 @@ export default defineConfig({
     },
     {
       name: 'phone',
-      testMatch: /(navigation|waitlist|phone-pages|accessibility|tour|listen|layout|visual)\.spec\.ts/,
+      testMatch: /(navigation|waitlist|phone-pages|accessibility|tour|listen|layout|visual|pipeline)\.spec\.ts/,
       use: { ...browserUse, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
     },
   ],

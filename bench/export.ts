@@ -1,14 +1,16 @@
 /**
  * The data export at scale (issue 26 §3), end to end on an in-memory local stack: GET /api/account/export
  * for an account of 5,000 contacts and 2,000 sent emails (20 campaigns of 100, each email with its
- * content), against the engine's floor: the same items read raw with Query (no zip, no HTTP). Must stay
- * under 10 s; the archive is opened and counted on every run.
+ * content), timed until the zip is stored (the local audio store, as S3 in AWS) and its URL answered,
+ * against the engine's floor: the same items read raw with Query (no zip, no HTTP). Must stay under
+ * 10 s; the stored archive is downloaded from its URL, opened and counted on every run.
  *
  *   npx tsx bench/export.ts [contacts] [emails] [runs]
  */
 import { DynamoContactStore } from '../lambdas/adapters/dynamodb/contactStore';
 import { batchWriteAll } from '../lambdas/adapters/dynamodb/batch';
 import { queryAll } from '../lambdas/adapters/dynamodb/query';
+import { accountExportSchema } from '../schema/api/account';
 import { indexes, key } from '../schema/table';
 import { uniqueEmail } from '../tests/support/accounts';
 import { readZip } from '../tests/support/zip';
@@ -108,11 +110,15 @@ try {
     const floor = performance.now() - t0;
     if (rows.length !== contactCount || emails !== emailCount) throw new Error(`floor read ${rows.length} contacts and ${emails} emails`);
 
+    // Timed: until the zip is stored whole and the answer names its URL (the browser's download from storage is not the app's time).
     const t1 = performance.now();
     const response = await fetch(`${stack.appUrl}/api/account/export`, { headers: { authorization: `Bearer ${account.idToken}` } });
-    const zip = Buffer.from(await response.arrayBuffer());
+    const answer = await response.text();
     const elapsed = performance.now() - t1;
-    if (response.status !== 200) throw new Error(`export answered ${response.status}: ${zip.toString('utf8').slice(0, 200)}`);
+    if (response.status !== 200) throw new Error(`export answered ${response.status}: ${answer.slice(0, 200)}`);
+    const stored = await fetch(accountExportSchema.parse(JSON.parse(answer)).url);
+    if (stored.status !== 200) throw new Error(`the stored zip answered ${stored.status}`);
+    const zip = Buffer.from(await stored.arrayBuffer());
     const files = readZip(zip);
     const fileText = (name: string) => {
       const file = files.get(name);
@@ -130,7 +136,7 @@ try {
   const median = medianOf(exportTimes);
   const floor = medianOf(floorTimes);
   console.log(
-    `GET /api/account/export of ${contactCount} contacts and ${emailCount} sent emails: median ${seconds(median)} over ${runs} runs ` +
+    `GET /api/account/export of ${contactCount} contacts and ${emailCount} sent emails, to the stored zip: median ${seconds(median)} over ${runs} runs ` +
       `(max ${seconds(Math.max(...exportTimes))}), a ${(bytes / 1024).toFixed(0)} KB zip; the engine's raw reads of the same items ${seconds(floor)}: ` +
       `${(median / floor).toFixed(1)}× the floor`,
   );

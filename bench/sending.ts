@@ -7,13 +7,19 @@
  * capacity units each consumed (ReturnConsumedCapacity, which DynamoDB Local computes as DynamoDB does):
  * what on-demand bills as read and write request units (docs/deploy.md "Cost per 1,000 emails").
  *
- *   npx tsx bench/sending.ts [users] [recipients] [minutes] [concurrent invocations]
+ * With `windows` (issue 27 §2), each campaign goes in the recipients' working hours (Mon–Fri 9:00–17:00)
+ * and its recipients live in 6 zones in turn; the run starts on a Monday and also prints the emails per
+ * user-minute in which someone still to be sent was inside their window, as a fraction of the pace.
+ *
+ *   npx tsx bench/sending.ts [users] [recipients] [minutes] [concurrent invocations] [windows]
  */
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { countRequests, FakeClock, MINUTE_MS, NoopMailer, PipelineWorld } from '../tests/fakes/pipeline';
 import { medianOf, p95Of, startBenchStack, valueAt } from './stack';
+import { isWithinWindow, type SendWindow } from '../lambdas/core/workingHours';
+import type { CampaignSendWindow } from '../schema/api/campaigns';
 
 const users = Number(process.argv[2] ?? 1000);
 const recipients = Number(process.argv[3] ?? 100);
@@ -22,7 +28,14 @@ const minutes = Number(process.argv[4] ?? 3);
 /** Sender invocations at a time (Lambda scales out; the local ticker runs one). */
 const concurrency = Number(process.argv[5] ?? 20);
 
-const START = new Date('2026-11-21T18:00:00.000Z');
+const windows = process.argv[6] === 'windows';
+
+/** Windows mode: 6 zones whose 9:00–17:00 cover every hour of a weekday between them, and a Monday start. */
+const ZONES = ['America/Los_Angeles', 'America/New_York', 'Europe/London', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney'] as const;
+const WINDOW: CampaignSendWindow = { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 };
+const CORE_WINDOW: SendWindow = { days: [1, 2, 3, 4, 5], startHour: 9, endHour: 17 };
+
+const START = new Date(windows ? '2026-11-23T18:00:00.000Z' : '2026-11-21T18:00:00.000Z');
 
 interface Units {
   read: number;
@@ -77,13 +90,17 @@ try {
     Array.from({ length: 16 }, async () => {
       while (next < added.length) {
         const user = valueAt(added, next++);
-        await world.campaignFor(
+        const contacts = world.contacts(
           user.userId,
-          world.contacts(
-            user.userId,
-            Array.from({ length: recipients }, (_, i) => i),
-          ),
+          Array.from({ length: recipients }, (_, i) => i),
         );
+        await (windows
+          ? world.campaignFor(
+              user.userId,
+              contacts.map((contact, i) => ({ ...contact, time_zone: ZONES[i % ZONES.length] ?? null })),
+              { sendWindow: WINDOW },
+            )
+          : world.campaignFor(user.userId, contacts));
       }
     }),
   );
@@ -98,14 +115,29 @@ try {
   const tickMs: number[] = [];
   let sendingMs = 0;
   let dispatched = 0;
+  // Windows mode: per minute, whether each user had someone still to be sent inside their window (the zones open then).
+  const unsent = new Map(added.map((user) => [user.userId, new Set(Array.from({ length: recipients }, (_, i) => i))]));
+  let openUserMinutes = 0;
+  let sentInOpenMinutes = 0;
   for (let minute = 0; minute < minutes; minute++) {
-    clock.set(START.getTime() + minute * MINUTE_MS);
+    const minuteAt = START.getTime() + minute * MINUTE_MS;
+    const openZones = new Set(ZONES.flatMap((zone, i) => (isWithinWindow(new Date(minuteAt + 1_000), CORE_WINDOW, zone) ? [i] : [])));
+    const open = new Set(
+      windows ? added.filter((user) => [...(unsent.get(user.userId) ?? [])].some((p) => openZones.has(p % ZONES.length))).map((u) => u.userId) : [],
+    );
+    openUserMinutes += open.size;
+    const sentBefore = mailer.sent.length;
+    clock.set(minuteAt);
     const t = performance.now();
     dispatched += await world.dispatch();
     tickMs.push(performance.now() - t);
     const s = performance.now();
     await world.deliver({ concurrency });
     sendingMs += performance.now() - s;
+    for (const sent of mailer.sent.slice(sentBefore)) {
+      unsent.get(sent.userId)?.delete(sent.position);
+      if (open.has(sent.userId)) sentInOpenMinutes++;
+    }
     process.stdout.write(`  minute ${minute + 1}/${minutes}: ${mailer.sent.length} emails so far\r`);
   }
   process.stdout.write('\n');
@@ -134,6 +166,12 @@ try {
   console.log(
     `sender throughput: ${(emails / (sendingMs / 1000)).toFixed(0)} emails/s (${concurrency} invocations of up to 10 ticks at a time, DynamoDB Local)`,
   );
+  if (windows) {
+    console.log(
+      `working hours (6 zones, Mon–Fri 9:00–17:00): ${sentInOpenMinutes} emails in ${openUserMinutes} user-minutes with someone inside their window: ` +
+        `${openUserMinutes > 0 ? (sentInOpenMinutes / openUserMinutes).toFixed(3) : 'n/a'} of the pace (target ≥ 0.97)`,
+    );
+  }
   console.log(`total simulated minutes: ${minutes}`);
   senderDb.destroy();
   dispatcherDb.destroy();

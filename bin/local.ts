@@ -7,13 +7,14 @@
  * Environment: PORT (app, default 3000), DYNAMODB_PORT (default 8741), COGNITO_PORT (default 8742),
  * LOCAL_ADMIN_EMAIL / LOCAL_ADMIN_PASSWORD (the seeded admin account, default admin@example.com /
  * Trackpitch-admin-1), SEND_INTERVAL_SECONDS (spacing of each user's emails and the sending ticker's
- * period, default 60; e.g. 5 for a demo), WRITER=bedrock with BEDROCK_MODEL_ID (the real model instead of the
+ * period, default 60; e.g. 5 for a demo), FOLLOW_UP_DAY_SECONDS (how long a follow-up's day lasts, default a
+ * day; e.g. 20 for a demo), WRITER=bedrock with BEDROCK_MODEL_ID (the real model instead of the
  * local writer), JAVA_HOME (a JDK 17 other than the one on PATH). The ports, the interval and the writer are read
  * here once and passed to the stack; the admin account and JAVA_HOME are read where they are used.
  */
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
-import { parseSendIntervalSeconds } from '../lambdas/composition/config';
+import { parsePositiveSeconds } from '../lambdas/composition/config';
 import { LocalStackError } from '../lib/local/errors';
 import { defaultDataDir } from '../lib/local/paths';
 import { removePidFile, runningInstance, stopLeftovers, writePidFile } from '../lib/local/pidfile';
@@ -33,11 +34,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** SEND_INTERVAL_SECONDS: unset = 60 s (spec §9); otherwise a positive number of seconds. */
-function sendIntervalFromEnv(): number | undefined {
-  const raw = process.env.SEND_INTERVAL_SECONDS;
-  const seconds = parseSendIntervalSeconds(raw);
-  if (seconds === 'invalid') fail(`SEND_INTERVAL_SECONDS=${raw} is not a positive number of seconds (e.g. 5 for a quick demo; default 60).`);
+/** SEND_INTERVAL_SECONDS (unset: 60 s, spec §9) or FOLLOW_UP_DAY_SECONDS (unset: a day): a positive number of seconds. */
+function secondsFromEnv(name: 'SEND_INTERVAL_SECONDS' | 'FOLLOW_UP_DAY_SECONDS', example: string): number | undefined {
+  const raw = process.env[name];
+  const seconds = parsePositiveSeconds(raw);
+  if (seconds === 'invalid') fail(`${name}=${raw} is not a positive number of seconds (${example}).`);
   return seconds;
 }
 
@@ -79,7 +80,8 @@ async function main() {
     dynamodb: portFromEnv('DYNAMODB_PORT', DEFAULT_PORTS.dynamodb),
     cognito: portFromEnv('COGNITO_PORT', DEFAULT_PORTS.cognito),
   };
-  const sendIntervalSeconds = sendIntervalFromEnv();
+  const sendIntervalSeconds = secondsFromEnv('SEND_INTERVAL_SECONDS', 'e.g. 5 for a quick demo; default 60');
+  const followUpDaySeconds = secondsFromEnv('FOLLOW_UP_DAY_SECONDS', 'e.g. 20 for a quick demo; default a day');
   const writer = writerFromEnv();
 
   const running = runningInstance(dataDir);
@@ -110,6 +112,7 @@ async function main() {
       accessLog: (line) => console.log(`  ${line}`),
       ticker: true,
       ...(sendIntervalSeconds !== undefined ? { sendIntervalSeconds } : {}),
+      ...(followUpDaySeconds !== undefined ? { followUpDaySeconds } : {}),
       ...(writer ? { writer } : {}),
     });
   } catch (error) {

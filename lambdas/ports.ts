@@ -3,21 +3,25 @@
  * each function's composition (lambdas/composition/<group>.ts) picks which. Nothing here imports an SDK.
  */
 import type { ListenAnswer } from '../schema/api/listenValues';
+import type { FollowUps, FollowUpStopReason } from '../schema/api/followUpValues';
 import type { MetricName, MetricUnitName } from '../schema/metrics';
-import type { Campaign, EmailLength, SavedContactList } from '../schema/api/campaigns';
+import type { Campaign, CampaignSendWindow, EmailLength, SavedContactList } from '../schema/api/campaigns';
 import type { Contact, ContactInput, Unsubscribe } from '../schema/api/contacts';
 import type { Tone } from '../schema/api/options';
 import type { CampaignTemplate } from '../schema/api/templates';
 import type { DirectoryAllowance, DirectoryEntry, RawDirectoryEntry } from '../schema/api/directory';
+import type { DemoPolicy } from '../schema/api/demoPolicyValues';
 import type { Profile, ProfileUpdate, SubscriptionStatus, Tier } from '../schema/api/profile';
 import type { WaitlistEntry } from '../schema/api/waitlist';
-import type { OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
+import type { ContactEmail, OutboxMessage, OutboxMessageSummary, RecipientStatus } from '../schema/api/sending';
 import type { TrackSummary } from '../schema/api/tracks';
 import type { CoverMediaType } from '../schema/api/trackValues';
 import type { AudioFacts, ReadyTrackFacts, StoredTrack } from './core/tracks';
 import type { Activity, ActivityFilter, LinkClicks, RecentSend } from '../schema/api/insights';
 import type { CampaignCounters, DayRange, StoredDay, UserTotals } from './core/insights';
 import type { AllowanceOutcome, AllowanceWindow, ClientLimitKind } from './core/allowance';
+import type { PipelineItem } from './core/pipeline';
+import type { PipelineMark } from '../schema/api/pipeline';
 
 export interface Clock {
   now(): Date;
@@ -126,7 +130,7 @@ export type ContactListResult = { outcome: 'listed'; contacts: Contact[]; nextCu
 
 /** A new contact before the store gives it its id (the addressId of its email) and time. */
 /** A contact to create: what a person writes, a time zone only when known (a bulk import or a script may leave it out). */
-export type NewContact = Omit<ContactInput, 'time_zone'> & { time_zone?: string | null; genre_focus?: string | null };
+export type NewContact = Omit<ContactInput, 'time_zone'> & { time_zone?: string | null; genre_focus?: string | null; demo_policy?: Contact['demo_policy'] };
 
 export interface ContactStore {
   /** One page, newest first (GSI1 by creation time); `cursor` is an opaque `nextCursor` of this store. */
@@ -136,7 +140,7 @@ export interface ContactStore {
   add(userId: string, contact: NewContact, now: Date): Promise<ContactWriteResult>;
   /**
    * Replaces the editable fields. When the email changes the contact moves to its new id (one atomic
-   * write; 'duplicate' when another contact has that email); created_at and genre_focus are kept.
+   * write; 'duplicate' when another contact has that email); created_at, genre_focus and demo_policy are kept.
    */
   update(userId: string, id: string, contact: ContactInput): Promise<ContactWriteResult>;
   /** True when a contact was deleted. */
@@ -162,6 +166,16 @@ export interface Resubscriber {
   userId: string;
   email: string;
   at: Date;
+}
+
+/**
+ * The passes on a track (issue 28 §2): an address that answered 'Not for us' has `passed_at` on its
+ * PITCHED item of the track (`PITCHED#<track key>#<addressId>`); the pre-send check skips it unless the
+ * artist insists. Only `passed_at` is read.
+ */
+export interface PassStore {
+  /** Each address of the user that passed on the track (by its key, core pitchKey), with when. One partition query. */
+  passedOn(userId: string, trackKey: string): Promise<Map<string, string>>;
 }
 
 export interface UnsubscribeStore {
@@ -206,7 +220,7 @@ export interface DirectoryStore {
 }
 
 /** A directory record as read from an import file, before defaults and validation. */
-export type DirectoryImportRecord = Omit<RawDirectoryEntry, 'id'>;
+export type DirectoryImportRecord = Omit<RawDirectoryEntry, 'id' | 'demo_policy'>;
 
 // ---------------------------------------------------------------------------------------------------
 // Compose (issue 5): campaign drafts, templates, saved lists, the AI writer, the HTML sanitizer.
@@ -233,6 +247,7 @@ export type DraftContent = Pick<
   | 'track_id'
   | 'allow_download'
   | 'listen_days'
+  | 'released'
 >;
 
 export interface CampaignStore {
@@ -277,7 +292,14 @@ export interface ArtistDetails {
 }
 
 /** The contact fields the writer may use. Data only: they are never instructions to the writer. */
-export type WriterContact = Pick<Contact, 'name' | 'label_name' | 'contact_type' | 'genre' | 'position' | 'notes'>;
+export type WriterContact = Pick<Contact, 'name' | 'label_name' | 'contact_type' | 'genre' | 'position' | 'notes'> & {
+  /**
+   * The recipient's demo policy (issue 28 §2), which the writer follows (no download wording for a label
+   * that takes private streaming links only, the length they prefer). Absent when none is known, so a
+   * request without one (and its key, core/compose writerRequestKey) is what it was before policies.
+   */
+  demo_policy?: DemoPolicy;
+};
 
 export interface WriterRequest {
   track: {
@@ -293,6 +315,11 @@ export interface WriterRequest {
   length: EmailLength;
   artist: ArtistDetails;
   contact: WriterContact;
+  /**
+   * A follow-up step (issue 27 §1): the writer writes a short, polite nudge about the first email it
+   * is given (never a copy of it), stating nothing the first email and the facts do not.
+   */
+  followUp?: { step: number; first_subject: string; first_body: string };
 }
 
 /** An email as the writer returns it: a subject and a plain-text body (no footer, no links list). */
@@ -415,7 +442,27 @@ export interface OutgoingEmail {
   /** https URL answering the RFC 8058 one-click POST (List-Unsubscribe), and the page for people. */
   listUnsubscribeUrl: string;
   /** Who and what it belongs to (the local outbox shows it; Gmail ignores it). */
-  meta: { userId: string; campaignId: string; position: number };
+  meta: { userId: string; campaignId: string; position: number; /** A follow-up step's number (1, 2); absent for the first email. */ step?: number };
+  /**
+   * A later email of the same conversation (a follow-up step, issue 27): it is sent in the provider's
+   * thread `threadId` (Gmail's `threadId` of the request) with `In-Reply-To` and `References` set to
+   * `inReplyTo`, the Message-ID we gave the first email. Absent: the email starts its own thread.
+   */
+  replyTo?: EmailThreadRef;
+}
+
+/** Where a reply goes: the provider's thread of the first email, and the Message-ID we gave that email. */
+export interface EmailThreadRef {
+  threadId: string;
+  /** `<id@host>`, as messageIdOf made it. */
+  inReplyTo: string;
+}
+
+/** What the provider answered a send with: its id of the message, and the thread it filed it in. */
+export interface SentMessage {
+  providerMessageId: string;
+  /** Gmail's threadId: the first email's own thread, or the one `replyTo` asked for when the provider kept it there. */
+  threadId: string;
 }
 
 /**
@@ -425,7 +472,7 @@ export interface OutgoingEmail {
  * throw (a timeout after the request left) means the outcome is unknown.
  */
 export interface Mailer {
-  send(email: OutgoingEmail, credentials: { refreshToken: string; mailboxEmail: string }): Promise<{ providerMessageId: string }>;
+  send(email: OutgoingEmail, credentials: { refreshToken: string; mailboxEmail: string }): Promise<SentMessage>;
 }
 
 /** A sent email's public token (`TOKEN#<token>`): what the pixel, the click links and the unsubscribe page may know. */
@@ -442,6 +489,13 @@ export interface EmailToken {
   /** The links of the email as sent, in order: the click route `/api/t/c/<token>/<n>` redirects to links[n] only. */
   links: string[];
   created_at: string;
+  /** A follow-up step's own token (issue 27 §1): its step number; absent for the first email. */
+  step?: number;
+  /**
+   * The campaign's track key (core pitchKey): an answer 'Not for us' marks the address's PITCHED item of
+   * the track, which stops every follow-up of the track. Absent on tokens made before follow-ups.
+   */
+  track_key?: string;
 }
 
 /**
@@ -463,7 +517,11 @@ export interface RecipientRecord {
   /** Set by the claim; a `sending` item claimed long ago is recorded `unknown` (never retried). */
   claimed_at: string | null;
   token: string | null;
+  /** The Message-ID we gave the email (`<…@trackpitch>`): a follow-up's In-Reply-To and References. */
   message_id: string | null;
+  /** The provider's id of the sent message and its thread (Gmail `id` / `threadId`): a follow-up joins the thread. */
+  provider_message_id: string | null;
+  thread_id: string | null;
   subject: string | null;
   html: string | null;
   text: string | null;
@@ -496,10 +554,20 @@ export interface RecipientRecord {
   answered_at: string | null;
   first_answered_at: string | null;
   detail: string | null;
+  /**
+   * When the artist marked the sent email "Replied" (gmail.send cannot read replies, issue 27 §1);
+   * null: not marked, or unmarked since.
+   */
+  replied_at: string | null;
   /** Queued with "send again": another campaign's pitch of the same track does not stop it (the claim checks). */
   send_again?: boolean;
   /** Failed after its attempts (Retry failed may queue it again), not refused by the provider. */
   retryable?: boolean;
+  /** When the artist marked the sent email "Passed" (issue 28's pipeline); like Replied, it stops its follow-ups. */
+  passed_at: string | null;
+  /** What became of the email's follow-up steps (issue 27 §1); null until a step is settled. */
+  follow_up_1: FollowUpOutcome | null;
+  follow_up_2: FollowUpOutcome | null;
 }
 
 export type QueueBatchOutcome =
@@ -519,7 +587,19 @@ export interface SendQueueStore {
    */
   queueBatch(
     userId: string,
-    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date; sendAgain?: boolean },
+    input: {
+      campaignId: string;
+      batchStart: number;
+      total: number;
+      contacts: Contact[];
+      sendAfter: Date;
+      now: Date;
+      sendAgain?: boolean;
+      /** Stored by the first batch (the one that starts the campaign). */
+      followUps?: FollowUps;
+      /** The campaign's send window, set by the first batch (null or missing: any time). */
+      sendWindow?: CampaignSendWindow | null;
+    },
   ): Promise<QueueBatchOutcome>;
   /** Stops sending within one tick; the campaign keeps its position. */
   pause(
@@ -549,8 +629,47 @@ export interface SendQueueStore {
   /** Address ids this artist already sent the track (by its key) to. One partition query. */
   pitchedAddressIds(userId: string, trackKey: string): Promise<Set<string>>;
   /** The campaign's recipients in queue order (no content). Caller has checked the campaign is the user's. */
-  listRecipients(campaignId: string): Promise<RecipientRecord[]>;
+  listRecipients(campaignId: string): Promise<ListedRecipient[]>;
   getRecipient(campaignId: string, position: number): Promise<RecipientRecord | undefined>;
+  /**
+   * Marks a sent email "Replied" at `at` (kept when already marked), or unmarks it (`at` null), and the
+   * track's PITCHED item with it (the pipeline's Replied) in the same transaction. Caller has checked the
+   * campaign is the user's (`track`: the user and the campaign's pitchKey). not_sent: the recipient exists
+   * but its email did not go out.
+   */
+  markReplied(
+    campaignId: string,
+    position: number,
+    at: Date | null,
+    track: { userId: string; trackKey: string },
+  ): Promise<{ outcome: 'marked'; recipient: RecipientRecord } | { outcome: 'not_found' } | { outcome: 'not_sent' }>;
+  /** The emails sent to one of the user's addresses (a contact id), newest first, with their campaign's track name. */
+  emailsSentTo(userId: string, contactId: string): Promise<ContactEmail[]>;
+}
+
+/**
+ * The pitch pipeline (issue 28 §1): the user's PITCHED items, which the sender and the events write.
+ * Every read and write is under the caller's partition: another user's track or address is not found.
+ */
+export interface PipelineStore {
+  /** One track's items: one Query (a board of 500 contacts is one page). */
+  track(userId: string, trackKey: string): Promise<PipelineItem[]>;
+  /** Every item of the user (the Tracks page's counts). */
+  all(userId: string): Promise<PipelineItem[]>;
+  /** The items whose answer is a to-do (Interested, Send me the WAVs) not marked done. */
+  openTodos(userId: string): Promise<PipelineItem[]>;
+  /** The items of one address; undefined when the user has no such contact. */
+  ofAddress(userId: string, addressId: string): Promise<PipelineItem[] | undefined>;
+  /** The artist's mark (or 'derived': taken back), one conditional write; undefined when the address was never pitched the track. */
+  mark(
+    userId: string,
+    trackKey: string,
+    addressId: string,
+    mark: { stage: PipelineMark | 'derived'; note: string | null; on: string },
+    now: Date,
+  ): Promise<PipelineItem | undefined>;
+  /** The to-do done (or open again), one conditional write; undefined as mark. */
+  todo(userId: string, trackKey: string, addressId: string, done: boolean, now: Date): Promise<PipelineItem | undefined>;
 }
 
 export interface TrackingStore {
@@ -571,8 +690,12 @@ export interface TrackingStore {
 }
 
 /** The local mailbox's sent folder (local runtime only). */
+/** A message to file: in the thread it names, or (no thread_id) in a thread of its own whose id is the message's. */
+export type NewOutboxMessage = Omit<OutboxMessage, 'id' | 'thread_id'> & { thread_id?: string };
+
 export interface OutboxStore {
-  add(userId: string, message: Omit<OutboxMessage, 'id'>, now: Date): Promise<string>;
+  /** Files the message; answers its id and its thread's. */
+  add(userId: string, message: NewOutboxMessage, now: Date): Promise<{ id: string; threadId: string }>;
   list(userId: string): Promise<OutboxMessageSummary[]>;
   get(userId: string, id: string): Promise<OutboxMessage | undefined>;
 }
@@ -638,6 +761,58 @@ export interface SenderView {
   usedThisMonth: number;
   /** The head at the read's time with its campaign and recipient; undefined when no campaign is due. */
   head: (SenderHead & { campaign: SendingCampaign | undefined; recipient: RecipientRecord | undefined }) | undefined;
+  /** The user's earliest follow-up step, if any (issue 27 §1). */
+  followUp?: SenderFollowUp;
+}
+
+/**
+ * A follow-up step of one sent email, waiting in the user's partition until `due_at` (issue 27 §1,
+ * DESIGN §14): made when the first email is recorded sent, claimed like an email (pending → sending),
+ * and deleted when it is settled (its outcome goes on the first email's recipient, `follow_up_<n>`).
+ */
+export interface FollowUpItem {
+  campaign_id: string;
+  position: number;
+  /** 1 or 2. */
+  step: number;
+  due_at: string;
+  status: 'pending' | 'sending';
+  claimed_at: string | null;
+  /** The step's own tracking token, put by its claim (its links, pixel, listen page and unsubscribe link). */
+  token: string | null;
+  /** Provider attempts so far (a retryable refusal puts the step back with a later due time). */
+  attempts: number;
+  /** The recipient's address id and the campaign's track key: the unsubscribe and 'Not for us' checks' keys. */
+  address_id: string;
+  track_key: string;
+}
+
+/** What a listing reads of a step's outcome: what became of it, when, and why it stopped; never the step's email. */
+export type FollowUpOutcomeFacts = Pick<FollowUpOutcome, 'state' | 'at'> & { reason?: FollowUpStopReason };
+
+/** A recipient as the campaign's list reads it: no content (html and text null), of each step's outcome its facts only. */
+export type ListedRecipient = Omit<RecipientRecord, 'follow_up_1' | 'follow_up_2'> & {
+  follow_up_1: FollowUpOutcomeFacts | null;
+  follow_up_2: FollowUpOutcomeFacts | null;
+};
+
+/** What became of a step, on the first email's recipient (`follow_up_1`, `follow_up_2`). */
+export type FollowUpOutcome =
+  | { state: 'sent'; at: string; token: string; message_id: string; subject: string; html: string; text: string }
+  | { state: 'stopped'; at: string; reason: FollowUpStopReason }
+  | { state: 'failed'; at: string; token: string; detail: string }
+  /** Claimed and never recorded: `token` is its claim's (a deleted account's erasure finds it there). */
+  | { state: 'unknown'; at: string; token: string | null };
+
+/** The user's earliest step, and, once it is due, what its stop rules read. */
+export interface SenderFollowUp {
+  item: FollowUpItem;
+  /** Read only when the step is due. */
+  campaign?: SendingCampaign;
+  recipient?: RecipientRecord;
+  unsubscribed?: boolean;
+  /** The address answered 'Not for us' to this track (the PITCHED item's `passed_at`). */
+  passedOnTrack?: boolean;
 }
 
 /** Marks a position no email goes to, counted on the campaign (`from` is the status it must have). */
@@ -660,6 +835,8 @@ export interface ClaimInput {
   trackKey: string;
   /** The recipient was queued with "send again": another campaign's pitch of the track does not refuse the claim. */
   sendAgain: boolean;
+  /** What the PITCHED item keeps for the track's board (issue 28 §1): the track and the contact as claimed. */
+  pitch: PitchSnapshot;
   dailyLimit: number;
   /** null: unlimited (counted, never refused). */
   monthlyLimit: number | null;
@@ -689,11 +866,27 @@ interface RecordBase {
   now: Date;
 }
 
+/** The track and the contact of a pitch as the claim keeps them on the PITCHED item (the board reads nothing else). */
+export interface PitchSnapshot {
+  track_name: string;
+  track_url: string | null;
+  track_id: string | null;
+  contact_id: string;
+  name: string;
+  email: string;
+  company: string | null;
+  label_size: string | null;
+}
+
 /** What became of a claimed email (one transaction each). */
 export type RecordInput =
   | (RecordBase & {
       kind: 'sent';
       messageId: string;
+      /** The provider's answer: its message id and thread (a follow-up joins the thread). */
+      sent: SentMessage;
+      /** The recipient's contact id (its address id): the contact's card lists the email under it. */
+      contactId: string;
       subject: string;
       html: string;
       text: string;
@@ -702,6 +895,11 @@ export type RecordInput =
       /** This was the campaign's last recipient: it completes. */
       completes: boolean;
       nextDueAt: Date;
+      /** The campaign's follow-up steps of this email, made with the record (issue 27 §1). */
+      followUps?: FollowUpItem[];
+      /** The claim's PITCHED#<trackKey>#<addressId>: it becomes sent (the pipeline's Pitched). */
+      trackKey: string;
+      addressId: string;
     })
   /**
    * Back to pending until retryAt, waiting alone (the campaign moves on to its next position); the
@@ -719,6 +917,38 @@ export type RecordInput =
   /** The mailbox's authorization is gone: back to pending, released, every campaign paused, the mailbox disconnected. */
   | (RecordBase & { kind: 'auth'; queue: Record<string, SenderQueueEntry> });
 
+/** A due follow-up step's claim: the step (pending, as read), its own tracking token, and the pace and limits as a first email's claim. */
+export interface FollowUpClaimInput {
+  tickDueAt: string;
+  now: Date;
+  item: FollowUpItem;
+  token: EmailToken;
+  /** The campaign's condition: a listen stops the step only under 'not_listened'. */
+  condition: FollowUps['condition'];
+  dailyLimit: number;
+  monthlyLimit: number | null;
+  tier: Profile['tier'];
+  slot: Date;
+  nextDueAt: Date;
+}
+
+interface FollowUpRecordBase {
+  item: FollowUpItem;
+  token: string;
+  /** The claim's time: its DAY/MONTH counters are the ones released. */
+  claimedAt: Date;
+  now: Date;
+}
+
+/** What became of a claimed step (one transaction each), as RecordInput for a first email. */
+export type FollowUpRecordInput =
+  | (FollowUpRecordBase & { kind: 'sent'; messageId: string; subject: string; html: string; text: string; links: string[] })
+  /** Put back with a later due time (a retryable refusal), the counters released. */
+  | (FollowUpRecordBase & { kind: 'retry'; attempts: number; retryAt: Date })
+  | (FollowUpRecordBase & { kind: 'failed'; detail: string })
+  | (FollowUpRecordBase & { kind: 'daily_limit'; until: Date })
+  | (FollowUpRecordBase & { kind: 'auth' });
+
 export interface SenderStore {
   /** The view at `now`; `hint` is the head the tick expects (fetched in the same request). */
   read(userId: string, now: Date, hint?: SenderHead): Promise<SenderView>;
@@ -735,6 +965,12 @@ export interface SenderStore {
   complete(userId: string, input: { tickDueAt: string; campaignId: string; now: Date }): Promise<boolean>;
   /** Only waiting recipients are left in the campaign: it steps aside (its send_after) until `until`. */
   defer(userId: string, input: { tickDueAt: string; campaignId: string; until: Date }): Promise<boolean>;
+  /**
+   * The head waits alone until `until` (outside its working hours): the cursor's waiting map holds it and
+   * the campaign's next position moves on; the recipient (still pending) gets `until` as its retry_at and
+   * `detail` as the reason, so its claim cannot go before then and the queue shows why and when.
+   */
+  postpone(userId: string, input: { tickDueAt: string; head: SenderHead; until: Date; hasWaiting: boolean; detail: string }): Promise<boolean>;
   /** Takes a campaign that no longer exists off the cursor. */
   forget(userId: string, input: { tickDueAt: string; campaignId: string }): Promise<boolean>;
   /** No mailbox: every campaign on the cursor paused (mailbox_disconnected), the cursor out of the DUE index. */
@@ -748,6 +984,19 @@ export interface SenderStore {
   releaseFromMonthlyLimit(userId: string, input: { tickDueAt: string; queue: Record<string, SenderQueueEntry>; now: Date }): Promise<boolean>;
   /** Claims one email (one transaction): the recipient, the cursor, the day's and month's counters, the unsubscribe and pause checks, the token. */
   claim(userId: string, input: ClaimInput): Promise<ClaimOutcome>;
+  /**
+   * Claims a due follow-up step, on the condition that none of its stop rules holds at this moment (the
+   * recipient's answer, listen, click and marks, the unsubscribe list, 'Not for us' on the track) and
+   * the pace and limits allow. False: something changed since the read (read again).
+   */
+  claimFollowUp(userId: string, input: FollowUpClaimInput): Promise<boolean>;
+  /** The user's earliest follow-up step and, when it is due, what its rules read (read only when a slot is free of first emails). */
+  readFollowUp(userId: string, now: Date): Promise<SenderFollowUp | undefined>;
+  recordFollowUp(userId: string, input: FollowUpRecordInput): Promise<void>;
+  /** Deletes a step that will not go (stopped, dropped, outcome unknown), writing its outcome on the recipient when given. */
+  settleFollowUp(userId: string, input: { item: FollowUpItem; outcome: FollowUpOutcome | null }): Promise<boolean>;
+  /** Puts a pending step back until `until` (its campaign is paused). */
+  delayFollowUp(userId: string, input: { item: FollowUpItem; until: Date }): Promise<boolean>;
   /** Records a claimed email's outcome (one transaction). */
   record(userId: string, input: RecordInput): Promise<void>;
 }
@@ -897,6 +1146,16 @@ export interface AudioStore {
   promote(stagingKey: string, finalKey: string, options?: { contentType?: string }): Promise<boolean>;
   /** Deletes the object; nothing stored is not an error. */
   delete(key: string): Promise<void>;
+}
+
+/**
+ * Where the data export's zip is written as it is built (issue 26 §3): the audio bucket's `exports/`
+ * prefix in AWS (a multipart upload, a part at a time), the local audio folder otherwise. Nothing holds
+ * the whole file: the adapter takes the chunks as they come. AudioUrls signs its download URL.
+ */
+export interface ExportStore {
+  /** Stores `chunks`, in order, as the object `key` of media type `contentType`; resolves with its size once whole (nothing is kept on a failure). */
+  write(key: string, chunks: AsyncIterable<Uint8Array>, options: { contentType: string }): Promise<{ bytes: number }>;
 }
 
 /** The listen page's short-lived URLs of a stored track's audio (issue 16): they answer HTTP Range requests. */

@@ -51,6 +51,11 @@ export interface HandlerGroupDefinition {
    */
   audio?: 'read' | 'readwrite';
   /**
+   * Writes the data export's zip (issue 26 §3) to the audio bucket's `exports/` (a multipart upload) and
+   * signs its download URL: CDK grants put, abort and get on that prefix only (lib/cloud/audio.ts).
+   */
+  writesExports?: boolean;
+  /**
    * Limits each client of its public POST routes (lambdas/http/clientLimit.ts): in AWS it gets the origin
    * secret CloudFront sends, so it may believe CloudFront's viewer address.
    */
@@ -128,6 +133,10 @@ export const handlerGroups = {
     audio: 'read',
     limitsClients: true,
   },
+  pipeline: {
+    entry: 'lambdas/http/pipeline.ts',
+    description: "the pitch pipeline (issue 28 §1): the artist's tracks with counts, a track's board, marks, to-dos, a contact's tracks",
+  },
   insights: {
     entry: 'lambdas/http/insights.ts',
     description: 'dashboard statistics and analytics: reads of the counters, recent sends and per-recipient activity',
@@ -138,6 +147,8 @@ export const handlerGroups = {
     // The deletion cancels the subscription (Stripe), removes the audio and the sign-in: every grant of its own.
     readsBillingSecrets: true,
     audio: 'readwrite',
+    // The export's zip is streamed to storage as it is built (an API answer is capped at 6 MB).
+    writesExports: true,
     deletesUsers: true,
     // A large account's export (thousands of contacts and emails) and erasure take seconds, not milliseconds.
     timeoutSeconds: 28,
@@ -228,6 +239,10 @@ const routeTable = [
   { method: 'POST', path: '/api/campaigns/{id}/retry-failed', handler: 'sending', access: 'user' },
   { method: 'GET', path: '/api/campaigns/{id}/emails', handler: 'sending', access: 'user' },
   { method: 'GET', path: '/api/campaigns/{id}/emails/{position}', handler: 'sending', access: 'user' },
+  // The artist's "Replied" mark on a sent email (issue 27: gmail.send cannot read replies).
+  { method: 'PUT', path: '/api/campaigns/{id}/emails/{position}/replied', handler: 'sending', access: 'user' },
+  { method: 'DELETE', path: '/api/campaigns/{id}/emails/{position}/replied', handler: 'sending', access: 'user' },
+  { method: 'GET', path: '/api/contacts/{id}/emails', handler: 'sending', access: 'user' },
   { method: 'POST', path: '/api/mailbox/connect', handler: 'mailbox', access: 'user' },
   { method: 'DELETE', path: '/api/mailbox', handler: 'mailbox', access: 'user' },
   // Google (or the local mailbox's consent page) sends the browser here: no token, the signed state says who.
@@ -255,6 +270,13 @@ const routeTable = [
   { method: 'GET', path: '/api/l/{token}', handler: 'listen', access: 'public', throttle: throttles.emailLinks },
   { method: 'POST', path: '/api/l/{token}/events', handler: 'listen', access: 'public', throttle: throttles.emailLinks },
   { method: 'POST', path: '/api/l/{token}/answer', handler: 'listen', access: 'public', throttle: throttles.sharedPage },
+  // The pitch pipeline (issue 28 §1): a track is its pitch key (core pitchKey), an entry its address id.
+  { method: 'GET', path: '/api/pipeline/tracks', handler: 'pipeline', access: 'user' },
+  { method: 'GET', path: '/api/pipeline/tracks/{trackKey}', handler: 'pipeline', access: 'user' },
+  { method: 'PUT', path: '/api/pipeline/tracks/{trackKey}/entries/{addressId}/mark', handler: 'pipeline', access: 'user' },
+  { method: 'PUT', path: '/api/pipeline/tracks/{trackKey}/entries/{addressId}/todo', handler: 'pipeline', access: 'user' },
+  { method: 'GET', path: '/api/pipeline/todos', handler: 'pipeline', access: 'user' },
+  { method: 'GET', path: '/api/contacts/{id}/tracks', handler: 'pipeline', access: 'user' },
   { method: 'GET', path: '/api/dashboard', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics', handler: 'insights', access: 'user' },
   { method: 'GET', path: '/api/analytics/activity', handler: 'insights', access: 'user' },

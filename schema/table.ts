@@ -147,6 +147,13 @@ export const key = {
   /** GSI1 partition of a user's sent emails, sorted by `<sent at>#<campaign id>#<position>`: recent sends. */
   sentTimeline: (userId: string) => `USER#${userId}#SENT`,
   sentTimeSort: (sentAt: string, campaignId: string, position: number) => `${sentAt}#${campaignId}#${String(position).padStart(6, '0')}`,
+  /**
+   * An email sent to one of the user's addresses (issue 27): `USER#<sub>` / `SENTTO#<addressId>#<sent at>#<campaign id>#<position>`,
+   * written with the send's record, so the contact's card lists the emails sent to it with one query.
+   */
+  sentTo: (addressId: string, sentAt: string, campaignId: string, position: number) =>
+    `SENTTO#${addressId}#${sentAt}#${campaignId}#${String(position).padStart(6, '0')}`,
+  sentToPrefix: (addressId: string) => `SENTTO#${addressId}#`,
   /** Emails counted against the mailbox's daily limit on one Pacific date (YYYY-MM-DD). */
   dayCounter: (pacificDate: string) => `DAY#${pacificDate}`,
   /** Emails counted against the plan's monthly limit in one Pacific month (YYYY-MM). */
@@ -158,6 +165,15 @@ export const key = {
   pitched: (trackKey: string, addressId: string) => `PITCHED#${trackKey}#${addressId}`,
   /** Every address this artist sent one track to: `begins_with(SK, PITCHED#<track key>#)`. */
   pitchedPrefix: (trackKey: string) => `PITCHED#${trackKey}#`,
+  /** Every track's: the pipeline's Tracks page, to-dos and a contact's tracks (issue 28 §1). */
+  pitchedAllPrefix: () => 'PITCHED#',
+  /**
+   * A follow-up step waiting to go (issue 27 §1): `FOLLOWUP#<due at>#<campaign id>#<position>#<step>` in
+   * the user's partition, so the user's earliest step is the first of `begins_with(SK, FOLLOWUP#)`.
+   */
+  followUp: (dueAt: string, campaignId: string, position: number, step: number) =>
+    `FOLLOWUP#${dueAt}#${campaignId}#${String(position).padStart(6, '0')}#${step}`,
+  followUpPrefix: () => 'FOLLOWUP#',
   /** A message the local mailbox "sent" (local runtime only): `OUTBOX#<ulid>`, newest first read descending. */
   outboxMessage: (id: string) => `OUTBOX#${id}`,
   outboxPrefix: () => 'OUTBOX#',

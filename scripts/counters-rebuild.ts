@@ -1,13 +1,14 @@
 /**
  * Rebuilds users' counters from their logs (lambdas/adapters/dynamodb/countersBackfill.ts): for
- * accounts from before the counters, or to repair them. Idempotent: running it again writes the same.
+ * accounts from before the counters, or to repair them; and gives the pitch pipeline's items of past
+ * sends what the logs say (issue 28 §1). Idempotent: running it again writes the same.
  *
  *   npm run counters:rebuild -- --table trackpitch [--region us-east-1] [--endpoint http://localhost:8000] <user id>...
  *   npm run counters:rebuild -- --table trackpitch --all    (every user with a profile: once, when deploying the counters)
  */
 import { parseArgs } from 'node:util';
 import { makeDocumentClient } from '../lambdas/adapters/dynamodb/client';
-import { profiledUserIds, rebuildCounters } from '../lambdas/adapters/dynamodb/countersBackfill';
+import { profiledUserIds, rebuildCounters, rebuildPipeline } from '../lambdas/adapters/dynamodb/countersBackfill';
 import { TABLE_NAME_DEFAULT } from '../schema/table';
 
 async function main(argv: string[]): Promise<void> {
@@ -26,7 +27,8 @@ async function main(argv: string[]): Promise<void> {
   const db = makeDocumentClient({ tableName: values.table, region: values.region, ...(values.endpoint ? { endpoint: values.endpoint } : {}) });
   for await (const userId of values.all ? profiledUserIds(db, values.table) : positionals) {
     const { totals, days } = await rebuildCounters(db, values.table, userId);
-    console.log(`${userId}: ${JSON.stringify(totals)} over ${days.size} day(s)`);
+    const pitched = await rebuildPipeline(db, values.table, userId);
+    console.log(`${userId}: ${JSON.stringify(totals)} over ${days.size} day(s); ${pitched} pipeline item(s) filled in`);
   }
 }
 

@@ -1,14 +1,15 @@
 /**
  * `npm test`: every suite in one go, in two lanes at once, then the browser suite:
- * - vitest's integration project (DynamoDB Local + cognito-local);
+ * - vitest's integration project (DynamoDB Local + cognito-local), then the web app's build;
  * - beside it, the static gates (tsc, which also checks the type-level tests; ESLint with no warning
  *   allowed; Prettier: each that fails counts as one failure and is named at the end), then vitest's
- *   unit, infra (CDK template + cdk-nag) and web (components) projects, then the web app's build;
+ *   unit, infra (CDK template + cdk-nag) and web (components) projects;
  * - then Playwright drives Debian's Chromium against a freshly started local stack.
  * Ends with one line `N passed, N failed` (also written to .test-output/summary.txt for CI).
  * `npm test -- <filters>` runs just those vitest tests.
  *
- * A flaky browser test (failed, then passed on CI's retry) counts as failed, and is named at the end.
+ * A flaky browser test (failed, then passed on CI's retry) counts as failed, and is named at the end, as
+ * is each failed vitest test.
  *
  * No Chromium: the browser suite is skipped with a loud banner, unless TRACKPITCH_REQUIRE_BROWSER=1
  * (set by .ci/run), which turns a missing browser into a failure.
@@ -18,6 +19,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { chromiumPath } from '../tests/e2e/chromium';
 import { olderNodeWarning } from './nodeVersion';
 import { countPlaywright } from './playwright-report';
+import { failedVitestTests, type VitestReport } from './vitest-report';
 
 const nodeNote = olderNodeWarning(process.version);
 if (nodeNote) console.log(`\n${nodeNote}`);
@@ -69,14 +71,8 @@ interface Count {
 }
 const total: Count = { passed: 0, failed: 0, skipped: 0 };
 let webBuildStatus = 0;
-
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  testResults: { status: string; assertionResults: unknown[] }[];
-}
+/** Each failed vitest test, named at the end beside the count. */
+const failedTests: string[] = [];
 
 /** Adds one vitest run's JSON report to the total; a run that crashed before reporting counts as one failure. */
 function countVitest(jsonPath: string, status: number) {
@@ -88,6 +84,7 @@ function countVitest(jsonPath: string, status: number) {
     total.skipped += report.numPendingTests + report.numTodoTests;
     // A file that failed to load has no test results but must count as a failure.
     total.failed += report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+    failedTests.push(...failedVitestTests(report, process.cwd()));
   }
   if (status !== 0 && total.failed === failedBefore) total.failed += 1;
 }
@@ -113,17 +110,20 @@ if (extraArgs.length > 0) {
   const integrationJson = `${out}/vitest-integration.json`;
   const othersJson = `${out}/vitest-unit-infra-web.json`;
   const lanes = await Promise.all([
-    lane('integration', async (log) => ({ integration: await log('npx', vitestArgs(integrationJson, '--project', 'integration')) })),
-    lane('gates, unit, infra, web, web build', async (log) => {
+    // The web build after the integration tests: that lane ends first, so the browser suite starts sooner.
+    lane('integration, web build', async (log) => {
+      const integration = await log('npx', vitestArgs(integrationJson, '--project', 'integration'));
+      const webBuild = chromiumPath() ? await log('npm', ['run', '--silent', 'build:web']) : 0;
+      return { integration, webBuild };
+    }),
+    lane('gates, unit, infra, web', async (log) => {
       for (const [name, command, args] of gates) if ((await log(command, args)) !== 0) failedGates.push(name);
       // Two workers (vitest's default is one on two cores): the integration lane mostly waits, and once it
       // ends these CPU-bound projects have both cores.
-      const others = await log('npx', vitestArgs(othersJson, '--maxWorkers=2', '--project', 'unit', '--project', 'infra', '--project', 'web'));
-      const webBuild = chromiumPath() ? await log('npm', ['run', '--silent', 'build:web']) : 0;
-      return { others, webBuild };
+      return { others: await log('npx', vitestArgs(othersJson, '--maxWorkers=2', '--project', 'unit', '--project', 'infra', '--project', 'web')) };
     }),
   ]);
-  const [{ integration }, { others, webBuild }] = lanes;
+  const [{ integration, webBuild }, { others }] = lanes;
   total.failed += failedGates.length;
   countVitest(integrationJson, integration);
   countVitest(othersJson, others);
@@ -158,6 +158,7 @@ if (!browser) {
 const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;
 writeFileSync(`${out}/summary.txt`, `${summary}\n`);
 if (failedGates.length > 0) console.log(`\nFAILED GATES: ${failedGates.join(', ')}`);
+if (failedTests.length > 0) console.log(`\nFAILED TESTS:\n${failedTests.map((name) => `  ${name}`).join('\n')}`);
 if (browserNote) console.log(`\n${browserNote}`);
 if (nodeNote) console.log(`\n${nodeNote}`);
 if (flakyNote) console.log(`\n${flakyNote}`);

@@ -1,7 +1,8 @@
 /**
  * The account group's adapters (issue 26 §3): the table's items of the user, the billing provider (the
  * billing group's: Stripe in AWS, the local twin otherwise), the audio storage and the user pool
- * (Cognito; cognito-local at its endpoint in the local runtime). The Cognito client is imported on the
+ * (Cognito; cognito-local at its endpoint in the local runtime); the export's zip goes to the audio
+ * storage's `exports/` (ExportStore) and is downloaded with a signed GET URL (AudioUrls). The Cognito client is imported on the
  * first deletion, so an export's cold start pays for none of it.
  */
 import { systemClock } from '../adapters/clock';
@@ -13,6 +14,8 @@ import { ulidGenerator } from '../adapters/ulid';
 import type { AccountDeps } from '../http/account';
 import type { UserDirectory } from '../ports';
 import { audioStoreOf } from './audio';
+import { audioUrlsOf } from './audioUrls';
+import { exportStoreOf } from './exports';
 import { providerAdapters } from './billing';
 import type { ServerConfig } from './config';
 import { lazyAdapter } from './lazy';
@@ -45,5 +48,8 @@ export function accountDeps(config: ServerConfig): AccountDeps {
     audio: audioStoreOf(config),
     users: userDirectoryOf(config),
     clock: systemClock,
+    ids: ulidGenerator(),
+    exports: exportStoreOf(config),
+    exportUrls: audioUrlsOf(config),
   };
 }

@@ -30,6 +30,8 @@ export interface ServerConfig {
   appUrl: string;
   /** Spacing of a user's emails (default 60 s, spec §9); a demo or a test may run faster. */
   intervalMs: number;
+  /** How long a follow-up's "day" lasts (default a day; FOLLOW_UP_DAY_SECONDS=20 for a demo). */
+  followUpDayMs?: number;
   /** Local runtime: where the local keys live (absent: in memory, per process). */
   localDataDir?: string;
   /** AWS: the KMS key sealing refresh tokens; the secrets holding the OAuth state key and the Google client secret. */
@@ -63,7 +65,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   if (!tableName) throw new Error('TABLE_NAME is not set');
   // WRITER overrides; otherwise the local runtime writes locally and a Lambda uses Bedrock.
   const writer: WriterKind = env.WRITER === 'local' || env.WRITER === 'bedrock' ? env.WRITER : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 'bedrock';
-  const interval = parseSendIntervalSeconds(env.SEND_INTERVAL_SECONDS);
+  const interval = parsePositiveSeconds(env.SEND_INTERVAL_SECONDS);
+  const followUpDay = parsePositiveSeconds(env.FOLLOW_UP_DAY_SECONDS);
   return {
     tableName,
     region: env.AWS_REGION ?? 'us-east-1',
@@ -73,6 +76,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     mailbox: env.MAILBOX === 'local' || env.MAILBOX === 'gmail' ? env.MAILBOX : env.TRACKPITCH_RUNTIME === 'local' ? 'local' : 'gmail',
     appUrl: (env.APP_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
     intervalMs: typeof interval === 'number' ? sendIntervalMs(interval) : SEND_INTERVAL_MS,
+    ...(typeof followUpDay === 'number' ? { followUpDayMs: Math.round(followUpDay * 1000) } : {}),
     ...(env.LOCAL_DATA_DIR ? { localDataDir: env.LOCAL_DATA_DIR } : {}),
     ...(env.TOKEN_KEY_ID ? { tokenKeyId: env.TOKEN_KEY_ID } : {}),
     ...(env.OAUTH_STATE_SECRET_NAME ? { oauthStateSecretName: env.OAUTH_STATE_SECRET_NAME } : {}),
@@ -90,10 +94,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
 }
 
 /**
- * SEND_INTERVAL_SECONDS, the one parser (Lambda entries, `npm start`): unset or blank is undefined (the
- * default, 60 s), a positive number of seconds (fractions allowed) is that number, anything else 'invalid'.
+ * SEND_INTERVAL_SECONDS and FOLLOW_UP_DAY_SECONDS, the one parser (Lambda entries, `npm start`): unset or
+ * blank is undefined (the default: 60 s, a day), a positive number of seconds (fractions allowed) is that
+ * number, anything else 'invalid'.
  */
-export function parseSendIntervalSeconds(value: string | undefined): number | undefined | 'invalid' {
+export function parsePositiveSeconds(value: string | undefined): number | undefined | 'invalid' {
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
   return isSendInterval(seconds) ? seconds : 'invalid';

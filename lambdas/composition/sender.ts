@@ -47,5 +47,6 @@ export function senderDeps(config: ServerConfig): SenderDeps {
     written: new DynamoWrittenEmailStore(table.db, table.name),
     appUrl: config.appUrl,
     intervalMs: config.intervalMs,
+    ...(config.followUpDayMs !== undefined ? { followUpDayMs: config.followUpDayMs } : {}),
   };
 }

@@ -70,6 +70,13 @@ export async function accountExportFiles(userId: string, data: Pick<AccountDataS
   ];
 }
 
+/** Where the data export's zips are stored (the audio bucket's prefix its lifecycle expires a day on). */
+export const EXPORTS_PREFIX = 'exports/';
+/** One export's zip: under the user's own folder of the prefix, a new id each time. */
+export const accountExportKey = (userId: string, exportId: string) => `${EXPORTS_PREFIX}${userId}/${exportId}`;
+/** How long the download URL works: the browser follows it at once. */
+export const EXPORT_URL_SECONDS = 10 * 60;
+
 /** The confirmation is the account's own address, typed: case and surrounding spaces aside. */
 export const confirmsAccount = (typed: string, accountEmail: string) => accountEmail !== '' && typed.trim().toLowerCase() === accountEmail.trim().toLowerCase();
 

@@ -4,13 +4,15 @@
  */
 import type { Campaign } from '../../schema/api/campaigns';
 import type { DraftContent } from '../ports';
+import { NO_FOLLOW_UPS } from '../../schema/api/followUpValues';
 import { listenDaysOf } from './listen';
 
 const LISTEN_COUNTERS_ZERO = { emails_listened: 0, emails_answered: 0, emails_downloaded: 0 } as const;
 
 /**
  * A stored campaign as the API answers it: items written before the listen page (issue 16) have no
- * listen fields, and read as a campaign without an uploaded track and with nothing listened.
+ * listen fields, and read as a campaign without an uploaded track and with nothing listened; items
+ * written before follow-ups and send windows (issue 27) have no steps and go any time.
  */
 export function withListenDefaults(campaign: Campaign): Campaign {
   const stored: Partial<Campaign> = campaign;
@@ -19,9 +21,14 @@ export function withListenDefaults(campaign: Campaign): Campaign {
     track_id: stored.track_id ?? null,
     allow_download: stored.allow_download ?? false,
     listen_days: listenDaysOf(stored.listen_days),
+    // Campaigns stored before the pre-send check (issue 28 §2) did not say: not released.
+    released: stored.released ?? false,
     emails_listened: stored.emails_listened ?? 0,
     emails_answered: stored.emails_answered ?? 0,
     emails_downloaded: stored.emails_downloaded ?? 0,
+    follow_ups: stored.follow_ups ?? NO_FOLLOW_UPS,
+    // Campaigns stored before send windows (issue 27) went any time.
+    send_window: stored.send_window ?? null,
   };
 }
 
@@ -45,6 +52,8 @@ export function newDraftCampaign(id: string, content: DraftContent, at: string):
     ...LISTEN_COUNTERS_ZERO,
     send_after: null,
     pause_reason: null,
+    follow_ups: NO_FOLLOW_UPS,
+    send_window: null,
     started_sending_at: null,
     completed_sending_at: null,
     created_at: at,

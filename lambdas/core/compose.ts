@@ -58,6 +58,7 @@ export function writerRequestFor(track: (AiTrack | TrackFields) & Pick<ListenFie
       genre: contact.genre,
       position: contact.position,
       notes: contact.notes,
+      ...(contact.demo_policy ? { demo_policy: contact.demo_policy } : {}),
     },
   };
 }
@@ -129,7 +130,7 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
     total_recipients: input.total_recipients,
   };
   if (input.mode === 'ai') {
-    return { mode: 'ai', ...trackContent(input.track), ...listenContent(input.track), ...email };
+    return { mode: 'ai', ...trackContent(input.track), ...listenContent(input.track), released: input.track.released, ...email };
   }
   const html = input.track;
   return {
@@ -143,6 +144,7 @@ export function draftContent(input: DraftInput, sanitizer: HtmlSanitizer): Draft
     ai_tone: html.ai_tone,
     email_length: html.email_length,
     ...listenContent(html),
+    released: html.released,
     ...email,
   };
 }
@@ -167,6 +169,7 @@ export function previewDraftContent(
     mode: 'ai',
     ...content,
     ...listenContent(track),
+    released: track.released,
     // The stand-in link the writer was given shows as [TRACK_URL], which sending fills with each recipient's link.
     email_subject: withStandInAsPlaceholder(stored.subject),
     email_body: withStandInAsPlaceholder(stored.body),
@@ -207,6 +210,8 @@ export interface RecipientEmailInput {
    */
   trackUrl?: string;
   now: Date;
+  /** A follow-up step the writer writes from the first email (the campaign must be personalised by the writer). */
+  followUp?: WriterRequest['followUp'];
 }
 
 /**
@@ -329,8 +334,8 @@ export function withLinkReplaced(email: RenderedEmail, from: string | null, to: 
  * The writer's email for one recipient, written once per writer request and kept. A reply given the
  * stand-in that does not carry it is refused before it is kept, so a retry asks the writer again.
  */
-async function writtenFor({ campaign, contact, artist, writer, sanitizer, written, now }: RecipientEmailInput): Promise<WrittenEmail> {
-  const request = writerRequestFor(campaign, contact, artist);
+async function writtenFor({ campaign, contact, artist, writer, sanitizer, written, now, followUp }: RecipientEmailInput): Promise<WrittenEmail> {
+  const request: WriterRequest = { ...writerRequestFor(campaign, contact, artist), ...(followUp ? { followUp } : {}) };
   const requestKey = writerRequestKey(request);
   const stored = await written.get(campaign.id, requestKey);
   if (stored) return stored;

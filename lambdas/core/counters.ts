@@ -17,6 +17,7 @@
  * This module is pure: the day a counter lands on, and the counters the logs say (the backfill writes
  * them, the fault-injection invariants compare with them).
  */
+import { FOLLOW_UP_STEPS_MAX } from '../../schema/api/followUpValues';
 import { pacificDate } from './sendingWindow';
 
 /**
@@ -33,6 +34,29 @@ export const EMAIL_COUNTERS = [
   'emails_answered',
 ] as const;
 export type EmailCounter = (typeof EMAIL_COUNTERS)[number];
+
+/**
+ * Issue 27 §1: a listen or an answer that came through a follow-up step's link (its own token) is counted
+ * on the campaign item per step too (`emails_listened_step1`, …), in the event's transaction, so Analytics
+ * tells the first email's from each step's: the first email's are the campaign's counter less its steps'.
+ * The RCPT keeps the step beside the time (`listened_step`, `first_answered_step`), the log they agree with.
+ */
+export const STEP_ATTRIBUTED_COUNTERS = ['emails_listened', 'emails_answered'] as const satisfies readonly EmailCounter[];
+export type StepAttributedCounter = (typeof STEP_ATTRIBUTED_COUNTERS)[number];
+/** A follow-up step's number: 1 or 2 (0 is the first email). */
+export type FollowUpStepNumber = 1 | 2;
+export const FOLLOW_UP_STEP_NUMBERS = Array.from({ length: FOLLOW_UP_STEPS_MAX }, (_, i) => i + 1) as FollowUpStepNumber[];
+export type StepCounter = `${StepAttributedCounter}_step${FollowUpStepNumber}`;
+export const stepCounter = (counter: StepAttributedCounter, step: FollowUpStepNumber): StepCounter => `${counter}_step${step}`;
+export const STEP_COUNTERS: readonly StepCounter[] = FOLLOW_UP_STEP_NUMBERS.flatMap((step) =>
+  STEP_ATTRIBUTED_COUNTERS.map((counter) => stepCounter(counter, step)),
+);
+export type StepCounters = Record<StepCounter, number>;
+export const emptyStepCounters = (): StepCounters => Object.fromEntries(STEP_COUNTERS.map((name) => [name, 0])) as StepCounters;
+
+/** A token's step as a counter's step: 1 or 2; the first email's token (no step, or anything else) is null. */
+export const followUpStepOf = (step: unknown): FollowUpStepNumber | null =>
+  (FOLLOW_UP_STEP_NUMBERS as readonly unknown[]).includes(step) ? (step as FollowUpStepNumber) : null;
 
 /** play_count: play sessions started on listen pages; download_count: downloads from them. */
 export const EVENT_COUNTERS = ['open_count', 'machine_open_count', 'click_count', 'play_count', 'download_count'] as const;

@@ -9,6 +9,14 @@ import { applyDirectoryDefaults, type DirectoryEntry, type DirectoryImportReques
 import { normaliseWebsite } from '../../schema/api/links';
 import { parseCsv } from '../../schema/csv/parse';
 import type { DirectoryImportRecord } from '../ports';
+import {
+  demoPolicyAliases,
+  demoPolicyFieldLabels,
+  demoPolicyImportMessages,
+  nestedDemoPolicyAliases,
+  readDemoPolicy,
+  type DemoPolicyField,
+} from './demoPolicyImport';
 
 export type DirectoryImportRejection = DirectoryImportResult['rejected'][number];
 export type NewDirectoryEntry = Omit<DirectoryEntry, 'id'>;
@@ -21,7 +29,9 @@ export interface DirectoryImportPlan {
 
 export type DirectoryImportParse = { ok: true; plan: DirectoryImportPlan } | { ok: false; error: string };
 
-type Field = keyof DirectoryImportRecord;
+type EntryField = keyof DirectoryImportRecord;
+/** An entry's own fields and its demo policy's (issue 28 §2), read from columns (CSV) or keys (JSON) alike. */
+type Field = EntryField | DemoPolicyField;
 
 /**
  * Field lengths after trimming. An entry added to contacts must be a valid contact (spec §3): name,
@@ -36,9 +46,10 @@ export const directoryImportLimits = {
   description: 1000,
   website_url: 500,
   submission_guidelines: 950,
-} as const satisfies Partial<Record<Field, number>>;
+} as const satisfies Partial<Record<EntryField, number>>;
 
 const fieldLabels: Record<Field, string> = {
+  ...demoPolicyFieldLabels,
   name: 'Name',
   email: 'Email',
   genres: 'Genres',
@@ -80,6 +91,7 @@ export function describeRejections(rejected: readonly DirectoryImportRejection[]
 
 /** Column names as files spell them, normalised by `normaliseName`, for each field. */
 const fieldAliases: Record<Field, readonly string[]> = {
+  ...demoPolicyAliases,
   name: ['name', 'label_name'],
   email: ['email', 'e_mail', 'email_address', 'mail'],
   genres: ['genres', 'genre', 'styles', 'style'],
@@ -110,7 +122,10 @@ const fieldOf = (name: string): Field | undefined => fieldByAlias.get(normaliseN
  * One record's values by field, as read: CSV cells, or JSON values of any type (checked later).
  * A field given by several columns keeps every value in column order.
  */
-type RawRecord = Partial<Record<Field, unknown[]>>;
+type RawRecord = Partial<Record<Field, unknown[]>> & {
+  /** A JSON record's `demo_policy` that is not an object (its fields cannot be read). */
+  policyNotObject?: boolean;
+};
 
 function addValue(record: RawRecord, field: Field, value: unknown) {
   (record[field] ??= []).push(value);
@@ -168,12 +183,30 @@ function readJson(content: string): ReadResult {
       if (!isObject(value)) return { row: index + 1, record: undefined };
       const record: RawRecord = {};
       for (const [name, fieldValue] of Object.entries(value)) {
-        const field = fieldOf(name);
-        if (field) addValue(record, field, fieldValue);
+        if (normaliseName(name) === 'demo_policy') addNestedPolicy(record, fieldValue);
+        else {
+          const field = fieldOf(name);
+          if (field) addValue(record, field, fieldValue);
+        }
       }
       return { row: index + 1, record };
     }),
   };
+}
+
+const isPolicyField = (field: Field): field is DemoPolicyField => field in demoPolicyAliases;
+
+/** A JSON record's `demo_policy` object: its keys as the stored policy names them (or as columns would), policy fields only. */
+function addNestedPolicy(record: RawRecord, value: unknown) {
+  if (value === null || value === undefined) return;
+  if (!isObject(value)) {
+    record.policyNotObject = true;
+    return;
+  }
+  for (const [name, fieldValue] of Object.entries(value)) {
+    const field = nestedDemoPolicyAliases[normaliseName(name)] ?? fieldOf(name);
+    if (field && isPolicyField(field)) addValue(record, field, fieldValue);
+  }
 }
 
 /** Text of a value, '' for none, undefined when it is not text (an object, a boolean in a text field). */
@@ -186,7 +219,7 @@ function textOf(value: unknown): string | undefined {
 
 const FEATURED_VALUES = new Set(['', 'true', 'false', 'yes', 'no', 'y', 'n', '1', '0']);
 
-type TextField = Exclude<Field, 'genres' | 'is_featured'>;
+type TextField = Exclude<EntryField, 'genres' | 'is_featured'>;
 
 /** The fields stored as written; the email, website and contact type have stricter rules with reasons of their own. */
 const FREE_TEXT_FIELDS: ReadonlySet<TextField> = new Set(['name', 'location', 'label_size', 'description', 'submission_guidelines']);
@@ -268,6 +301,8 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
       genres.push(...(texts as string[]).flatMap((part) => part.split(',')));
     }
 
+    const demoPolicy = policyOf(record, reasons);
+
     // Only a well-formed address can repeat an earlier one; the first record of an address wins.
     if (isContactEmail(email)) {
       const lower = email.toLowerCase();
@@ -292,9 +327,43 @@ function validateRecords(records: { row: number; record: RawRecord | undefined }
       submission_guidelines: guidelines,
       is_featured: featured,
       contact_type: contactType,
+      demo_policy: demoPolicy,
     });
     delete entry.id; // the store gives each entry its id
     entries.push(entry);
   }
   return { entries, rejected };
+}
+
+const POLICY_FLAGS = ['private_streaming_only', 'download_wanted', 'attachments_refused', 'unreleased_only'] as const;
+/** The policy fields a JSON list may give (each item one value). */
+const POLICY_LISTS: ReadonlySet<DemoPolicyField> = new Set(['demo_accepts', 'accepted_genres']);
+
+/** The record's demo policy (null: none given), its bad values added to `reasons`. */
+function policyOf(record: RawRecord, reasons: string[]) {
+  if (record.policyNotObject) {
+    reasons.push(demoPolicyImportMessages.notAnObject);
+    return null;
+  }
+  const texts: Partial<Record<DemoPolicyField, string[]>> = {};
+  const booleans: Partial<Record<(typeof POLICY_FLAGS)[number], boolean>> = {};
+  for (const field of Object.keys(demoPolicyAliases) as DemoPolicyField[]) {
+    const out: string[] = [];
+    for (const value of record[field] ?? []) {
+      const flag = POLICY_FLAGS.find((name) => name === field);
+      if (flag && typeof value === 'boolean') {
+        booleans[flag] = (booleans[flag] ?? false) || value;
+        continue;
+      }
+      const parts = POLICY_LISTS.has(field) && Array.isArray(value) ? (value as unknown[]) : [value];
+      const partTexts = parts.map(textOf);
+      if (partTexts.some((part) => part === undefined)) {
+        reasons.push(directoryImportMessages.notText(fieldLabels[field]));
+        return null;
+      }
+      out.push((partTexts as string[]).join(', '));
+    }
+    texts[field] = out;
+  }
+  return readDemoPolicy(texts, booleans, reasons);
 }

@@ -8,7 +8,17 @@ import type { AnalyticsDepth } from '../../schema/plans';
 import type { Analytics, AnalyticsCampaign, AnalyticsDay, DashboardStats, EmailListen, RecentSend } from '../../schema/api/insights';
 import { activityFilters, analyticsPeriods, percentOf, WEEKLY_STAT_DAYS, type ActivityFilter, type AnalyticsPeriodId } from '../../schema/api/insightsValues';
 import { recipientListen, type StoredRecipientListen } from './listen';
-import { counterDay, counterDayRange, EMAIL_COUNTERS, emptyEmailCounters, type EmailCounters } from './counters';
+import type { EmailStepFigures } from '../../schema/api/insights';
+import {
+  counterDay,
+  counterDayRange,
+  EMAIL_COUNTERS,
+  emptyEmailCounters,
+  FOLLOW_UP_STEP_NUMBERS,
+  stepCounter,
+  type EmailCounters,
+  type StepCounters,
+} from './counters';
 import { nextPacificMidnight } from './sendingWindow';
 
 /** A range of Pacific days, 'YYYY-MM-DD', both included. */
@@ -26,8 +36,13 @@ export type StoredDay = EmailCounters & { day: string; campaigns_sent: number };
 /** The totals item's figures the dashboard shows: the email counters, the current contacts and every campaign ever sent (drafts never count). */
 export type UserTotals = EmailCounters & { contacts_count: number; campaigns_sent: number };
 
-/** A campaign's own counters as stored on its item (since it started). */
-export type CampaignCounters = EmailCounters & Pick<AnalyticsCampaign, 'id' | 'track_name' | 'created_at' | 'started_sending_at'>;
+/**
+ * A campaign's own counters as stored on its item (since it started), with its listens and answers per
+ * follow-up step (issue 27 §1) and how many steps it has (0: no follow-ups).
+ */
+export type CampaignCounters = EmailCounters &
+  StepCounters &
+  Pick<AnalyticsCampaign, 'id' | 'track_name' | 'created_at' | 'started_sending_at'> & { follow_up_steps: number };
 
 // ---- query values --------------------------------------------------------------------------------
 
@@ -152,6 +167,21 @@ export function listedCampaigns<C extends Pick<CampaignCounters, 'id' | 'created
     .sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
 }
 
+/**
+ * A campaign with follow-ups: its listens and answers by the email whose link brought them (issue 27 §1),
+ * the first email's being the campaign's less its steps' (never below 0). Null without follow-ups.
+ */
+export function figuresByEmail(campaign: CampaignCounters): EmailStepFigures[] | null {
+  if (campaign.follow_up_steps <= 0) return null;
+  const steps = FOLLOW_UP_STEP_NUMBERS.filter((step) => step <= campaign.follow_up_steps).map((step) => ({
+    step,
+    emails_listened: campaign[stepCounter('emails_listened', step)],
+    emails_answered: campaign[stepCounter('emails_answered', step)],
+  }));
+  const rest = (counter: 'emails_listened' | 'emails_answered') => Math.max(0, campaign[counter] - steps.reduce((sum, step) => sum + step[counter], 0));
+  return [{ step: 0, emails_listened: rest('emails_listened'), emails_answered: rest('emails_answered') }, ...steps];
+}
+
 export function analyticsCampaign(campaign: CampaignCounters, depth: AnalyticsDepth): AnalyticsCampaign {
   return {
     id: campaign.id,
@@ -161,6 +191,7 @@ export function analyticsCampaign(campaign: CampaignCounters, depth: AnalyticsDe
     ...maskedCounters(campaign, depth),
     open_rate: percentOf(campaign.emails_opened, campaign.emails_sent),
     click_rate: depth === 'full' ? percentOf(campaign.emails_clicked, campaign.emails_sent) : null,
+    by_email: depth === 'full' ? figuresByEmail(campaign) : null,
   };
 }
 

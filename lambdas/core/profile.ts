@@ -34,5 +34,6 @@ export function newProfile(identity: Identity, now: Date): Profile {
     subscription_end: null,
     cancel_at_period_end: false,
     tour_completed: false,
+    time_zone: null,
   };
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Campaign, RenderedEmail } from '../../schema/api/campaigns';
 import { artistName } from '../../schema/api/artist';
-import { SEND_ATTEMPTS } from '../../schema/api/sendingValues';
+import { OUTSIDE_WINDOW_DETAIL, SEND_ATTEMPTS } from '../../schema/api/sendingValues';
 import type {
   EmailToken,
   OutgoingEmail,
@@ -22,7 +22,9 @@ import type { Profile } from '../../schema/api/profile';
 import { monthlyLimitOf } from './plans';
 import { dailyLimitOf } from './queueing';
 import { nextPacificMidnight, pacificMonth } from './sendingWindow';
+import { replySubject, type FirstEmail } from './thread';
 import { oneClickUnsubscribeUrl, trackedHtml } from './tracking';
+import { nextWindowStart, resolveTimeZone, type SendWindow, type Weekday } from './workingHours';
 
 /** A `sending` recipient claimed this long ago never reported back: its outcome is unknown (never retried). */
 export const STALE_CLAIM_MS = 5 * 60_000;
@@ -32,6 +34,12 @@ export const MAX_ATTEMPTS = SEND_ATTEMPTS;
 export const BACKOFF_MS = [1, 2, 4, 8, 16].map((minutes) => minutes * 60_000);
 /** Steps one tick may take for a user (skips, completions) before it gives up the message. */
 export const MAX_STEPS = 10;
+/**
+ * Recipients one tick may put aside for their working hours before it gives up the message: a
+ * postponement costs no slot, so it has its own budget, larger than MAX_STEPS (a campaign whose next
+ * recipients are all asleep would otherwise lose the slot to them).
+ */
+export const MAX_POSTPONES = 60;
 /** A campaign whose send flow stopped queueing (the browser closed mid-way) completes after this. */
 export const BATCH_GRACE_MS = 15 * 60_000;
 
@@ -43,6 +51,8 @@ export const recipientDetails = {
   /** The address has another position in this campaign: it gets one email. */
   duplicate: 'Duplicate recipient in this campaign',
   unknown: 'The mailbox did not confirm this email; it is not sent again.',
+  /** Waiting for the recipient's working hours (the campaign's send window, issue 27 §2); the time is its retry_at. */
+  outsideWindow: OUTSIDE_WINDOW_DETAIL,
   gaveUp: (message: string) => `Not sent after ${MAX_ATTEMPTS} attempts: ${message}`,
 } as const;
 
@@ -127,7 +137,44 @@ export function completesAt(
   return campaign.queued_through >= campaign.total_recipients && nextPosition >= campaign.total_queued && !othersWaiting;
 }
 
+/** A campaign's send window as the core reads it (null: any time). */
+export function sendWindowOf(campaign: Pick<Campaign, 'send_window'>): SendWindow | null {
+  const window = campaign.send_window;
+  return window ? { days: window.days as Weekday[], startHour: window.start_hour, endHour: window.end_hour } : null;
+}
+
+/** Where the artist's clock is when the profile has no zone: UTC, known to every engine. */
+export const ARTIST_ZONE_FALLBACK = 'UTC';
+
+/**
+ * When a recipient may get the campaign's email, at or after `now`: `now` itself when the campaign goes
+ * any time or the recipient is inside their window (their zone, else the artist's, else UTC), else the
+ * next opening of their window. `warning` names a zone that was not usable (a fallback, never an error).
+ */
+export function recipientOpensAt(
+  campaign: Pick<Campaign, 'send_window'>,
+  recipient: Pick<RecipientRecord, 'contact'>,
+  profile: Pick<Profile, 'time_zone'>,
+  now: Date,
+): { at: Date; zone: string | null; warning: string | null } {
+  const window = sendWindowOf(campaign);
+  if (window === null) return { at: now, zone: null, warning: null };
+  const resolved = resolveTimeZone(recipient.contact.time_zone, profile.time_zone ?? ARTIST_ZONE_FALLBACK);
+  // A window that never opens is refused when the campaign is sent; one stored anyway never blocks the queue.
+  return { at: nextWindowStart(now, window, resolved.zone) ?? now, zone: resolved.zone, warning: resolved.warning };
+}
+
 export type WaitReason = 'scheduled' | 'retry' | 'in_flight' | 'daily_limit' | 'pacing' | 'batches' | 'settling';
+
+/**
+ * The pace, in slots: at most one claim per slot, and the next slot one interval after the last claim's.
+ * Null when the slot at `slotMs` may take a claim, else the time the next one may.
+ */
+export function pacedUntil(cursor: Pick<SenderCursor, 'last_slot'>, slotMs: number, intervalMs: number): Date | null {
+  if (!cursor.last_slot) return null;
+  const paced = Date.parse(cursor.last_slot) + intervalMs;
+  return paced > slotMs ? new Date(paced) : null;
+}
 
 /** Where a tick stands: the cursor's due time it was dispatched for, and its slot (core/dispatch SendTick). */
 export interface TickTime {
@@ -148,6 +195,11 @@ export type Decision =
   | { kind: 'defer'; campaignId: string; until: Date }
   /** The campaign is gone: take it off the cursor. */
   | { kind: 'forget'; campaignId: string }
+  /**
+   * The recipient is outside its working hours (the campaign's send window): it waits alone until `until`
+   * (its window's next opening) and the slot goes to the next ready recipient (DESIGN §13, §14).
+   */
+  | { kind: 'postpone'; head: SenderHead; until: Date; hasWaiting: boolean; warning: string | null }
   /** No email for this position: mark it (counted) or just move past it (already final, or missing). */
   | { kind: 'advance'; head: SenderHead; mark?: { status: 'unknown'; from: 'sending'; detail: string }; completes: boolean }
   /** No mailbox to send with: pause every campaign of the cursor. */
@@ -171,6 +223,8 @@ export type Decision =
       /** The slot this email takes, and the user's next one (slot + interval). */
       slot: Date;
       nextDueAt: Date;
+      /** A recipient's time zone that was not usable (the artist's zone was used): logged, never an error. */
+      warning: string | null;
     };
 
 const FINAL_STATUSES: ReadonlySet<RecipientRecord['status']> = new Set(['sent', 'failed', 'skipped', 'unknown']);
@@ -227,16 +281,19 @@ export function decide(view: SenderView, tick: TickTime, now: Date, intervalMs: 
   }
   // A recipient put back with a time of its own that has not come (a retry queued before recipients waited alone).
   if (recipient.retry_at && Date.parse(recipient.retry_at) > nowMs) return { kind: 'wait', until: new Date(recipient.retry_at), reason: 'retry' };
+  // The recipient's working hours: outside them it waits alone, so the slot is not lost (checked again at
+  // every claim: a waiting recipient whose time came is read against its window again).
+  const opens = recipientOpensAt(campaign, recipient, profile, now);
+  if (opens.at.getTime() > nowMs) {
+    return { kind: 'postpone', head: at, until: opens.at, hasWaiting: entry.waiting !== undefined, warning: opens.warning };
+  }
 
   const dailyLimit = dailyLimitOf(profile);
   if (view.sentToday >= dailyLimit) return { kind: 'wait', until: nextPacificMidnight(now), reason: 'daily_limit' };
   if (monthFull) return { kind: 'hold', until: nextPacificMonthStart(now) };
-  // The pace, in slots: at most one claim per slot, and the next slot one interval after the last claim's.
   const slotMs = Date.parse(tick.slot);
-  if (cursor.last_slot) {
-    const paced = Date.parse(cursor.last_slot) + intervalMs;
-    if (paced > slotMs) return { kind: 'wait', until: new Date(paced), reason: 'pacing' };
-  }
+  const paced = pacedUntil(cursor, slotMs, intervalMs);
+  if (paced) return { kind: 'wait', until: paced, reason: 'pacing' };
   return {
     kind: 'send',
     cursor,
@@ -250,6 +307,7 @@ export function decide(view: SenderView, tick: TickTime, now: Date, intervalMs: 
     monthlyLimit,
     slot: new Date(slotMs),
     nextDueAt: new Date(slotMs + intervalMs),
+    warning: opens.warning,
   };
 }
 
@@ -300,10 +358,17 @@ export interface OutgoingInput {
   rendered: RenderedEmail;
   token: string;
   appUrl: string;
+  /** A later step answers the first email: it goes in its thread, under `Re: <its subject>` (core/thread.ts). */
+  replyingTo?: FirstEmail;
+  /** The follow-up step it is (1, 2): named in the email's meta. */
+  step?: number;
 }
 
-/** The email as the mailer gets it (tracked links, pixel, List-Unsubscribe) and the links its token tracks. */
-export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl }: OutgoingInput): {
+/**
+ * The email as the mailer gets it (tracked links, pixel, List-Unsubscribe) and the links its token tracks;
+ * a reply to the first email carries its thread and subject.
+ */
+export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl, replyingTo, step }: OutgoingInput): {
   email: OutgoingEmail;
   links: string[];
 } {
@@ -312,12 +377,13 @@ export function outgoingEmail({ userId, campaign, recipient, profile, mailbox, r
     email: {
       from: { name: artistName(profile), email: mailbox.email },
       to: { name: recipient.recipient_name, email: recipient.recipient_email },
-      subject: rendered.subject,
+      subject: replyingTo ? replySubject(replyingTo.subject) : rendered.subject,
       html: tracked.html,
       text: rendered.text,
       messageId: messageIdOf(campaign.id, recipient.position, token),
       listUnsubscribeUrl: oneClickUnsubscribeUrl(appUrl, token),
-      meta: { userId, campaignId: campaign.id, position: recipient.position },
+      meta: { userId, campaignId: campaign.id, position: recipient.position, ...(step ? { step } : {}) },
+      ...(replyingTo ? { replyTo: replyingTo.thread } : {}),
     },
     links: tracked.links,
   };

@@ -153,3 +153,84 @@ export function nextWindowStart(instant: Date, window: SendWindow, zone: string)
   }
   return null;
 }
+
+/** One zone's recipients in an estimate: how many, and when their window next opens. */
+export interface ZoneStart {
+  zone: string;
+  recipients: number;
+  /** The first instant at or after the estimate's start when their window is open. */
+  opensAt: Date;
+}
+
+/** The estimate of a send in working hours: when the last email should go, and each zone's start. */
+export interface WindowedEstimate {
+  /** The last email's slot; null when nobody is to be sent (or a window never opens). */
+  finishAt: Date | null;
+  /** Per zone (the recipients' own, else the fallback), soonest opening first. */
+  zones: ZoneStart[];
+}
+
+/**
+ * When a campaign sent in `window` should finish (issue 27 §2; DESIGN §13 "times to finish count the
+ * recipients' hours"): one email per `intervalMs` from `start`, each slot to a recipient inside their
+ * window (their zone, else `fallbackZone`), a slot with nobody inside left empty, as the sender does.
+ * Pure and cheap: each zone's open spans are found through Intl once per day, the slots counted in between.
+ */
+export function windowedEstimate(input: {
+  zones: readonly (string | null | undefined)[];
+  window: SendWindow;
+  fallbackZone: string;
+  intervalMs: number;
+  start: Date;
+}): WindowedEstimate {
+  const { window, fallbackZone, intervalMs, start } = input;
+  const counts = new Map<string, number>();
+  for (const zone of input.zones) {
+    const resolved = resolveTimeZone(zone, fallbackZone).zone;
+    counts.set(resolved, (counts.get(resolved) ?? 0) + 1);
+  }
+  /** A zone's current or next open span at or after `at`: [opens, closes). */
+  const spanFrom = (zone: string, at: number): { opens: number; closes: number } | null => {
+    const opens = nextWindowStart(new Date(at), window, zone)?.getTime();
+    if (opens === undefined) return null;
+    // The span ends at the end hour on the recipient's clock: an hour more or less on a DST day.
+    let closes = opens + (window.endHour - window.startHour) * HOUR_MS;
+    for (let i = 0; i < 2 && isWithinWindow(new Date(closes), window, zone); i++) closes += HOUR_MS;
+    for (let i = 0; i < 2 && closes - HOUR_MS > opens && !isWithinWindow(new Date(closes - 1), window, zone); i++) closes -= HOUR_MS;
+    return { opens, closes };
+  };
+  const zones = [...counts].flatMap(([zone, recipients]) => {
+    const span = spanFrom(zone, start.getTime());
+    return span ? [{ zone, recipients, span, left: recipients }] : [];
+  });
+  const result: ZoneStart[] = zones
+    .map(({ zone, recipients, span }) => ({ zone, recipients, opensAt: new Date(span.opens) }))
+    .sort((a, b) => a.opensAt.getTime() - b.opensAt.getTime() || a.zone.localeCompare(b.zone));
+  if (zones.length === 0) return { finishAt: null, zones: result };
+
+  let slot = start.getTime();
+  let finishAt: number | null = null;
+  for (;;) {
+    const waiting = zones.filter((z) => z.left > 0);
+    if (waiting.length === 0) break;
+    for (const z of waiting)
+      if (z.span.closes <= slot) z.span = spanFrom(z.zone, slot) ?? { opens: Number.POSITIVE_INFINITY, closes: Number.POSITIVE_INFINITY };
+    const open = waiting.filter((z) => z.span.opens <= slot);
+    if (open.length === 0) {
+      // Nobody is inside their window: the next slot at or after the first opening.
+      const next = Math.min(...waiting.map((z) => z.span.opens));
+      if (!Number.isFinite(next)) break;
+      slot = start.getTime() + Math.ceil((next - start.getTime()) / intervalMs) * intervalMs;
+      continue;
+    }
+    // The zone closing first takes the slot (it has the least time left); several slots at once while it stays alone.
+    const first = open.reduce((a, b) => (b.span.closes < a.span.closes ? b : a));
+    const others = waiting.filter((z) => z !== first);
+    const until = Math.min(first.span.closes, ...others.map((z) => Math.max(z.span.opens, slot + intervalMs)));
+    const slots = Math.max(1, Math.min(first.left, Math.ceil((until - slot) / intervalMs)));
+    first.left -= slots;
+    finishAt = slot + (slots - 1) * intervalMs;
+    slot += slots * intervalMs;
+  }
+  return { finishAt: finishAt === null ? null : new Date(finishAt), zones: result };
+}

@@ -5,12 +5,19 @@
  */
 import { campaignLimits, composeMessages, type EmailLength } from '../../schema/api/campaignValues';
 import type { Tone } from '../../schema/api/options';
+import { demoPolicySummary, type DemoPolicy } from '../../schema/api/demoPolicyValues';
 import { genreLabel, socialLinksText } from '../../schema/email/placeholders';
 import type { ArtistDetails, WriterContact, WriterRequest, WrittenEmail } from '../ports';
 import { WriterError } from './errors';
 
 /** The data blocks of the user message: their content is information, never instructions. */
-export const DATA_BLOCKS = { facts: 'facts_data', track: 'track_data', artist: 'artist_data', contact: 'contact_data' } as const;
+export const DATA_BLOCKS = {
+  facts: 'facts_data',
+  track: 'track_data',
+  artist: 'artist_data',
+  contact: 'contact_data',
+  firstEmail: 'first_email_data',
+} as const;
 
 /** How each tone should read, in one sentence the model (and the local writer's author) follows. */
 export const toneGuides: Record<Tone, string> = {
@@ -50,6 +57,8 @@ export function contactData(contact: WriterContact): Record<string, string> {
     ['genre', contact.genre],
     ['position', contact.position],
     ['notes', contact.notes],
+    // Issue 28 §2: the recipient's demo policy in the words LabelFinder shows it in.
+    ['demo_policy', contact.demo_policy ? demoPolicySummary(contact.demo_policy) : null],
   ];
   return Object.fromEntries(fields.filter((f): f is [string, string] => typeof f[1] === 'string' && f[1].trim() !== ''));
 }
@@ -91,13 +100,39 @@ export function withLinksSignature(body: string, links: ArtistDetails['links']):
 
 const block = (tag: string, value: unknown) => `<${tag}>\n${dataJson(value)}\n</${tag}>`;
 
+/** The body's length in words: the requested one, or the recipient's preferred maximum when that is shorter. */
+export function writerLength(request: Pick<WriterRequest, 'length' | 'contact'>): number {
+  const max = request.contact.demo_policy?.max_email_words ?? null;
+  return max === null ? request.length : Math.min(request.length, max);
+}
+
+/**
+ * Whether the email may speak of a download: only to a recipient whose policy asks for a download link
+ * (issue 28 §2: one that takes private streaming links only never reads a download offer).
+ */
+export const mayMentionDownload = (policy: DemoPolicy | undefined) => policy?.download_wanted === true;
+
+/** How to follow the recipient's demo policy, one instruction a line (none without a policy). */
+export function demoPolicyRules(policy: DemoPolicy | undefined): string[] {
+  if (!policy) return [];
+  const rules: string[] = [];
+  if (mayMentionDownload(policy)) rules.push('They want a download link: you may offer to send one if they reply; never say one is attached or included.');
+  else if (policy.private_streaming_only) {
+    rules.push('They take private streaming links only: do not mention, offer or promise a download, a WAV, a file or an attachment of any kind.');
+  }
+  if (policy.attachments_refused) rules.push('They refuse attachments: do not mention attaching anything.');
+  if (policy.unreleased_only) rules.push('They take unreleased music only: still say nothing about release status (it is not among the facts).');
+  if (policy.max_email_words !== null) rules.push(`They prefer emails under ${policy.max_email_words} words: keep the body under that.`);
+  return rules;
+}
+
 /** Model output tokens for a body of `length` words plus the subject and the JSON around them. */
 export function maxTokensFor(length: EmailLength): number {
   return Math.ceil(length * 2.5) + 200;
 }
 
 export function buildWriterPrompt(request: WriterRequest): { system: string; user: string } {
-  const { track, artist, contact, tone, length } = request;
+  const { track, artist, contact, tone } = request;
   const tags = Object.values(DATA_BLOCKS)
     .map((tag) => `<${tag}>`)
     .join(', ');
@@ -116,10 +151,12 @@ export function buildWriterPrompt(request: WriterRequest): { system: string; use
     "End the body with a sign-off and the artist's name. Do not write the artist's links: they are added under the name.",
   ].join('\n');
 
+  if (request.followUp) return { system, user: followUpPrompt(request, request.followUp) };
   const user = [
     `Write an email pitching the track in ${DATA_BLOCKS.track} to the recipient in ${DATA_BLOCKS.contact}, from the artist in ${DATA_BLOCKS.artist}.`,
     `Tone: ${tone}. ${toneGuides[tone]}`,
-    `Length: about ${length} words for the body.`,
+    `Length: about ${writerLength(request)} words for the body.`,
+    ...demoPolicyLines(request.contact.demo_policy),
     "Mention the track's name, its genre and its link (exactly as given). Make it personal to the recipient: use their label, type (Label: ask them to consider it for release; DJ: for their sets; Fan: a listen), position and genre when given.",
     `The facts you may state, as a list (do not add facts):`,
     '',
@@ -134,6 +171,43 @@ export function buildWriterPrompt(request: WriterRequest): { system: string; use
     'Reply with the JSON object only.',
   ].join('\n');
   return { system, user };
+}
+
+/** The policy's rules as a paragraph of the user message, naming the contact block's demo_policy. */
+function demoPolicyLines(policy: DemoPolicy | undefined): string[] {
+  const rules = demoPolicyRules(policy);
+  return rules.length === 0 ? [] : [`Follow the recipient's demo policy (demo_policy in ${DATA_BLOCKS.contact}):`, ...rules.map((rule) => `- ${rule}`)];
+}
+
+/** Words of a follow-up's body: a nudge, never as long as the pitch. */
+export const FOLLOW_UP_WORDS = 60;
+
+/**
+ * A follow-up step (issue 27 §1): a short, polite nudge about the first email in <first_email_data>,
+ * never a copy of it, stating no fact the list does not hold.
+ */
+function followUpPrompt(request: WriterRequest, followUp: NonNullable<WriterRequest['followUp']>): string {
+  return [
+    `Write follow-up number ${followUp.step} to the email in ${DATA_BLOCKS.firstEmail}, which the artist in ${DATA_BLOCKS.artist} sent to the recipient in ${DATA_BLOCKS.contact} and which has had no answer.`,
+    `Tone: ${request.tone}. ${toneGuides[request.tone]}`,
+    `Length: at most ${FOLLOW_UP_WORDS} words for the body.`,
+    ...demoPolicyLines(request.contact.demo_policy),
+    "It is a short, polite nudge: say you are following up on the track, give its link again (exactly as given), thank them for their time. Do not repeat the first email's sentences or its pitch, and do not apologise at length. " +
+      (followUp.step > 1 ? 'This is the last follow-up: say so kindly.' : 'Put no pressure on the recipient.'),
+    `The facts you may state, as a list (do not add facts):`,
+    '',
+    block(DATA_BLOCKS.facts, factsList(request)),
+    '',
+    block(DATA_BLOCKS.track, trackData(request.track)),
+    '',
+    block(DATA_BLOCKS.artist, { name: request.artist.name, links: request.artist.links }),
+    '',
+    block(DATA_BLOCKS.contact, contactData(request.contact)),
+    '',
+    block(DATA_BLOCKS.firstEmail, { subject: followUp.first_subject, body: followUp.first_body }),
+    '',
+    'Reply with the JSON object only.',
+  ].join('\n');
 }
 
 /**

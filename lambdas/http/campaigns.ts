@@ -12,6 +12,7 @@ import type { Contact } from '../../schema/api/contacts';
 import type { Profile } from '../../schema/api/profile';
 import { artistName } from '../../schema/api/artist';
 import { isAddressId } from '../core/contacts';
+import { followUpEmail } from '../core/followUpEmail';
 import {
   artistDetails,
   draftContent,
@@ -25,6 +26,7 @@ import {
 import { aiPreviewRefusal, aiPreviewWindows, secondsUntil } from '../core/allowance';
 import { WriterError, type WriterFailure } from '../core/errors';
 import { isUlid } from '../core/ids';
+import { pitchKey } from '../core/sender';
 import { campaignSummary } from '../core/queueing';
 import type { Identity } from '../core/profile';
 import { listenMessages } from '../../schema/api/listenValues';
@@ -36,6 +38,7 @@ import type {
   DraftWriteResult,
   EmailWriter,
   HtmlSanitizer,
+  PassStore,
   ProfileStore,
   TrackStore,
   WrittenEmailStore,
@@ -56,6 +59,8 @@ export interface CampaignsDeps {
   tracks: Pick<TrackStore, 'get'>;
   /** The plan's AI preview allowance: each writer call takes a place before the model is called. */
   allowances: AllowanceStore;
+  /** Who passed on a track: the recipient preview says so for the pre-send check (issue 28 §2). */
+  passes: PassStore;
   clock: Clock;
 }
 
@@ -129,7 +134,7 @@ function savedDraft(result: DraftWriteResult): Campaign {
   return result.campaign;
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, allowances, clock }: CampaignsDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, allowances, passes, clock }: CampaignsDeps) => {
   /** A draft's uploaded track: the caller's own and ready, else a 400 (another user's id reads as none of theirs). */
   const ownTrack = async <T extends { track: { track_id: string | null } }>(userId: string, input: T): Promise<T> => {
     const trackId = input.track.track_id;
@@ -291,27 +296,32 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
     /** The email one selected recipient will get, exactly as sending renders it (a stand-in unsubscribe link). */
     'POST /api/campaigns/{id}/recipient-preview': async ({ identity, params, body }) => {
       const id = campaignIdOf(params.id);
-      const { contact_id } = parse((await campaignSchemas()).recipientPreviewRequestSchema, body);
+      const { contact_id, follow_up } = parse((await campaignSchemas()).recipientPreviewRequestSchema, body);
       const userId = identity.userId;
       const [campaign, contact, profile] = await Promise.all([campaigns.get(userId, id), contactOf(userId, contact_id), profileOf(identity)]);
       if (!campaign) throw new HttpError(404, composeMessages.campaignNotFound);
-      const rendered = await withWriter(
-        () =>
-          recipientEmail({
-            campaign,
-            contact,
-            artist: artistDetails(profile),
-            writer: meteredWriter(userId, profile),
-            sanitizer,
-            written,
-            unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL,
-            // An uploaded track: the stand-in shows where each recipient's own listen link goes, as sending puts it.
-            ...(campaign.track_id ? { trackUrl: LISTEN_LINK_STAND_IN } : {}),
-            now: clock.now(),
-          }),
+      const rendering = {
+        artist: artistDetails(profile),
+        writer: meteredWriter(userId, profile),
+        sanitizer,
+        written,
+        unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL,
+        // An uploaded track: the stand-in shows where each recipient's own listen link goes, as sending puts it.
+        ...(campaign.track_id ? { trackUrl: LISTEN_LINK_STAND_IN } : {}),
+        now: clock.now(),
+      };
+      const emailShown = withWriter(
+        async () => {
+          const first = await recipientEmail({ ...rendering, campaign, contact });
+          if (!follow_up) return first;
+          // A step is written from the first email this recipient gets, as the sender writes it from the one sent.
+          const recipient = { contact, subject: first.subject, text: first.text };
+          return followUpEmail({ ...rendering, campaign, recipient, step: follow_up.step, stepNumber: follow_up.number });
+        },
         { campaignId: id, contactId: contact.id },
       );
-      return json(200, { contact_id: contact.id, ...rendered } satisfies RecipientPreview);
+      const [rendered, passed] = await Promise.all([emailShown, passes.passedOn(userId, pitchKey(campaign))]);
+      return json(200, { contact_id: contact.id, ...rendered, passed_at: passed.get(contact.id) ?? null } satisfies RecipientPreview);
     },
   });
 };

@@ -6,19 +6,39 @@
  * from the verified token: another user's campaign is not found under the caller's partition (404).
  * Logs carry ids and counts, never addresses or email text.
  */
-import type { z } from 'zod';
 import type { Campaign, CampaignSummary } from '../../schema/api/campaigns';
 import { campaignLimits } from '../../schema/api/campaignValues';
 import type { Contact } from '../../schema/api/contacts';
-import type { CampaignEmail, campaignEmailListSchema, CampaignEmailContent, SendBatchResult, SendCheck, SendingStatus } from '../../schema/api/sending';
+import type {
+  CampaignEmail,
+  CampaignEmailList,
+  CampaignEmailContent,
+  ContactEmailList,
+  SendBatchResult,
+  SendCheck,
+  SendingStatus,
+} from '../../schema/api/sending';
 import { campaignMessages, SEND_BATCH_SIZE, sendingApiMessages, sendingMessages } from '../../schema/api/sendingValues';
 import { trackMessages } from '../../schema/api/trackValues';
 import { isAddressId } from '../core/contacts';
+import { FOLLOW_UP_DAY_MS, followUpStepStates, followUpStepSummaries } from '../core/followUps';
 import { isUlid } from '../core/ids';
 import type { Identity } from '../core/profile';
-import { allUnsubscribed, campaignSummary, capacityOf, emailsQueuedAhead, sendingStatus, sendStart, sortSelection } from '../core/queueing';
+import { campaignPreSendInput, leftOutByCheck, preSendWarnings } from '../core/preSendCheck';
+import { allUnsubscribed, campaignSummary, capacityOf, eligibilityOf, emailsQueuedAhead, sendingStatus, sendStart, sortSelection } from '../core/queueing';
 import { pitchKey } from '../core/sender';
-import type { CampaignStore, Clock, ContactStore, ProfileStore, RecipientRecord, SendQueueStore, TrackingStore, TrackStore, UnsubscribeStore } from '../ports';
+import type {
+  CampaignStore,
+  Clock,
+  ContactStore,
+  ListedRecipient,
+  PassStore,
+  ProfileStore,
+  SendQueueStore,
+  TrackingStore,
+  TrackStore,
+  UnsubscribeStore,
+} from '../ports';
 import { untrackedHtml } from '../core/tracking';
 import { readServerConfig, type ServerConfig } from '../composition/config';
 import { sendingDeps } from '../composition/sending';
@@ -35,9 +55,16 @@ export interface SendingDeps {
   tracking: Pick<TrackingStore, 'getToken'>;
   /** The track a campaign links to must still be there when it starts (never a dead listen link). */
   tracks: Pick<TrackStore, 'get'>;
+  /** Who passed on a track: the pre-send check skips them unless the artist insists (issue 28 §2). */
+  passes: PassStore;
   clock: Clock;
   /** The pace (config SEND_INTERVAL_SECONDS, 60 s by default): the status tells it so the web's times are true. */
   intervalMs: number;
+  /**
+   * A follow-up day (config FOLLOW_UP_DAY_SECONDS, a day by default), as the sender counts it: a waiting
+   * step's due time, and the send check tells it so the dialog counts the steps due this month.
+   */
+  followUpDayMs?: number;
 }
 
 export { sendingApiMessages };
@@ -75,12 +102,17 @@ const isWholeBatch = ({ batch_start, total, contact_ids }: { batch_start: number
 
 const blank = (text: string | null | undefined) => !text || text.trim() === '';
 
-/** A recipient as the detail page lists it: who, what became of it, opens and clicks; no content. */
-function campaignEmail(record: RecipientRecord): CampaignEmail {
+/**
+ * A recipient as the detail page lists it: who, what became of it, opens and clicks, and its follow-up
+ * steps (`followUps`: the campaign's, whose condition says which of its engagement stops them); no content.
+ */
+function campaignEmail(record: ListedRecipient, followUps: Campaign['follow_ups'], followUpDayMs: number): CampaignEmail {
   return {
     position: record.position,
     recipient_name: record.recipient_name ?? null,
     recipient_email: record.recipient_email,
+    // A recipient item without its contact (a partial or older write) lists with no zone rather than failing the list.
+    time_zone: (record.contact as Partial<Contact> | undefined)?.time_zone ?? null,
     status: record.status,
     subject: record.subject ?? null,
     sent_at: record.sent_at ?? null,
@@ -98,13 +130,30 @@ function campaignEmail(record: RecipientRecord): CampaignEmail {
     answer: record.answer,
     answer_note: record.answer_note,
     answered_at: record.answered_at,
+    replied_at: record.replied_at ?? null,
     detail: record.detail ?? null,
     attempts: record.attempts,
     retry_at: record.status === 'pending' ? (record.retry_at ?? null) : null,
+    follow_ups: followUpStepStates(record, followUps.steps, followUpDayMs, followUps.condition),
   };
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQueue, tracking, tracks, clock, intervalMs }: SendingDeps) => {
+export const makeHandler = ({
+  campaigns,
+  contacts,
+  profiles,
+  unsubscribes,
+  sendQueue,
+  tracking,
+  tracks,
+  passes,
+  clock,
+  intervalMs,
+  followUpDayMs = FOLLOW_UP_DAY_MS,
+}: SendingDeps) => {
+  /** An email of `campaign` as the detail page shows it. */
+  const emailOf = (record: ListedRecipient, campaign: Campaign) => campaignEmail(record, campaign.follow_ups, followUpDayMs);
+
   const profileOf = (identity: Identity) => ensureProfile(profiles, identity, clock.now());
 
   const campaignOf = async (userId: string, id: string): Promise<Campaign> => {
@@ -138,6 +187,18 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
     return contactIds.every((contactId) => queued.has(contactId));
   };
 
+  /** Marks (`at`) or unmarks (null) a sent email of the user's campaign as replied, and answers the email. */
+  const markReplied = async (userId: string, params: { id?: string; position?: string }, at: Date | null) => {
+    const id = campaignIdOf(params.id);
+    const position = positionOf(params.position);
+    const campaign = await campaignOf(userId, id);
+    const result = await sendQueue.markReplied(id, position, at, { userId, trackKey: pitchKey(campaign) });
+    if (result.outcome === 'not_found') throw new HttpError(404, sendingApiMessages.emailNotFound);
+    if (result.outcome === 'not_sent') throw new HttpError(409, sendingApiMessages.repliedNotSent);
+    logger.info(at ? 'Email marked replied' : 'Email unmarked replied', { campaignId: id, position });
+    return json(200, emailOf(result.recipient, campaign) satisfies CampaignEmail);
+  };
+
   const summaryAnswer = (campaign: Campaign | CampaignSummary) => json(200, campaignSummary(campaign) satisfies CampaignSummary);
 
   return httpApi('sending', {
@@ -161,8 +222,11 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         contacts.existingIds(userId, contactIdsOf(contact_ids)),
         campaigns.list(userId),
       ]);
-      const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
-      const sorted = sortSelection(contact_ids, { unsubscribed, contacts: existing, pitched, sendAgain: false });
+      const trackKey = pitchKey(campaign);
+      const [pitched, passed] = await Promise.all([sendQueue.pitchedAddressIds(userId, trackKey), passes.passedOn(userId, trackKey)]);
+      const facts = { unsubscribed, contacts: existing, pitched, sendAgain: false };
+      const sorted = sortSelection(contact_ids, facts);
+      const selected = new Set(contact_ids);
       return json(200, {
         selected: new Set(contact_ids).size,
         unsubscribed: sorted.unsubscribed,
@@ -170,6 +234,12 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         unknown: sorted.unknown,
         queued_ahead: emailsQueuedAhead(all, id, now),
         status: sendingStatus(profile, usage, now, intervalMs),
+        follow_up_day_seconds: followUpDayMs / 1000,
+        already_sent_ids: [...selected].filter((contactId) => eligibilityOf(contactId, facts) === 'already_sent'),
+        passed: [...selected].flatMap((contactId) => {
+          const at = passed.get(contactId);
+          return at ? [{ contact_id: contactId, passed_at: at }] : [];
+        }),
       } satisfies SendCheck);
     },
 
@@ -203,10 +273,21 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       }
 
       const byId = new Map<string, Contact>(found.map((contact) => [contact.id, contact]));
-      const pitched = await sendQueue.pitchedAddressIds(userId, pitchKey(campaign));
-      const sorted = sortSelection(request.contact_ids, { unsubscribed, contacts: new Set(byId.keys()), pitched, sendAgain: request.send_again });
+      const trackKey = pitchKey(campaign);
+      const [pitched, passed] = await Promise.all([sendQueue.pitchedAddressIds(userId, trackKey), passes.passedOn(userId, trackKey)]);
+      const selection = sortSelection(request.contact_ids, { unsubscribed, contacts: new Set(byId.keys()), pitched, sendAgain: request.send_again });
+      // The pre-send check holds here too (issue 28 §2): a form-only label or a contact who passed on the
+      // track is left out unless the artist ticked "Send anyway" for them, whatever the client did.
+      const sendAnyway = new Set(request.send_anyway_ids);
+      const checked = selection.eligible.filter((contactId) => {
+        const contact = byId.get(contactId);
+        const input = campaignPreSendInput(campaign, { policy: contact?.demo_policy, passedAt: passed.get(contactId) ?? null });
+        return !leftOutByCheck(preSendWarnings(input), sendAnyway.has(contactId));
+      });
+      const skippedByCheck = selection.eligible.length - checked.length;
+      const sorted = { ...selection, eligible: checked };
       const wholeSelection = firstBatch && request.contact_ids.length >= request.total;
-      if (starting && wholeSelection && allUnsubscribed(sorted)) throw new HttpError(400, sendingMessages.allUnsubscribed);
+      if (starting && wholeSelection && allUnsubscribed(selection)) throw new HttpError(400, sendingMessages.allUnsubscribed);
 
       let sendAfter = campaign.send_after ? new Date(campaign.send_after) : now;
       if (starting) {
@@ -227,6 +308,8 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         sendAfter,
         now,
         sendAgain: request.send_again,
+        ...(request.follow_ups ? { followUps: request.follow_ups } : {}),
+        sendWindow: request.send_window,
       });
       if (result.outcome === 'not_found') throw new HttpError(404, campaignMessages.notFound);
       const refused = () => new HttpError(409, firstBatch ? sendingMessages.notADraft : sendingApiMessages.batchOutOfOrder);
@@ -241,6 +324,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
         mode: request.mode,
         queued,
         skipped: request.contact_ids.length - sorted.eligible.length,
+        skippedByCheck,
       });
       return json(200, {
         queued,
@@ -283,23 +367,40 @@ export const makeHandler = ({ campaigns, contacts, profiles, unsubscribes, sendQ
       return summaryAnswer(result.campaign);
     },
 
+    /** The emails and each follow-up step counted over them: one Query of the campaign's recipients. */
     'GET /api/campaigns/{id}/emails': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
-      await campaignOf(identity.userId, id);
-      const recipients = await sendQueue.listRecipients(id);
-      return json(200, { emails: recipients.map(campaignEmail) } satisfies z.infer<typeof campaignEmailListSchema>);
+      const campaign = await campaignOf(identity.userId, id);
+      const emails = (await sendQueue.listRecipients(id)).map((record) => emailOf(record, campaign));
+      const followUps = followUpStepSummaries(
+        campaign.follow_ups.steps,
+        emails.map((email) => email.follow_ups),
+      );
+      return json(200, { emails, follow_ups: followUps } satisfies CampaignEmailList);
     },
 
     'GET /api/campaigns/{id}/emails/{position}': async ({ identity, params }) => {
       const id = campaignIdOf(params.id);
       const position = positionOf(params.position);
-      await campaignOf(identity.userId, id);
+      const campaign = await campaignOf(identity.userId, id);
       const record = await sendQueue.getRecipient(id, position);
       if (!record) throw new HttpError(404, sendingApiMessages.emailNotFound);
       // The artist's own view of the email must not count as an open or a click: pixel out, links back.
       const token = record.html && record.token ? await tracking.getToken(record.token) : undefined;
       const html = record.html && token ? untrackedHtml(record.html, token) : (record.html ?? null);
-      return json(200, { ...campaignEmail(record), html, text: record.text ?? null } satisfies CampaignEmailContent);
+      return json(200, { ...emailOf(record, campaign), html, text: record.text ?? null } satisfies CampaignEmailContent);
+    },
+
+    /** The artist's "Replied" mark (gmail.send cannot read replies): on a sent email of their own campaign. */
+    'PUT /api/campaigns/{id}/emails/{position}/replied': async ({ identity, params }) => markReplied(identity.userId, params, clock.now()),
+    'DELETE /api/campaigns/{id}/emails/{position}/replied': async ({ identity, params }) => markReplied(identity.userId, params, null),
+
+    /** The emails sent to one of the user's contacts, for its card (another user's contact id is the same 404). */
+    'GET /api/contacts/{id}/emails': async ({ identity, params }) => {
+      const contactId = knownId(params.id, isAddressId, sendingApiMessages.contactNotFound);
+      const [contact, emails] = await Promise.all([contacts.get(identity.userId, contactId), sendQueue.emailsSentTo(identity.userId, contactId)]);
+      if (!contact) throw new HttpError(404, sendingApiMessages.contactNotFound);
+      return json(200, { emails } satisfies ContactEmailList);
     },
   });
 };

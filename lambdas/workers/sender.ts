@@ -19,19 +19,23 @@ import { artistDetails, recipientEmail } from '../core/compose';
 import { addressId } from '../core/contacts';
 import { queueLagSeconds, type SendTick } from '../core/dispatch';
 import { newEmailToken } from '../core/emailToken';
-import { MailerError, WriterError } from '../core/errors';
 import {
   backoffMs,
-  dailyLimitRetryAt,
   decide,
   emailTokenFor,
   MAX_ATTEMPTS,
+  MAX_POSTPONES,
   MAX_STEPS,
   outgoingEmail,
   pitchKey,
   recipientDetails,
   type Decision,
 } from '../core/sender';
+import { leavesSlotFree, withFollowUp } from '../core/followUpSender';
+import { FOLLOW_UP_DAY_MS, followUpItemsFor } from '../core/followUps';
+import { pitchSnapshotOf } from '../core/pipeline';
+import { deliver } from './delivery';
+import { makeFollowUpSender } from './followUpSend';
 import { listenPageUrl } from '../core/listen';
 import { unsubscribePageUrl } from '../core/tracking';
 import type { AppMetrics, Clock, EmailWriter, HtmlSanitizer, Mailer, SecretBox, SenderHead, SenderStore, WrittenEmailStore } from '../ports';
@@ -48,6 +52,8 @@ export interface SenderDeps {
   tokens?: () => string;
   appUrl: string;
   intervalMs: number;
+  /** A follow-up day (FOLLOW_UP_DAY_SECONDS locally makes it shorter for a demo). */
+  followUpDayMs?: number;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
   metrics?: AppMetrics;
 }
@@ -87,9 +93,10 @@ export function parseTick(body: string): SendTick | undefined {
 }
 
 export function makeProcessor(deps: SenderDeps) {
-  const { store, mailer, clock, secrets, appUrl, intervalMs } = deps;
+  const { store, clock, secrets, appUrl, intervalMs } = deps;
   const newToken = deps.tokens ?? newEmailToken;
   const count = (name: MetricName) => deps.metrics?.addMetric(name, MetricUnits[name], 1);
+  const sendFollowUp = makeFollowUpSender(deps, count);
 
   /**
    * Claims, writes, sends and records one email. The claim comes first, so the writer is paid only for
@@ -109,10 +116,11 @@ export function makeProcessor(deps: SenderDeps) {
       tickDueAt,
       now,
       head,
-      token: emailTokenFor({ userId, campaign, recipient, profile, token, now }),
+      token: { ...emailTokenFor({ userId, campaign, recipient, profile, token, now }), track_key: trackKey },
       addressId: recipientAddress,
       trackKey,
       sendAgain: recipient.send_again === true,
+      pitch: pitchSnapshotOf(campaign, recipient),
       dailyLimit,
       monthlyLimit,
       tier: profile.tier,
@@ -146,78 +154,62 @@ export function makeProcessor(deps: SenderDeps) {
       return 'retrying';
     };
 
-    let rendered;
-    try {
-      rendered = await recipientEmail({
-        campaign,
-        contact: recipient.contact,
-        artist: artistDetails(profile),
-        writer: deps.writer,
-        sanitizer: deps.sanitizer,
-        written: deps.written,
-        unsubscribeUrl: unsubscribePageUrl(appUrl, token),
-        // An uploaded track: the recipient's own listen page, found by the email's token (issue 16).
-        ...(campaign.track_id ? { trackUrl: listenPageUrl(appUrl, token) } : {}),
-        now,
-      });
-    } catch (error) {
-      // Nothing left for the mailbox: the claim is given back as a retry, never left to turn unknown.
-      const message = error instanceof WriterError ? error.message : 'The email could not be written.';
-      deps.logger?.warn('writer failed; the recipient waits', { userId, campaignId: campaign.id, position, error: String(error) });
-      return retryLater(message);
-    }
-    const outgoing = outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl });
-    try {
-      await mailer.send(outgoing.email, { refreshToken, mailboxEmail: mailbox.email });
-    } catch (error) {
-      if (!(error instanceof MailerError)) {
-        // The request may have left: the outcome is unknown and the email is never sent again.
-        deps.logger?.error('mailer outcome unknown', { userId, campaignId: campaign.id, position, error: String(error) });
-        count(MetricNames.EmailsUnknownOutcome);
-        return 'unknown';
-      }
-      deps.logger?.warn('mailer refused', { userId, campaignId: campaign.id, position, kind: error.kind, message: error.message });
-      switch (error.kind) {
-        case 'rate_limited':
-        case 'transient':
-          count(MetricNames.ProviderThrottled);
-          return retryLater(error.message);
-        case 'daily_limit':
-          count(MetricNames.ProviderThrottled);
-          await store.record(userId, { ...base, kind: 'daily_limit', until: dailyLimitRetryAt(now, cursor.daily_limit_refusals) });
-          return 'daily_limit';
-        case 'auth':
-          // The mailbox is disconnected and the cursor left due at `now`: processTick goes on and pauses
-          // every campaign on it from a fresh read (one resumed since this tick's read too).
-          await store.record(userId, { ...base, kind: 'auth', queue: cursor.queue });
-          return 'disconnected';
-        case 'rejected':
-          await store.record(userId, {
+    return deliver({
+      deps,
+      count,
+      now,
+      dailyLimitRefusals: cursor.daily_limit_refusals,
+      credentials: { refreshToken, mailboxEmail: mailbox.email },
+      write: () =>
+        recipientEmail({
+          campaign,
+          contact: recipient.contact,
+          artist: artistDetails(profile),
+          writer: deps.writer,
+          sanitizer: deps.sanitizer,
+          written: deps.written,
+          unsubscribeUrl: unsubscribePageUrl(appUrl, token),
+          // An uploaded track: the recipient's own listen page, found by the email's token (issue 16).
+          ...(campaign.track_id ? { trackUrl: listenPageUrl(appUrl, token) } : {}),
+          now,
+        }),
+      writeFailure: 'The email could not be written.',
+      outgoing: (rendered) => outgoingEmail({ userId, campaign, recipient, profile, mailbox, rendered, token, appUrl }),
+      log: { userId, campaignId: campaign.id, position },
+      outcomes: {
+        retryLater,
+        dailyLimit: (until) => store.record(userId, { ...base, kind: 'daily_limit', until }),
+        // The mailbox is disconnected and the cursor left due at `now`: processTick goes on and pauses
+        // every campaign on it from a fresh read (one resumed since this tick's read too).
+        auth: () => store.record(userId, { ...base, kind: 'auth', queue: cursor.queue }),
+        rejected: (message) =>
+          store.record(userId, { ...base, ...pitched, kind: 'failed', attempts: recipient.attempts + 1, detail: message, retryable: false, completes }),
+        sent: (outgoing, sent) =>
+          store.record(userId, {
             ...base,
             ...pitched,
-            kind: 'failed',
-            attempts: recipient.attempts + 1,
-            detail: error.message,
-            retryable: false,
+            kind: 'sent',
+            messageId: outgoing.email.messageId,
+            sent,
+            contactId: recipient.contact.id,
+            subject: outgoing.email.subject,
+            html: outgoing.email.html,
+            text: outgoing.email.text,
+            links: outgoing.links,
             completes,
-          });
-          count(MetricNames.EmailsFailed);
-          return 'failed';
-      }
-    }
-    await store.record(userId, {
-      ...base,
-      kind: 'sent',
-      messageId: outgoing.email.messageId,
-      subject: outgoing.email.subject,
-      html: outgoing.email.html,
-      text: outgoing.email.text,
-      links: outgoing.links,
-      completes,
-      nextDueAt,
+            nextDueAt,
+            followUps: followUpItemsFor({
+              steps: campaign.follow_ups.steps,
+              campaignId: campaign.id,
+              position,
+              sentAt: now,
+              addressId: recipientAddress,
+              trackKey,
+              dayMs: deps.followUpDayMs ?? FOLLOW_UP_DAY_MS,
+            }),
+          }),
+      },
     });
-    count(MetricNames.EmailsSent);
-    return 'sent';
   }
 
   /**
@@ -230,11 +222,16 @@ export function makeProcessor(deps: SenderDeps) {
     let dueAt = tick.dueAt;
     let hint: SenderHead | undefined = tick.head;
     let disconnected = false;
+    let postponed = 0;
     for (let step = 0; step < MAX_STEPS; step++) {
       if (!hasTime()) return 'out_of_time';
       const now = clock.now();
       const view = await store.read(userId, now, hint);
-      const decision = decide(view, { dueAt, slot }, now, intervalMs);
+      const tickTime = { dueAt, slot };
+      const first = decide(view, tickTime, now, intervalMs);
+      // Follow-up steps are read only when the slot is free of first emails (first emails go first).
+      const followUp = leavesSlotFree(first) ? await store.readFollowUp(userId, now) : undefined;
+      const decision = followUp ? withFollowUp(first, { ...view, followUp }, tickTime, now, intervalMs) : first;
       hint = undefined;
       switch (decision.kind) {
         case 'stale':
@@ -265,6 +262,15 @@ export function makeProcessor(deps: SenderDeps) {
         case 'forget':
           await store.forget(userId, { tickDueAt: dueAt, campaignId: decision.campaignId });
           continue;
+        case 'postpone': {
+          const { head, until, hasWaiting, warning } = decision;
+          if (warning)
+            deps.logger?.warn('recipient time zone not usable; using the fallback', { userId, campaignId: head.campaignId, position: head.position, warning });
+          await store.postpone(userId, { tickDueAt: dueAt, head, until, hasWaiting, detail: recipientDetails.outsideWindow });
+          // A postponement takes no slot: it does not use up the tick's steps, within its own bound.
+          if (++postponed < MAX_POSTPONES) step--;
+          continue;
+        }
         case 'advance': {
           const { head, mark, completes } = decision;
           const moved = await store.advance(userId, { tickDueAt: dueAt, head, completes, now, ...(mark ? { mark } : {}) });
@@ -272,8 +278,30 @@ export function makeProcessor(deps: SenderDeps) {
           if (moved && !completes && !head.waited) hint = { campaignId: head.campaignId, position: head.position + 1 };
           continue;
         }
+        case 'follow_up_stop':
+          await store.settleFollowUp(userId, { item: decision.item, outcome: { state: 'stopped', at: now.toISOString(), reason: decision.reason } });
+          continue;
+        case 'follow_up_drop':
+          await store.settleFollowUp(userId, { item: decision.item, outcome: null });
+          continue;
+        case 'follow_up_unknown':
+          if (await store.settleFollowUp(userId, { item: decision.item, outcome: { state: 'unknown', at: now.toISOString(), token: decision.item.token } }))
+            count(MetricNames.EmailsUnknownOutcome);
+          continue;
+        case 'follow_up_delay':
+          await store.delayFollowUp(userId, { item: decision.item, until: decision.until });
+          continue;
+        case 'follow_up_send':
         case 'send': {
-          const outcome = await send(userId, dueAt, decision, now);
+          if (decision.kind === 'send' && decision.warning) {
+            deps.logger?.warn('recipient time zone not usable; using the fallback', {
+              userId,
+              campaignId: decision.head.campaignId,
+              position: decision.head.position,
+              warning: decision.warning,
+            });
+          }
+          const outcome = decision.kind === 'send' ? await send(userId, dueAt, decision, now) : await sendFollowUp(userId, dueAt, decision, now);
           if (outcome === 'disconnected') {
             // The auth record left the cursor due at the claim's time: the next step pauses (no mailbox).
             dueAt = now.toISOString();

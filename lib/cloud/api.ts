@@ -208,14 +208,15 @@ export class Api extends Construct {
   }
 
   /**
-   * The audio bucket's grants and name on the functions whose group uses it (`audio` in schema/routes.ts).
+   * The audio bucket's grants and name on the functions whose group uses it (`audio`, `writesExports` in schema/routes.ts).
    * Set after the web (the bucket's CORS names the site); no cycle: the distribution depends on the HttpApi only.
    */
   useAudio(audio: AudioStorage): void {
     for (const group of cloudHandlerGroups()) {
-      const access = (handlerGroups[group] as HandlerGroupDefinition).audio;
+      const { audio: access, writesExports } = handlerGroups[group] as HandlerGroupDefinition;
       const fn = this.functions[group];
-      for (const [name, value] of Object.entries(audio.grant(fn.role, access))) fn.fn.addEnvironment(name, value);
+      const variables = { ...audio.grant(fn.role, access), ...(writesExports ? audio.grantExports(fn.role) : {}) };
+      for (const [name, value] of Object.entries(variables)) fn.fn.addEnvironment(name, value);
     }
   }
 

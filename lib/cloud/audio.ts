@@ -6,7 +6,8 @@
  * The browser uploads to `uploads/<sub>/<id>`; complete copies checked audio to `tracks/<sub>/<id>`
  * (cover art, issue 25 §5: `uploads/<sub>/<id>-cover` → `tracks/<sub>/<id>-cover`, the same prefixes and grants).
  * Lifecycle: objects under `uploads/` expire after a day (never completed, refused and their delete
- * failed, or a form posted again), and incomplete multipart uploads are aborted. CORS lets only the
+ * failed, or a form posted again), and so do the data exports' zips under `exports/` (issue 26 §3);
+ * incomplete multipart uploads are aborted. CORS lets only the
  * app's origin POST and GET. Grants follow `handlerGroups[*].audio` (schema/routes.ts), per prefix.
  */
 import { Aws, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -19,6 +20,13 @@ import { acknowledge } from './nag';
 /** Where ready tracks' audio lives (lambdas/core/tracks.ts trackAudioKey) and where uploads land (trackUploadKey). */
 export const TRACKS_PREFIX = 'tracks/';
 export const UPLOADS_PREFIX = 'uploads/';
+/** Where the data export's zips are written (lambdas/core/account.ts accountExportKey), expired a day on. */
+export const EXPORTS_PREFIX = 'exports/';
+/**
+ * The export writer's actions on `exports/*` (issue 26 §3): PutObject covers the multipart upload's
+ * create, parts and completion, AbortMultipartUpload its abort on a failure, GetObject the signed download URL.
+ */
+export const EXPORT_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetObject'] as const;
 
 type AudioAccess = NonNullable<HandlerGroupDefinition['audio']>;
 
@@ -82,6 +90,8 @@ export class AudioStorage extends Construct {
       serverAccessLogsPrefix: 's3-audio/',
       lifecycleRules: [
         { id: 'expire-uploads', prefix: UPLOADS_PREFIX, expiration: Duration.days(1) },
+        // A data export is downloaded at once (its URL lasts minutes): nothing of it is kept past a day.
+        { id: 'expire-exports', prefix: EXPORTS_PREFIX, expiration: Duration.days(1) },
         { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       cors: [
@@ -125,6 +135,19 @@ export class AudioStorage extends Construct {
         reason: `Tracks' audio objects are keyed ${prefix}<user>/<track id>, made at upload time: the grant covers that prefix of the audio bucket only.`,
       });
     }
+    return { AUDIO_BUCKET_NAME: this.bucket.bucketName };
+  }
+
+  /** The data export's writer (`writesExports` in schema/routes.ts): EXPORT_ACTIONS on `exports/*` only. */
+  grantExports(grantee: IGrantable & IConstruct): Record<string, string> {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'ExportsWrite', actions: [...EXPORT_ACTIONS], resources: [this.bucket.arnForObjects(`${EXPORTS_PREFIX}*`)] }),
+    );
+    const logicalId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    acknowledge(grantee, {
+      id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${EXPORTS_PREFIX}*]`,
+      reason: `Data exports are keyed ${EXPORTS_PREFIX}<user>/<export id>, made at export time: the grant covers that prefix of the audio bucket only.`,
+    });
     return { AUDIO_BUCKET_NAME: this.bucket.bucketName };
   }
 }

@@ -68,6 +68,8 @@ export interface LocalStackOptions {
   ticker?: boolean;
   /** Spacing of each user's emails and the ticker's period, in seconds (fractions allowed); default 60 (spec §9). */
   sendIntervalSeconds?: number;
+  /** How many seconds a follow-up's "day" lasts (default a day): FOLLOW_UP_DAY_SECONDS=20 for a demo. */
+  followUpDaySeconds?: number;
   /** The AI writer: the local writer unless Bedrock is asked for (`WRITER=bedrock npm start`, README). */
   writer?: WriterChoice;
   /**
@@ -121,6 +123,7 @@ export function localServerConfig(stack: {
   dynamoEndpoint: string;
   appUrl: string;
   intervalMs?: number;
+  followUpDayMs?: number;
   dataDir?: string;
   writer?: WriterChoice;
   clientLimits?: boolean;
@@ -139,6 +142,7 @@ export function localServerConfig(stack: {
     audio: 'local',
     appUrl: stack.appUrl,
     intervalMs: stack.intervalMs ?? sendIntervalMs(undefined),
+    ...(stack.followUpDayMs !== undefined ? { followUpDayMs: stack.followUpDayMs } : {}),
     ...(stack.dataDir ? { localDataDir: stack.dataDir } : {}),
     ...(stack.clientLimits === false ? { clientLimitsOff: true } : {}),
     ...(stack.cognito ? { userPoolId: stack.cognito.userPoolId, cognitoEndpoint: stack.cognito.endpoint } : {}),
@@ -273,6 +277,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamoEndpoint: dynamo.endpoint,
       appUrl: reserved.url,
       intervalMs,
+      ...(options.followUpDaySeconds !== undefined ? { followUpDayMs: Math.round(options.followUpDaySeconds * 1000) } : {}),
       cognito: { userPoolId: cognito.userPoolId, endpoint: cognito.endpoint },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.writer ? { writer: options.writer } : {}),

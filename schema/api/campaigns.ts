@@ -3,7 +3,9 @@ import { storableText, typedLink } from './common';
 import { contactTypes, genres, tones } from './options';
 import { campaignTemplateSchema, TEMPLATE_BODY_MAX } from './templates';
 import { listenLimits, listenMessages } from './listenValues';
+import { FOLLOW_UP_STEPS_MAX, followUpStepSchema, storedFollowUpsSchema } from './followUps';
 import { campaignLimits, composeMessages, composeModes, campaignStatuses, DEFAULT_EMAIL_LENGTH, DEFAULT_TONE } from './campaignValues';
+import { sendWindowProblem, type Weekday } from '../../lambdas/core/workingHours';
 
 /**
  * Compose: campaign drafts, the AI preview, per-recipient previews, user templates and saved contact
@@ -72,6 +74,12 @@ const listenFields = {
     .default(listenLimits.daysDefault),
 };
 
+/** What the artist says of the track (issue 28 §2): the pre-send check reads it against each label's demo policy. */
+const trackFactFields = {
+  /** The track is already released ('unreleased only' labels are warned of). */
+  released: z.boolean().default(false),
+};
+
 /**
  * Spec §3 "Campaign form data" as AI mode needs it: track name, link, genre and description are
  * required (the Track Information card's * fields); mood and bpm optional. An uploaded track (issue 16)
@@ -88,6 +96,7 @@ export const aiTrackSchema = z
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
     email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
     ...listenFields,
+    ...trackFactFields,
   })
   .strict()
   .refine((track) => track.track_url !== '' || track.track_id !== null, { message: composeMessages.trackUrlRequired, path: ['track_url'] });
@@ -106,9 +115,31 @@ export const htmlTrackSchema = z
     ai_tone: z.enum(tones).default(DEFAULT_TONE),
     email_length: z.union([z.literal(100), z.literal(150), z.literal(250)]).default(DEFAULT_EMAIL_LENGTH),
     ...listenFields,
+    ...trackFactFields,
   })
   .strict();
 export type HtmlTrackInput = z.input<typeof htmlTrackSchema>;
+
+/**
+ * A campaign's send window (issue 27 §2): null is "Any time"; else "Recipient's working hours", on these
+ * ISO weekdays (1 Monday … 7 Sunday) from start_hour:00 to end_hour:00 on the recipient's clock (their
+ * zone, else the artist's). Stored as given (days sorted, once each); a window that never opens is refused.
+ */
+export const sendWindowSchema = z
+  .object({
+    days: z
+      .array(z.number().int())
+      .max(7)
+      .transform((days) => [...new Set(days)].sort((a, b) => a - b) as Weekday[]),
+    start_hour: z.number().int(),
+    end_hour: z.number().int(),
+  })
+  .strict()
+  .superRefine((window, ctx) => {
+    const problem = sendWindowProblem({ days: window.days, startHour: window.start_hour, endHour: window.end_hour });
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+export type CampaignSendWindow = z.output<typeof sendWindowSchema>;
 
 export const pauseReasons = ['user', 'mailbox_disconnected', 'monthly_limit'] as const;
 export type PauseReason = (typeof pauseReasons)[number];
@@ -148,6 +179,8 @@ export const campaignSchema = z.object({
   track_id: z.string().nullable(),
   allow_download: z.boolean(),
   listen_days: z.number().int(),
+  /** The artist says the track is already released (issue 28 §2); false for campaigns stored before. */
+  released: z.boolean(),
   emails_listened: z.number().int(),
   emails_answered: z.number().int(),
   emails_downloaded: z.number().int(),
@@ -159,6 +192,10 @@ export const campaignSchema = z.object({
    * or a plan change).
    */
   pause_reason: z.enum(pauseReasons).nullable(),
+  /** Follow-up steps (issue 27 §1), set by the first send batch; none until then. */
+  follow_ups: storedFollowUpsSchema,
+  /** When recipients may get the email: null, any time; else their working hours (sendWindowSchema). */
+  send_window: z.object({ days: z.array(z.number().int()), start_hour: z.number().int(), end_hour: z.number().int() }).nullable(),
   email_subject: z.string(),
   /** Plain text (turned into HTML with line breaks when sent) or a sanitized HTML document. */
   email_body: z.string(),
@@ -258,12 +295,29 @@ export const draftBulkDeleteResultSchema = z.object({ deleted: z.array(z.string(
 export type DraftBulkDeleteResult = z.infer<typeof draftBulkDeleteResultSchema>;
 
 /** POST /api/campaigns/{id}/recipient-preview: the email one selected recipient will get. */
-export const recipientPreviewRequestSchema = z.object({ contact_id: contactId }).strict();
+export const recipientPreviewRequestSchema = z
+  .object({
+    contact_id: contactId,
+    /**
+     * A follow-up step to show instead of the first email (issue 27 §1): its number and the step as Compose
+     * holds it (a campaign's steps are stored only when it is sent).
+     */
+    follow_up: z
+      .object({ number: z.number().int().min(1).max(FOLLOW_UP_STEPS_MAX), step: followUpStepSchema })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type RecipientPreviewRequest = z.input<typeof recipientPreviewRequestSchema>;
 
 /** A recipient's final email: the subject, the HTML that is sent, and its plain-text part. */
 export const renderedEmailSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });
 export type RenderedEmail = z.infer<typeof renderedEmailSchema>;
-export const recipientPreviewSchema = renderedEmailSchema.extend({ contact_id: z.string() });
+export const recipientPreviewSchema = renderedEmailSchema.extend({
+  contact_id: z.string(),
+  /** When the recipient passed on this track ('Not for us', issue 28 §2): the pre-send check skips them; null: they did not. */
+  passed_at: z.string().nullable(),
+});
 export type RecipientPreview = z.infer<typeof recipientPreviewSchema>;
 
 // ---------------------------------------------------------------------------------------------------

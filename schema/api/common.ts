@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { characterMessages, hasNulOrLoneSurrogate } from './characters';
 import { normaliseLink, type LinkField } from './links';
+import { canonicalTimeZone, TIME_ZONE_MAX_LENGTH, timeZoneMessages } from '../timeZones';
 
 /** Every error the API returns has this body; `requestId` is set on 500s so support can find the log. */
 export const apiErrorSchema = z.object({
@@ -43,3 +44,24 @@ export const typedLink = ({
     .refine((value) => value === '' || normaliseLink(value, field) !== null, message)
     .transform((value) => (value === '' ? '' : (normaliseLink(value, field) ?? value)))
     .refine((value) => value.length <= max, tooLong);
+
+/**
+ * A time zone (issue 27 §2: a recipient's, or the artist's on their profile), an IANA name Intl knows, stored in its canonical spelling
+ * ('europe/berlin' → 'Europe/Berlin'); blank or missing: null (not known). An unknown name is refused
+ * with the name in the message.
+ */
+export const timeZoneField = z
+  .string()
+  .trim()
+  .max(TIME_ZONE_MAX_LENGTH, `Time zone must be at most ${TIME_ZONE_MAX_LENGTH} characters`)
+  .nullable()
+  .optional()
+  .transform((value, ctx) => {
+    if (value == null || value === '') return null;
+    const zone = canonicalTimeZone(value);
+    if (zone === null) {
+      ctx.addIssue({ code: 'custom', message: timeZoneMessages.unknown(value) });
+      return z.NEVER;
+    }
+    return zone;
+  });

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { listenAnswers } from './listenValues';
+import { demoPolicySchema } from './demoPolicy';
 import { characterMessages, hasInvisibleOrControl } from './characters';
-import { storableText } from './common';
+import { storableText, timeZoneField } from './common';
 import { normaliseLink } from './links';
 import { contactTypes } from './options';
 import { plural } from '../plural';
-import { canonicalTimeZone, TIME_ZONE_MAX_LENGTH, timeZoneMessages } from '../timeZones';
 
 /**
  * Contacts, CSV import and unsubscribes: the API contract (spec §3 contacts and unsubscribes, §5, §8).
@@ -121,27 +121,6 @@ const websiteField = optionalText(Number.POSITIVE_INFINITY, 'Website')
   // saved contact never fails on a website it did not touch.
   .refine((value) => value === null || value.length <= contactLimits.websiteUrl, `Must be at most ${contactLimits.websiteUrl} characters`);
 
-/**
- * The recipient's time zone (issue 27 §2), an IANA name Intl knows, stored in its canonical spelling
- * ('europe/berlin' → 'Europe/Berlin'); blank or missing: null (not known). An unknown name is refused
- * with the name in the message.
- */
-const timeZoneField = z
-  .string()
-  .trim()
-  .max(TIME_ZONE_MAX_LENGTH, `Time zone must be at most ${TIME_ZONE_MAX_LENGTH} characters`)
-  .nullable()
-  .optional()
-  .transform((value, ctx) => {
-    if (value == null || value === '') return null;
-    const zone = canonicalTimeZone(value);
-    if (zone === null) {
-      ctx.addIssue({ code: 'custom', message: timeZoneMessages.unknown(value) });
-      return z.NEVER;
-    }
-    return zone;
-  });
-
 export const contactSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -168,6 +147,8 @@ export const contactSchema = z.object({
       track_name: z.string(),
     })
     .optional(),
+  /** The demo policy of the directory entry the contact was added from (issue 28 §2); absent for one typed by hand or imported. */
+  demo_policy: demoPolicySchema.optional(),
 });
 export type Contact = z.infer<typeof contactSchema>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { hasInvisibleOrControl } from './characters';
 import { contactSchema } from './contacts';
+import { demoPolicySchema, type DemoPolicy } from './demoPolicy';
 import { directoryAdditionsLimits } from './directoryValues';
 import { genres, isGenre, type Genre } from './options';
 
@@ -37,6 +38,8 @@ export const directoryEntrySchema = z.object({
   submission_guidelines: z.string(),
   is_featured: z.boolean(),
   contact_type: z.enum(directoryContactTypes),
+  /** The structured demo policy beside the free-text guidelines (issue 28 §2); null when not known. */
+  demo_policy: demoPolicySchema.nullable(),
 });
 export type DirectoryEntry = z.infer<typeof directoryEntrySchema>;
 
@@ -54,6 +57,8 @@ export interface RawDirectoryEntry {
   submission_guidelines?: string | null;
   is_featured?: boolean | string | null;
   contact_type?: string | null;
+  /** Already checked (the import reads a policy's columns itself). */
+  demo_policy?: DemoPolicy | null;
 }
 
 const genreAliases: Record<string, Genre> = {
@@ -122,6 +127,7 @@ export function applyDirectoryDefaults(raw: RawDirectoryEntry): DirectoryEntry {
     submission_guidelines: text(raw.submission_guidelines, directoryDefaults.submission_guidelines),
     is_featured: flag(raw.is_featured),
     contact_type: (raw.contact_type ?? '').trim().toLowerCase() === 'dj' ? 'DJ' : 'Label',
+    demo_policy: raw.demo_policy ?? null,
   };
 }
 

@@ -85,6 +85,17 @@ export const analyticsDaySchema = z.object({
 });
 export type AnalyticsDay = z.infer<typeof analyticsDaySchema>;
 
+/**
+ * Issue 27 §1: one email of a campaign with follow-ups (step 0 the first email, then each step) and the
+ * recipients whose listen (25 %) or answer came through its link.
+ */
+export const emailStepFiguresSchema = z.object({
+  step: z.number().int().min(0),
+  emails_listened: count,
+  emails_answered: count,
+});
+export type EmailStepFigures = z.infer<typeof emailStepFiguresSchema>;
+
 /** A campaign's own counters (since it started), for the campaigns that sent anything. */
 export const analyticsCampaignSchema = z.object({
   id: z.string(),
@@ -101,6 +112,8 @@ export const analyticsCampaignSchema = z.object({
   /** Rounded percents of emails_sent (people only); null when nothing was sent or on basic analytics (click rate). */
   open_rate: z.number().int().min(0).max(100).nullable(),
   click_rate: z.number().int().min(0).max(100).nullable(),
+  /** A campaign with follow-ups (full analytics only): its listens and answers by email, the first then each step; null otherwise. */
+  by_email: z.array(emailStepFiguresSchema).nullable(),
 });
 export type AnalyticsCampaign = z.infer<typeof analyticsCampaignSchema>;
 

@@ -34,6 +34,9 @@ export function percentOf(part: number, whole: number): number | null {
   return Math.min(100, Math.round((part * 100) / whole));
 }
 
+/** Issue 27 §1: which email of a campaign a figure belongs to, as Analytics names it (0: the first email). */
+export const emailStepLabel = (step: number) => (step === 0 ? 'First email' : `Follow-up ${step}`);
+
 /** Per-recipient activity: one page of the emails sent in the period, newest first. */
 export const ACTIVITY_PAGE_SIZE = 200;
 /** engaged: a person opened, clicked or used the listen page (machine opens alone do not count); all: every email sent. */

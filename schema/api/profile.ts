@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { storableText, typedLink } from './common';
+import { storableText, timeZoneField, typedLink } from './common';
 import type { LinkField } from './links';
 import { gmailAccountTypes, subscriptionStatuses, tiers } from './profileValues';
 
@@ -34,6 +34,11 @@ export const profileSchema = z.object({
   cancel_at_period_end: z.boolean(),
   /** The guided tour was finished or skipped: kept on the profile so it holds in every browser. */
   tour_completed: z.boolean(),
+  /**
+   * The artist's time zone (IANA; issue 27 §2): a recipient without a zone of their own gets the email in
+   * the campaign's send window on this clock. Null until set in Settings (which offers the browser's zone).
+   */
+  time_zone: z.string().nullable(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -66,6 +71,7 @@ export const profileUpdateSchema = z
     instagram_url: optionalUrl('instagram'),
     // Set by the tour's finish or skip; nothing takes a tour back, so only true is accepted.
     tour_completed: z.literal(true),
+    time_zone: timeZoneField,
   })
   .partial()
   .strict();

@@ -38,11 +38,14 @@ export const campaignFields = [
   'track_id',
   'allow_download',
   'listen_days',
+  'released',
   'emails_listened',
   'emails_answered',
   'emails_downloaded',
   'send_after',
   'pause_reason',
+  'follow_ups',
+  'send_window',
   'email_subject',
   'email_body',
   'personalised_by_writer',
@@ -71,6 +74,7 @@ export const contactFields = [
   'time_zone',
   'created_at',
   'last_answer',
+  'demo_policy',
 ] as const satisfies readonly (keyof Contact)[];
 
 /**
@@ -103,4 +107,12 @@ export const unsubscribeFields = [
 ] as const satisfies readonly (keyof Unsubscribe)[];
 
 /** A local outbox message's summary fields (outboxMessageSummarySchema). */
-export const outboxSummaryFields = ['id', 'sent_at', 'from', 'to', 'subject', 'campaign_id'] as const satisfies readonly (keyof OutboxMessageSummary)[];
+export const outboxSummaryFields = [
+  'id',
+  'sent_at',
+  'from',
+  'to',
+  'subject',
+  'campaign_id',
+  'thread_id',
+] as const satisfies readonly (keyof OutboxMessageSummary)[];

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { listenAnswers } from './listenValues';
-import { campaignSummarySchema } from './campaigns';
+import { campaignSummarySchema, sendWindowSchema } from './campaigns';
 import { unsubscribeReasons } from './contacts';
 import { storableText } from './common';
+import { followUpStepStateSchema, followUpStepSummarySchema, followUpsSchema } from './followUps';
 import { gmailAccountTypes } from './profileValues';
 import { SEND_BATCH_SIZE, UNSUBSCRIBE_DETAILS_MAX, recipientStatuses, sendModes, sendingMessages } from './sendingValues';
 
@@ -87,6 +88,12 @@ export const sendCheckSchema = z.object({
   /** Emails of the user's other campaigns still to go: this one's go after them (one pace per user). */
   queued_ahead: z.number().int(),
   status: sendingStatusSchema,
+  /** How long a follow-up's day lasts (FOLLOW_UP_DAY_SECONDS; a day by default): the dialog counts the steps due this month with it (issue 27 §1). */
+  follow_up_day_seconds: z.number().positive(),
+  /** The selected contacts counted in `already_sent`: the pre-send check does not count them twice (issue 28 §2). */
+  already_sent_ids: z.array(z.string()),
+  /** The selected contacts who passed on this track ('Not for us'), with when: skipped unless the artist insists. */
+  passed: z.array(z.object({ contact_id: z.string(), passed_at: z.string() })),
 });
 export type SendCheck = z.infer<typeof sendCheckSchema>;
 
@@ -101,10 +108,19 @@ export const sendBatchRequestSchema = z
     mode: z.enum(sendModes),
     /** Send to contacts who already received this track from this artist (DESIGN §6). */
     send_again: z.boolean().default(false),
+    /** The campaign's send window (issue 27 §2), read from the first batch: null (the default) is "Any time". */
+    send_window: sendWindowSchema.nullable().default(null),
     /** Index of this batch's first contact in the whole selection. */
     batch_start: z.number().int().min(0),
     /** Size of the whole selection (every batch carries it). */
     total: z.number().int().min(1).max(20_000),
+    /** The campaign's follow-up steps (issue 27 §1), taken from the first batch; none when absent. */
+    follow_ups: followUpsSchema.optional(),
+    /**
+     * The contacts of this batch the artist ticked "Send anyway" for (issue 28 §2): the pre-send check
+     * leaves out a form-only label or a contact who passed on the track unless listed here.
+     */
+    send_anyway_ids: z.array(z.string().min(1).max(100)).max(SEND_BATCH_SIZE).default([]),
   })
   .strict();
 export type SendBatchRequest = z.input<typeof sendBatchRequestSchema>;
@@ -128,6 +144,8 @@ export const campaignEmailSchema = z.object({
   position: z.number().int(),
   recipient_name: z.string().nullable(),
   recipient_email: z.string(),
+  /** The recipient's time zone as queued (issue 27 §2; null: the artist's), for the queue's working-hours estimate. */
+  time_zone: z.string().nullable(),
   status: z.enum(recipientStatuses),
   subject: z.string().nullable(),
   sent_at: z.string().nullable(),
@@ -147,16 +165,35 @@ export const campaignEmailSchema = z.object({
   answer: z.enum(listenAnswers).nullable(),
   answer_note: z.string().nullable(),
   answered_at: z.string().nullable(),
+  /** When the artist marked it "Replied" (gmail.send cannot read replies, issue 27); null: not marked. */
+  replied_at: z.string().nullable(),
   /** Why it failed or was skipped, in words; for a pending one, why it waits. */
   detail: z.string().nullable(),
   /** Provider attempts so far, and when a recipient put back to wait alone is tried again. */
   attempts: z.number().int(),
   retry_at: z.string().nullable(),
+  /** One entry per follow-up step of the campaign (issue 27 §1), in step order; none without steps. */
+  follow_ups: z.array(followUpStepStateSchema),
 });
 export type CampaignEmail = z.infer<typeof campaignEmailSchema>;
-export const campaignEmailListSchema = z.object({ emails: z.array(campaignEmailSchema) });
+/** The emails, and each follow-up step counted over them (the campaign page's "Follow-ups"; none without steps). */
+export const campaignEmailListSchema = z.object({ emails: z.array(campaignEmailSchema), follow_ups: z.array(followUpStepSummarySchema) });
+export type CampaignEmailList = z.infer<typeof campaignEmailListSchema>;
 export const campaignEmailContentSchema = campaignEmailSchema.extend({ html: z.string().nullable(), text: z.string().nullable() });
 export type CampaignEmailContent = z.infer<typeof campaignEmailContentSchema>;
+
+// PUT /api/campaigns/{id}/emails/{position}/replied marks a sent email "Replied", DELETE unmarks it:
+// both answer the email (campaignEmailSchema). An email not sent (yet) is a 409.
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/contacts/{id}/emails: the emails sent to one of the user's contacts, newest first (its card).
+
+export const contactEmailSchema = campaignEmailSchema
+  .pick({ position: true, subject: true, replied_at: true, answer: true })
+  .extend({ campaign_id: z.string(), track_name: z.string(), sent_at: z.string() });
+export type ContactEmail = z.infer<typeof contactEmailSchema>;
+export const contactEmailListSchema = z.object({ emails: z.array(contactEmailSchema) });
+export type ContactEmailList = z.infer<typeof contactEmailListSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // Mailbox: POST /api/mailbox/connect → { authUrl } (the browser goes there); DELETE /api/mailbox.
@@ -192,6 +229,8 @@ export const outboxMessageSummarySchema = z.object({
   to: z.string(),
   subject: z.string(),
   campaign_id: z.string(),
+  /** The conversation it was filed in: a new thread's id is its first message's; a follow-up sent into it joins it (issue 27). */
+  thread_id: z.string(),
 });
 export type OutboxMessageSummary = z.infer<typeof outboxMessageSummarySchema>;
 export const outboxListSchema = z.object({ messages: z.array(outboxMessageSummarySchema) });

@@ -61,6 +61,13 @@ export const sendingApiMessages = {
   /** Retry failed (DESIGN §13): only emails that failed after their attempts go back; refusals stay. */
   notCompleted: "Only a finished campaign's failed emails can be retried.",
   nothingToRetry: 'No failed email can be retried: the mailbox refused them for good.',
+  /** Marking "Replied" (issue 27): only an email that went out can have been answered. */
+  repliedNotSent: 'Only a sent email can be marked as replied: this one has not been sent.',
+  /**
+   * A contact's sent emails of another user's (or no) contact: the contacts routes' words (contactMessages.notFound,
+   * which lives beside zod; tests/integration/replied.test.ts keeps them equal), so the sending bundle loads no zod.
+   */
+  contactNotFound: 'Contact not found.',
 } as const;
 
 /** Spec §8 Mailbox connection texts; `gmail_error` codes the callback redirects with. */
@@ -122,3 +129,9 @@ export const SEND_ATTEMPTS = 5;
  */
 export const retryingText = (time: string, nextAttempt: number, reason: string) =>
   `Retrying at ${time} (attempt ${nextAttempt} of ${SEND_ATTEMPTS}): ${reason}`;
+
+/** The detail of a recipient waiting for its working hours (issue 27 §2): its retry_at is the next possible time. */
+export const OUTSIDE_WINDOW_DETAIL = 'Outside working hours';
+
+/** A recipient waiting for its working hours, in words: 'Outside working hours: next possible time Mon, 09:00'. */
+export const outsideWindowText = (time: string) => `${OUTSIDE_WINDOW_DETAIL}: next possible time ${time}`;

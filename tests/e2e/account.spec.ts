@@ -1,6 +1,6 @@
 /**
- * Settings → 'Your data' in the browser (issue 26 §3): the data export downloads a zip holding
- * contacts.csv (with the contact added) and campaigns.json; deleting the account with its email typed
+ * Settings → 'Your data' in the browser (issue 26 §3): the data export is stored, and the browser
+ * downloads it from the URL the API answers: a zip holding contacts.csv (with the contact added) and campaigns.json; deleting the account with its email typed
  * lands on the landing page signed out, and the account can no longer sign in.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,7 +22,16 @@ test('Download my data saves a zip of contacts.csv and campaigns.json', async ({
   await addContact(baseURL!, user, 'mara@velvet-records.example');
   await page.goto('/dashboard/settings');
   await expect(page.getByRole('heading', { name: 'Your data' })).toBeVisible();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
+  const [download, answer] = await Promise.all([
+    page.waitForEvent('download'),
+    page.waitForResponse((response) => new URL(response.url()).pathname === '/api/account/export'),
+    page.getByRole('button', { name: 'Download my data' }).click(),
+  ]);
+  // The API answers where the zip is stored; the browser downloads it from there (the local audio store's signed URL).
+  const { url, file_name } = (await answer.json()) as { url: string; file_name: string };
+  expect(download.url()).toBe(url);
+  expect(new URL(url).searchParams.get('key')).toMatch(/^exports\/[^/]+\/[0-9A-Z]{26}$/);
+  expect(download.suggestedFilename()).toBe(file_name);
   expect(download.suggestedFilename()).toMatch(/^trackpitch-data-\d{4}-\d{2}-\d{2}\.zip$/);
   const files = readZip(await readFile(await download.path()));
   expect([...files.keys()]).toEqual(['contacts.csv', 'campaigns.json']);

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { wavBytes } from '../support/audio';
 
 /**
  * An artist's setup through the API, as the web app would make it, for browser tests about what the
@@ -120,4 +121,20 @@ export async function sendCampaign(api: APIRequestContext, { trackName, contactI
     'the campaign to complete',
   );
   return { campaignId: campaign.id, messages };
+}
+
+/** A waveform as the browser would have sent it: fixed, so a listen page draws the same every run. */
+const PEAKS = Array.from({ length: 200 }, (_, i) => Math.round((0.25 + 0.7 * Math.abs(Math.sin(i / 7)) * (0.6 + 0.4 * Math.cos(i / 23))) * 1000) / 1000);
+
+/** Uploads a 4 s WAV of fixed bytes as the Compose uploader does (upload, store, complete); returns the track's id. */
+export async function uploadTrack(api: APIRequestContext, name: string): Promise<string> {
+  const bytes = Buffer.from(wavBytes({ seconds: 4, sampleRate: 8000 }));
+  const { track_id, upload } = (await ok(api.post('/api/tracks/uploads', { data: { name, content_type: 'audio/wav', size: bytes.length } }), 201)) as {
+    track_id: string;
+    upload: { url: string; fields: Record<string, string> };
+  };
+  const stored = await api.post(upload.url, { multipart: { ...upload.fields, file: { name, mimeType: 'audio/wav', buffer: bytes } } });
+  expect(stored.status(), await stored.text()).toBe(204);
+  await ok(api.post(`/api/tracks/${track_id}/complete`, { data: { peaks: PEAKS } }), 201);
+  return track_id;
 }

@@ -41,11 +41,16 @@ async function isKnownCloudscape(page: Page, rule: string, node: AxeNode): Promi
   return (await element.count()) === 1 && element.evaluate((el, selector) => el.matches(selector), known.selector);
 }
 
-/** Runs axe on the page as it is, prints the figures, and fails on serious or critical violations. */
-export async function checkPage(page: Page, testInfo: TestInfo, name: string) {
+/**
+ * Runs axe on the page as it is (or, with `include`, on that part of it only: what a test adds to a
+ * page checked elsewhere), prints the figures, and fails on serious or critical violations.
+ */
+export async function checkPage(page: Page, testInfo: TestInfo, name: string, { include }: { include?: string } = {}) {
   const started = Date.now();
   for (const frame of await page.locator(SCRIPTLESS_FRAMES).all()) await expect(frame).toHaveAttribute('title', /\S/);
-  const results = await new AxeBuilder({ page })
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  const results = await builder
     // WCAG 2.5.3 Label in Name: axe ships this rule as experimental, so it runs only when asked for.
     // (options() replaces every option: it goes before withTags.)
     // resultTypes: violations and 'needs review' in full; passes would carry every node (slow on big pages).

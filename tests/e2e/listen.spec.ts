@@ -69,7 +69,7 @@ test('upload → send → open the listen page from the outbox → play to 50 % 
 
     // Mara opens the email in the outbox and follows its track link: her own listen page.
     await page.goto('/dashboard/outbox');
-    await page.getByRole('table', { name: 'Sent messages' }).getByRole('row').filter({ hasText: 'mara@velvet-records.example' }).getByRole('link').click();
+    await page.getByRole('treegrid', { name: 'Sent messages' }).getByRole('row').filter({ hasText: 'mara@velvet-records.example' }).getByRole('link').click();
     // The email the writer wrote for Mara carries one tracked link: her own listen page, behind click tracking.
     const link = page.frameLocator('iframe[title="Email message"]').locator('a[href*="/api/t/c/"]');
     await expect(link).toHaveCount(1);

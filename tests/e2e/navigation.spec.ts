@@ -5,6 +5,7 @@ import { signedIn } from './helpers';
 const sections = [
   ['Contacts', '/dashboard/contacts', 'Contacts'],
   ['Compose', '/dashboard/compose', 'Compose Campaign'],
+  ['Tracks', '/dashboard/tracks', 'Tracks'],
   ['Campaigns', '/dashboard/campaigns', 'Campaigns'],
   ['LabelFinder', '/dashboard/labelfinder', 'LabelFinder'],
   ['Analytics', '/dashboard/analytics', 'Analytics'],

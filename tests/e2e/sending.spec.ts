@@ -76,7 +76,7 @@ test('connect the local mailbox, send to 3 contacts, then open, click and unsubs
 
   // The local mailbox sends one a second (SEND_INTERVAL_SECONDS in the browser run's stack).
   await page.goto('/dashboard/outbox');
-  const sent = page.getByRole('table', { name: 'Sent messages' });
+  const sent = page.getByRole('treegrid', { name: 'Sent messages' });
   await expect(sent.getByRole('row')).toHaveCount(recipients.length + 1, { timeout: 60_000 });
   for (const contact of recipients) await expect(sent.getByText(contact.email)).toBeVisible();
 
@@ -190,7 +190,7 @@ async function openRawMessage(page: Page, sub: string, assets: string, requests:
   let id: string;
   try {
     const now = new Date();
-    id = await new DynamoOutboxStore(db, process.env.E2E_TABLE_NAME!, { ids: ulidGenerator() }).add(
+    ({ id } = await new DynamoOutboxStore(db, process.env.E2E_TABLE_NAME!, { ids: ulidGenerator() }).add(
       sub,
       {
         sent_at: now.toISOString(),
@@ -204,7 +204,7 @@ async function openRawMessage(page: Page, sub: string, assets: string, requests:
         raw: 'Subject: Raw message',
       },
       now,
-    );
+    ));
   } finally {
     db.destroy();
   }

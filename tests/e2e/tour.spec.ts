@@ -50,7 +50,7 @@ test('a new account gets the tour: it highlights its anchors, Next advances, Ski
 
   const tour = page.getByRole('dialog', { name: 'Welcome to Trackpitch' });
   await expect(tour).toBeVisible({ timeout: 30_000 });
-  await expect(tour.getByText(isMobile ? 'Step 1 of 3' : 'Step 1 of 10', { exact: true })).toBeVisible();
+  await expect(tour.getByText(isMobile ? 'Step 1 of 3' : 'Step 1 of 11', { exact: true })).toBeVisible();
   await expect(tour).toBeFocused();
 
   // The first step points at the page heading: marked, and outlined for 3 s, then the outline goes and

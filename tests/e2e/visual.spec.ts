@@ -1,7 +1,6 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { wavBytes } from '../support/audio';
-import { connectLocalMailbox, ok, until } from './artistApi';
+import { connectLocalMailbox, ok, until, uploadTrack } from './artistApi';
 import { createAccount, idTokenFor, PASSWORD, signedInAs, type TestUser } from './helpers';
 
 /**
@@ -27,24 +26,6 @@ let unsubscribePath = '';
 const baseURL = () => process.env.E2E_BASE_URL!;
 const HEADLESS_BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36';
 
-/** The WAV's waveform as the browser would have sent it: fixed, so the listen page draws the same every run. */
-const PEAKS = Array.from({ length: 200 }, (_, i) => Math.round((0.25 + 0.7 * Math.abs(Math.sin(i / 7)) * (0.6 + 0.4 * Math.cos(i / 23))) * 1000) / 1000);
-
-async function uploadTrack(api: APIRequestContext): Promise<string> {
-  const bytes = Buffer.from(wavBytes({ seconds: 4, sampleRate: 8000 }));
-  const { track_id, upload } = (await ok(
-    api.post('/api/tracks/uploads', { data: { name: 'Concrete Dawn.wav', content_type: 'audio/wav', size: bytes.length } }),
-    201,
-  )) as {
-    track_id: string;
-    upload: { url: string; fields: Record<string, string> };
-  };
-  const stored = await api.post(upload.url, { multipart: { ...upload.fields, file: { name: 'Concrete Dawn.wav', mimeType: 'audio/wav', buffer: bytes } } });
-  expect(stored.status(), await stored.text()).toBe(204);
-  await ok(api.post(`/api/tracks/${track_id}/complete`, { data: { peaks: PEAKS } }), 201);
-  return track_id;
-}
-
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(120_000);
   artist.email = `visual-${randomUUID().slice(0, 8)}@example.com`;
@@ -60,7 +41,7 @@ test.beforeAll(async ({ playwright }) => {
       id: string;
     };
     await connectLocalMailbox(api, baseURL());
-    const trackId = await uploadTrack(api);
+    const trackId = await uploadTrack(api, 'Concrete Dawn.wav');
     const campaign = (await ok(
       api.post('/api/campaigns', {
         data: {

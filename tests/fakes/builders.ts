@@ -6,7 +6,9 @@
  * Builders are for inputs: a test that asserts a value passes it in, and spells expected values literally.
  */
 import type { AiTrackInput, Campaign } from '../../schema/api/campaigns';
+import { NO_FOLLOW_UPS } from '../../schema/api/followUpValues';
 import type { Contact } from '../../schema/api/contacts';
+import type { DemoPolicy } from '../../schema/api/demoPolicyValues';
 import type { Profile } from '../../schema/api/profile';
 import type { DraftContent, RecipientRecord, SendingCampaign, StoredMailbox } from '../../lambdas/ports';
 
@@ -56,6 +58,7 @@ export function buildProfile(overrides: Partial<Profile> = {}): Profile {
     subscription_end: null,
     cancel_at_period_end: false,
     tour_completed: false,
+    time_zone: null,
     ...overrides,
   };
 }
@@ -92,6 +95,7 @@ export function buildDraftContent(overrides: Partial<DraftContent> = {}): DraftC
     track_id: null,
     allow_download: false,
     listen_days: 90,
+    released: false,
     ...overrides,
   };
 }
@@ -113,11 +117,13 @@ export function buildCampaign(overrides: Partial<Campaign> = {}): Campaign {
     emails_skipped: 0,
     emails_unknown: 0,
     emails_machine_opened: 0,
+    follow_ups: NO_FOLLOW_UPS,
     emails_listened: 0,
     emails_answered: 0,
     emails_downloaded: 0,
     send_after: null,
     pause_reason: null,
+    send_window: null,
     started_sending_at: null,
     completed_sending_at: null,
     created_at: CREATED_AT,
@@ -147,6 +153,8 @@ export function buildRecipient(overrides: Partial<RecipientRecord> = {}): Recipi
     claimed_at: null,
     token: null,
     message_id: null,
+    provider_message_id: null,
+    thread_id: null,
     subject: null,
     html: null,
     text: null,
@@ -171,6 +179,10 @@ export function buildRecipient(overrides: Partial<RecipientRecord> = {}): Recipi
     answered_at: null,
     first_answered_at: null,
     detail: null,
+    replied_at: null,
+    passed_at: null,
+    follow_up_1: null,
+    follow_up_2: null,
     ...overrides,
   };
 }
@@ -186,6 +198,22 @@ export function buildAiTrack(overrides: Partial<AiTrackInput> = {}): AiTrackInpu
     description: 'A rolling late-night groove.',
     ai_tone: 'friendly',
     email_length: 150,
+    ...overrides,
+  };
+}
+
+/** A label's demo policy (issue 28 §2): demos by email, no rule, any genre, unless overridden. */
+export function buildDemoPolicy(overrides: Partial<DemoPolicy> = {}): DemoPolicy {
+  return {
+    submit_by: 'email',
+    submit_url: null,
+    private_streaming_only: false,
+    download_wanted: false,
+    attachments_refused: false,
+    unreleased_only: false,
+    genres: [],
+    response_days: null,
+    max_email_words: null,
     ...overrides,
   };
 }

@@ -5,6 +5,11 @@
  */
 import type { OutboxMessage, OutboxMessageSummary } from '../../schema/api/sending';
 import type { OutboxStore, OutgoingEmail } from '../../lambdas/ports';
+import { outboxSummaryFields } from '../../schema/api/recordFields';
+
+/** A message as the outbox's list answers it: its summary fields (recordFields), as the DynamoDB adapter projects them. */
+export const outboxSummary = (message: OutboxMessage): OutboxMessageSummary =>
+  Object.fromEntries(outboxSummaryFields.map((field) => [field, message[field]])) as unknown as OutboxMessageSummary;
 
 export type MemoryOutbox = OutboxStore & { messages: Map<string, { userId: string; message: OutboxMessage }> };
 
@@ -14,16 +19,17 @@ export function memoryOutbox(): MemoryOutbox {
   return {
     messages,
     add: (userId, message) => {
-      // Sortable like ULIDs: later ids sort after earlier ones.
+      // Sortable like ULIDs (and of their alphabet): later ids sort after earlier ones.
       const id = `MSG${String(++sequence).padStart(23, '0')}`;
-      messages.set(id, { userId, message: { ...message, id } });
-      return Promise.resolve(id);
+      const threadId = message.thread_id ?? id;
+      messages.set(id, { userId, message: { ...message, id, thread_id: threadId } });
+      return Promise.resolve({ id, threadId });
     },
     list: (userId) =>
       Promise.resolve(
         [...messages.values()]
           .filter((entry) => entry.userId === userId)
-          .map(({ message: { id, sent_at, from, to, subject, campaign_id } }): OutboxMessageSummary => ({ id, sent_at, from, to, subject, campaign_id }))
+          .map(({ message }) => outboxSummary(message))
           .sort((a, b) => (a.id < b.id ? 1 : -1)),
       ),
     get: (userId, id) => {

@@ -20,6 +20,7 @@
  *   holds at the end.
  * Nothing here depends on vitest: the benchmark uses it on a table of its own.
  */
+import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -53,18 +54,35 @@ import {
 } from '../../lambdas/core/counters';
 import { isEmailToken, newEmailToken } from '../../lambdas/core/emailToken';
 import { MailerError, type MailerFailure } from '../../lambdas/core/errors';
-import { dueShard, headOf, MAX_ATTEMPTS } from '../../lambdas/core/sender';
+import { toFollowUpItem } from '../../lambdas/adapters/dynamodb/sending/followUps';
+import { FOLLOW_UP_DAY_MS } from '../../lambdas/core/followUps';
+import { dueShard, headOf, MAX_ATTEMPTS, pitchKey } from '../../lambdas/core/sender';
+import { firstEmailOf, replySubject } from '../../lambdas/core/thread';
 import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import type { DueCursorWithHead } from '../../lambdas/core/dispatch';
-import type { Mailer, OutgoingEmail, RecipientRecord, SecretBox, SenderQueueEntry, SendingCursorStore, StoredMailbox } from '../../lambdas/ports';
+import type {
+  EmailThreadRef,
+  EmailToken,
+  FollowUpItem,
+  FollowUpOutcome,
+  Mailer,
+  OutgoingEmail,
+  RecipientRecord,
+  SecretBox,
+  SentMessage,
+  SenderQueueEntry,
+  SendingCursorStore,
+  StoredMailbox,
+} from '../../lambdas/ports';
 import { makeHandler as makeDispatcher } from '../../lambdas/workers/dispatcher';
 import { makeHandler as makeSender } from '../../lambdas/workers/sender';
 import { LOCAL_BATCH_SIZE, LOCAL_MAX_RECEIVE_COUNT, LOCAL_VISIBILITY_TIMEOUT_MS, sqsEvent } from '../../lib/local/ticker';
-import type { Campaign } from '../../schema/api/campaigns';
+import type { Campaign, CampaignSendWindow } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { Tier } from '../../schema/api/profile';
 import { planOf } from '../../schema/plans';
-import { listenAnswers, listenMilestones } from '../../schema/api/listenValues';
+import { NO_FOLLOW_UPS, type FollowUps } from '../../schema/api/followUpValues';
+import { listenAnswers, listenMilestones, type ListenAnswer } from '../../schema/api/listenValues';
 import { SEND_BATCH_SIZE } from '../../schema/api/sending';
 import { indexes, key } from '../../schema/table';
 import { buildContact, buildDraftContent, buildProfile } from './builders';
@@ -160,8 +178,13 @@ export interface MailerCall {
   userId: string;
   campaignId: string;
   position: number;
+  /** 0: the first email; 1, 2: a follow-up step (its meta's). */
+  step: number;
   to: string;
   messageId: string;
+  subject: string;
+  /** The thread a follow-up step asked for (its first email's), as the mailer was handed it. */
+  replyTo: EmailThreadRef | undefined;
   token: string | null;
   /** What the fake provider did instead of accepting (undefined: accepted). */
   fault: MailerFault | 'crashed' | undefined;
@@ -170,13 +193,25 @@ export interface MailerCall {
 }
 
 export type ClaimPhase = 'start' | 'ok' | 'refused' | 'error';
-export type ActionKind = 'pause' | 'resume' | 'unsubscribe' | 'disconnect' | 'connect' | 'queue';
+export type ActionKind = 'pause' | 'resume' | 'unsubscribe' | 'disconnect' | 'connect' | 'queue' | StopKind;
+/** The recipient's and the artist's acts that stop a follow-up step (issue 27 §1), as the world logs them. */
+export type StopKind = 'answer' | 'listen' | 'click' | 'reply';
 /** What a record transaction was (its step tag's outcome). */
 export type RecordKind = 'sent' | 'retry' | 'failed' | 'daily_limit' | 'auth' | 'unknown';
 
 export type PipelineEvent = { seq: number } & (
   | { kind: 'invocation'; invocation: number }
-  | { kind: 'claim'; phase: ClaimPhase; invocation: number | undefined; userId: string; campaignId: string; position: number; at: Date }
+  | {
+      kind: 'claim';
+      phase: ClaimPhase;
+      invocation: number | undefined;
+      userId: string;
+      campaignId: string;
+      position: number;
+      /** 0: the first email's claim; n: follow-up step n's. */
+      followUp: number;
+      at: Date;
+    }
   | {
       kind: 'record';
       phase: 'ok' | 'refused' | 'error';
@@ -185,10 +220,25 @@ export type PipelineEvent = { seq: number } & (
       userId: string;
       campaignId: string;
       position: number;
+      followUp: number;
       at: Date;
     }
   | { kind: 'mail'; call: MailerCall }
-  | { kind: 'action'; action: ActionKind; phase: 'start' | 'end'; userId: string; campaignId?: string; email?: string; outcome?: string; concurrent?: boolean }
+  | {
+      kind: 'action';
+      action: ActionKind;
+      phase: 'start' | 'end';
+      userId: string;
+      campaignId?: string;
+      /** The email a stop act was on (its first email's position). */
+      position?: number;
+      email?: string;
+      /** A stop act's track (the PITCHED item's key) and, for an answer, the answer. */
+      trackKey?: string;
+      answer?: string;
+      outcome?: string;
+      concurrent?: boolean;
+    }
   | { kind: 'crash'; invocation: number; where: string }
   /** A tick the handler reported failed (batchItemFailures) in an invocation that did not crash. */
   | { kind: 'tick-failed'; invocation: number; userId: string }
@@ -199,6 +249,8 @@ export type PipelineEvent = { seq: number } & (
       sendingStep: SendingStep | undefined;
       /** A record's outcome. */
       record: RecordKind | undefined;
+      /** The follow-up step a step's transaction was about. */
+      followUp: number | undefined;
       invocation: number | undefined;
       userId: string | undefined;
     }
@@ -234,6 +286,8 @@ export interface CommandInfo {
   campaignId: string | undefined;
   position: number | undefined;
   record?: RecordKind;
+  /** A follow-up step's transaction: the step (1, 2). */
+  followUpStep?: number;
 }
 
 type Command = { constructor: { name: string }; input: unknown };
@@ -249,7 +303,9 @@ export function describeCommand(command: Command): CommandInfo {
   const name = command.constructor.name;
   const tag = sendingStepOf(command);
   if (tag) {
-    const step: Step = tag.step === 'claim' || tag.step === 'record' ? tag.step : 'write';
+    // A follow-up step's claim and record are claims and records like a first email's.
+    const step: Step =
+      tag.step === 'claim' || tag.step === 'claimFollowUp' ? 'claim' : tag.step === 'record' || tag.step === 'recordFollowUp' ? 'record' : 'write';
     return {
       name,
       step,
@@ -258,6 +314,7 @@ export function describeCommand(command: Command): CommandInfo {
       campaignId: tag.campaignId,
       position: tag.position,
       ...(tag.record ? { record: tag.record } : {}),
+      ...(tag.followUpStep ? { followUpStep: tag.followUpStep } : {}),
     };
   }
   const userId = USER_PK.exec(JSON.stringify(command.input ?? {}))?.[1];
@@ -281,6 +338,8 @@ export interface FaultyDbOptions {
   conflict?: (info: CommandInfo) => boolean;
   /** Requests per command name (every request, faulted or not). */
   counts?: Map<string, number>;
+  /** Runs before a sending transaction of a sender invocation goes (a stop event between the read and the claim). */
+  beforeTransaction?: (info: CommandInfo) => Promise<void>;
   /** The simulated clock (the log's times). */
   clock?: { now(): Date };
 }
@@ -297,6 +356,7 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
     counts?.set(info.name, (counts.get(info.name) ?? 0) + 1);
     const invocation = currentInvocation.getStore();
     if (invocation?.crashed) throw new SimulatedCrash(`(already crashed) at ${info.step}`);
+    if (invocation && info.sendingStep) await options.beforeTransaction?.(info);
     const fault = invocation && options.fault ? options.fault(info, invocation) : undefined;
     // Logged where it is thrown: a fault planned but never injected is not counted as one.
     const inject = <E extends Error>(error: E, kind: DbFault | 'conflict' = fault!): E => {
@@ -306,6 +366,7 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
         step: info.step,
         sendingStep: info.sendingStep,
         record: info.record,
+        followUp: info.followUpStep,
         invocation: invocation?.id,
         userId: info.userId,
       });
@@ -329,6 +390,7 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
         userId: info.userId!,
         campaignId: info.campaignId!,
         position: info.position!,
+        followUp: info.followUpStep ?? 0,
         at: now(),
       });
     }
@@ -343,7 +405,14 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
     }
     if (tracked) {
       const phase = error === undefined ? 'ok' : error instanceof TransactionCanceledException ? 'refused' : 'error';
-      const base = { invocation: invocation?.id, userId: info.userId!, campaignId: info.campaignId!, position: info.position!, at: now() };
+      const base = {
+        invocation: invocation?.id,
+        userId: info.userId!,
+        campaignId: info.campaignId!,
+        position: info.position!,
+        followUp: info.followUpStep ?? 0,
+        at: now(),
+      };
       if (info.step === 'claim') log?.add({ kind: 'claim', phase, ...base });
       else log?.add({ kind: 'record', phase, record: info.record ?? 'unknown', ...base });
     }
@@ -367,7 +436,14 @@ export function faultyDocumentClient(db: DynamoDBDocumentClient, options: Faulty
  */
 function conflictOf(command: Command, info: CommandInfo): TransactionCanceledException {
   const items = (command.input as { TransactItems?: unknown[] } | undefined)?.TransactItems?.length ?? 1;
-  const busy = rngFor(info.sendingStep ?? info.name, info.userId ?? '', info.campaignId ?? '', info.position ?? -1, info.record ?? '').int(items);
+  const busy = rngFor(
+    info.sendingStep ?? info.name,
+    info.userId ?? '',
+    info.campaignId ?? '',
+    info.position ?? -1,
+    info.record ?? '',
+    ...(info.followUpStep ? [info.followUpStep] : []),
+  ).int(items);
   const codes = Array.from({ length: items }, (_, i) => (i === busy ? 'TransactionConflict' : 'None'));
   return new TransactionCanceledException({
     message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
@@ -395,7 +471,9 @@ export interface MailerAttempt {
   userId: string;
   campaignId: string;
   position: number;
-  /** 1 for the first call for this (campaign, position). */
+  /** 0: the first email; n: follow-up step n. */
+  step: number;
+  /** 1 for the first call for this (campaign, position, step). */
   attempt: number;
 }
 
@@ -427,9 +505,9 @@ export class FaultyMailer implements Mailer {
     return this.calls.filter((call) => call.delivered);
   }
 
-  async send(email: OutgoingEmail): Promise<{ providerMessageId: string }> {
-    const { userId, campaignId, position } = email.meta;
-    const slot = `${campaignId}#${position}`;
+  async send(email: OutgoingEmail): Promise<SentMessage> {
+    const { userId, campaignId, position, step = 0 } = email.meta;
+    const slot = `${campaignId}#${position}#${step}`;
     const attempt = (this.attempts.get(slot) ?? 0) + 1;
     this.attempts.set(slot, attempt);
     const invocation = currentInvocation.getStore();
@@ -437,10 +515,10 @@ export class FaultyMailer implements Mailer {
     if (invocation?.crashed) fault = 'crashed';
     else {
       const queued = this.scripted.get(userId);
-      const next = queued && queued.length > 0 ? queued.shift() : this.plan?.({ userId, campaignId, position, attempt });
+      const next = queued && queued.length > 0 ? queued.shift() : this.plan?.({ userId, campaignId, position, step, attempt });
       fault = next === 'accept' ? undefined : next;
     }
-    if (fault !== 'crashed') await this.during?.({ userId, campaignId, position, attempt });
+    if (fault !== 'crashed') await this.during?.({ userId, campaignId, position, step, attempt });
     const delivered = fault === undefined || fault === 'unknown_after_send';
     const token = tokenOf(email.listUnsubscribeUrl);
     const call: MailerCall = {
@@ -450,8 +528,11 @@ export class FaultyMailer implements Mailer {
       userId,
       campaignId,
       position,
+      step,
       to: email.to.email,
       messageId: email.messageId,
+      subject: email.subject,
+      replyTo: email.replyTo,
       token,
       fault,
       delivered,
@@ -460,7 +541,7 @@ export class FaultyMailer implements Mailer {
     this.calls.push(call);
     switch (fault) {
       case undefined:
-        return { providerMessageId: `provider-${call.seq}` };
+        return providerAnswer(email, `provider-${call.seq}`);
       case 'crashed':
         throw new SimulatedCrash('in the mailer');
       case 'unknown_after_send':
@@ -489,13 +570,16 @@ function tokenOf(url: string): string | null {
   }
 }
 
+/** As Gmail answers: the message's id, and the thread a reply asked for, else a thread of its own (a new thread's id is its first message's). */
+export const providerAnswer = (email: OutgoingEmail, id: string): SentMessage => ({ providerMessageId: id, threadId: email.replyTo?.threadId ?? id });
+
 /** A mailer that only counts and times what it is handed (the benchmark's). */
 export class NoopMailer implements Mailer {
-  readonly sent: { userId: string; at: number }[] = [];
+  readonly sent: { userId: string; position: number; at: number }[] = [];
   constructor(private readonly clock: { now(): Date }) {}
-  send(email: OutgoingEmail): Promise<{ providerMessageId: string }> {
-    this.sent.push({ userId: email.meta.userId, at: this.clock.now().getTime() });
-    return Promise.resolve({ providerMessageId: `noop-${this.sent.length}` });
+  send(email: OutgoingEmail): Promise<SentMessage> {
+    this.sent.push({ userId: email.meta.userId, position: email.meta.position, at: this.clock.now().getTime() });
+    return Promise.resolve(providerAnswer(email, `noop-${this.sent.length}`));
   }
 }
 
@@ -528,6 +612,10 @@ export interface PipelineCampaign {
   userId: string;
   campaign: Campaign;
   contacts: Contact[];
+  /** Its follow-up steps (none: NO_FOLLOW_UPS), as its first batch set them. */
+  followUps: FollowUps;
+  /** Its track's key (pitchKey): 'Not for us' to it stops its steps in every campaign. */
+  trackKey: string;
 }
 
 export interface UserOptions {
@@ -537,6 +625,8 @@ export interface UserOptions {
   /** Already counted today / this month (Pacific) at the clock's time. */
   sentToday?: number;
   usedThisMonth?: number;
+  /** The artist's time zone (the profile's; the fallback for a recipient without one). */
+  timeZone?: string;
 }
 
 export interface PipelineOptions {
@@ -567,6 +657,10 @@ export interface PipelineOptions {
    */
   cursorsFrom?: 'index' | 'own';
   visibilityTimeoutMs?: number;
+  /** How long a follow-up 'day' lasts (FOLLOW_UP_DAY_SECONDS): short, so steps fall due within a run. */
+  followUpDayMs?: number;
+  /** Runs before each sending transaction of a sender invocation (faultyDocumentClient's). */
+  beforeTransaction?: FaultyDbOptions['beforeTransaction'];
 }
 
 /** How one delivery pass treats the messages it hands out (decided by the suite). */
@@ -597,6 +691,7 @@ export class PipelineWorld {
   readonly db: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly intervalMs: number;
+  readonly followUpDayMs: number;
   readonly appUrl: string;
   readonly mailer: Mailer;
   readonly fifo: MemoryFifoQueue;
@@ -628,6 +723,7 @@ export class PipelineWorld {
     this.tableName = options.tableName;
     this.tag = options.tag;
     this.intervalMs = options.intervalMs ?? MINUTE_MS;
+    this.followUpDayMs = options.followUpDayMs ?? FOLLOW_UP_DAY_MS;
     this.appUrl = options.appUrl ?? PIPELINE_APP_URL;
     this.mailer = options.mailer ?? new FaultyMailer(this.clock, this.log, options.mailerPlan);
     this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? LOCAL_VISIBILITY_TIMEOUT_MS;
@@ -639,6 +735,7 @@ export class PipelineWorld {
         counts: this.dbCounts,
         clock: this.clock,
         ...(options.dbFault ? { fault: options.dbFault } : {}),
+        ...(options.beforeTransaction ? { beforeTransaction: options.beforeTransaction } : {}),
         ...conflict,
       });
     const ids = ulidGenerator();
@@ -666,6 +763,7 @@ export class PipelineWorld {
       tokens: options.tokens ?? seededTokens(options.tag),
       appUrl: this.appUrl,
       intervalMs: this.intervalMs,
+      followUpDayMs: this.followUpDayMs,
     });
   }
 
@@ -726,6 +824,7 @@ export class PipelineWorld {
         gmail_email: mailbox.email,
         gmail_daily_limit: mailbox.dailyLimit,
         gmail_account_type: mailbox.accountType,
+        time_zone: options.timeZone ?? null,
       });
       const user: PipelineUser = {
         userId,
@@ -803,7 +902,14 @@ export class PipelineWorld {
   }
 
   /** Queues the selection through the send flow's store, in batches of SEND_BATCH_SIZE as the web sends them. */
-  async queue(userId: string, campaign: Campaign, contacts: Contact[], sendAfter: Date = this.now): Promise<PipelineCampaign> {
+  async queue(
+    userId: string,
+    campaign: Campaign,
+    contacts: Contact[],
+    sendAfter: Date = this.now,
+    sendWindow: CampaignSendWindow | null = null,
+    { followUps = NO_FOLLOW_UPS, sendAgain = false }: { followUps?: FollowUps; sendAgain?: boolean } = {},
+  ): Promise<PipelineCampaign> {
     const batches = Math.max(1, Math.ceil(contacts.length / SEND_BATCH_SIZE));
     this.touched();
     const start = this.log.add({ kind: 'action', action: 'queue', phase: 'start', userId, campaignId: campaign.id });
@@ -815,19 +921,29 @@ export class PipelineWorld {
         contacts: contacts.slice(b * SEND_BATCH_SIZE, (b + 1) * SEND_BATCH_SIZE),
         sendAfter,
         now: this.now,
+        sendWindow,
+        followUps,
+        sendAgain,
       });
       if (result.outcome !== 'queued') throw new Error(`queueBatch ${campaign.id} batch ${b}: ${result.outcome}`);
     }
     this.log.add({ kind: 'action', action: 'queue', phase: 'end', userId, campaignId: campaign.id, outcome: `queued at ${start}` });
-    const queued = { userId, campaign, contacts };
+    const queued = { userId, campaign, contacts, followUps, trackKey: pitchKey(campaign) };
     this.user(userId).campaigns.push(queued);
     return queued;
   }
 
   /** A draft of `n` recipients (or these contacts) queued now (or at sendAfter). */
-  async campaignFor(userId: string, contacts: Contact[], options: { sendAfter?: Date; trackName?: string } = {}): Promise<PipelineCampaign> {
+  async campaignFor(
+    userId: string,
+    contacts: Contact[],
+    options: { sendAfter?: Date; trackName?: string; sendWindow?: CampaignSendWindow | null; followUps?: FollowUps; sendAgain?: boolean } = {},
+  ): Promise<PipelineCampaign> {
     const draft = await this.draft(userId, contacts.length, options.trackName);
-    return this.queue(userId, draft, contacts, options.sendAfter);
+    return this.queue(userId, draft, contacts, options.sendAfter, options.sendWindow ?? null, {
+      ...(options.followUps ? { followUps: options.followUps } : {}),
+      ...(options.sendAgain ? { sendAgain: true } : {}),
+    });
   }
 
   // ---- user actions (logged) ---------------------------------------------------------------------
@@ -886,11 +1002,15 @@ export class PipelineWorld {
     const token = await this.deliveredToken(userId, pick);
     if (!token || (event === 'click' && token.links.length === 0)) return false;
     const link = pick % Math.max(1, token.links.length);
-    await Promise.all(
-      Array.from({ length: copies }, () =>
-        event === 'click' ? this.tracking.recordClick(token, link, this.now) : this.tracking.recordOpen(token, event, this.now),
-      ),
-    );
+    const fetch = () =>
+      Promise.all(
+        Array.from({ length: copies }, () =>
+          event === 'click' ? this.tracking.recordClick(token, link, this.now) : this.tracking.recordOpen(token, event, this.now),
+        ),
+      );
+    // A click stops the email's follow-up steps (an open never does).
+    if (event === 'click') await this.stopAct('click', token, fetch);
+    else await fetch();
     return true;
   }
 
@@ -902,17 +1022,100 @@ export class PipelineWorld {
   async listen(userId: string, event: 'play' | 'answer', pick: number, copies: number): Promise<boolean> {
     const token = await this.deliveredToken(userId, pick);
     if (!token) return false;
+    await this.listenOn(token, event === 'answer' ? listenAnswers[pick % listenAnswers.length]! : undefined, pick, copies);
+    return true;
+  }
+
+  /** An answer (`answer`) or a play heard to a milestone (25 % or more: a listen) on this email's listen page, `copies` times at once; logged as a stop act. */
+  private async listenOn(token: EmailToken, answer: ListenAnswer | undefined, pick: number, copies: number, concurrent = false): Promise<void> {
     const now = this.now;
     const session = `session-${pick}-${now.getTime()}`;
     const milestone = listenMilestones[pick % listenMilestones.length]!;
-    await Promise.all(
-      Array.from({ length: copies }, async () => {
-        if (event === 'answer') return this.listens.answer(token, { answer: listenAnswers[pick % listenAnswers.length]!, note: null }, now);
-        await this.listens.recordPlay(token, session, now);
-        await this.listens.recordProgress(token, { session, milestone, seconds: 45, durationSeconds: 180 }, now);
-      }),
-    );
-    return true;
+    const beacons = async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: copies }, async () => {
+          if (answer) {
+            await this.listens.answer(token, { answer, note: null }, now);
+            return 'recorded';
+          }
+          await this.listens.recordPlay(token, session, now);
+          return this.listens.recordProgress(token, { session, milestone, seconds: 45, durationSeconds: 180 }, now);
+        }),
+      );
+      return outcomes.includes('recorded') ? 'recorded' : 'rate_limited';
+    };
+    await this.stopAct(answer ? 'answer' : 'listen', token, beacons, { ...(answer ? { answer } : {}), concurrent });
+  }
+
+  /**
+   * A stop act on a delivered email (issue 27 §1), logged around the store's write with the email's
+   * campaign, position, address and track, and what the store said: an answer (and its value), a listen,
+   * a click, or the artist's Replied mark. (An unsubscribe is `unsubscribe`.)
+   */
+  private async stopAct(
+    action: StopKind,
+    token: EmailToken,
+    act: () => Promise<unknown>,
+    { answer, concurrent = false }: { answer?: string; concurrent?: boolean } = {},
+  ): Promise<string> {
+    this.touched();
+    const about = {
+      kind: 'action' as const,
+      action,
+      userId: token.user_id,
+      campaignId: token.campaign_id,
+      position: token.position,
+      email: token.contact_email,
+      trackKey: this.campaignOf(token.campaign_id)?.trackKey,
+      ...(answer ? { answer } : {}),
+      concurrent,
+    };
+    this.log.add({ ...about, phase: 'start' });
+    const result = await act();
+    const outcome = typeof result === 'string' ? result : 'recorded';
+    this.log.add({ ...about, phase: 'end', outcome });
+    return outcome;
+  }
+
+  /**
+   * Stops the steps of the email `call` delivered (or of its first email): the recipient answers
+   * (`answer`), listens, clicks, or unsubscribes, or the artist marks it Replied. Through the stores the
+   * pages use, with the token as the page finds it. Returns what was done, or undefined when nothing could be.
+   */
+  async stop(
+    call: MailerCall,
+    kind: StopKind | 'unsubscribe',
+    { answer = 'interested', concurrent = false }: { answer?: ListenAnswer; concurrent?: boolean } = {},
+  ) {
+    if (kind === 'unsubscribe') return this.unsubscribe(call.userId, call.to, concurrent);
+    const token = call.token ? await this.tracking.getToken(call.token) : undefined;
+    if (!token) return undefined;
+    switch (kind) {
+      case 'answer':
+        await this.listenOn(token, answer, 0, 1, concurrent);
+        return answer;
+      case 'listen':
+        await this.listenOn(token, undefined, 0, 1, concurrent);
+        return 'listen';
+      case 'click':
+        if (token.links.length === 0) return undefined;
+        await this.stopAct('click', token, () => this.tracking.recordClick(token, 0, this.now), { concurrent });
+        return 'click';
+      case 'reply':
+        return this.stopAct(
+          'reply',
+          token,
+          async () =>
+            (await this.sendQueue.markReplied(token.campaign_id, token.position, this.now, { userId: token.user_id, trackKey: token.track_key ?? '' })).outcome,
+          { concurrent },
+        );
+    }
+  }
+
+  /** The world's campaign of this id. */
+  campaignOf(campaignId: string): PipelineCampaign | undefined {
+    for (const user of this.users) for (const c of user.campaigns) if (c.campaign.id === campaignId) return c;
+    return undefined;
   }
 
   /** The stored token of one of this user's delivered emails (the `pick`-th, wrapping). */
@@ -937,13 +1140,17 @@ export class PipelineWorld {
     this.log.add({ kind: 'action', action: 'connect', phase: 'end', userId });
   }
 
-  /** Every paused campaign resumed (the mailbox connected again first when it is gone). */
+  /** Every paused campaign resumed (the mailbox connected again first when it is gone, or when follow-up steps wait for it). */
   async resumeEverything(): Promise<number> {
     let resumed = 0;
     for (const user of this.users) {
       const items = await this.campaignItems(user);
       const paused = items.filter((item) => item?.sending_status === 'paused');
-      if (paused.length === 0) continue;
+      if (paused.length === 0) {
+        // A step waits for the mailbox without a paused campaign (its first emails were all done).
+        if (user.campaigns.some((c) => c.followUps.steps.length > 0) && !(await this.mailboxes.get(user.userId))) await this.connect(user.userId);
+        continue;
+      }
       if (!(await this.mailboxes.get(user.userId))) await this.connect(user.userId);
       for (const item of paused) if ((await this.resume(user.userId, String(item!.id))) === 'resumed') resumed++;
     }
@@ -1123,21 +1330,12 @@ export class PipelineWorld {
   }
 
   async recipients(campaignId: string): Promise<(RecipientRecord & Record<string, unknown>)[]> {
-    const found: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rcpt)',
-          ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':rcpt': key.recipientPrefix() },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      found.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const found = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rcpt)',
+      ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':rcpt': key.recipientPrefix() },
+      ConsistentRead: true,
+    });
     return found as never;
   }
 
@@ -1153,12 +1351,25 @@ export class PipelineWorld {
     return page.Items ?? [];
   }
 
-  /** What the table holds for this world: recipients, link clicks (a query each per campaign), counters (per user), then one batch read of the rest. */
+  /** The user's follow-up steps still waiting or being sent (FOLLOWUP items). */
+  async followUpItems(userId: string): Promise<FollowUpItem[]> {
+    const found = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': key.user(userId), ':prefix': key.followUpPrefix() },
+      ConsistentRead: true,
+    });
+    return found.map(toFollowUpItem);
+  }
+
+  /** What the table holds for this world: recipients, link clicks (a query each per campaign), counters and steps (per user), then one batch read of the rest. */
   async snapshot(): Promise<Snapshot> {
     const recipients = new Map<string, (RecipientRecord & Record<string, unknown>)[]>();
     const links = new Map<string, Record<string, unknown>[]>();
     const counters = new Map<string, CountersFromLogs>();
+    const followUps = new Map<string, FollowUpItem[]>();
     await Promise.all([
+      ...this.users.map(async (user) => followUps.set(user.userId, await this.followUpItems(user.userId))),
       ...this.users.flatMap((user) => user.campaigns.map(async (c) => recipients.set(c.campaign.id, await this.recipients(c.campaign.id)))),
       ...this.users.flatMap((user) => user.campaigns.map(async (c) => links.set(c.campaign.id, await this.linkClicks(c.campaign.id)))),
       ...this.users.map(async (user) => counters.set(user.userId, await readCounters(this.db, this.tableName, user.userId))),
@@ -1213,6 +1424,7 @@ export class PipelineWorld {
           unsubscribes: addresses.map((email) => find(pk, key.unsubscribe(addressId(user.userId, email)))).filter((item) => item !== undefined),
           counters: counters.get(user.userId)!,
           mailbox: mailbox as StoredMailbox | undefined,
+          followUps: followUps.get(user.userId)!,
         };
       }),
     };
@@ -1237,6 +1449,8 @@ export interface Snapshot {
     /** The user's counters as stored (STATS, STATS#<day>). */
     counters: CountersFromLogs;
     mailbox: StoredMailbox | undefined;
+    /** The user's follow-up steps still waiting or being sent. */
+    followUps: FollowUpItem[];
   }[];
 }
 
@@ -1272,13 +1486,17 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
   const mailer = world.mail;
   const events = world.log.events;
   const calls = mailer.calls;
-  const slot = (campaignId: string, position: number) => `${campaignId}#${position}`;
+  /** A first email's (campaign, position), or a follow-up step's (campaign, position, step). */
+  const slot = (campaignId: string, position: number, step = 0) => (step ? `${campaignId}#${position}#step${step}` : `${campaignId}#${position}`);
   const callsBySlot = new Map<string, MailerCall[]>();
-  for (const call of calls) callsBySlot.set(slot(call.campaignId, call.position), [...(callsBySlot.get(slot(call.campaignId, call.position)) ?? []), call]);
+  for (const call of calls) {
+    const id = slot(call.campaignId, call.position, call.step);
+    callsBySlot.set(id, [...(callsBySlot.get(id) ?? []), call]);
+  }
   const fmt = (call: MailerCall) =>
-    `call #${call.seq} (${call.userId} ${call.campaignId}#${call.position} at ${call.at.toISOString()}${call.fault ? `, ${call.fault}` : ''})`;
+    `call #${call.seq} (${call.userId} ${slot(call.campaignId, call.position, call.step)} at ${call.at.toISOString()}${call.fault ? `, ${call.fault}` : ''})`;
 
-  // Once per (campaign, position).
+  // Once per (campaign, position), and per (campaign, position, step).
   for (const [key, slotCalls] of callsBySlot) {
     const delivered = slotCalls.filter((call) => call.delivered);
     if (delivered.length > 1) problems.push(`${key}: delivered ${delivered.length} times (${delivered.map(fmt).join('; ')})`);
@@ -1296,13 +1514,20 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
   // retries the tick, and the stale claim is recorded unknown).
   const crashed = new Set(events.flatMap((e) => (e.kind === 'crash' ? [e.invocation] : [])));
   const failedTicks = new Set(events.flatMap((e) => (e.kind === 'tick-failed' ? [`${e.invocation}#${e.userId}`] : [])));
-  const statusOf = new Map(
-    snapshot.users.flatMap((u) => u.campaigns.flatMap((c) => c.recipients.map((r) => [slot(c.campaign.id, r.position), r.status] as const))),
+  const statusOf = new Map<string, string | undefined>(
+    snapshot.users.flatMap((u) =>
+      u.campaigns.flatMap((c) =>
+        c.recipients.flatMap((r) => [
+          [slot(c.campaign.id, r.position), r.status] as const,
+          ...c.followUps.steps.map((_, i) => [slot(c.campaign.id, r.position, i + 1), stepOutcome(r, i + 1)?.state] as const),
+        ]),
+      ),
+    ),
   );
   for (const call of calls) {
     if (call.fault !== undefined || call.invocation === undefined) continue;
     if (crashed.has(call.invocation) || failedTicks.has(`${call.invocation}#${call.userId}`)) continue;
-    const status = statusOf.get(slot(call.campaignId, call.position));
+    const status = statusOf.get(slot(call.campaignId, call.position, call.step));
     if (status !== 'sent') problems.push(`${fmt(call)}: accepted by the mailbox in a tick that neither crashed nor failed, yet recorded ${String(status)}`);
   }
 
@@ -1315,7 +1540,7 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
   for (const event of events) {
     if (event.kind === 'invocation') invocationStart.set(event.invocation, event.seq);
     if (event.kind === 'claim') {
-      const id = `${event.invocation}#${slot(event.campaignId, event.position)}`;
+      const id = `${event.invocation}#${slot(event.campaignId, event.position, event.followUp)}`;
       if (event.phase === 'start') lastStart.set(id, event.seq);
       if (event.phase === 'ok') {
         claimStartOf.set(event.seq, lastStart.get(id) ?? event.seq);
@@ -1324,11 +1549,15 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     }
     if (event.kind === 'mail') {
       const call = event.call;
-      const ok = lastOk.get(`${call.invocation}#${slot(call.campaignId, call.position)}`);
+      const ok = lastOk.get(`${call.invocation}#${slot(call.campaignId, call.position, call.step)}`);
       if (ok === undefined) problems.push(`${fmt(call)}: no successful claim of that position before it in its invocation`);
       else claimOf.set(call, claimStartOf.get(ok)!);
     }
   }
+
+  // Follow-up steps (issue 27 §1): none goes after a stop act written before its claim started; each
+  // goes in its first email's thread, not before it is due.
+  problems.push(...stopViolations(world, snapshot, calls, events, claimOf, fmt));
 
   // Unsubscribed addresses: no claim that started after the unsubscribe was written may send.
   const unsubscribedAt = new Map<string, number>();
@@ -1352,12 +1581,19 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
   for (const event of events) {
     if (event.kind === 'action' && event.action === 'pause' && event.phase === 'end' && event.outcome === 'paused')
       pauses.push({ userId: event.userId, campaignId: event.campaignId, from: event.seq, why: 'paused' });
-    if (event.kind === 'record' && event.record === 'auth' && event.phase === 'ok')
+    // A first email's invalid_grant record pauses its campaigns in the same transaction; a step's only disconnects the mailbox.
+    if (event.kind === 'record' && event.record === 'auth' && event.phase === 'ok' && event.followUp === 0)
       pauses.push({ userId: event.userId, campaignId: undefined, from: event.seq, why: 'paused by invalid_grant' });
   }
   const resumeStarts = events.filter(
     (e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && e.action === 'resume' && e.phase === 'start',
   );
+  // An invalid_grant pauses the campaigns the user has then: one queued after it (a track sent again) is not among them.
+  const queuedFrom = new Map<string, number>();
+  for (const event of events) {
+    if (event.kind === 'action' && event.action === 'queue' && event.phase === 'start' && event.campaignId !== undefined && !queuedFrom.has(event.campaignId))
+      queuedFrom.set(event.campaignId, event.seq);
+  }
   const mailboxChanges = events.filter(
     (e): e is Extract<PipelineEvent, { kind: 'action' }> => e.kind === 'action' && (e.action === 'disconnect' || e.action === 'connect') && e.phase === 'end',
   );
@@ -1366,6 +1602,10 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     const start = claimStartOf.get(event.seq)!;
     for (const pause of pauses) {
       if (pause.userId !== event.userId || (pause.campaignId !== undefined && pause.campaignId !== event.campaignId) || pause.from > start) continue;
+      // An invalid_grant pauses the campaigns still sending; a finished campaign's steps wait only for the
+      // mailbox (the disconnect rule below), so a step's claim is held to it by the campaign's own pauses.
+      if (pause.campaignId === undefined && event.followUp !== 0) continue;
+      if (pause.campaignId === undefined && (queuedFrom.get(event.campaignId) ?? -1) > pause.from) continue;
       const resumed = resumeStarts.some((e) => e.userId === event.userId && e.campaignId === event.campaignId && e.seq > pause.from && e.seq < start);
       if (!resumed)
         problems.push(`claim #${event.seq} of ${event.campaignId}#${event.position} (started #${start}) succeeded while ${pause.why} since #${pause.from}`);
@@ -1378,7 +1618,12 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
       );
   }
 
-  for (const { user, cursor, campaigns, day, month, unsubscribed, unsubscribes, counters } of snapshot.users) {
+  // The last successful claim of each email and step (an unknown one is counted on its claim's day).
+  const lastClaimAt = new Map<string, Date>();
+  for (const event of events)
+    if (event.kind === 'claim' && event.phase === 'ok') lastClaimAt.set(slot(event.campaignId, event.position, event.followUp), event.at);
+
+  for (const { user, cursor, campaigns, day, month, unsubscribed, unsubscribes, counters, followUps } of snapshot.users) {
     problems.push(...counterViolations(user.userId, campaigns, unsubscribes, counters));
     const userCalls = calls.filter((call) => call.userId === user.userId);
     // Pacing, in slots (DESIGN §13): every provider call of a user is a claim's, in the slot of the
@@ -1414,7 +1659,7 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     const countedMonth = new Map<string, number>(user.preMonth);
     const count = (map: Map<string, number>, k: string) => map.set(k, (map.get(k) ?? 0) + 1);
     let active = false;
-    for (const { campaign, contacts, item, recipients } of campaigns) {
+    for (const { campaign, contacts, item, recipients, followUps: planned } of campaigns) {
       const name = `${user.userId} campaign ${campaign.id}`;
       if (!item) {
         problems.push(`${name}: missing`);
@@ -1469,7 +1714,8 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
       }
       // Order: per campaign, each position's first provider call comes in position order; a position
       // called again after a later one is a retry that waited alone (its earlier call failed retryably).
-      const campaignCalls = calls.filter((call) => call.campaignId === campaign.id && call.fault !== 'crashed');
+      // A campaign sent in working hours lets recipients asleep wait alone, so its order is by window.
+      const campaignCalls = calls.filter((call) => call.campaignId === campaign.id && call.step === 0 && call.fault !== 'crashed' && item.send_window == null);
       const firstCalls = campaignCalls.filter((call, i) => campaignCalls.findIndex((c) => c.position === call.position) === i);
       for (let i = 1; i < firstCalls.length; i++) {
         if (firstCalls[i]!.position < firstCalls[i - 1]!.position)
@@ -1487,6 +1733,59 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
         const stored = Number(item[`emails_${status}`] ?? 0);
         if (stored !== statusCount[status]) problems.push(`${name}: emails_${status} = ${stored}, ${statusCount[status]} recipients ${status}`);
       }
+
+      // Its follow-up steps: each of a sent email's steps is settled (sent, stopped, failed, unknown) or
+      // still waiting, never both, never twice; a step's outcome agrees with what the mailer saw, and a
+      // sent or unknown one is counted in the day and month of its claim.
+      let stepsSent = 0;
+      for (const r of recipients) {
+        for (let step = 1; step <= 2; step++) {
+          const rname = `${campaign.id}#${r.position} step ${step}`;
+          const outcome = stepOutcome(r, step);
+          const waiting = followUps.filter((f) => f.campaign_id === campaign.id && f.position === r.position && f.step === step);
+          const stepCalls = callsBySlot.get(slot(campaign.id, r.position, step)) ?? [];
+          const stepDelivered = stepCalls.filter((call) => call.delivered);
+          if (step > planned.steps.length || r.status !== 'sent') {
+            if (outcome || waiting.length > 0 || stepCalls.length > 0)
+              problems.push(
+                `${rname}: a step the email does not have (first email ${r.status}): ${outcome?.state ?? ''} ${waiting.length} waiting, ${stepCalls.length} calls`,
+              );
+            continue;
+          }
+          if ((outcome ? 1 : 0) + waiting.length !== 1)
+            problems.push(`${rname}: ${outcome ? `settled ${outcome.state}` : 'not settled'} and ${waiting.length} step item(s) waiting`);
+          if (waiting.length > 0 && options.expectCompleted) problems.push(`${rname}: still ${waiting[0]!.status} at the end (due ${waiting[0]!.due_at})`);
+          if (!outcome) continue;
+          if (outcome.state === 'sent') {
+            stepsSent++;
+            count(countedDay, pacificDate(new Date(outcome.at)));
+            count(countedMonth, pacificMonth(new Date(outcome.at)));
+            const last = stepDelivered.at(-1);
+            if (stepDelivered.length !== 1 || last!.fault !== undefined)
+              problems.push(
+                `${rname}: sent, but the mailer accepted it ${stepDelivered.filter((c) => !c.fault).length} times (${stepCalls.map(fmt).join('; ') || 'no call'})`,
+              );
+            else if (outcome.message_id !== last!.messageId || outcome.token !== last!.token)
+              problems.push(`${rname}: sent with message id ${outcome.message_id}, the mailer got ${last!.messageId}`);
+          } else if (outcome.state !== 'unknown' && stepDelivered.length > 0)
+            problems.push(`${rname}: ${outcome.state}, yet delivered (${stepDelivered.map(fmt).join('; ')})`);
+          if (outcome.state === 'unknown') {
+            const claimedAt = lastClaimAt.get(slot(campaign.id, r.position, step));
+            if (!claimedAt) problems.push(`${rname}: unknown without ever being claimed`);
+            else {
+              count(countedDay, pacificDate(claimedAt));
+              count(countedMonth, pacificMonth(claimedAt));
+            }
+          }
+          if (outcome.state === 'failed') {
+            const lastFault = stepCalls.filter((c) => c.fault !== 'crashed').at(-1)?.fault;
+            if (lastFault !== 'rejected' && lastFault !== 'rate_limited' && lastFault !== 'transient')
+              problems.push(`${rname}: failed after ${stepCalls.map((c) => c.fault ?? 'accepted').join(', ') || 'no call'}`);
+          }
+        }
+      }
+      const followUpsSent = Number(item.follow_ups_sent ?? 0);
+      if (followUpsSent !== stepsSent) problems.push(`${name}: follow_ups_sent = ${followUpsSent}, ${stepsSent} steps sent`);
       const allFinal = recipients.every((r) => FINAL.has(r.status));
       if (item.status === 'completed' && !allFinal) problems.push(`${name}: completed with recipients not final`);
       if (!paused && item.status !== 'completed') {
@@ -1505,10 +1804,99 @@ export function invariantViolations(world: PipelineWorld, snapshot: Snapshot, op
     }
     // The cursor: in the DUE index iff there is work; idle at the end when everything completed.
     const queue = cursor?.queue ?? {};
-    if (!active && (Object.keys(queue).length > 0 || cursor?.due_at !== undefined || cursor?.DuePK !== undefined)) {
+    // A step still waiting keeps the cursor due (at the step's time), like a campaign on it.
+    if (!active && followUps.length === 0 && (Object.keys(queue).length > 0 || cursor?.due_at !== undefined || cursor?.DuePK !== undefined)) {
       problems.push(`${user.userId}: every campaign done, but the cursor still has ${Object.keys(queue).length} campaign(s), due_at ${String(cursor?.due_at)}`);
     }
     if (Object.keys(queue).length > 0 && cursor?.due_at === undefined) problems.push(`${user.userId}: campaigns on the cursor but it is not due (stuck)`);
+    if (followUps.length > 0 && cursor?.due_at === undefined)
+      problems.push(`${user.userId}: ${followUps.length} follow-up step(s) waiting but the cursor is not due (stuck)`);
+  }
+  return problems;
+}
+
+/** A step's outcome on its first email's recipient (`follow_up_<n>`), if settled. */
+function stepOutcome(recipient: Record<string, unknown>, step: number): FollowUpOutcome | undefined {
+  const outcome = recipient[`follow_up_${step}`] as FollowUpOutcome | null | undefined;
+  return outcome ?? undefined;
+}
+
+/**
+ * The follow-up steps delivered against the stop acts and the first emails (issue 27 §1; DESIGN §14):
+ * - no step goes whose claim started after a stop act of its email was written (and held at the end):
+ *   an answer, a listen (under 'Only if they did not listen'), a person's click, the Replied mark; or
+ *   after 'Not for us' to its track by its address in any campaign (with no other answer to the track
+ *   by the address written or in flight since); an unsubscribe is checked with the first emails;
+ * - a step goes in its first email's thread (Gmail's thread id, In-Reply-To our Message-ID, 'Re: <subject>'),
+ *   and not before it is due (its days after the first email was sent).
+ */
+function stopViolations(
+  world: PipelineWorld,
+  snapshot: Snapshot,
+  calls: readonly MailerCall[],
+  events: readonly PipelineEvent[],
+  claimOf: ReadonlyMap<MailerCall, number>,
+  fmt: (call: MailerCall) => string,
+): string[] {
+  const problems: string[] = [];
+  type Act = Extract<PipelineEvent, { kind: 'action' }>;
+  const ends = events.filter((e): e is Act => e.kind === 'action' && e.phase === 'end' && ['answer', 'listen', 'click', 'reply'].includes(e.action));
+  const starts = events.filter((e): e is Act => e.kind === 'action' && e.phase === 'start' && e.action === 'answer');
+  const recipientOf = (campaignId: string, position: number) => {
+    for (const u of snapshot.users) for (const c of u.campaigns) if (c.campaign.id === campaignId) return c.recipients.find((r) => r.position === position);
+    return undefined;
+  };
+  for (const call of calls) {
+    if (call.step === 0 || !call.delivered) continue;
+    const c = world.campaignOf(call.campaignId);
+    const r = recipientOf(call.campaignId, call.position);
+    if (!c || !r) {
+      problems.push(`${fmt(call)}: a step of an email the table does not hold`);
+      continue;
+    }
+    const first = firstEmailOf(r);
+    if (!first) problems.push(`${fmt(call)}: a step of a first email that was not sent (${r.status})`);
+    else {
+      if (call.replyTo?.threadId !== first.thread.threadId || call.replyTo.inReplyTo !== first.thread.inReplyTo)
+        problems.push(`${fmt(call)}: not in its first email's thread (${JSON.stringify(call.replyTo)}, first ${JSON.stringify(first.thread)})`);
+      if (call.subject !== replySubject(first.subject)) problems.push(`${fmt(call)}: subject ${call.subject}, not a reply to ${first.subject}`);
+    }
+    const step = c.followUps.steps[call.step - 1];
+    const dueAt = step && r.sent_at ? Date.parse(r.sent_at) + step.after_days * world.followUpDayMs : undefined;
+    if (dueAt === undefined || call.at.getTime() < dueAt)
+      problems.push(`${fmt(call)}: sent before it was due (${dueAt === undefined ? 'no such step' : new Date(dueAt).toISOString()})`);
+    const claimStart = claimOf.get(call);
+    if (claimStart === undefined) continue;
+    const on = (e: Act) => e.campaignId === call.campaignId && e.position === call.position && e.seq < claimStart;
+    const held = (e: Act): boolean => {
+      switch (e.action) {
+        case 'answer':
+          return typeof r.answered_at === 'string';
+        case 'listen':
+          return e.outcome === 'recorded' && c.followUps.condition === 'not_listened' && typeof r.listened_at === 'string';
+        case 'click':
+          return typeof r.clicked_at === 'string';
+        case 'reply':
+          return e.outcome === 'marked' && typeof r.replied_at === 'string';
+        default:
+          return false;
+      }
+    };
+    for (const e of ends.filter((e) => on(e) && held(e)))
+      problems.push(`${fmt(call)}: sent, though its email's ${e.action} was written (#${e.seq}) before the step's claim started (#${claimStart})`);
+    // 'Not for us' to the track, in any campaign, by this address.
+    const sameTrack = (e: Act) => e.trackKey === c.trackKey && e.email === call.to && e.userId === call.userId;
+    const sameAct = (a: Act, b: Act) => a.campaignId === b.campaignId && a.position === b.position && a.answer === b.answer;
+    const endOf = (start: Act) => ends.find((e) => e.seq > start.seq && sameTrack(e) && sameAct(e, start))?.seq ?? Infinity;
+    for (const no of ends.filter((e) => e.action === 'answer' && e.answer === 'not_for_us' && sameTrack(e) && e.seq < claimStart)) {
+      const noStart = [...starts].reverse().find((s) => s.seq < no.seq && sameTrack(s) && sameAct(s, no))?.seq ?? no.seq;
+      // Another answer to the track takes 'Not for us' back: one started before the claim that ended after 'Not for us' began.
+      const takenBack = starts.some((s) => sameTrack(s) && s.answer !== 'not_for_us' && s.seq < claimStart && endOf(s) > noStart);
+      if (!takenBack)
+        problems.push(
+          `${fmt(call)}: sent, though 'Not for us' to its track was answered in campaign ${no.campaignId} (#${no.seq}) before the step's claim started (#${claimStart})`,
+        );
+    }
   }
   return problems;
 }

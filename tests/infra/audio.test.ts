@@ -41,10 +41,14 @@ describe('the audio bucket', () => {
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
   });
 
-  it("expires uploads a day on, never a ready track's audio, and aborts incomplete multipart uploads", () => {
+  it("expires uploads and data exports a day on, never a ready track's audio, and aborts incomplete multipart uploads", () => {
     const rules = (bucket.LifecycleConfiguration as { Rules: Array<Record<string, unknown>> }).Rules;
     const expiring = rules.filter((rule) => rule.ExpirationInDays !== undefined);
-    expect(expiring).toEqual([expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1, Prefix: 'uploads/' })]);
+    // The data exports' zips (issue 26 §3) expire a day on too.
+    expect(expiring).toEqual([
+      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1, Prefix: 'uploads/' }),
+      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1, Prefix: 'exports/' }),
+    ]);
     expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }));
   });
 
@@ -63,7 +67,8 @@ describe('the audio bucket', () => {
       const s3Statements = statementsOfRole(template, logicalId(stack.api.functions[group].role)).filter((s) =>
         actionsOf([s]).some((a) => a.startsWith('s3:')),
       );
-      const statements = s3Statements.filter((s) => !actionsOf([s]).includes('s3:ListBucket'));
+      // The export writer's own statement on `exports/*`: tests/infra/account-grant.test.ts.
+      const statements = s3Statements.filter((s) => !actionsOf([s]).includes('s3:ListBucket') && !JSON.stringify(s.Resource).includes('/exports/*'));
       const lists = s3Statements.filter((s) => actionsOf([s]).includes('s3:ListBucket'));
       const variables = (resources[logicalId(stack.api.functions[group].fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       if (access === undefined) {

@@ -15,6 +15,7 @@ import { mkdtemp, readFile, rm, stat, symlink, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_TARGET, ESM_REQUIRE_BANNER } from '../../lib/cloud/bundling';
@@ -35,6 +36,12 @@ const TRACKS_BUNDLE_BUDGET_KIB = 3 * 1024;
  * little more (~1.2 MiB); it signs its audio URLs without the S3 client, which would add ~460 KiB.
  */
 const LISTEN_BUNDLE_BUDGET_KIB = 1400;
+/**
+ * The pipeline function's, as deployed: minified (AppFunction, lib/cloud/functions.ts) and compressed (the
+ * code is uploaded as a zip). Minified it is ~480 KB, ~390 KB of which are the AWS SDK's DynamoDB client
+ * that every table function carries and ~90 KB zod (loaded by the writes only).
+ */
+const PIPELINE_DEPLOYED_BUDGET_KB = 300;
 
 /**
  * The libraries a function must not evaluate when it loads: each is loaded by the routes (or the sender's
@@ -56,6 +63,8 @@ const NOT_AT_IMPORT: Record<string, readonly string[]> = {
   // The page's GET validates no body. Its audio URLs are signed by the SigV4 signer the DynamoDB client loads.
   listen: ['zod'],
   insights: ['zod'],
+  // The pipeline's reads validate no body: the mark and to-do schemas load with the first write.
+  pipeline: ['zod'],
 };
 /** Evaluated at import by every function above (the marks' control: a watched package that does load is seen). */
 const TABLE_CLIENT = '@aws-sdk/client-dynamodb';
@@ -197,7 +206,8 @@ describe('Lambda bundles', () => {
       nodemailer: ['sender'],
       '@aws-sdk/client-bedrock-runtime': ['campaigns', 'sender'],
       '@aws-sdk/client-kms': ['mailbox', 'sender'],
-      // The account deletion (issue 26 §3) cancels the subscription (Stripe) and deletes the audio (S3), each loaded on first use.
+      // The account deletion (issue 26 §3) cancels the subscription (Stripe) and deletes the audio (S3), each loaded on
+      // first use; its data export writes the zip to S3 (a multipart upload) with the same client.
       '@aws-sdk/client-secrets-manager': ['mailbox', 'billing', 'account', 'sender'],
       stripe: ['billing', 'account'],
       // Listen only signs GET URLs (lambdas/adapters/s3/s3GetUrlSigner.ts): no S3 client, no presigners.
@@ -225,10 +235,11 @@ describe('Lambda bundles', () => {
     expect(entries.filter(({ name }) => !packagesIn(name).has('@aws-sdk/client-dynamodb')).map((e) => e.name)).toEqual(['health', 'cognitoCustomMessage']);
   });
 
-  it('each S3 audio adapter is in the bundles that use it: the store in tracks and account (its deletion), the GET signer in listen', () => {
+  it("each S3 audio adapter is in the bundles that use it: the store in tracks and account (its deletion), the GET signer in listen and account (the export's download), the export writer in account", () => {
     const bundlesWith = (source: string) => entries.filter(({ name }) => bundledFiles.get(name)!.some((file) => file.endsWith(source))).map((e) => e.name);
     expect(bundlesWith('lambdas/adapters/s3/s3AudioStore.ts')).toEqual(['tracks', 'account']);
-    expect(bundlesWith('lambdas/adapters/s3/s3GetUrlSigner.ts')).toEqual(['listen']);
+    expect(bundlesWith('lambdas/adapters/s3/s3GetUrlSigner.ts')).toEqual(['listen', 'account']);
+    expect(bundlesWith('lambdas/adapters/s3/s3ExportStore.ts')).toEqual(['account']);
   });
 
   it('the billing bundle (stripe included) stays within its size budget', async () => {
@@ -250,6 +261,31 @@ describe('Lambda bundles', () => {
     const kib = Math.round(size / 1024);
     console.log(`listen bundle: ${kib} KiB (unminified; the DynamoDB client and the S3 GET-URL signer included)`);
     expect(kib).toBeLessThan(LISTEN_BUNDLE_BUDGET_KIB);
+  });
+
+  it('the pipeline bundle, minified and compressed as deployed, stays within 300 KB and carries no sending, tracking or listen code', async () => {
+    const entry = entries.find((e) => e.name === 'pipeline')!;
+    const result = await build({
+      entryPoints: [path.join(REPO_ROOT, entry.entry)],
+      outfile: path.join(outDir, 'pipeline', 'minified.mjs'),
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'esm',
+      target: BUNDLE_TARGET,
+      mainFields: ['module', 'main'],
+      banner: { js: ESM_REQUIRE_BANNER },
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const minified = await readFile(path.join(outDir, 'pipeline', 'minified.mjs'));
+    const deployed = gzipSync(minified).length;
+    console.log(`pipeline bundle: ${Math.round(minified.length / 1000)} KB minified, ${Math.round(deployed / 1000)} KB compressed`);
+    expect(deployed).toBeLessThanOrEqual(PIPELINE_DEPLOYED_BUDGET_KB * 1000);
+    const files = bundledFiles.get('pipeline')!;
+    for (const elsewhere of ['lambdas/adapters/dynamodb/sending/', 'lambdas/adapters/dynamodb/listenStore.ts', 'lambdas/adapters/dynamodb/trackingStore.ts']) {
+      expect(files.filter((file) => file.includes(elsewhere))).toEqual([]);
+    }
   });
 
   it('the campaigns bundle sanitizes with the jsdom installed beside it', async () => {

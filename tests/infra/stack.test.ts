@@ -211,6 +211,25 @@ describe('api', () => {
     }
   });
 
+  it('deploys the pitch pipeline (issue 28 §1) as a Lambda of its own behind its six routes, each with JWT auth', () => {
+    const pipelineFn = `"${logicalId(stack.api.functions.pipeline.fn)}"`;
+    const integrations = Object.fromEntries(resourcesOfType(template, 'AWS::ApiGatewayV2::Integration'));
+    const toPipeline = routeResources.filter(([, r]) => {
+      const target = JSON.stringify(r.Properties!.Target);
+      const integrationId = Object.keys(integrations).find((id) => target.includes(`"${id}"`));
+      return integrationId !== undefined && JSON.stringify(integrations[integrationId]!.Properties!.IntegrationUri).includes(pipelineFn);
+    });
+    expect(toPipeline.map(([, r]) => r.Properties!.RouteKey as string).sort()).toEqual([
+      'GET /api/contacts/{id}/tracks',
+      'GET /api/pipeline/todos',
+      'GET /api/pipeline/tracks',
+      'GET /api/pipeline/tracks/{trackKey}',
+      'PUT /api/pipeline/tracks/{trackKey}/entries/{addressId}/mark',
+      'PUT /api/pipeline/tracks/{trackKey}/entries/{addressId}/todo',
+    ]);
+    for (const [, route] of toPipeline) expect(route.Properties!.AuthorizationType).toBe('JWT');
+  });
+
   it('has one Lambda per handler group deployed to AWS: Node 22, arm64, ESM bundle, table name and Powertools settings', () => {
     const groups = cloudHandlerGroups();
     expect(Object.keys(stack.api.functions).sort()).toEqual([...groups].sort());

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAllowanceStore } from '../../lambdas/adapters/dynamodb/allowanceStore';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
+import { DynamoPassStore } from '../../lambdas/adapters/dynamodb/passStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
@@ -33,6 +34,7 @@ import {
   type RecipientPreview,
 } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
+import { followUpMessages } from '../../schema/api/followUpValues';
 import { UNSUBSCRIBE_FOOTER_TEXT } from '../../schema/email/render';
 import { planOf } from '../../schema/plans';
 import { key } from '../../schema/table';
@@ -433,8 +435,10 @@ describe('POST /api/campaigns/{id}/recipient-preview', () => {
     juno = await addContact(user, { name: 'Juno Halloway', label_name: 'Cobalt Relay Audio' });
   });
 
-  const preview = async (campaign: Campaign, contact: Contact): Promise<RecipientPreview> => {
-    const response = await api(user, `/api/campaigns/${campaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: contact.id } });
+  /** The email `contact` gets, or with `follow_up` that step of theirs. */
+  const preview = async (campaign: Campaign, contact: Contact, follow_up?: { number: number; step: object }): Promise<RecipientPreview> => {
+    const body = { contact_id: contact.id, ...(follow_up ? { follow_up } : {}) };
+    const response = await api(user, `/api/campaigns/${campaign.id}/recipient-preview`, { method: 'POST', body });
     expect(response.status, JSON.stringify(response.json)).toBe(200);
     return recipientPreviewSchema.parse(response.json);
   };
@@ -487,6 +491,46 @@ describe('POST /api/campaigns/{id}/recipient-preview', () => {
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({ entity: 'written_email' });
     expect(typeof written[0]!.expiresAt).toBe('number');
+  });
+
+  it('a follow-up step in the artist’s words: in the first email’s thread, placeholders filled for the recipient, with the footer', async () => {
+    const campaign = await createDraft(user, {
+      mode: 'ai',
+      track,
+      email_subject: '[TRACK_NAME] for [LABEL_NAME]',
+      email_body: 'Hi [CONTACT_NAME]',
+      total_recipients: 2,
+    });
+    const step = await preview(campaign, juno, { number: 2, step: { after_days: 9, writer: 'own', text: 'Hi [FIRST_NAME], one last nudge: [TRACK_URL]' } });
+    expect(step.subject).toBe('Re: Night Drive for Cobalt Relay Audio');
+    expect(step.text).toContain('Hi Juno, one last nudge: ' + track.track_url);
+    expect(step.text).toContain(UNSUBSCRIBE_FOOTER_TEXT);
+    expect(step.text).not.toContain('Hi Juno Halloway'); // not the first email again
+  });
+
+  it('a follow-up step by the AI: a short nudge written for this recipient from their first email, never a copy of it', async () => {
+    const campaign = await generated(user, mara);
+    const [first, step] = [await preview(campaign, juno), await preview(campaign, juno, { number: 1, step: { after_days: 4, writer: 'ai', text: null } })];
+    expect(step.subject).toBe(`Re: ${first.subject}`);
+    expect(step.text).toMatch(/^Hi Juno,\n/);
+    expect(step.text).toContain(track.track_url);
+    expect(step.text).not.toBe(first.text);
+    expect(step.text.split(/\s+/).length).toBeLessThan(first.text.split(/\s+/).length);
+  });
+
+  it('refuses a step that is no step, and says why', async () => {
+    const campaign = await createDraft(user, { mode: 'ai', track, email_subject: 's', email_body: 'b', total_recipients: 1 });
+    const post = (follow_up: unknown) =>
+      api(user, `/api/campaigns/${campaign.id}/recipient-preview`, { method: 'POST', body: { contact_id: mara.id, follow_up } });
+    expect(await post({ number: 1, step: { after_days: 31, writer: 'ai', text: null } })).toMatchObject({
+      status: 400,
+      json: { message: `follow_up.step.after_days: ${followUpMessages.daysRange}` },
+    });
+    expect(await post({ number: 1, step: { after_days: 4, writer: 'own', text: '  ' } })).toMatchObject({
+      status: 400,
+      json: { message: `follow_up.step.text: ${followUpMessages.textRequired}` },
+    });
+    expect((await post({ number: 3, step: { after_days: 4, writer: 'ai', text: null } })).status).toBe(400);
   });
 
   it('404s a campaign or contact that is not there', async () => {
@@ -569,6 +613,7 @@ describe('a writer failure', () => {
       campaigns: new DynamoCampaignStore(db, tableName, { ids }),
       contacts: new DynamoContactStore(db, tableName),
       profiles: new DynamoProfileStore(db, tableName),
+      passes: new DynamoPassStore(db, tableName),
       writer: failingWriter,
       allowances: new DynamoAllowanceStore(db, tableName),
       tracks: new DynamoTrackStore(db, tableName),
@@ -786,6 +831,7 @@ describe('the AI preview allowance (issue 26)', () => {
       campaigns: new DynamoCampaignStore(db, tableName, { ids: ulidGenerator() }),
       contacts: new DynamoContactStore(db, tableName),
       profiles: new DynamoProfileStore(db, tableName),
+      passes: new DynamoPassStore(db, tableName),
       writer: countingWriter,
       allowances: new DynamoAllowanceStore(db, tableName),
       tracks: new DynamoTrackStore(db, tableName),

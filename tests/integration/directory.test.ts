@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { buildDemoPolicy } from '../fakes/builders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactItem, DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
 import { CONTACTS_PER_TRANSACTION, directoryItem, DynamoDirectoryStore } from '../../lambdas/adapters/dynamodb/directoryStore';
@@ -523,6 +524,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
       submission_guidelines: 'No guidelines provided',
       is_featured: true,
       contact_type: 'Label',
+      demo_policy: null,
     });
     alphaId = alpha!.id;
     expect(byEmail(after, address('beta'))[0]).toMatchObject({ name: 'Import; Beta', contact_type: 'DJ', location: 'Unknown Location' });
@@ -560,6 +562,95 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
       ExpressionAttributeValues: { ':pk': key.directoryEmailLookup(), ':email': address('alpha').toLowerCase() },
     });
     expect(lookup.map((item) => item.id)).toEqual([alphaId]);
+  });
+
+  it('imports demo policies (CSV columns and a JSON demo_policy), reports bad values by row, and an added entry gives its contact the policy', async () => {
+    const before = await listed();
+    const csv = [
+      'Name,Email,Submission method,Submission URL,Accepts,Accepted genres,Response days,Max words',
+      `Policy Email,${address('p-email')},email,,"private links only; unreleased",Techno,14,150`,
+      `Policy Form,${address('p-form')},web form,p-form.example/demos,,,,`,
+      `Policy Bad Method,${address('p-bad1')},carrier pigeon,,,,,`,
+      `Policy No Link,${address('p-bad2')},platform,,,,3 weeks,`,
+      `Policy Bad Days,${address('p-bad3')},email,,,Polka,never,`,
+    ].join('\n');
+    expect((await importFile('csv', csv)).json).toEqual({
+      created: 2,
+      updated: 0,
+      rejected: [
+        { row: 4, email: address('p-bad1'), reasons: ['Unknown submission method: carrier pigeon (use email, web form or platform)'] },
+        { row: 5, email: address('p-bad2'), reasons: ['A web form or platform needs its submission link'] },
+        { row: 6, email: address('p-bad3'), reasons: ['Unknown accepted genre: Polka', 'Response days must be a whole number of days from 1 to 365: never'] },
+      ],
+    });
+    const base = buildDemoPolicy();
+    const after = await listed();
+    expect(after).toHaveLength(before.length + 2);
+    const [withEmail] = byEmail(after, address('p-email'));
+    expect(withEmail?.demo_policy).toEqual({
+      ...base,
+      submit_by: 'email',
+      private_streaming_only: true,
+      unreleased_only: true,
+      genres: ['techno'],
+      response_days: 14,
+      max_email_words: 150,
+    });
+    expect(byEmail(after, address('p-form'))[0]?.demo_policy).toEqual({ ...base, submit_by: 'web_form', submit_url: 'https://p-form.example/demos' });
+    for (const bad of ['p-bad1', 'p-bad2', 'p-bad3']) expect(byEmail(after, address(bad))).toEqual([]);
+
+    // JSON: a demo_policy object as the API returns it replaces the policy; an entry re-imported without one has none.
+    const replaced = {
+      ...base,
+      submit_by: 'platform_only',
+      submit_url: 'https://submit.example/p-email',
+      download_wanted: true,
+      genres: ['house'],
+      response_days: 30,
+    };
+    const json = JSON.stringify([
+      { name: 'Policy Email', email: address('p-email'), demo_policy: replaced },
+      { name: 'Policy Form', email: address('p-form') },
+      { name: 'Policy Broken', email: address('p-bad4'), demo_policy: { submit_by: 'email', private_streaming_only: 'perhaps' } },
+    ]);
+    expect((await importFile('json', json)).json).toEqual({
+      created: 0,
+      updated: 2,
+      rejected: [{ row: 3, email: address('p-bad4'), reasons: ['Unknown Private streaming only value: perhaps (use true or false)'] }],
+    });
+    const reread = await listed();
+    expect(byEmail(reread, address('p-email'))[0]).toMatchObject({ id: withEmail!.id, demo_policy: replaced });
+    expect(byEmail(reread, address('p-form'))[0]?.demo_policy).toBeNull();
+
+    // Added to a user's contacts, the entry's policy goes with it and stays through an edit of the contact (same address or another).
+    const adder = await createUser();
+    await own('/api/directory', { token: adder.idToken });
+    const added = await own('/api/directory/contacts', { method: 'POST', token: adder.idToken, body: { entry_ids: [withEmail!.id] } });
+    expect(added.status).toBe(200);
+    const [contact] = (added.json as { added: Contact[] }).added;
+    expect(contact?.demo_policy).toEqual(replaced);
+    const contacts = new DynamoContactStore(dynamodb().doc, tableName);
+    expect((await contacts.get(adder.sub, contact!.id))?.demo_policy).toEqual(replaced);
+    expect((await contacts.getMany(adder.sub, [contact!.id]))[0]?.demo_policy).toEqual(replaced);
+    const edit = {
+      name: 'Renamed',
+      email: contact!.email,
+      label_name: null,
+      contact_type: 'Label' as const,
+      position: null,
+      genre: null,
+      website_url: null,
+      notes: null,
+      time_zone: null,
+    };
+    expect(await contacts.update(adder.sub, contact!.id, edit)).toMatchObject({ outcome: 'saved', contact: { name: 'Renamed', demo_policy: replaced } });
+    const moved = await contacts.update(adder.sub, contact!.id, { ...edit, email: address('p-moved') });
+    expect(moved).toMatchObject({ outcome: 'saved', contact: { email: address('p-moved'), demo_policy: replaced } });
+    const listedContacts = await contacts.list(adder.sub, { limit: 10 });
+    expect(listedContacts).toMatchObject({ outcome: 'listed', contacts: [{ email: address('p-moved'), demo_policy: replaced }] });
+    // A contact typed by hand has none.
+    const typed = await contacts.add(adder.sub, { ...edit, email: address('p-typed') }, new Date());
+    expect(typed.outcome === 'saved' && 'demo_policy' in typed.contact).toBe(false);
   });
 
   it('refuses bad requests with a clear 400 and writes nothing', async () => {

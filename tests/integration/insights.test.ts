@@ -28,6 +28,7 @@ import {
   type Activity,
 } from '../../schema/api/insights';
 import type { RouteKey } from '../../schema/routes';
+import { key } from '../../schema/table';
 import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
 import type { EmailToken } from '../../lambdas/ports';
 import { call, createUser } from './helpers';
@@ -333,6 +334,7 @@ describe('GET /api/analytics', () => {
         emails_answered: 0,
         open_rate: 33,
         click_rate: 33,
+        by_email: null,
       },
       {
         id: early.campaign.id,
@@ -348,6 +350,7 @@ describe('GET /api/analytics', () => {
         emails_answered: 0,
         open_rate: 33,
         click_rate: 0,
+        by_email: null,
       },
     ]);
   });
@@ -681,6 +684,92 @@ describe('the listen page in the dashboard and the activity (issue 16)', () => {
         expect(rows.flatMap((row) => (row.answer_note === null ? [] : [row.answer_note]))).toEqual([note]);
       }
     }
+  });
+});
+
+describe('listens and answers by email: the first email and each follow-up (issue 27 §1)', () => {
+  /**
+   * "Two Nudges", three emails with two steps (a day and two days later, under 'Only if they did not
+   * answer'), sent through the pipeline, steps included; then on the listen pages: 0 answers through the
+   * first email's link; 1 listens through step 1's and answers through step 2's; 2 listens through step
+   * 2's. Before it "Plain", two emails without follow-ups, 0 listened to.
+   */
+  async function followUpWorld() {
+    const world = await sendingWorld({ start: NOW, profile: { tier: 'pro' } });
+    const text = 'Hi [CONTACT_NAME], did [TRACK_NAME] reach you? [TRACK_URL]';
+    const steps = [1, 2].map((after_days) => ({ after_days, writer: 'own' as const, text }));
+    const plain = await sendCampaign(world, 2, 'Plain');
+    const nudged = await world.draft(3, { track_name: 'Two Nudges' });
+    await world.queue(
+      nudged,
+      [1, 2, 3].map((i) => contactFor(world.userId, i)),
+      world.now,
+      { followUps: { steps, condition: 'not_answered' } },
+    );
+    await world.runUntilIdle();
+    const recipients = (await world.recipients(nudged.id)).sort((a, b) => a.position - b.position);
+    const tokenOf = async (token: string | null | undefined) => (await tracking(world).getToken(token!))!;
+    const stepTokenOf = (recipient: (typeof recipients)[number], step: 1 | 2) => {
+      const outcome = recipient[`follow_up_${step}`];
+      if (outcome?.state !== 'sent') throw new Error(`step ${step} of ${recipient.position} was not sent`);
+      return tokenOf(outcome.token);
+    };
+    const [r0, r1, r2] = recipients as [(typeof recipients)[number], (typeof recipients)[number], (typeof recipients)[number]];
+    const store = new DynamoListenStore(world.db, world.tableName);
+    const at = world.now;
+    await store.answer(await tokenOf(r0.token), { answer: 'interested', note: null }, at);
+    await store.recordProgress(await stepTokenOf(r1, 1), { session: 's-1', milestone: 50, seconds: 0, durationSeconds: 200 }, at);
+    await store.answer(await stepTokenOf(r1, 2), { answer: 'send_wavs', note: null }, at);
+    await store.recordProgress(await stepTokenOf(r2, 2), { session: 's-2', milestone: 25, seconds: 0, durationSeconds: 200 }, at);
+    await store.recordProgress(plain.tokens[0]!, { session: 's-3', milestone: 25, seconds: 0, durationSeconds: 200 }, at);
+    return { world, nudged, plain: plain.campaign };
+  }
+
+  it('GET /api/analytics gives a campaign with follow-ups its figures by email (the first less its steps); one without has none; still 3 reads', async () => {
+    const { world, nudged, plain } = await followUpWorld();
+    const counting = countingClient();
+    const analytics = analyticsSchema.parse((await insightsApi(world, { db: counting.db })('GET /api/analytics', { query: { period: '7d' } })).json);
+    expect(counting.total()).toBe(3);
+    const byId = new Map(analytics.campaigns.map((campaign) => [campaign.id, campaign]));
+    expect(byId.get(nudged.id)).toMatchObject({ emails_listened: 2, emails_answered: 2 });
+    expect(byId.get(nudged.id)?.by_email).toEqual([
+      { step: 0, emails_listened: 0, emails_answered: 1 },
+      { step: 1, emails_listened: 1, emails_answered: 0 },
+      { step: 2, emails_listened: 1, emails_answered: 1 },
+    ]);
+    expect(byId.get(plain.id)).toMatchObject({ emails_listened: 1, by_email: null });
+    // The counters agree with the log: each RCPT keeps the step its first listen and first answer came through.
+    const logged = (await world.recipients(nudged.id))
+      .sort((a, b) => a.position - b.position)
+      .map((r) => {
+        const item = r as unknown as Record<string, unknown>;
+        return [item.listened_step ?? null, item.first_answered_step ?? null];
+      });
+    expect(logged).toEqual([
+      [null, null],
+      [1, 2],
+      [2, null],
+    ]);
+  });
+
+  it("basic (Free) shows none of it; another user's analytics hold nothing of this user's campaigns", async () => {
+    const { world, nudged } = await followUpWorld();
+    const other = await sendingWorld({ start: world.now, profile: { tier: 'pro' } });
+    await sendCampaign(other, 1, 'Elsewhere');
+    const theirs = analyticsSchema.parse((await insightsApi(world)('GET /api/analytics', { userId: other.userId, query: { period: '7d' } })).json);
+    expect(theirs.campaigns.map((campaign) => campaign.track_name)).toEqual(['Elsewhere']);
+    expect(theirs.campaigns.every((campaign) => campaign.by_email === null)).toBe(true);
+    await world.db.send(
+      new UpdateCommand({
+        TableName: world.tableName,
+        Key: { PK: key.user(world.userId), SK: key.profile() },
+        UpdateExpression: 'SET tier = :free',
+        ExpressionAttributeValues: { ':free': 'free' },
+      }),
+    );
+    const basic = analyticsSchema.parse((await insightsApi(world)('GET /api/analytics', { query: { period: '7d' } })).json);
+    expect(basic.depth).toBe('basic');
+    expect(basic.campaigns.find((campaign) => campaign.id === nudged.id)).toMatchObject({ emails_listened: null, by_email: null });
   });
 });
 

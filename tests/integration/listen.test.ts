@@ -506,6 +506,62 @@ describe('the recipient’s bound (forged sessions)', () => {
   });
 });
 
+describe("a listen or an answer through a follow-up step's link (issue 27 §1)", () => {
+  /** A follow-up step's own token for the same email, as the sender makes one per step it sends. */
+  async function stepToken(sent: Sent, step: number): Promise<EmailToken> {
+    const token: EmailToken = { ...sent.token, token: newEmailToken(), step };
+    await db().send(new PutCommand({ TableName: table(), Item: { PK: key.tokenPartition(token.token), SK: key.tokenSort(), entity: 'token', ...token } }));
+    return token;
+  }
+
+  it('counts on that step too, on the campaign item in the same write, and the RCPT keeps the step; the user counters count it once, as before', async () => {
+    const sent = await sentEmail();
+    const [step1, step2] = [await stepToken(sent, 1), await stepToken(sent, 2)];
+    await beacon(step1.token, { type: 'play', session: SESSION });
+    expect((await beacon(step1.token, { type: 'progress', session: SESSION, percent: 30, seconds: 3 })).status).toBe(204);
+    expect(await campaign(sent)).toMatchObject({ emails_listened: 1, emails_listened_step1: 1 });
+    expect(await campaign(sent)).not.toHaveProperty('emails_listened_step2');
+    expect(await recipient(sent)).toMatchObject({ listened_step: 1 });
+
+    expect((await answer(step2.token, { answer: 'interested' })).status).toBe(200);
+    expect(await campaign(sent)).toMatchObject({ emails_answered: 1, emails_answered_step2: 1 });
+    expect(await recipient(sent)).toMatchObject({ first_answered_step: 2 });
+
+    // A later listen or a changed answer, through any link, is the same recipient: nothing counts again.
+    await beacon(step2.token, { type: 'progress', session: SESSION, percent: 60, seconds: 5 });
+    await answer(sent.token.token, { answer: 'send_wavs' });
+    await answer(step1.token, { answer: 'not_for_us' });
+    const stored = await campaign(sent);
+    expect(stored).toMatchObject({ emails_listened: 1, emails_listened_step1: 1, emails_answered: 1, emails_answered_step2: 1 });
+    expect(stored).not.toHaveProperty('emails_answered_step1');
+    expect(stored).not.toHaveProperty('emails_listened_step2');
+    expect(await recipient(sent)).toMatchObject({ answer: 'not_for_us', listened_step: 1, first_answered_step: 2 });
+    expect(await totals(sent)).toMatchObject({ emails_listened: 1, emails_answered: 1 });
+  });
+
+  it("'Not for us' through a step's link marks the track's pitch, which stops its steps everywhere (the route keeps the token's track key)", async () => {
+    const sent = await sentEmail();
+    const pitched = { PK: key.user(sent.user.sub), SK: key.pitched('track-key-1', sent.token.contact_id) };
+    await db().send(new PutCommand({ TableName: table(), Item: { ...pitched, entity: 'pitched' } }));
+    const step1: EmailToken = { ...sent.token, token: newEmailToken(), step: 1, track_key: 'track-key-1' };
+    await db().send(new PutCommand({ TableName: table(), Item: { PK: key.tokenPartition(step1.token), SK: key.tokenSort(), entity: 'token', ...step1 } }));
+    expect((await answer(step1.token, { answer: 'not_for_us' })).status).toBe(200);
+    expect(typeof (await item(pitched))?.passed_at).toBe('string');
+    expect(await campaign(sent)).toMatchObject({ emails_answered: 1, emails_answered_step1: 1 });
+  });
+
+  it("through the first email's link counts on no step", async () => {
+    const sent = await sentEmail();
+    await beacon(sent.token.token, { type: 'progress', session: SESSION, percent: 25, seconds: 0 });
+    await answer(sent.token.token, { answer: 'interested' });
+    const stored = await campaign(sent);
+    expect(stored).toMatchObject({ emails_listened: 1, emails_answered: 1 });
+    expect(Object.keys(stored ?? {}).filter((name) => name.includes('_step'))).toEqual([]);
+    expect(await recipient(sent)).not.toHaveProperty('listened_step');
+    expect(await recipient(sent)).not.toHaveProperty('first_answered_step');
+  });
+});
+
 describe('answers', () => {
   it('keeps one current answer per recipient (changeable), counts the first once, shows it on the page and the contact', async () => {
     const sent = await sentEmail();

@@ -56,8 +56,43 @@ describe('the local outbox', () => {
       to: 'Eli Rook <eli@label.example>',
       subject: 'Track for Eli Rook — “Ünder”',
       campaign_id: '01KAKZ3R00000000000000000A',
+      thread_id: sentIds[2],
     });
     for (const message of messages) expect(Object.keys(message).sort()).toEqual(Object.keys(outboxMessageSummarySchema.shape).sort());
+  });
+
+  it('keeps threads: a reply into a thread of the user is listed in it, with its In-Reply-To and References', async () => {
+    const store = outboxStore();
+    const mailer = new LocalMailer(store, { now: () => new Date('2025-03-09T11:00:00.000Z') });
+    const campaignId = '01KAKZ3R00000000000000000B';
+    const first = sampleEmail({
+      subject: 'Night Drive',
+      messageId: `<${campaignId}.0.aaaaaaaa@trackpitch>`,
+      meta: { userId: owner.sub, campaignId, position: 0 },
+    });
+    const opened = await mailer.send(first, credentials);
+    const reply = await mailer.send(
+      sampleEmail({
+        subject: 'Re: Night Drive',
+        messageId: `<${campaignId}.0.bbbbbbbb@trackpitch>`,
+        replyTo: { threadId: opened.threadId, inReplyTo: first.messageId },
+        meta: { userId: owner.sub, campaignId, position: 0 },
+      }),
+      credentials,
+    );
+    expect(reply.threadId).toBe(opened.providerMessageId);
+    const { messages } = outboxListSchema.parse((await call('/api/local/outbox', { token: owner.idToken })).json);
+    expect(messages.filter((message) => message.campaign_id === campaignId).map((message) => [message.subject, message.thread_id])).toEqual([
+      ['Re: Night Drive', opened.providerMessageId],
+      ['Night Drive', opened.providerMessageId],
+    ]);
+    const full = outboxMessageSchema.parse((await call(`/api/local/outbox/${reply.providerMessageId}`, { token: owner.idToken })).json);
+    expect(full.thread_id).toBe(opened.providerMessageId);
+    expect(full.headers).toContainEqual(['In-Reply-To', first.messageId]);
+    expect(full.headers).toContainEqual(['References', first.messageId]);
+    // The other user's outbox has none of it (nor would their reply join this thread).
+    const theirs = outboxListSchema.parse((await call('/api/local/outbox', { token: other.idToken })).json);
+    expect(theirs.messages.filter((message) => message.campaign_id === campaignId)).toEqual([]);
   });
 
   it('returns one message in full: HTML, text, headers and the raw MIME', async () => {

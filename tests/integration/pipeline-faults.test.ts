@@ -5,13 +5,20 @@
  * TransactionConflict cancellations of every sending transaction with opens, clicks and listens racing
  * the sends, provider failures (429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes),
  * pause/resume races, unsubscribes mid-campaign, daily and monthly limits at the boundary and the Pacific
- * midnight rollover across both DST changes. After each run (settled: nothing due, stale claims expired,
- * everything paused resumed) every invariant of DESIGN §4 is checked (`invariantViolations`). Then a
- * named scenario per fault, so a failure names it.
+ * midnight rollover across both DST changes. Two families add follow-up steps (issue 27 §1; DESIGN §14):
+ * campaigns with 1–2 steps on a follow-up day of minutes, a second campaign of the same track sent again
+ * to shared addresses, and stop acts (the Replied mark, answers, 'Not for us', listens, clicks,
+ * unsubscribes) before a step, between its read and its claim, and while it is being sent, under the
+ * same faults. After each run (settled: nothing due, stale claims expired, everything paused resumed)
+ * every invariant of DESIGN §4 is checked (`invariantViolations`), per first email and per step, with
+ * the steps' own: none after a stop act written before its claim, in the first email's thread, not
+ * before it is due, each settled or waiting. Then a named scenario per fault, so a failure names it.
  *
  * A failing run prints its seed; replay one with PIPELINE_SEED=<seed> (and PIPELINE_RUNS=<n> per
- * family to run more: `npm run soak` runs 1,190). Choices are seeded; only the interleaving of truly
- * concurrent work (a duplicate invocation racing the first, a pause racing a tick) is left to the engine.
+ * family to run more: `npm run soak` runs 1,530; the step families alone: `PIPELINE_RUNS=500 npx vitest
+ * run --project integration tests/integration/pipeline-faults.test.ts -t 'seeded faults.*follow-up steps'`).
+ * Choices are seeded; only the interleaving of truly concurrent work (a duplicate invocation racing the
+ * first, a pause racing a tick) is left to the engine.
  * Each family also checks that its runs injected every fault kind its mix names (`kindsOf`): a mix that
  * injected nothing would prove nothing (with a small PIPELINE_RUNS a rare kind may be missing: the
  * failure names it). The suite prints the runs, the emails and the faults by kind.
@@ -21,6 +28,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CONFLICT_ATTEMPTS } from '../../lambdas/adapters/dynamodb/races';
 import { recipientDetails, STALE_CLAIM_MS } from '../../lambdas/core/sender';
 import { nextPacificMidnight, pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
+import type { FollowUpOutcome } from '../../lambdas/ports';
+import { NO_FOLLOW_UPS, type FollowUps } from '../../schema/api/followUpValues';
 import { planOf } from '../../schema/plans';
 import {
   ENGINE_CONFLICTS,
@@ -35,6 +44,7 @@ import {
   type DriveHooks,
   type Invocation,
   type MailerAttempt,
+  type MailerCall,
   type MailerFault,
   type PipelineUser,
   type Rng,
@@ -98,6 +108,14 @@ interface Mix {
   tracking: number;
   /** P(a play heard to a milestone, or an answer, on a delivered email's listen page per user per minute; some sent several times at once), racing the deliveries. */
   listens: number;
+  /** P(a campaign has 1–2 follow-up steps), with a follow-up day of minutes so they fall due within the run. */
+  steps: number;
+  /** P(a stop act on a delivered email per user per minute: Replied, an answer, 'Not for us', a listen, a click, an unsubscribe), some racing the deliveries. */
+  stops: number;
+  /** P(a stop act lands between a step's read and its claim), and P(one lands while the step is being sent). */
+  stopRaces: number;
+  /** P(the act between the read and the claim is 'Not for us' through another campaign's email of the track, when there is one). */
+  elsewhere: number;
   starts: readonly string[];
 }
 
@@ -115,6 +133,10 @@ const calm: Mix = {
   limits: 0,
   tracking: 0,
   listens: 0,
+  steps: 0,
+  stops: 0,
+  stopRaces: 0,
+  elsewhere: 0,
   starts: ALL_STARTS,
 };
 
@@ -151,27 +173,66 @@ const families = {
     limits: 0.4,
     tracking: 0.2,
     listens: 0.1,
+    steps: 0,
+    stops: 0,
+    stopRaces: 0,
+    elsewhere: 0,
     starts: ALL_STARTS,
+  },
+  "follow-up steps: stop acts before, between the read and the claim, and during the send; 'Not for us' in another campaign": {
+    ...calm,
+    steps: 1,
+    stops: 0.25,
+    stopRaces: 0.35,
+    elsewhere: 0.7,
+    tracking: 0.15,
+    listens: 0.1,
+    duplicates: 0.15,
+    secondFiring: 0.15,
+    jitterMs: 20_000,
+  },
+  'follow-up steps under crashes, duplicates, conflicts, provider failures, pauses and the limits': {
+    ...calm,
+    steps: 1,
+    stops: 0.1,
+    stopRaces: 0.1,
+    duplicates: 0.15,
+    lostDelete: 0.06,
+    secondFiring: 0.15,
+    jitterMs: 30_000,
+    crash: 0.06,
+    crashOther: 0.01,
+    throttle: 0.02,
+    conflicts: 0.12,
+    mailer: { rate_limited: 0.05, transient: 0.05, daily_limit: 0.02, auth: 0.02, rejected: 0.04, unknown_after_send: 0.04, unknown_before_send: 0.02 },
+    actions: 0.08,
+    limits: 0.35,
   },
 } satisfies Record<string, Mix>;
 type Family = keyof typeof families;
 const FAMILY_NAMES = Object.keys(families) as Family[];
 
 /**
- * `npm test`'s runs per family. The two families whose runs wait out visibility timeouts (lost deletes,
- * crashes) took over half the suite's time at 34 runs, so they run fewer; each still injects every kind
- * its mix names (asserted below). 'everything at once' took another third at 34 runs: it runs 20, with its
- * rarer provider faults (transient, daily limit, unknown outcomes) made likelier so that 20 runs still
- * inject each several times. `npm run soak` runs every family PIPELINE_RUNS times.
+ * `npm test`'s runs per family: a regression guard within CI's 30 minutes, while `npm run soak` runs every
+ * family PIPELINE_RUNS times for depth. The two families whose runs wait out visibility timeouts (lost
+ * deletes, crashes) took over half the suite's time at 34 runs, so they run fewest; 'everything at once'
+ * has its rarer provider faults (transient, daily limit, unknown outcomes) made likelier so that its runs
+ * still inject each several times. The runs are seeded, so each count is checked once: every family still
+ * injects every kind its mix names (asserted below). The step families came in at ~70 s; the others gave
+ * that back (34 → 24 runs, 20 → 14, 17 → 13, 12 → 10).
  */
 const TEST_RUNS: Record<Family, number> = {
-  'duplicate deliveries and the scheduler firing twice': 12,
-  'crashes before/after the claim, the provider call and the log write; DynamoDB throttling': 17,
-  'provider failures: 429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes': 34,
-  'pause/resume races, disconnects and unsubscribes mid-campaign': 34,
-  'daily and monthly limits at the boundary, Pacific midnight and both DST changes': 34,
-  'TransactionConflict on every sending step, with opens, clicks and listens racing the sends': 34,
-  'everything at once': 20,
+  'duplicate deliveries and the scheduler firing twice': 10,
+  'crashes before/after the claim, the provider call and the log write; DynamoDB throttling': 13,
+  'provider failures: 429, 5xx, invalid_grant, daily limit, rejected, unknown outcomes': 24,
+  'pause/resume races, disconnects and unsubscribes mid-campaign': 24,
+  'daily and monthly limits at the boundary, Pacific midnight and both DST changes': 24,
+  'TransactionConflict on every sending step, with opens, clicks and listens racing the sends': 24,
+  'everything at once': 14,
+  "follow-up steps: stop acts before, between the read and the claim, and during the send; 'Not for us' in another campaign": 6,
+  // Its rarest kind, a conflict on a step's sent record, comes about once in two runs and hangs on the
+  // interleaving (a full CI run saw none in 8 runs): 16 runs, a superset of the 8 that gave every other kind.
+  'follow-up steps under crashes, duplicates, conflicts, provider failures, pauses and the limits': 16,
 };
 const runsOf = (family: Family) => PIPELINE_RUNS ?? TEST_RUNS[family];
 
@@ -207,6 +268,13 @@ function kindsOf(mix: Mix): string[] {
   if (mix.limits) kinds.push('daily limit waited out', 'monthly limit waited out');
   if (mix.tracking) kinds.push('human opens', 'machine opens', 'clicks', 'tracking events fetched several times at once');
   if (mix.listens) kinds.push('listens', 'answers', 'listen beacons sent several times at once');
+  if (mix.steps) kinds.push('follow-up steps sent', 'steps stopped', 'campaigns of the same track sent again to the same addresses');
+  if (mix.steps && mix.crash) kinds.push('step crash-after claim', 'step crash-before record');
+  if (mix.steps && mix.conflicts) kinds.push('conflict claimFollowUp', 'conflict recordFollowUp sent', 'conflict settleFollowUp');
+  if (mix.steps && Object.keys(mix.mailer).length > 0) kinds.push('steps refused by the provider');
+  if (mix.stops) for (const kind of STOP_ACTS) kinds.push(`stop act: ${kind}`);
+  if (mix.stopRaces) kinds.push(STOP_BEFORE_CLAIM, STOP_DURING_SEND);
+  if (mix.elsewhere) kinds.push(NOT_FOR_US_ELSEWHERE_BEFORE_CLAIM);
   // A mix that starts only on boundary nights (a DST change, a month's or a year's end) crossed each while sending.
   if (!mix.starts.includes(STARTS.ordinary)) for (const start of mix.starts) kinds.push(`sent across Pacific midnight from ${startName(start)}`);
   return kinds;
@@ -224,6 +292,27 @@ function boundariesOf(world: PipelineWorld, snapshot: Snapshot, start: string): 
   }
   if (new Set(delivered.map((call) => pacificDate(call.at))).size > 1) kinds.push(`sent across Pacific midnight from ${startName(start)}`);
   return kinds;
+}
+
+/** The stop acts a run makes on delivered emails (issue 27 §1): 'not for us' is an answer, named apart. */
+const STOP_ACTS = ['replied', 'answer', 'not for us', 'listen', 'click', 'unsubscribe'] as const;
+type StopAct = (typeof STOP_ACTS)[number];
+const STOP_BEFORE_CLAIM = "stop act between a step's read and its claim";
+const STOP_DURING_SEND = 'stop act while a step is being sent';
+const NOT_FOR_US_ELSEWHERE_BEFORE_CLAIM = "'Not for us' in another campaign between a step's read and its claim";
+
+/** A stop act on the email `call` delivered (or on another campaign's email of the track), through the world. */
+function stopActOn(world: PipelineWorld, call: MailerCall, act: StopAct, concurrent = false) {
+  switch (act) {
+    case 'replied':
+      return world.stop(call, 'reply', { concurrent });
+    case 'not for us':
+      return world.stop(call, 'answer', { answer: 'not_for_us', concurrent });
+    case 'answer':
+      return world.stop(call, 'answer', { answer: call.seq % 2 === 0 ? 'interested' : 'send_wavs', concurrent });
+    default:
+      return world.stop(call, act, { concurrent });
+  }
 }
 
 interface RunReport {
@@ -244,9 +333,11 @@ const bump = (faults: Record<string, number>, name: string, by = 1) => {
 
 /** The provider's answer to one call, from the run's mix (keyed by what it is about, not by order). */
 function mailerPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: () => boolean) {
-  return ({ userId, campaignId, position, attempt }: MailerAttempt): MailerFault | undefined => {
+  return ({ userId, campaignId, position, step, attempt }: MailerAttempt): MailerFault | undefined => {
     if (quiet()) return undefined;
-    const r = rngFor(seed, 'mail', world().userLabel(userId), world().labelOf(campaignId), position, attempt).next();
+    // A step's answers on a stream of their own (a first email's stream is as it was before steps).
+    const about = step ? [position, `step ${step}`, attempt] : [position, attempt];
+    const r = rngFor(seed, 'mail', world().userLabel(userId), world().labelOf(campaignId), ...about).next();
     let edge = 0;
     for (const [fault, p] of Object.entries(mix.mailer) as [MailerFault, number][]) {
       edge += p;
@@ -266,7 +357,9 @@ function dbPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: ()
     requestNumbers.set(id, n);
     const rng = rngFor(seed, 'db', invocation.id, world().userLabel(info.userId), n);
     // Writes are what a crash between two steps is about (the claim and the record most, and rare enough to need it).
-    const crash = info.step === 'read' || info.step === 'query' ? mix.crashOther : mix.crash;
+    // A follow-up step's writes are a few in a run, so they crash 4× as often: at the base rate the 16 runs of
+    // the steps' crash family injected 'step crash-after claim' once, or not at all (it hangs on the interleaving).
+    const crash = info.step === 'read' || info.step === 'query' ? mix.crashOther : info.followUpStep ? Math.min(1, 4 * mix.crash) : mix.crash;
     const r = rng.next();
     if (r < crash / 2) return 'crash-before';
     if (r < crash) return 'crash-after';
@@ -292,6 +385,7 @@ function conflictPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, qui
       info.campaignId ? world().labelOf(info.campaignId) : '',
       info.position ?? '',
       info.record ?? '',
+      ...(info.followUpStep ? [`step ${info.followUpStep}`] : []),
     ].join('/');
     const n = (tries.get(about) ?? 0) + 1;
     tries.set(about, n);
@@ -303,17 +397,39 @@ function conflictPlanFor(seed: number, mix: Mix, world: () => PipelineWorld, qui
 
 interface RunPlan {
   start: Date;
+  /** A follow-up 'day' (FOLLOW_UP_DAY_SECONDS): minutes, so the steps fall due within the run. */
+  followUpDayMs: number;
   users: {
     limits: boolean;
     dailyLimit: number;
     sentToday: number;
     tier: 'free' | 'pro' | 'label';
     usedThisMonth: number;
-    campaigns: { recipients: number; shared: number; sendAfterMs: number | 'midnight' }[];
+    campaigns: {
+      recipients: number;
+      shared: number;
+      sendAfterMs: number | 'midnight';
+      followUps: FollowUps;
+      /** The first campaign's track, sent again to the addresses it shares (send_again): 'Not for us' to one stops the other's steps. */
+      sameTrack: boolean;
+    }[];
   }[];
 }
 
-function planRun(rng: Rng, mix: Mix): RunPlan {
+/** 1–2 steps, a day or two apart, stopped by a listen or only by an answer. */
+function followUpsOf(rng: Rng): FollowUps {
+  const first = rng.between(1, 2);
+  const days = rng.chance(0.5) ? [first] : [first, first + rng.between(1, 2)];
+  return {
+    steps: days.map((after_days, i) => ({ after_days, writer: 'own', text: `Hi [CONTACT_NAME], step ${i + 1}: did [TRACK_NAME] reach you?` })),
+    condition: rng.pick(['not_listened', 'not_answered'] as const),
+  };
+}
+
+function planRun(rng: Rng, mix: Mix, seed: number): RunPlan {
+  // The steps' choices on a stream of their own: a mix without steps plans its runs as before.
+  const stepRng = rngFor(seed, 'steps');
+  const withSteps = () => (mix.steps && stepRng.chance(mix.steps) ? followUpsOf(stepRng) : NO_FOLLOW_UPS);
   const start = new Date(rng.pick(mix.starts));
   const users = Array.from({ length: rng.between(2, 3) }, () => {
     const limits = rng.chance(mix.limits);
@@ -322,13 +438,17 @@ function planRun(rng: Rng, mix: Mix): RunPlan {
     // What is left of the plan's month (Free 50, Pro 500) at the start: a few emails, so runs reach the limit.
     const headroom = limits ? rng.between(3, 9) : 50;
     const monthly = planOf(tier).monthlyEmails;
-    const campaigns = [{ recipients: rng.between(3, 6), shared: 0, sendAfterMs: 0 as number | 'midnight' }];
-    if (rng.chance(0.3)) {
+    const campaigns: RunPlan['users'][number]['campaigns'] = [
+      { recipients: rng.between(3, 6), shared: 0, sendAfterMs: 0, followUps: withSteps(), sameTrack: false },
+    ];
+    if (mix.steps ? stepRng.chance(0.6) : rng.chance(0.3)) {
       campaigns.push({
         recipients: rng.between(3, 5),
         // Addresses also in the first campaign: an unsubscribe from one must stop the other.
-        shared: rng.between(0, 2),
+        shared: mix.steps ? stepRng.between(1, 3) : rng.between(0, 2),
         sendAfterMs: rng.pick([0, 0, 3 * MINUTE_MS, 90 * MINUTE_MS, 'midnight'] as const),
+        followUps: withSteps(),
+        sameTrack: mix.steps ? stepRng.chance(0.6) : false,
       });
     }
     return {
@@ -340,21 +460,31 @@ function planRun(rng: Rng, mix: Mix): RunPlan {
       campaigns,
     };
   });
-  return { start, users };
+  return { start, followUpDayMs: stepRng.between(3, 15) * MINUTE_MS, users };
 }
 
 async function runSeed(family: Family, seed: number): Promise<RunReport> {
   const mix: Mix = families[family];
   const rng = mulberry32(seed);
-  const plan = planRun(rng, mix);
+  const plan = planRun(rng, mix, seed);
   const clock = new FakeClock(plan.start);
   let quiet = false;
+  const faults: Record<string, number> = {};
+  const stopRaces = stopRacesFor(
+    seed,
+    mix,
+    () => world,
+    () => quiet,
+    faults,
+  );
   const world: PipelineWorld = new PipelineWorld({
     db: db(),
     tableName: stack().tableName,
     clock,
     tag: `pf-${EXEC}-${seed}`,
     cursorsFrom: 'own',
+    followUpDayMs: plan.followUpDayMs,
+    ...(mix.stopRaces ? { beforeTransaction: stopRaces.beforeClaim } : {}),
     mailerPlan: mailerPlanFor(
       seed,
       mix,
@@ -378,7 +508,7 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
         }
       : {}),
   });
-  const faults: Record<string, number> = {};
+  if (mix.stopRaces) world.mail.during = stopRaces.duringSend;
   const report: RunReport = { seed, family, problems: [], emails: 0, calls: 0, firings: 0, faults };
   let snapshot: Snapshot | undefined;
   try {
@@ -393,7 +523,14 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
           const names = [...first.slice(0, c.shared), ...Array.from({ length: c.recipients - Math.min(c.shared, first.length) }, (_, n) => `c${j}n${n}`)];
           if (j === 0) first = names;
           const sendAfter = c.sendAfterMs === 'midnight' ? nextPacificMidnight(clock.now()) : new Date(clock.now().getTime() + c.sendAfterMs);
-          await world.campaignFor(users[i]!.userId, world.contacts(users[i]!.userId, names), { sendAfter, trackName: `Track ${j}` });
+          await world.campaignFor(users[i]!.userId, world.contacts(users[i]!.userId, names), {
+            sendAfter,
+            trackName: `Track ${c.sameTrack ? 0 : j}`,
+            followUps: c.followUps,
+            // Both campaigns of the track send again: whichever claims an address first, the other still pitches it.
+            ...(u.campaigns.some((other) => other.sameTrack) ? { sendAgain: true } : {}),
+          });
+          if (c.sameTrack && c.shared > 0) bump(faults, 'campaigns of the same track sent again to the same addresses');
         }
       }),
     );
@@ -479,6 +616,22 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
             if (copies > 1) bump(faults, 'listen beacons sent several times at once');
           });
         }
+        // Stop acts on delivered emails (the artist's Replied mark, answers, 'Not for us', listens, clicks, unsubscribes), on a stream of their own.
+        const stopRng = rngFor(seed, 'stop', now);
+        for (const user of world.users) {
+          if (!stopRng.chance(mix.stops)) continue;
+          const act = stopRng.pick(STOP_ACTS);
+          const concurrent = stopRng.chance(0.5);
+          const pick = stopRng.int(1000);
+          const delivered = world.mail.delivered.filter((call) => call.userId === user.userId && call.token);
+          const call = delivered[pick % Math.max(1, delivered.length)];
+          if (!call) continue;
+          const stop = async () => {
+            if ((await stopActOn(world, call, act, concurrent)) !== undefined) bump(faults, `stop act: ${act}`);
+          };
+          if (concurrent) tracked.push(stop);
+          else await stop();
+        }
         if (racing.length === 0 && tracked.length === 0) return;
         if (racing.length > 0) bump(faults, 'racing actions', racing.length);
         return () => Promise.all([...racing.map((user) => act(user, true)), ...tracked.map((track) => track())]);
@@ -508,6 +661,7 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
     snapshot = await world.snapshot();
     report.problems.push(...invariantViolations(world, snapshot, { expectCompleted: true }));
     for (const kind of boundariesOf(world, snapshot, plan.start.toISOString())) bump(faults, kind);
+    for (const kind of stepOutcomesOf(snapshot)) bump(faults, kind);
   } catch (error) {
     report.problems.push(`the run threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   } finally {
@@ -516,10 +670,13 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
   report.emails = world.mail.delivered.length;
   report.calls = world.mail.calls.length;
   for (const call of world.mail.calls) if (call.fault && call.fault !== 'crashed') bump(faults, `mailer ${call.fault}`);
+  bump(faults, 'steps refused by the provider', world.mail.calls.filter((call) => call.step > 0 && call.fault && call.fault !== 'crashed').length);
   for (const event of world.log.events) {
     if (event.kind !== 'fault') continue;
     if (event.fault === 'conflict') bump(faults, `conflict ${event.sendingStep!}${event.record ? ` ${event.record}` : ''}`);
     else bump(faults, event.fault === 'throttle' ? 'throttles' : `${event.fault} ${event.step}`);
+    // A step's claim and record: counted apart too (the kinds above count them with the first emails').
+    if (event.followUp && event.fault !== 'conflict' && event.fault !== 'throttle') bump(faults, `step ${event.fault} ${event.step}`);
   }
   bump(faults, 'conflicts from the engine', world.dbCounts.get(ENGINE_CONFLICTS) ?? 0);
   bump(faults, 'crashed invocations', world.stats.crashedInvocations);
@@ -527,6 +684,71 @@ async function runSeed(family: Family, seed: number): Promise<RunReport> {
   bump(faults, 'lost deletes', world.stats.lostDeletes);
   bump(faults, 'second firings', world.stats.secondFirings);
   return report;
+}
+
+/** What became of the run's follow-up steps, by outcome (and a stop by its reason). */
+function stepOutcomesOf(snapshot: Snapshot): string[] {
+  const kinds: string[] = [];
+  for (const u of snapshot.users)
+    for (const c of u.campaigns)
+      for (const r of c.recipients)
+        for (const step of [1, 2]) {
+          const outcome = (r as Record<string, unknown>)[`follow_up_${step}`] as FollowUpOutcome | null | undefined;
+          if (!outcome) continue;
+          if (outcome.state === 'sent') kinds.push('follow-up steps sent');
+          else if (outcome.state === 'stopped') kinds.push('steps stopped', `steps stopped: ${outcome.reason}`);
+          else kinds.push(`steps ${outcome.state}`);
+        }
+  return kinds;
+}
+
+/**
+ * The stop acts that race a step (issue 27 §1; DESIGN §14): one lands between the sender's read of a step
+ * and its claim (the claim must see it: the step is stopped), or while the step is being sent (after the
+ * claim: the step may go). Drawn per step, at its first claim and its first call.
+ */
+function stopRacesFor(seed: number, mix: Mix, world: () => PipelineWorld, quiet: () => boolean, faults: Record<string, number>) {
+  const raced = new Set<string>();
+  const firstEmail = (campaignId: string, position: number) =>
+    world().mail.calls.find((call) => call.campaignId === campaignId && call.position === position && call.step === 0 && call.delivered && call.token);
+  /** Once per step and place, with the mix's chance. */
+  const draw = (place: string, campaignId: string, position: number, step: number) => {
+    const id = `${place}#${campaignId}#${position}#${step}`;
+    if (quiet() || raced.has(id)) return false;
+    raced.add(id);
+    return rngFor(seed, place, world().labelOf(campaignId), position, step).chance(mix.stopRaces);
+  };
+  const pickAct = (campaignId: string, position: number, step: number) => rngFor(seed, 'race-act', world().labelOf(campaignId), position, step).pick(STOP_ACTS);
+  return {
+    beforeClaim: async (info: CommandInfo) => {
+      if (info.sendingStep !== 'claimFollowUp' || !info.campaignId || info.position === undefined || !info.followUpStep) return;
+      if (!draw('claim-race', info.campaignId, info.position, info.followUpStep)) return;
+      const call = firstEmail(info.campaignId, info.position);
+      if (!call) return;
+      // 'Not for us' to the track through another campaign's email to the address, when there is one.
+      const trackKey = world().campaignOf(call.campaignId)?.trackKey;
+      const elsewhere = world().mail.calls.find(
+        (c) =>
+          c.userId === call.userId &&
+          c.to === call.to &&
+          c.campaignId !== call.campaignId &&
+          c.step === 0 &&
+          c.delivered &&
+          c.token &&
+          world().campaignOf(c.campaignId)?.trackKey === trackKey,
+      );
+      if (elsewhere && rngFor(seed, 'elsewhere', world().labelOf(info.campaignId), info.position, info.followUpStep).chance(mix.elsewhere)) {
+        if ((await stopActOn(world(), elsewhere, 'not for us')) !== undefined) bump(faults, NOT_FOR_US_ELSEWHERE_BEFORE_CLAIM);
+        return;
+      }
+      if ((await stopActOn(world(), call, pickAct(info.campaignId, info.position, info.followUpStep))) !== undefined) bump(faults, STOP_BEFORE_CLAIM);
+    },
+    duringSend: async ({ campaignId, position, step }: MailerAttempt) => {
+      if (step === 0 || !draw('send-race', campaignId, position, step)) return;
+      const call = firstEmail(campaignId, position);
+      if (call && (await stopActOn(world(), call, pickAct(campaignId, position, step))) !== undefined) bump(faults, STOP_DURING_SEND);
+    },
+  };
 }
 
 /** Runs `seeds` of a family, PARALLEL at a time. */
@@ -620,7 +842,13 @@ describe('the sending pipeline under seeded faults: every DESIGN §4 invariant a
 let scenarioCount = 0;
 
 function scenarioWorld(
-  options: { start?: string; dbFault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined; conflict?: (info: CommandInfo) => boolean } = {},
+  options: {
+    start?: string;
+    dbFault?: (info: CommandInfo, invocation: Invocation) => DbFault | undefined;
+    conflict?: (info: CommandInfo) => boolean;
+    followUpDayMs?: number;
+    beforeTransaction?: (info: CommandInfo) => Promise<void>;
+  } = {},
 ) {
   const clock = new FakeClock(new Date(options.start ?? STARTS.ordinary));
   return new PipelineWorld({
@@ -631,6 +859,8 @@ function scenarioWorld(
     cursorsFrom: 'own',
     ...(options.dbFault ? { dbFault: options.dbFault } : {}),
     ...(options.conflict ? { conflict: options.conflict } : {}),
+    ...(options.followUpDayMs ? { followUpDayMs: options.followUpDayMs } : {}),
+    ...(options.beforeTransaction ? { beforeTransaction: options.beforeTransaction } : {}),
   });
 }
 
@@ -1075,5 +1305,113 @@ describe('races between the sender and the artist', () => {
     world.clock.advance(10 * MINUTE_MS);
     await world.resumeEverything();
     await settle(world);
+  });
+});
+
+describe("a stop act racing a follow-up step (issue 27 §1; DESIGN §14: the claim's check is the guarantee)", () => {
+  const DAY_MS = 10 * MINUTE_MS;
+  const steps = (after: number[]): FollowUps => ({
+    steps: after.map((after_days, i) => ({ after_days, writer: 'own', text: `Step ${i + 1}: did [TRACK_NAME] reach you?` })),
+    condition: 'not_listened',
+  });
+  const outcomesOf = (snapshot: Snapshot, campaign = 0) =>
+    snapshot.users[0]!.campaigns[campaign]!.recipients.map((r) =>
+      [1, 2].map((step) => {
+        const outcome = (r as Record<string, unknown>)[`follow_up_${step}`] as FollowUpOutcome | null | undefined;
+        return outcome ? (outcome.state === 'stopped' ? `stopped: ${outcome.reason}` : outcome.state) : null;
+      }),
+    );
+  const stepCalls = (world: PipelineWorld) =>
+    world.mail.calls.filter((call) => call.step > 0).map((call) => [world.labelOf(call.campaignId), call.position, call.step]);
+
+  /**
+   * Campaign A (Track, one step a follow-up day later) to x; campaign B of the same track sent again to x.
+   * `race` runs once, when the sender is about to claim A's step (it has read the step and decided it may go).
+   */
+  async function raceBeforeClaim(race: (world: PipelineWorld, first: { a: MailerCall; b: MailerCall }) => Promise<unknown>) {
+    let raced = 0;
+    const world: PipelineWorld = scenarioWorld({
+      followUpDayMs: DAY_MS,
+      beforeTransaction: async (info) => {
+        if (info.sendingStep !== 'claimFollowUp' || raced++ > 0) return;
+        const [a, b] = world.mail.delivered;
+        await race(world, { a: a!, b: b! });
+      },
+    });
+    const user = await world.addUser();
+    const [x] = world.contacts(user.userId, ['x']);
+    await world.campaignFor(user.userId, [x!], { trackName: 'Track', followUps: steps([1]) });
+    await world.campaignFor(user.userId, [x!], { trackName: 'Track', sendAgain: true });
+    const snapshot = await settle(world);
+    expect(raced).toBeGreaterThanOrEqual(1);
+    return { world, snapshot };
+  }
+
+  it("'Not for us' to the track in another campaign, between the step's read and its claim: the claim refuses, the step is stopped and never sent", async () => {
+    const { world, snapshot } = await raceBeforeClaim((w, { b }) => w.stop(b, 'answer', { answer: 'not_for_us' }));
+    expect(world.mail.calls.map((call) => [world.labelOf(call.campaignId), call.step])).toEqual([
+      ['u0c0', 0],
+      ['u0c1', 0],
+    ]);
+    expect(outcomesOf(snapshot)).toEqual([['stopped: not_for_us', null]]);
+  });
+
+  it("Replied marked between the step's read and its claim: the step is stopped (replied), never sent", async () => {
+    const { world, snapshot } = await raceBeforeClaim((w, { a }) => w.stop(a, 'reply'));
+    expect(stepCalls(world)).toEqual([]);
+    expect(outcomesOf(snapshot)).toEqual([['stopped: replied', null]]);
+  });
+
+  it("without a race the step goes, once, in the first email's thread, a follow-up day after it", async () => {
+    const { world, snapshot } = await raceBeforeClaim(() => Promise.resolve());
+    const [first, , step] = world.mail.calls;
+    expect(stepCalls(world)).toEqual([['u0c0', 0, 1]]);
+    expect(step!.at.getTime() - first!.at.getTime()).toBe(DAY_MS);
+    expect(step!.replyTo).toEqual({ threadId: snapshot.users[0]!.campaigns[0]!.recipients[0]!.thread_id, inReplyTo: first!.messageId });
+    expect(step!.subject).toBe(`Re: ${first!.subject}`);
+    expect(outcomesOf(snapshot)).toEqual([['sent', null]]);
+  });
+
+  it('a pause while the last first email is being sent: the campaign completes paused, its step waits for Resume, then goes once', async () => {
+    const world = scenarioWorld({ followUpDayMs: DAY_MS });
+    const user = await world.addUser();
+    const [x] = world.contacts(user.userId, ['x']);
+    const { campaign } = await world.campaignFor(user.userId, [x!], { trackName: 'Track', followUps: steps([1]) });
+    const pauses: string[] = [];
+    world.mail.during = async ({ step }) => {
+      if (step === 0 && pauses.length === 0) pauses.push(await world.pause(user.userId, campaign.id));
+    };
+    // Three follow-up days: the step was due after one, and rechecked every hour while paused.
+    const held = await world.drive({}, 30);
+    expect(pauses).toEqual(['paused']);
+    expect(held.settled).toBe(false);
+    expect(world.clock.now().getTime() - world.mail.calls[0]!.at.getTime()).toBeGreaterThan(3 * DAY_MS);
+    expect(stepCalls(world)).toEqual([]);
+    const [item] = await world.campaignItems(world.users[0]!);
+    expect(item).toMatchObject({ status: 'completed', sending_status: 'paused', pause_reason: 'user' });
+
+    expect(await world.resume(user.userId, campaign.id)).toBe('resumed');
+    const snapshot = await settle(world);
+    expect(stepCalls(world)).toEqual([['u0c0', 0, 1]]);
+    expect(outcomesOf(snapshot)).toEqual([['sent', null]]);
+    expect(snapshot.users[0]!.campaigns[0]!.item).toMatchObject({ status: 'completed', sending_status: null });
+  });
+
+  it("'Not for us' or Replied after the claim, while the step is being sent: that step goes (the claim held it), once; the next step is stopped", async () => {
+    for (const act of ['not for us', 'replied'] as const) {
+      const world = scenarioWorld({ followUpDayMs: DAY_MS });
+      const user = await world.addUser();
+      const [x] = world.contacts(user.userId, ['x']);
+      await world.campaignFor(user.userId, [x!], { trackName: 'Track', followUps: steps([1, 2]) });
+      let raced = 0;
+      world.mail.during = async ({ step }) => {
+        if (step !== 1 || raced++ > 0) return;
+        expect(await stopActOn(world, world.mail.delivered[0]!, act)).toBeDefined();
+      };
+      const snapshot = await settle(world);
+      expect(raced).toBe(1);
+      expect(stepCalls(world)).toEqual([['u0c0', 0, 1]]);
+      expect(outcomesOf(snapshot)).toEqual([['sent', act === 'replied' ? 'stopped: replied' : 'stopped: not_for_us']]);
+    }
   });
 });

@@ -2,6 +2,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { call, createUser, dynamodb, stack } from './helpers';
+import { timeZoneMessages } from '../../schema/timeZones';
 
 const profileItems = async (sub: string) => {
   const { Items } = await dynamodb().doc.send(
@@ -186,5 +187,30 @@ describe('PATCH /api/profile', () => {
       expect(refused.status).toBe(400);
     }
     expect((await call('/api/profile', { token: user.idToken })).json).toMatchObject({ tour_completed: true });
+  });
+
+  it("keeps the artist's time zone (issue 27 §2): none for a new profile; an IANA name stored in its canonical spelling; unknown names refused; blank clears it; only the caller's", async () => {
+    const user = await signedIn();
+    const other = await signedIn();
+    const read = async (who: typeof user) => (await call('/api/profile', { token: who.idToken })).json;
+    expect(await read(user)).toMatchObject({ time_zone: null });
+    const patch = (body: unknown) => call('/api/profile', { method: 'PATCH', token: user.idToken, body });
+
+    const saved = await patch({ time_zone: 'asia/tokyo' });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ time_zone: 'Asia/Tokyo' });
+    // Another field's change leaves the zone as it was.
+    expect((await patch({ tour_completed: true })).json).toMatchObject({ time_zone: 'Asia/Tokyo' });
+    expect((await patch({ bio: 'Techno from Oslo' })).json).toMatchObject({ time_zone: 'Asia/Tokyo' });
+    expect(await read(other)).toMatchObject({ time_zone: null });
+
+    for (const bad of ['Mars/Olympus_Mons', '+05:00']) {
+      const refused = await patch({ time_zone: bad });
+      expect(refused.status).toBe(400);
+      expect(refused.json?.message).toBe(`time_zone: ${timeZoneMessages.unknown(bad)}`);
+    }
+    expect((await patch({ time_zone: 7 })).status).toBe(400);
+    expect(await read(user)).toMatchObject({ time_zone: 'Asia/Tokyo' });
+    expect((await patch({ time_zone: '' })).json).toMatchObject({ time_zone: null });
   });
 });

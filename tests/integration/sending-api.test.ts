@@ -16,10 +16,12 @@ import { addressId } from '../../lambdas/core/contacts';
 import { pitchKey } from '../../lambdas/core/sender';
 import { nextPacificMidnight, nextPacificMonthStart, pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
 import { limitMessages, resetDayWords } from '../../schema/sendingLimits';
-import { sendingApiMessages } from '../../lambdas/http/sending';
+import { makeHandler, sendingApiMessages } from '../../lambdas/http/sending';
+import { sendingDeps } from '../../lambdas/composition/sending';
 import type { RecipientRecord } from '../../lambdas/ports';
 import { campaignSummarySchema, type AiTrackInput, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
+import { followUpMessages, NO_FOLLOW_UPS } from '../../schema/api/followUpValues';
 import {
   campaignEmailContentSchema,
   campaignEmailListSchema,
@@ -32,7 +34,7 @@ import {
   type SendBatchResult,
 } from '../../schema/api/sending';
 import { key } from '../../schema/table';
-import { call, createUser, dynamodb, stack, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
+import { call, callAt, createUser, dynamodb, stack, stackConfig, startServerServing, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
 import { buildAiTrack } from '../fakes/builders';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
@@ -345,6 +347,21 @@ describe('POST /api/campaigns/{id}/send-check', () => {
     expect(await check(next.id)).toMatchObject({ queued_ahead: 3, status: { send_interval_seconds: 60 } });
   });
 
+  it('tells the follow-up day the dialog counts steps with: a day, or FOLLOW_UP_DAY_SECONDS (a 20 s demo day)', async () => {
+    const user = await connectedUser();
+    const [contact] = await addContacts(user, ['Ada Vell']);
+    const campaign = await createCampaign(user);
+    const request = { method: 'POST', body: { contact_ids: [contact!.id] }, token: user.idToken };
+    const path = `/api/campaigns/${campaign.id}/send-check`;
+    expect(sendCheckSchema.parse((await call(path, request)).json).follow_up_day_seconds).toBe(86_400);
+    const demo = await startServerServing('sending', makeHandler(sendingDeps({ ...stackConfig(), followUpDayMs: 20_000 })));
+    try {
+      expect(sendCheckSchema.parse((await callAt(demo.url)(path, request)).json).follow_up_day_seconds).toBe(20);
+    } finally {
+      await demo.close();
+    }
+  });
+
   it('needs at least one contact (the spec’s text)', async () => {
     const user = await connectedUser();
     const campaign = await createCampaign(user);
@@ -377,10 +394,46 @@ describe('POST /api/campaigns/{id}/send', () => {
       expect(item).toMatchObject({ campaign_id: campaign.id, user_id: user.sub, position, attempts: 0, recipient_name: contacts[position]!.name });
       expect(item.contact).toMatchObject({ id: contacts[position]!.id, email: contacts[position]!.email, label_name: contacts[position]!.label_name });
     });
-    expect(await getCampaign(user, campaign.id)).toMatchObject({ status: 'sending', email_body: campaign.email_body });
+    expect(await getCampaign(user, campaign.id)).toMatchObject({ status: 'sending', email_body: campaign.email_body, follow_ups: NO_FOLLOW_UPS });
     // The list shows it as a summary.
     const listed = (await api(user, '/api/campaigns')).json as { campaigns: CampaignSummary[] };
     expect(listed.campaigns.find((c) => c.id === campaign.id)).toMatchObject({ status: 'sending', total_queued: 3 });
+  });
+
+  it('the first batch stores the follow-up steps; the same batch sent again cannot change them', async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh']);
+    const campaign = await createCampaign(user);
+    const followUps = {
+      steps: [
+        { after_days: 4, writer: 'ai' as const },
+        { after_days: 9, writer: 'own' as const, text: 'Hi [CONTACT_NAME], did this reach you?' },
+      ],
+      condition: 'not_answered' as const,
+    };
+    const stored = { ...followUps, steps: [{ ...followUps.steps[0], text: null }, followUps.steps[1]] };
+    const first = await sent(user, campaign.id, batch(contacts, { follow_ups: followUps }));
+    expect(first.campaign.follow_ups).toEqual(stored);
+    await sent(user, campaign.id, batch(contacts, { follow_ups: { steps: [] } }));
+    expect((await getCampaign(user, campaign.id)).follow_ups).toEqual(stored);
+  });
+
+  it('the send window (issue 27 §2): "Any time" (null) by default; the working hours given with the first batch are stored and answered', async () => {
+    const user = await connectedUser();
+    const contacts = await addContacts(user, ['Ada Vell', 'Bo Marsh']);
+    const anyTime = await createCampaign(user);
+    expect(anyTime.send_window).toBeNull();
+    expect((await sent(user, anyTime.id, batch(contacts.slice(0, 1)))).campaign.send_window).toBeNull();
+    expect((await getCampaign(user, anyTime.id)).send_window).toBeNull();
+
+    const hours = await createCampaign(user, { track_name: 'Office Hours' });
+    // Days as given are kept once each, in order.
+    const result = await sent(user, hours.id, batch(contacts, { send_window: { days: [5, 1, 3, 1], start_hour: 10, end_hour: 16 } }));
+    const window = { days: [1, 3, 5], start_hour: 10, end_hour: 16 };
+    expect(result.campaign.send_window).toEqual(window);
+    expect(await getCampaign(user, hours.id)).toMatchObject({ status: 'sending', send_window: window });
+    const listed = (await api(user, '/api/campaigns')).json as { campaigns: CampaignSummary[] };
+    expect(listed.campaigns.find((c) => c.id === hours.id)?.send_window).toEqual(window);
   });
 
   it('a selection in batches of 100: each batch at the next positions; a retried batch queues nothing twice', async () => {
@@ -545,11 +598,18 @@ describe('POST /api/campaigns/{id}/send', () => {
       [{ ...good, total: 0 }, /^total: /],
       [{ ...good, send_again: 'yes' }, 'send_again must be a boolean'],
       [{ ...good, extra: 1 }, 'Unknown field: extra'],
+      [{ ...good, follow_ups: { steps: [{ after_days: 31, writer: 'ai' }] } }, `follow_ups.steps.0.after_days: ${followUpMessages.daysRange}`],
+      [{ ...good, follow_ups: { steps: [{ after_days: 4, writer: 'own', text: '' }] } }, `follow_ups.steps.0.text: ${followUpMessages.textRequired}`],
       [{ ...good, contact_ids: Array.from({ length: 101 }, (_, i) => `id${i}`), total: 101 }, /^contact_ids: /],
       [{ ...good, batch_start: 1, total: 2 }, sendingApiMessages.batchShape],
       [{ ...good, batch_start: 1, total: 1 }, sendingApiMessages.batchShape],
       [{ ...good, total: 2 }, sendingApiMessages.batchShape],
       [{ ...good, batch_start: 100, total: 100 }, sendingApiMessages.batchShape],
+      [{ ...good, send_window: { days: [], start_hour: 9, end_hour: 17 } }, 'send_window: Choose at least one day.'],
+      [{ ...good, send_window: { days: [1], start_hour: 17, end_hour: 9 } }, 'send_window: The window must end after it starts.'],
+      [{ ...good, send_window: { days: [8], start_hour: 9, end_hour: 17 } }, 'send_window: Days are 1 (Monday) to 7 (Sunday).'],
+      [{ ...good, send_window: { days: [1], start_hour: 9, end_hour: 25 } }, 'send_window: Hours are whole hours from 0 to 24.'],
+      [{ ...good, send_window: 'office hours' }, 'send_window must be an object'],
     ];
     for (const [body, message] of cases) {
       const response = await send(user, campaign.id, body);
@@ -627,6 +687,7 @@ describe('a campaign’s emails', () => {
         position,
         recipient_name: contact.name,
         recipient_email: contact.email,
+        time_zone: contact.time_zone,
         status: 'pending',
         subject: null,
         sent_at: null,
@@ -644,11 +705,15 @@ describe('a campaign’s emails', () => {
         answer: null,
         answer_note: null,
         answered_at: null,
+        replied_at: null,
         detail: null,
         attempts: 0,
         retry_at: null,
+        // No follow-up steps: none per email, none counted.
+        follow_ups: [],
       })),
     );
+    expect(campaignEmailListSchema.parse(response.json).follow_ups).toEqual([]);
   });
 
   it('one email with its content by position; other positions are 404', async () => {
@@ -670,7 +735,7 @@ describe('a campaign’s emails', () => {
 
   it('a draft has no emails yet', async () => {
     const draft = await createCampaign(user);
-    expect((await api(user, `/api/campaigns/${draft.id}/emails`)).json).toEqual({ emails: [] });
+    expect((await api(user, `/api/campaigns/${draft.id}/emails`)).json).toEqual({ emails: [], follow_ups: [] });
   });
 });
 

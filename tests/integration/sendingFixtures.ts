@@ -17,18 +17,28 @@ import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/written
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
 import { addressId } from '../../lambdas/core/contacts';
+import { MailerError } from '../../lambdas/core/errors';
 import { headOf } from '../../lambdas/core/sender';
 import { pacificDate, pacificMonth } from '../../lambdas/core/sendingWindow';
-import type { Campaign } from '../../schema/api/campaigns';
+import type { Campaign, CampaignSendWindow } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
+import type { FollowUps } from '../../schema/api/followUpValues';
 import type { Profile } from '../../schema/api/profile';
 import type { Mailer, OutgoingEmail, RecipientRecord, SecretBox, SenderQueueEntry } from '../../lambdas/ports';
 import { makeHandler, type SenderDeps } from '../../lambdas/workers/sender';
 import { key } from '../../schema/table';
+import { providerAnswer } from '../fakes/pipeline';
 import { buildContact, buildDraftContent, buildMailbox, buildProfile } from '../fakes/builders';
 import { stack } from './helpers';
 
 export const APP_URL = 'https://app.trackpitch.test';
+
+/** A scripted mailer answer (RecordingMailer.script): the provider refuses with `kind`. */
+export const fail =
+  (kind: ConstructorParameters<typeof MailerError>[0], message = `provider said ${kind}`) =>
+  () => {
+    throw new MailerError(kind, message);
+  };
 export const INTERVAL_MS = 60_000;
 
 /** A document client that counts the requests it sends, by command. */
@@ -69,7 +79,7 @@ export class RecordingMailer implements Mailer {
     this.scriptFor.get(email.meta.position)?.shift()?.();
     this.script.shift()?.();
     this.sent.push(call);
-    return Promise.resolve({ providerMessageId: `provider-${this.sent.length}` });
+    return Promise.resolve(providerAnswer(email, `provider-${this.sent.length}`));
   }
 }
 
@@ -92,11 +102,13 @@ export interface WorldOptions {
   start?: Date;
   dailyLimit?: number;
   profile?: Partial<Profile>;
+  /** The sending user (a cognito-local user's sub, when the test calls the HTTP routes too); a new id by default. */
+  userId?: string;
 }
 
 export async function sendingWorld(options: WorldOptions = {}) {
   const tableName = stack().tableName;
-  const userId = `sender-${randomUUID()}`;
+  const userId = options.userId ?? `sender-${randomUUID()}`;
   const plain = makeDocumentClient({ tableName, region: stack().region, endpoint: stack().dynamoEndpoint });
   const counting = countingClient();
   let now = options.start ?? new Date('2026-11-21T18:00:00.000Z');
@@ -185,7 +197,7 @@ export async function sendingWorld(options: WorldOptions = {}) {
     },
 
     /** Queues a whole selection through the send flow's store, in batches as the web sends them. */
-    async queue(campaign: Campaign, contacts: Contact[], sendAfter: Date = now) {
+    async queue(campaign: Campaign, contacts: Contact[], sendAfter: Date = now, options: { followUps?: FollowUps; sendWindow?: CampaignSendWindow } = {}) {
       const batches = Math.max(1, Math.ceil(contacts.length / 100));
       for (let b = 0; b < batches; b++) {
         const result = await sendQueue.queueBatch(userId, {
@@ -195,6 +207,7 @@ export async function sendingWorld(options: WorldOptions = {}) {
           contacts: contacts.slice(b * 100, b * 100 + 100),
           sendAfter,
           now,
+          ...options,
         });
         if (result.outcome !== 'queued') throw new Error(`queueBatch: ${result.outcome}`);
       }

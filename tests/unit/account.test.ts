@@ -1,12 +1,25 @@
 /**
  * lambdas/core/account.ts over fakes: the deletion's confirmation, its steps and their order (the
  * subscription cancelled through the billing port, the audio of every track, the table, the sign-in last,
- * then a sweep), a retry after a crash, and the export's files.
+ * then a sweep), a retry after a crash, and the export's files; the export route over fakes: the zip
+ * goes to the ExportStore as it is built, under the token's user, and the answer is its signed URL.
  */
 import { describe, expect, it } from 'vitest';
-import { accountExportFiles, campaignsJson, contactsCsv, deleteAccount, type AccountDeletionDeps } from '../../lambdas/core/account';
+import {
+  accountExportFiles,
+  campaignsJson,
+  contactsCsv,
+  deleteAccount,
+  EXPORT_URL_SECONDS,
+  EXPORTS_PREFIX,
+  type AccountDeletionDeps,
+} from '../../lambdas/core/account';
 import { DomainError } from '../../lambdas/core/errors';
-import type { AccountDataStore, ExportedCampaign } from '../../lambdas/ports';
+import { makeHandler } from '../../lambdas/http/account';
+import type { AccountDataStore, AudioUrls, ExportedCampaign, ExportStore } from '../../lambdas/ports';
+import { buildApiEvent, makeLambdaContext } from '../../lib/local/event';
+import { accountExportSchema } from '../../schema/api/account';
+import { readZip } from '../support/zip';
 import { buildSubscription, FakeBillingProvider } from '../fakes/billing';
 import { buildCampaign, buildContact, buildRecipient } from '../fakes/builders';
 import { guessMapping, planContactImport, readContactsCsv } from '../../schema/csv/contactImport';
@@ -184,5 +197,93 @@ describe('the data export', () => {
   it('names its files contacts.csv and campaigns.json, in that order', async () => {
     const files = await accountExportFiles('user-1', { contacts: () => Promise.resolve([]), campaigns: async function* () {} });
     expect(files.map((file) => file.name)).toEqual(['contacts.csv', 'campaigns.json']);
+  });
+});
+
+describe('GET /api/account/export over fakes', () => {
+  const now = new Date('2026-11-28T10:00:00.000Z');
+  const EXPORT_ID = '01KAKZ3R0000000000000000EX';
+
+  function exportFakes(options: { failWrite?: boolean } = {}) {
+    const written: { key: string; contentType: string; chunks: number; bytes: Buffer }[] = [];
+    const signed: { key: string; expiresInSeconds: number; downloadName?: string }[] = [];
+    const exports: ExportStore = {
+      write: async (key, chunks, { contentType }) => {
+        const parts: Buffer[] = [];
+        for await (const chunk of chunks) {
+          parts.push(Buffer.from(chunk));
+          if (options.failWrite) throw new Error('S3 is down');
+        }
+        written.push({ key, contentType, chunks: parts.length, bytes: Buffer.concat(parts) });
+        return { bytes: Buffer.concat(parts).length };
+      },
+    };
+    const exportUrls: AudioUrls = {
+      signedGetUrl: (key, { expiresInSeconds, downloadName }) => {
+        signed.push({ key, expiresInSeconds, ...(downloadName ? { downloadName } : {}) });
+        return Promise.resolve(`https://storage.example/${key}?signed`);
+      },
+    };
+    const { deps } = fakes();
+    const data: AccountDataStore = {
+      ...deps.data,
+      contacts: (userId) => Promise.resolve([buildContact({ name: `Contact of ${userId}`, email: 'mara@example.com' })]),
+      campaigns: async function* (userId) {
+        yield await Promise.resolve({ campaign: buildCampaign({ id: `C-${userId}` }), emails: [] });
+      },
+    };
+    const handler = makeHandler({ ...deps, data, clock: { now: () => now }, ids: { next: () => EXPORT_ID }, exports, exportUrls });
+    return { handler, written, signed };
+  }
+
+  const request = (sub: string) =>
+    buildApiEvent({
+      method: 'GET',
+      url: '/api/account/export',
+      headers: {},
+      sourceIp: '127.0.0.1',
+      route: { method: 'GET', path: '/api/account/export' },
+      pathParameters: {},
+      claims: { sub, email: `${sub}@example.com` },
+      requestId: 'req-1',
+      now,
+    });
+  const context = () => makeLambdaContext({ functionName: 'test', awsRequestId: 'req-1', region: 'us-east-1', timeoutMs: 10_000 });
+
+  it("writes the token's user's zip to the export store a chunk at a time, and answers its signed URL, name and expiry", async () => {
+    const { handler, written, signed } = exportFakes();
+    const result = await handler(request('user-1'), context());
+    expect(result.statusCode).toBe(200);
+    const body = accountExportSchema.parse(JSON.parse(result.body ?? 'null'));
+    const key = `${EXPORTS_PREFIX}user-1/${EXPORT_ID}`;
+    expect(body).toEqual({
+      url: `https://storage.example/${key}?signed`,
+      file_name: 'trackpitch-data-2026-11-28.zip',
+      expires_at: new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString(),
+    });
+    expect(signed).toEqual([{ key, expiresInSeconds: EXPORT_URL_SECONDS, downloadName: 'trackpitch-data-2026-11-28.zip' }]);
+    expect(written.map((w) => [w.key, w.contentType])).toEqual([[key, 'application/zip']]);
+    // The store took the archive as it was built: many chunks, not one buffer.
+    expect(written[0]!.chunks).toBeGreaterThan(2);
+    const files = readZip(written[0]!.bytes);
+    expect([...files.keys()]).toEqual(['contacts.csv', 'campaigns.json']);
+    expect(files.get('contacts.csv')!.toString('utf8')).toContain('Contact of user-1');
+    expect(JSON.parse(files.get('campaigns.json')!.toString('utf8'))).toEqual([expect.objectContaining({ id: 'C-user-1' })]);
+    expect(result.body).not.toContain('Contact of');
+  });
+
+  it("another user's token writes and signs under that user's own folder, with that user's data only", async () => {
+    const { handler, written, signed } = exportFakes();
+    await handler(request('user-2'), context());
+    expect(written.map((w) => w.key)).toEqual([`${EXPORTS_PREFIX}user-2/${EXPORT_ID}`]);
+    expect(signed.map((s) => s.key)).toEqual([`${EXPORTS_PREFIX}user-2/${EXPORT_ID}`]);
+    expect(readZip(written[0]!.bytes).get('contacts.csv')!.toString('utf8')).not.toContain('user-1');
+  });
+
+  it('a failed write answers 500 and signs no URL', async () => {
+    const { handler, signed } = exportFakes({ failWrite: true });
+    const result = await handler(request('user-1'), context());
+    expect(result.statusCode).toBe(500);
+    expect(signed).toEqual([]);
   });
 });

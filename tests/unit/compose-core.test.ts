@@ -262,6 +262,7 @@ describe('draftContent', () => {
       track_id: null,
       allow_download: false,
       listen_days: 90,
+      released: false,
     });
   });
 
@@ -327,6 +328,7 @@ describe('previewDraftContent', () => {
       track_id: null,
       allow_download: false,
       listen_days: 90,
+      released: false,
     });
   });
 });

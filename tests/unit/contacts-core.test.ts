@@ -141,6 +141,7 @@ const entry = (overrides: Partial<DirectoryEntry> = {}): DirectoryEntry => ({
   submission_guidelines: 'Private SoundCloud links only.',
   is_featured: true,
   contact_type: 'Label',
+  demo_policy: null,
   ...overrides,
 });
 

@@ -19,6 +19,7 @@ const entry = (id: string, email: string, name = `Label ${id}`): DirectoryEntry 
   submission_guidelines: 'Links only.',
   is_featured: false,
   contact_type: 'Label',
+  demo_policy: null,
 });
 
 const directory = (...entries: DirectoryEntry[]) => new Map(entries.map((e) => [e.id, e]));

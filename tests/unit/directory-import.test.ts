@@ -41,6 +41,7 @@ const defaults = (fields: { name?: string; email: string } & Record<string, unkn
   submission_guidelines: directoryDefaults.submission_guidelines,
   is_featured: false,
   contact_type: 'Label',
+  demo_policy: null,
   ...fields,
 });
 
@@ -95,6 +96,7 @@ describe('CSV files as real exports write them', () => {
         submission_guidelines: 'Demos via link only',
         is_featured: true,
         contact_type: 'Label',
+        demo_policy: null,
       },
     ]);
     const other =

@@ -44,19 +44,42 @@ function fakeGmail(
 }
 
 describe('sending through users.messages.send', () => {
-  it("sends the MIME as unpadded base64url for userId 'me', once, without library retries, and returns Gmail's id", async () => {
-    const { send, mailer } = fakeGmail(() => Promise.resolve({ data: { id: '18c2f0a9d1e2b3c4', threadId: 't' } as { id: string } }));
+  it("sends the MIME as unpadded base64url for userId 'me', once, without library retries, and returns Gmail's id and thread", async () => {
+    const { send, mailer } = fakeGmail(() => Promise.resolve({ data: { id: '18c2f0a9d1e2b3c4', threadId: '18c2f0a9d1e2b3c4' } }));
     const email = sampleEmail();
-    await expect(mailer.send(email, credentials)).resolves.toEqual({ providerMessageId: '18c2f0a9d1e2b3c4' });
+    await expect(mailer.send(email, credentials)).resolves.toEqual({ providerMessageId: '18c2f0a9d1e2b3c4', threadId: '18c2f0a9d1e2b3c4' });
     expect(send).toHaveBeenCalledTimes(1);
     const [params, options] = send.mock.calls[0]!;
     expect(params.userId).toBe('me');
+    // A first email names no thread: Gmail starts one.
+    expect(params.requestBody).not.toHaveProperty('threadId');
     expect(params.requestBody.raw).toMatch(/^[A-Za-z0-9_-]+$/);
     const message = parseMime(Buffer.from(params.requestBody.raw, 'base64url'));
     expect(message.header('Message-ID')).toBe(email.messageId);
     expect(message.header('List-Unsubscribe')).toBe(`<${email.listUnsubscribeUrl}>`);
     expect(message.parts.map((part) => part.header('Content-Type'))).toEqual(['text/plain; charset=utf-8', 'text/html; charset=utf-8']);
     expect(options?.retry).toBe(false);
+  });
+
+  it("a reply names the first email's thread in the request body and the first Message-ID in its headers", async () => {
+    const { send, mailer } = fakeGmail(() => Promise.resolve({ data: { id: '18c2f0a9d1e2ffff', threadId: '18c2f0a9d1e2b3c4' } }));
+    const email = sampleEmail({
+      subject: 'Re: New track',
+      messageId: '<01KAKZ3R00000000000000000A.3.bbbbbbbb@trackpitch>',
+      replyTo: { threadId: '18c2f0a9d1e2b3c4', inReplyTo: '<01KAKZ3R00000000000000000A.3.aaaaaaaa@trackpitch>' },
+    });
+    await expect(mailer.send(email, credentials)).resolves.toEqual({ providerMessageId: '18c2f0a9d1e2ffff', threadId: '18c2f0a9d1e2b3c4' });
+    const [params] = send.mock.calls[0]!;
+    expect(params.requestBody.threadId).toBe('18c2f0a9d1e2b3c4');
+    const message = parseMime(Buffer.from(params.requestBody.raw, 'base64url'));
+    expect(message.header('Subject')).toBe('Re: New track');
+    expect(message.header('In-Reply-To')).toBe('<01KAKZ3R00000000000000000A.3.aaaaaaaa@trackpitch>');
+    expect(message.header('References')).toBe('<01KAKZ3R00000000000000000A.3.aaaaaaaa@trackpitch>');
+  });
+
+  it('an answer without a threadId is a thread of its own (a new thread’s id is its first message’s)', async () => {
+    const { mailer } = fakeGmail(() => Promise.resolve({ data: { id: 'm9', threadId: null } }));
+    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm9', threadId: 'm9' });
   });
 
   it('authorizes with the app’s client id and secret and the mailbox’s refresh token, reusing the client for that token', async () => {
@@ -157,7 +180,7 @@ describe('Google failures as MailerError kinds', () => {
     });
     await expect(mailer.send(sampleEmail(), credentials)).rejects.toMatchObject({ kind: 'auth' });
     fail = false;
-    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm2' });
+    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm2', threadId: 'm2' });
     expect(auths).toHaveLength(2);
   });
 });
@@ -191,7 +214,7 @@ describe('failures before the send request leaves: a retry, never an unknown out
     expect(error).toBeInstanceOf(MailerError);
     expect(error).toMatchObject({ kind: 'transient', cause });
     expect(send).not.toHaveBeenCalled();
-    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm1' });
+    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm1', threadId: 'm1' });
     expect(clientSecret).toHaveBeenCalledTimes(2);
     expect(auths).toHaveLength(1);
   });
@@ -204,7 +227,7 @@ describe('failures before the send request leaves: a retry, never an unknown out
     await expect(mailer.send(sampleEmail(), credentials)).rejects.toMatchObject({ kind: 'auth' });
     expect(send).not.toHaveBeenCalled();
     refused = false;
-    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm2' });
+    await expect(mailer.send(sampleEmail(), credentials)).resolves.toEqual({ providerMessageId: 'm2', threadId: 'm2' });
     expect(auths).toHaveLength(2);
   });
 
@@ -267,7 +290,7 @@ describe('the real googleapis client against a local stand-in for Google', () =>
 
   it('refreshes the access token, then POSTs the raw message to users/me/messages/send', async () => {
     const result = await sendWith({ status: 200, json: { id: '18c2f0a9d1e2b3c4', threadId: '18c2', labelIds: ['SENT'] } });
-    expect(result).toEqual({ providerMessageId: '18c2f0a9d1e2b3c4' });
+    expect(result).toEqual({ providerMessageId: '18c2f0a9d1e2b3c4', threadId: '18c2' });
     expect(requests.map((r) => r.path)).toEqual(['/token', '/gmail/v1/users/me/messages/send']);
     expect(new URLSearchParams(requests[0]!.body).get('refresh_token')).toBe(credentials.refreshToken);
     expect(new URLSearchParams(requests[0]!.body).get('grant_type')).toBe('refresh_token');

@@ -5,7 +5,7 @@
  * listen page as the artist sees it.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyEmailCounters, type EmailCounters } from '../../lambdas/core/counters';
+import { emptyEmailCounters, emptyStepCounters, followUpStepOf, type EmailCounters } from '../../lambdas/core/counters';
 import { percentOf } from '../../schema/api/insightsValues';
 import {
   analyticsAnswer,
@@ -14,6 +14,7 @@ import {
   daySeries,
   daysOf,
   emailListen,
+  figuresByEmail,
   isActivityFilter,
   isAnalyticsPeriod,
   listedCampaigns,
@@ -39,6 +40,8 @@ const campaign = (overrides: Partial<CampaignCounters> = {}): CampaignCounters =
   created_at: '2026-11-01T10:00:00.000Z',
   started_sending_at: '2026-11-01T11:00:00.000Z',
   ...emptyEmailCounters(),
+  ...emptyStepCounters(),
+  follow_up_steps: 0,
   ...overrides,
 });
 
@@ -232,6 +235,46 @@ describe('the analytics answer', () => {
       campaign({ id: 'C', created_at: '2026-11-06T10:00:00.000Z', emails_sent: 0 }),
     ]);
     expect(listed.map((c) => c.id)).toEqual(['B', 'A']);
+  });
+});
+
+describe('listens and answers by email: the first email and each follow-up step (issue 27 §1)', () => {
+  const withSteps = campaign({
+    emails_sent: 10,
+    emails_listened: 6,
+    emails_answered: 4,
+    emails_listened_step1: 2,
+    emails_answered_step1: 1,
+    emails_listened_step2: 1,
+    emails_answered_step2: 2,
+    follow_up_steps: 2,
+  });
+
+  it("counts each step's own, and the first email's as the campaign's less its steps'", () => {
+    expect(figuresByEmail(withSteps)).toEqual([
+      { step: 0, emails_listened: 3, emails_answered: 1 },
+      { step: 1, emails_listened: 2, emails_answered: 1 },
+      { step: 2, emails_listened: 1, emails_answered: 2 },
+    ]);
+    expect(figuresByEmail({ ...withSteps, follow_up_steps: 1, emails_listened_step2: 0, emails_answered_step2: 0 })).toEqual([
+      { step: 0, emails_listened: 4, emails_answered: 3 },
+      { step: 1, emails_listened: 2, emails_answered: 1 },
+    ]);
+    // Never below 0, whatever an old item holds.
+    expect(figuresByEmail({ ...withSteps, emails_listened: 1 })?.[0]).toEqual({ step: 0, emails_listened: 0, emails_answered: 1 });
+  });
+
+  it('is null for a campaign without follow-ups and on basic analytics (Free), where listens and answers are not sent', () => {
+    expect(figuresByEmail(campaign({ emails_sent: 3, emails_listened: 2 }))).toBeNull();
+    const now = at('2026-11-21T18:00:00.000Z');
+    const full = analyticsAnswer({ period: '7d', now, depth: 'full', days: [], campaigns: [withSteps] });
+    expect(full.campaigns[0]?.by_email).toHaveLength(3);
+    const basic = analyticsAnswer({ period: '7d', now, depth: 'basic', days: [], campaigns: [withSteps] });
+    expect(basic.campaigns[0]?.by_email).toBeNull();
+  });
+
+  it("reads a token's step as a step only when it is one (1 or 2); the first email's token has none", () => {
+    expect([1, 2, undefined, 0, 3, '1', 1.5].map(followUpStepOf)).toEqual([1, 2, null, null, null, null, null]);
   });
 });
 

@@ -56,7 +56,9 @@ function gmailHarness(): Harness {
           const failure = [...failures].find(([address]) => to.includes(address));
           if (failure) return Promise.reject(googleError(failure[1]));
           accepted.push(raw);
-          return Promise.resolve({ data: { id: `gmail-${++sequence}` } });
+          const id = `gmail-${++sequence}`;
+          // As Gmail answers: the thread asked for, else a new thread whose id is the message's.
+          return Promise.resolve({ data: { id, threadId: requestBody.threadId ?? id } });
         },
       },
     },
@@ -117,6 +119,27 @@ describe.each([
     expect(comparable(parseMime(delivered[0]!))).toEqual(comparable(parseMime(expected.raw)));
   });
 
+  it('files a first email in a thread of its own and a reply (its thread, "Re:", In-Reply-To) in that thread', async () => {
+    const harness = makeHarness();
+    const firstEmail = sampleEmail({ subject: 'New track: Night Drive' });
+    const first = await harness.mailer.send(firstEmail, credentials);
+    expect(first.threadId).toEqual(expect.any(String));
+    const reply = sampleEmail({
+      subject: 'Re: New track: Night Drive',
+      messageId: '<01KAKZ3R00000000000000000A.3.bbbbbbbb@trackpitch.example>',
+      replyTo: { threadId: first.threadId, inReplyTo: firstEmail.messageId },
+    });
+    const second = await harness.mailer.send(reply, credentials);
+    expect(second.providerMessageId).not.toBe(first.providerMessageId);
+    expect(second.threadId).toBe(first.threadId);
+    const [, delivered] = (await harness.delivered()).map((raw) => parseMime(raw));
+    expect(delivered!.header('In-Reply-To')).toBe(firstEmail.messageId);
+    expect(delivered!.header('References')).toBe(firstEmail.messageId);
+    // A later first email starts a thread of its own.
+    const third = await harness.mailer.send(sampleEmail({ messageId: '<other@trackpitch.example>' }), credentials);
+    expect(third.threadId).not.toBe(first.threadId);
+  });
+
   it('gives each send its own id', async () => {
     const harness = makeHarness();
     const first = await harness.mailer.send(sampleEmail(), credentials);
@@ -173,6 +196,32 @@ describe('the local mailbox’s outbox entry', () => {
     const { providerMessageId } = await mailer.send(sampleEmail({ to: { name: null, email: 'demo@label.example' } }), credentials);
     expect((await outbox.get('user-1', providerMessageId))?.to).toBe('demo@label.example');
     await expect(mailer.send(sampleEmail({ to: { name: null, email: 'Nobody@FAIL.test' } }), credentials)).rejects.toMatchObject({ kind: 'rejected' });
+  });
+
+  it('a reply joins only a thread of this mailbox with the same subject, as Gmail requires; else it starts its own', async () => {
+    const outbox = memoryOutbox();
+    const mailer = new LocalMailer(outbox, { now: () => now });
+    const first = await mailer.send(sampleEmail({ subject: 'Night Drive' }), credentials);
+    const replyTo = { threadId: first.threadId, inReplyTo: sampleEmail().messageId };
+    const joined = await mailer.send(sampleEmail({ subject: 'RE: night drive', replyTo }), credentials);
+    expect(joined.threadId).toBe(first.threadId);
+    expect((await outbox.get('user-1', joined.providerMessageId))?.thread_id).toBe(first.threadId);
+
+    const otherSubject = await mailer.send(sampleEmail({ subject: 'Re: Something else', replyTo }), credentials);
+    expect(otherSubject.threadId).toBe(otherSubject.providerMessageId);
+    const otherUser = await mailer.send(
+      sampleEmail({ subject: 'Re: Night Drive', replyTo, meta: { userId: 'user-2', campaignId: '01KAKZ3R00000000000000000A', position: 3 } }),
+      credentials,
+    );
+    expect(otherUser.threadId).toBe(otherUser.providerMessageId);
+    const unknownThread = await mailer.send(sampleEmail({ subject: 'Re: Night Drive', replyTo: { ...replyTo, threadId: 'not-a-thread' } }), credentials);
+    expect(unknownThread.threadId).toBe(unknownThread.providerMessageId);
+    expect((await outbox.list('user-1')).map((message) => message.thread_id)).toEqual([
+      unknownThread.providerMessageId,
+      otherSubject.providerMessageId,
+      first.threadId,
+      first.threadId,
+    ]);
   });
 
   it('timeout@fail.test answers nothing: a plain error (unknown outcome), nothing filed', async () => {

@@ -55,6 +55,29 @@ describe('buildMime', () => {
     expect(message.parts[0]!.text).toBe(email.text.replace(/\n/g, '\r\n'));
   });
 
+  it('a reply names the first email in In-Reply-To and References; a first email has neither', async () => {
+    const first = await built();
+    expect(first.message.all('In-Reply-To')).toEqual([]);
+    expect(first.message.all('References')).toEqual([]);
+    const { message } = await built({
+      subject: 'Re: New track',
+      messageId: '<01KAKZ3R00000000000000000A.3.bbbbbbbb@trackpitch>',
+      replyTo: { threadId: '18c2f0a9d1e2b3c4', inReplyTo: '<01KAKZ3R00000000000000000A.3.aaaaaaaa@trackpitch>' },
+    });
+    expect(message.header('In-Reply-To')).toBe('<01KAKZ3R00000000000000000A.3.aaaaaaaa@trackpitch>');
+    expect(message.header('References')).toBe('<01KAKZ3R00000000000000000A.3.aaaaaaaa@trackpitch>');
+    expect(message.header('Message-ID')).toBe('<01KAKZ3R00000000000000000A.3.bbbbbbbb@trackpitch>');
+    expect(message.header('Subject')).toBe('Re: New track');
+    // The provider's thread id is for the send request, never a header.
+    expect(message.headers.map(([, value]) => value).join('\n')).not.toContain('18c2f0a9d1e2b3c4');
+  });
+
+  it('refuses a reply whose In-Reply-To is not one Message-ID (nothing is sent)', async () => {
+    const error = await built({ replyTo: { threadId: 't', inReplyTo: '<a@b>\r\nBcc: x@y.example' } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MailerError);
+    expect((error as MailerError).kind).toBe('rejected');
+  });
+
   it('carries the Message-ID and Date it was given', async () => {
     const { message } = await built();
     expect(message.header('Message-ID')).toBe('<01KAKZ3R00000000000000000A.3@trackpitch.example>');

@@ -200,6 +200,7 @@ describe('campaign summaries', () => {
         track_id: null,
         allow_download: false,
         listen_days: 90,
+        released: false,
       },
       '2026-11-22T00:00:00.000Z',
     );

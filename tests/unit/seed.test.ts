@@ -131,6 +131,7 @@ describe('directory defaults', () => {
       submission_guidelines: 'No guidelines provided',
       is_featured: false,
       contact_type: 'Label',
+      demo_policy: null,
     });
   });
 
@@ -217,5 +218,38 @@ describe('seedSystemData', () => {
       },
     } as unknown as DynamoDBDocumentClient;
     await expect(seedSystemData(client, TABLE, { maxAttempts: 2, baseDelayMs: 1 })).rejects.toThrow(/unprocessed after 2 attempts/);
+  });
+});
+
+describe('directory seed: demo policies (issue 28 §2)', () => {
+  const policies = directoryEntries.flatMap((entry) => (entry.demo_policy ? [{ entry, policy: entry.demo_policy }] : []));
+
+  it('gives most entries a policy, varied: email labels, form-only and platform-only ones with a link, private-links-only, unreleased-only', () => {
+    expect(policies.length).toBeGreaterThan(directoryEntries.length * 0.75);
+    expect(policies.length).toBeLessThan(directoryEntries.length);
+    const count = (keep: (p: (typeof policies)[number]['policy']) => boolean) => policies.filter(({ policy }) => keep(policy)).length;
+    expect(count((p) => p.submit_by === 'email')).toBeGreaterThan(50);
+    expect(count((p) => p.submit_by === 'web_form')).toBeGreaterThanOrEqual(5);
+    expect(count((p) => p.submit_by === 'platform_only')).toBeGreaterThanOrEqual(3);
+    expect(count((p) => p.submit_by === 'email' && p.private_streaming_only)).toBeGreaterThanOrEqual(5);
+    expect(count((p) => p.unreleased_only)).toBeGreaterThanOrEqual(3);
+    expect(count((p) => p.download_wanted)).toBeGreaterThanOrEqual(3);
+    expect(count((p) => p.response_days !== null)).toBeGreaterThan(policies.length / 2);
+    expect(count((p) => p.max_email_words !== null)).toBeGreaterThanOrEqual(3);
+    expect(count((p) => p.genres.length > 0)).toBeGreaterThan(10);
+  });
+
+  it('matches each policy to its entry: a form or platform only for labels, with a reserved-domain link and guidelines saying so; genres among the entry’s', () => {
+    for (const { entry, policy } of policies) {
+      if (policy.submit_by === 'email') {
+        expect(policy.submit_url).toBeNull();
+        continue;
+      }
+      expect(entry.contact_type).toBe('Label');
+      const host = new URL(policy.submit_url ?? '').hostname;
+      expect(isReservedHost(host), host).toBe(true);
+      expect(entry.submission_guidelines).toMatch(policy.submit_by === 'web_form' ? /submission form/ : /submission platform/);
+    }
+    for (const { entry, policy } of policies) for (const genre of policy.genres) expect(entry.genres).toContain(genre);
   });
 });

@@ -19,6 +19,8 @@ import {
   nextPacificMonthStart,
   outgoingEmail,
   pitchKey,
+  recipientDetails,
+  recipientOpensAt,
   STALE_CLAIM_MS,
 } from '../../lambdas/core/sender';
 import type { RecipientRecord, SenderQueueEntry, SenderView, SendingCampaign } from '../../lambdas/ports';
@@ -392,6 +394,118 @@ describe('decide: a recipient that must wait waits alone', () => {
   });
 });
 
+describe("decide: the recipient's working hours (issue 27 §2)", () => {
+  const everyDay = { days: [1, 2, 3, 4, 5, 6, 7], start_hour: 9, end_hour: 17 };
+  const weekdays = { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 };
+  /** The head recipient (position 0) living in `zone`, of a campaign sent in `window`. */
+  const viewIn = (zone: string | null, window: SendingCampaign['send_window'], extra: Partial<SenderView> = {}) =>
+    view({ camp: campaign({ send_window: window }), rcpt: recipient({ contact: { ...contact, time_zone: zone } }), ...extra });
+
+  it('any time (no window): sends whatever the hour on the recipient’s clock', () => {
+    // 18:00 UTC is 03:00 on Sunday in Tokyo.
+    expect(decide(viewIn('Asia/Tokyo', null), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', warning: null });
+  });
+
+  it('inside the window on the recipient’s clock: sends (New York, Saturday 13:00)', () => {
+    expect(decide(viewIn('America/New_York', everyDay), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', head: { position: 0 } });
+  });
+
+  it('a zone 13 h ahead (Tonga, Sunday 07:00): waits alone until its window opens, Monday 09:00 there, and the slot is not taken', () => {
+    expect(decide(viewIn('Pacific/Tongatapu', everyDay), tickAt(TICK), NOW, INTERVAL)).toEqual({
+      kind: 'postpone',
+      head: { campaignId: 'C1', position: 0 },
+      // Sunday 09:00 in Tonga (UTC+13) is 20:00 UTC on Saturday.
+      until: new Date('2026-11-21T20:00:00.000Z'),
+      hasWaiting: false,
+      warning: null,
+    });
+    // Weekdays only: Monday 09:00 in Tonga is Sunday 20:00 UTC.
+    expect(decide(viewIn('Pacific/Tongatapu', weekdays), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
+      kind: 'postpone',
+      until: new Date('2026-11-22T20:00:00.000Z'),
+    });
+  });
+
+  it('a window spanning a DST change: Berlin on the night the clocks go back opens at 09:00 CET (08:00 UTC), not 07:00 UTC', () => {
+    /** The head in `zone` decided at `at` (the cursor due then). */
+    const decideAt = (zone: string, at: Date) =>
+      decide(
+        viewIn(zone, everyDay, { cursor: { queue: { C1: entry() }, due_at: at.toISOString(), last_slot: null, daily_limit_refusals: 0 } }),
+        tickAt(at.toISOString(), at.toISOString()),
+        at,
+        INTERVAL,
+      );
+    // Saturday 18:00 CEST.
+    expect(decideAt('Europe/Berlin', new Date('2026-10-24T16:00:00.000Z'))).toMatchObject({ kind: 'postpone', until: new Date('2026-10-25T08:00:00.000Z') });
+    // New York springs forward on 8 March 2026: Sunday 09:00 EDT is 13:00 UTC (14:00 UTC the day before, EST).
+    expect(decideAt('America/New_York', new Date('2026-03-08T02:00:00.000Z'))).toMatchObject({ kind: 'postpone', until: new Date('2026-03-08T13:00:00.000Z') });
+  });
+
+  it('the end hour is excluded: at 17:00 sharp the recipient waits for the next window', () => {
+    // 18:00 UTC is 17:00 in Lagos (UTC+1, no DST).
+    expect(decide(viewIn('Africa/Lagos', everyDay), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
+      kind: 'postpone',
+      until: new Date('2026-11-22T08:00:00.000Z'),
+    });
+  });
+
+  it("a recipient without a zone is read on the artist's clock (the profile's zone), else UTC", () => {
+    const tokyoArtist = { profile: { ...profile, time_zone: 'Asia/Tokyo' } };
+    expect(decide(viewIn(null, everyDay, tokyoArtist), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
+      kind: 'postpone',
+      until: new Date('2026-11-22T00:00:00.000Z'),
+      warning: null,
+    });
+    // No zone anywhere: UTC, where 18:00 is past 17:00.
+    expect(decide(viewIn(null, everyDay), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'postpone', until: new Date('2026-11-22T09:00:00.000Z') });
+  });
+
+  it("an unknown zone falls back to the artist's with a warning, never an error", () => {
+    const newYorkArtist = { profile: { ...profile, time_zone: 'America/New_York' } };
+    expect(decide(viewIn('Mars/Olympus_Mons', everyDay, newYorkArtist), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
+      kind: 'send',
+      warning: 'Unknown time zone "Mars/Olympus_Mons": using America/New_York.',
+    });
+    const tokyoArtist = { profile: { ...profile, time_zone: 'Asia/Tokyo' } };
+    expect(decide(viewIn('Mars/Olympus_Mons', everyDay, tokyoArtist), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
+      kind: 'postpone',
+      warning: 'Unknown time zone "Mars/Olympus_Mons": using Asia/Tokyo.',
+    });
+  });
+
+  it('a waiting recipient whose time came is read against its window again; the entry’s waiting map is joined, not replaced', () => {
+    const earlier = iso(NOW.getTime() - minutes(1));
+    const cursor = { queue: { C1: entry({ position: 3, waiting: { 1: earlier } }) }, due_at: TICK, last_slot: null, daily_limit_refusals: 0 };
+    const waited = (zone: string) => ({
+      cursor,
+      head: {
+        campaignId: 'C1',
+        position: 1,
+        waited: true,
+        campaign: campaign({ send_window: everyDay }),
+        recipient: recipient({ position: 1, retry_at: earlier, contact: { ...contact, time_zone: zone } }),
+      },
+    });
+    expect(decide(view(waited('Asia/Tokyo')), tickAt(TICK), NOW, INTERVAL)).toMatchObject({
+      kind: 'postpone',
+      head: { position: 1, waited: true },
+      hasWaiting: true,
+    });
+    expect(decide(view(waited('America/Chicago')), tickAt(TICK), NOW, INTERVAL)).toMatchObject({ kind: 'send', head: { position: 1, waited: true } });
+  });
+
+  it('recipientOpensAt: now inside the window or without one, else the next opening; the reason is named for the queue', () => {
+    const tokyo = { contact: { ...contact, time_zone: 'Asia/Tokyo' } };
+    expect(recipientOpensAt({ send_window: null }, tokyo, { time_zone: null }, NOW)).toEqual({ at: NOW, zone: null, warning: null });
+    expect(recipientOpensAt({ send_window: everyDay }, tokyo, { time_zone: null }, NOW)).toEqual({
+      at: new Date('2026-11-22T00:00:00.000Z'),
+      zone: 'Asia/Tokyo',
+      warning: null,
+    });
+    expect(recipientDetails.outsideWindow).toBe('Outside working hours');
+  });
+});
+
 describe('dailyLimitRetryAt: Gmail’s rolling 24 hours', () => {
   it('tries again in an hour, then backs off to 2, 4, 8, 16 and at most 24 hours', () => {
     const hours = [0, 1, 2, 3, 4, 5, 9].map((refusals) => (dailyLimitRetryAt(NOW, refusals).getTime() - NOW.getTime()) / 3_600_000);
@@ -500,5 +614,24 @@ describe('outgoingEmail', () => {
       links: ['https://music.test/midnight'],
       created_at: NOW.toISOString(),
     });
+    expect(email.replyTo).toBeUndefined();
+  });
+
+  it('a reply to the first email goes in its thread, under "Re: <first subject>", answering its Message-ID', () => {
+    const { email } = outgoingEmail({
+      userId: 'u1',
+      campaign: campaign(),
+      recipient: recipient({ position: 1 }),
+      profile,
+      mailbox,
+      rendered: { subject: 'A nudge', html: '<p>Just checking in</p>', text: 'Just checking in' },
+      token: 'U'.repeat(43),
+      appUrl: 'https://app.test',
+      replyingTo: { thread: { threadId: '18c2f0a9d1e2b3c4', inReplyTo: '<C1.1.TTTTTTTT@trackpitch>' }, subject: 'Hi Mara' },
+    });
+    expect(email.subject).toBe('Re: Hi Mara');
+    expect(email.replyTo).toEqual({ threadId: '18c2f0a9d1e2b3c4', inReplyTo: '<C1.1.TTTTTTTT@trackpitch>' });
+    // The step is an email of its own: its own Message-ID.
+    expect(email.messageId).toBe('<C1.1.UUUUUUUU@trackpitch>');
   });
 });

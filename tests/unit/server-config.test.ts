@@ -3,11 +3,11 @@
  * once; the local stack builds its own (lib/local/stack.ts). SEND_INTERVAL_SECONDS has one parser.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSendIntervalSeconds, readServerConfig, sendIntervalMs } from '../../lambdas/composition/config';
+import { parsePositiveSeconds, readServerConfig, sendIntervalMs } from '../../lambdas/composition/config';
 import { SEND_INTERVAL_MS } from '../../lambdas/core/sendingWindow';
 import { localServerConfig } from '../../lib/local/stack';
 
-describe('SEND_INTERVAL_SECONDS', () => {
+describe('SEND_INTERVAL_SECONDS and FOLLOW_UP_DAY_SECONDS', () => {
   it.each([
     [undefined, undefined],
     ['', undefined],
@@ -19,7 +19,7 @@ describe('SEND_INTERVAL_SECONDS', () => {
     ['soon', 'invalid'],
     ['Infinity', 'invalid'],
   ] as const)('reads %j as %j', (raw, parsed) => {
-    expect(parseSendIntervalSeconds(raw)).toBe(parsed);
+    expect(parsePositiveSeconds(raw)).toBe(parsed);
   });
 
   it('is 60 s unless set, and milliseconds for the stores and the ticker', () => {
@@ -32,6 +32,13 @@ describe('SEND_INTERVAL_SECONDS', () => {
     expect(readServerConfig({ ...env, SEND_INTERVAL_SECONDS: '2' }).intervalMs).toBe(2000);
     expect(readServerConfig(env).intervalMs).toBe(SEND_INTERVAL_MS);
     expect(readServerConfig({ ...env, SEND_INTERVAL_SECONDS: 'soon' }).intervalMs).toBe(SEND_INTERVAL_MS);
+  });
+
+  it('makes a follow-up day last FOLLOW_UP_DAY_SECONDS, and a day when it is unset or not a positive number', () => {
+    const env = { TABLE_NAME: 't' };
+    expect(readServerConfig({ ...env, FOLLOW_UP_DAY_SECONDS: '20' }).followUpDayMs).toBe(20_000);
+    expect(readServerConfig(env).followUpDayMs).toBeUndefined();
+    expect(readServerConfig({ ...env, FOLLOW_UP_DAY_SECONDS: '0' }).followUpDayMs).toBeUndefined();
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEND_WINDOW, isWithinWindow, nextWindowStart, resolveTimeZone, sendWindowProblem, type SendWindow } from '../../lambdas/core/workingHours';
+import {
+  DEFAULT_SEND_WINDOW,
+  isWithinWindow,
+  nextWindowStart,
+  resolveTimeZone,
+  sendWindowProblem,
+  windowedEstimate,
+  type SendWindow,
+} from '../../lambdas/core/workingHours';
 import { canonicalTimeZone, countryCodeOf, guessTimeZone, guessTimeZoneOfPlace } from '../../schema/timeZones';
 
 const at = (iso: string) => new Date(iso);
@@ -264,5 +272,72 @@ describe('nextWindowStart', () => {
         for (let t = instant.getTime(); t < opens.getTime(); t += 15 * 60_000) expect(isWithinWindow(new Date(t), window, zone)).toBe(false);
       }
     }
+  });
+});
+
+describe('windowedEstimate: the time to finish counts the recipients’ hours', () => {
+  const MINUTES_10 = 10 * 60_000;
+  /** Monday 23 November 2026, 00:00 UTC (09:00 in Tokyo, 01:00 in Berlin). */
+  const monday = at('2026-11-23T00:00:00Z');
+  const nineToSix: SendWindow = { days: everyDay, startHour: 9, endHour: 18 };
+
+  it('nobody to send: no finish', () => {
+    expect(windowedEstimate({ zones: [], window: nineToSix, fallbackZone: 'UTC', intervalMs: MINUTES_10, start: monday })).toEqual({
+      finishAt: null,
+      zones: [],
+    });
+  });
+
+  it('a window open all day: one per interval from the start', () => {
+    const estimate = windowedEstimate({
+      zones: ['UTC', 'UTC', null],
+      window: { days: everyDay, startHour: 0, endHour: 24 },
+      fallbackZone: 'UTC',
+      intervalMs: MINUTES_10,
+      start: monday,
+    });
+    expect(estimate.finishAt).toEqual(at('2026-11-23T00:20:00Z'));
+    expect(estimate.zones).toEqual([{ zone: 'UTC', recipients: 3, opensAt: monday }]);
+  });
+
+  it('Tokyo and Berlin, 60 each, 9:00–18:00: each window’s 54 slots, Tokyo’s last 6 and Berlin’s last 12 the next day', () => {
+    const zones = Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? 'Asia/Tokyo' : 'Europe/Berlin'));
+    const estimate = windowedEstimate({ zones, window: nineToSix, fallbackZone: 'UTC', intervalMs: MINUTES_10, start: monday });
+    // Day 1: Tokyo 00:00–08:50 UTC (54), Berlin 09:00–16:50 UTC (48, after Tokyo closes). Day 2: Tokyo 6, Berlin 12 from 08:00.
+    expect(estimate.finishAt).toEqual(at('2026-11-24T09:50:00Z'));
+    expect(estimate.zones).toEqual([
+      { zone: 'Asia/Tokyo', recipients: 60, opensAt: monday },
+      { zone: 'Europe/Berlin', recipients: 60, opensAt: at('2026-11-23T08:00:00Z') },
+    ]);
+  });
+
+  it('the window closes at its end hour: 60 in Tokyo take the 54 slots of Monday (00:00–08:50 UTC), the last 6 go on Tuesday', () => {
+    const zones = Array.from({ length: 60 }, () => 'Asia/Tokyo');
+    expect(windowedEstimate({ zones, window: nineToSix, fallbackZone: 'UTC', intervalMs: MINUTES_10, start: monday }).finishAt).toEqual(
+      at('2026-11-24T00:50:00Z'),
+    );
+  });
+
+  it('recipients without a zone, or with an unknown one, count in the fallback zone', () => {
+    const estimate = windowedEstimate({
+      zones: [null, 'Mars/Olympus_Mons'],
+      window: nineToSix,
+      fallbackZone: 'America/New_York',
+      intervalMs: MINUTES_10,
+      start: monday,
+    });
+    expect(estimate.zones).toEqual([{ zone: 'America/New_York', recipients: 2, opensAt: at('2026-11-23T14:00:00Z') }]);
+    expect(estimate.finishAt).toEqual(at('2026-11-23T14:10:00Z'));
+  });
+
+  it('a window spanning a DST change: Berlin on the Sunday the clocks go back opens at 08:00 UTC', () => {
+    const estimate = windowedEstimate({
+      zones: ['Europe/Berlin'],
+      window: nineToSix,
+      fallbackZone: 'UTC',
+      intervalMs: MINUTES_10,
+      start: at('2026-10-24T16:00:00Z'),
+    });
+    expect(estimate.finishAt).toEqual(at('2026-10-25T08:00:00Z'));
   });
 });

@@ -13,7 +13,7 @@ import { tones, type ContactType, type Tone } from '../../schema/api/options';
 import { BedrockWriter } from '../../lambdas/adapters/bedrock/bedrockWriter';
 import { LocalWriter } from '../../lambdas/adapters/local-writer/localWriter';
 import { WriterError } from '../../lambdas/core/errors';
-import { countWords, DATA_BLOCKS } from '../../lambdas/core/writerPrompt';
+import { countWords, DATA_BLOCKS, FOLLOW_UP_WORDS } from '../../lambdas/core/writerPrompt';
 import type { EmailWriter, WriterRequest } from '../../lambdas/ports';
 
 const bedrock = mockClient(BedrockRuntimeClient);
@@ -41,8 +41,12 @@ async function scriptedModel(input: ConverseCommandInput): Promise<string> {
     notes?: string;
   };
   const tone = /^Tone: (\w+)\./m.exec(user)?.[1] as Tone;
-  const length = Number(/about (\d+) words/.exec(user)?.[1]) as EmailLength;
+  // A follow-up's prompt gives the first email and the step, and a word cap instead of a length.
+  const step = /^Write follow-up number (\d+)/m.exec(user)?.[1];
+  const first = step === undefined ? undefined : (dataBlock(user, DATA_BLOCKS.firstEmail) as { subject: string; body: string });
+  const length = (step === undefined ? Number(/about (\d+) words/.exec(user)?.[1]) : 100) as EmailLength;
   const email = await new LocalWriter().write({
+    ...(first ? { followUp: { step: Number(step), first_subject: first.subject, first_body: first.body } } : {}),
     track: { ...track, mood: track.mood ?? null, bpm: track.bpm ?? null },
     artist,
     tone,
@@ -122,6 +126,24 @@ function writerContract(name: string, makeWriter: () => EmailWriter) {
         expect(words, tone).toBeGreaterThanOrEqual(length * 0.7);
         expect(words, tone).toBeLessThanOrEqual(length * 1.3);
       }
+    });
+
+    it('writes a follow-up as a short nudge about the first email: the track and its link again, never a copy, the last one says so', async () => {
+      const first = await writer.write(request());
+      const followUp = { step: 1, first_subject: first.subject, first_body: first.body };
+      const nudge = await writer.write(request({ followUp }));
+      expect(nudge.body).toContain('Night Drive');
+      expect(nudge.body).toContain('https://soundcloud.com/luna/night-drive');
+      expect(nudge.body).toMatch(/^(Dear|Hi|Hey|Hello) Jane,\n/);
+      expect(countWords(nudge.body)).toBeLessThanOrEqual(FOLLOW_UP_WORDS + 10);
+      expect(nudge.body).not.toBe(first.body);
+      // No sentence of the pitch is repeated, and no fact the first email did not carry is added.
+      const sentences = first.body.split(/(?<=[.!?])\s+/).filter((s) => countWords(s) >= 5 && !s.includes('\n'));
+      for (const sentence of sentences) expect(nudge.body).not.toContain(sentence);
+      expect(nudge.body).not.toContain('warm pads');
+      const last = await writer.write(request({ followUp: { ...followUp, step: 2 } }));
+      expect(last.body).not.toBe(nudge.body);
+      expect(last.body).toMatch(/last|again/i);
     });
 
     it('fails with a WriterError, never another error', async () => {

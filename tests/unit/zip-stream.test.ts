@@ -38,6 +38,16 @@ describe('zipStream', () => {
     expect(archive.length).toBeLessThan(big.length / 20);
   });
 
+  it('compresses a file across its chunks: many small rows deflate as well as one large piece', async () => {
+    const row = 'Mara Velvet,mara@example.com,Ostgut Ton,Berlin\r\n';
+    const rows = Array.from({ length: 5_000 }, () => row);
+    const chunked = await zipOf([{ name: 'contacts.csv', content: rows }]);
+    const whole = await zipOf([{ name: 'contacts.csv', content: [rows.join('')] }]);
+    expect(readZip(chunked).get('contacts.csv')?.toString('utf8')).toBe(rows.join(''));
+    expect(chunked.length).toBeLessThan((row.length * rows.length) / 50);
+    expect(chunked.length).toBeLessThan(whole.length * 1.2);
+  });
+
   it('is an archive the system unzip tests clean, with the time it was made', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zip-stream-'));
     const path = join(dir, 'export.zip');

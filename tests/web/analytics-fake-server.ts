@@ -59,6 +59,7 @@ export function analyticsCampaign(id: string, track: string, figures: Partial<An
     emails_answered: 0,
     open_rate: null,
     click_rate: null,
+    by_email: null,
     ...figures,
   };
 }
@@ -128,7 +129,7 @@ export function analyticsAnswer(data: InsightsData, period: AnalyticsPeriodId): 
     },
     data.depth,
   );
-  const campaigns = data.campaigns.map((campaign) => (data.depth === 'full' ? campaign : { ...basic(campaign, 'basic'), click_rate: null }));
+  const campaigns = data.campaigns.map((campaign) => (data.depth === 'full' ? campaign : { ...basic(campaign, 'basic'), click_rate: null, by_email: null }));
   return { period, from: days[0]!.day, to: TODAY, depth: data.depth, days, totals, campaigns };
 }
 

@@ -6,7 +6,7 @@
  * routes), the empty, error and loading states, and the CSV export.
  */
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -438,6 +438,46 @@ describe('basic analytics (Free)', () => {
     await userEvent.setup().click(within(screen.getAllByTestId('analytics-upgrade')[1]!).getByRole('button', { name: 'Upgrade' }));
     expect(await screen.findByRole('heading', { name: 'Subscription', level: 1 })).toBeInTheDocument();
     expect(currentPath()).toBe('/dashboard/subscription');
+  });
+});
+
+describe('listens and answers by email (issue 27 §1)', () => {
+  const nudged = analyticsCampaign('c-4', 'Two Nudges', {
+    emails_sent: 9,
+    emails_listened: 3,
+    emails_answered: 2,
+    by_email: [
+      { step: 0, emails_listened: 1, emails_answered: 1 },
+      { step: 1, emails_listened: 2, emails_answered: 0 },
+      { step: 2, emails_listened: 0, emails_answered: 1 },
+    ],
+  });
+  const byEmailTable = () => createWrapper().findTable('[data-testid="analytics-by-email"]');
+
+  it('shows, for each campaign with follow-ups, its listens and answers by First email, Follow-up 1 and Follow-up 2', async () => {
+    renderAnalytics(fullServer({ campaigns: [...campaigns, nudged] }));
+    await loaded();
+    expect(screen.getByRole('heading', { name: 'Listens and answers by email' })).toBeInTheDocument();
+    const table = byEmailTable()!;
+    expect(table.findColumnHeaders().map((header) => header.getElement().textContent)).toEqual(['Campaign', 'Email', 'Listened', 'Answered']);
+    expect(table.findRows().map((row) => row.findAll('td, th').map((cell) => cell.getElement().textContent))).toEqual([
+      ['Two Nudges', 'First email', '1', '1'],
+      ['Two Nudges', 'Follow-up 1', '2', '0'],
+      ['Two Nudges', 'Follow-up 2', '0', '1'],
+    ]);
+    // The campaigns table is as it was: the campaign's own totals.
+    expect(campaignNames()).toContain('Two Nudges');
+  });
+
+  it('shows nothing of it without follow-ups, nor on basic analytics (Free)', async () => {
+    renderAnalytics(fullServer());
+    await loaded();
+    expect(byEmailTable()).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Listens and answers by email' })).toBeNull();
+    cleanup();
+    renderAnalytics(fullServer({ depth: 'basic', campaigns: [...campaigns, nudged] }), { tier: 'free' });
+    await loaded();
+    expect(byEmailTable()).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@ import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Campaign } from '../../schema/api/campaigns';
 import { campaignMessages, sendingApiMessages } from '../../schema/api/sending';
 import { CAMPAIGN_POLL_MS } from '../../web/src/pages/campaigns/CampaignDetailPage';
 import { formatDateTime, formatTime, mailboxDisconnectedText, monthlyLimitPauseTexts } from '../../web/src/pages/campaigns/campaignView';
@@ -9,6 +10,7 @@ import { QUEUE_PANEL_TITLE } from '../../web/src/pages/campaigns/QueuePanel';
 import { SENT_EMAILS_TITLE } from '../../web/src/pages/campaigns/SentEmailsList';
 import { USAGE_REFRESH_MS } from '../../web/src/usage/UsageContext';
 import { USAGE_WIDGET_TITLE, usageTexts } from '../../web/src/pages/campaigns/UsageWidget';
+import { FOLLOW_UPS_PAUSED } from '../../web/src/pages/campaigns/followUpView';
 import { campaign, campaignEmail, fakeCampaignsServer, renderCampaigns, sendingCampaign, sendingStatus, type CampaignsServer } from './campaigns-fake-server';
 import { toast } from './compose-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
@@ -111,6 +113,7 @@ describe('campaign detail', () => {
     expect(valueOf(details, 'Tone')).toBe('Friendly');
     expect(valueOf(details, 'Subject')).toBe('New techno for your label');
     expect(valueOf(details, 'Completed')).not.toBe('—');
+    expect(valueOf(details, 'Send window')).toBe('Any time');
 
     // Not sending: no queue panel, and neither Pause nor Resume.
     expect(() => card(QUEUE_PANEL_TITLE)).toThrow();
@@ -128,8 +131,15 @@ describe('campaign detail', () => {
           track_url: 'https://soundcloud.com/norvik/concrete-dawn',
           track_id: '01KAKZ3R0000000000000000TR',
           email_subject: 'New Techno demo for [CONTACT_NAME]',
+          send_window: { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 },
         }),
-        sendingCampaign(2, 8, 8, { status: 'completed', sending_status: null, track_name: 'Plain', email_subject: 'New Techno demo' }),
+        sendingCampaign(2, 8, 8, {
+          status: 'completed',
+          sending_status: null,
+          track_name: 'Plain',
+          email_subject: 'New Techno demo',
+          send_window: { days: [2, 4, 7], start_hour: 0, end_hour: 24 },
+        }),
       ],
     });
     const { unmount } = await openDetail(server, 'Concrete Dawn');
@@ -141,6 +151,7 @@ describe('campaign detail', () => {
     // The emails link to each recipient's listen page, not to the link typed in Compose.
     expect(valueOf(details, 'Link')).toBe('Your uploaded track: each recipient gets their own listen link');
     expect(within(details).queryByRole('link', { name: /soundcloud/ })).toBeNull();
+    expect(valueOf(details, 'Send window')).toBe("Recipient's working hours: Monday–Friday, 09:00–17:00 in each recipient's time zone");
     unmount();
 
     renderCampaigns(server, '/dashboard/campaigns/campaign-2');
@@ -148,6 +159,7 @@ describe('campaign detail', () => {
     expect(screen.getByText('New Techno demo', { selector: 'p' })).toBeInTheDocument();
     expect(valueOf(card('Campaign Details'), 'Subject')).toBe('New Techno demo');
     expect(within(card('Campaign Details')).getByRole('link', { name: /track-2/ })).toBeInTheDocument();
+    expect(valueOf(card('Campaign Details'), 'Send window')).toBe("Recipient's working hours: Tue, Thu, Sun, 00:00–24:00 in each recipient's time zone");
   });
 
   it('with an uploaded track: Listened and Answered stat cards and the sent → opened → listened → answered funnel; without one, neither', async () => {
@@ -208,6 +220,30 @@ describe('campaign detail', () => {
     expect(valueOf(queue, 'Next send')).toBe(formatDateTime(nextSend));
     // 120 pending at the server's pace (60 s: 60 an hour).
     await waitFor(() => expect(valueOf(queue, 'Estimated time left')).toBe('about 2 h'));
+  });
+
+  it('in the recipients’ working hours, counts the ETA over their windows and says when a later zone starts, in the artist’s time', async () => {
+    // Tuesday 10:00 in Los Angeles (the artist's zone), Wednesday 03:00 in Tokyo.
+    vi.useFakeTimers({ now: new Date('2026-11-24T18:00:00.000Z'), shouldAdvanceTime: true });
+    const window = { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 };
+    const pending = { status: 'pending' as const, sent_at: null };
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 3, 0, { send_window: window })],
+      emails: {
+        'campaign-1': [
+          campaignEmail(0, { ...pending, time_zone: null }),
+          campaignEmail(1, { ...pending, time_zone: 'Asia/Tokyo' }),
+          campaignEmail(2, { ...pending, time_zone: 'Asia/Tokyo' }),
+        ],
+      },
+    });
+    renderCampaigns(server, DETAIL, { time_zone: 'America/Los_Angeles' });
+    await screen.findByRole('heading', { name: 'Track 1', level: 1 });
+    const queue = () => card(QUEUE_PANEL_TITLE);
+    // The artist's recipient now; Tokyo's two from 09:00 there (16:00 in Los Angeles), a minute apart.
+    await waitFor(() => expect(valueOf(queue(), 'Tokyo recipients start')).toBe('16:00 your time'));
+    expect(valueOf(queue(), 'Estimated time left')).toBe('about 6 h 1 min');
+    expect(valueOf(queue(), 'Last email around')).toBe('16:01');
   });
 
   it('counts the ETA at the pace the server sends at, not a fixed 60 an hour', async () => {
@@ -491,6 +527,23 @@ describe('campaign detail', () => {
     expect(within(items[1]!).queryByText(/Retrying at/)).toBeNull();
   });
 
+  it("says of a recipient waiting for its working hours 'Outside working hours' and its next possible time, never a retry", async () => {
+    const opensAt = '2025-03-03T08:00:00.000Z';
+    const server = fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 2, 1, { send_window: { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 } })],
+      emails: {
+        'campaign-1': [
+          campaignEmail(0, { status: 'pending', sent_at: null, attempts: 0, retry_at: opensAt, detail: 'Outside working hours' }),
+          campaignEmail(1),
+        ],
+      },
+    });
+    await openDetail(server);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    expect(within(items[0]!).getByText(`Outside working hours: next possible time ${formatDateTime(opensAt)}`)).toBeInTheDocument();
+    expect(within(items[0]!).queryByText(/Retrying at/)).toBeNull();
+  });
+
   it('says per email what the recipient did on their listen page: Listened n %, Played n×, Downloaded, the answer and the note; a play under 25 % is Played n×', async () => {
     const server = fakeCampaignsServer({
       campaigns: [sendingCampaign(1, 3, 3, { track_id: '01KAKZ3R0000000000000000TR', emails_listened: 2, emails_answered: 2 })],
@@ -519,5 +572,238 @@ describe('campaign detail', () => {
     // Plays that stopped before 25 % (where the Listened counter starts): played, not 'Listened 0 %'.
     expect(within(items[3]!).getByText('Played 2×')).toBeInTheDocument();
     expect(within(items[3]!).queryByText(/Listened/)).toBeNull();
+  });
+});
+
+describe('the artist’s "Replied" mark on the sent emails', () => {
+  const server = () =>
+    fakeCampaignsServer({
+      campaigns: [sendingCampaign(1, 3, 2)],
+      emails: {
+        'campaign-1': [
+          campaignEmail(0),
+          campaignEmail(1, { replied_at: '2025-03-01T20:00:00.000Z' }),
+          campaignEmail(2, { status: 'pending', sent_at: null, subject: null, html: null, text: null }),
+        ],
+      },
+    });
+
+  it('offers "Mark as replied" on a sent email only, and shows a marked one as Replied with "Undo replied"', async () => {
+    await openDetail(server());
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    const [first, second, third] = items.map((item) => within(item));
+    expect(first!.getByRole('button', { name: 'Mark as replied' })).toBeInTheDocument();
+    expect(first!.queryByText('Replied')).toBeNull();
+    expect(second!.getByText('Replied')).toBeInTheDocument();
+    expect(second!.getByRole('button', { name: 'Undo replied' })).toBeInTheDocument();
+    expect(second!.queryByRole('button', { name: 'Mark as replied' })).toBeNull();
+    expect(third!.queryByRole('button', { name: /replied/i })).toBeNull();
+  });
+
+  it('marks by keyboard, then undoes it: each a request for that email, the row following the answer', async () => {
+    const fake = server();
+    const user = userEvent.setup();
+    await openDetail(fake);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    const first = within(items[0]!);
+    first.getByRole('button', { name: 'Mark as replied' }).focus();
+    await user.keyboard('{Enter}');
+    expect(await first.findByText('Replied')).toBeInTheDocument();
+    expect(fake.calls('PUT', '/api/campaigns/campaign-1/emails/0/replied')).toHaveLength(1);
+    expect(fake.emails.get('campaign-1')![0]!.replied_at).not.toBeNull();
+
+    await user.click(first.getByRole('button', { name: 'Undo replied' }));
+    expect(await first.findByRole('button', { name: 'Mark as replied' })).toBeInTheDocument();
+    expect(first.queryByText('Replied')).toBeNull();
+    expect(fake.calls('DELETE', '/api/campaigns/campaign-1/emails/0/replied')).toHaveLength(1);
+    expect(fake.emails.get('campaign-1')![0]!.replied_at).toBeNull();
+  });
+
+  it('shows the button busy while the mark is saved, and the server’s message when it is refused', async () => {
+    const fake = server();
+    let release!: () => void;
+    fake.hold.replied = new Promise((resolve) => (release = resolve));
+    const user = userEvent.setup();
+    await openDetail(fake);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    await user.click(within(items[0]!).getByRole('button', { name: 'Mark as replied' }));
+    await waitFor(() => expect(createWrapper(items[0]).findButton()!.findLoadingIndicator()).not.toBeNull());
+    release();
+    expect(await within(items[0]!).findByText('Replied')).toBeInTheDocument();
+
+    fake.hold.replied = undefined;
+    fake.fail.replied = { status: 409, message: sendingApiMessages.repliedNotSent };
+    await user.click(within(items[0]!).getByRole('button', { name: 'Undo replied' }));
+    expect(await within(items[0]!).findByRole('alert')).toHaveTextContent(sendingApiMessages.repliedNotSent);
+    // Still marked: nothing changed.
+    expect(within(items[0]!).getByText('Replied')).toBeInTheDocument();
+  });
+});
+
+describe('follow-ups on the campaign page', () => {
+  const FUTURE = '2099-03-05T17:00:00.000Z';
+  const PAST_DUE = '2025-03-05T17:00:00.000Z';
+  const STEP_SENT = '2025-03-05T18:00:00.000Z';
+  const withSteps = (overrides: Partial<Campaign> = {}) =>
+    sendingCampaign(1, 4, 4, {
+      status: 'completed',
+      sending_status: null,
+      track_id: '01KAKZ3R0000000000000000TR',
+      emails_opened: 2,
+      emails_listened: 1,
+      emails_answered: 1,
+      follow_ups: {
+        steps: [
+          { after_days: 4, writer: 'ai', text: null },
+          { after_days: 9, writer: 'own', text: 'Hi [CONTACT_NAME]' },
+        ],
+        condition: 'not_answered',
+      },
+      ...overrides,
+    });
+  const emails = () => [
+    campaignEmail(0, {
+      answer: 'interested',
+      follow_ups: [
+        { step: 1, state: 'stopped', reason: 'answered' },
+        { step: 2, state: 'stopped', reason: 'answered' },
+      ],
+    }),
+    campaignEmail(1, {
+      follow_ups: [
+        { step: 1, state: 'sent', sent_at: STEP_SENT },
+        { step: 2, state: 'waiting', due_at: FUTURE },
+      ],
+    }),
+    campaignEmail(2, {
+      replied_at: '2025-03-02T10:00:00.000Z',
+      follow_ups: [
+        { step: 1, state: 'stopped', reason: 'replied' },
+        { step: 2, state: 'waiting', due_at: PAST_DUE },
+      ],
+    }),
+    campaignEmail(3, {
+      status: 'pending',
+      sent_at: null,
+      follow_ups: [
+        { step: 1, state: 'waiting', due_at: null },
+        { step: 2, state: 'waiting', due_at: null },
+      ],
+    }),
+  ];
+  const figuresOf = (container: HTMLElement) => [...container.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]);
+
+  it('shows a Follow-ups card with a row per step: sent, stopped with the reasons, waiting and the next due', async () => {
+    const server = fakeCampaignsServer({ campaigns: [withSteps()], emails: { 'campaign-1': emails() } });
+    await openDetail(server);
+    const followUps = await waitFor(() => card('Follow-ups'));
+    // The stopping condition the artist chose, under the title.
+    expect(followUps).toHaveTextContent('Only if they did not answer');
+    const first = await within(followUps).findByRole('region', { name: 'Follow-up 1 · after 4 days' });
+    expect(figuresOf(first)).toEqual([
+      ['Sent', '1'],
+      ['Stopped', '2'],
+      ['Waiting', '1'],
+      ['Next due', '—'],
+    ]);
+    const reasons = within(first).getByRole('list', { name: 'Follow-up 1 · after 4 days: why stopped' });
+    expect(
+      within(reasons)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Answered on the listen page: 1', 'Marked Replied: 1']);
+
+    const second = within(followUps).getByRole('region', { name: 'Follow-up 2 · after 9 days' });
+    expect(figuresOf(second)).toEqual([
+      ['Sent', '0'],
+      ['Stopped', '1'],
+      ['Waiting', '3'],
+      ['Next due', formatDateTime(PAST_DUE)],
+    ]);
+    expect(within(second).getByRole('list', { name: 'Follow-up 2 · after 9 days: why stopped' })).toHaveTextContent('Answered on the listen page: 1');
+  });
+
+  it("the funnel and the Delivery Summary gain each step's sent count", async () => {
+    const server = fakeCampaignsServer({ campaigns: [withSteps()], emails: { 'campaign-1': emails() } });
+    await openDetail(server);
+    await waitFor(() => expect(valueOf(card('Delivery Summary'), 'Follow-up 1 sent')).toBe('1'));
+    expect(valueOf(card('Delivery Summary'), 'Follow-up 2 sent')).toBe('0');
+    expect(figuresOf(card('Listening funnel'))).toEqual([
+      ['Sent', '4 (100%)'],
+      ['Follow-up 1 sent', '1 (25%)'],
+      ['Follow-up 2 sent', '0 (0%)'],
+      ['Opened', '2 (50%)'],
+      ['Listened', '1 (25%)'],
+      ['Answered', '1 (25%)'],
+    ]);
+  });
+
+  it('says per email what became of each step: stopped and why, sent when, waiting until when (or due, or for the first email)', async () => {
+    const server = fakeCampaignsServer({ campaigns: [withSteps()], emails: { 'campaign-1': emails() } });
+    await openDetail(server);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    expect(items).toHaveLength(4);
+    const [answered, stepSent, replied, pending] = items.map((item) => within(item));
+    expect(answered!.getByText('Follow-up 1: Stopped — Answered on the listen page')).toBeInTheDocument();
+    expect(answered!.getByText('Follow-up 2: Stopped — Answered on the listen page')).toBeInTheDocument();
+    expect(stepSent!.getByText(`Follow-up 1: Sent ${formatDateTime(STEP_SENT)}`)).toBeInTheDocument();
+    expect(stepSent!.getByText(`Follow-up 2: Waiting until ${formatDateTime(FUTURE)}`)).toBeInTheDocument();
+    expect(replied!.getByText('Follow-up 1: Stopped — Marked Replied')).toBeInTheDocument();
+    // Planned for a time already past (held by the pace, a pause or the send window): still waiting.
+    expect(replied!.getByText(`Follow-up 2: Waiting, due ${formatDateTime(PAST_DUE)}`)).toBeInTheDocument();
+    expect(pending!.getByText('Follow-up 1: Waiting for the first email to go')).toBeInTheDocument();
+    expect(pending!.getByText('Follow-up 2: Waiting for the first email to go')).toBeInTheDocument();
+  });
+
+  it('shows loading while the emails are read, then the counts; a failed read says so; no emails yet says so', async () => {
+    const server = fakeCampaignsServer({ campaigns: [withSteps()], emails: { 'campaign-1': emails() } });
+    let release!: () => void;
+    server.hold.emails = new Promise((resolve) => (release = resolve));
+    const { unmount } = await openDetail(server);
+    expect(within(card('Follow-ups')).getByText('Loading follow-ups')).toBeInTheDocument();
+    expect(valueOf(card('Listening funnel'), 'Follow-up 1 sent')).toBe('—');
+    release();
+    expect(await within(card('Follow-ups')).findByRole('region', { name: 'Follow-up 1 · after 4 days' })).toBeInTheDocument();
+    unmount();
+
+    server.hold.emails = undefined;
+    server.fail.emails = { status: 500, message: apiMessages.internalError };
+    const failed = await openDetail(server);
+    expect(await within(card('Follow-ups')).findByText(`Failed to load the follow-ups: ${apiMessages.internalError}`)).toBeInTheDocument();
+    failed.unmount();
+
+    server.fail.emails = null;
+    server.emails.set('campaign-1', []);
+    await openDetail(server);
+    expect(await within(card('Follow-ups')).findByText('No emails yet. Each step is counted here once the emails are queued.')).toBeInTheDocument();
+  });
+
+  it('a completed campaign still paused (paused while its last email was in flight) offers Resume Sending and says its steps wait for it', async () => {
+    const server = fakeCampaignsServer({ campaigns: [withSteps({ sending_status: 'paused', pause_reason: 'user' })], emails: { 'campaign-1': emails() } });
+    await openDetail(server);
+    expect(await within(await waitFor(() => card('Follow-ups'))).findByText(FOLLOW_UPS_PAUSED)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resume Sending' })).toBeInTheDocument();
+  });
+
+  it('a completed campaign not paused says nothing of a pause', async () => {
+    const server = fakeCampaignsServer({ campaigns: [withSteps()], emails: { 'campaign-1': emails() } });
+    await openDetail(server);
+    expect(await within(await waitFor(() => card('Follow-ups'))).findByRole('region', { name: 'Follow-up 1 · after 4 days' })).toBeInTheDocument();
+    expect(screen.queryByText(FOLLOW_UPS_PAUSED)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Resume Sending' })).toBeNull();
+  });
+
+  it('a campaign without follow-ups shows none of it: no card, no funnel steps, no lines on its emails', async () => {
+    const server = fakeCampaignsServer({
+      campaigns: [withSteps({ follow_ups: { steps: [], condition: 'not_listened' } })],
+      emails: { 'campaign-1': emails().map((email) => ({ ...email, follow_ups: [] })) },
+    });
+    await openDetail(server);
+    const items = await within(await waitFor(() => card(SENT_EMAILS_TITLE))).findAllByRole('listitem');
+    expect(items).toHaveLength(4);
+    expect(() => card('Follow-ups')).toThrow();
+    expect(figuresOf(card('Listening funnel')).map(([label]) => label)).toEqual(['Sent', 'Opened', 'Listened', 'Answered']);
+    expect(figuresOf(card('Delivery Summary')).map(([label]) => label)).not.toContain('Follow-up 1 sent');
+    expect(screen.queryByText(/Follow-up/)).toBeNull();
   });
 });

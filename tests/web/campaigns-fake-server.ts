@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { followUpStepSummaries } from '../../lambdas/core/followUps';
 import { campaignSummarySchema, composeMessages, type Campaign, type CampaignSummary } from '../../schema/api/campaigns';
 import { campaignMessages, sendingApiMessages, type CampaignEmail, type CampaignEmailContent, type SendingStatus } from '../../schema/api/sending';
 import { gatewayMessages } from '../../schema/api/serverMessages';
@@ -13,7 +14,8 @@ import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
  * An in-memory API for the Campaigns list and Campaign detail pages with the contracts of
  * schema/api/campaigns.ts and schema/api/sending.ts: GET /api/campaigns (summaries, no email body),
  * GET /api/campaigns/{id}, pause / resume (answer the summary), the sending status, a campaign's emails
- * and one email's content. Tests change `campaigns`, `emails` and `status` to move a campaign on.
+ * and one email's content. Tests change `campaigns`, `emails` and `status` to move a campaign on. The
+ * emails list counts the campaign's follow-up steps over the emails' `follow_ups` as the handler does.
  */
 
 type Failure = { status: number; message: string } | null;
@@ -85,6 +87,7 @@ export function campaignEmail(position: number, overrides: Partial<CampaignEmail
     position,
     recipient_name: `Person ${position}`,
     recipient_email: address,
+    time_zone: null,
     status: 'sent',
     subject: `Hello Person ${position}`,
     sent_at: at(100 + position),
@@ -102,9 +105,11 @@ export function campaignEmail(position: number, overrides: Partial<CampaignEmail
     answer: null,
     answer_note: null,
     answered_at: null,
+    replied_at: null,
     detail: null,
     attempts: 0,
     retry_at: null,
+    follow_ups: [],
     html: `<html><body><p>Hi Person ${position}, <a href="https://soundcloud.com/robin">listen</a></p></body></html>`,
     text: `Hi Person ${position}, listen: https://soundcloud.com/robin`,
     ...overrides,
@@ -124,7 +129,7 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
   const campaigns = new Map(initial.map((c) => [c.id, c]));
   const emails = new Map(Object.entries(initialEmails));
   const state = { status };
-  const fail: Record<'list' | 'get' | 'pause' | 'resume' | 'retry' | 'status' | 'emails' | 'email', Failure> = {
+  const fail: Record<'list' | 'get' | 'pause' | 'resume' | 'retry' | 'status' | 'emails' | 'email' | 'replied', Failure> = {
     list: null,
     get: null,
     pause: null,
@@ -133,8 +138,9 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
     status: null,
     emails: null,
     email: null,
+    replied: null,
   };
-  const hold: { list?: Promise<void>; get?: Promise<void>; email?: Promise<void> } = {};
+  const hold: { list?: Promise<void>; get?: Promise<void>; emails?: Promise<void>; email?: Promise<void>; replied?: Promise<void> } = {};
   // GET /api/campaigns/{id} is the campaigns handler's; pause, resume and the emails are the sending handler's.
   const campaignNotFound = () => json({ message: composeMessages.campaignNotFound }, 404);
   const notFound = () => json({ message: campaignMessages.notFound }, 404);
@@ -161,7 +167,7 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
       return deleted.length > 0 ? json({ deleted }) : campaignNotFound();
     }
 
-    const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|retry-failed|emails)(?:\/([^/]+))?)?$/.exec(pathname);
+    const match = /^\/api\/campaigns\/([^/]+)(?:\/(pause|resume|retry-failed|emails)(?:\/([^/]+)(\/replied)?)?)?$/.exec(pathname);
     if (!match) return json({ message: gatewayMessages.notFound }, 404);
     const id = decodeURIComponent(match[1]!);
     const action = match[2];
@@ -200,10 +206,35 @@ export function fakeCampaignsServer({ campaigns: initial = [], emails: initialEm
       campaigns.set(id, next);
       return json(summaryOf(next));
     }
+    // The "Replied" mark, as the sending handler does: a sent email only (409 otherwise); a mark keeps its first time.
+    if ((method === 'PUT' || method === 'DELETE') && action === 'emails' && match[4] !== undefined) {
+      const failure = failed('replied');
+      if (failure) return failure;
+      await hold.replied;
+      if (!current) return notFound();
+      const list = emails.get(id) ?? [];
+      const index = list.findIndex((email) => String(email.position) === decodeURIComponent(match[3]!));
+      const one = list[index];
+      if (!one) return json({ message: sendingApiMessages.emailNotFound }, 404);
+      if (one.status !== 'sent') return json({ message: sendingApiMessages.repliedNotSent }, 409);
+      const marked = { ...one, replied_at: method === 'PUT' ? (one.replied_at ?? at(500)) : null };
+      emails.set(
+        id,
+        list.map((email, i) => (i === index ? marked : email)),
+      );
+      return json(listItem(marked));
+    }
     if (method === 'GET' && action === 'emails') {
       if (!current) return notFound();
       const list = emails.get(id) ?? [];
-      if (match[3] === undefined) return failed('emails') ?? json({ emails: list.map(listItem) });
+      if (match[3] === undefined) {
+        await hold.emails;
+        const followUps = followUpStepSummaries(
+          current.follow_ups.steps,
+          list.map((email) => email.follow_ups),
+        );
+        return failed('emails') ?? json({ emails: list.map(listItem), follow_ups: followUps });
+      }
       await hold.email;
       const one = list.find((email) => String(email.position) === decodeURIComponent(match[3]!));
       return failed('email') ?? (one ? json(one) : json({ message: sendingApiMessages.emailNotFound }, 404));

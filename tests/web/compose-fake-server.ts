@@ -15,6 +15,7 @@ import {
   type SavedContactList,
 } from '../../schema/api/campaigns';
 import { normaliseEmail, type Contact, type Unsubscribe } from '../../schema/api/contacts';
+import { NO_FOLLOW_UPS } from '../../schema/api/followUpValues';
 import { genreLabels } from '../../schema/api/options';
 import type { Profile } from '../../schema/api/profile';
 import type { CampaignTemplate } from '../../schema/api/templates';
@@ -30,6 +31,7 @@ import {
 import { gatewayMessages } from '../../schema/api/serverMessages';
 import { renderEmail } from '../../schema/email/render';
 import { newDraftCampaign } from '../../lambdas/core/campaign';
+import { campaignPreSendInput, leftOutByCheck, preSendWarnings } from '../../lambdas/core/preSendCheck';
 import { immediateRefusal, nextPacificMidnight, nextPacificMonthStart, pacificDate, pacificMonth, sendingCapacity } from '../../schema/sendingLimits';
 import type { DraftContent } from '../../lambdas/ports';
 import { systemTemplates } from '../../lib/local/seed/templates';
@@ -101,6 +103,10 @@ export interface FakeSending {
   intervalSeconds: number;
   nextSendAt: string | null;
   queuedAhead: number;
+  /** How long a follow-up's day lasts (the server's FOLLOW_UP_DAY_SECONDS; a day by default). */
+  followUpDaySeconds: number;
+  /** Contacts who passed on this track ('Not for us'), with when (issue 28 §2). */
+  passed: Map<string, string>;
 }
 
 export function fakeComposeServer({
@@ -123,6 +129,8 @@ export function fakeComposeServer({
     intervalSeconds: 60,
     nextSendAt: null,
     queuedAhead: 0,
+    followUpDaySeconds: 86_400,
+    passed: new Map(),
     ...sendingOptions,
   };
   /** Per campaign, each queued batch's answer by its batch_start: a batch sent again gets it again. */
@@ -280,8 +288,13 @@ export function fakeComposeServer({
       if (!parsed.success) return invalid(parsed.error.issues);
       const contact = base.contacts.get(parsed.data.contact_id);
       if (!contact) return json({ message: composeMessages.contactNotFound }, 404);
+      // A follow-up step: 'Re:' the first subject, the artist's text or a fixed stand-in for the AI's nudge.
+      const step = parsed.data.follow_up;
+      const email = step
+        ? { subject: `Re: ${campaign.email_subject}`, body: step.step.text ?? `A short nudge (follow-up ${step.number}) about [TRACK_NAME].` }
+        : { subject: campaign.email_subject, body: campaign.email_body };
       const rendered = renderEmail(
-        { subject: campaign.email_subject, body: campaign.email_body },
+        email,
         {
           recipient: { name: contact.name, email: contact.email, label_name: contact.label_name },
           track: { track_name: campaign.track_name, track_url: campaign.track_url, genre: campaign.genre },
@@ -289,7 +302,7 @@ export function fakeComposeServer({
         },
         { unsubscribeUrl: 'https://trackpitch.example/unsubscribe?token=preview' },
       );
-      return json({ ...rendered, contact_id: contact.id });
+      return json({ ...rendered, contact_id: contact.id, passed_at: sending.passed.get(contact.id) ?? null });
     }
 
     if (method === 'GET' && pathname === '/api/templates') {
@@ -328,11 +341,15 @@ export function fakeComposeServer({
       let unsubscribed = 0;
       let unknown = 0;
       let alreadySent = 0;
+      const alreadySentIds: string[] = [];
       for (const id of parsed.data.contact_ids) {
         const contact = base.contacts.get(id);
         if (!contact) unknown++;
         else if (gone.has(normaliseEmail(contact.email))) unsubscribed++;
-        else if (sending.alreadySent.has(id)) alreadySent++;
+        else if (sending.alreadySent.has(id)) {
+          alreadySent++;
+          alreadySentIds.push(id);
+        }
       }
       return json({
         selected: parsed.data.contact_ids.length,
@@ -341,6 +358,12 @@ export function fakeComposeServer({
         unknown,
         queued_ahead: sending.queuedAhead,
         status: sendingStatus(),
+        follow_up_day_seconds: sending.followUpDaySeconds,
+        already_sent_ids: alreadySentIds,
+        passed: parsed.data.contact_ids.flatMap((id) => {
+          const at = sending.passed.get(id);
+          return at ? [{ contact_id: id, passed_at: at }] : [];
+        }),
       });
     }
 
@@ -377,7 +400,8 @@ export function fakeComposeServer({
         if (!contact) result.skipped_unknown++;
         else if (gone.has(normaliseEmail(contact.email))) result.skipped_unsubscribed++;
         else if (sending.alreadySent.has(id) && !request.send_again) result.skipped_already_sent++;
-        else result.queued++;
+        // As the server: the pre-send check leaves out a form-only label or a pass the artist did not insist on.
+        else if (!leftOutByServerCheck(campaign, contact, sending.passed.get(id) ?? null, request.send_anyway_ids)) result.queued++;
       }
       const time = now();
       const scheduled = request.mode === 'scheduled';
@@ -390,6 +414,9 @@ export function fakeComposeServer({
         send_after: scheduled ? status.today.resets_at : null,
         next_send_at: campaign.next_send_at ?? (scheduled ? status.today.resets_at : time),
         started_sending_at: campaign.started_sending_at ?? (scheduled ? null : time),
+        // The first batch sets the send window, as the server does.
+        send_window: batches.size === 0 ? (request.send_window ?? null) : campaign.send_window,
+        follow_ups: batches.size === 0 ? (request.follow_ups ?? NO_FOLLOW_UPS) : campaign.follow_ups,
         updated_at: time,
       };
       campaigns.set(updated.id, updated);
@@ -454,8 +481,13 @@ function draftContent(input: ReturnType<typeof draftInputSchema.parse>) {
     track_id: track.track_id,
     allow_download: track.allow_download,
     listen_days: track.listen_days,
+    released: track.released,
   };
 }
+
+/** The send route's pre-send check (lambdas/http/sending.ts), on the fake's campaign and contact. */
+const leftOutByServerCheck = (campaign: Campaign, contact: Contact, passedAt: string | null, sendAnyway: readonly string[]) =>
+  leftOutByCheck(preSendWarnings(campaignPreSendInput(campaign, { policy: contact.demo_policy, passedAt })), sendAnyway.includes(contact.id));
 
 export type ComposeServer = ReturnType<typeof fakeComposeServer>;
 

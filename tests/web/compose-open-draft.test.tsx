@@ -48,6 +48,7 @@ const aiContent: DraftContent = {
   track_id: null,
   allow_download: false,
   listen_days: 30,
+  released: false,
 };
 
 const htmlContent: DraftContent = {

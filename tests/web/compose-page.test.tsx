@@ -151,6 +151,8 @@ describe('compose: AI preview', () => {
       track_id: null,
       allow_download: false,
       listen_days: 90,
+      // 'Already released' left unticked (issue 28 §2).
+      released: false,
     });
   });
 

@@ -12,6 +12,8 @@ import { apiMessages } from '../../schema/api/serverMessages';
 beforeAll(async () => {
   await preloadRoutes();
   await import('../../web/src/pages/compose/ComposePage');
+  // HTML mode's chunk, loaded once here: on a busy machine its first load outlasted a find's 5 s.
+  await import('../../web/src/pages/compose/html/HtmlModePanel');
 }, 60_000);
 
 const matchLine = (matching: number, selected: number) => screen.findByText(`${matching} contacts match your filters (${selected} selected)`);

@@ -1,13 +1,34 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
+import { NO_FOLLOW_UPS, type FollowUps } from '../../schema/api/followUpValues';
+import { createApiClient } from '../../web/src/api/client';
+import { AuthContext } from '../../web/src/auth/AuthContext';
+import { ConfigContext } from '../../web/src/config/ConfigContext';
+import { NotificationsProvider } from '../../web/src/notifications/NotificationsContext';
+import { CapacityModal } from '../../web/src/pages/compose/send/CapacityModal';
+import { buildCampaign } from '../fakes/builders';
 import { composeMessages } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import { SEND_BATCH_SIZE, sendingMessages } from '../../schema/api/sending';
 import { limitMessages } from '../../schema/sendingLimits';
 import { contact, gate, manyContacts, unsubscribe } from './contacts-fake-server';
-import { containerOf, fakeComposeServer, fillTrack, openCompose, recipientBox, toast, type ComposeServer } from './compose-fake-server';
-import { currentPath, preloadRoutes } from './helpers';
+import { act } from '@testing-library/react';
+import { isWithinWindow, nextWindowStart } from '../../lambdas/core/workingHours';
+import {
+  chooseOption,
+  containerOf,
+  fakeComposeServer,
+  fillTrack,
+  formField,
+  openCompose,
+  recipientBox,
+  toast,
+  type ComposeServer,
+  type FakeSending,
+} from './compose-fake-server';
+import { currentPath, localConfig, makeFakeAuth, makeProfile, preloadRoutes, testUser } from './helpers';
 import { apiMessages, gatewayMessages } from '../../schema/api/serverMessages';
 
 beforeAll(async () => {
@@ -218,7 +239,7 @@ describe('compose: the capacity dialog', slow, () => {
     expect(within(dialog).getByText("Nothing goes out before your plan's limit resets on December 1, or until you upgrade.")).toBeInTheDocument();
     expect(valueOf(dialog, 'Plan limit resets')).toBe('December 1 (Pacific Time)');
     expect(within(dialog).getByTestId('capacity-notice')).not.toHaveTextContent(/today|tomorrow/i);
-    expect(within(dialog).getByRole('radiogroup')).not.toHaveTextContent(/today|tomorrow/i);
+    expect(within(dialog).getByRole('radiogroup', { name: 'When to send' })).not.toHaveTextContent(/today|tomorrow/i);
   });
 
   it('exhausted: only Schedule for tomorrow', async () => {
@@ -252,7 +273,7 @@ describe('compose: the capacity dialog', slow, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
     await successDialog(user, sendingMessages.started);
     expect(server.bodies('POST', `/api/campaigns/${draftId(server)}/send`)).toEqual([
-      { contact_ids: trio.map((c) => c.id), mode: 'partial', send_again: true, batch_start: 0, total: 3 },
+      { contact_ids: trio.map((c) => c.id), mode: 'partial', send_again: true, batch_start: 0, total: 3, send_window: null },
     ]);
   });
 
@@ -374,6 +395,66 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
     expect(await toast(sendingMessages.dailyLimitTitle)).toHaveTextContent(sendingMessages.dailyLimit);
   });
 
+  it("the send window: 'Any time' by default (sent as null); 'Recipient's working hours' starts Mon–Fri 9:00–17:00, days and hours editable, sent with the batch", async () => {
+    const server = fakeComposeServer({ contacts: trio });
+    const user = await withPreview(server, trio);
+    const id = draftId(server);
+    const dialog = await openCapacity(user);
+    expect(radio('Any time')).toBeChecked();
+    expect(within(dialog).queryByText('Days')).toBeNull();
+    await user.click(radio("Recipient's working hours"));
+    const days = () => formField('Days').findControl()!.findMultiselect()!;
+    const tokens = () =>
+      days()
+        .findTokens()
+        .map((token) => token.findLabel().getElement().textContent);
+    expect(tokens()).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']);
+    expect(formField('From').findControl()!.findSelect()!.findTrigger().getElement()).toHaveTextContent('09:00');
+    expect(formField('Until').findControl()!.findSelect()!.findTrigger().getElement()).toHaveTextContent('17:00');
+    // Saturday added; 10:00 to 16:00.
+    act(() => days().openDropdown());
+    act(() => days().selectOptionByValue('6'));
+    act(() => days().closeDropdown());
+    chooseOption('From', '10');
+    chooseOption('Until', '16');
+    // A window that ends before it starts never opens: said, and nothing can be sent.
+    chooseOption('Until', '8');
+    expect(within(dialog).getByText('The window must end after it starts.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Start Sending' })).toBeDisabled();
+    chooseOption('Until', '16');
+    await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
+    await successDialog(user, sendingMessages.started);
+    expect(server.bodies('POST', `/api/campaigns/${id}/send`)[0]).toMatchObject({ send_window: { days: [1, 2, 3, 4, 5, 6], start_hour: 10, end_hour: 16 } });
+  });
+
+  it("with working hours the dialog counts the windows: the finish, and a line per zone whose window opens later, in the artist's time", async () => {
+    const kai = contact(4, { name: 'Kai Mori', email: 'kai@tokyo.example', label_name: 'Tokyo Tapes', time_zone: 'Asia/Tokyo' });
+    const lia = contact(5, { name: 'Lia Stone', email: 'lia@sydney.example', label_name: 'Harbour', time_zone: 'Australia/Sydney' });
+    const server = fakeComposeServer({ contacts: [kai, lia] });
+    const user = await withPreview(server, [kai, lia], { ...connected, time_zone: 'Europe/London' });
+    const dialog = await openCapacity(user);
+    expect(within(dialog).queryByTestId('working-hours-notice')).toBeNull();
+    await user.click(radio("Recipient's working hours"));
+    const notice = within(dialog).getByTestId('working-hours-notice');
+    expect(notice).toHaveTextContent(/Counting their working hours, the last should go out around .+\./);
+    // The lines say when each zone's window opens in London, as the core counts it from now.
+    const now = new Date();
+    const window = { days: [1, 2, 3, 4, 5] as const, startHour: 9, endHour: 17 };
+    for (const [zone, place] of [
+      ['Asia/Tokyo', 'Tokyo'],
+      ['Australia/Sydney', 'Sydney'],
+    ] as const) {
+      const line = within(notice).queryByText(new RegExp(`^${place} recipients start (\\w{3} )?\\d\\d:\\d\\d your time$`));
+      const opensLater = !isWithinWindow(new Date(now.getTime() + 60_000), { ...window, days: [...window.days] }, zone);
+      expect(line !== null, `${zone} line`).toBe(opensLater);
+      if (line) {
+        const opens = nextWindowStart(new Date(now.getTime() + 60_000), { ...window, days: [...window.days] }, zone)!;
+        const hhmm = opens.toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+        expect(line.textContent).toContain(`${hhmm} your time`);
+      }
+    }
+  });
+
   it('scheduled: Campaign Scheduled! with the first email after the reset; View campaign opens it', async () => {
     const server = fakeComposeServer({ contacts: trio, sending: { alreadySent: new Set([cleo.id]) } });
     const user = await withPreview(server, trio);
@@ -382,12 +463,91 @@ describe('compose: queueing the campaign', { timeout: 120_000 }, () => {
     await user.click(radio('Schedule for tomorrow'));
     await user.click(within(dialog).getByRole('button', { name: 'Schedule Campaign' }));
     const success = await successDialog(user, sendingMessages.scheduled);
-    expect(server.bodies('POST', `/api/campaigns/${id}/send`)[0]).toMatchObject({ mode: 'scheduled', send_again: false });
+    expect(server.bodies('POST', `/api/campaigns/${id}/send`)[0]).toMatchObject({ mode: 'scheduled', send_again: false, send_window: null });
     expect(valueOf(success, 'Queued')).toBe('2 emails');
     expect(valueOf(success, 'Skipped')).toBe('1 already received this track');
     const resetsAt = server.campaigns.get(id)!.send_after!;
     expect(valueOf(success, 'First email goes out')).toBe(new Date(resetsAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
     await user.click(within(success).getByRole('button', { name: 'View campaign' }));
     await waitFor(() => expect(currentPath()).toBe(`/dashboard/campaigns/${id}`));
+  });
+});
+
+describe("the capacity dialog's follow-ups (issue 27 §1)", () => {
+  /** 10:00 PST on November 20: the plan's month ends on December 1 (08:00 UTC). */
+  const NOW = Date.parse('2026-11-20T18:00:00.000Z');
+  const DRAFT = '01KAKZ3R0000000000000000DR';
+  const text = 'Hi [CONTACT_NAME], did [TRACK_NAME] reach you?';
+  const stepsAfter = (...days: number[]): FollowUps => ({ steps: days.map((after_days) => ({ after_days, writer: 'own', text })), condition: 'not_listened' });
+
+  beforeEach(() => {
+    // The dialog's clock and the fake server's status agree on the day, whatever day the test runs.
+    vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The dialog alone, for the three contacts, with these follow-ups (the coordinator's SendCampaign passes the campaign's). */
+  async function dialogWith(followUps: FollowUps | undefined, sending: Partial<FakeSending> = {}) {
+    const server = fakeComposeServer({ contacts: trio, sending, startsAt: NOW });
+    server.campaigns.set(DRAFT, buildCampaign({ id: DRAFT }));
+    const api = createApiClient(() => Promise.resolve('user-id-token'), server.fetchImpl);
+    render(
+      <ConfigContext.Provider value={localConfig}>
+        <MemoryRouter>
+          <NotificationsProvider>
+            <AuthContext.Provider value={makeFakeAuth({ user: testUser, profile: makeProfile({ gmail_connected: true }), api })}>
+              <CapacityModal
+                campaignId={DRAFT}
+                contactIds={trio.map((c) => c.id)}
+                {...(followUps ? { followUps } : {})}
+                onCancel={() => undefined}
+                onConfirm={() => undefined}
+              />
+            </AuthContext.Provider>
+          </NotificationsProvider>
+        </MemoryRouter>
+      </ConfigContext.Provider>,
+    );
+    await screen.findByRole('dialog', { name: 'Send Campaign' });
+    await waitFor(() => expect(screen.queryByText('Checking sending capacity...')).toBeNull());
+    return capacityDialog();
+  }
+
+  const notice = (dialog: HTMLElement) => within(dialog).getByTestId('follow-ups-notice');
+
+  it('counts the steps due before the month ends: 3 emails with steps 4 and 9 days later bring up to 6 this month, none waiting', async () => {
+    const dialog = await dialogWith(stepsAfter(4, 9));
+    expect(notice(dialog)).toHaveTextContent('Up to 6 follow-ups later this month');
+    expect(notice(dialog)).not.toHaveTextContent("next month's allowance");
+  });
+
+  it("a step falling past the month's end waits for next month's allowance, and says so with the plan's reset day", async () => {
+    const dialog = await dialogWith(stepsAfter(4, 12));
+    expect(notice(dialog)).toHaveTextContent('Up to 3 follow-ups later this month');
+    expect(notice(dialog)).toHaveTextContent("3 more wait for next month's allowance: your plan's limit resets on December 1.");
+  });
+
+  it("first emails go first: with 2 emails left this month, both go to first emails and every step waits for next month's", async () => {
+    const dialog = await dialogWith(stepsAfter(4, 9), { monthLimit: 50, monthUsed: 48 });
+    expect(notice(dialog)).toHaveTextContent('No follow-ups this month');
+    expect(notice(dialog)).toHaveTextContent("6 more wait for next month's allowance");
+  });
+
+  it('counts on the server’s follow-up day (a 20 s demo day puts every step in the month); an unlimited plan’s later steps just fall due later', async () => {
+    expect(notice(await dialogWith(stepsAfter(4, 12), { followUpDaySeconds: 20 }))).toHaveTextContent('Up to 6 follow-ups later this month');
+    cleanup();
+    const unlimited = notice(await dialogWith(stepsAfter(4, 12), { monthLimit: null }));
+    expect(unlimited).toHaveTextContent('Up to 3 follow-ups later this month');
+    expect(unlimited).toHaveTextContent('3 more fall due after this month.');
+  });
+
+  it('without follow-ups the dialog is as before: no follow-ups notice', async () => {
+    const dialog = await dialogWith(undefined);
+    expect(within(dialog).getByTestId('capacity-notice')).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('follow-ups-notice')).toBeNull();
+    cleanup();
+    expect(within(await dialogWith(NO_FOLLOW_UPS)).queryByTestId('follow-ups-notice')).toBeNull();
   });
 });

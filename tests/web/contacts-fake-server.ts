@@ -13,16 +13,19 @@ import {
   type Unsubscribe,
 } from '../../schema/api/contacts';
 import { gatewayMessages } from '../../schema/api/serverMessages';
+import { sendingApiMessages, type ContactEmail } from '../../schema/api/sending';
 import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
 import { buildContact } from '../fakes/builders';
+import { campaignEmail } from './campaigns-fake-server';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
 /**
  * An in-memory contacts API with the contract of schema/api/contacts.ts, for the web tests of the
  * Contacts page: pages of at most `limit` newest first with an opaque next_cursor, one contact per
  * email (the id is derived from the address, so an email change moves the contact to a new id), bulk
- * delete of at most 100 ids, import batches that skip known addresses, and the unsubscribed list.
+ * delete of at most 100 ids, import batches that skip known addresses, and the unsubscribed list; the
+ * emails sent to a contact (its card) and their "Replied" mark, as the sending handler answers them.
  */
 
 const BASE = Date.UTC(2025, 0, 1, 12, 0);
@@ -56,6 +59,9 @@ export const json = (body: unknown, status = 200) => new Response(JSON.stringify
 
 type Failure = { status: number; message: string } | null;
 
+/** Another fake's routes: its answer to a request, or null when the path is not one of its. */
+export type ExtraRoutes = (method: string, pathname: string, body: unknown) => Promise<Response | null>;
+
 /** A promise the test resolves by hand, to hold a response back. */
 export function gate() {
   let open!: () => void;
@@ -68,6 +74,8 @@ export function gate() {
 export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubscribe[] = []) {
   const contacts = new Map(initial.map((c) => [c.id, c]));
   const unsubs = new Map(unsubscribes.map((u) => [u.id, u]));
+  /** The emails sent to each contact id, newest first (a test fills it). */
+  const sentEmails = new Map<string, ContactEmail[]>();
   let clock = BASE + 10_000_000;
   const fail: {
     list: Failure;
@@ -87,6 +95,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     importRefuses: Map<string, string>;
     unsubscribes: Failure;
     resubscribe: Failure;
+    contactEmails: Failure;
   } = {
     list: null,
     listPage: null,
@@ -98,12 +107,14 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     importRefuses: new Map(),
     unsubscribes: null,
     resubscribe: null,
+    contactEmails: null,
   };
   const hold: {
     laterPages?: Promise<void>;
     bulkDelete?: Promise<void>;
     /** Holds the answer of one import request (1-based, in the order received). */
     importCall?: { call: number; promise: Promise<void> };
+    contactEmails?: Promise<void>;
   } = {};
   let bulkDeleteCalls = 0;
   let importCalls = 0;
@@ -112,10 +123,17 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
   const byEmail = (email: string) => [...contacts.values()].find((c) => normaliseEmail(c.email) === normaliseEmail(email));
   const now = () => new Date((clock += 1000)).toISOString();
 
+  /** Other fakes' routes this one also serves (a contact's tracks: the pipeline fake's), asked first. */
+  const also: ExtraRoutes[] = [];
+
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const method = init?.method ?? 'GET';
     const body: unknown = init?.body ? JSON.parse(init.body as string) : undefined;
     const { pathname, searchParams } = new URL(input as string, 'http://localhost');
+    for (const routes of also) {
+      const answer = await routes(method, pathname, body);
+      if (answer) return answer;
+    }
 
     if (method === 'GET' && pathname === '/api/contacts') {
       const query = contactListQuerySchema.safeParse(Object.fromEntries(searchParams));
@@ -184,6 +202,41 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
       return json({ created, skipped, rejected });
     }
 
+    const emailsOf = /^\/api\/contacts\/([^/]+)\/emails$/.exec(pathname);
+    if (emailsOf && method === 'GET') {
+      if (fail.contactEmails) return json({ message: fail.contactEmails.message }, fail.contactEmails.status);
+      await hold.contactEmails;
+      const id = decodeURIComponent(emailsOf[1]!);
+      if (!contacts.has(id)) return json({ message: contactMessages.notFound }, 404);
+      return json({ emails: sentEmails.get(id) ?? [] });
+    }
+    const replied = /^\/api\/campaigns\/([^/]+)\/emails\/(\d+)\/replied$/.exec(pathname);
+    if (replied && (method === 'PUT' || method === 'DELETE')) {
+      const [campaignId, position] = [decodeURIComponent(replied[1]!), Number(replied[2])];
+      for (const [contactId, list] of sentEmails) {
+        const found = list.find((email) => email.campaign_id === campaignId && email.position === position);
+        if (!found) continue;
+        const marked = { ...found, replied_at: method === 'PUT' ? (found.replied_at ?? now()) : null };
+        sentEmails.set(
+          contactId,
+          list.map((email) => (email === found ? marked : email)),
+        );
+        // The sending handler answers the campaign's email (the card reads its mark).
+        const {
+          html: _html,
+          text: _text,
+          ...answered
+        } = campaignEmail(position, {
+          subject: found.subject,
+          sent_at: found.sent_at,
+          answer: found.answer,
+          replied_at: marked.replied_at,
+        });
+        return json(answered);
+      }
+      return json({ message: sendingApiMessages.emailNotFound }, 404);
+    }
+
     const one = /^\/api\/contacts\/([^/]+)$/.exec(pathname);
     if (one && method === 'PUT') {
       if (fail.update) return json({ message: fail.update.message }, fail.update.status);
@@ -224,7 +277,7 @@ export function fakeContactsServer(initial: Contact[] = [], unsubscribes: Unsubs
     fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(url as string, 'http://localhost').pathname === path);
   const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(init?.body as string) as unknown);
 
-  return { contacts, unsubs, fail, hold, fetchImpl, calls, bodies };
+  return { contacts, unsubs, sentEmails, fail, hold, also, fetchImpl, calls, bodies };
 }
 
 export type ContactsServer = ReturnType<typeof fakeContactsServer>;

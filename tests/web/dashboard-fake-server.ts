@@ -6,6 +6,7 @@ import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
 import { noListen } from './analytics-fake-server';
 import { json } from './contacts-fake-server';
+import { fakePipelineServer } from './pipeline-fake-server';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
 /**
@@ -51,15 +52,23 @@ export function dashboardStats(overrides: Partial<DashboardStats> = {}): Dashboa
 
 export function fakeDashboardServer(stats: DashboardStats = dashboardStats()) {
   const state: { stats: DashboardStats; body?: unknown; fail: { status: number; message: string } | null; hold?: Promise<void> } = { stats, fail: null };
+  /** The to-dos (and the routes marking them done): no answers to act on unless a test gives some. */
+  const pipeline = fakePipelineServer();
   const fetchImpl = vi.fn<typeof fetch>(async (input, init) => {
     const { pathname } = new URL(input as string, 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const pipelineAnswer = await pipeline.route(method, pathname, init?.body ? (JSON.parse(init.body as string) as unknown) : undefined);
+    if (pipelineAnswer) return pipelineAnswer;
     if ((init?.method ?? 'GET') !== 'GET' || pathname !== '/api/dashboard') return json({ message: gatewayMessages.notFound }, 404);
     await state.hold;
     if (state.fail) return json({ message: state.fail.message }, state.fail.status);
     return json(state.body ?? state.stats);
   });
   const requests = () => fetchImpl.mock.calls.filter(([url]) => new URL(url as string, 'http://localhost').pathname === '/api/dashboard').length;
-  return { state, fetchImpl, requests };
+  const calls = (method: string, path: string) =>
+    fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(url as string, 'http://localhost').pathname === path);
+  const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(init?.body as string) as unknown);
+  return { state, pipeline, fetchImpl, requests, calls, bodies };
 }
 
 export type DashboardServer = ReturnType<typeof fakeDashboardServer>;

@@ -1,3 +1,4 @@
+import { buildDemoPolicy } from '../fakes/builders';
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -685,4 +686,57 @@ describe('notification actions', () => {
         .map((item) => item.findHeader()?.getElement().textContent) ?? [];
     expect(titles()).toEqual(['Stays']);
   });
+});
+
+describe('LabelFinder demo policies (issue 28 §2)', () => {
+  const basePolicy = buildDemoPolicy();
+  const withPolicies = (): DirectoryEntry[] => {
+    const [velvet, amber, copper, hollow, staticLab, salt] = directory();
+    return [
+      { ...velvet!, demo_policy: { ...basePolicy, submit_by: 'email' as const, private_streaming_only: true, unreleased_only: true, response_days: 14 } },
+      { ...amber!, demo_policy: { ...basePolicy, submit_by: 'email' as const } },
+      { ...copper!, demo_policy: { ...basePolicy, submit_by: 'web_form' as const, submit_url: 'https://copper.example/demos' } },
+      hollow!,
+      { ...staticLab!, demo_policy: { ...basePolicy, submit_by: 'platform_only' as const, submit_url: 'https://submit.example/static' } },
+      salt!,
+    ];
+  };
+
+  it('the rule keeps only entries whose policy takes email demos, and counts as a filter', () => {
+    const entries = withPolicies();
+    expect(ids(filterEntries(entries, filters({ emailDemosOnly: true })))).toEqual(['a', 'b']);
+    expect(ids(filterEntries(entries, filters({ emailDemosOnly: true, types: ['DJ'] })))).toEqual(['b']);
+    expect(ids(filterEntries(entries, filters()))).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('filters by "Accepts email demos" and shows each policy in plain words, with the page of a form-only label', async () => {
+    const user = userEvent.setup();
+    await renderPage(fakeServer(withPolicies(), { used: 0, limit: 5 }));
+    await screen.findByText('Showing 6 of 6 contacts');
+
+    const velvet = within(card('Velvet Records'));
+    expect(velvet.getByText('Demos by email · Private streaming links only · Unreleased music only · Replies in about 14 days')).toBeInTheDocument();
+    const copper = within(card('Copper Tone'));
+    expect(copper.getByText('Demos through their web form only')).toBeInTheDocument();
+    expect(copper.getByRole('link', { name: 'Submission page: Copper Tone (opens in a new tab)' })).toHaveAttribute('href', 'https://copper.example/demos');
+    expect(within(card('Hollow Sounds')).getByText('Not listed')).toBeInTheDocument();
+
+    const accepts = checkbox('Accepts email demos');
+    expect(accepts).not.toBeChecked();
+    // Keyboard: focus the box and toggle it with Space.
+    accepts.focus();
+    await user.keyboard(' ');
+    expect(accepts).toBeChecked();
+    expect(namesIn('Featured Contacts')).toEqual(['Velvet Records']);
+    expect(namesIn('All Contacts')).toEqual(['DJ Amber']);
+    expect(screen.getByText('Showing 2 of 6 contacts')).toBeInTheDocument();
+    // With the other filters as before: the DJ type off leaves the label.
+    await user.click(checkbox(/^DJ \(/));
+    expect(namesIn('All Contacts')).toEqual([]);
+    expect(namesIn('Featured Contacts')).toEqual(['Velvet Records']);
+
+    await user.click(screen.getAllByRole('button', { name: 'Clear filters' })[0]!);
+    expect(checkbox('Accepts email demos')).not.toBeChecked();
+    expect(screen.getByText('Showing 6 of 6 contacts')).toBeInTheDocument();
+  }, 30_000);
 });

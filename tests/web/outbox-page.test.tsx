@@ -11,9 +11,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { outboxMessages, type OutboxMessage } from '../../schema/api/sending';
 import { localServerMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
-import { MAIL_FRAME_SANDBOX, withLinksInNewTab } from '../../web/src/pages/outbox/mailView';
+import { groupThreads, MAIL_FRAME_SANDBOX, withLinksInNewTab } from '../../web/src/pages/outbox/mailView';
 import { OUTBOX_REFRESH_MS } from '../../web/src/pages/outbox/OutboxPage';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
+import { outboxSummary } from '../fakes/outbox';
 import { awsConfigWithGoogle, currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser } from './helpers';
 
 beforeAll(async () => {
@@ -36,6 +37,7 @@ function message(n: number, overrides: Partial<OutboxMessage> = {}): OutboxMessa
     to: `Contact ${n} <contact${n}@label.example>`,
     subject: `New track for contact ${n}`,
     campaign_id: '01KAKZ3R00000000000000000A',
+    thread_id: `01KAKZ3R00000000000000000${n}`,
     html: `<!DOCTYPE html><html><head><title>x</title></head><body><p>Hi contact ${n}</p><a href="${CLICK}">Listen</a><img src="${PIXEL}" width="1" height="1" alt=""></body></html>`,
     text: `Hi contact ${n}\n\nListen: ${CLICK}`,
     headers: [
@@ -60,7 +62,9 @@ function fakeOutboxServer(initial: OutboxMessage[]) {
     if (path === '/api/local/outbox') {
       const newestFirst = [...messages].sort((a, b) => (a.id < b.id ? 1 : -1));
       return Promise.resolve(
-        json({ messages: newestFirst.map(({ id, sent_at, from, to, subject, campaign_id }) => ({ id, sent_at, from, to, subject, campaign_id })) }),
+        json({
+          messages: newestFirst.map(outboxSummary),
+        }),
       );
     }
     const one = /^\/api\/local\/outbox\/([^/]+)$/.exec(path);
@@ -196,6 +200,46 @@ describe('the Outbox page in local mode', () => {
     expect(currentPath()).toBe('/dashboard/outbox');
   });
 
+  it('groups a thread: its newest message (a follow-up) in the list, the first email under it when expanded', async () => {
+    const first = message(1, { subject: 'Night Drive' });
+    const followUp = message(3, {
+      subject: 'Re: Night Drive',
+      thread_id: first.id,
+      headers: [
+        ['Subject', 'Re: Night Drive'],
+        ['In-Reply-To', '<01KAKZ3R00000000000000000A.1.aaaaaaaa@trackpitch>'],
+        ['References', '<01KAKZ3R00000000000000000A.1.aaaaaaaa@trackpitch>'],
+      ],
+    });
+    const server = fakeOutboxServer([first, message(2), followUp]);
+    openOutbox(server);
+    const user = userEvent.setup();
+    await screen.findByRole('link', { name: 'Re: Night Drive' });
+    expect(rowsText()).toHaveLength(2);
+    expect(rowsText()[0]).toContain('Re: Night Drive (2 messages in this thread)');
+    expect(rowsText()[1]).toContain('New track for contact 2');
+    expect(screen.queryByRole('link', { name: 'Night Drive' })).toBeNull();
+
+    await user.click(createWrapper().findTable()!.findExpandToggle(1)!.getElement());
+    expect(await screen.findByRole('link', { name: 'Night Drive' })).toBeInTheDocument();
+    expect(rowsText()).toHaveLength(3);
+    expect(rowsText()[1]).toContain('Night Drive');
+
+    // The follow-up names the email it answers.
+    await user.click(screen.getByRole('link', { name: 'Re: Night Drive' }));
+    await screen.findByRole('heading', { name: 'Re: Night Drive', level: 2 });
+    const labelled = Object.fromEntries(
+      createWrapper()
+        .findKeyValuePairs()!
+        .findItems()
+        .map((item) => [item.findLabel()!.getElement().textContent, item.findValue()!.getElement().textContent]),
+    );
+    expect(labelled).toMatchObject({
+      'In-Reply-To': '<01KAKZ3R00000000000000000A.1.aaaaaaaa@trackpitch>',
+      References: '<01KAKZ3R00000000000000000A.1.aaaaaaaa@trackpitch>',
+    });
+  });
+
   it("says 'Message not found.' for an id that is not the user's", async () => {
     openOutbox(fakeOutboxServer([message(1)]), { path: '/dashboard/outbox?message=01KAKZ3R0000000000000000ZZ' });
     expect(await screen.findByText(outboxMessages.messageNotFound)).toBeInTheDocument();
@@ -213,6 +257,17 @@ describe('the Outbox page in AWS mode', () => {
     expect(screen.queryByRole('link', { name: 'Outbox' })).not.toBeInTheDocument();
     expect(server.fetchImpl).not.toHaveBeenCalledWith('/api/local/outbox', expect.anything());
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('groupThreads', () => {
+  it('keeps the threads in the order of their newest message, each with its earlier messages newest first', () => {
+    const m = (id: string, thread_id = id) => ({ id, thread_id });
+    expect(groupThreads([m('5', '1'), m('4'), m('3', '1'), m('2', '4'), m('1')])).toEqual([
+      { latest: m('5', '1'), earlier: [m('3', '1'), m('1')] },
+      { latest: m('4'), earlier: [m('2', '4')] },
+    ]);
+    expect(groupThreads([])).toEqual([]);
   });
 });
 

@@ -235,6 +235,7 @@ describe('document titles', () => {
     ['/no/such/page', {}, 'Page not found · Trackpitch'],
     ['/dashboard', { signedIn: true }, 'Dashboard · Trackpitch'],
     ['/dashboard/contacts', { signedIn: true }, 'Contacts · Trackpitch'],
+    ['/dashboard/tracks', { signedIn: true }, 'Tracks · Trackpitch'],
     ['/admin/beta-waitlist', { signedIn: true, admin: true }, 'Beta Waitlist Management · Trackpitch'],
     ['/admin/beta-waitlist', { signedIn: true }, 'Not authorised · Trackpitch'],
   ] as const)('%s sets the tab title (%j)', async (path, who, title) => {

@@ -1,5 +1,6 @@
 /**
- * Settings → 'Your data' (issue 26 §3): 'Download my data' saves the export's zip as it came; 'Delete
+ * Settings → 'Your data' (issue 26 §3): 'Download my data' asks for the export and downloads the zip
+ * from the storage URL it answers (the zip never passes through the app); 'Delete
  * account' asks for the account's email, typed (the button waits for it), sends it, then signs out and
  * shows the landing page; a refusal stays in the dialog, and Cancel deletes nothing.
  */
@@ -8,7 +9,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gatewayMessages } from '../../schema/api/serverMessages';
 import { createApiClient } from '../../web/src/api/client';
-import { fileSaver } from '../../web/src/lib/csv';
+import { browser } from '../../web/src/lib/browser';
 import { afterDeletion } from '../../web/src/pages/settings/AccountDataCard';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser, toast } from './helpers';
 
@@ -21,14 +22,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ZIP_BYTES = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
-
-type Reply = { status: number; json?: unknown; zip?: Uint8Array<ArrayBuffer> };
+type Reply = { status: number; json?: unknown };
 
 function renderSettings(replies: Record<string, Reply>) {
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     const reply = replies[`${init?.method ?? 'GET'} ${input as string}`];
-    if (reply?.zip) return Promise.resolve(new Response(reply.zip.buffer, { status: reply.status, headers: { 'content-type': 'application/zip' } }));
     const status = reply?.status ?? 404;
     const body = reply ? reply.json : { message: gatewayMessages.notFound };
     return Promise.resolve(new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
@@ -47,24 +45,52 @@ async function openDeleteDialog() {
 }
 
 describe('Download my data', () => {
-  it('asks for the export and saves the zip under its dated name', async () => {
-    const saved = vi.spyOn(fileSaver, 'saveBlob').mockImplementation(() => undefined);
-    const { fetchMock } = renderSettings({ 'GET /api/account/export': { status: 200, zip: ZIP_BYTES } });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Download my data' }));
-    await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
-    const [name, blob] = saved.mock.calls[0]!;
-    expect(name).toMatch(/^trackpitch-data-\d{4}-\d{2}-\d{2}\.zip$/);
-    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(ZIP_BYTES);
+  const EXPORT = {
+    url: 'https://trackpitch-dev-audio.s3.eu-west-1.amazonaws.com/exports/user-1/01KAKZ3R0000000000000000EX?X-Amz-Signature=abc',
+    file_name: 'trackpitch-data-2026-11-28.zip',
+    expires_at: '2026-11-28T10:10:00.000Z',
+  };
+
+  it('asks for the export, then downloads the zip from the URL it answers', async () => {
+    const downloaded = vi.spyOn(browser, 'download').mockImplementation(() => undefined);
+    const { fetchMock } = renderSettings({ 'GET /api/account/export': { status: 200, json: EXPORT } });
+    const button = await screen.findByRole('button', { name: 'Download my data' });
+    await userEvent.setup().click(button);
+    await waitFor(() => expect(downloaded).toHaveBeenCalledTimes(1));
+    expect(downloaded).toHaveBeenCalledWith(EXPORT.url);
     const [[, init]] = calls(fetchMock, 'GET', '/api/account/export') as [[unknown, RequestInit]];
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer test-token');
+    // Only the API is asked: the zip comes from storage, by the browser's own download.
+    expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain(EXPORT.url);
+    await waitFor(() => expect(button).not.toHaveAttribute('aria-disabled', 'true'));
   });
 
-  it('a failure says so, and saves nothing', async () => {
-    const saved = vi.spyOn(fileSaver, 'saveBlob').mockImplementation(() => undefined);
+  it('downloads through a link to the URL, clicked while in the document', () => {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.isConnected).toBe(true);
+    });
+    browser.download(EXPORT.url);
+    expect(click).toHaveBeenCalledTimes(1);
+    const link = click.mock.contexts[0] as HTMLAnchorElement;
+    expect(link.href).toBe(EXPORT.url);
+    expect(link.hasAttribute('download')).toBe(true);
+    expect(link.isConnected).toBe(false);
+  });
+
+  it('a failure says so, and downloads nothing', async () => {
+    const downloaded = vi.spyOn(browser, 'download').mockImplementation(() => undefined);
     renderSettings({ 'GET /api/account/export': { status: 500, json: { message: 'Something broke.' } } });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Download my data' }));
     expect(await toast('Could not download your data')).toHaveTextContent('Something broke.');
-    expect(saved).not.toHaveBeenCalled();
+    expect(downloaded).not.toHaveBeenCalled();
+  });
+
+  it('an answer without a URL is a failure, not a download', async () => {
+    const downloaded = vi.spyOn(browser, 'download').mockImplementation(() => undefined);
+    renderSettings({ 'GET /api/account/export': { status: 200, json: { file_name: EXPORT.file_name } } });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Download my data' }));
+    expect(await toast('Could not download your data')).toBeInTheDocument();
+    expect(downloaded).not.toHaveBeenCalled();
   });
 });
 

@@ -12,6 +12,7 @@ import type { Profile } from '../../schema/api/profile';
 import { mailboxErrorCodes, mailboxMessages } from '../../schema/api/sending';
 import { createApiClient } from '../../web/src/api/client';
 import { consentNavigation } from '../../web/src/api/mailbox';
+import { browserTimeZone } from '../../web/src/lib/timeZones';
 import { currentPath, makeFakeAuth, makeProfile, preloadRoutes, renderApp, testUser, toast } from './helpers';
 import { apiMessages, gatewayMessages, NOT_CONFIGURED } from '../../schema/api/serverMessages';
 
@@ -47,8 +48,8 @@ function fakeApi(replies: Record<string, Reply>) {
 function renderSettings(path: string, { profile = makeProfile(), replies = {} }: { profile?: Profile | null; replies?: Record<string, Reply> } = {}) {
   const { api, fetchMock } = fakeApi(replies);
   const auth = makeFakeAuth({ user: testUser, profile, api });
-  renderApp(path, { auth, stateful: false });
-  return { auth, fetchMock };
+  const { unmount } = renderApp(path, { auth, stateful: false });
+  return { auth, fetchMock, unmount };
 }
 
 const workspaceProfile = () =>
@@ -306,10 +307,44 @@ describe('Profile Information', () => {
         soundcloud_url: 'https://soundcloud.com/nova',
         spotify_url: 'https://open.spotify.com/artist/nova',
         instagram_url: '',
+        // No zone on the profile yet: the browser's is offered and saved with the form.
+        time_zone: browserTimeZone(),
       },
     ]);
     expect(auth.patchProfile).toHaveBeenCalledWith(saved);
     expect(within(form).getByLabelText('Spotify')).toHaveValue('https://open.spotify.com/artist/nova');
+  });
+
+  it("the time zone (issue 27 §2): the profile's when it has one, else the browser's; a zone picked is saved", async () => {
+    const zoneSelect = (form: HTMLElement) =>
+      createWrapper(form)
+        .findAllFormFields()
+        .find((field) => field.findLabel()?.getElement().textContent === 'Time zone')!
+        .findControl()!
+        .findSelect()!;
+    const first = renderSettings('/dashboard/settings', { profile: artistProfile() });
+    expect(
+      zoneSelect(await profileForm())
+        .findTrigger()
+        .getElement(),
+    ).toHaveTextContent(browserTimeZone().replaceAll('_', ' '));
+    first.unmount();
+
+    const { fetchMock } = renderSettings('/dashboard/settings', {
+      profile: { ...artistProfile(), time_zone: 'Asia/Tokyo' },
+      replies: { 'PATCH /api/profile': { status: 200, body: { ...artistProfile(), time_zone: 'Europe/Berlin' } } },
+    });
+    const form = await profileForm();
+    const select = zoneSelect(form);
+    expect(select.findTrigger().getElement()).toHaveTextContent('Asia/Tokyo');
+    const user = userEvent.setup();
+    await user.click(select.findTrigger().getElement());
+    await user.type(screen.getByRole('combobox', { name: 'Find a time zone' }), 'Berlin');
+    await user.click(select.findDropdown().findOptionByValue('Europe/Berlin')!.getElement());
+    await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
+    await toast('Profile Updated');
+    expect(patches(fetchMock)).toEqual([expect.objectContaining({ time_zone: 'Europe/Berlin' })]);
+    expect(select.findTrigger().getElement()).toHaveTextContent('Europe/Berlin');
   });
 
   it('checks the fields as the server does before sending: a blank full name and links that are no website are named on their fields', async () => {

@@ -27,6 +27,7 @@ describe('active item by path prefix', () => {
     ['/dashboard/', '/dashboard'],
     ['/dashboard/contacts', '/dashboard/contacts'],
     ['/dashboard/campaigns/01HXYZ', '/dashboard/campaigns'],
+    ['/dashboard/tracks/trk-harbour', '/dashboard/tracks'],
     ['/dashboard/subscription', '/dashboard/subscription'],
     ['/dashboardx', undefined],
   ])('%s highlights %s', (path, href) => {
@@ -39,8 +40,8 @@ describe('dashboard shell', () => {
     openDashboard('/dashboard/campaigns/01HXYZ');
     const nav = await sideNav();
     const links = nav.findAll('a').map((a) => a.getElement().textContent);
-    expect(links).toEqual(['Trackpitch', 'Dashboard', 'Contacts', 'Compose', 'Campaigns', 'LabelFinder', 'Analytics', 'Settings', 'Subscription']);
-    expect(nav.findItemByIndex(7)?.findDivider()).not.toBeNull();
+    expect(links).toEqual(['Trackpitch', 'Dashboard', 'Contacts', 'Compose', 'Tracks', 'Campaigns', 'LabelFinder', 'Analytics', 'Settings', 'Subscription']);
+    expect(nav.findItemByIndex(8)?.findDivider()).not.toBeNull();
     expect(nav.findActiveLink()?.getElement()).toHaveTextContent('Campaigns');
     expect(screen.getByRole('link', { name: 'Campaigns' })).toHaveAttribute('aria-current', 'page');
   });
@@ -56,14 +57,14 @@ describe('dashboard shell', () => {
     // Shown beside the Campaigns link (the SideNavigation item's info slot), for no other item.
     expect(campaigns.parentElement).toContainElement(description);
     const infos = Array.from(
-      { length: 9 },
+      { length: 10 },
       (_, index) =>
         nav
           .findItemByIndex(index + 1)
           ?.findInfo()
           ?.getElement().textContent ?? null,
     );
-    expect(infos).toEqual([null, null, null, 'Save and reuse email templates', null, null, null, null, null]);
+    expect(infos).toEqual([null, null, null, null, 'Save and reuse email templates', null, null, null, null, null]);
   });
 
   it('moves between sections through the sidebar links', async () => {

@@ -163,6 +163,7 @@ describe('tour in the dashboard', () => {
       'content',
       '/dashboard/contacts',
       '/dashboard/compose',
+      '/dashboard/tracks',
       '/dashboard/campaigns',
       '/dashboard/labelfinder',
       '/dashboard/analytics',

@@ -18,6 +18,8 @@ const DashboardHome = lazy(() => import('./pages/dashboard/DashboardHome'));
 
 const ContactsPage = lazy(() => import('./pages/contacts/ContactsPage'));
 const ComposePage = lazy(() => import('./pages/compose/ComposePage'));
+const TracksPage = lazy(() => import('./pages/tracks/TracksPage'));
+const TrackPipelinePage = lazy(() => import('./pages/tracks/TrackPipelinePage'));
 const CampaignsPage = lazy(() => import('./pages/campaigns/CampaignsPage'));
 const CampaignDetailPage = lazy(() => import('./pages/campaigns/CampaignDetailPage'));
 const OutboxPage = lazy(() => import('./pages/outbox/OutboxPage'));
@@ -63,6 +65,8 @@ export function AppRoutes() {
           <Route index element={<DashboardHome />} />
           <Route path="contacts" element={<ContactsPage />} />
           <Route path="compose" element={<ComposePage />} />
+          <Route path="tracks" element={<TracksPage />} />
+          <Route path="tracks/:trackKey" element={<TrackPipelinePage />} />
           <Route path="campaigns" element={<CampaignsPage />} />
           <Route path="campaigns/:id" element={<CampaignDetailPage />} />
           <Route path="labelfinder" element={<LabelFinderPage />} />

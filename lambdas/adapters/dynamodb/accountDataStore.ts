@@ -64,11 +64,14 @@ export class DynamoAccountDataStore implements AccountDataStore {
       const partition = await queryAll(this.db, {
         TableName: this.tableName,
         KeyConditionExpression: 'PK = :pk',
-        ProjectionExpression: 'PK, SK, #token',
+        ProjectionExpression: 'PK, SK, #token, follow_up_1, follow_up_2',
         ExpressionAttributeNames: { '#token': 'token' },
         ExpressionAttributeValues: { ':pk': key.campaignPartition(campaign.SK.slice(key.campaignPrefix().length)) },
       });
-      const tokens = partition.flatMap((item) => (typeof item.token === 'string' ? [{ PK: key.tokenPartition(item.token), SK: key.tokenSort() }] : []));
+      // Each email's token, and its follow-up steps' own tokens (issue 27).
+      const tokens = partition
+        .flatMap((item) => [item.token, ...[item.follow_up_1, item.follow_up_2].map((outcome) => (outcome as { token?: unknown } | undefined)?.token)])
+        .flatMap((token) => (typeof token === 'string' ? [{ PK: key.tokenPartition(token), SK: key.tokenSort() }] : []));
       await this.deleteKeys(tokens);
       await this.deleteKeys(partition.map(keyOf));
       linkedItems += tokens.length + partition.length;

@@ -10,8 +10,15 @@
  * Link click counters (`LINK#<index>`) are not rebuilt: no log says which link a click was on.
  * Reads: one Query of the campaigns, one per campaign, one of the unsubscribes, a COUNT Query of the
  * contacts (all pages each).
+ *
+ * The pipeline's backfill (rebuildPipeline, issue 28 §1) gives the PITCHED items of past sends what their
+ * emails' records already say (the first open and listen, the latest answer, the Replied mark, when it
+ * went) and the snapshot the claim now keeps (track, contact): each an update of an item that exists,
+ * setting only what the item lacks, so the events recorded since win and a second run changes nothing.
  */
-import { GetCommand, paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, paginateScan, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isListenAnswer } from '../../../schema/api/listenValues';
 import { key } from '../../../schema/table';
 import {
   countersFromLogs,
@@ -25,6 +32,9 @@ import {
   type StoredCampaign,
   type TotalCounters,
 } from '../../core/counters';
+import { addressId } from '../../core/addressId';
+import { pitchFactsOf, type LoggedPitch } from '../../core/pipeline';
+import { pitchKey } from '../../core/sender';
 import { batchWriteAll, type WriteRequest } from './batch';
 import { COUNTER_ENTITY, statsDayKey, statsTotalsKey } from './counters';
 import { countAll, projectionOf, queryAll, queryPartition } from './query';
@@ -89,6 +99,110 @@ export async function countersInLogs(db: DynamoDBDocumentClient, tableName: stri
   // Only an unsubscribe from an email is counted (the tracking route's); its time is when it happened.
   const fromEmails = unsubscribes.filter((u): u is LoggedUnsubscribe & { campaign_id: string } => Boolean(u.campaign_id && u.unsubscribed_at));
   return countersFromLogs(emails, fromEmails, { contacts, campaigns });
+}
+
+/** A sent email's record as the pipeline's backfill reads it. */
+interface LoggedRecipient {
+  status?: string;
+  recipient_email?: string;
+  recipient_name?: string | null;
+  contact?: { id?: string; name?: string; label_name?: string | null };
+  sent_at?: string | null;
+  opened_at?: string | null;
+  listened_at?: string | null;
+  answer?: unknown;
+  answer_note?: string | null;
+  answered_at?: string | null;
+  replied_at?: string | null;
+}
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+
+/**
+ * Gives the user's PITCHED items of past sends what the sent emails' records say (see the header).
+ * Returns how many items it updated (a released hold, never sent, has no item and is left out).
+ */
+export async function rebuildPipeline(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<number> {
+  const campaigns = await queryPartition<{ id: string; track_name?: string; track_url?: string | null; track_id?: string | null }>(db, tableName, {
+    pk: key.user(userId),
+    skPrefix: key.campaignPrefix(),
+    projection: projectionOf(['id', 'track_name', 'track_url', 'track_id']),
+  });
+  const pitches: LoggedPitch[] = [];
+  const snapshots = new Map<string, Record<string, string | null>>();
+  for (const campaign of campaigns) {
+    const trackKey = pitchKey({ track_url: campaign.track_url ?? null, track_name: campaign.track_name ?? '' });
+    const recipients = await queryPartition<LoggedRecipient>(db, tableName, {
+      pk: key.campaignPartition(campaign.id),
+      skPrefix: key.recipientPrefix(),
+      projection: projectionOf([
+        'status',
+        'recipient_email',
+        'recipient_name',
+        'contact',
+        'sent_at',
+        'opened_at',
+        'listened_at',
+        'answer',
+        'answer_note',
+        'answered_at',
+        'replied_at',
+      ]),
+    });
+    for (const recipient of recipients) {
+      if (recipient.status !== 'sent' || !recipient.sent_at || !recipient.recipient_email) continue;
+      const address = addressId(userId, recipient.recipient_email);
+      const answer = isListenAnswer(recipient.answer) ? recipient.answer : null;
+      pitches.push({
+        track_key: trackKey,
+        address_id: address,
+        sent_at: recipient.sent_at,
+        opened_at: stringOrNull(recipient.opened_at),
+        listened_at: stringOrNull(recipient.listened_at),
+        answer,
+        answer_note: answer ? stringOrNull(recipient.answer_note) : null,
+        answered_at: answer ? stringOrNull(recipient.answered_at) : null,
+        replied_at: stringOrNull(recipient.replied_at),
+      });
+      snapshots.set(`${trackKey}#${address}`, {
+        track_key: trackKey,
+        address_id: address,
+        track_name: campaign.track_name ?? '',
+        track_url: stringOrNull(campaign.track_url),
+        track_id: stringOrNull(campaign.track_id),
+        contact_id: stringOrNull(recipient.contact?.id),
+        name: stringOrNull(recipient.recipient_name) ?? stringOrNull(recipient.contact?.name) ?? recipient.recipient_email,
+        email: recipient.recipient_email,
+        company: stringOrNull(recipient.contact?.label_name),
+      });
+    }
+  }
+  let updated = 0;
+  for (const [id, { track_key, address_id, facts }] of pitchFactsOf(pitches)) {
+    const given: Record<string, string | null> = { ...snapshots.get(id), sent_at: facts.sent_at };
+    for (const fact of ['opened_at', 'listened_at', 'replied_at', 'answer', 'answer_note', 'answered_at'] as const)
+      if (facts[fact] !== null) given[fact] = facts[fact];
+    // A 'Not for us' the logs say is the latest answer: kept apart, so taking back a Passed mark leaves it passed.
+    if (facts.answer === 'not_for_us' && facts.answered_at) given.not_for_us_at = facts.answered_at;
+    const names = Object.keys(given);
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { PK: key.user(userId), SK: key.pitched(track_key, address_id) },
+          UpdateExpression: `SET ${names.map((_, i) => `#f${i} = if_not_exists(#f${i}, :v${i})`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, given[name]])),
+        }),
+      );
+      updated++;
+    } catch (error) {
+      // No item: the hold was given back (or the account is being deleted): nothing to fill in.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  return updated;
 }
 
 /** Sets the user's counters to what the logs and items say (SET, never ADD); returns them. Idempotent. */

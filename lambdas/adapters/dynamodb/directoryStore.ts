@@ -50,6 +50,12 @@ export function directoryItem(entry: DirectoryEntry): Record<string, unknown> {
   };
 }
 
+/** An entry stored before demo policies existed has none: null, as the contract says. */
+const toEntry = (item: Record<string, unknown>): DirectoryEntry => {
+  const entry = withoutKeys<DirectoryEntry>(item);
+  return { ...entry, demo_policy: entry.demo_policy ?? null };
+};
+
 const entryKey = (id: string) => ({ PK: key.directoryPartition(), SK: key.directoryEntry(id) });
 const profileKey = (userId: string) => ({ PK: key.user(userId), SK: key.profile() });
 
@@ -82,7 +88,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
       },
       ExpressionAttributeValues: { ':pk': key.directoryPartition(), ':entry': key.directoryEntry('') },
     });
-    return items.map((item) => withoutKeys<DirectoryEntry>(item));
+    return items.map(toEntry);
   }
 
   private async usedAdditions(userId: string): Promise<number | undefined> {
@@ -108,7 +114,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
     const ids = selectionIds(entryIds);
     const found = new Map(
       (await batchGetAll(this.db, this.tableName, ids.map(entryKey))).map((item) => {
-        const entry = withoutKeys<DirectoryEntry>(item);
+        const entry = toEntry(item);
         return [entry.id, entry] as const;
       }),
     );

@@ -3,7 +3,8 @@
  * read-only and bounded whatever the history:
  *  - dashboard: GetItem `STATS`; one Query `STATS#<from>`…`STATS#<to>`; GSI1 `USER#<sub>#SENT`
  *    descending, Limit RECENT_SENDS; one BatchGetItem of those sends' campaigns (their track names).
- *  - analytics: one Query of the period's day items (≤ 366) and one of the campaign items, projected.
+ *  - analytics: one Query of the period's day items (≤ 366) and one of the campaign items, projected (their
+ *    counters, per follow-up step too, and the steps' days only).
  *  - links: GetItem of the caller's campaign (another user's id is not there), then `LINK#` of its partition.
  *  - activity: GSI1 `USER#<sub>#SENT` from the period's first instant, descending, a page at a time,
  *    with the campaigns' track names in one BatchGetItem.
@@ -12,13 +13,14 @@ import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryComman
 import { indexes, key } from '../../../schema/table';
 import type { Activity, ActivityFilter, EmailListen, LinkClicks, RecentSend } from '../../../schema/api/insights';
 import { ACTIVITY_PAGE_SIZE, RECENT_SENDS } from '../../../schema/api/insightsValues';
-import { EMAIL_COUNTERS } from '../../core/counters';
+import { FOLLOW_UP_STEPS_MAX } from '../../../schema/api/followUpValues';
+import { EMAIL_COUNTERS, STEP_COUNTERS, type StepCounters } from '../../core/counters';
 import { isUlid } from '../../core/ids';
 import { emailListen, ENGAGEMENT_TIMES, type CampaignCounters, type DayRange, type StoredDay, type UserTotals } from '../../core/insights';
 import type { ActivityPageResult, InsightsStore } from '../../ports';
 import { batchGetAll } from './batch';
 import { statsDayKey, statsTotalsKey } from './counters';
-import { projectionOf, queryAll, queryPartition } from './query';
+import { projectionOf, queryAll, queryPartition, type Projection } from './query';
 
 type Item = Record<string, unknown>;
 
@@ -55,7 +57,26 @@ const RECENT_FIELDS = [
   'clicked_at',
   ...LISTEN_FIELDS,
 ] as const satisfies readonly (keyof RecentSend)[];
-const CAMPAIGN_FIELDS = ['id', 'track_name', 'created_at', 'started_sending_at', ...EMAIL_COUNTERS] as const;
+const CAMPAIGN_FIELDS = ['id', 'track_name', 'created_at', 'started_sending_at', ...EMAIL_COUNTERS, ...STEP_COUNTERS] as const;
+
+/**
+ * The campaign items' projection: the counters, and of the follow-ups (issue 27 §1) only each step's
+ * days, enough to count the steps without reading their texts.
+ */
+const campaignProjection = (): Projection => {
+  const fields = projectionOf(CAMPAIGN_FIELDS);
+  const steps = Array.from({ length: FOLLOW_UP_STEPS_MAX }, (_, i) => `#fu.#fs[${i}].#fd`);
+  return {
+    ProjectionExpression: [fields.ProjectionExpression, ...steps].join(', '),
+    ExpressionAttributeNames: { ...fields.ExpressionAttributeNames, '#fu': 'follow_ups', '#fs': 'steps', '#fd': 'after_days' },
+  };
+};
+
+/** How many follow-up steps a campaign item has (as projected): 0 without follow-ups. */
+const followUpStepsOf = (item: Item): number => {
+  const followUps = item.follow_ups as { steps?: unknown } | undefined;
+  return Array.isArray(followUps?.steps) ? followUps.steps.length : 0;
+};
 /** Day item attributes: `campaigns_sent` is kept per day by the first queued batch (absent: 0). */
 const DAY_FIELDS = ['day', 'campaigns_sent', ...EMAIL_COUNTERS] as const;
 
@@ -89,6 +110,8 @@ const toCampaignCounters = (item: Item): CampaignCounters => ({
   created_at: text(item.created_at) ?? '',
   started_sending_at: text(item.started_sending_at),
   ...(Object.fromEntries(EMAIL_COUNTERS.map((name) => [name, count(item[name])])) as Record<(typeof EMAIL_COUNTERS)[number], number>),
+  ...(Object.fromEntries(STEP_COUNTERS.map((name) => [name, count(item[name])])) as StepCounters),
+  follow_up_steps: followUpStepsOf(item),
 });
 
 const toActivity = (item: Item, trackName: string): Activity => ({
@@ -204,7 +227,7 @@ export class DynamoInsightsStore implements InsightsStore {
       queryPartition<Item>(this.db, this.tableName, {
         pk: key.user(userId),
         skPrefix: key.campaignPrefix(),
-        projection: projectionOf(CAMPAIGN_FIELDS),
+        projection: campaignProjection(),
         newestFirst: true,
       }),
     ]);

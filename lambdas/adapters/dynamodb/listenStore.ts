@@ -14,7 +14,11 @@
  *    guard, and a beacon that lost a race to another reads again;
  *  - a download counts on the RCPT and the totals; the recipient's first on the campaign (emails_downloaded);
  *  - an answer replaces the current one; the first counts emails_answered (campaign, totals, day); the
- *    contact item keeps the latest (`last_answer`) for the Contacts page.
+ *    contact item keeps the latest (`last_answer`) for the Contacts page;
+ *  - the first listen and every answer move the track's PITCHED item (the pipeline's stage, issue 28 §1;
+ *    lambdas/adapters/dynamodb/pitchedEvents.ts) in the same transaction;
+ *  - a first listen or first answer through a follow-up step's token (issue 27 §1) counts on the campaign
+ *    per step too (core STEP_ATTRIBUTED_COUNTERS), in the same update, and the RCPT keeps the step.
  * A missing RCPT or campaign is left missing, and then nothing is counted.
  *
  * Each event is bounded per recipient (core LISTEN_PLAYS_PER_HOUR, LISTEN_EVENTS_PER_MINUTE) by window
@@ -25,7 +29,7 @@
  * the cancellation reasons then tell a full window from the event's own condition (a repeated session).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { key, ttlAttribute } from '../../../schema/table';
 import { listenMilestones, type ListenAnswer } from '../../../schema/api/listenValues';
 import {
@@ -40,8 +44,10 @@ import {
 } from '../../core/listen';
 import type { EmailToken, ListenCampaign, ListenRecorded, ListenStore } from '../../ports';
 import { epochSeconds } from '../clock';
+import { followUpStepOf, stepCounter } from '../../core/counters';
 import { counterUpdates, type CounterChange } from './counters';
-import { conditionFailed, reasonCodes, retryingRaces } from './races';
+import { conditionFailed, reasonCodes } from './races';
+import { answerOnPitched, firstOnPitched, pitchedUpdate, transactWithPitched } from './pitchedEvents';
 import { update, type TransactItem } from './sending/transaction';
 
 /** How many page sessions' downloads a recipient counts: beyond it a forged beacon adds nothing. */
@@ -176,6 +182,11 @@ export class DynamoListenStore implements ListenStore {
       if (milestone.first) {
         set.push('listened_at = :now');
         conditions.push('attribute_not_exists(listened_at)');
+        const step = followUpStepOf(token.step);
+        if (step !== null) {
+          set.push('listened_step = :step');
+          values[':step'] = step;
+        }
       } else conditions.push('(attribute_not_exists(listen_max_percent) OR listen_max_percent < :m)');
     }
     if (seconds) {
@@ -186,7 +197,9 @@ export class DynamoListenStore implements ListenStore {
     }
     const recipientUpdate = update(this.tableName, this.recipientKey(token), { set, add, condition: conditions.join(' AND '), values });
     const listenCounters = milestone?.first ? [this.campaignAdd(token, 'emails_listened'), ...this.userCounters(token, now, { emails_listened: 1 })] : [];
-    const failed = await this.sendWithPlaces(places, [recipientUpdate, ...listenCounters]);
+    // The first listen moves the track's PITCHED item (the pipeline's Listened) in the same transaction.
+    const pitched = milestone?.first ? pitchedUpdate(this.tableName, token, firstOnPitched('listened_at', now.toISOString())) : undefined;
+    const failed = await this.sendWithPlaces(places, [recipientUpdate, ...listenCounters], pitched);
     if (failed === 'written' || failed === 'rate_limited') return failed;
     // The RCPT's condition (read again), else the campaign's (a first listen with the campaign gone).
     return failed[0] ? 'raced' : 'campaign_gone';
@@ -225,16 +238,24 @@ export class DynamoListenStore implements ListenStore {
     const at = now.toISOString();
     const values = { ':answer': given.answer, ':note': given.note, ':now': at };
     const set = ['answer = :answer', 'answer_note = :note', 'answered_at = :now'];
-    const first = await this.tryTransaction([
-      update(this.tableName, this.recipientKey(token), {
-        set: [...set, 'first_answered_at = :now'],
-        condition: 'attribute_exists(PK) AND attribute_not_exists(first_answered_at)',
-        values,
-      }),
-      this.campaignAdd(token, 'emails_answered'),
-      ...this.userCounters(token, now, { emails_answered: 1 }),
-    ]);
-    if (!first && !(await this.tryTransaction([update(this.tableName, this.recipientKey(token), { set, condition: 'attribute_exists(PK)', values })]))) return; // the email is gone: nothing to answer on
+    const step = followUpStepOf(token.step);
+    // The track's PITCHED item takes the answer in the answer's own transaction (the pipeline's stage;
+    // 'Not for us' passes, which stops the track's follow-ups in every campaign: issue 27 §1).
+    const pitched = pitchedUpdate(this.tableName, token, answerOnPitched(given.answer, given.note, at));
+    const first = await this.tryTransaction(
+      [
+        update(this.tableName, this.recipientKey(token), {
+          set: [...set, 'first_answered_at = :now', ...(step === null ? [] : ['first_answered_step = :step'])],
+          condition: 'attribute_exists(PK) AND attribute_not_exists(first_answered_at)',
+          values: step === null ? values : { ...values, ':step': step },
+        }),
+        this.campaignAdd(token, 'emails_answered'),
+        ...this.userCounters(token, now, { emails_answered: 1 }),
+      ],
+      pitched,
+    );
+    if (!first && !(await this.tryTransaction([update(this.tableName, this.recipientKey(token), { set, condition: 'attribute_exists(PK)', values })], pitched)))
+      return; // the email is gone: nothing to answer on
     await this.keepOnContact(token, given, at);
   }
 
@@ -294,24 +315,30 @@ export class DynamoListenStore implements ListenStore {
   }
 
   /**
-   * `items` in one transaction with the event's places until one is taken. Refused: 'rate_limited' when a
-   * window is full, else which of `items` failed its condition (the reasons come one per item, in order).
+   * `items` in one transaction with the event's places until one is taken, and the PITCHED update when
+   * given (left out when only its item is gone). Refused: 'rate_limited' when a window is full, else which
+   * of `items` failed its condition (the reasons come one per item, in order).
    */
-  private async sendWithPlaces(places: EventPlaces, items: TransactItem[]): Promise<'written' | 'rate_limited' | boolean[]> {
+  private async sendWithPlaces(places: EventPlaces, items: TransactItem[], pitched?: TransactItem): Promise<'written' | 'rate_limited' | boolean[]> {
     const sent = places.taken ? items : [...items, ...places.items];
     try {
-      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: sent })));
+      await transactWithPitched(this.db, sent, pitched);
       places.taken = true;
       return 'written';
     } catch (error) {
       if (!conditionFailed(error)) throw error;
-      const failed = reasonCodes(error).map((code) => code === 'ConditionalCheckFailed');
+      const failed = reasonCodes(error)
+        .slice(0, sent.length)
+        .map((code) => code === 'ConditionalCheckFailed');
       return failed.slice(items.length).includes(true) ? 'rate_limited' : failed.slice(0, items.length);
     }
   }
 
+  /** The campaign's counter, and for a listen or an answer through a follow-up step's link that step's too (one update). */
   private campaignAdd(token: EmailToken, counter: 'emails_listened' | 'emails_answered' | 'emails_downloaded'): TransactItem {
-    return update(this.tableName, this.campaignKey(token), { add: [`${counter} :one`], condition: 'attribute_exists(PK)', values: { ':one': 1 } });
+    const step = followUpStepOf(token.step);
+    const add = counter === 'emails_downloaded' || step === null ? [`${counter} :one`] : [`${counter} :one`, `${stepCounter(counter, step)} :one`];
+    return update(this.tableName, this.campaignKey(token), { add, condition: 'attribute_exists(PK)', values: { ':one': 1 } });
   }
 
   private userCounters(token: EmailToken, at: Date, change: CounterChange): TransactItem[] {
@@ -319,10 +346,10 @@ export class DynamoListenStore implements ListenStore {
     return statsDay ? [statsTotals, statsDay] : [statsTotals];
   }
 
-  /** Runs the transaction; false when one of its conditions did not hold (nothing written). */
-  private async tryTransaction(items: TransactItem[]): Promise<boolean> {
+  /** Runs the transaction (with the PITCHED update while its item is there); false when one of its conditions did not hold (nothing written). */
+  private async tryTransaction(items: TransactItem[], pitched?: TransactItem): Promise<boolean> {
     try {
-      await retryingRaces(() => this.db.send(new TransactWriteCommand({ TransactItems: items })));
+      await transactWithPitched(this.db, items, pitched);
       return true;
     } catch (error) {
       if (conditionFailed(error)) return false;

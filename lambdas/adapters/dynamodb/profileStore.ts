@@ -12,7 +12,7 @@ import { withoutKeys } from './client';
 const PRIVATE_FIELDS = ['gmail_refresh_token', 'billing_synced_at'];
 
 /** The fields a profile stored before they existed lacks. */
-type LaterFields = 'gmail_email' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end' | 'tour_completed';
+type LaterFields = 'gmail_email' | 'subscription_status' | 'subscription_end' | 'cancel_at_period_end' | 'tour_completed' | 'time_zone';
 
 export function toProfile(item: Record<string, unknown>): Profile {
   const stored = withoutKeys<Omit<Profile, LaterFields> & Partial<Pick<Profile, LaterFields>>>(item, PRIVATE_FIELDS);
@@ -26,6 +26,8 @@ export function toProfile(item: Record<string, unknown>): Profile {
     cancel_at_period_end: stored.cancel_at_period_end ?? false,
     // Profiles stored before the tour's flag moved here kept it in the browser only (the tour still reads that).
     tour_completed: stored.tour_completed ?? false,
+    // Profiles stored before send windows (issue 27) have no zone: the web offers the browser's.
+    time_zone: stored.time_zone ?? null,
   };
 }
 

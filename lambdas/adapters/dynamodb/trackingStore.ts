@@ -13,6 +13,8 @@
  *  - the user's counters (lambdas/adapters/dynamodb/counters.ts: `STATS`, `STATS#<Pacific day>`) and a
  *    click's link counter (`CAMPAIGN#<id>` / `LINK#<index>`) move in the same transaction as the RCPT
  *    item, so they count exactly what the logs say;
+ *  - an email's first human open sets `opened_at` on the track's PITCHED item (the pipeline's Opened,
+ *    issue 28 §1; lambdas/adapters/dynamodb/pitchedEvents.ts) in the same transaction;
  *  - an unsubscribe is UnsubscribeStore's item (`USER#<sub>` / `UNSUB#<addressId>`), so the Contacts
  *    page lists it and the sender's claim (ConditionCheck on that key) stops every later send.
  * A click does not count as an open: opens are what the pixel saw (DESIGN: opens by people and by
@@ -24,6 +26,7 @@ import { key } from '../../../schema/table';
 import { addressId } from '../../core/addressId';
 import type { EmailToken, TrackingStore } from '../../ports';
 import { counterUpdates, linkClickUpdate, type CounterChange } from './counters';
+import { firstOnPitched, pitchedUpdate, transactWithPitched } from './pitchedEvents';
 import { conditionFailed, reasonCodes, retryingRaces } from './races';
 import type { TransactItem } from './sending/transaction';
 
@@ -41,6 +44,11 @@ const TOKEN_FIELDS = [
   'links',
   'created_at',
 ] as const satisfies readonly (keyof EmailToken)[];
+/**
+ * Kept only when stored (issue 27 §1): a follow-up step's number, which the listen store counts a listen
+ * or an answer on, and the track key an answer 'Not for us' marks to stop the track's steps.
+ */
+const OPTIONAL_TOKEN_FIELDS = ['step', 'track_key'] as const satisfies readonly (keyof EmailToken)[];
 
 /** UnsubscribeStore's entity name (lambdas/adapters/dynamodb/unsubscribeStore.ts): one item shape for both writers. */
 const UNSUBSCRIBE_ENTITY = 'unsubscribe';
@@ -59,6 +67,8 @@ interface EventCounter {
   emailCounter: 'emails_opened' | 'emails_machine_opened' | 'emails_clicked';
   /** The counter of every such event, on the RCPT item and the user's totals. */
   eventCounter: 'open_count' | 'machine_open_count' | 'click_count';
+  /** The fact its first occurrence sets on the track's PITCHED item (the pipeline's stage), if any. */
+  pitched?: 'opened_at';
 }
 
 const HUMAN_OPEN: EventCounter = {
@@ -68,6 +78,8 @@ const HUMAN_OPEN: EventCounter = {
   again: 'SET last_opened_at = :now ADD open_count :one',
   emailCounter: 'emails_opened',
   eventCounter: 'open_count',
+  // The pipeline's Opened: a person's open only (a machine's says nothing about the contact).
+  pitched: 'opened_at',
 };
 
 const MACHINE_OPEN: EventCounter = {
@@ -102,7 +114,8 @@ export class DynamoTrackingStore implements TrackingStore {
       }),
     );
     if (!Item) return undefined;
-    return Object.fromEntries(TOKEN_FIELDS.map((field) => [field, Item[field]])) as unknown as EmailToken;
+    const present = OPTIONAL_TOKEN_FIELDS.filter((field) => Item[field] !== undefined && Item[field] !== null);
+    return Object.fromEntries([...TOKEN_FIELDS, ...present].map((field) => [field, Item[field]])) as unknown as EmailToken;
   }
 
   recordOpen(token: EmailToken, kind: 'human' | 'machine', now: Date): Promise<void> {
@@ -200,34 +213,34 @@ export class DynamoTrackingStore implements TrackingStore {
     const used = (expression: string) => Object.fromEntries(Object.entries(values).filter(([name]) => expression.includes(name)));
     const firstCondition = `attribute_exists(PK) AND ${counter.notYet}`;
     const withLink = link ? [link] : [];
+    // The first occurrence moves the track's PITCHED item in the same transaction (when it has one).
+    const pitched = counter.pitched ? pitchedUpdate(this.tableName, token, firstOnPitched(counter.pitched, now.toISOString())) : undefined;
     try {
-      await retryingRaces(() =>
-        this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: this.recipientKey(token),
-                  UpdateExpression: counter.first,
-                  ConditionExpression: firstCondition,
-                  ExpressionAttributeValues: used(`${counter.first} ${firstCondition}`),
-                },
-              },
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: this.campaignKey(token),
-                  UpdateExpression: `ADD ${counter.emailCounter} :one`,
-                  ConditionExpression: 'attribute_exists(PK)',
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
-              ...this.userCounters(token, now, { [counter.emailCounter]: 1, [counter.eventCounter]: 1 }),
-              ...withLink,
-            ],
-          }),
-        ),
+      await transactWithPitched(
+        this.db,
+        [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: this.recipientKey(token),
+              UpdateExpression: counter.first,
+              ConditionExpression: firstCondition,
+              ExpressionAttributeValues: used(`${counter.first} ${firstCondition}`),
+            },
+          },
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: this.campaignKey(token),
+              UpdateExpression: `ADD ${counter.emailCounter} :one`,
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+          ...this.userCounters(token, now, { [counter.emailCounter]: 1, [counter.eventCounter]: 1 }),
+          ...withLink,
+        ],
+        pitched,
       );
       return;
     } catch (error) {

@@ -19,9 +19,9 @@ export interface GmailSendClient {
   users: {
     messages: {
       send(
-        params: { userId: string; requestBody: { raw: string } },
+        params: { userId: string; requestBody: { raw: string; threadId?: string } },
         options?: { retry?: boolean; timeout?: number },
-      ): Promise<{ data: { id?: string | null } }>;
+      ): Promise<{ data: { id?: string | null; threadId?: string | null } }>;
     };
   };
 }
@@ -150,13 +150,17 @@ export class GmailMailer implements Mailer {
     const { raw } = await buildMime(email);
     const gmail = await this.authorized(credentials.refreshToken);
     let id: string | null | undefined;
+    let threadId: string | null | undefined;
+    // A reply names the first email's thread: Gmail files it there (for the sender) when the subject and
+    // the In-Reply-To / References headers match that thread too, which outgoingEmail and buildMime ensure.
+    const requestBody = { raw: base64url(raw), ...(email.replyTo ? { threadId: email.replyTo.threadId } : {}) };
     try {
       const response = await gmail.users.messages.send(
-        { userId: 'me', requestBody: { raw: base64url(raw) } },
+        { userId: 'me', requestBody },
         // Never retried here: a POST that may have been delivered must not go out twice.
         { retry: false, timeout: SEND_TIMEOUT_MS },
       );
-      id = response.data.id;
+      ({ id, threadId } = response.data);
     } catch (error) {
       const kind = classifyGmailError(error);
       if (kind === undefined) throw error;
@@ -165,7 +169,8 @@ export class GmailMailer implements Mailer {
       throw new MailerError(kind, failureText[kind], { cause: error });
     }
     if (!id) throw new Error('Gmail accepted the email but returned no message id');
-    return { providerMessageId: id };
+    // Gmail always answers a threadId; were it missing, the message is its thread's first (a new thread's id is its first message's).
+    return { providerMessageId: id, threadId: threadId || id };
   };
 
   /**

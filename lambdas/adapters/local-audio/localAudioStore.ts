@@ -3,7 +3,8 @@
  * temporary folder per process without a data folder). The browser posts the same multipart form it
  * posts to S3, to the local server's POST /local/audio/upload (lib/local/audioFiles.ts), which checks
  * the policy signed here (HMAC, expiring: key, media type, most bytes) as S3 checks a presigned POST's.
- * Signed GET URLs (/local/audio/file) answer HTTP Range requests, as S3's do.
+ * Signed GET URLs (/local/audio/file) answer HTTP Range requests, as S3's do. The data export's zip
+ * (ExportStore, issue 26 §3) is written here too, under `exports/`, and downloaded with such a URL.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, mkdtempSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest, AudioUrls } from '../../ports';
+import type { AudioObjectHead, AudioStore, AudioUploadForm, AudioUploadRequest, AudioUrls, ExportStore } from '../../ports';
 
 export const LOCAL_AUDIO_UPLOAD_PATH = '/local/audio/upload';
 export const LOCAL_AUDIO_FILE_PATH = '/local/audio/file';
@@ -36,7 +37,7 @@ export interface UploadPolicy {
 /** The answer to a form the local server received: the policy it may store under, or why not (S3's error codes). */
 export type PolicyCheck = { ok: true; policy: UploadPolicy } | { ok: false; code: 'AccessDenied' | 'InvalidPolicyDocument'; message: string };
 
-/** Keys are `uploads/<sub>/<id>` and `tracks/<sub>/<id>`: plain segments only, so a key can never leave the folder. */
+/** Keys are `uploads/<sub>/<id>`, `tracks/<sub>/<id>` and `exports/<sub>/<id>`: plain segments only, so a key can never leave the folder. */
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
 /** What S3 keeps beside an object's bytes: its media type. */
@@ -46,7 +47,7 @@ interface Sidecar {
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-export class LocalAudioStore implements AudioStore, AudioUrls {
+export class LocalAudioStore implements AudioStore, AudioUrls, ExportStore {
   constructor(
     private readonly options: {
       folder: string;
@@ -111,31 +112,50 @@ export class LocalAudioStore implements AudioStore, AudioUrls {
    * under its key only once whole and within the policy's size ('too_large' and nothing kept, otherwise).
    */
   async receive(policy: UploadPolicy, file: AsyncIterable<Uint8Array>): Promise<'stored' | 'too_large' | 'empty'> {
-    const path = this.pathOf(policy.key);
+    const stored = await this.store(policy.key, file, { contentType: policy.contentType, maxBytes: policy.maxBytes });
+    return stored === 'too_large' || stored === 'empty' ? stored : 'stored';
+  }
+
+  /** ExportStore: the data export's zip, a chunk at a time, as S3's multipart upload takes it. */
+  async write(key: string, chunks: AsyncIterable<Uint8Array>, options: { contentType: string }): Promise<{ bytes: number }> {
+    const stored = await this.store(key, chunks, { contentType: options.contentType, maxBytes: Number.POSITIVE_INFINITY, keepEmpty: true });
+    if (typeof stored !== 'number') throw new Error(`Nothing stored under ${key}: ${stored}`);
+    return { bytes: stored };
+  }
+
+  /**
+   * Streams `chunks` to a temporary file, then moves it under `key` with its media type once whole:
+   * its size then; past `maxBytes` (read on to the end: the client gets the answer, not a reset) or
+   * empty, nothing is kept. A broken stream leaves nothing and throws.
+   */
+  private async store(
+    key: string,
+    chunks: AsyncIterable<Uint8Array>,
+    options: { contentType: string; maxBytes: number; keepEmpty?: boolean },
+  ): Promise<number | 'too_large' | 'empty'> {
+    const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
-    const partial = `${path}.part-${String(process.pid)}-${String(Date.now())}`;
+    const partial = `${path}.part-${String(process.pid)}-${String(Date.now())}-${String(Math.random()).slice(2, 8)}`;
     const out = await open(partial, 'w');
     let size = 0;
     try {
-      for await (const chunk of file) {
+      for await (const chunk of chunks) {
         size += chunk.byteLength;
-        // Past the limit, read on to the end without writing: the client then gets the answer, not a reset.
-        if (size <= policy.maxBytes) await out.write(chunk);
+        if (size <= options.maxBytes) await out.write(chunk);
       }
     } catch (error) {
-      // The upload broke off (the browser went away): nothing of it is kept.
       await out.close();
       await rm(partial, { force: true });
       throw error;
     }
     await out.close();
-    if (size > policy.maxBytes || size === 0) {
+    if (size > options.maxBytes || (size === 0 && !options.keepEmpty)) {
       await rm(partial, { force: true });
       return size === 0 ? 'empty' : 'too_large';
     }
-    await writeFile(`${path}.meta.json`, JSON.stringify({ contentType: policy.contentType } satisfies Sidecar));
+    await writeFile(`${path}.meta.json`, JSON.stringify({ contentType: options.contentType } satisfies Sidecar));
     await rename(partial, path);
-    return 'stored';
+    return size;
   }
 
   private async sidecar(key: string): Promise<Sidecar | undefined> {

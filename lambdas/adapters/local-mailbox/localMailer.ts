@@ -3,6 +3,10 @@
  * user's local outbox, where the Outbox page shows it as a mail client would (its pixel and links go
  * through the real tracking routes).
  *
+ * Threads as Gmail keeps them: a message starts a thread whose id is its own, and a send that names a
+ * thread (`replyTo`) joins it when the thread is this mailbox's and the subjects match ("Re:" aside), as
+ * Gmail requires; otherwise it starts a thread of its own.
+ *
  * So a newcomer can watch the failure handling too, recipients at the reserved domain `fail.test`
  * (RFC 2606: it can never be a real mailbox) are answered as Gmail would fail, and nothing is stored:
  *   rate-limited@fail.test  → rate_limited (retried with back-off)
@@ -12,9 +16,10 @@
  *   timeout@fail.test       → no answer    (a plain error: the outcome is unknown, never retried)
  *   anything-else@fail.test → rejected     (this email fails for good)
  */
-import type { OutboxMessage } from '../../../schema/api/sending';
 import { MailerError, type MailerFailure } from '../../core/errors';
-import type { Clock, Mailer, OutboxStore, OutgoingEmail } from '../../ports';
+import { isUlid } from '../../core/ids';
+import { sameConversation } from '../../core/thread';
+import type { Clock, Mailer, NewOutboxMessage, OutboxStore, OutgoingEmail } from '../../ports';
 import { buildMime, singleLine } from '../mime/mimeMessage';
 
 export const SIMULATED_FAILURE_DOMAIN = 'fail.test';
@@ -60,7 +65,8 @@ export class LocalMailer implements Mailer {
     const failure = simulatedFailureFor(email.to.email);
     if (failure === 'unknown') throw new Error('The local mailbox did not answer (simulated timeout): the outcome is unknown');
     if (failure !== undefined) throw new MailerError(failure, simulatedText[failure]);
-    const message: Omit<OutboxMessage, 'id'> = {
+    const thread = await this.threadJoined(email);
+    const message: NewOutboxMessage = {
       sent_at: now.toISOString(),
       from: mailbox(email.from.name, email.from.email),
       to: mailbox(email.to.name, email.to.email),
@@ -71,8 +77,18 @@ export class LocalMailer implements Mailer {
       headers,
       // Headers are 7-bit (encoded words) and the parts quoted-printable: the bytes are ASCII.
       raw: raw.toString('utf8'),
+      ...(thread === undefined ? {} : { thread_id: thread }),
     };
-    const id = await this.outbox.add(email.meta.userId, message, now);
-    return { providerMessageId: id };
+    const filed = await this.outbox.add(email.meta.userId, message, now);
+    return { providerMessageId: filed.id, threadId: filed.threadId };
   };
+
+  /** The thread `replyTo` names, when it is this user's and its first message's subject matches; else none. */
+  private async threadJoined(email: OutgoingEmail): Promise<string | undefined> {
+    if (!email.replyTo) return undefined;
+    const { threadId } = email.replyTo;
+    // A thread's id is its first message's (ids are ULIDs: anything else names no message here).
+    const first = isUlid(threadId) ? await this.outbox.get(email.meta.userId, threadId) : undefined;
+    return first && first.thread_id === threadId && sameConversation(first.subject, email.subject) ? threadId : undefined;
+  }
 }

@@ -7,10 +7,9 @@
  * other sentence is courtesy (issue 25). Contact notes are data: their presence, and a guideline on
  * what the subject must carry, change the email; their text is never written.
  */
-import type { EmailLength } from '../../../schema/api/campaigns';
 import type { ContactType, Tone } from '../../../schema/api/options';
 import { genreLabel, socialLinksText } from '../../../schema/email/placeholders';
-import { assertWritable, countWords, normaliseSubject, oneLine } from '../../core/writerPrompt';
+import { assertWritable, countWords, mayMentionDownload, normaliseSubject, oneLine, writerLength } from '../../core/writerPrompt';
 import type { EmailWriter, WriterRequest, WrittenEmail } from '../../ports';
 import { seededRandom } from '../../core/seededRandom';
 import { firstNameOf } from '../../../schema/email/names';
@@ -37,6 +36,8 @@ interface Facts {
   /** The contact's genres as running text ('techno and industrial'). */
   contactGenres: string | null;
   hasNotes: boolean;
+  /** The recipient's demo policy asks for a download link (issue 28 §2): the email offers one; otherwise it never speaks of downloads. */
+  offersDownload: boolean;
   /** What the contact's saved guideline asks the subject line to carry. */
   subjectAsks: SubjectAsks;
   track: string;
@@ -162,6 +163,7 @@ function factsOf(request: WriterRequest): Facts {
     position: present(contact.position),
     contactGenres: genresOf(contact.genre),
     hasNotes: present(contact.notes) !== null,
+    offersDownload: mayMentionDownload(contact.demo_policy),
     subjectAsks: subjectAsksOf(contact.notes),
     track: oneLine(track.track_name),
     url: track.track_url.trim(),
@@ -265,11 +267,18 @@ function coreSentences(f: Facts, pick: Pick, short: boolean): Sentence[] {
     };
     sentences.push({ slot: 'opening', text: pick(suits[f.tone]) });
   }
-  sentences.push(
-    { slot: 'track', text: pick(link[f.tone]), ownLine: true },
-    { slot: 'ask', text: pick(ask[f.type][f.tone]) },
-    { slot: 'closing', text: pick(closing[f.tone]) },
-  );
+  sentences.push({ slot: 'track', text: pick(link[f.tone]), ownLine: true }, { slot: 'ask', text: pick(ask[f.type][f.tone]) });
+  // What the recipient's policy asks for is said whatever the length. An offer, not a claim: nothing is said to be attached or included.
+  if (f.offersDownload) {
+    sentences.push({
+      slot: 'ask',
+      text:
+        f.tone === 'professional'
+          ? 'If you would like a download link, just reply and I will send one.'
+          : "If you'd like a download link, just reply and I'll send one.",
+    });
+  }
+  sentences.push({ slot: 'closing', text: pick(closing[f.tone]) });
   return sentences;
 }
 
@@ -410,7 +419,7 @@ function bodyOf(greeting: string, sentences: readonly Sentence[], signOff: strin
  * The body's sentences for a length: the core, then optional sentences in order, each only while the
  * body stays at or under the target (never past it), so the result lands just under the target.
  */
-function chooseSentences(core: Sentence[], optional: Sentence[], fixedWords: number, target: EmailLength): Sentence[] {
+function chooseSentences(core: Sentence[], optional: Sentence[], fixedWords: number, target: number): Sentence[] {
   const chosen = [...core];
   let words = fixedWords + core.reduce((n, s) => n + countWords(s.text), 0);
   for (const sentence of optional) {
@@ -423,6 +432,30 @@ function chooseSentences(core: Sentence[], optional: Sentence[], fixedWords: num
   const order = new Map([...core, ...optional].map((s, i) => [s, i]));
   const position = (sentence: Sentence) => order.get(sentence) ?? 0; // every chosen sentence is in `order`
   return chosen.sort((a, b) => position(a) - position(b));
+}
+
+/**
+ * A follow-up step (issue 27 §1): a short, polite nudge about the first email, never a copy of it; it
+ * names the track and gives its link again, and states no fact the first email did not.
+ */
+function followUpBody(f: Facts, pick: Pick, greeting: string, signOff: string, step: number): string {
+  const quoted = `"${f.track}"`;
+  const opener: Record<Tone, string[]> = {
+    professional: [`I wanted to follow up on my earlier email about ${quoted}.`, `A short follow-up on ${quoted}, which I sent you recently.`],
+    friendly: [`Just following up on ${quoted}, which I sent over recently.`, `Checking back in about ${quoted} in case it got buried.`],
+    casual: [`Quick nudge about ${quoted} in case it slipped past.`, `Just bumping ${quoted} back up your inbox.`],
+  };
+  const link: Record<Tone, string> = {
+    professional: `Here is the link again: ${f.url}`,
+    friendly: `Here's the link again: ${f.url}`,
+    casual: `Link again: ${f.url}`,
+  };
+  const close: Record<Tone, string> = {
+    professional: step > 1 ? 'This is my last note about it. Thank you for your time.' : 'Thank you for your time, and no pressure at all.',
+    friendly: step > 1 ? "I won't bother you about it again. Thanks for your time!" : 'No pressure at all, thanks for your time!',
+    casual: step > 1 ? 'Last nudge, promise. Thanks!' : 'No stress, thanks!',
+  };
+  return [greeting, `${pick(opener[f.tone])} ${link[f.tone]}`, `${close[f.tone]}\n\n${signOff}`].join('\n\n');
 }
 
 export class LocalWriter implements EmailWriter {
@@ -448,13 +481,16 @@ export class LocalWriter implements EmailWriter {
 
     const greeting = greetings[f.tone](f.addressee);
     const signOff = signatureOf(f);
+    if (request.followUp) return { subject: subjectOf(f, pick), body: followUpBody(f, pick, greeting, signOff, request.followUp.step) };
     const fixedWords = countWords(greeting) + countWords(signOff);
-    const max = request.length * (1 + LENGTH_TOLERANCE);
+    // The recipient's preferred maximum (issue 28 §2) when it is shorter than the requested length.
+    const length = writerLength(request);
+    const max = length * (1 + LENGTH_TOLERANCE);
     let core = coreSentences(f, pick, false);
     if (fixedWords + core.reduce((n, s) => n + countWords(s.text), 0) > max) core = coreSentences(f, pick, true);
 
     const optional = [...personalSentences(f, pick), ...shuffled(courtesySentences(f, pick), random)];
-    const sentences = chooseSentences(core, optional, fixedWords, request.length);
+    const sentences = chooseSentences(core, optional, fixedWords, length);
     return { subject: subjectOf(f, pick), body: bodyOf(greeting, sentences, signOff) };
   }
 }

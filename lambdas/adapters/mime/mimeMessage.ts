@@ -1,7 +1,8 @@
 /**
  * The one MIME builder of both mailers (Gmail and the local mailbox), so what the outbox shows is what
  * Gmail would have transmitted: multipart/alternative (plain text, then HTML), UTF-8 encoded subject and
- * From display name (the artist's), Message-ID, Date, and the RFC 8058 one-click unsubscribe headers.
+ * From display name (the artist's), Message-ID, Date, the RFC 8058 one-click unsubscribe headers, and for a
+ * reply in a thread (a follow-up) In-Reply-To and References (RFC 5322 §3.6.4).
  * Only From and To address the message: never Cc or Bcc.
  */
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -65,7 +66,8 @@ function topHeaders(raw: Buffer): [string, string][] {
 
 /**
  * Builds the message. Throws MailerError('rejected') when the email cannot be addressed (a recipient or
- * sender address that is not one address, a malformed Message-ID or unsubscribe URL): nothing was sent.
+ * sender address that is not one address, a malformed Message-ID, In-Reply-To or unsubscribe URL): nothing
+ * was sent.
  */
 export async function buildMime(email: OutgoingEmail, options: { date?: Date } = {}): Promise<BuiltMime> {
   const to = email.to.email.trim();
@@ -73,6 +75,8 @@ export async function buildMime(email: OutgoingEmail, options: { date?: Date } =
   if (!ADDRESS.test(to)) throw unbuildable("the recipient's address is not valid");
   if (!ADDRESS.test(from)) throw unbuildable("the mailbox's address is not valid");
   if (!MESSAGE_ID.test(email.messageId)) throw unbuildable('the Message-ID is not valid');
+  const inReplyTo = email.replyTo?.inReplyTo;
+  if (inReplyTo !== undefined && !MESSAGE_ID.test(inReplyTo)) throw unbuildable('the Message-ID it replies to is not valid');
   const listUnsubscribe = unsubscribeUrl(email.listUnsubscribeUrl);
 
   const toName = email.to.name === null ? '' : singleLine(email.to.name);
@@ -83,6 +87,8 @@ export async function buildMime(email: OutgoingEmail, options: { date?: Date } =
     text: email.text,
     html: email.html,
     messageId: email.messageId,
+    // The thread's first email is the one both name: our steps all answer the first email, so References holds it alone.
+    ...(inReplyTo === undefined ? {} : { inReplyTo, references: inReplyTo }),
     date: options.date ?? new Date(),
     // The content is given as strings: never let a value be read as a file path or fetched from a URL.
     disableFileAccess: true,

@@ -1,11 +1,12 @@
 /**
  * A minimal streaming ZIP writer (PKWARE APPNOTE 6.3: deflate, data descriptors, UTF-8 names, no ZIP64) over
  * Node's zlib: no zip package is installed, and the data export needs only this. Each file's content
- * comes as chunks; each chunk is deflated on its own and sync-flushed (no final block), so the chunks'
- * outputs concatenate into one valid deflate stream that a last empty final block closes. Sizes and
- * CRC-32 follow each file in its data descriptor, so nothing is held but the chunk at hand.
+ * comes as chunks through one deflate stream per file (so the dictionary spans the whole file), and its
+ * output is passed on as zlib gives it. Sizes and CRC-32 follow each file in its data descriptor, so
+ * nothing is held but zlib's window and the chunk at hand.
  */
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { once } from 'node:events';
+import { crc32, createDeflateRaw } from 'node:zlib';
 
 export interface ZipFile {
   /** The path inside the archive ('contacts.csv'). */
@@ -60,23 +61,33 @@ export async function* zipStream(files: Iterable<ZipFile>, modifiedAt: Date): As
     header.writeUInt16LE(date, 12);
     header.writeUInt16LE(name.length, 26);
     yield emit(Buffer.concat([header, name]));
+    const deflate = createDeflateRaw();
+    const deflated: Buffer[] = [];
+    deflate.on('data', (chunk: Buffer) => deflated.push(chunk));
+    const ended = once(deflate, 'end');
+    const drainDeflated = function* () {
+      for (const chunk of deflated.splice(0)) {
+        entry.compressed += chunk.length;
+        yield emit(chunk);
+      }
+    };
     for await (const piece of file.content) {
       const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
       if (bytes.length === 0) continue;
       entry.crc = crc32(bytes, entry.crc);
       entry.size += bytes.length;
-      const deflated = deflateRawSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
-      entry.compressed += deflated.length;
-      yield emit(deflated);
+      if (!deflate.write(bytes)) await once(deflate, 'drain');
+      yield* drainDeflated();
     }
-    const last = deflateRawSync(Buffer.alloc(0));
-    entry.compressed += last.length;
+    deflate.end();
+    await ended;
+    yield* drainDeflated();
     const descriptor = Buffer.alloc(16);
     descriptor.writeUInt32LE(DATA_DESCRIPTOR, 0);
     descriptor.writeUInt32LE(entry.crc >>> 0, 4);
     descriptor.writeUInt32LE(entry.compressed, 8);
     descriptor.writeUInt32LE(entry.size, 12);
-    yield emit(Buffer.concat([last, descriptor]));
+    yield emit(descriptor);
     written.push(entry);
   }
   const centralStart = offset;

@@ -1,4 +1,5 @@
 import type { DirectoryEntry, DirectoryContactType, LabelSize } from '../../../schema/api/directory';
+import type { DemoPolicy } from '../../../schema/api/demoPolicyValues';
 import type { Genre } from '../../../schema/api/options';
 import { seededRandom } from '../../../lambdas/core/seededRandom';
 
@@ -360,6 +361,31 @@ const djGuidelines = [
   'One track per email, with a direct download. Links that need a sign-up will not be opened.',
 ] as const;
 
+/** What each guideline above says in structured form (same order): the base of the entry's demo policy. */
+type PolicyBase = Partial<
+  Pick<DemoPolicy, 'private_streaming_only' | 'download_wanted' | 'attachments_refused' | 'unreleased_only' | 'response_days' | 'max_email_words'>
+>;
+
+const labelGuidelinePolicies: readonly PolicyBase[] = [
+  { private_streaming_only: true, download_wanted: true, attachments_refused: true, response_days: 28 },
+  { unreleased_only: true },
+  { response_days: 21 },
+  {},
+  { private_streaming_only: true },
+  { max_email_words: 120, response_days: 30 },
+  {},
+  {},
+  {},
+  { private_streaming_only: true },
+];
+
+const djGuidelinePolicies: readonly PolicyBase[] = [{ download_wanted: true }, { private_streaming_only: true }, {}, {}, {}, { download_wanted: true }];
+
+/** Labels that take no demo by email: their guidelines say where instead. */
+const webFormGuidelines =
+  'We only take demos through the submission form on our website; emailed demos are not answered. Private streaming links only, please.';
+const platformGuidelines = 'Demos are accepted only through our page on a submission platform. We do not listen to demos sent by email.';
+
 const labelMailboxes = ['demos', 'submissions', 'ar', 'promo', 'listen', 'hello', 'music'] as const;
 const reservedTlds = ['example', 'test'] as const;
 const reservedDomains = ['example.com', 'example.org', 'example.net'] as const;
@@ -467,6 +493,84 @@ function djDescription(entryGenres: Genre[], location: string): string {
   return `${lead}${city ? `, based in ${city}` : ''}. ${pick(djDetails)}`;
 }
 
+/**
+ * Demo policies come from a generator of their own, so adding them drew nothing from the one above and
+ * every entry's name, email and text stayed as it was.
+ */
+const policyRandom = seededRandom(SEED ^ 0x5eed);
+const policyPick = <T>(list: readonly T[]): T => {
+  const value = list[Math.floor(policyRandom() * list.length)];
+  if (value === undefined) throw new Error('pick from an empty list');
+  return value;
+};
+
+/**
+ * An entry's demo policy and the guidelines that go with it: about one in ten has none (not known), about
+ * one label in ten takes demos only through a web form and one in ten only through a platform; the
+ * others take email, with the rules their guidelines state, often the genres they release and a typical
+ * response time.
+ */
+function policyFor(
+  type: DirectoryContactType,
+  name: string,
+  guidelines: string,
+  entryGenres: Genre[],
+  website: string | null,
+): { demo_policy: DemoPolicy | null; submission_guidelines: string } {
+  const roll = policyRandom();
+  if (roll < 0.1) return { demo_policy: null, submission_guidelines: guidelines };
+  const base =
+    (type === 'Label'
+      ? labelGuidelinePolicies[labelGuidelines.indexOf(guidelines as (typeof labelGuidelines)[number])]
+      : djGuidelinePolicies[djGuidelines.indexOf(guidelines as (typeof djGuidelines)[number])]) ?? {};
+  const common = {
+    genres: policyRandom() < 0.6 ? [...entryGenres] : [],
+    response_days: base.response_days ?? policyPick([7, 10, 14, 14, 21, 30, 45, null, null]),
+    max_email_words: base.max_email_words ?? (policyRandom() < 0.2 ? policyPick([100, 150, 200]) : null),
+  };
+  const dashed = slug(name, '-');
+  if (type === 'Label' && roll < 0.2) {
+    return {
+      demo_policy: {
+        submit_by: 'web_form',
+        submit_url: `${website ?? `https://labels.example/${dashed}`}/demos`,
+        private_streaming_only: true,
+        download_wanted: false,
+        attachments_refused: true,
+        unreleased_only: false,
+        ...common,
+      },
+      submission_guidelines: webFormGuidelines,
+    };
+  }
+  if (type === 'Label' && roll < 0.3) {
+    return {
+      demo_policy: {
+        submit_by: 'platform_only',
+        submit_url: `https://submit.example/${dashed}`,
+        private_streaming_only: false,
+        download_wanted: false,
+        attachments_refused: false,
+        unreleased_only: policyRandom() < 0.5,
+        ...common,
+      },
+      submission_guidelines: platformGuidelines,
+    };
+  }
+  return {
+    demo_policy: {
+      submit_by: 'email',
+      submit_url: null,
+      private_streaming_only: base.private_streaming_only ?? false,
+      download_wanted: base.download_wanted ?? false,
+      attachments_refused: base.attachments_refused ?? false,
+      unreleased_only: base.unreleased_only ?? false,
+      ...common,
+    },
+    submission_guidelines: guidelines,
+  };
+}
+
 function generate(): DirectoryEntry[] {
   const count = DIRECTORY_SEED_SIZE;
   const indices = Array.from({ length: count }, (_, i) => i);
@@ -498,9 +602,9 @@ function generate(): DirectoryEntry[] {
       label_size: size,
       description: type === 'Label' ? labelDescription(size, entryGenres, location) : djDescription(entryGenres, location),
       website_url,
-      submission_guidelines: pick(type === 'Label' ? labelGuidelines : djGuidelines),
       is_featured: featured.has(i),
       contact_type: type,
+      ...policyFor(type, name, pick(type === 'Label' ? labelGuidelines : djGuidelines), entryGenres, website_url),
     });
   }
   return entries;

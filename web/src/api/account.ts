@@ -1,13 +1,11 @@
 /** The user's own data (issue 26 §3; schema/api/account.ts): download it all, delete the account. */
-import type { AccountDeleteBody } from '../../../schema/api/account';
-import { accountExportFileName } from '../../../schema/api/accountValues';
+import { accountExportSchema, type AccountDeleteBody, type AccountExport } from '../../../schema/api/account';
 import { apiPath } from '../../../schema/routes';
 import type { ApiClient } from './client';
 
-/** GET /api/account/export: the zip of the user's contacts and campaigns, and the name to save it under. */
-export async function downloadAccountData(api: ApiClient, now: Date = new Date()): Promise<{ fileName: string; zip: Blob }> {
-  const zip = await api.request<Blob>(apiPath('GET /api/account/export'), { blob: true });
-  return { fileName: accountExportFileName(now), zip };
+/** GET /api/account/export: the zip of the user's contacts and campaigns, stored; a short-lived URL to download it from. */
+export function exportAccountData(api: ApiClient): Promise<AccountExport> {
+  return api.get(apiPath('GET /api/account/export'), (data) => accountExportSchema.parse(data));
 }
 
 /** DELETE /api/account: 204 once everything is gone; 400 when the typed email is not the account's. */

@@ -10,6 +10,7 @@ import {
   type EmailUpdate,
   type GeneratePreviewRequest,
   type RecipientPreview,
+  type RecipientPreviewRequest,
   type SavedContactList,
   type TemplateInput,
 } from '../../../schema/api/campaigns';
@@ -49,11 +50,16 @@ export function updateEmail(api: ApiClient, id: string, update: EmailUpdate): Pr
   return api.patch(apiPath('PATCH /api/campaigns/{id}', { id }), update, parseCampaign);
 }
 
-/** POST /api/campaigns/{id}/recipient-preview: the final email one recipient gets. */
-export function recipientPreview(api: ApiClient, campaignId: string, contactId: string, { signal }: { signal?: AbortSignal } = {}): Promise<RecipientPreview> {
+/** POST /api/campaigns/{id}/recipient-preview: the final email one recipient gets, or one of its follow-up steps. */
+export function recipientPreview(
+  api: ApiClient,
+  campaignId: string,
+  request: RecipientPreviewRequest,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<RecipientPreview> {
   return api.request(apiPath('POST /api/campaigns/{id}/recipient-preview', { id: campaignId }), {
     method: 'POST',
-    body: { contact_id: contactId },
+    body: request,
     parse: (data) => recipientPreviewSchema.parse(data),
     signal,
   });

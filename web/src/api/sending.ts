@@ -2,11 +2,15 @@ import { campaignSummarySchema, type CampaignSummary } from '../../../schema/api
 import {
   campaignEmailContentSchema,
   campaignEmailListSchema,
+  campaignEmailSchema,
+  contactEmailListSchema,
   sendBatchSchema,
   sendCheckSchema,
   sendingStatusSchema,
   type CampaignEmail,
   type CampaignEmailContent,
+  type CampaignEmailList,
+  type ContactEmail,
   type SendBatchRequest,
   type SendBatchResult,
   type SendCheck,
@@ -65,13 +69,15 @@ export function resumeCampaign(api: ApiClient, campaignId: string): Promise<Camp
   return api.post(apiPath('POST /api/campaigns/{id}/resume', { id: campaignId }), undefined, parseSummary);
 }
 
-/** GET /api/campaigns/{id}/emails: the campaign's recipients and their outcome (no content). */
-export async function listCampaignEmails(api: ApiClient, campaignId: string, { signal }: Signal = {}): Promise<CampaignEmail[]> {
-  const result = await api.request(apiPath('GET /api/campaigns/{id}/emails', { id: campaignId }), {
+/**
+ * GET /api/campaigns/{id}/emails: the campaign's recipients and their outcome (no content), each with its
+ * follow-up steps, and each step counted over them.
+ */
+export function listCampaignEmails(api: ApiClient, campaignId: string, { signal }: Signal = {}): Promise<CampaignEmailList> {
+  return api.request(apiPath('GET /api/campaigns/{id}/emails', { id: campaignId }), {
     parse: (data) => campaignEmailListSchema.parse(data),
     signal,
   });
-  return result.emails;
 }
 
 /** GET /api/campaigns/{id}/emails/{position}: one email with its content (the expandable view). */
@@ -80,4 +86,26 @@ export function getCampaignEmail(api: ApiClient, campaignId: string, position: n
     parse: (data) => campaignEmailContentSchema.parse(data),
     signal,
   });
+}
+
+/**
+ * PUT (mark) or DELETE (unmark) /api/campaigns/{id}/emails/{position}/replied: the artist's "Replied" mark
+ * on a sent email (gmail.send cannot read replies). Answers the email; 409 when it was not sent.
+ */
+export function setEmailReplied(api: ApiClient, campaignId: string, position: number, replied: boolean): Promise<CampaignEmail> {
+  const path = apiPath(replied ? 'PUT /api/campaigns/{id}/emails/{position}/replied' : 'DELETE /api/campaigns/{id}/emails/{position}/replied', {
+    id: campaignId,
+    position,
+  });
+  const parse = (data: unknown) => campaignEmailSchema.parse(data);
+  return replied ? api.put(path, undefined, parse) : api.delete(path, parse);
+}
+
+/** GET /api/contacts/{id}/emails: the emails sent to one contact, newest first (its card). */
+export async function listContactEmails(api: ApiClient, contactId: string, { signal }: Signal = {}): Promise<ContactEmail[]> {
+  const result = await api.request(apiPath('GET /api/contacts/{id}/emails', { id: contactId }), {
+    parse: (data) => contactEmailListSchema.parse(data),
+    signal,
+  });
+  return result.emails;
 }

@@ -31,6 +31,7 @@ const rules = {
   subscription_end: 'string or null',
   cancel_at_period_end: 'boolean',
   tour_completed: 'boolean',
+  time_zone: 'string or null',
 } as const satisfies Record<keyof Profile, Rule>;
 
 function fits(value: unknown, rule: Rule): boolean {

@@ -7,4 +7,17 @@ export const browser = {
   leaveFor(url: string): void {
     window.location.assign(url);
   },
+  /**
+   * Downloads `url` as a link with the download attribute does, staying on the page: a stored file's
+   * signed URL (the listen page's track, the data export's zip), whose Content-Disposition names it.
+   */
+  download(url: string): void {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = '';
+    // Attached while clicked: some browsers ignore a click on a link outside the document.
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  },
 };

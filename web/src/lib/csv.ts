@@ -27,7 +27,7 @@ export const fileSaver = {
   save(filename: string, content: string, type = 'text/csv;charset=utf-8'): void {
     fileSaver.saveBlob(filename, new Blob([content], { type }));
   },
-  /** Saves the bytes as they are (the data export's zip). */
+  /** Saves the bytes as they are. */
   saveBlob(filename: string, blob: Blob): void {
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');

@@ -29,6 +29,7 @@ const overview: TourStep = {
 const sectionBodies: Record<string, string> = {
   '/dashboard/contacts': 'Keep the labels, DJs and A&R people you pitch to. Add them one by one or import a CSV file.',
   '/dashboard/compose': 'Describe your track, pick recipients and let the AI write a personal email for each, or write your own HTML email.',
+  '/dashboard/tracks': 'See where every contact stands with each track you pitched: opened, listened, answered, signed or passed.',
   '/dashboard/campaigns': 'Save and reuse email templates, and follow each campaign while it sends: opens, clicks and unsubscribes.',
   '/dashboard/labelfinder':
     'Browse a directory of labels and DJs that accept demos, with their genres and submission guidelines, and add them to your contacts.',

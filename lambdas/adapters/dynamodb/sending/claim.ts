@@ -8,15 +8,14 @@
  * still that one, so a downgrade in between never lets an email past the new plan's limit.
  */
 import type { ClaimInput, ClaimOutcome } from '../../../ports';
-import { campaignKey, dayKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, tokenKey, unsubscribeKey } from './items';
+import { campaignKey, pitchedKey, recipientKey, tokenKey, unsubscribeKey } from './items';
 import { failedOnly, stringAttribute, transaction, update, type SendingTable } from './transaction';
-import { dueSet, headStill } from './updates';
+import { claimedSlot, headStill, reservedCapacity } from './updates';
 
 export async function claimRecipient({ db, tableName, options }: SendingTable, userId: string, input: ClaimInput): Promise<ClaimOutcome> {
-  const { tickDueAt, now, head, token, addressId, trackKey, sendAgain, dailyLimit, monthlyLimit, tier, slot, nextDueAt } = input;
+  const { tickDueAt, now, head, token, addressId, trackKey, sendAgain, pitch, dailyLimit, monthlyLimit, tier, slot, nextDueAt } = input;
   const { campaignId, position } = head;
   const nowIso = now.toISOString();
-  const due = dueSet(userId, nextDueAt);
   const still = headStill(head);
   const result = await transaction(
     db,
@@ -28,39 +27,8 @@ export async function claimRecipient({ db, tableName, options }: SendingTable, u
         names: { '#status': 'status', '#token': 'token' },
         values: { ':sending': 'sending', ':now': nowIso, ':token': token.token, ':pending': 'pending', ':nullType': 'NULL' },
       }),
-      cursor: update(tableName, senderKey(userId), {
-        set: [...due.set, 'last_slot = :slot'],
-        condition: `due_at = :tick AND ${still.condition} AND (attribute_not_exists(last_slot) OR last_slot <= :paceFloor)`,
-        names: { ...due.names, ...still.names },
-        values: {
-          ...due.values,
-          ...still.values,
-          ':slot': slot.toISOString(),
-          ':tick': tickDueAt,
-          ':paceFloor': new Date(slot.getTime() - options.intervalMs).toISOString(),
-        },
-      }),
-      day: update(tableName, dayKey(userId, now), {
-        set: ['entity = if_not_exists(entity, :counter)'],
-        add: ['sent :one'],
-        condition: 'attribute_not_exists(sent) OR sent < :limit',
-        values: { ':one': 1, ':limit': dailyLimit, ':counter': 'counter' },
-      }),
-      month: update(tableName, monthKey(userId, now), {
-        set: ['entity = if_not_exists(entity, :counter)'],
-        add: ['sent :one'],
-        ...(monthlyLimit === null ? {} : { condition: 'attribute_not_exists(sent) OR sent < :limit' }),
-        values: { ':one': 1, ':counter': 'counter', ...(monthlyLimit === null ? {} : { ':limit': monthlyLimit }) },
-      }),
-      // Every profile is stored with its tier (a new one's is Free): a missing profile fails this too.
-      profile: {
-        ConditionCheck: {
-          TableName: tableName,
-          Key: profileKey(userId),
-          ConditionExpression: 'tier = :tier',
-          ExpressionAttributeValues: { ':tier': tier },
-        },
-      },
+      cursor: claimedSlot({ tableName, userId, tickDueAt, slot, nextDueAt, intervalMs: options.intervalMs, still }),
+      ...reservedCapacity({ tableName, userId, now, dailyLimit, monthlyLimit, tier }),
       unsubscribed: { ConditionCheck: { TableName: tableName, Key: unsubscribeKey(userId, addressId), ConditionExpression: 'attribute_not_exists(PK)' } },
       campaign: update(tableName, campaignKey(userId, campaignId), {
         // A scheduled campaign is sending from its first claim on.
@@ -82,15 +50,40 @@ export async function claimRecipient({ db, tableName, options }: SendingTable, u
       pitched: {
         // At most one email of a track per address (DESIGN §4, §6): this position's claim holds the
         // address for the track (a retry of it puts the same item again). Another position of this
-        // campaign never gets it; another campaign's pitch is fine only when the artist insisted.
-        Put: {
+        // campaign never gets it; another campaign's pitch is fine only when the artist insisted. An
+        // update, not a put: a pitch sent again keeps the address's 'Not for us' to the track
+        // (`passed_at`), which stops the track's follow-ups in every campaign (issue 27 §1).
+        // It is also the track's pipeline item (issue 28 §1): the claim keeps what the board shows of the
+        // track and the contact, and it waits to be sent (Queued) until the record says it went.
+        Update: {
           TableName: tableName,
-          Item: { ...pitchedKey(userId, trackKey, addressId), entity: 'pitched', campaign_id: campaignId, position, pitched_at: nowIso },
+          Key: pitchedKey(userId, trackKey, addressId),
+          UpdateExpression: [
+            'SET entity = :entity, campaign_id = :campaign, #position = :position, pitched_at = :now, awaiting_send = :true',
+            'track_key = :trackKey, address_id = :addressId, track_name = :trackName, track_url = :trackUrl, track_id = :trackId',
+            'contact_id = :contactId, #name = :name, #email = :email, #company = :company, label_size = :labelSize',
+          ].join(', '),
           ConditionExpression: sendAgain
             ? 'attribute_not_exists(PK) OR campaign_id <> :campaign OR #position = :position'
             : 'attribute_not_exists(PK) OR (campaign_id = :campaign AND #position = :position)',
-          ExpressionAttributeNames: { '#position': 'position' },
-          ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
+          ExpressionAttributeNames: { '#position': 'position', '#name': 'name', '#email': 'email', '#company': 'company' },
+          ExpressionAttributeValues: {
+            ':campaign': campaignId,
+            ':position': position,
+            ':entity': 'pitched',
+            ':now': nowIso,
+            ':true': true,
+            ':trackKey': trackKey,
+            ':addressId': addressId,
+            ':trackName': pitch.track_name,
+            ':trackUrl': pitch.track_url,
+            ':trackId': pitch.track_id,
+            ':contactId': pitch.contact_id,
+            ':name': pitch.name,
+            ':email': pitch.email,
+            ':company': pitch.company,
+            ':labelSize': pitch.label_size,
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },

@@ -4,6 +4,7 @@
  * recipients `CAMPAIGN#<id>` / `RCPT#<position>`; counters `DAY#<date>` / `MONTH#<month>` (`sent`);
  * `TOKEN#<token>` / `TOKEN`; `PITCHED#<track key>#<addressId>` (one prefix query per track).
  */
+import { FOLLOW_UP_STEPS_MAX } from '../../../../schema/api/followUpValues';
 import type { Profile } from '../../../../schema/api/profile';
 import { indexes, key } from '../../../../schema/table';
 import { dueShard } from '../../../core/dueShard';
@@ -28,6 +29,8 @@ export const unsubscribeKey = (userId: string, addressId: string) => userItem(us
 export const pitchedKey = (userId: string, trackKey: string, addressId: string) => userItem(userId, key.pitched(trackKey, addressId));
 export const recipientKey = (campaignId: string, position: number): ItemKey => ({ PK: key.campaignPartition(campaignId), SK: key.recipient(position) });
 export const tokenKey = (token: string): ItemKey => ({ PK: key.tokenPartition(token), SK: key.tokenSort() });
+export const sentToKey = (userId: string, addressId: string, sentAt: string, campaignId: string, position: number) =>
+  userItem(userId, key.sentTo(addressId, sentAt, campaignId, position));
 
 /** The DUE index attributes of a cursor due at `dueAt`. */
 export const dueAttributes = (userId: string, dueAt: string) => ({
@@ -59,6 +62,7 @@ export function toSendingCampaign(item: Item): SendingCampaign {
     last_batch_at: (item.last_batch_at as string | undefined) ?? null,
     resume_position: typeof item.resume_position === 'number' ? item.resume_position : null,
     resume_waiting: typeof item.resume_waiting === 'object' && item.resume_waiting !== null ? (item.resume_waiting as Record<string, string>) : null,
+    send_window: campaign.send_window ?? null,
   };
 }
 
@@ -73,6 +77,8 @@ export const RECIPIENT_DEFAULTS: Omit<
   claimed_at: null,
   token: null,
   message_id: null,
+  provider_message_id: null,
+  thread_id: null,
   subject: null,
   html: null,
   text: null,
@@ -86,8 +92,12 @@ export const RECIPIENT_DEFAULTS: Omit<
   last_clicked_at: null,
   click_count: 0,
   detail: null,
+  replied_at: null,
   send_again: false,
   retryable: false,
+  passed_at: null,
+  follow_up_1: null,
+  follow_up_2: null,
 };
 export const RECIPIENT_FIELDS = [
   'campaign_id',
@@ -99,6 +109,13 @@ export const RECIPIENT_FIELDS = [
   ...Object.keys(RECIPIENT_DEFAULTS),
   ...RECIPIENT_LISTEN_FIELDS,
 ] as (keyof RecipientRecord)[];
+
+/** The recipient's attribute that holds a step's outcome (`follow_up_1`, `follow_up_2`). */
+export const followUpAttribute = (step: number) => `follow_up_${step}`;
+/** The steps an email may have: 1 … FOLLOW_UP_STEPS_MAX. */
+export const FOLLOW_UP_STEPS = Array.from({ length: FOLLOW_UP_STEPS_MAX }, (_, index) => index + 1);
+/** What a listing reads of a step's outcome (FollowUpOutcomeFacts). */
+export const FOLLOW_UP_OUTCOME_FACTS = ['state', 'at', 'reason'] as const;
 
 /** A recipient as read: missing attributes from RECIPIENT_DEFAULTS; the listen ones as core recipientListen reads them. */
 export function toRecipient(item: Item): RecipientRecord {

@@ -6,18 +6,24 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../../schema/api/campaigns';
-import type { Contact } from '../../../../schema/api/contacts';
+import { NO_FOLLOW_UPS } from '../../../../schema/api/followUpValues';
+import type { ContactEmail } from '../../../../schema/api/sending';
 import { SEND_BATCH_SIZE } from '../../../../schema/api/sendingValues';
 import { indexes, key } from '../../../../schema/table';
-import type { QueueBatchOutcome, RecipientRecord, SenderQueueEntry, SendQueueStore } from '../../../ports';
+import type { ListedRecipient, QueueBatchOutcome, RecipientRecord, SenderQueueEntry, SendQueueStore } from '../../../ports';
 import { batchGetAll, batchWriteAll } from '../batch';
 import { contractCampaign } from '../campaignStore';
 import { counterUpdates } from '../counters';
+import { pitchedUpdate, repliedOnPitched, transactWithPitched } from '../pitchedEvents';
+import { conditionFailed } from '../races';
 import { queryAll } from '../query';
 import {
   campaignKey,
   dueAttributes,
   findItem,
+  FOLLOW_UP_OUTCOME_FACTS,
+  FOLLOW_UP_STEPS,
+  followUpAttribute,
   mailboxKey,
   RECIPIENT_DEFAULTS,
   RECIPIENT_FIELDS,
@@ -30,8 +36,11 @@ import {
   type ItemKey,
 } from './items';
 import { failedOnly, transaction, update, type TransactItem } from './transaction';
-import { pausedAt } from './updates';
+import { PAUSE_HOLD, pausedAt } from './updates';
 import { readUsage } from './usage';
+
+/** Recipient attributes a listing does not read whole: the email's content and the steps' outcomes (their facts only). */
+const LISTED_APART: ReadonlySet<string> = new Set(['html', 'text', ...FOLLOW_UP_STEPS.map(followUpAttribute)]);
 
 export class DynamoSendQueueStore implements SendQueueStore {
   constructor(
@@ -102,12 +111,10 @@ export class DynamoSendQueueStore implements SendQueueStore {
    * batch's transaction, conditional on the draft status, also counts the campaign as sent
    * (`campaigns_sent`, on the Pacific day it is queued): only the one that takes it out of draft commits.
    */
-  async queueBatch(
-    userId: string,
-    input: { campaignId: string; batchStart: number; total: number; contacts: Contact[]; sendAfter: Date; now: Date; sendAgain?: boolean },
-  ): Promise<QueueBatchOutcome> {
-    const { campaignId, batchStart, total, contacts, sendAfter, now } = input;
+  async queueBatch(userId: string, input: Parameters<SendQueueStore['queueBatch']>[1]): Promise<QueueBatchOutcome> {
+    const { campaignId, batchStart, total, contacts, sendAfter, now, followUps = NO_FOLLOW_UPS } = input;
     const sendAgain = input.sendAgain === true;
+    const sendWindow = input.sendWindow ?? null;
     for (let attempt = 1; ; attempt++) {
       const { campaign, senderItem } = await this.readUser(userId, campaignId);
       if (!campaign) return { outcome: 'not_found' };
@@ -155,8 +162,17 @@ export class DynamoSendQueueStore implements SendQueueStore {
           'started_sending_at = :now',
           'pause_reason = :null',
           'next_send_at = :sendAfter',
+          'follow_ups = :followUps',
+          'send_window = :sendWindow',
         );
-        Object.assign(values, { ':newStatus': scheduled ? 'scheduled' : 'sending', ':sending': 'sending', ':sendAfter': sendAfterIso, ':null': null });
+        Object.assign(values, {
+          ':newStatus': scheduled ? 'scheduled' : 'sending',
+          ':sending': 'sending',
+          ':sendAfter': sendAfterIso,
+          ':null': null,
+          ':followUps': followUps,
+          ':sendWindow': sendWindow,
+        });
       }
       const sentCounters = first ? counterUpdates(this.tableName, userId, now, { campaigns_sent: 1 }) : undefined;
       const result = await transaction(
@@ -198,6 +214,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
                 started_sending_at: nowIso,
                 pause_reason: null,
                 next_send_at: sendAfterIso,
+                follow_ups: followUps,
+                send_window: sendWindow,
               }
             : {}),
         };
@@ -272,7 +290,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
         {
           campaign: update(this.tableName, campaignKey(userId, campaignId), {
             set: ['sending_status = :sending', 'pause_reason = :null', 'updated_at = :now', 'next_send_at = :sendAfter'],
-            remove: ['resume_position', 'resume_waiting'],
+            remove: ['resume_position', 'resume_waiting', PAUSE_HOLD],
             condition: 'sending_status = :paused',
             values: { ':sending': 'sending', ':null': null, ':now': nowIso, ':paused': 'paused', ':sendAfter': sendAfter },
           }),
@@ -345,6 +363,8 @@ export class DynamoSendQueueStore implements SendQueueStore {
               'next_send_at = :now',
               'updated_at = :now',
             ],
+            // A completed campaign still paused is sending again by the artist's own act.
+            remove: [PAUSE_HOLD],
             condition: '#status = :completed',
             names: { '#status': 'status' },
             values: { ':sending': 'sending', ':null': null, ':refused': refused, ':now': nowIso, ':completed': 'completed' },
@@ -385,21 +405,100 @@ export class DynamoSendQueueStore implements SendQueueStore {
     return new Set(items.map((item) => String(item.SK).slice(prefix.length)));
   }
 
-  async listRecipients(campaignId: string): Promise<RecipientRecord[]> {
-    // No content: the list is the campaign's queue, not its emails.
-    const fields = RECIPIENT_FIELDS.filter((field) => field !== 'html' && field !== 'text');
+  async listRecipients(campaignId: string): Promise<ListedRecipient[]> {
+    // No content: the list is the campaign's queue, not its emails; of a step's outcome (which holds the
+    // step's email when sent) only what became of it, when and why.
+    const fields = RECIPIENT_FIELDS.filter((field) => !LISTED_APART.has(field));
+    const stepNames = FOLLOW_UP_OUTCOME_FACTS.map((fact) => `#${fact}`);
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':prefix': key.recipientPrefix() },
-      ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(fields.map((field, i) => [`#f${i}`, field])),
+      ProjectionExpression: [...fields.map((_, i) => `#f${i}`), ...FOLLOW_UP_STEPS.flatMap((step) => stepNames.map((name) => `#step${step}.${name}`))].join(
+        ', ',
+      ),
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(fields.map((field, i) => [`#f${i}`, field])),
+        ...Object.fromEntries(FOLLOW_UP_STEPS.map((step) => [`#step${step}`, followUpAttribute(step)])),
+        ...Object.fromEntries(FOLLOW_UP_OUTCOME_FACTS.map((fact) => [`#${fact}`, fact])),
+      },
     });
-    return items.map(toRecipient);
+    return items.map((item) => toRecipient(item) as ListedRecipient);
   }
 
   async getRecipient(campaignId: string, position: number): Promise<RecipientRecord | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: recipientKey(campaignId, position), ConsistentRead: true }));
     return Item ? toRecipient(Item) : undefined;
+  }
+
+  /**
+   * One transaction: the recipient must exist and be sent; marking sets the time only while it is
+   * unmarked (queueing writes `replied_at: null`), so a mark already there keeps its first time. The
+   * track's PITCHED item of the address takes the mark with it (the pipeline's Replied), while it is there.
+   * The recipient is read first: its address is the PITCHED item's key (and a missing or unsent one is
+   * answered from that read).
+   */
+  async markReplied(campaignId: string, position: number, at: Date | null, track: { userId: string; trackKey: string }) {
+    const current = await this.getRecipient(campaignId, position);
+    if (!current) return { outcome: 'not_found' as const };
+    if (current.status !== 'sent') return { outcome: 'not_sent' as const };
+    if (at && current.replied_at) return { outcome: 'marked' as const, recipient: current };
+    const unmarked = 'attribute_not_exists(replied_at) OR attribute_type(replied_at, :nullType)';
+    const recipient = update(this.tableName, recipientKey(campaignId, position), {
+      set: ['replied_at = :at'],
+      condition: `attribute_exists(PK) AND #status = :sent${at ? ` AND (${unmarked})` : ''}`,
+      names: { '#status': 'status' },
+      values: { ':sent': 'sent', ':at': at ? at.toISOString() : null, ...(at ? { ':nullType': 'NULL' } : {}) },
+    });
+    const pitched = pitchedUpdate(
+      this.tableName,
+      { user_id: track.userId, contact_email: current.recipient_email, track_key: track.trackKey },
+      repliedOnPitched(at ? at.toISOString() : null),
+    );
+    try {
+      await transactWithPitched(this.db, [recipient], pitched);
+    } catch (error) {
+      // Marked meanwhile (another tab): the read below answers with that mark.
+      if (!conditionFailed(error)) throw error;
+    }
+    const marked = await this.getRecipient(campaignId, position);
+    return marked ? { outcome: 'marked' as const, recipient: marked } : { outcome: 'not_found' as const };
+  }
+
+  /**
+   * The contact's `SENTTO#` items (newest first), then their recipients (no content) and campaigns' track
+   * names in one BatchGetItem: a query and a batch read whatever the user's history.
+   */
+  async emailsSentTo(userId: string, contactId: string): Promise<ContactEmail[]> {
+    const sent = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': key.user(userId), ':prefix': key.sentToPrefix(contactId) },
+      ProjectionExpression: 'campaign_id, #position, sent_at',
+      ExpressionAttributeNames: { '#position': 'position' },
+      ScanIndexForward: false,
+    });
+    const emails = sent.map((item) => ({ campaignId: String(item.campaign_id), position: Number(item.position), sentAt: String(item.sent_at) }));
+    if (emails.length === 0) return [];
+    const campaignIds = [...new Set(emails.map((email) => email.campaignId))];
+    const items = await batchGetAll(
+      this.db,
+      this.tableName,
+      [...emails.map((email) => recipientKey(email.campaignId, email.position)), ...campaignIds.map((id) => campaignKey(userId, id))],
+      { projection: ['PK', 'SK', 'subject', 'replied_at', 'answer', 'track_name'] },
+    );
+    return emails.map(({ campaignId, position, sentAt }) => {
+      const recipient = findItem(items, recipientKey(campaignId, position));
+      const campaign = findItem(items, campaignKey(userId, campaignId));
+      return {
+        campaign_id: campaignId,
+        track_name: typeof campaign?.track_name === 'string' ? campaign.track_name : '',
+        position,
+        subject: typeof recipient?.subject === 'string' ? recipient.subject : null,
+        sent_at: sentAt,
+        replied_at: typeof recipient?.replied_at === 'string' ? recipient.replied_at : null,
+        answer: (recipient?.answer as ContactEmail['answer'] | undefined) ?? null,
+      };
+    });
   }
 }

@@ -6,9 +6,10 @@
 import { key } from '../../../../schema/table';
 import type { RecordInput } from '../../../ports';
 import { counterUpdates } from '../counters';
-import { campaignKey, dayKey, mailboxKey, monthKey, pitchedKey, profileKey, recipientKey, senderKey, tokenKey, type Item } from './items';
+import { campaignKey, dayKey, monthKey, pitchedKey, recipientKey, sentToKey, tokenKey, type Item } from './items';
 import { failedOnly, transaction, update, type NamedItems, type SendingStepTag, type SendingTable, type TransactItem } from './transaction';
-import { campaignOutcome, counterAdd, cursorAdvance, cursorWait, dueSet } from './updates';
+import { campaignOutcome, counterAdd, cursorAdvance, cursorAtDailyLimit, cursorWait, mailboxDisconnected } from './updates';
+import { followUpPut } from './followUps';
 
 export async function recordSend({ db, tableName }: SendingTable, userId: string, input: RecordInput): Promise<void> {
   const { head, token, claimedAt, now } = input;
@@ -23,7 +24,6 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
     });
   /** The claim's reservation of today's and this month's capacity given back. */
   const release = () => ({ day: counterAdd(tableName, dayKey(userId, claimedAt), -1), month: counterAdd(tableName, monthKey(userId, claimedAt), -1) });
-  const dueAt = (at: Date) => update(tableName, senderKey(userId), { ...dueSet(userId, at), condition: 'attribute_exists(PK)' });
 
   /**
    * Runs the record; when only `optional` items failed (the cursor's move: paused meanwhile, the entry
@@ -42,14 +42,17 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
 
   switch (input.kind) {
     case 'sent': {
+      const followUps = input.followUps ?? [];
       const sentTimeline = { GSI1PK: key.sentTimeline(userId), GSI1SK: key.sentTimeSort(nowIso, campaignId, position) };
-      return run(
+      return run<string>(
         {
           recipient: recipient(
             [
               '#status = :sent',
               'sent_at = :now',
               'message_id = :messageId',
+              'provider_message_id = :providerId',
+              'thread_id = :threadId',
               'subject = :subject',
               'html = :html',
               '#text = :text',
@@ -62,6 +65,8 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
               ':sent': 'sent',
               ':now': nowIso,
               ':messageId': input.messageId,
+              ':providerId': input.sent.providerMessageId,
+              ':threadId': input.sent.threadId,
               ':subject': input.subject,
               ':html': input.html,
               ':text': input.text,
@@ -84,11 +89,36 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
           ),
           // The user's counters move with the log, in this transaction (its condition is the claim's).
           ...counterUpdates(tableName, userId, now, { emails_sent: 1 }),
-          // The PITCHED item was put by the claim and stays; the token gets the links as sent.
+          // The contact's card lists the emails sent to it from these (a put: the same key again changes nothing).
+          sentTo: {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...sentToKey(userId, input.contactId, nowIso, campaignId, position),
+                entity: 'sent_to',
+                campaign_id: campaignId,
+                position,
+                sent_at: nowIso,
+              },
+            },
+          },
+          // The PITCHED item was put by the claim and stays: now sent (the pipeline's Pitched), while still this claim's.
+          pitched: update(tableName, pitchedKey(userId, input.trackKey, input.addressId), {
+            set: ['sent_at = :now'],
+            remove: ['awaiting_send'],
+            condition: 'campaign_id = :campaign AND #position = :position',
+            names: { '#position': 'position' },
+            values: { ':now': nowIso, ':campaign': campaignId, ':position': position },
+          }),
+          // The token gets the links as sent.
           token: update(tableName, tokenKey(token), { set: ['links = :links'], condition: 'attribute_exists(PK)', values: { ':links': input.links } }),
           cursor: cursorAdvance(tableName, userId, head, input.completes, { sent: true }),
+          // The email's follow-up steps, each waiting until its day (issue 27 §1).
+          ...(Object.fromEntries(followUps.map((step) => [`followUp${step.step}`, followUpPut(tableName, userId, step)])) as Record<string, TransactItem>),
         },
-        ['cursor'],
+        // A sent email is always recorded: a step already put (a record that ran before) is left as it is,
+        // and a PITCHED item another campaign's claim took meanwhile (send again) is that claim's to move.
+        ['cursor', 'pitched', ...followUps.map((step) => `followUp${step.step}`)],
       );
     }
     case 'retry':
@@ -121,10 +151,11 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
           cursor: cursorAdvance(tableName, userId, head, input.completes),
           pitched: {
             // Never sent: the claim's hold on the address for this track goes, so a later campaign may pitch it.
+            // A pitch sent before (send again) keeps its item: its pipeline facts and marks are the track's history.
             Delete: {
               TableName: tableName,
               Key: pitchedKey(userId, input.trackKey, input.addressId),
-              ConditionExpression: 'campaign_id = :campaign AND #position = :position',
+              ConditionExpression: 'campaign_id = :campaign AND #position = :position AND attribute_not_exists(sent_at)',
               ExpressionAttributeNames: { '#position': 'position' },
               ExpressionAttributeValues: { ':campaign': campaignId, ':position': position },
             },
@@ -134,17 +165,10 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
       );
     case 'daily_limit': {
       // Gmail's limit is a rolling 24 hours: the whole mailbox waits until `until` (an hour, backing off), not until Pacific midnight.
-      const due = dueSet(userId, input.until);
       return run({
         recipient: recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
         ...release(),
-        cursor: update(tableName, senderKey(userId), {
-          set: due.set,
-          add: ['daily_limit_refusals :one'],
-          condition: 'attribute_exists(PK)',
-          names: due.names,
-          values: { ...due.values, ':one': 1 },
-        }),
+        cursor: cursorAtDailyLimit(tableName, userId, input.until),
         campaign: update(tableName, campaignKey(userId, campaignId), {
           set: ['next_send_at = :until'],
           condition: 'attribute_exists(PK)',
@@ -160,10 +184,7 @@ export async function recordSend({ db, tableName }: SendingTable, userId: string
       return run({
         recipient: recipient(['#status = :pending', 'retry_at = :null'], { ':pending': 'pending', ':null': null }),
         ...release(),
-        cursor: dueAt(now),
-        profile: update(tableName, profileKey(userId), { set: ['gmail_connected = :false'], condition: 'attribute_exists(PK)', values: { ':false': false } }),
-        // The refresh token is dead: the mailbox is disconnected (connect again in Settings).
-        mailbox: { Delete: { TableName: tableName, Key: mailboxKey(userId) } },
+        ...mailboxDisconnected(tableName, userId, now),
       });
   }
 }

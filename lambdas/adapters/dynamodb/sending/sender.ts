@@ -6,9 +6,24 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { indexes } from '../../../../schema/table';
 import { headOf, heldAtMonthlyLimit } from '../../../core/sender';
-import type { ClaimInput, ClaimOutcome, RecipientMark, RecordInput, SenderHead, SenderQueueEntry, SenderStore, SenderView } from '../../../ports';
+import type {
+  ClaimInput,
+  ClaimOutcome,
+  FollowUpClaimInput,
+  FollowUpItem,
+  FollowUpOutcome,
+  FollowUpRecordInput,
+  RecipientMark,
+  RecordInput,
+  SenderHead,
+  SenderQueueEntry,
+  SenderFollowUp,
+  SenderStore,
+  SenderView,
+} from '../../../ports';
 import { batchGetAll } from '../batch';
 import { claimRecipient } from './claim';
+import { claimFollowUp, delayFollowUp, readFollowUp, recordFollowUp, settleFollowUp } from './followUps';
 import {
   campaignKey,
   counterOf,
@@ -29,7 +44,7 @@ import {
 } from './items';
 import { recordSend } from './record';
 import { transaction, update, type TransactItem } from './transaction';
-import { campaignOutcome, cursorAdvance, dueSet, pausedAt } from './updates';
+import { campaignOutcome, cursorAdvance, cursorWait, dueSet, PAUSE_HOLD, pausedAt } from './updates';
 
 /** Tries of pauseAll when the queue keeps changing under it. */
 const PAUSE_ALL_ATTEMPTS = 5;
@@ -130,6 +145,25 @@ export class DynamoSenderStore implements SenderStore {
           values: { ':tick': tickDueAt },
         }),
         campaign: campaignOutcome(this.tableName, userId, campaignId, undefined, true, now),
+      },
+    );
+    return result.ok;
+  }
+
+  async postpone(userId: string, input: { tickDueAt: string; head: SenderHead; until: Date; hasWaiting: boolean; detail: string }): Promise<boolean> {
+    const { tickDueAt, head, until, hasWaiting, detail } = input;
+    const { campaignId, position } = head;
+    const result = await transaction(
+      this.db,
+      { step: 'postpone', userId, campaignId, position },
+      {
+        cursor: cursorWait(this.tableName, userId, head, until, hasWaiting, tickDueAt),
+        recipient: update(this.tableName, recipientKey(campaignId, position), {
+          set: ['retry_at = :until', 'detail = :detail'],
+          condition: '#status = :pending',
+          names: { '#status': 'status' },
+          values: { ':until': until.toISOString(), ':detail': detail, ':pending': 'pending' },
+        }),
       },
     );
     return result.ok;
@@ -301,7 +335,7 @@ export class DynamoSenderStore implements SenderStore {
             `campaign ${campaignId}`,
             update(this.tableName, campaignKey(userId, campaignId), {
               set: ['sending_status = :sending', 'pause_reason = :null', 'next_send_at = :next', 'updated_at = :now'],
-              remove: ['resume_position', 'resume_waiting'],
+              remove: ['resume_position', 'resume_waiting', PAUSE_HOLD],
               condition: 'sending_status = :paused AND pause_reason = :reason',
               values: {
                 ':sending': 'sending',
@@ -325,5 +359,25 @@ export class DynamoSenderStore implements SenderStore {
 
   record(userId: string, input: RecordInput): Promise<void> {
     return recordSend(this, userId, input);
+  }
+
+  readFollowUp(userId: string, now: Date): Promise<SenderFollowUp | undefined> {
+    return readFollowUp(this, userId, now);
+  }
+
+  claimFollowUp(userId: string, input: FollowUpClaimInput): Promise<boolean> {
+    return claimFollowUp(this, userId, input);
+  }
+
+  recordFollowUp(userId: string, input: FollowUpRecordInput): Promise<void> {
+    return recordFollowUp(this, userId, input);
+  }
+
+  settleFollowUp(userId: string, input: { item: FollowUpItem; outcome: FollowUpOutcome | null }): Promise<boolean> {
+    return settleFollowUp(this, userId, input);
+  }
+
+  delayFollowUp(userId: string, input: { item: FollowUpItem; until: Date }): Promise<boolean> {
+    return delayFollowUp(this, userId, input);
   }
 }

@@ -35,12 +35,17 @@ export const SENDING_STEPS = [
   'advance',
   'complete',
   'defer',
+  'postpone',
   'forget',
   'pauseAll',
   'holdAtMonthlyLimit',
   'releaseFromMonthlyLimit',
   'claim',
   'record',
+  'claimFollowUp',
+  'recordFollowUp',
+  'settleFollowUp',
+  'delayFollowUp',
 ] as const;
 export type SendingStep = (typeof SENDING_STEPS)[number];
 
@@ -50,8 +55,10 @@ export interface SendingStepTag {
   /** The recipient it is about (advance, claim, record), or the campaign. */
   campaignId?: string;
   position?: number;
-  /** A record's outcome. */
+  /** A record's outcome (a follow-up step's record has the same kinds as a first email's). */
   record?: RecordInput['kind'];
+  /** The follow-up step (1, 2) a step's transaction is about. */
+  followUpStep?: number;
 }
 
 const stepTags = new WeakMap<object, SendingStepTag>();

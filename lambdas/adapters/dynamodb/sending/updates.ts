@@ -3,7 +3,7 @@
  * past a position, a campaign's outcome counters and completion, a usage counter's change.
  */
 import { indexes } from '../../../../schema/table';
-import { campaignKey, dueAttributes, senderKey, type Item, type ItemKey } from './items';
+import { campaignKey, dayKey, dueAttributes, mailboxKey, monthKey, profileKey, senderKey, type Item, type ItemKey } from './items';
 import type { SenderHead, SenderQueueEntry } from '../../../ports';
 import { update, type TransactItem } from './transaction';
 
@@ -96,6 +96,7 @@ export function pausedAt(
   return {
     set: [
       'sending_status = :paused',
+      `${PAUSE_HOLD} = :paused`,
       'pause_reason = :reason',
       'resume_position = :position',
       'resume_waiting = :waiting',
@@ -114,8 +115,21 @@ export function pausedAt(
   };
 }
 
-/** The campaign's completion: all batches in, every position processed. */
-const completionSet = ['#status = :completed', 'sending_status = :null', 'completed_sending_at = :now', 'next_send_at = :null', 'updated_at = :now'];
+/**
+ * A copy of a pause, set with every pause and removed with every resume or release: a completion cannot
+ * read the campaign, so it keeps a pause that landed while the last email was in flight from this copy
+ * (the campaign completes, stays paused, and its follow-up steps wait for Resume).
+ */
+export const PAUSE_HOLD = 'pause_hold';
+
+/** The campaign's completion: all batches in, every position processed; a pause holds on. */
+const completionSet = [
+  '#status = :completed',
+  `sending_status = if_not_exists(${PAUSE_HOLD}, :null)`,
+  'completed_sending_at = :now',
+  'next_send_at = :null',
+  'updated_at = :now',
+];
 const completionValues = (now: Date) => ({ ':completed': 'completed', ':null': null, ':now': now.toISOString() });
 
 /** The campaign's counter for a final recipient status, and its completion. */
@@ -136,6 +150,98 @@ export function campaignOutcome(
     names: completes ? { '#status': 'status' } : {},
     values: { ...(counter ? { ':one': 1 } : {}), ...(completes ? completionValues(now) : {}), ...extraValues },
   });
+}
+
+/**
+ * A claim's move of the cursor to the next slot: still the tick's (and the head where it was read, when
+ * `still` says so), the last claim's slot at least one interval before this one, which becomes the last.
+ */
+export function claimedSlot(input: {
+  tableName: string;
+  userId: string;
+  tickDueAt: string;
+  slot: Date;
+  nextDueAt: Date;
+  intervalMs: number;
+  still?: { condition: string; names: Record<string, string>; values: Item };
+}): TransactItem {
+  const { tableName, userId, tickDueAt, slot, nextDueAt, intervalMs, still } = input;
+  const due = dueSet(userId, nextDueAt);
+  return update(tableName, senderKey(userId), {
+    set: [...due.set, 'last_slot = :slot'],
+    condition: ['due_at = :tick', ...(still ? [still.condition] : []), '(attribute_not_exists(last_slot) OR last_slot <= :paceFloor)'].join(' AND '),
+    names: { ...due.names, ...still?.names },
+    values: {
+      ...due.values,
+      ...still?.values,
+      ':slot': slot.toISOString(),
+      ':tick': tickDueAt,
+      ':paceFloor': new Date(slot.getTime() - intervalMs).toISOString(),
+    },
+  });
+}
+
+/**
+ * A claim's reservation of today's and this month's capacity, within the limits read, and the check that
+ * the plan is still the one they were read from (every profile is stored with its tier: a missing profile
+ * fails this too).
+ */
+export function reservedCapacity(input: { tableName: string; userId: string; now: Date; dailyLimit: number; monthlyLimit: number | null; tier: string }): {
+  day: TransactItem;
+  month: TransactItem;
+  profile: TransactItem;
+} {
+  const { tableName, userId, now, dailyLimit, monthlyLimit, tier } = input;
+  return {
+    day: update(tableName, dayKey(userId, now), {
+      set: ['entity = if_not_exists(entity, :counter)'],
+      add: ['sent :one'],
+      condition: 'attribute_not_exists(sent) OR sent < :limit',
+      values: { ':one': 1, ':limit': dailyLimit, ':counter': 'counter' },
+    }),
+    month: update(tableName, monthKey(userId, now), {
+      set: ['entity = if_not_exists(entity, :counter)'],
+      add: ['sent :one'],
+      ...(monthlyLimit === null ? {} : { condition: 'attribute_not_exists(sent) OR sent < :limit' }),
+      values: { ':one': 1, ':counter': 'counter', ...(monthlyLimit === null ? {} : { ':limit': monthlyLimit }) },
+    }),
+    profile: {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: profileKey(userId),
+        ConditionExpression: 'tier = :tier',
+        ExpressionAttributeValues: { ':tier': tier },
+      },
+    },
+  };
+}
+
+/**
+ * The mailbox refused for its daily limit (Gmail's is a rolling 24 hours): the whole cursor waits until
+ * `until` (an hour, backing off), and the refusal is counted.
+ */
+export function cursorAtDailyLimit(tableName: string, userId: string, until: Date): TransactItem {
+  const due = dueSet(userId, until);
+  return update(tableName, senderKey(userId), {
+    set: due.set,
+    add: ['daily_limit_refusals :one'],
+    condition: 'attribute_exists(PK)',
+    names: due.names,
+    values: { ...due.values, ':one': 1 },
+  });
+}
+
+/**
+ * The mailbox's authorization is gone: the profile says disconnected, the stored mailbox is deleted
+ * (connect again in Settings), and the cursor is due at `now`, so the next step reads it again, finds no
+ * mailbox and pauses every campaign on it.
+ */
+export function mailboxDisconnected(tableName: string, userId: string, now: Date): { cursor: TransactItem; profile: TransactItem; mailbox: TransactItem } {
+  return {
+    cursor: update(tableName, senderKey(userId), { ...dueSet(userId, now), condition: 'attribute_exists(PK)' }),
+    profile: update(tableName, profileKey(userId), { set: ['gmail_connected = :false'], condition: 'attribute_exists(PK)', values: { ':false': false } }),
+    mailbox: { Delete: { TableName: tableName, Key: mailboxKey(userId) } },
+  };
 }
 
 /** A counter's ADD (a claim reserves +1, a send that did not happen releases −1). */

@@ -16,6 +16,7 @@ import { useKeyedState } from '../../lib/useKeyedState';
 import { PageShell } from '../dashboard/PageShell';
 import { ActivityTable, type ActivityState } from './ActivityTable';
 import { analyticsCsv, analyticsCsvFilename, isFull, neverSent, PERIOD_PARAM, periodFromParam, periodLabel } from './analyticsView';
+import { ByEmailTable } from './ByEmailTable';
 import { CampaignsTable } from './CampaignsTable';
 import { DailyCharts } from './DailyCharts';
 import { Funnel } from './Funnel';
@@ -184,6 +185,7 @@ export default function AnalyticsPage() {
         <DailyCharts analytics={shown} />
         <Funnel analytics={shown} locked={shownFull ? undefined : <UpgradePrompt header="Clicks and unsubscribes" />} />
         <CampaignsTable campaigns={shown.campaigns} full={shownFull} />
+        {shownFull && <ByEmailTable campaigns={shown.campaigns} />}
         {shownFull ? (
           <ActivityTable activity={activity} filter={filter} onFilterChange={setFilter} onRetry={retryActivity} />
         ) : (

@@ -9,7 +9,7 @@ import Popover from '@cloudscape-design/components/popover';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { Campaign } from '../../../../schema/api/campaigns';
 import { campaignMessages } from '../../../../schema/api/sending';
@@ -26,13 +26,18 @@ import { PageShell } from '../dashboard/PageShell';
 import { CampaignBadge } from './CampaignsPage';
 import styles from './campaigns.module.css';
 import { campaignTotal, formatDateTime, genreLabel, mailboxDisconnectedText, monthlyLimitPauseTexts, progressPercent, STATISTICS_ANCHOR } from './campaignView';
-import { Figures } from './Figures';
+import { Figures, type Figure } from './Figures';
+import { followUpName } from './followUpView';
+import { FollowUpsPanel } from './FollowUpsPanel';
+import { useCampaignEmails, type CampaignEmailsState } from './useCampaignEmails';
 import { getCampaign } from './campaignsApi';
 import { composeDraftPath } from '../compose/composeSession';
 import { QueuePanel } from './QueuePanel';
 import { SentEmailsList } from './SentEmailsList';
 import { UsageWidget } from './UsageWidget';
 import { useUsage } from '../../usage/UsageContext';
+import { sendWindowWords } from '../../lib/sendWindow';
+import { browserTimeZone } from '../../lib/timeZones';
 
 /** How often a sending campaign is read again: the queue panel is never more than this behind (< 5 s). */
 export const CAMPAIGN_POLL_MS = 3000;
@@ -50,7 +55,7 @@ const LOADING: PageState = { kind: 'loading' };
  */
 export default function CampaignDetailPage() {
   const { id = '' } = useParams();
-  const { api } = useAuth();
+  const { api, profile } = useAuth();
   const { notify } = useNotifications();
   const navigate = useNavigate();
   const follow = useFollow();
@@ -64,6 +69,14 @@ export default function CampaignDetailPage() {
   const { state: sendingStatus, refresh: refreshUsage } = useUsage({ steadyRefresh: true });
   // Bumped by pause / resume: a poll answered from before the change must not undo it on screen.
   const generation = useRef(0);
+  // The emails (and the follow-up steps counted over them), read once the campaign is, and again when its counters change.
+  const readCampaign = state.kind === 'ready' ? state.campaign : null;
+  const emails = useCampaignEmails(readCampaign?.id ?? null, readCampaign ? emailsRefreshKey(readCampaign) : '');
+  /** The zones of the recipients still to send (for the queue's working-hours estimate); null until read. */
+  const pendingZones = useMemo(
+    () => (emails.state.kind === 'ready' ? emails.state.emails.filter((email) => email.status === 'pending').map((email) => email.time_zone) : null),
+    [emails.state],
+  );
 
   useEffect(() => {
     const controller = new AbortController();
@@ -193,6 +206,7 @@ export default function CampaignDetailPage() {
 
   const { campaign } = state;
   const paused = campaign.sending_status === 'paused';
+  const hasFollowUps = campaign.follow_ups.steps.length > 0;
   return (
     <PageShell
       title={campaign.track_name}
@@ -228,26 +242,46 @@ export default function CampaignDetailPage() {
         <MonthlyLimitPause resetDay={sendingStatus.kind === 'ready' ? resetDayWords(sendingStatus.status.month.resets_at) : null} />
       )}
       <UsageWidget state={sendingStatus} />
-      {sending && <QueuePanel campaign={campaign} intervalMs={sendingStatus.kind === 'ready' ? sendingStatus.status.send_interval_seconds * 1000 : null} />}
-      <DeliverySummary campaign={campaign} />
+      {sending && (
+        <QueuePanel
+          campaign={campaign}
+          intervalMs={sendingStatus.kind === 'ready' ? sendingStatus.status.send_interval_seconds * 1000 : null}
+          pendingZones={pendingZones}
+          artistZone={profile?.time_zone ?? browserTimeZone()}
+        />
+      )}
+      <DeliverySummary campaign={campaign} emails={emails.state} />
       <StatCards campaign={campaign} />
-      {campaign.track_id && <ListenFunnel campaign={campaign} />}
+      {campaign.track_id && <ListenFunnel campaign={campaign} emails={emails.state} />}
+      {hasFollowUps && <FollowUpsPanel campaign={campaign} emails={emails.state} />}
       <CampaignDetails campaign={campaign} />
-      <SentEmailsList
-        campaignId={campaign.id}
-        refreshKey={[
-          campaign.emails_sent,
-          campaign.emails_failed,
-          campaign.emails_skipped,
-          campaign.emails_unknown,
-          campaign.emails_opened,
-          campaign.emails_clicked,
-          campaign.emails_listened,
-          campaign.emails_answered,
-        ].join('/')}
-      />
+      <SentEmailsList campaignId={campaign.id} list={emails.state} onRetry={emails.retry} onReplied={emails.setReplied} />
     </PageShell>
   );
+}
+
+/** The emails are read again when one of these counters changes (the campaign is polled while it sends). */
+const emailsRefreshKey = (campaign: Campaign) =>
+  [
+    campaign.emails_sent,
+    campaign.emails_failed,
+    campaign.emails_skipped,
+    campaign.emails_unknown,
+    campaign.emails_opened,
+    campaign.emails_clicked,
+    campaign.emails_listened,
+    campaign.emails_answered,
+  ].join('/');
+
+/**
+ * How many of each follow-up step went ('Follow-up 1 sent'), for the Delivery Summary and the funnel:
+ * none for a campaign without steps; '—' until the emails are read. `format` writes a count.
+ */
+function followUpSentFigures(campaign: Campaign, emails: CampaignEmailsState, format: (count: number) => string): Figure[] {
+  return campaign.follow_ups.steps.map((_, index) => ({
+    label: `${followUpName(index + 1)} sent`,
+    value: emails.kind === 'ready' ? format(emails.followUps[index]?.sent ?? 0) : '—',
+  }));
 }
 
 function MailboxDisconnected() {
@@ -285,7 +319,7 @@ function MonthlyLimitPause({ resetDay }: { resetDay: string | null }) {
   );
 }
 
-function DeliverySummary({ campaign }: { campaign: Campaign }) {
+function DeliverySummary({ campaign, emails }: { campaign: Campaign; emails: CampaignEmailsState }) {
   const rate = (count: number) => (campaign.emails_sent > 0 ? `${Math.round((count / campaign.emails_sent) * 100)}%` : '—');
   return (
     <Container header={<Header variant="h2">Delivery Summary</Header>}>
@@ -296,6 +330,7 @@ function DeliverySummary({ campaign }: { campaign: Campaign }) {
             { label: 'Recipients', value: campaign.total_recipients.toLocaleString() },
             { label: 'Queued', value: campaign.total_queued.toLocaleString() },
             { label: 'Delivered', value: campaign.emails_sent.toLocaleString() },
+            ...followUpSentFigures(campaign, emails, (count) => count.toLocaleString()),
             { label: 'Failed', value: campaign.emails_failed.toLocaleString() },
             { label: 'Skipped', value: campaign.emails_skipped.toLocaleString() },
             { label: 'Outcome unknown', value: campaign.emails_unknown.toLocaleString() },
@@ -311,8 +346,11 @@ function DeliverySummary({ campaign }: { campaign: Campaign }) {
 export const listenedHelp =
   'Recipients who played at least 25 % of the track on their private listen page. Opening the page, or a link scanner fetching it, is not a listen.';
 
-/** Sent → opened → listened → answered, for a campaign with an uploaded track (issue 16). */
-function ListenFunnel({ campaign }: { campaign: Campaign }) {
+/**
+ * Sent → (its follow-up steps sent) → opened → listened → answered, for a campaign with an uploaded track
+ * (issue 16), each as a share of the first emails sent.
+ */
+function ListenFunnel({ campaign, emails }: { campaign: Campaign; emails: CampaignEmailsState }) {
   const rate = (count: number) => (campaign.emails_sent > 0 ? `${Math.round((count / campaign.emails_sent) * 100)}%` : '—');
   const steps = [
     { label: 'Sent', value: campaign.emails_sent },
@@ -320,9 +358,11 @@ function ListenFunnel({ campaign }: { campaign: Campaign }) {
     { label: 'Listened', value: campaign.emails_listened },
     { label: 'Answered', value: campaign.emails_answered },
   ];
+  const figure = (count: number) => `${count.toLocaleString()} (${rate(count)})`;
+  const figures = steps.map((step): Figure => ({ label: step.label, value: figure(step.value) }));
   return (
     <Container header={<Header variant="h2">Listening funnel</Header>}>
-      <Figures items={steps.map((step) => ({ label: step.label, value: `${step.value.toLocaleString()} (${rate(step.value)})` }))} />
+      <Figures items={[...figures.slice(0, 1), ...followUpSentFigures(campaign, emails, figure), ...figures.slice(1)]} />
     </Container>
   );
 }
@@ -399,6 +439,7 @@ function CampaignDetails({ campaign }: { campaign: Campaign }) {
           { label: 'BPM', value: campaign.bpm === null ? '—' : String(campaign.bpm) },
           { label: 'Tone', value: campaign.ai_tone.charAt(0).toUpperCase() + campaign.ai_tone.slice(1) },
           { label: hasPlaceholders(campaign.email_subject) ? 'Subject template' : 'Subject', value: campaign.email_subject },
+          { label: 'Send window', value: sendWindowWords(campaign.send_window) },
           { label: 'Created', value: formatDateTime(campaign.created_at) },
           { label: 'Started', value: formatDateTime(campaign.started_sending_at) },
           { label: 'Completed', value: formatDateTime(campaign.completed_sending_at) },

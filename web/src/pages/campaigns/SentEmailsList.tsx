@@ -10,68 +10,62 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { memo, useEffect, useState } from 'react';
 import type { CampaignEmail, CampaignEmailContent } from '../../../../schema/api/sending';
 import { errorMessage } from '../../api/client';
-import { getCampaignEmail, listCampaignEmails } from '../../api/sending';
+import { getCampaignEmail } from '../../api/sending';
 import { useAuth } from '../../auth/AuthContext';
 import { listPagination, pageOf } from '../../components/ListPagination';
+import { RepliedMark } from '../../components/RepliedMark';
 import { SandboxedHtml } from '../../components/SandboxedHtml';
 import { answerText, listeningLine } from '../../lib/listenFacts';
 import styles from './campaigns.module.css';
-import { retryingText } from '../../../../schema/api/sendingValues';
+import { OUTSIDE_WINDOW_DETAIL, outsideWindowText, retryingText } from '../../../../schema/api/sendingValues';
 import { formatDateTime, formatTime, recipientStatusLabels } from './campaignView';
+import { followUpStateText } from './followUpView';
+import type { CampaignEmailsState } from './useCampaignEmails';
 
 export const SENT_EMAILS_TITLE = 'Sent Emails';
 export const SENT_EMAILS_PAGE_SIZE = 20;
 
-type ListState = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; emails: CampaignEmail[] };
-
 /**
- * The campaign's emails (spec §2): recipient, status, sent time, opens and clicks, 20 a page, each with
- * an expandable view of the email as sent, loaded when first opened and shown in a sandboxed frame.
- * `refreshKey` changes when the campaign's counters do: the list is read again, keeping what is open.
+ * The campaign's emails (spec §2): recipient, status, sent time, opens and clicks, its follow-up steps,
+ * 20 a page, each with an expandable view of the email as sent, loaded when first opened and shown in a
+ * sandboxed frame. The page reads the emails (useCampaignEmails) and reads them again when the
+ * campaign's counters change, keeping what is open.
  */
-export function SentEmailsList({ campaignId, refreshKey }: { campaignId: string; refreshKey: string }) {
-  const { api } = useAuth();
-  const [state, setState] = useState<ListState>({ kind: 'loading' });
+export function SentEmailsList({
+  campaignId,
+  list,
+  onRetry,
+  onReplied,
+}: {
+  campaignId: string;
+  list: CampaignEmailsState;
+  onRetry: () => void;
+  onReplied: (position: number, repliedAt: string | null) => void;
+}) {
   const [page, setPage] = useState(1);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    listCampaignEmails(api, campaignId, { signal: controller.signal }).then(
-      (emails) => {
-        if (!controller.signal.aborted) setState({ kind: 'ready', emails });
-      },
-      (error: unknown) => {
-        // A refresh that fails keeps the list on screen.
-        if (!controller.signal.aborted) setState((current) => (current.kind === 'ready' ? current : { kind: 'failed', message: errorMessage(error) }));
-      },
-    );
-    return () => controller.abort();
-  }, [api, campaignId, refreshKey, attempt]);
-
-  const paged = state.kind === 'ready' ? pageOf(state.emails, page, SENT_EMAILS_PAGE_SIZE) : null;
+  const paged = list.kind === 'ready' ? pageOf(list.emails, page, SENT_EMAILS_PAGE_SIZE) : null;
   return (
     <Container
       header={
-        <Header variant="h2" counter={state.kind === 'ready' ? `(${state.emails.length})` : undefined}>
+        <Header variant="h2" counter={list.kind === 'ready' ? `(${list.emails.length})` : undefined}>
           {SENT_EMAILS_TITLE}
         </Header>
       }
       footer={paged && listPagination({ currentPage: paged.currentPage, pagesCount: paged.pagesCount, onChange: setPage, label: 'Sent email pages' })}
     >
-      {state.kind === 'loading' ? (
+      {list.kind === 'loading' ? (
         <StatusIndicator type="loading">Loading emails</StatusIndicator>
-      ) : state.kind === 'failed' ? (
-        <Alert type="error" action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}>
-          Failed to load the emails of this campaign: {state.message}
+      ) : list.kind === 'failed' ? (
+        <Alert type="error" action={<Button onClick={onRetry}>Retry</Button>}>
+          Failed to load the emails of this campaign: {list.message}
         </Alert>
-      ) : state.emails.length === 0 ? (
+      ) : list.emails.length === 0 ? (
         <Box color="text-body-secondary">No emails yet. Recipients appear here once the campaign is sent.</Box>
       ) : (
         <ul aria-label={SENT_EMAILS_TITLE} className={styles.emailList}>
           {paged?.items.map((email) => (
             <li key={email.position}>
-              <EmailItem campaignId={campaignId} email={email} />
+              <EmailItem campaignId={campaignId} email={email} onReplied={onReplied} />
             </li>
           ))}
         </ul>
@@ -97,7 +91,26 @@ function Listening({ email }: { email: CampaignEmail }) {
   );
 }
 
-const EmailItem = memo(function EmailItem({ campaignId, email }: { campaignId: string; email: CampaignEmail }) {
+/** Each follow-up step of the email, one line each ('Follow-up 1: Stopped — Answered on the listen page'); none without steps. */
+function FollowUpLines({ email }: { email: CampaignEmail }) {
+  if (email.follow_ups.length === 0) return null;
+  const now = Date.now();
+  return email.follow_ups.map((state) => (
+    <Box key={state.step} variant="small" display="block" color={state.state === 'stopped' ? 'text-body-secondary' : 'inherit'}>
+      {followUpStateText(state, now)}
+    </Box>
+  ));
+}
+
+const EmailItem = memo(function EmailItem({
+  campaignId,
+  email,
+  onReplied,
+}: {
+  campaignId: string;
+  email: CampaignEmail;
+  onReplied: (position: number, repliedAt: string | null) => void;
+}) {
   const status = recipientStatusLabels[email.status];
   const [expanded, setExpanded] = useState(false);
   return (
@@ -113,7 +126,21 @@ const EmailItem = memo(function EmailItem({ campaignId, email }: { campaignId: s
         {email.clicked_at ? `Clicked ${formatDateTime(email.clicked_at)} (${email.click_count}×)` : 'Not clicked'}
       </Box>
       <Listening email={email} />
-      {email.status === 'pending' && email.retry_at ? (
+      <FollowUpLines email={email} />
+      {/* Only an email that went out can have been answered. */}
+      {email.status === 'sent' && (
+        <RepliedMark
+          campaignId={campaignId}
+          position={email.position}
+          repliedAt={email.replied_at}
+          onChange={(repliedAt) => onReplied(email.position, repliedAt)}
+        />
+      )}
+      {email.status === 'pending' && email.retry_at && email.detail === OUTSIDE_WINDOW_DETAIL ? (
+        <Box variant="small" color="text-status-info">
+          {outsideWindowText(formatDateTime(email.retry_at))}
+        </Box>
+      ) : email.status === 'pending' && email.retry_at ? (
         <Box variant="small" color="text-status-warning">
           {retryingText(formatTime(email.retry_at), email.attempts + 1, email.detail ?? 'the last attempt failed')}
         </Box>

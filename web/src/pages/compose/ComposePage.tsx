@@ -10,6 +10,7 @@ import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 import { useSearchParams } from 'react-router-dom';
 import { composeMessages, type Campaign, type ComposeMode, type DraftInputBody, type SavedContactList } from '../../../../schema/api/campaigns';
 import { listenMessages } from '../../../../schema/api/listenValues';
+import { NO_FOLLOW_UPS } from '../../../../schema/api/followUpValues';
 import { contactTypes } from '../../../../schema/api/options';
 import { artistDetails } from '../../../../schema/api/profile';
 import type { CampaignTemplate } from '../../../../schema/api/templates';
@@ -24,10 +25,12 @@ import { CampaignTemplatesPicker } from './CampaignTemplatesPicker';
 import { isHtmlDocument } from '../../../../schema/email/htmlDocument';
 import type { EmailDraft } from './emailDraft';
 import { EmailPreviewCard } from './EmailPreviewCard';
+import { FollowUpsCard } from './FollowUpsCard';
+import { emptyFollowUpsForm, followUpsOf, type FollowUpsForm } from './followUpsForm';
 import { RecipientPreview } from './RecipientPreview';
 import { RecipientsCard } from './RecipientsCard';
 import { SendCampaign } from './send/SendCampaign';
-import { TrackInfoCard } from './TrackInfoCard';
+import { TRACK_UPLOAD_ID, TrackInfoCard } from './TrackInfoCard';
 import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, trackLinkOf, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
 import {
@@ -94,6 +97,10 @@ function filledTemplate(template: CampaignTemplate, form: TrackForm, signer: { n
     missing,
   };
 }
+
+/** 'Use the private listen page' without an uploaded track, and once switched. */
+export const LISTEN_PAGE_NEEDS_UPLOAD = 'Upload the track or pick one from My tracks: each recipient then gets a private listen page.';
+export const LISTEN_PAGE_SWITCHED = "The email now links each recipient's private listen page.";
 
 /** Thrown after a failure the page has already told the user about. */
 class Reported extends Error {}
@@ -163,6 +170,13 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
   const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   /** The template last applied, the email it gave and the track fields it still waits for. */
   const [appliedTemplate, setAppliedTemplate] = useState<{ template: CampaignTemplate; email: EmailDraft; missing: string[] } | null>(null);
+  const [followUpsForm, setFollowUpsForm] = useState<FollowUpsForm>(restored.follow_ups);
+  /** A send was refused for the follow-ups: every problem in them is shown. */
+  const [followUpsRefused, setFollowUpsRefused] = useState(false);
+  const checkedFollowUps = useMemo(() => followUpsOf(followUpsForm), [followUpsForm]);
+  const refuseFollowUps = useCallback(() => setFollowUpsRefused(true), []);
+  /** What the per-recipient preview shows beside the first email: the steps once they are valid. */
+  const previewedFollowUps = checkedFollowUps.ok ? checkedFollowUps.followUps : NO_FOLLOW_UPS;
 
   const selected = recipients.selected;
   const canGenerate = aiTrackReady(track) && selected.length > 0;
@@ -208,8 +222,8 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
   const selectedIds = recipients.selectedIds;
   useEffect(() => {
     if (userId === null) return;
-    saveComposeSession(userId, { mode, track, editing, campaign_id: draftId, selected_ids: [...selectedIds], html: htmlSession });
-  }, [userId, mode, track, editing, draftId, selectedIds, htmlSession]);
+    saveComposeSession(userId, { mode, track, editing, campaign_id: draftId, selected_ids: [...selectedIds], html: htmlSession, follow_ups: followUpsForm });
+  }, [userId, mode, track, editing, draftId, selectedIds, htmlSession, followUpsForm]);
 
   /**
    * When the server says the draft is lost, the page forgets it, so that the next try starts a new draft
@@ -385,6 +399,37 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
   );
 
   /**
+   * 'Use the private listen page' (issue 28 §2, a label taking private links only): with a track uploaded
+   * in the form, the draft is saved with it, and every email links each recipient's own listen page in
+   * place of the public link (lambdas/core/compose.ts recipientEmail). Saved as the email shown, the
+   * email is then the same for every recipient. Without an uploaded track, the upload field is shown.
+   */
+  const switchToListenPage = useCallback(async () => {
+    const { track: form, campaign: current, selected: chosen } = latest.current;
+    if (form.track_id === '' || !current) {
+      // jsdom has no scrollIntoView: the type says it may be missing.
+      const field: (Partial<Pick<HTMLElement, 'scrollIntoView'>> & Pick<HTMLElement, 'querySelector'>) | null = document.getElementById(TRACK_UPLOAD_ID);
+      field?.scrollIntoView?.({ block: 'center' });
+      field?.querySelector<HTMLElement>('button')?.focus();
+      notify({ type: 'info', title: LISTEN_PAGE_NEEDS_UPLOAD });
+      return;
+    }
+    const email = { email_subject: current.email_subject, email_body: current.email_body, total_recipients: Math.max(chosen.length, 1) };
+    try {
+      const saved = await writeDraft(
+        current.mode === 'ai' ? { mode: 'ai', track: aiTrackOf(form), ...email } : { mode: 'html', track: htmlTrackOf(form), ...email },
+      );
+      setCampaign(saved);
+      setEditing(null);
+      notify({ type: 'success', title: LISTEN_PAGE_SWITCHED });
+    } catch (error) {
+      forgetLostDraft(error);
+      notify({ type: 'error', title: composeMessages.saveEmailFailed, message: errorMessage(error) });
+    }
+  }, [notify, writeDraft, forgetLostDraft]);
+  const offerListenPage = useCallback(() => void switchToListenPage(), [switchToListenPage]);
+
+  /**
    * Spec §4 Sending flow: after a send the form, the selection, the preview and the draft reset; 'Discard'
    * does the same (the saved draft, if any, stays on the Campaigns page). The kept session goes with them.
    */
@@ -395,6 +440,8 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
     setEditing(null);
     setHtmlSession(null);
     setRecipientsNote(null);
+    setFollowUpsForm(emptyFollowUpsForm);
+    setFollowUpsRefused(false);
     setSendSession((n) => n + 1);
     // An empty list with every contact type: no selection, and the filters back to where they start.
     latest.current.applySavedList(clearedSelection);
@@ -408,7 +455,15 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
   };
 
   /** Nothing to discard on a page as it opens. */
-  const hasWork = !isEmptyComposeSession({ mode: 'ai', track, editing, campaign_id: draftId, selected_ids: [...selectedIds], html: htmlSession });
+  const hasWork = !isEmptyComposeSession({
+    mode: 'ai',
+    track,
+    editing,
+    campaign_id: draftId,
+    selected_ids: [...selectedIds],
+    html: htmlSession,
+    follow_ups: followUpsForm,
+  });
 
   return (
     <PageShell
@@ -512,8 +567,26 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
               </Suspense>
             </div>
           )}
-          <SendCampaign campaign={sendableCampaign} recipients={selected} editing={mode === 'ai' && editing !== null} onSent={startAfresh} />
-          {campaign && <RecipientPreview campaign={campaign} recipients={selected} unsubscribed={recipients.unsubscribed} />}
+          <FollowUpsCard form={followUpsForm} onChange={setFollowUpsForm} showErrors={followUpsRefused} />
+          <SendCampaign
+            campaign={sendableCampaign}
+            recipients={selected}
+            editing={mode === 'ai' && editing !== null}
+            followUps={checkedFollowUps}
+            onFollowUpsRefused={refuseFollowUps}
+            onSent={startAfresh}
+            unsubscribed={recipients.unsubscribed}
+            onUseListenPage={offerListenPage}
+          />
+          {campaign && (
+            <RecipientPreview
+              campaign={campaign}
+              recipients={selected}
+              unsubscribed={recipients.unsubscribed}
+              followUps={previewedFollowUps}
+              onUseListenPage={offerListenPage}
+            />
+          )}
         </SpaceBetween>
       </Grid>
     </PageShell>

@@ -19,6 +19,9 @@ const genreOptions: SelectProps.Option[] = genres.map((genre) => ({ value: genre
 const toneOptions: SelectProps.Option[] = tones.map((tone) => ({ value: tone, label: toneLabels[tone] }));
 const lengthOptions: SelectProps.Option[] = emailLengths.map((length) => ({ value: String(length), label: emailLengthOptionLabel(length) }));
 
+/** The upload field's element: 'Use the private listen page' brings it into view. */
+export const TRACK_UPLOAD_ID = 'compose-track-upload';
+
 export const TRACK_URL_PLACEHOLDER = 'https://soundcloud.com/your-name/your-track';
 
 /**
@@ -83,9 +86,11 @@ export const TrackInfoCard = memo(function TrackInfoCard({
             }}
           />
         </FormField>
-        <FormField label="Or upload the track" description="Upload the audio once and use it in any campaign.">
-          <TrackUploader trackId={form.track_id} onChoose={chooseTrack} />
-        </FormField>
+        <div id={TRACK_UPLOAD_ID}>
+          <FormField label="Or upload the track" description="Upload the audio once and use it in any campaign.">
+            <TrackUploader trackId={form.track_id} onChoose={chooseTrack} />
+          </FormField>
+        </div>
         {form.track_id !== '' && (
           <ColumnLayout columns={2} minColumnWidth={160}>
             <FormField label="Downloads" description="Each recipient gets a private listen page.">
@@ -114,6 +119,11 @@ export const TrackInfoCard = memo(function TrackInfoCard({
               if (isGenre(value)) onChange({ genre: value });
             }}
           />
+        </FormField>
+        <FormField label="Release" description="Labels that take unreleased music only are flagged before sending.">
+          <Checkbox checked={form.released} onChange={({ detail }) => onChange({ released: detail.checked })}>
+            Already released
+          </Checkbox>
         </FormField>
         {/* Tone and length only steer the AI writer: an HTML email is written by the artist, so HTML mode
             hides them (their values stay, for a switch back to AI mode). */}

@@ -2,6 +2,7 @@ import { composeModes, htmlCampaignDefaults, type Campaign, type ComposeMode } f
 import { isGenre } from '../../../../schema/api/options';
 import { htmlTemplateKinds, type HtmlTemplateKind } from '../../../../schema/email/htmlTemplates';
 import type { EmailDraft } from './emailDraft';
+import { emptyFollowUpsForm, followUpsFormOf, type FollowUpsForm } from './followUpsForm';
 import { emptyTrackForm, isEmailLength, type TrackForm } from './trackForm';
 
 export type DesignedHtmlKind = Exclude<HtmlTemplateKind, 'custom'>;
@@ -39,9 +40,19 @@ export interface ComposeSession {
   selected_ids: string[];
   /** HTML mode's template, subject and HTML; null until the artist changes anything there. */
   html: HtmlSession | null;
+  /** The follow-ups (issue 27 §1), off until the artist turns them on. */
+  follow_ups: FollowUpsForm;
 }
 
-export const emptyComposeSession: ComposeSession = { mode: 'ai', track: emptyTrackForm, editing: null, campaign_id: null, selected_ids: [], html: null };
+export const emptyComposeSession: ComposeSession = {
+  mode: 'ai',
+  track: emptyTrackForm,
+  editing: null,
+  campaign_id: null,
+  selected_ids: [],
+  html: null,
+  follow_ups: emptyFollowUpsForm,
+};
 
 /** Where a draft opens back in Compose (the Campaigns list and a draft's page link here). */
 export const DRAFT_PARAM = 'draft';
@@ -111,6 +122,7 @@ export function readComposeSession(userId: string): ComposeSession | null {
       campaign_id: isString(stored.campaign_id) ? stored.campaign_id : null,
       selected_ids: Array.isArray(stored.selected_ids) ? stored.selected_ids.filter(isString) : [],
       html: htmlOf(stored.html),
+      follow_ups: followUpsFormOf(stored.follow_ups),
     };
   } catch {
     return null;
@@ -149,6 +161,7 @@ export function sessionFromDraft(draft: Campaign): ComposeSession {
     track_id: draft.track_id ?? '',
     allow_download: draft.allow_download,
     listen_days: String(draft.listen_days),
+    released: draft.released,
   };
   return {
     mode: draft.mode,
@@ -157,6 +170,7 @@ export function sessionFromDraft(draft: Campaign): ComposeSession {
     campaign_id: draft.id,
     selected_ids: draft.preview_contact_id === null ? [] : [draft.preview_contact_id],
     html: html ? { ...emptyHtmlSession, kind: 'custom', drafts: { custom: { subject: draft.email_subject, body: draft.email_body } } } : null,
+    follow_ups: emptyFollowUpsForm,
   };
 }
 

@@ -31,6 +31,8 @@ export interface TrackForm {
   allow_download: boolean;
   /** 'Listen link valid for (days)', as typed. */
   listen_days: string;
+  /** 'Already released' (issue 28 §2): labels taking unreleased music only are warned before sending. */
+  released: boolean;
 }
 
 /** Spec §9 defaults: tone professional, email length 150. */
@@ -46,6 +48,7 @@ export const emptyTrackForm: TrackForm = {
   track_id: '',
   allow_download: false,
   listen_days: String(listenLimits.daysDefault),
+  released: false,
 };
 
 /** 'Listen link valid for (days)': blank or a whole number in range. */
@@ -54,13 +57,14 @@ export function listenDaysError(value: string): string | null {
   return value.trim() === '' || (Number.isInteger(n) && n >= listenLimits.daysMin && n <= listenLimits.daysMax) ? null : listenMessages.listenDaysRange;
 }
 
-/** The listen page's fields as both modes send them (a blank or bad number: the default, the form shows the error). */
+/** The listen page's fields and whether the track is released, as both modes send them (a blank or bad number: the default, the form shows the error). */
 function listenFieldsOf(form: TrackForm) {
   const days = Number(form.listen_days.trim());
   return {
     track_id: form.track_id === '' ? null : form.track_id,
     allow_download: form.allow_download,
     listen_days: form.listen_days.trim() !== '' && listenDaysError(form.listen_days) === null ? days : listenLimits.daysDefault,
+    released: form.released,
   };
 }
 

@@ -6,6 +6,7 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useMemo, useState, type SubmitEvent } from 'react';
@@ -15,6 +16,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { createContact, updateContact } from '../../api/contacts';
 import { useAuth } from '../../auth/AuthContext';
 import { useNotifications } from '../../notifications/NotificationsContext';
+import { timeZoneOptions } from '../../lib/timeZones';
 
 export type ContactFormMode = { kind: 'add' } | { kind: 'edit'; contact: Contact };
 
@@ -34,16 +36,6 @@ type Draft = {
 const typeOptions: SelectProps.Option[] = contactTypes.map((type) => ({ value: type, label: type }));
 
 const noTimeZone: SelectProps.Option = { value: '', label: 'Not set' };
-
-/**
- * The time zones this browser knows (issue 27 §2), 'Not set' first; a contact's saved zone the list
- * lacks (an alias such as 'Asia/Calcutta') is kept as an option, so an edit never drops it.
- */
-function timeZoneOptions(saved: string): SelectProps.Option[] {
-  const zones = Intl.supportedValuesOf('timeZone');
-  const all = saved !== '' && !zones.includes(saved) ? [saved, ...zones] : zones;
-  return [noTimeZone, ...all.map((zone) => ({ value: zone, label: zone.replaceAll('_', ' '), filteringTags: [zone] }))];
-}
 
 function draftOf(mode: ContactFormMode): Draft {
   if (mode.kind === 'add') {
@@ -85,7 +77,7 @@ export function ContactForm({
   const editing = mode.kind === 'edit';
   const failedTitle = editing ? contactMessages.updateFailed : contactMessages.addFailed;
 
-  const zoneOptions = useMemo(() => timeZoneOptions(mode.kind === 'edit' ? (mode.contact.time_zone ?? '') : ''), [mode]);
+  const zoneOptions = useMemo(() => timeZoneOptions(mode.kind === 'edit' ? (mode.contact.time_zone ?? '') : '', [noTimeZone]), [mode]);
 
   const bind = (field: Exclude<keyof Draft, 'contact_type' | 'time_zone'>) => ({
     value: draft[field],
@@ -174,15 +166,12 @@ export function ContactForm({
                 <Input {...bind('website_url')} type="url" inputMode="url" placeholder="https://label.com" />
               </FormField>
               <FormField label="Time zone" description="Their working hours are read in this zone.">
-                <Select
-                  selectedOption={zoneOptions.find((option) => option.value === draft.time_zone) ?? noTimeZone}
+                <TimeZoneSelect
+                  value={draft.time_zone}
                   options={zoneOptions}
-                  filteringType="auto"
-                  virtualScroll
-                  filteringPlaceholder="Find a time zone"
-                  filteringAriaLabel="Find a time zone"
+                  empty={noTimeZone}
                   disabled={saving}
-                  onChange={({ detail }) => setDraft((current) => ({ ...current, time_zone: detail.selectedOption.value ?? '' }))}
+                  onChange={(zone) => setDraft((current) => ({ ...current, time_zone: zone }))}
                 />
               </FormField>
             </ColumnLayout>

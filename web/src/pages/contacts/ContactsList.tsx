@@ -15,6 +15,8 @@ import { contactTypes, type ContactType } from '../../../../schema/api/options';
 import { CheckboxFilter, FiltersSection } from '../../components/FiltersSection';
 import { listPagination, pageOf } from '../../components/ListPagination';
 import styles from './contacts.module.css';
+import { ContactEmails } from './ContactEmails';
+import { ContactTracks } from './ContactTracks';
 import { DeleteContactsModal, type DeleteTarget } from './DeleteContactsModal';
 import { allContactTypes, contactTypeBadgeColors, countByType, filterContacts, genreOptions, splitGenres, type GenreOption } from './filters';
 import type { ContactList } from './useContactList';
@@ -194,6 +196,10 @@ const ContactCards = memo(function ContactCards({
         { id: 'details', content: (contact) => <ContactCardBody contact={contact} /> },
         // Issue 27 §2: the zone the contact's working hours are read in ('Not set': the artist's own).
         { id: 'time_zone', header: 'Time zone', content: (contact) => contact.time_zone ?? 'Not set' },
+        // Issue 27 §1: the emails sent to the contact, where the artist marks one "Replied".
+        { id: 'emails', content: (contact) => <ContactEmails contact={contact} /> },
+        // Issue 28 §1: every track pitched to the contact, with its stage.
+        { id: 'tracks', content: (contact) => <ContactTracks contact={contact} /> },
       ],
     }),
     [onEdit, onDelete],

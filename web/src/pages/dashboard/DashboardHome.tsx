@@ -19,6 +19,7 @@ import { shouldAutoStartTour } from '../../tour/tourRules';
 import { emailLimitText, emailsRemaining, tierLabels } from './format';
 import { PageShell } from './PageShell';
 import { RecentSends } from './RecentSends';
+import { TodosCard } from './TodosCard';
 import { useDashboardStats, type DashboardStatsState } from './useDashboardStats';
 import styles from './dashboard.module.css';
 
@@ -143,7 +144,7 @@ function StatCards({ state, profile, profileError }: { state: DashboardStatsStat
   );
 }
 
-/** Dashboard home: the mailbox, the nine figures and the last sends. */
+/** Dashboard home: the to-dos the labels' answers call for, the mailbox, the nine figures and the last sends. */
 export default function DashboardHome() {
   const { user, profile, profileError, refreshProfile } = useAuth();
   const navigate = useNavigate();
@@ -178,6 +179,7 @@ export default function DashboardHome() {
           You have used all {profile.email_limit} emails of your Free plan this month. Upgrade your plan to continue sending.
         </Alert>
       )}
+      <TodosCard />
       <MailboxCard profile={profile} profileError={profileError} />
       <StatCards state={state} profile={profile} profileError={profileError} />
       <RecentSends state={state} />

@@ -10,6 +10,7 @@ export const mainNavItems: readonly NavItem[] = [
   { text: 'Dashboard', href: '/dashboard' },
   { text: 'Contacts', href: '/dashboard/contacts' },
   { text: 'Compose', href: '/dashboard/compose' },
+  { text: 'Tracks', href: '/dashboard/tracks' },
   { text: 'Campaigns', href: '/dashboard/campaigns', description: 'Save and reuse email templates' },
   { text: 'LabelFinder', href: '/dashboard/labelfinder' },
   { text: 'Analytics', href: '/dashboard/analytics' },

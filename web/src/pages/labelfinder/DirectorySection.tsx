@@ -9,6 +9,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { memo, useMemo } from 'react';
 import { isContactEmail } from '../../../../schema/api/contacts';
 import { cannotAddMessage, type DirectoryEntry } from '../../../../schema/api/directory';
+import { demoPolicySummary } from '../../../../schema/api/demoPolicyValues';
 import { normaliseWebsite } from '../../../../schema/api/links';
 import { genreLabels } from '../../../../schema/api/options';
 import { listPagination, pageOf } from '../../components/ListPagination';
@@ -103,6 +104,23 @@ const Text = memo(function Text({ value }: { value: string }) {
   return <Box variant="p">{value}</Box>;
 });
 
+/** The entry's demo policy in plain words, with the page of a label that takes demos only through a form or platform. */
+const DemoPolicyText = memo(function DemoPolicyText({ entry }: { entry: DirectoryEntry }) {
+  const policy = entry.demo_policy;
+  if (!policy) return <Box color="text-body-secondary">Not listed</Box>;
+  const href = policy.submit_by === 'email' ? null : normaliseWebsite(policy.submit_url);
+  return (
+    <SpaceBetween size="xxs">
+      <Box variant="p">{demoPolicySummary(policy)}</Box>
+      {href && (
+        <Link href={href} external target="_blank" rel="noopener noreferrer" ariaLabel={`Submission page: ${entry.name} (opens in a new tab)`}>
+          Submission page
+        </Link>
+      )}
+    </SpaceBetween>
+  );
+});
+
 const Website = memo(function Website({ entry }: { entry: DirectoryEntry }) {
   // Only an http(s) link: a javascript: or data: 'website' in the data is never made clickable.
   const href = normaliseWebsite(entry.website_url);
@@ -147,6 +165,7 @@ export function DirectorySection({ title, entries, page, onPageChange, selected,
         { id: 'facts', content: (entry) => <Facts entry={entry} /> },
         { id: 'genres', header: 'Genres', content: (entry) => <Genres entry={entry} /> },
         { id: 'description', content: (entry) => <Text value={entry.description} /> },
+        { id: 'policy', header: 'Demo policy', content: (entry) => <DemoPolicyText entry={entry} /> },
         { id: 'guidelines', header: 'Submission guidelines', content: (entry) => <Text value={entry.submission_guidelines} /> },
         {
           id: 'actions',

@@ -46,6 +46,11 @@ export function FiltersPanel({ filters, onChange, typeCounts, genreCounts }: Fil
           Only contacts with location info
         </Checkbox>
       </FilterGroup>
+      <FilterGroup label="Demo policy">
+        <Checkbox checked={filters.emailDemosOnly} onChange={({ detail }) => onChange({ ...filters, emailDemosOnly: detail.checked })}>
+          Accepts email demos
+        </Checkbox>
+      </FilterGroup>
     </FiltersSection>
   );
 }

@@ -1,4 +1,5 @@
 import { directoryContactTypes, hasKnownLocation, type DirectoryContactType, type DirectoryEntry } from '../../../../schema/api/directory';
+import { acceptsEmailDemos } from '../../../../schema/api/demoPolicyValues';
 import { genres as genreOptions, type Genre } from '../../../../schema/api/options';
 
 /** LabelFinder filter rules (spec §5), pure so they can be tested without the page. */
@@ -12,9 +13,11 @@ export interface DirectoryFilters {
   genres: readonly Genre[];
   /** Only entries with a real location (not blank, 'unknown' or the 'Unknown Location' default). */
   withLocationOnly: boolean;
+  /** Only entries whose demo policy says they take demos by email (issue 28 §2; no policy: not known to). */
+  emailDemosOnly: boolean;
 }
 
-export const defaultFilters: DirectoryFilters = { search: '', types: directoryContactTypes, genres: [], withLocationOnly: false };
+export const defaultFilters: DirectoryFilters = { search: '', types: directoryContactTypes, genres: [], withLocationOnly: false, emailDemosOnly: false };
 
 export function matchesSearch(entry: DirectoryEntry, search: string): boolean {
   const needle = search.trim().toLowerCase();
@@ -28,14 +31,17 @@ const matchesGenres = (entry: DirectoryEntry, genres: readonly Genre[]) => genre
 
 const matchesLocation = (entry: DirectoryEntry, withLocationOnly: boolean) => !withLocationOnly || hasKnownLocation(entry.location);
 
-type FilterName = 'search' | 'types' | 'genres' | 'location';
+const matchesEmailDemos = (entry: DirectoryEntry, emailDemosOnly: boolean) => !emailDemosOnly || acceptsEmailDemos(entry.demo_policy);
+
+type FilterName = 'search' | 'types' | 'genres' | 'location' | 'emailDemos';
 
 function matches(entry: DirectoryEntry, filters: DirectoryFilters, except?: FilterName): boolean {
   return (
     (except === 'search' || matchesSearch(entry, filters.search)) &&
     (except === 'types' || matchesType(entry, filters.types)) &&
     (except === 'genres' || matchesGenres(entry, filters.genres)) &&
-    (except === 'location' || matchesLocation(entry, filters.withLocationOnly))
+    (except === 'location' || matchesLocation(entry, filters.withLocationOnly)) &&
+    (except === 'emailDemos' || matchesEmailDemos(entry, filters.emailDemosOnly))
   );
 }
 
@@ -78,7 +84,11 @@ export function genreCounts(entries: readonly DirectoryEntry[], filters: Directo
 /** Whether any filter narrows the list. */
 export function filtersActive(filters: DirectoryFilters): boolean {
   return (
-    filters.search.trim() !== '' || filters.genres.length > 0 || filters.withLocationOnly || directoryContactTypes.some((type) => !filters.types.includes(type))
+    filters.search.trim() !== '' ||
+    filters.genres.length > 0 ||
+    filters.withLocationOnly ||
+    filters.emailDemosOnly ||
+    directoryContactTypes.some((type) => !filters.types.includes(type))
   );
 }
 

@@ -28,6 +28,7 @@ import {
 import { ListenError, loadListenPage, newListenSession, sendListenAnswer, sendListenBeacon, type ListenBeacon } from '../../api/listen';
 import { RecipientPage } from '../../components/RecipientPage';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { browser } from '../../lib/browser';
 import { WaveformPlayer } from './WaveformPlayer';
 
 type State = { status: 'loading' } | { status: 'error'; message: string } | { status: 'page'; page: ListenPage; fetchedAt: number };
@@ -154,7 +155,7 @@ function Player({
       (renewed) => {
         setDownloading(false);
         if (renewed?.download) {
-          followDownload(renewed.download);
+          browser.download(renewed.download);
           reportDownload();
         }
       },
@@ -224,17 +225,6 @@ function CoverArt({ url, trackName }: { url: string; trackName: string }) {
       style={{ display: 'block', width: `min(${COVER_BOX_PX}px, 100%)`, height: 'auto', aspectRatio: '1 / 1', objectFit: 'cover', borderRadius: 8 }}
     />
   );
-}
-
-/** Downloads `url` as the Download link would: a link with the download attribute, clicked. */
-function followDownload(url: string) {
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = '';
-  // Attached while clicked: some browsers ignore a click on a link outside the document.
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
 }
 
 function Answers({ token, initial, initialNote, fetchImpl }: { token: string; initial: ListenAnswer | null; initialNote: string; fetchImpl?: typeof fetch }) {

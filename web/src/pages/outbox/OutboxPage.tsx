@@ -9,7 +9,7 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { outboxMessages, type OutboxMessage, type OutboxMessageSummary } from '../../../../schema/api/sending';
 import { ApiError, errorMessage } from '../../api/client';
@@ -18,7 +18,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { useKeyedState } from '../../lib/useKeyedState';
 import { useConfig } from '../../config/ConfigContext';
 import { PageShell } from '../dashboard/PageShell';
-import { formatSentAt, MAIL_FRAME_SANDBOX, withLinksInNewTab } from './mailView';
+import { formatSentAt, groupThreads, headerValue, MAIL_FRAME_SANDBOX, withLinksInNewTab } from './mailView';
 
 /** While the list is open it refreshes this often, so a sending campaign's emails appear as they go. */
 export const OUTBOX_REFRESH_MS = 5_000;
@@ -28,12 +28,19 @@ const LOCAL_DESCRIPTION =
   'The local mailbox: every email Trackpitch sent while running on this computer. Nothing here left it. Open one to see it as the recipient would; its opens, clicks and unsubscribes are tracked like real ones.';
 const AWS_DESCRIPTION = 'The outbox exists only when Trackpitch runs locally. Here, emails go out through your connected Gmail.';
 
-/** The messages, newest first, refreshed every few seconds while shown. */
+/**
+ * The messages, newest first, refreshed every few seconds while shown, grouped by thread as a mail client
+ * shows a conversation: its newest message, with the earlier ones (a follow-up's first email) under it.
+ */
 function MessageList({ onOpen }: { onOpen: (id: string) => void }) {
   const { api } = useAuth();
   const navigate = useNavigate();
   const [messages, setMessages] = useState<OutboxMessageSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Threads opened by id: a refresh brings new objects, the open threads stay open.
+  const [openThreads, setOpenThreads] = useState<ReadonlySet<string>>(new Set());
+  const threads = useMemo(() => groupThreads(messages ?? []), [messages]);
+  const earlierOf = useMemo(() => new Map(threads.map((thread) => [thread.latest.id, thread.earlier])), [threads]);
 
   // State is set only in the request's callbacks: the effect below starts it.
   const load = useCallback(
@@ -81,29 +88,48 @@ function MessageList({ onOpen }: { onOpen: (id: string) => void }) {
             Sent messages
           </Header>
         }
-        items={messages ?? []}
+        items={threads.map((thread) => thread.latest)}
         loading={messages === null && error === null}
         loadingText="Loading messages"
         trackBy="id"
         wrapLines
+        expandableRows={{
+          getItemChildren: (message) => earlierOf.get(message.id) ?? [],
+          isItemExpandable: (message) => (earlierOf.get(message.id)?.length ?? 0) > 0,
+          expandedItems: threads.filter((thread) => openThreads.has(thread.latest.thread_id)).map((thread) => thread.latest),
+          onExpandableItemToggle: ({ detail }) =>
+            setOpenThreads((current) => {
+              const next = new Set(current);
+              if (detail.expanded) next.add(detail.item.thread_id);
+              else next.delete(detail.item.thread_id);
+              return next;
+            }),
+        }}
         ariaLabels={{ tableLabel: 'Sent messages' }}
         columnDefinitions={[
           { id: 'to', header: 'To', cell: (message) => message.to },
           {
             id: 'subject',
             header: 'Subject',
-            cell: (message) => (
-              <Link
-                href={`?message=${encodeURIComponent(message.id)}`}
-                onFollow={(event) => {
-                  event.preventDefault();
-                  onOpen(message.id);
-                }}
-              >
-                {message.subject || '(no subject)'}
-              </Link>
-            ),
+            cell: (message) => {
+              const inThread = (earlierOf.get(message.id)?.length ?? 0) + 1;
+              return (
+                <>
+                  <Link
+                    href={`?message=${encodeURIComponent(message.id)}`}
+                    onFollow={(event) => {
+                      event.preventDefault();
+                      onOpen(message.id);
+                    }}
+                  >
+                    {message.subject || '(no subject)'}
+                  </Link>
+                  {inThread > 1 && <Box variant="span" color="text-body-secondary">{` (${inThread} messages in this thread)`}</Box>}
+                </>
+              );
+            },
           },
+
           { id: 'sent', header: 'Sent', cell: (message) => <time dateTime={message.sent_at}>{formatSentAt(message.sent_at)}</time> },
         ]}
         empty={
@@ -175,6 +201,11 @@ function MessageView({ id, onBack }: { id: string; onBack: () => void }) {
     );
   }
   const { message } = state;
+  // A reply in a thread (a follow-up) names the email it answers: shown beside the envelope.
+  const threading = (['In-Reply-To', 'References'] as const).flatMap((name) => {
+    const value = headerValue(message.headers, name);
+    return value === undefined ? [] : [{ label: name, value: <span style={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{value}</span> }];
+  });
   return (
     <SpaceBetween size="m">
       {back}
@@ -187,6 +218,7 @@ function MessageView({ id, onBack }: { id: string; onBack: () => void }) {
               { label: 'To', value: message.to },
               { label: 'Subject', value: message.subject },
               { label: 'Date', value: <time dateTime={message.sent_at}>{formatSentAt(message.sent_at)}</time> },
+              ...threading,
             ]}
           />
           <iframe

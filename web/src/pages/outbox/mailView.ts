@@ -35,3 +35,27 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 
 /** A sent time as people read it, in their own time zone. */
 export const formatSentAt = (iso: string): string => dateTime.format(new Date(iso));
+
+/** A conversation of the outbox: its newest message shown first, the earlier ones (newest first) under it. */
+export interface OutboxThread<M> {
+  latest: M;
+  earlier: M[];
+}
+
+/**
+ * The messages (newest first) grouped by thread as a mail client groups a conversation (issue 27: a
+ * follow-up joins the first email's thread), the threads ordered by their newest message.
+ */
+export function groupThreads<M extends { id: string; thread_id: string }>(newestFirst: readonly M[]): OutboxThread<M>[] {
+  const threads = new Map<string, OutboxThread<M>>();
+  for (const message of newestFirst) {
+    const thread = threads.get(message.thread_id);
+    if (thread) thread.earlier.push(message);
+    else threads.set(message.thread_id, { latest: message, earlier: [] });
+  }
+  return [...threads.values()];
+}
+
+/** The value of a header as sent (the first of that name, any case), or undefined. */
+export const headerValue = (headers: readonly [string, string][], name: string): string | undefined =>
+  headers.find(([header]) => header.toLowerCase() === name.toLowerCase())?.[1];

@@ -1,6 +1,7 @@
 /**
  * Settings → 'Your data' (issue 26 §3; the Privacy page and the Terms promise both): 'Download my data'
- * saves a zip of the contacts (CSV) and campaigns with their emails and answers (JSON); 'Delete account'
+ * downloads a zip of the contacts (CSV) and campaigns with their emails and answers (JSON), from the
+ * storage URL the export answers; 'Delete account'
  * asks for the account's email, typed, then deletes everything, signs out and shows the landing page.
  */
 import Alert from '@cloudscape-design/components/alert';
@@ -13,10 +14,10 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
-import { deleteAccount, downloadAccountData } from '../../api/account';
+import { deleteAccount, exportAccountData } from '../../api/account';
 import { errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
-import { fileSaver } from '../../lib/csv';
+import { browser } from '../../lib/browser';
 import { useNotifications } from '../../notifications/NotificationsContext';
 
 /** The landing page's own path ('/' sends a signed-in user to the dashboard). */
@@ -113,8 +114,9 @@ export function AccountDataCard({ email }: { email: string }) {
   async function download() {
     setDownloading(true);
     try {
-      const { fileName, zip } = await downloadAccountData(api);
-      fileSaver.saveBlob(fileName, zip);
+      // The server stores the zip as it builds it; the browser downloads it from storage's signed URL.
+      const { url } = await exportAccountData(api);
+      browser.download(url);
     } catch (error) {
       notify({ type: 'error', title: 'Could not download your data', message: errorMessage(error) });
     } finally {

@@ -5,18 +5,20 @@ import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input, { type InputProps } from '@cloudscape-design/components/input';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import { useState, type SubmitEvent } from 'react';
+import { useMemo, useState, type SubmitEvent } from 'react';
 import { normaliseLink, type LinkField } from '../../../../schema/api/links';
 import type { Profile } from '../../../../schema/api/profile';
 import { ApiError, errorMessage } from '../../api/client';
 import { updateProfile } from '../../api/profile';
 import { useAuth } from '../../auth/AuthContext';
 import { useNotifications } from '../../notifications/NotificationsContext';
+import { browserTimeZone, timeZoneOptions } from '../../lib/timeZones';
 
 /** The fields the form edits, as typed (blank clears an optional one). */
-const fields = ['full_name', 'artist_name', 'bio', 'website_url', 'soundcloud_url', 'spotify_url', 'instagram_url'] as const;
+const fields = ['full_name', 'artist_name', 'bio', 'website_url', 'soundcloud_url', 'spotify_url', 'instagram_url', 'time_zone'] as const;
 type Field = (typeof fields)[number];
 type Draft = Record<Field, string>;
 
@@ -34,7 +36,9 @@ const withLinksNormalised = (draft: Draft): Draft =>
 /** Spec §8 Profile update. */
 export const profileMessages = { updated: 'Profile Updated', failed: 'Error' } as const;
 
-const draftOf = (profile: Profile): Draft => Object.fromEntries(fields.map((field) => [field, profile[field] ?? ''])) as Draft;
+/** The profile as the form shows it; a profile without a time zone offers this browser's (saved with the form). */
+const draftOf = (profile: Profile): Draft =>
+  ({ ...Object.fromEntries(fields.map((field) => [field, profile[field] ?? ''])), time_zone: profile.time_zone ?? browserTimeZone() }) as Draft;
 
 /**
  * The first problem with each field, by the same rules the server applies (schema/api/profile.ts). The
@@ -65,6 +69,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const zoneOptions = useMemo(() => timeZoneOptions(draft.time_zone), [draft.time_zone]);
 
   const bind = (field: Field) => ({
     value: draft[field],
@@ -140,6 +145,18 @@ export function ProfileForm({ profile }: { profile: Profile }) {
             </ColumnLayout>
             <FormField label="Bio" errorText={problems.bio} constraintText="At most 1,000 characters.">
               <Textarea {...bind('bio')} rows={3} />
+            </FormField>
+            <FormField
+              label="Time zone"
+              description="Campaigns sent in recipients' working hours use it for a recipient whose time zone is not known."
+              errorText={problems.time_zone}
+            >
+              <TimeZoneSelect
+                value={draft.time_zone}
+                options={zoneOptions}
+                disabled={saving}
+                onChange={(zone) => setDraft((current) => ({ ...current, time_zone: zone }))}
+              />
             </FormField>
             <ColumnLayout columns={2} minColumnWidth={220}>
               {linkFields.map(({ field, label, placeholder }) => (

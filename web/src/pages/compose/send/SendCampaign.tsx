@@ -2,6 +2,7 @@ import Button from '@cloudscape-design/components/button';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { Campaign, CampaignSummary } from '../../../../../schema/api/campaigns';
 import type { Contact } from '../../../../../schema/api/contacts';
+import type { FollowUps } from '../../../../../schema/api/followUpValues';
 import { sendingMessages, SEND_BATCH_SIZE } from '../../../../../schema/api/sending';
 import { sendBatch } from '../../../api/sending';
 import { useAuth } from '../../../auth/AuthContext';
@@ -11,6 +12,7 @@ import { CapacityModal, type SendChoice } from './CapacityModal';
 import { MAILBOX_TITLE, SETTINGS_PATH } from './MailboxRequired';
 import { SendProgressModal, type QueueProgress } from './SendProgressModal';
 import { SendSuccessModal, type SendSummary } from './SendSuccessModal';
+import type { followUpsOf } from '../followUpsForm';
 import { addBatch, noTotals, sendFailure, type QueueTotals } from './sendPlan';
 
 /**
@@ -25,6 +27,12 @@ interface Snapshot {
   campaignId: string;
   contacts: readonly Contact[];
   contactIds: readonly string[];
+  /** Each recipient's time zone (null: the artist's), for the working-hours estimate. */
+  zones: readonly (string | null)[];
+  /** The campaign's follow-up steps, sent with the first batch. */
+  followUps: FollowUps;
+  /** The draft as sent: the pre-send check reads its track and email (issue 28 §2). */
+  campaign: Campaign;
 }
 
 type Phase =
@@ -39,6 +47,12 @@ interface QueueState {
   campaign: CampaignSummary | null;
   errors: string[];
 }
+
+/** The batch's contacts the artist ticked 'Send anyway' for, as the request names them (absent: none). */
+const sendAnywayOf = (batch: readonly Contact[], sendAnyway: ReadonlySet<string>) => {
+  const ids = batch.filter((contact) => sendAnyway.has(contact.id)).map((contact) => contact.id);
+  return ids.length > 0 ? { send_anyway_ids: ids } : {};
+};
 
 const batchLabel = (batch: readonly Contact[]) => {
   const first = batch[0]?.name ?? '';
@@ -55,14 +69,26 @@ export const SendCampaign = memo(function SendCampaign({
   campaign,
   recipients,
   editing,
+  followUps,
+  onFollowUpsRefused,
   onSent,
+  unsubscribed,
+  onUseListenPage,
 }: {
   /** The draft with the preview shown in the current mode; null when there is none. */
   campaign: Campaign | null;
   recipients: readonly Contact[];
   /** The email is being edited: what would go out is not what the artist sees. */
   editing: boolean;
+  /** Compose's follow-ups, checked: a send waits until they are valid. */
+  followUps: ReturnType<typeof followUpsOf>;
+  /** A send was refused for the follow-ups: the page shows what is wrong beside each field. */
+  onFollowUpsRefused: () => void;
   onSent: () => void;
+  /** Lower-cased unsubscribed addresses (the pre-send check does not count them as left out). */
+  unsubscribed: ReadonlySet<string>;
+  /** Switches the email to the private listen page (offered to a label taking private links only). */
+  onUseListenPage?: () => void;
 }) {
   const { api, user, profile } = useAuth();
   const { notify } = useNotifications();
@@ -95,6 +121,11 @@ export const SendCampaign = memo(function SendCampaign({
       notify({ type: 'error', title: sendingMessages.selectContacts });
       return;
     }
+    if (!followUps.ok) {
+      notify({ type: 'error', title: 'Check the follow-ups', message: followUps.errors.first ?? undefined });
+      onFollowUpsRefused();
+      return;
+    }
     if (profile && !profile.gmail_connected) {
       notify({
         type: 'warning',
@@ -104,13 +135,23 @@ export const SendCampaign = memo(function SendCampaign({
       });
       return;
     }
-    setPhase({ step: 'capacity', snapshot: { campaignId: campaign.id, contacts: recipients, contactIds: recipients.map((c) => c.id) } });
+    setPhase({
+      step: 'capacity',
+      snapshot: {
+        campaignId: campaign.id,
+        contacts: recipients,
+        contactIds: recipients.map((c) => c.id),
+        zones: recipients.map((c) => c.time_zone),
+        followUps: followUps.followUps,
+        campaign,
+      },
+    });
   }
 
   /** Queues the selection from contact `from` on, one batch (one request) at a time, in order. */
   const runFrom = useCallback(
     async (snapshot: Snapshot, choice: SendChoice) => {
-      const { contacts, campaignId } = snapshot;
+      const { contacts, campaignId, followUps: steps } = snapshot;
       const total = contacts.length;
       while (queue.current.done < total) {
         const from = queue.current.done;
@@ -121,8 +162,13 @@ export const SendCampaign = memo(function SendCampaign({
             contact_ids: batch.map((contact) => contact.id),
             mode: choice.mode,
             send_again: choice.sendAgain,
+            send_window: choice.sendWindow,
             batch_start: from,
             total,
+            // The server leaves out a form-only label or a contact who passed unless the artist insisted (issue 28 §2).
+            ...sendAnywayOf(batch, choice.sendAnywayIds),
+            // The campaign takes its steps from the first batch (a retry of it carries the same).
+            ...(from === 0 && steps.steps.length > 0 ? { follow_ups: steps } : {}),
           });
           queue.current = { ...queue.current, done: from + batch.length, totals: addBatch(queue.current.totals, result), campaign: result.campaign };
           // The sidebar's 'Emails this month' follows: read now, then polled while the queue sends.
@@ -149,7 +195,9 @@ export const SendCampaign = memo(function SendCampaign({
 
   function confirm(choice: SendChoice) {
     if (phase.step !== 'capacity') return;
-    const { snapshot } = phase;
+    // The recipients the pre-send check leaves out are not sent at all (the server would leave them out too).
+    const kept = phase.snapshot.contacts.filter((contact) => !choice.leftOutIds.has(contact.id));
+    const snapshot = { ...phase.snapshot, contacts: kept, contactIds: kept.map((contact) => contact.id), zones: kept.map((contact) => contact.time_zone) };
     queue.current = { done: 0, totals: noTotals, campaign: null, errors: [] };
     setProgress({ done: 0, total: snapshot.contacts.length, inFlight: null, failure: null, finished: false, queued: 0 });
     setPhase({ step: 'queueing', snapshot, choice });
@@ -190,6 +238,14 @@ export const SendCampaign = memo(function SendCampaign({
     finish(false);
   }
 
+  // Switching to the listen page rewrites the draft: the dialog closes, and the next Send checks the email as switched.
+  const listenPageFromDialog =
+    onUseListenPage &&
+    (() => {
+      setPhase({ step: 'idle' });
+      onUseListenPage();
+    });
+
   const finished = progress?.finished ?? false;
   useEffect(() => {
     if (!finished) return;
@@ -206,6 +262,9 @@ export const SendCampaign = memo(function SendCampaign({
         <CapacityModal
           campaignId={phase.snapshot.campaignId}
           contactIds={phase.snapshot.contactIds}
+          zones={phase.snapshot.zones}
+          followUps={phase.snapshot.followUps}
+          preSend={{ campaign: phase.snapshot.campaign, contacts: phase.snapshot.contacts, unsubscribed, onUseListenPage: listenPageFromDialog }}
           onCancel={() => setPhase({ step: 'idle' })}
           onConfirm={confirm}
         />
