@@ -17,7 +17,9 @@ const storedKey = `CognitoIdentityServiceProvider.${localConfig.userPoolClientId
 
 function fakeService(overrides: Partial<AuthService> = {}) {
   const listeners = new Set<(event: AuthEvent) => void>();
-  const service: AuthService & { emit(event: AuthEvent): void } = {
+  // `listening`: the provider subscribes in an effect after the library loads; an event emitted before
+  // that is lost, so a test waits for the subscription before it emits.
+  const service: AuthService & { emit(event: AuthEvent): void; listening(): boolean } = {
     getSession: vi.fn(() => Promise.resolve(session)),
     getIdToken: vi.fn(() => Promise.resolve('id-token-123')),
     signIn: vi.fn(async () => {}),
@@ -32,6 +34,7 @@ function fakeService(overrides: Partial<AuthService> = {}) {
       return () => listeners.delete(listener);
     },
     emit: (event) => listeners.forEach((listener) => listener(event)),
+    listening: () => listeners.size > 0,
     ...overrides,
   };
   return service;
@@ -192,7 +195,7 @@ describe('AuthProvider', () => {
     window.localStorage.setItem(storedKey, 'user-1');
     const service = fakeService({ getSession: vi.fn(() => new Promise<AuthSession | null>(() => {})) });
     renderProvider(service);
-    await waitFor(() => expect(service.getSession).toHaveBeenCalled());
+    await waitFor(() => expect(service.listening()).toBe(true));
     expect(text('loading')).toBe('true');
     act(() => service.emit({ name: 'signedOut' }));
     expect(text('loading')).toBe('false');
@@ -274,6 +277,7 @@ describe('AuthProvider', () => {
     const service = fakeService({ getSession: vi.fn(() => Promise.resolve(null)) });
     renderProvider(service, { config: awsConfigWithGoogle });
     await waitFor(() => expect(text('loading')).toBe('false'));
+    await waitFor(() => expect(service.listening()).toBe(true));
     act(() => service.emit({ name: 'signInWithRedirect_failure' }));
     expect(await screen.findByText('Authentication Error')).toBeInTheDocument();
     expect(screen.getByText('Failed to authenticate with Google')).toBeInTheDocument();

@@ -7,7 +7,7 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { newListenSession, type ListenBeacon } from '../../api/listen';
 import { clockTime, ListeningMeter } from './listening';
@@ -62,7 +62,9 @@ export function WaveformPlayer({
     expired.current();
     return true;
   }, []);
-  useEffect(() => {
+  // A layout effect: the listener is in place in the same commit that sets the new src, before the
+  // element can load it.
+  useLayoutEffect(() => {
     const media = audio.current;
     const pending = resume.current;
     if (!media || !pending) return;
