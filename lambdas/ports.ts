@@ -169,13 +169,21 @@ export interface Resubscriber {
 }
 
 /**
- * The passes on a track (issue 28 §2): an address that answered 'Not for us' has `passed_at` on its
- * PITCHED item of the track (`PITCHED#<track key>#<addressId>`); the pre-send check skips it unless the
- * artist insists. Only `passed_at` is read.
+ * Who the artist pitched a track to (by its key, core pitchKey), and who of them passed (issue 28 §2):
+ * the PITCHED items of (track, address) (`PITCHED#<track key>#<addressId>`). One read serves the send
+ * check, the send (an address already pitched is sent again only when the artist asks; one that passed
+ * is skipped unless the artist insists) and the preview's warnings.
  */
-export interface PassStore {
-  /** Each address of the user that passed on the track (by its key, core pitchKey), with when. One partition query. */
-  passedOn(userId: string, trackKey: string): Promise<Map<string, string>>;
+export interface TrackPitches {
+  /** Address ids the track was sent to. */
+  pitched: ReadonlySet<string>;
+  /** Of those, each that passed on the track, with when (ISO). */
+  passed: ReadonlyMap<string, string>;
+}
+
+export interface PitchStore {
+  /** One partition query. */
+  pitchesOf(userId: string, trackKey: string): Promise<TrackPitches>;
 }
 
 export interface UnsubscribeStore {
@@ -595,6 +603,8 @@ export interface SendQueueStore {
       sendAfter: Date;
       now: Date;
       sendAgain?: boolean;
+      /** Contacts sent the track again one by one (the artist insisted on one who passed); with sendAgain, all are. */
+      sendAgainIds?: ReadonlySet<string>;
       /** Stored by the first batch (the one that starts the campaign). */
       followUps?: FollowUps;
       /** The campaign's send window, set by the first batch (null or missing: any time). */
@@ -626,8 +636,6 @@ export interface SendQueueStore {
   >;
   /** Today's (Pacific) and this month's counted emails, and when the user's next email is due. */
   usage(userId: string, now: Date): Promise<{ sentToday: number; usedThisMonth: number; nextSendAt: string | null }>;
-  /** Address ids this artist already sent the track (by its key) to. One partition query. */
-  pitchedAddressIds(userId: string, trackKey: string): Promise<Set<string>>;
   /** The campaign's recipients in queue order (no content). Caller has checked the campaign is the user's. */
   listRecipients(campaignId: string): Promise<ListedRecipient[]>;
   getRecipient(campaignId: string, position: number): Promise<RecipientRecord | undefined>;

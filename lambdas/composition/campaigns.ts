@@ -3,7 +3,7 @@ import { systemClock } from '../adapters/clock';
 import { DynamoAllowanceStore } from '../adapters/dynamodb/allowanceStore';
 import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
-import { DynamoPassStore } from '../adapters/dynamodb/passStore';
+import { DynamoPitchStore } from '../adapters/dynamodb/pitchStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
 import { DynamoTrackStore } from '../adapters/dynamodb/trackStore';
 import { DynamoWrittenEmailStore } from '../adapters/dynamodb/writtenEmailStore';
@@ -26,7 +26,7 @@ export function campaignsDeps(config: ServerConfig): CampaignsDeps {
     written: new DynamoWrittenEmailStore(db, name),
     tracks: new DynamoTrackStore(db, name),
     allowances: new DynamoAllowanceStore(db, name),
-    passes: new DynamoPassStore(db, name),
+    pitches: new DynamoPitchStore(db, name),
     clock: systemClock,
   };
 }

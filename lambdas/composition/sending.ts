@@ -2,7 +2,7 @@
 import { systemClock } from '../adapters/clock';
 import { DynamoCampaignStore } from '../adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../adapters/dynamodb/contactStore';
-import { DynamoPassStore } from '../adapters/dynamodb/passStore';
+import { DynamoPitchStore } from '../adapters/dynamodb/pitchStore';
 import { DynamoProfileStore } from '../adapters/dynamodb/profileStore';
 import { DynamoSendQueueStore } from '../adapters/dynamodb/sending/queue';
 import { DynamoTrackingStore } from '../adapters/dynamodb/trackingStore';
@@ -23,7 +23,7 @@ export function sendingDeps(config: ServerConfig): SendingDeps {
     sendQueue: new DynamoSendQueueStore(db, name, { intervalMs: config.intervalMs }),
     tracking: new DynamoTrackingStore(db, name),
     tracks: new DynamoTrackStore(db, name),
-    passes: new DynamoPassStore(db, name),
+    pitches: new DynamoPitchStore(db, name),
     clock: systemClock,
     intervalMs: config.intervalMs,
     ...(config.followUpDayMs !== undefined ? { followUpDayMs: config.followUpDayMs } : {}),

@@ -26,6 +26,8 @@ export interface SelectionFacts {
   pitched: ReadonlySet<string>;
   /** The artist ticked 'send again anyway'. */
   sendAgain: boolean;
+  /** Ids sent again one by one: a contact who passed on the track, whom the artist ticked "Send anyway" for. */
+  sendAgainIds?: ReadonlySet<string>;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface SelectionFacts {
 export function eligibilityOf(id: string, facts: SelectionFacts): Eligibility {
   if (facts.unsubscribed.has(id)) return 'unsubscribed';
   if (!facts.contacts.has(id)) return 'unknown';
-  if (facts.pitched.has(id) && !facts.sendAgain) return 'already_sent';
+  if (facts.pitched.has(id) && !facts.sendAgain && !facts.sendAgainIds?.has(id)) return 'already_sent';
   return 'eligible';
 }
 

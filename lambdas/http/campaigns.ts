@@ -38,7 +38,7 @@ import type {
   DraftWriteResult,
   EmailWriter,
   HtmlSanitizer,
-  PassStore,
+  PitchStore,
   ProfileStore,
   TrackStore,
   WrittenEmailStore,
@@ -60,7 +60,7 @@ export interface CampaignsDeps {
   /** The plan's AI preview allowance: each writer call takes a place before the model is called. */
   allowances: AllowanceStore;
   /** Who passed on a track: the recipient preview says so for the pre-send check (issue 28 §2). */
-  passes: PassStore;
+  pitches: PitchStore;
   clock: Clock;
 }
 
@@ -134,7 +134,7 @@ function savedDraft(result: DraftWriteResult): Campaign {
   return result.campaign;
 }
 
-export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, allowances, passes, clock }: CampaignsDeps) => {
+export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, written, tracks, allowances, pitches, clock }: CampaignsDeps) => {
   /** A draft's uploaded track: the caller's own and ready, else a 400 (another user's id reads as none of theirs). */
   const ownTrack = async <T extends { track: { track_id: string | null } }>(userId: string, input: T): Promise<T> => {
     const trackId = input.track.track_id;
@@ -320,7 +320,7 @@ export const makeHandler = ({ campaigns, contacts, profiles, writer, sanitizer, 
         },
         { campaignId: id, contactId: contact.id },
       );
-      const [rendered, passed] = await Promise.all([emailShown, passes.passedOn(userId, pitchKey(campaign))]);
+      const [rendered, { passed }] = await Promise.all([emailShown, pitches.pitchesOf(userId, pitchKey(campaign))]);
       return json(200, { contact_id: contact.id, ...rendered, passed_at: passed.get(contact.id) ?? null } satisfies RecipientPreview);
     },
   });

@@ -32,7 +32,7 @@ import type {
   Clock,
   ContactStore,
   ListedRecipient,
-  PassStore,
+  PitchStore,
   ProfileStore,
   SendQueueStore,
   TrackingStore,
@@ -56,7 +56,7 @@ export interface SendingDeps {
   /** The track a campaign links to must still be there when it starts (never a dead listen link). */
   tracks: Pick<TrackStore, 'get'>;
   /** Who passed on a track: the pre-send check skips them unless the artist insists (issue 28 §2). */
-  passes: PassStore;
+  pitches: PitchStore;
   clock: Clock;
   /** The pace (config SEND_INTERVAL_SECONDS, 60 s by default): the status tells it so the web's times are true. */
   intervalMs: number;
@@ -146,7 +146,7 @@ export const makeHandler = ({
   sendQueue,
   tracking,
   tracks,
-  passes,
+  pitches,
   clock,
   intervalMs,
   followUpDayMs = FOLLOW_UP_DAY_MS,
@@ -223,7 +223,7 @@ export const makeHandler = ({
         campaigns.list(userId),
       ]);
       const trackKey = pitchKey(campaign);
-      const [pitched, passed] = await Promise.all([sendQueue.pitchedAddressIds(userId, trackKey), passes.passedOn(userId, trackKey)]);
+      const { pitched, passed } = await pitches.pitchesOf(userId, trackKey);
       const facts = { unsubscribed, contacts: existing, pitched, sendAgain: false };
       const sorted = sortSelection(contact_ids, facts);
       const selected = new Set(contact_ids);
@@ -274,11 +274,19 @@ export const makeHandler = ({
 
       const byId = new Map<string, Contact>(found.map((contact) => [contact.id, contact]));
       const trackKey = pitchKey(campaign);
-      const [pitched, passed] = await Promise.all([sendQueue.pitchedAddressIds(userId, trackKey), passes.passedOn(userId, trackKey)]);
-      const selection = sortSelection(request.contact_ids, { unsubscribed, contacts: new Set(byId.keys()), pitched, sendAgain: request.send_again });
+      const { pitched, passed } = await pitches.pitchesOf(userId, trackKey);
       // The pre-send check holds here too (issue 28 §2): a form-only label or a contact who passed on the
-      // track is left out unless the artist ticked "Send anyway" for them, whatever the client did.
+      // track is left out unless the artist ticked "Send anyway" for them, whatever the client did. One who
+      // passed was pitched the track, so insisting sends them the track again, them alone.
       const sendAnyway = new Set(request.send_anyway_ids);
+      const sendAgainIds = new Set([...sendAnyway].filter((contactId) => passed.has(contactId)));
+      const selection = sortSelection(request.contact_ids, {
+        unsubscribed,
+        contacts: new Set(byId.keys()),
+        pitched,
+        sendAgain: request.send_again,
+        sendAgainIds,
+      });
       const checked = selection.eligible.filter((contactId) => {
         const contact = byId.get(contactId);
         const input = campaignPreSendInput(campaign, { policy: contact?.demo_policy, passedAt: passed.get(contactId) ?? null });
@@ -308,6 +316,7 @@ export const makeHandler = ({
         sendAfter,
         now,
         sendAgain: request.send_again,
+        sendAgainIds,
         ...(request.follow_ups ? { followUps: request.follow_ups } : {}),
         sendWindow: request.send_window,
       });

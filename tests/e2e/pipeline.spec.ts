@@ -8,7 +8,8 @@ import { idTokenFor, newUser, signedIn, toast } from './helpers';
  * contacts; Ana answers Interested and Ben Not for us on their listen pages; the artist marks Cleo Signed
  * on the track's board (by keyboard); Dee did nothing. The Tracks page counts them, the board and its table
  * show each in their stage, the Dashboard shows Ana's to-do until it is marked done, and Ana's contact
- * card shows the track's stage. axe over each new page.
+ * card shows the track's stage; a second campaign with the track warns of Ben's pass and skips him. axe
+ * over each new page.
  */
 
 const TRACK_NAME = 'Harbour Lights';
@@ -16,6 +17,8 @@ const ana = { name: 'Ana Vogel', email: 'ana@deeprecords.example', label_name: '
 const ben = { name: 'Ben Ortiz', email: 'ben@nightowl.example', label_name: 'Night Owl', contact_type: 'Label' };
 const cleo = { name: 'Cleo Brandt', email: 'cleo@basement.example', label_name: 'Basement', contact_type: 'Label' };
 const dee = { name: 'Dee Marsh', email: 'dee@marsh.example', label_name: 'Marsh Audio', contact_type: 'DJ' };
+/** Added before the second campaign: never pitched the track. */
+const eve = { name: 'Eve Lind', email: 'eve@lindsound.example', label_name: 'Lind Sound', contact_type: 'Label' };
 
 interface OutboxSummary {
   id: string;
@@ -134,6 +137,43 @@ test('a track pitched to four: answers and a mark put each in its stage, the Das
     await page.goto('/dashboard/contacts');
     await page.getByRole('button', { name: `Tracks pitched to ${ben.name} (${ben.email})` }).click();
     await expect(page.getByRole('list', { name: `Tracks pitched to ${ben.name}` })).toContainText(TRACK_NAME);
+
+    // A new campaign with the same track, to everyone and a new contact: the send dialog warns of Ben's
+    // pass and leaves him out; the three others already pitched are skipped; only Eve gets it. (Compose on a
+    // phone has its own tests; the phone run of this one is for the pipeline's pages.)
+    if (isMobile) return;
+    await ok(api.post('/api/contacts', { data: eve }), 201);
+    await page.goto('/dashboard/compose');
+    await page.getByLabel('Track Name *').fill(TRACK_NAME);
+    await page.getByRole('button', { name: 'My tracks' }).click();
+    const picker = page.getByRole('dialog', { name: 'My tracks' });
+    await picker.getByRole('radio', { name: new RegExp(TRACK_NAME) }).check();
+    await picker.getByRole('button', { name: 'Use track' }).click();
+    await page.getByRole('button', { name: /Genre \*/ }).click();
+    await page.getByRole('option', { name: 'Techno', exact: true }).click();
+    await page.getByLabel('Track Description *').fill('A rolling late-night groove with a slow-building acid line.');
+    await page.getByRole('button', { name: 'Select All', exact: true }).click();
+    await expect(page.getByText('5 contacts match your filters (5 selected)')).toBeVisible();
+    await page.getByRole('button', { name: 'Generate Email Preview' }).click();
+    await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Send Campaign', exact: true }).click();
+    const send = page.getByRole('dialog', { name: 'Send Campaign' });
+    const benRow = send.getByRole('list', { name: 'Recipients with warnings' }).getByRole('listitem', { name: ben.name });
+    await expect(benRow).toContainText(`Passed on ${TRACK_NAME} on `);
+    await expect(benRow.getByRole('checkbox', { name: 'Send anyway' })).not.toBeChecked();
+    await expect(send.getByTestId('requested-count')).toHaveText('1');
+    await send.getByRole('button', { name: 'Start Sending' }).click();
+    await expect(page.getByText('Campaign Started!')).toBeVisible({ timeout: 30_000 });
+    const { campaigns } = (await ok(api.get('/api/campaigns'))) as { campaigns: { id: string }[] };
+    const again = campaigns.find((campaign) => campaign.id !== draft.id)!;
+    await until(
+      async () => (await ok(api.get(`/api/campaigns/${again.id}`))) as { status: string },
+      (campaign) => campaign.status === 'completed',
+      'the second campaign to complete',
+      60_000,
+    );
+    const secondOutbox = ((await ok(api.get('/api/local/outbox'))) as { messages: OutboxSummary[] }).messages.filter((m) => m.campaign_id === again.id);
+    expect(secondOutbox.map((message) => message.to)).toEqual([expect.stringContaining(`<${eve.email}>`)]);
   } finally {
     await api.dispose();
   }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAllowanceStore } from '../../lambdas/adapters/dynamodb/allowanceStore';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
 import { DynamoContactStore } from '../../lambdas/adapters/dynamodb/contactStore';
-import { DynamoPassStore } from '../../lambdas/adapters/dynamodb/passStore';
+import { DynamoPitchStore } from '../../lambdas/adapters/dynamodb/pitchStore';
 import { DynamoProfileStore } from '../../lambdas/adapters/dynamodb/profileStore';
 import { queryAll } from '../../lambdas/adapters/dynamodb/query';
 import { DynamoWrittenEmailStore } from '../../lambdas/adapters/dynamodb/writtenEmailStore';
@@ -613,7 +613,7 @@ describe('a writer failure', () => {
       campaigns: new DynamoCampaignStore(db, tableName, { ids }),
       contacts: new DynamoContactStore(db, tableName),
       profiles: new DynamoProfileStore(db, tableName),
-      passes: new DynamoPassStore(db, tableName),
+      pitches: new DynamoPitchStore(db, tableName),
       writer: failingWriter,
       allowances: new DynamoAllowanceStore(db, tableName),
       tracks: new DynamoTrackStore(db, tableName),
@@ -831,7 +831,7 @@ describe('the AI preview allowance (issue 26)', () => {
       campaigns: new DynamoCampaignStore(db, tableName, { ids: ulidGenerator() }),
       contacts: new DynamoContactStore(db, tableName),
       profiles: new DynamoProfileStore(db, tableName),
-      passes: new DynamoPassStore(db, tableName),
+      pitches: new DynamoPitchStore(db, tableName),
       writer: countingWriter,
       allowances: new DynamoAllowanceStore(db, tableName),
       tracks: new DynamoTrackStore(db, tableName),

@@ -77,7 +77,14 @@ const markPassed = (user: TestUser, campaign: Campaign, contact: Contact, at: st
     }),
   );
 
-const queuedContactIds = async (campaignId: string) =>
+/** A contact pitched this track before, who did not pass. */
+const markPitched = (user: TestUser, campaign: Campaign, contact: Contact) =>
+  dynamodb().doc.send(
+    new PutCommand({ TableName: stack().tableName, Item: { PK: key.user(user.sub), SK: key.pitched(pitchKey(campaign), contact.id), entity: 'pitched' } }),
+  );
+
+/** The campaign's queue: each recipient's contact and whether the claim may send them the track again. */
+const queuedRecipients = async (campaignId: string) =>
   (
     await queryAll(dynamodb().doc, {
       TableName: stack().tableName,
@@ -85,7 +92,9 @@ const queuedContactIds = async (campaignId: string) =>
       ExpressionAttributeValues: { ':pk': key.campaignPartition(campaignId), ':rcpt': key.recipientPrefix() },
       ConsistentRead: true,
     })
-  ).map((item) => (item.contact as Contact).id);
+  ).map((item) => ({ contactId: (item.contact as Contact).id, sendAgain: item.send_again === true }));
+
+const queuedContactIds = async (campaignId: string) => (await queuedRecipients(campaignId)).map((recipient) => recipient.contactId);
 
 const formOnly = buildDemoPolicy({ submit_by: 'web_form', submit_url: 'https://velvet.test/demos' });
 const privateOnly = buildDemoPolicy({ private_streaming_only: true });
@@ -146,6 +155,17 @@ describe('the pre-send check on the server (issue 28 §2)', () => {
     expect(response.status, JSON.stringify(response.json)).toBe(200);
     expect(sendBatchSchema.parse(response.json).queued).toBe(4);
     expect(await queuedContactIds(campaign.id)).toEqual([velvet.id, harbour.id, kai.id, ada.id]);
+  });
+
+  it('"Send anyway" on a contact who passed sends them the track again, them alone: other contacts already pitched stay skipped', async () => {
+    const { user, campaign, kai, ada } = await world();
+    // Ada was pitched the track too, and did not pass: insisting names only those who passed.
+    await markPitched(user, campaign, ada);
+    const body = batchOf([kai, ada], { send_anyway_ids: [kai.id, ada.id] });
+    const response = await api(user, `/api/campaigns/${campaign.id}/send`, body);
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(sendBatchSchema.parse(response.json)).toMatchObject({ queued: 1, skipped_already_sent: 1 });
+    expect(await queuedRecipients(campaign.id)).toEqual([{ contactId: kai.id, sendAgain: true }]);
   });
 
   it("another user's ids change nothing: their campaign is a 404, their contacts are not the caller's to insist on or to report", async () => {

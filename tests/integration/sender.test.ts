@@ -128,7 +128,7 @@ describe('sender: a campaign from first email to completion', () => {
       completed_sending_at: world.mailer.sent[2]!.at.toISOString(),
     });
     expect(await world.counters()).toEqual({ day: 3, month: 3 });
-    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(campaign))).toEqual(new Set(contacts.map((c) => c.id)));
+    expect((await world.pitches.pitchesOf(world.userId, pitchKey(campaign))).pitched).toEqual(new Set(contacts.map((c) => c.id)));
     const cursor = await world.cursor();
     expect(cursor?.queue).toEqual({});
     expect(cursor?.due_at).toBeUndefined();
@@ -531,7 +531,37 @@ describe('sender: one email of a track per address (checked at the claim)', () =
       ['sent', null],
     ]);
     expect(await world.campaign(second.id)).toMatchObject({ emails_sent: 1, emails_skipped: 1, status: 'completed' });
-    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(first))).toEqual(new Set([ada.id, bo.id]));
+    expect((await world.pitches.pitchesOf(world.userId, pitchKey(first))).pitched).toEqual(new Set([ada.id, bo.id]));
+  });
+
+  it('sends the track again to the contacts sent again one by one (the artist insisted on one who passed), and to no other already pitched', async () => {
+    const world = await sendingWorld();
+    const [ada, bo] = [contactFor(world.userId, 1), contactFor(world.userId, 2)];
+    const first = await world.draft(2);
+    await queueBatches(world, first.id, 2, [[ada, bo]]);
+    await world.runUntilIdle();
+    const second = await world.draft(2);
+    const queued = await world.sendQueue.queueBatch(world.userId, {
+      campaignId: second.id,
+      batchStart: 0,
+      total: 2,
+      contacts: [ada, bo],
+      sendAfter: world.now,
+      now: world.now,
+      sendAgainIds: new Set([ada.id]),
+    });
+    expect(queued.outcome).toBe('queued');
+    await world.runUntilIdle();
+
+    expect(world.mailer.sent.map((s) => [s.email.meta.campaignId, s.email.to.email])).toEqual([
+      [first.id, ada.email],
+      [first.id, bo.email],
+      [second.id, ada.email],
+    ]);
+    expect(byPosition(await world.recipients(second.id)).map((r) => [r.status, r.detail])).toEqual([
+      ['sent', null],
+      ['skipped', recipientDetails.alreadyPitched],
+    ]);
   });
 
   it('a refused email (never sent) lets a later campaign of the track pitch the address', async () => {

@@ -255,10 +255,10 @@ describe('usage, pitched addresses, recipients', () => {
     const contacts = contactsOf(world, 2);
     await batch(world, draft, 0, 2, contacts);
     await world.runUntilIdle();
-    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey(draft))).toEqual(new Set(contacts.map((c) => c.id)));
-    expect(await world.sendQueue.pitchedAddressIds(world.userId, pitchKey({ track_url: 'https://other.test', track_name: 'x' }))).toEqual(new Set());
+    expect((await world.pitches.pitchesOf(world.userId, pitchKey(draft))).pitched).toEqual(new Set(contacts.map((c) => c.id)));
+    expect((await world.pitches.pitchesOf(world.userId, pitchKey({ track_url: 'https://other.test', track_name: 'x' }))).pitched).toEqual(new Set());
     const other = await sendingWorld();
-    expect(await other.sendQueue.pitchedAddressIds(other.userId, pitchKey(draft))).toEqual(new Set());
+    expect((await other.pitches.pitchesOf(other.userId, pitchKey(draft))).pitched).toEqual(new Set());
   });
 
   it('lists recipients in queue order without content; one recipient with its content', async () => {

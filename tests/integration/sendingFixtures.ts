@@ -10,6 +10,7 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { SQSEvent } from 'aws-lambda';
 import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DynamoCampaignStore } from '../../lambdas/adapters/dynamodb/campaignStore';
+import { DynamoPitchStore } from '../../lambdas/adapters/dynamodb/pitchStore';
 import { DynamoSendQueueStore } from '../../lambdas/adapters/dynamodb/sending/queue';
 import { DynamoSenderStore } from '../../lambdas/adapters/dynamodb/sending/sender';
 import { DynamoUnsubscribeStore } from '../../lambdas/adapters/dynamodb/unsubscribeStore';
@@ -117,6 +118,7 @@ export async function sendingWorld(options: WorldOptions = {}) {
   const ids = ulidGenerator();
   const campaigns = new DynamoCampaignStore(plain, tableName, { ids });
   const sendQueue = new DynamoSendQueueStore(plain, tableName, { intervalMs: INTERVAL_MS });
+  const pitches = new DynamoPitchStore(plain, tableName);
   const senderStore = new DynamoSenderStore(counting.db, tableName, { intervalMs: INTERVAL_MS });
   const unsubscribes = new DynamoUnsubscribeStore(plain, tableName);
   const dailyLimit = options.dailyLimit ?? 500;
@@ -164,6 +166,7 @@ export async function sendingWorld(options: WorldOptions = {}) {
     mailer,
     campaigns,
     sendQueue,
+    pitches,
     senderStore,
     unsubscribes,
     deps,

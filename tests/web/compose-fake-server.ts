@@ -399,7 +399,10 @@ export function fakeComposeServer({
         const contact = base.contacts.get(id);
         if (!contact) result.skipped_unknown++;
         else if (gone.has(normaliseEmail(contact.email))) result.skipped_unsubscribed++;
-        else if (sending.alreadySent.has(id) && !request.send_again) result.skipped_already_sent++;
+        // As the server: insisting on one who passed sends them the track again.
+        else if (sending.alreadySent.has(id) && !request.send_again && !(sending.passed.has(id) && request.send_anyway_ids?.includes(id))) {
+          result.skipped_already_sent++;
+        }
         // As the server: the pre-send check leaves out a form-only label or a pass the artist did not insist on.
         else if (!leftOutByServerCheck(campaign, contact, sending.passed.get(id) ?? null, request.send_anyway_ids)) result.queued++;
       }

@@ -169,6 +169,19 @@ describe('compose: the pre-send check in the send dialog', slow, () => {
     expect(queued?.total_queued).toBe(2);
   });
 
+  it("'Send anyway' on a contact who passed sends them the track again without 'Send again anyway': counted, and named in the request", async () => {
+    const { server, user } = await withPreview([kai, ada], { passed: new Map([[kai.id, '2026-11-03T18:00:00.000Z']]), alreadySent: new Set([kai.id]) });
+    const dialog = await openDialog(user);
+    expect(count(dialog, 'requested-count')).toBe('1');
+    await user.click(within(rowOf(dialog, kai.name)).getByRole('checkbox', { name: 'Send anyway' }));
+    expect(count(dialog, 'left-out-count')).toBe('0');
+    expect(count(dialog, 'requested-count')).toBe('2');
+    await user.click(within(dialog).getByRole('button', { name: 'Start Sending' }));
+    await waitFor(() => expect(sendBodies(server)).toHaveLength(1));
+    expect(sendBodies(server)[0]).toMatchObject({ contact_ids: [kai.id, ada.id], send_again: false, send_anyway_ids: [kai.id] });
+    expect(server.campaigns.get(draftId(server))?.total_queued).toBe(2);
+  });
+
   it('a contact who passed is left out unless insisted on, and not counted twice while they are skipped as already sent', async () => {
     const { server, user } = await withPreview([kai, ada], { passed: new Map([[kai.id, '2026-11-03T18:00:00.000Z']]), alreadySent: new Set([kai.id]) });
     const dialog = await openDialog(user);

@@ -6,6 +6,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../../../schema/api/campaigns';
+import type { Contact } from '../../../../schema/api/contacts';
 import { NO_FOLLOW_UPS } from '../../../../schema/api/followUpValues';
 import type { ContactEmail } from '../../../../schema/api/sending';
 import { SEND_BATCH_SIZE } from '../../../../schema/api/sendingValues';
@@ -113,7 +114,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
    */
   async queueBatch(userId: string, input: Parameters<SendQueueStore['queueBatch']>[1]): Promise<QueueBatchOutcome> {
     const { campaignId, batchStart, total, contacts, sendAfter, now, followUps = NO_FOLLOW_UPS } = input;
-    const sendAgain = input.sendAgain === true;
+    const sendAgain = (contact: Contact) => input.sendAgain === true || input.sendAgainIds?.has(contact.id) === true;
     const sendWindow = input.sendWindow ?? null;
     for (let attempt = 1; ; attempt++) {
       const { campaign, senderItem } = await this.readUser(userId, campaignId);
@@ -142,7 +143,7 @@ export class DynamoSendQueueStore implements SendQueueStore {
               contact,
               recipient_name: contact.name,
               recipient_email: contact.email,
-              send_again: sendAgain,
+              send_again: sendAgain(contact),
             },
           },
         })),
@@ -392,17 +393,6 @@ export class DynamoSendQueueStore implements SendQueueStore {
 
   usage(userId: string, now: Date) {
     return readUsage(this.db, this.tableName, userId, now);
-  }
-
-  async pitchedAddressIds(userId: string, trackKey: string): Promise<Set<string>> {
-    const prefix = key.pitchedPrefix(trackKey);
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': key.user(userId), ':prefix': prefix },
-      ProjectionExpression: 'SK',
-    });
-    return new Set(items.map((item) => String(item.SK).slice(prefix.length)));
   }
 
   async listRecipients(campaignId: string): Promise<ListedRecipient[]> {

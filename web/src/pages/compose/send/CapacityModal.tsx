@@ -38,7 +38,7 @@ import type { CampaignSendWindow } from '../../../../../schema/api/campaigns';
 import { capacityScenario, defaultMode, localTime, modeAllowed, requestedCount, sendFailure, type CapacityScenario } from './sendPlan';
 import type { Contact } from '../../../../../schema/api/contacts';
 import type { PreSendCampaign } from '../../../../../lambdas/core/preSendCheck';
-import { isLeftOut, leftOutOfRequested, warnedRecipients, type PreSendChoices } from './preSendPlan';
+import { isLeftOut, preSendEffect, warnedRecipients, type PreSendChoices } from './preSendPlan';
 import { PreSendReview } from './PreSendReview';
 
 export interface SendChoice {
@@ -342,11 +342,11 @@ export function CapacityModal({
 
   const check = state.kind === 'ready' ? state.check : null;
   const warned = useMemo(() => (check && preSend ? warnedRecipients(preSend.campaign, preSend.contacts, check, artistZone) : []), [check, preSend, artistZone]);
-  const leftOut = useMemo(
-    () => leftOutOfRequested(warned, choices, { unsubscribed: preSend?.unsubscribed ?? noOne, alreadySent: new Set(check?.already_sent_ids), sendAgain }),
+  const { leftOut, sentAgain } = useMemo(
+    () => preSendEffect(warned, choices, { unsubscribed: preSend?.unsubscribed ?? noOne, alreadySent: new Set(check?.already_sent_ids), sendAgain }),
     [warned, choices, preSend, check, sendAgain],
   );
-  const requested = check ? Math.max(0, requestedCount(check, sendAgain) - leftOut) : 0;
+  const requested = check ? Math.max(0, requestedCount(check, sendAgain) - leftOut + sentAgain) : 0;
   const scenario = check ? capacityScenario(check.status.available_now, requested) : 'exhausted';
   const mode: SendModeName = picked && modeAllowed(picked, scenario) ? picked : defaultMode(scenario);
   const canSend = check !== null && check.status.mailbox.connected && requested > 0;

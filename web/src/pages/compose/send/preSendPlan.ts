@@ -40,18 +40,26 @@ export const isLeftOut = (recipient: WarnedRecipient, choices: PreSendChoices): 
   choices.excluded.has(recipient.contact.id) || leftOutByCheck(recipient.warnings, choices.sendAnyway.has(recipient.contact.id));
 
 /**
- * How many of the left-out recipients the send would otherwise have emailed: not unsubscribed, and not
- * already pitched the track unless the artist sends again (the server counts those apart).
+ * What the check does to the emails to send. `leftOut`: the left-out recipients the send would otherwise
+ * have emailed (not unsubscribed, and not already pitched the track unless the artist sends again: the
+ * server counts those apart). `sentAgain`: those who passed on the track whom the artist insists on; they
+ * were pitched it, so only the insisting sends it to them (again), each alone.
  */
-export function leftOutOfRequested(
+export function preSendEffect(
   warned: readonly WarnedRecipient[],
   choices: PreSendChoices,
   facts: { unsubscribed: ReadonlySet<string>; alreadySent: ReadonlySet<string>; sendAgain: boolean },
-): number {
-  return warned.filter(
-    (recipient) =>
-      isLeftOut(recipient, choices) &&
-      !isUnsubscribed(facts.unsubscribed, recipient.contact) &&
-      (facts.sendAgain || !facts.alreadySent.has(recipient.contact.id)),
-  ).length;
+): { leftOut: number; sentAgain: number } {
+  const reachable = (recipient: WarnedRecipient) => !isUnsubscribed(facts.unsubscribed, recipient.contact);
+  const counted = (recipient: WarnedRecipient) => facts.sendAgain || !facts.alreadySent.has(recipient.contact.id);
+  return {
+    leftOut: warned.filter((recipient) => isLeftOut(recipient, choices) && reachable(recipient) && counted(recipient)).length,
+    sentAgain: warned.filter(
+      (recipient) =>
+        !isLeftOut(recipient, choices) &&
+        recipient.warnings.some((warning) => warning.kind === 'passed') &&
+        reachable(recipient) &&
+        !counted(recipient),
+    ).length,
+  };
 }
