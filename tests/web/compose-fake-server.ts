@@ -400,7 +400,7 @@ export function fakeComposeServer({
         if (!contact) result.skipped_unknown++;
         else if (gone.has(normaliseEmail(contact.email))) result.skipped_unsubscribed++;
         // As the server: insisting on one who passed sends them the track again.
-        else if (sending.alreadySent.has(id) && !request.send_again && !(sending.passed.has(id) && request.send_anyway_ids?.includes(id))) {
+        else if (sending.alreadySent.has(id) && !request.send_again && !(sending.passed.has(id) && request.send_anyway_ids.includes(id))) {
           result.skipped_already_sent++;
         }
         // As the server: the pre-send check leaves out a form-only label or a pass the artist did not insist on.

@@ -56,10 +56,7 @@ export function preSendEffect(
     leftOut: warned.filter((recipient) => isLeftOut(recipient, choices) && reachable(recipient) && counted(recipient)).length,
     sentAgain: warned.filter(
       (recipient) =>
-        !isLeftOut(recipient, choices) &&
-        recipient.warnings.some((warning) => warning.kind === 'passed') &&
-        reachable(recipient) &&
-        !counted(recipient),
+        !isLeftOut(recipient, choices) && recipient.warnings.some((warning) => warning.kind === 'passed') && reachable(recipient) && !counted(recipient),
     ).length,
   };
 }
