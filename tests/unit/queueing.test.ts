@@ -55,6 +55,12 @@ describe('who of the selection is queued', () => {
     expect(eligibilityOf('a', facts({ unsubscribed: new Set(['a']), pitched: new Set(['a']), sendAgain: true }))).toBe('unsubscribed');
   });
 
+  it('an address sent again one by one (the artist insisted on one who passed) is queued, and only it; never when unsubscribed', () => {
+    const one = facts({ pitched: new Set(['a', 'b']), sendAgainIds: new Set(['a']) });
+    expect(sortSelection(['a', 'b'], one)).toEqual({ eligible: ['a'], unsubscribed: 0, unknown: 0, alreadySent: 1 });
+    expect(eligibilityOf('a', facts({ unsubscribed: new Set(['a']), pitched: new Set(['a']), sendAgainIds: new Set(['a']) }))).toBe('unsubscribed');
+  });
+
   it('keeps the selection’s order, counts each skip by its reason, and counts an id selected twice once', () => {
     const sorted = sortSelection(['d', 'a', 'gone', 'b', 'd', 'c'], facts({ unsubscribed: new Set(['a']), pitched: new Set(['c']) }));
     expect(sorted).toEqual({ eligible: ['d', 'b'], unsubscribed: 1, unknown: 1, alreadySent: 1 });
