@@ -1,7 +1,19 @@
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { connectLocalMailbox, ok, sendCampaign, until } from './artistApi';
 import { checkPage, settled } from './axe';
-import { admin, chooseComposeMode, createAccount, idTokenFor, newUser, signInViaUi, toast, tourTakenBefore, type TestUser } from './helpers';
+import {
+  admin,
+  chooseComposeMode,
+  createAccount,
+  fillTrackDetails,
+  idTokenFor,
+  newUser,
+  previewForAll,
+  signInViaUi,
+  toast,
+  tourTakenBefore,
+  type TestUser,
+} from './helpers';
 
 /**
  * Accessibility (issue 12): axe-core over every page, at the desktop project's width and the phone
@@ -262,14 +274,8 @@ artistTest.describe('signed-in pages', () => {
     await expect(page.getByRole('group', { name: 'Recipients' }).getByText('Juno Bloom')).toBeVisible();
     await settled(page);
     await checkPage(page, testInfo, 'compose (AI, empty form)');
-    await page.getByLabel('Track Name *').fill('Night Shift');
-    await page.getByLabel('Track URL *').fill('https://soundcloud.com/nova-pulse/night-shift');
-    await page.getByRole('button', { name: /Genre \*/ }).click();
-    await page.getByRole('option', { name: 'Techno', exact: true }).click();
-    await page.getByLabel('Track Description *').fill('A rolling, hypnotic warehouse cut with a slow-building acid line.');
-    await page.getByRole('button', { name: 'Select All', exact: true }).click();
-    await page.getByRole('button', { name: 'Generate Email Preview' }).click();
-    await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible();
+    await fillTrackDetails(page, { name: 'Night Shift', url: 'https://soundcloud.com/nova-pulse/night-shift' });
+    await previewForAll(page);
     await settled(page);
     await checkPage(page, testInfo, 'compose (AI, preview)');
   });

@@ -140,6 +140,32 @@ export async function chooseComposeMode(page: Page, mode: 'AI Mode' | 'HTML Mode
 }
 
 /**
+ * Compose's track details as an artist types them: the name, the track (a streaming link, or a track
+ * uploaded before and chosen in 'My tracks'), genre Techno, and a description.
+ */
+export async function fillTrackDetails(page: Page, track: { name: string; url?: string; uploaded?: RegExp; description?: string }) {
+  await page.getByLabel('Track Name *').fill(track.name);
+  if (track.url) await page.getByLabel('Track URL *').fill(track.url);
+  if (track.uploaded) {
+    await page.getByRole('button', { name: 'My tracks' }).click();
+    const picker = page.getByRole('dialog', { name: 'My tracks' });
+    await picker.getByRole('radio', { name: track.uploaded }).check();
+    await picker.getByRole('button', { name: 'Use track' }).click();
+  }
+  await page.getByRole('button', { name: /Genre \*/ }).click();
+  await page.getByRole('option', { name: 'Techno', exact: true }).click();
+  await page.getByLabel('Track Description *').fill(track.description ?? 'A rolling, hypnotic warehouse cut with a slow-building acid line.');
+}
+
+/** 'Select All' (checking how many were selected, when given), then the AI preview of the first recipient. */
+export async function previewForAll(page: Page, { selected, timeout }: { selected?: number; timeout?: number } = {}) {
+  await page.getByRole('button', { name: 'Select All', exact: true }).click();
+  if (selected !== undefined) await expect(page.getByText(`${selected} contacts match your filters (${selected} selected)`)).toBeVisible();
+  await page.getByRole('button', { name: 'Generate Email Preview' }).click();
+  await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible(timeout === undefined ? {} : { timeout });
+}
+
+/**
  * `count` directory entries that can still be added (as far as the page knows), by their card
  * checkboxes in page order, after leaving out the first `skip` of them.
  */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { connectLocalMailbox, ok, until, uploadTrack } from './artistApi';
 import { checkPage, settled } from './axe';
-import { idTokenFor, newUser, signedIn, toast } from './helpers';
+import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn, toast } from './helpers';
 
 /**
  * The pipeline of a track (issue 28 §1, §3) against the local stack: one uploaded track pitched to four
@@ -144,18 +144,8 @@ test('a track pitched to four: answers and a mark put each in its stage, the Das
     if (isMobile) return;
     await ok(api.post('/api/contacts', { data: eve }), 201);
     await page.goto('/dashboard/compose');
-    await page.getByLabel('Track Name *').fill(TRACK_NAME);
-    await page.getByRole('button', { name: 'My tracks' }).click();
-    const picker = page.getByRole('dialog', { name: 'My tracks' });
-    await picker.getByRole('radio', { name: new RegExp(TRACK_NAME) }).check();
-    await picker.getByRole('button', { name: 'Use track' }).click();
-    await page.getByRole('button', { name: /Genre \*/ }).click();
-    await page.getByRole('option', { name: 'Techno', exact: true }).click();
-    await page.getByLabel('Track Description *').fill('A rolling late-night groove with a slow-building acid line.');
-    await page.getByRole('button', { name: 'Select All', exact: true }).click();
-    await expect(page.getByText('5 contacts match your filters (5 selected)')).toBeVisible();
-    await page.getByRole('button', { name: 'Generate Email Preview' }).click();
-    await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible({ timeout: 30_000 });
+    await fillTrackDetails(page, { name: TRACK_NAME, uploaded: new RegExp(TRACK_NAME) });
+    await previewForAll(page, { selected: 5, timeout: 30_000 });
     await page.getByRole('button', { name: 'Send Campaign', exact: true }).click();
     const send = page.getByRole('dialog', { name: 'Send Campaign' });
     const benRow = send.getByRole('list', { name: 'Recipients with warnings' }).getByRole('listitem', { name: ben.name });

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { DirectoryEntry } from '../../schema/api/directory';
 import { connectLocalMailbox, ok, until } from './artistApi';
 import { checkPage, settled } from './axe';
-import { idTokenFor, newUser, signedIn } from './helpers';
+import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn } from './helpers';
 
 /**
  * The pre-send check (issue 28 §2) against the local stack: two labels of LabelFinder's seeded directory
@@ -51,15 +51,8 @@ test('a form-only label is left out by default and a private-links-only label is
     await ok(api.post('/api/directory/contacts', { data: { entry_ids: [formOnly!.id, privateOnly!.id] } }));
 
     await page.goto('/dashboard/compose');
-    await page.getByLabel('Track Name *').fill('Harbour Lights');
-    await page.getByLabel('Track URL *').fill(TRACK_URL);
-    await page.getByRole('button', { name: /Genre \*/ }).click();
-    await page.getByRole('option', { name: 'Techno', exact: true }).click();
-    await page.getByLabel('Track Description *').fill('A rolling, hypnotic warehouse cut with a slow-building acid line.');
-    await page.getByRole('button', { name: 'Select All', exact: true }).click();
-    await expect(page.getByText('2 contacts match your filters (2 selected)')).toBeVisible();
-    await page.getByRole('button', { name: 'Generate Email Preview' }).click();
-    await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible({ timeout: 30_000 });
+    await fillTrackDetails(page, { name: 'Harbour Lights', url: TRACK_URL });
+    await previewForAll(page, { selected: 2, timeout: 30_000 });
 
     // The preview: each recipient's warnings, the form-only label's with a link to its form.
     const preview = page.locator('[data-testid="pre-send-warnings"]');

@@ -6,7 +6,7 @@ import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { ulidGenerator } from '../../lambdas/adapters/ulid';
 import { MACHINE_OPEN_WINDOW_SECONDS } from '../../lambdas/core/openClassifier';
 import { chromiumArgs, chromiumPath } from './chromium';
-import { idTokenFor, newUser, signedIn } from './helpers';
+import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn } from './helpers';
 
 /**
  * Sending (issue 6) in Chromium against the local stack, whose ticker sends every second: connect the
@@ -55,15 +55,8 @@ test('connect the local mailbox, send to 3 contacts, then open, click and unsubs
 
   // Compose and send.
   await page.goto('/dashboard/compose');
-  await page.getByLabel('Track Name *').fill('Midnight Drive');
-  await page.getByLabel('Track URL *').fill(TRACK_URL);
-  await page.getByRole('button', { name: /Genre \*/ }).click();
-  await page.getByRole('option', { name: 'Techno', exact: true }).click();
-  await page.getByLabel('Track Description *').fill('A rolling, hypnotic warehouse cut with a slow-building acid line.');
-  await page.getByRole('button', { name: 'Select All', exact: true }).click();
-  await expect(page.getByText('3 contacts match your filters (3 selected)')).toBeVisible();
-  await page.getByRole('button', { name: 'Generate Email Preview' }).click();
-  await expect(page.getByText('[CONTACT_NAME]').first()).toBeVisible();
+  await fillTrackDetails(page, { name: 'Midnight Drive', url: TRACK_URL });
+  await previewForAll(page, { selected: 3 });
 
   await page.getByRole('button', { name: 'Send Campaign', exact: true }).click();
   const capacity = page.getByRole('dialog', { name: 'Send Campaign' });
