@@ -165,8 +165,14 @@ export const key = {
   pitched: (trackKey: string, addressId: string) => `PITCHED#${trackKey}#${addressId}`,
   /** Every address this artist sent one track to: `begins_with(SK, PITCHED#<track key>#)`. */
   pitchedPrefix: (trackKey: string) => `PITCHED#${trackKey}#`,
-  /** Every track's: the pipeline's Tracks page, to-dos and a contact's tracks (issue 28 §1). */
+  /** Every track's: the pipeline's Tracks page and a contact's tracks (issue 28 §1). */
   pitchedAllPrefix: () => 'PITCHED#',
+  /**
+   * GSI1 partition of a user's to-dos (issue 28 §1): only a PITCHED item whose answer is a to-do answer
+   * carries it (sparse), sorted by `todoAnswerSort`, so the Dashboard reads the to-dos, not every pitch.
+   */
+  todoAnswers: (userId: string) => `USER#${userId}#TODOS`,
+  todoAnswerSort: (answeredAt: string, trackKey: string, addressId: string) => `${answeredAt}#${trackKey}#${addressId}`,
   /**
    * A follow-up step waiting to go (issue 27 §1): `FOLLOWUP#<due at>#<campaign id>#<position>#<step>` in
    * the user's partition, so the user's earliest step is the first of `begins_with(SK, FOLLOWUP#)`.

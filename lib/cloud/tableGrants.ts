@@ -61,8 +61,8 @@ export const tableGrants: Record<DeployedLambdaName, TableGrant> = {
   tracks: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], queries: [] },
   // public: the token, campaign, track and answer reads; plays, progress, downloads and answers are counter updates only.
   listen: { table: ['GetItem', 'UpdateItem'], queries: [] },
-  // The user's PITCHED items (queries), a contact's existence (get), the artist's mark and a to-do done (conditional updates).
-  pipeline: { table: ['GetItem', 'Query', 'UpdateItem'], queries: [] },
+  // The user's PITCHED items (queries; the to-dos from their sparse GSI1 partition), a contact's existence (get), the artist's mark and a to-do done (conditional updates).
+  pipeline: { table: ['GetItem', 'Query', 'UpdateItem'], queries: [GSI1] },
   // Reads only: the counters, the day items, the sent timeline (GSI1), the campaigns' track names.
   insights: { table: ['GetItem', 'BatchGetItem', 'Query'], queries: [GSI1] },
   // The user's own data: the export's reads (contacts by GSI1, campaigns, their emails); the deletion's reads of the billing

@@ -41,7 +41,7 @@ const EXPECTED: Record<DeployedLambdaName, Granted> = {
   billing: { table: ['GetItem', 'PutItem', 'UpdateItem'], queries: [] },
   tracks: { table: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], queries: [] },
   listen: { table: ['GetItem', 'UpdateItem'], queries: [] },
-  pipeline: { table: ['GetItem', 'Query', 'UpdateItem'], queries: [] },
+  pipeline: { table: ['GetItem', 'Query', 'UpdateItem'], queries: [GSI1] },
   insights: { table: ['BatchGetItem', 'GetItem', 'Query'], queries: [GSI1] },
   account: { table: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query'], queries: [GSI1] },
   dispatcher: { table: [], queries: [DUE] },

@@ -5,7 +5,9 @@
  * server → JWT authorizer → lambdas/http/pipeline.ts) read the board, the Tracks page, the to-dos and a
  * contact's tracks, and set the artist's marks (one conditional write that no later event overwrites).
  * Another user's track keys and address ids are the same 404 as missing ones, and change nothing. A
- * board of 500 contacts is read in at most 3 queries. The backfill gives older items what the logs say.
+ * board of 500 contacts is read in at most 3 queries; the to-dos among 300 pitches in one Query of their
+ * sparse index that reads the to-dos only. The backfill gives older items what the logs say, their place
+ * in the to-dos too.
  */
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { makeDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { rebuildPipeline } from '../../lambdas/adapters/dynamodb/countersBackfill';
 import { DynamoListenStore } from '../../lambdas/adapters/dynamodb/listenStore';
 import { DynamoPipelineStore } from '../../lambdas/adapters/dynamodb/pipelineStore';
+import { todoIndexKeys } from '../../lambdas/adapters/dynamodb/pitchedEvents';
 import { DynamoTrackingStore } from '../../lambdas/adapters/dynamodb/trackingStore';
 import { addressId } from '../../lambdas/core/addressId';
 import { pitchKey } from '../../lambdas/core/sender';
@@ -21,11 +24,30 @@ import type { EmailToken } from '../../lambdas/ports';
 import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
 import type { ContactTrackList, PipelineBoard, PipelineEntry, PipelineTodoList, PipelineTrackList } from '../../schema/api/pipeline';
-import { key } from '../../schema/table';
+import type { ListenAnswer } from '../../schema/api/listenValues';
+import { indexes, key } from '../../schema/table';
 import { call, createUser, stack, uniqueEmail, type ApiOptions, type TestUser } from './helpers';
 import { contactFor, countingClient, sendingWorld, type SendingWorld } from './sendingFixtures';
 
 const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = {}) => call(path, { ...options, token: user.idToken });
+
+/** A document client that keeps what each Query read: which index (none: the table), how many items it scanned and returned. */
+function queryRecordingClient() {
+  const db = makeDocumentClient({ tableName: stack().tableName, region: stack().region, endpoint: stack().dynamoEndpoint });
+  const queries: { index: string | undefined; scanned: number | undefined; returned: number | undefined }[] = [];
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'QueryCommand') {
+        const output = result.output as { ScannedCount?: number; Count?: number };
+        queries.push({ index: (args.input as { IndexName?: string }).IndexName, scanned: output.ScannedCount, returned: output.Count });
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'recordQueries' },
+  );
+  return { db, queries };
+}
 
 /** A document client that keeps every transaction it sends (its items' keys), to see what moved together. */
 function capturingClient() {
@@ -142,11 +164,19 @@ describe('the pitch pipeline of a track', () => {
     expect(await entryOf(contacts[0]!)).toMatchObject({ stage: 'listened', listened_at: world.now.toISOString() });
   });
 
-  it('answers make contacts Answered; Interested is a to-do until marked done; Not for us passes the track', async () => {
+  it('answers make contacts Answered; Interested is a to-do until marked done or answered otherwise; Not for us passes the track', async () => {
+    const todoAddresses = async () => ((await api(owner, '/api/pipeline/todos')).json as unknown as PipelineTodoList).todos.map((todo) => todo.address_id);
     captured.transactions.length = 0;
+    await listen.answer(tokens[1]!, { answer: 'interested', note: null }, new Date(world.now.getTime() - 60_000));
     await listen.answer(tokens[0]!, { answer: 'interested', note: 'Send the stems' }, world.now);
     expect(sameTransaction(key.pitched(trackKey, contacts[0]!.id), campaign.id)).toBe(true);
+    // Newest answer first.
+    expect(await todoAddresses()).toEqual([contacts[0]!.id, contacts[1]!.id]);
+    // Theo then answers Not for us: no longer a to-do, and out of the to-dos' index (which the Dashboard reads whole).
     await listen.answer(tokens[1]!, { answer: 'not_for_us', note: null }, world.now);
+    expect(await todoAddresses()).toEqual([contacts[0]!.id]);
+    const indexed = await new DynamoPipelineStore(world.db, world.tableName).openTodos(owner.sub);
+    expect(indexed.map((item) => item.address_id)).toEqual([contacts[0]!.id]);
     expect(await entryOf(contacts[0]!)).toMatchObject({ stage: 'answered', answer: 'interested', answer_note: 'Send the stems' });
     expect(await entryOf(contacts[1]!)).toMatchObject({ stage: 'answered', answer: 'not_for_us' });
     expect((await pitchedItem(contacts[1]!))!.passed_at).toBe(world.now.toISOString());
@@ -338,6 +368,8 @@ describe('the pitch pipeline of a track', () => {
       'answer_note',
       'answered_at',
       'not_for_us_at',
+      'GSI1PK',
+      'GSI1SK',
     ];
     for (const contact of [contacts[0]!, contacts[1]!]) {
       await world.db.send(
@@ -349,9 +381,22 @@ describe('the pitch pipeline of a track', () => {
         }),
       );
     }
+    // Ines answered Interested before the to-dos had their index: the answer without its place there.
+    await world.db.send(
+      new UpdateCommand({
+        TableName: world.tableName,
+        Key: { PK: key.user(owner.sub), SK: key.pitched(trackKey, contacts[3]!.id) },
+        UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
+      }),
+    );
+    const todoAddresses = async () =>
+      ((await api(owner, '/api/pipeline/todos')).json as unknown as PipelineTodoList).todos.map((todo) => todo.address_id).sort();
+    expect(await todoAddresses()).toEqual([contacts[2]!.id]);
     expect((await entryOf(contacts[0]!)).stage).toBe('pitched');
     const updated = await rebuildPipeline(world.db, world.tableName, owner.sub);
     expect(updated).toBe(4);
+    // Mara's Interested (from the logs) and Ines's (kept) are to-dos again; Theo's Not for us is not.
+    expect(await todoAddresses()).toEqual([contacts[0]!.id, contacts[2]!.id, contacts[3]!.id].sort());
     expect(await entryOf(contacts[0]!)).toMatchObject({
       stage: 'answered',
       name: 'Mara Velvet',
@@ -414,6 +459,60 @@ describe('a board of 500 contacts', () => {
     expect(read).toHaveLength(500);
     expect([...counting.counts.keys()]).toEqual(['QueryCommand']);
     expect(counting.total()).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('the to-dos among 300 pitches', () => {
+  it('are one Query of the to-dos index, reading the to-dos only: never the other pitches, nor another user’s to-dos', async () => {
+    const userId = `todos-${Date.now()}`;
+    const otherId = `${userId}-other`;
+    const track = 'Cc9aaaaaaaaaaaaaaaaaaa';
+    const tableName = stack().tableName;
+    const doc = makeDocumentClient({ tableName, region: stack().region, endpoint: stack().dynamoEndpoint });
+    const pitch = (user: string, i: number, answer: ListenAnswer | null, done = false) => {
+      const email = `contact${i}@label${i}.test`;
+      const id = addressId(user, email);
+      const answeredAt = `2026-11-02T10:${String(i % 60).padStart(2, '0')}:00.000Z`;
+      return {
+        PK: key.user(user),
+        SK: key.pitched(track, id),
+        entity: 'pitched',
+        track_key: track,
+        address_id: id,
+        track_name: 'Harbour Lights',
+        name: `Contact Number ${i}`,
+        email,
+        campaign_id: '01KAKZ3R0000000000000000AA',
+        pitched_at: '2026-11-01T10:00:00.000Z',
+        sent_at: '2026-11-01T10:00:01.000Z',
+        ...(answer ? { answer, answer_note: null, answered_at: answeredAt } : {}),
+        ...(answer ? todoIndexKeys({ userId: user, trackKey: track, addressId: id }, answer, answeredAt) : {}),
+        ...(done ? { todo_done_at: '2026-11-03T10:00:00.000Z' } : {}),
+      };
+    };
+    // 300 pitches: two open to-dos, one done, 60 answered Not for us, the rest not answered; another user's open to-do.
+    const items = Array.from({ length: 300 }, (_, i) =>
+      i === 0
+        ? pitch(userId, i, 'interested')
+        : i === 1
+          ? pitch(userId, i, 'send_wavs')
+          : i === 2
+            ? pitch(userId, i, 'interested', true)
+            : pitch(userId, i, i < 63 ? 'not_for_us' : null),
+    );
+    items.push(pitch(otherId, 0, 'interested'));
+    for (let i = 0; i < items.length; i += 25) {
+      await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+
+    const reads = queryRecordingClient();
+    const todos = await new DynamoPipelineStore(reads.db, tableName).openTodos(userId);
+    expect(todos.map((todo) => [todo.email, todo.answer]).sort()).toEqual([
+      ['contact0@label0.test', 'interested'],
+      ['contact1@label1.test', 'send_wavs'],
+    ]);
+    // One Query, on the index, that read the user's three to-dos (the done one filtered out) and nothing else.
+    expect(reads.queries).toEqual([{ index: indexes.byLookup.name, scanned: 3, returned: 2 }]);
   });
 });
 

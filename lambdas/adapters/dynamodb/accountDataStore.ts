@@ -3,8 +3,8 @@
  * data export's reads and the account's erasure. Nothing scans: the user's partition (`USER#<sub>`) names
  * every campaign, whose own partition (`CAMPAIGN#<id>`: emails, written emails, link clicks, listen
  * windows) names each sent email's token (`TOKEN#<token>`); `BILLING#CUSTOMER` names the customer's link
- * (`BILLINGCUSTOMER#<customer>`). The index entries (GSI1 `USER#<sub>#CONTACTS`, `USER#<sub>#SENT`, DUE)
- * are attributes of those items and go with them.
+ * (`BILLINGCUSTOMER#<customer>`). The index entries (GSI1 `USER#<sub>#CONTACTS`, `USER#<sub>#SENT`,
+ * `USER#<sub>#TODOS`, DUE) are attributes of those items and go with them.
  */
 import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Contact } from '../../../schema/api/contacts';

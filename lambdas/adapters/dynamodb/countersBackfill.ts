@@ -15,6 +15,8 @@
  * emails' records already say (the first open and listen, the latest answer, the Replied mark, when it
  * went) and the snapshot the claim now keeps (track, contact): each an update of an item that exists,
  * setting only what the item lacks, so the events recorded since win and a second run changes nothing.
+ * An item whose answer (so kept, or so filled in) is a to-do answer is then put in the user's to-dos (the
+ * GSI1 keys an answer now sets: pitchedEvents.ts todoIndexKeys), so older to-dos move to the index.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateScan, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -37,6 +39,8 @@ import { pitchFactsOf, type LoggedPitch } from '../../core/pipeline';
 import { pitchKey } from '../../core/sender';
 import { batchWriteAll, type WriteRequest } from './batch';
 import { COUNTER_ENTITY, statsDayKey, statsTotalsKey } from './counters';
+import { updatedItem } from './client';
+import { todoIndexKeys, type PitchedPlace } from './pitchedEvents';
 import { countAll, projectionOf, queryAll, queryPartition } from './query';
 
 const LOGGED_EMAIL_FIELDS = [
@@ -186,7 +190,7 @@ export async function rebuildPipeline(db: DynamoDBDocumentClient, tableName: str
     if (facts.answer === 'not_for_us' && facts.answered_at) given.not_for_us_at = facts.answered_at;
     const names = Object.keys(given);
     try {
-      await db.send(
+      const { Attributes } = await db.send(
         new UpdateCommand({
           TableName: tableName,
           Key: { PK: key.user(userId), SK: key.pitched(track_key, address_id) },
@@ -194,15 +198,43 @@ export async function rebuildPipeline(db: DynamoDBDocumentClient, tableName: str
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
           ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, given[name]])),
+          ReturnValues: 'ALL_NEW',
         }),
       );
       updated++;
+      await placeInTodos(db, tableName, { userId, trackKey: track_key, addressId: address_id }, updatedItem(Attributes));
     } catch (error) {
-      // No item: the hold was given back (or the account is being deleted): nothing to fill in.
+      // No item: the hold was given back (or the account is being deleted): nothing to fill in. Or the
+      // item was answered since its read: that answer placed it in the to-dos itself.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
   return updated;
+}
+
+/**
+ * Puts a PITCHED item in the user's to-dos, or takes it out, as its answer says (pitchedEvents.ts
+ * todoIndexKeys), when it is not so already: an item answered before the to-dos' index has the answer and
+ * not the index keys. No write when it is so (a second run changes nothing); conditional on the answer
+ * read, so an answer given since (which places the item itself) is not undone: that, or an item gone
+ * since, throws ConditionalCheckFailed, which the caller leaves alone as it does for its own update.
+ */
+async function placeInTodos(db: DynamoDBDocumentClient, tableName: string, place: PitchedPlace, item: Record<string, unknown>): Promise<void> {
+  const answer = isListenAnswer(item.answer) ? item.answer : null;
+  const answeredAt = stringOrNull(item.answered_at);
+  const todo = answer && answeredAt ? todoIndexKeys(place, answer, answeredAt) : undefined;
+  const placed = todo ? item.GSI1PK === todo.GSI1PK && item.GSI1SK === todo.GSI1SK : item.GSI1PK === undefined && item.GSI1SK === undefined;
+  if (placed) return;
+  const values = { ...(todo ? { ':pk': todo.GSI1PK, ':sk': todo.GSI1SK } : {}), ...(answeredAt ? { ':at': answeredAt } : {}) };
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { PK: key.user(place.userId), SK: key.pitched(place.trackKey, place.addressId) },
+      UpdateExpression: todo ? 'SET GSI1PK = :pk, GSI1SK = :sk' : 'REMOVE GSI1PK, GSI1SK',
+      ConditionExpression: answeredAt ? 'attribute_exists(PK) AND answered_at = :at' : 'attribute_exists(PK) AND attribute_not_exists(answered_at)',
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    }),
+  );
 }
 
 /** Sets the user's counters to what the logs and items say (SET, never ADD); returns them. Idempotent. */

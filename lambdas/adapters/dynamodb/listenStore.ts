@@ -240,8 +240,9 @@ export class DynamoListenStore implements ListenStore {
     const set = ['answer = :answer', 'answer_note = :note', 'answered_at = :now'];
     const step = followUpStepOf(token.step);
     // The track's PITCHED item takes the answer in the answer's own transaction (the pipeline's stage;
-    // 'Not for us' passes, which stops the track's follow-ups in every campaign: issue 27 §1).
-    const pitched = pitchedUpdate(this.tableName, token, answerOnPitched(given.answer, given.note, at));
+    // 'Not for us' passes, which stops the track's follow-ups in every campaign: issue 27 §1; a to-do
+    // answer puts it in the user's to-dos, another takes it out).
+    const pitched = pitchedUpdate(this.tableName, token, (place) => answerOnPitched(given.answer, given.note, at, place));
     const first = await this.tryTransaction(
       [
         update(this.tableName, this.recipientKey(token), {

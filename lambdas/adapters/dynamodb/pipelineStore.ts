@@ -3,17 +3,23 @@
  * "pipeline"). Everything is the user's PITCHED items (`USER#<sub>` / `PITCHED#<track key>#<addressId>`),
  * written by the claim and moved by each event in its own transaction (pitchedEvents.ts):
  *  - a track's board is one Query of `begins_with(SK, PITCHED#<track key>#)` (500 contacts fit one page);
- *  - the Tracks page, the to-dos and a contact's tracks read every PITCHED item of the user, projected
- *    (one Query, paged; the to-dos and a contact's tracks filtered on the server);
+ *  - the Tracks page and a contact's tracks read every PITCHED item of the user, projected (one Query,
+ *    paged; a contact's tracks filtered on the server);
+ *  - the to-dos are one Query of the sparse GSI1 partition `USER#<sub>#TODOS`, which only the items whose
+ *    answer is a to-do answer are in (the answer puts them there: pitchedEvents.ts todoIndexKeys), filtered
+ *    on not done: the Dashboard reads the few to-dos, never every pitch sent;
  *  - the artist's mark and a to-do done are each one conditional UpdateItem on an item that exists.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PipelineMark } from '../../../schema/api/pipeline';
-import { key } from '../../../schema/table';
-import { PIPELINE_ITEM_FIELDS, pipelineItemOf, TODO_ANSWERS, type PipelineItem } from '../../core/pipeline';
+import { indexes, key } from '../../../schema/table';
+import { PIPELINE_ITEM_FIELDS, pipelineItemOf, type PipelineItem } from '../../core/pipeline';
 import type { PipelineStore } from '../../ports';
 import { projectionOf, queryAll } from './query';
+
+/** What the reads take of a PITCHED item: its fields, and the keys (older items carry their track and address only there). */
+const itemProjection = projectionOf(['PK', 'SK', ...PIPELINE_ITEM_FIELDS]);
 
 export class DynamoPipelineStore implements PipelineStore {
   constructor(
@@ -29,12 +35,18 @@ export class DynamoPipelineStore implements PipelineStore {
     return this.pitched(userId, key.pitchedAllPrefix());
   }
 
-  openTodos(userId: string): Promise<PipelineItem[]> {
-    return this.pitched(userId, key.pitchedAllPrefix(), {
-      expression: '#answer IN (:todo0, :todo1) AND attribute_not_exists(todo_done_at)',
-      names: { '#answer': 'answer' },
-      values: Object.fromEntries(TODO_ANSWERS.map((answer, i) => [`:todo${i}`, answer])),
+  async openTodos(userId: string): Promise<PipelineItem[]> {
+    // GSI1 projects every attribute (schema/table.ts, lib/cloud/data.ts): the index read is the item.
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: indexes.byLookup.name,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: 'attribute_not_exists(todo_done_at)',
+      ProjectionExpression: itemProjection.ProjectionExpression,
+      ExpressionAttributeNames: itemProjection.ExpressionAttributeNames,
+      ExpressionAttributeValues: { ':pk': key.todoAnswers(userId) },
     });
+    return items.map(pipelineItemOf);
   }
 
   async ofAddress(userId: string, addressId: string): Promise<PipelineItem[] | undefined> {
@@ -109,18 +121,17 @@ export class DynamoPipelineStore implements PipelineStore {
     }
   }
 
-  /** The user's PITCHED items under `prefix`, all pages, projected (the keys too: older items carry their track and address only there). */
+  /** The user's PITCHED items under `prefix`, all pages, projected. */
   private async pitched(
     userId: string,
     prefix: string,
     filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
   ): Promise<PipelineItem[]> {
-    const projection = projectionOf(['PK', 'SK', ...PIPELINE_ITEM_FIELDS]);
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ProjectionExpression: projection.ProjectionExpression,
-      ExpressionAttributeNames: { ...projection.ExpressionAttributeNames, ...filter?.names },
+      ProjectionExpression: itemProjection.ProjectionExpression,
+      ExpressionAttributeNames: { ...itemProjection.ExpressionAttributeNames, ...filter?.names },
       ExpressionAttributeValues: { ':pk': key.user(userId), ':prefix': prefix, ...filter?.values },
       ...(filter ? { FilterExpression: filter.expression } : {}),
     });
