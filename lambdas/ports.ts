@@ -130,7 +130,12 @@ export type ContactListResult = { outcome: 'listed'; contacts: Contact[]; nextCu
 
 /** A new contact before the store gives it its id (the addressId of its email) and time. */
 /** A contact to create: what a person writes, a time zone only when known (a bulk import or a script may leave it out). */
-export type NewContact = Omit<ContactInput, 'time_zone'> & { time_zone?: string | null; genre_focus?: string | null; demo_policy?: Contact['demo_policy'] };
+export type NewContact = Omit<ContactInput, 'time_zone'> & {
+  time_zone?: string | null;
+  genre_focus?: string | null;
+  demo_policy?: Contact['demo_policy'];
+  label_size?: Contact['label_size'];
+};
 
 export interface ContactStore {
   /** One page, newest first (GSI1 by creation time); `cursor` is an opaque `nextCursor` of this store. */
@@ -140,7 +145,7 @@ export interface ContactStore {
   add(userId: string, contact: NewContact, now: Date): Promise<ContactWriteResult>;
   /**
    * Replaces the editable fields. When the email changes the contact moves to its new id (one atomic
-   * write; 'duplicate' when another contact has that email); created_at, genre_focus and demo_policy are kept.
+   * write; 'duplicate' when another contact has that email); created_at, genre_focus, demo_policy and label_size are kept.
    */
   update(userId: string, id: string, contact: ContactInput): Promise<ContactWriteResult>;
   /** True when a contact was deleted. */

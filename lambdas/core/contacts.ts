@@ -72,7 +72,7 @@ export function directoryPosition(entry: Pick<DirectoryEntry, 'contact_type'>): 
  * the entry's name as label name, the position by type, its genres as genre (as people read them,
  * 'Drum & Bass', like a typed genre) and as genre_focus (the option-list slugs, 'drum-bass'), its
  * website as a link, its description and submission guidelines as notes, and the time zone its
- * location's country suggests (issue 27 §2), and its demo policy when it has one (issue 28 §2).
+ * location's country suggests (issue 27 §2), its demo policy when it has one and its label size (issue 28).
  */
 export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry, createdAt: string): Contact {
   const genres = entry.genres.map((genre) => genreLabels[genre]).join(', ');
@@ -92,5 +92,6 @@ export function contactFromDirectoryEntry(userId: string, entry: DirectoryEntry,
     time_zone: guessTimeZoneOfPlace(entry.location),
     created_at: createdAt,
     ...(entry.demo_policy ? { demo_policy: entry.demo_policy } : {}),
+    label_size: entry.label_size,
   };
 }

@@ -242,13 +242,13 @@ export function contactTracksOf(items: readonly PipelineItem[]): ContactTrackLis
 
 /**
  * What the claim keeps on the PITCHED item for the board: the campaign's track and the contact as queued
- * (a later edit of the contact does not move the board; its label size when the contact has one).
+ * (a later edit of the contact does not move the board); the label size is a directory contact's, null for others.
  */
 export function pitchSnapshotOf(
   campaign: Pick<Campaign, 'track_name' | 'track_url' | 'track_id'>,
   recipient: Pick<RecipientRecord, 'contact' | 'recipient_name' | 'recipient_email'>,
 ): PitchSnapshot {
-  const contact = recipient.contact as RecipientRecord['contact'] & { label_size?: string | null };
+  const { contact } = recipient;
   return {
     track_name: campaign.track_name,
     track_url: campaign.track_url || null,

@@ -149,6 +149,11 @@ export const contactSchema = z.object({
     .optional(),
   /** The demo policy of the directory entry the contact was added from (issue 28 §2); absent for one typed by hand or imported. */
   demo_policy: demoPolicySchema.optional(),
+  /**
+   * The label size of the directory entry the contact was added from ('Independent', free text as the
+   * directory stores it); absent for one typed by hand or imported. The pipeline board filters by it.
+   */
+  label_size: z.string().nullable().optional(),
 });
 export type Contact = z.infer<typeof contactSchema>;
 

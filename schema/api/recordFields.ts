@@ -75,6 +75,7 @@ export const contactFields = [
   'created_at',
   'last_answer',
   'demo_policy',
+  'label_size',
 ] as const satisfies readonly (keyof Contact)[];
 
 /**

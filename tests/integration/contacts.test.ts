@@ -18,9 +18,10 @@ const api = (user: TestUser, path: string, options: Omit<ApiOptions, 'token'> = 
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // last_answer (issue 16) is there only once the contact answered on a listen page; demo_policy (issue 28)
-// only on a contact added from a directory entry that has one, never on one made here.
+// only on a contact added from a directory entry that has one, label_size only on one added from the
+// directory: never on one made here.
 const CONTACT_FIELDS = Object.keys(contactSchema.shape)
-  .filter((field) => field !== 'last_answer' && field !== 'demo_policy')
+  .filter((field) => field !== 'last_answer' && field !== 'demo_policy' && field !== 'label_size')
   .sort();
 
 /** The contact items stored under the user's partition (read from the table, consistently). */

@@ -564,7 +564,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(lookup.map((item) => item.id)).toEqual([alphaId]);
   });
 
-  it('imports demo policies (CSV columns and a JSON demo_policy), reports bad values by row, and an added entry gives its contact the policy', async () => {
+  it('imports demo policies (CSV columns and a JSON demo_policy), reports bad values by row, and an added entry gives its contact the policy and label size', async () => {
     const before = await listed();
     const csv = [
       'Name,Email,Submission method,Submission URL,Accepts,Accepted genres,Response days,Max words',
@@ -609,7 +609,7 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
       response_days: 30,
     };
     const json = JSON.stringify([
-      { name: 'Policy Email', email: address('p-email'), demo_policy: replaced },
+      { name: 'Policy Email', email: address('p-email'), demo_policy: replaced, label_size: 'Boutique' },
       { name: 'Policy Form', email: address('p-form') },
       { name: 'Policy Broken', email: address('p-bad4'), demo_policy: { submit_by: 'email', private_streaming_only: 'perhaps' } },
     ]);
@@ -622,16 +622,18 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
     expect(byEmail(reread, address('p-email'))[0]).toMatchObject({ id: withEmail!.id, demo_policy: replaced });
     expect(byEmail(reread, address('p-form'))[0]?.demo_policy).toBeNull();
 
-    // Added to a user's contacts, the entry's policy goes with it and stays through an edit of the contact (same address or another).
+    // Added to a user's contacts, the entry's policy and label size go with it and stay through an edit of the contact (same address or another).
     const adder = await createUser();
     await own('/api/directory', { token: adder.idToken });
     const added = await own('/api/directory/contacts', { method: 'POST', token: adder.idToken, body: { entry_ids: [withEmail!.id] } });
     expect(added.status).toBe(200);
     const [contact] = (added.json as { added: Contact[] }).added;
-    expect(contact?.demo_policy).toEqual(replaced);
+    const fromEntry = { demo_policy: replaced, label_size: 'Boutique' };
+    expect(contact).toMatchObject(fromEntry);
     const contacts = new DynamoContactStore(dynamodb().doc, tableName);
-    expect((await contacts.get(adder.sub, contact!.id))?.demo_policy).toEqual(replaced);
-    expect((await contacts.getMany(adder.sub, [contact!.id]))[0]?.demo_policy).toEqual(replaced);
+    expect(await contacts.get(adder.sub, contact!.id)).toMatchObject(fromEntry);
+    // What the send route reads (and the queued recipient keeps): the claim's pitch snapshot takes the label size from it.
+    expect((await contacts.getMany(adder.sub, [contact!.id]))[0]).toMatchObject(fromEntry);
     const edit = {
       name: 'Renamed',
       email: contact!.email,
@@ -643,14 +645,14 @@ describe('POST /api/admin/directory and npm run directory:import', () => {
       notes: null,
       time_zone: null,
     };
-    expect(await contacts.update(adder.sub, contact!.id, edit)).toMatchObject({ outcome: 'saved', contact: { name: 'Renamed', demo_policy: replaced } });
+    expect(await contacts.update(adder.sub, contact!.id, edit)).toMatchObject({ outcome: 'saved', contact: { name: 'Renamed', ...fromEntry } });
     const moved = await contacts.update(adder.sub, contact!.id, { ...edit, email: address('p-moved') });
-    expect(moved).toMatchObject({ outcome: 'saved', contact: { email: address('p-moved'), demo_policy: replaced } });
+    expect(moved).toMatchObject({ outcome: 'saved', contact: { email: address('p-moved'), ...fromEntry } });
     const listedContacts = await contacts.list(adder.sub, { limit: 10 });
-    expect(listedContacts).toMatchObject({ outcome: 'listed', contacts: [{ email: address('p-moved'), demo_policy: replaced }] });
-    // A contact typed by hand has none.
+    expect(listedContacts).toMatchObject({ outcome: 'listed', contacts: [{ email: address('p-moved'), ...fromEntry }] });
+    // A contact typed by hand has neither.
     const typed = await contacts.add(adder.sub, { ...edit, email: address('p-typed') }, new Date());
-    expect(typed.outcome === 'saved' && 'demo_policy' in typed.contact).toBe(false);
+    expect(typed.outcome === 'saved' && ('demo_policy' in typed.contact || 'label_size' in typed.contact)).toBe(false);
   });
 
   it('refuses bad requests with a clear 400 and writes nothing', async () => {

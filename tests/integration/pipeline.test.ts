@@ -7,7 +7,8 @@
  * Another user's track keys and address ids are the same 404 as missing ones, and change nothing. A
  * board of 500 contacts is read in at most 3 queries; the to-dos among 300 pitches in one Query of their
  * sparse index that reads the to-dos only. The backfill gives older items what the logs say, their place
- * in the to-dos too.
+ * in the to-dos too. A contact added from LabelFinder and sent through the send route is on the board with
+ * the entry's label size.
  */
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +22,10 @@ import { addressId } from '../../lambdas/core/addressId';
 import { pitchKey } from '../../lambdas/core/sender';
 import { pipelineApiMessages } from '../../lambdas/http/pipeline';
 import type { EmailToken } from '../../lambdas/ports';
+import { directoryEntries } from '../../lib/local/seed';
 import type { Campaign } from '../../schema/api/campaigns';
 import type { Contact } from '../../schema/api/contacts';
+import { directoryDefaults } from '../../schema/api/directory';
 import type { ContactTrackList, PipelineBoard, PipelineEntry, PipelineTodoList, PipelineTrackList } from '../../schema/api/pipeline';
 import type { ListenAnswer } from '../../schema/api/listenValues';
 import { indexes, key } from '../../schema/table';
@@ -410,6 +413,43 @@ describe('the pitch pipeline of a track', () => {
     const once = await Promise.all(contacts.map((contact) => pitchedItem(contact)));
     await rebuildPipeline(world.db, world.tableName, owner.sub);
     expect(await Promise.all(contacts.map((contact) => pitchedItem(contact)))).toEqual(once);
+  });
+});
+
+describe('a contact added from LabelFinder on the board (issue 28 §1)', () => {
+  it("is filed under the directory entry's label size: the claim keeps it on the PITCHED item and the board answers it", async () => {
+    const owner = await createUser();
+    expect((await api(owner, '/api/profile')).status).toBe(200);
+    const world = await sendingWorld({ userId: owner.sub, start: new Date(Date.now() - 3_600_000) });
+    // A seeded label with an address, no demo policy (nothing for the pre-send check) and a size that is not the default.
+    const entry = directoryEntries.find(
+      (candidate) =>
+        candidate.contact_type === 'Label' && candidate.email.includes('@') && !candidate.demo_policy && candidate.label_size !== directoryDefaults.label_size,
+    )!;
+    const added = await api(owner, '/api/directory/contacts', { method: 'POST', body: { entry_ids: [entry.id] } });
+    expect(added.status, JSON.stringify(added.json)).toBe(200);
+    const [contact] = (added.json as { added: Contact[] }).added;
+    const campaign = await world.draft(1, { track_name: 'Quarry Lights' });
+    // Queued by the send route, which reads the contact from the store as every send does.
+    const sent = await api(owner, `/api/campaigns/${campaign.id}/send`, {
+      method: 'POST',
+      body: { contact_ids: [contact!.id], mode: 'immediate', batch_start: 0, total: 1 },
+    });
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    expect(sent.json).toMatchObject({ queued: 1 });
+    await world.runUntilIdle();
+
+    const trackKey = pitchKey(campaign);
+    expect(await world.item(key.user(owner.sub), key.pitched(trackKey, contact!.id))).toMatchObject({
+      company: entry.name,
+      label_size: entry.label_size,
+      sent_at: expect.any(String) as string,
+    });
+    const board = await api(owner, `/api/pipeline/tracks/${trackKey}`);
+    expect(board.status).toBe(200);
+    expect((board.json as unknown as PipelineBoard).entries).toEqual([
+      expect.objectContaining({ address_id: contact!.id, stage: 'pitched', company: entry.name, label_size: entry.label_size }),
+    ]);
   });
 });
 

@@ -163,8 +163,15 @@ describe('contactFromDirectoryEntry (spec §3 "User contact created from the dir
       genre_focus: 'deep-house, techno',
       time_zone: 'Europe/Berlin',
       created_at: createdAt,
+      label_size: 'Boutique',
     });
     expect(contactSchema.strict().parse(contact)).toEqual(contact);
+  });
+
+  it("keeps the entry's label size, which the pipeline board of a track pitched to the contact filters by (issue 28)", () => {
+    expect(contactFromDirectoryEntry(ALICE, entry({ label_size: 'Major subsidiary' }), createdAt).label_size).toBe('Major subsidiary');
+    // Free text as the directory stores it: an imported size outside the suggested ones is kept as it is.
+    expect(contactFromDirectoryEntry(ALICE, entry({ label_size: 'Collective' }), createdAt).label_size).toBe('Collective');
   });
 
   it('guesses the time zone from the country of the entry’s location when that country has one zone (issue 27 §2)', () => {

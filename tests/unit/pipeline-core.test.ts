@@ -171,6 +171,16 @@ describe('the claim’s snapshot', () => {
       label_size: null,
     });
   });
+
+  it("keeps the label size of a contact added from the directory (the board's label size filter)", () => {
+    const contact = buildContact({ id: 'addr', email: 'mara@label.test', label_size: 'Boutique' });
+    expect(
+      pitchSnapshotOf(
+        { track_name: 'Harbour Lights', track_url: 'https://music.test/h', track_id: null },
+        { contact, recipient_name: null, recipient_email: contact.email },
+      ),
+    ).toMatchObject({ label_size: 'Boutique' });
+  });
 });
 
 describe('the backfill’s facts', () => {

@@ -57,8 +57,9 @@ function storedContact(userId: string, contact: NewContact, createdAt: string): 
     genre_focus: contact.genre_focus ?? null,
     time_zone: contact.time_zone ?? null,
     created_at: createdAt,
-    // Only a contact from the directory has a policy (issue 28 §2): none is stored for the others.
+    // Only a contact from the directory has a policy and a label size (issue 28): none is stored for the others.
     ...(contact.demo_policy ? { demo_policy: contact.demo_policy } : {}),
+    ...(contact.label_size ? { label_size: contact.label_size } : {}),
   };
 }
 
@@ -166,7 +167,7 @@ export class DynamoContactStore implements ContactStore {
     return newId === id ? this.replaceFields(userId, id, contact) : this.move(userId, id, newId, contact);
   }
 
-  /** Same address (perhaps in another case): the fields the person writes change in place (genre_focus, demo_policy and created_at are kept), the id stays. */
+  /** Same address (perhaps in another case): the fields the person writes change in place (genre_focus, demo_policy, label_size and created_at are kept), the id stays. */
   private async replaceFields(userId: string, id: string, contact: ContactInput): Promise<ContactWriteResult> {
     try {
       const { Attributes } = await this.db.send(
@@ -191,7 +192,7 @@ export class DynamoContactStore implements ContactStore {
   private async move(userId: string, oldId: string, newId: string, contact: ContactInput): Promise<ContactWriteResult> {
     const old = await this.get(userId, oldId);
     if (!old) return { outcome: 'not_found' };
-    const moved = storedContact(userId, { ...contact, genre_focus: old.genre_focus, demo_policy: old.demo_policy }, old.created_at);
+    const moved = storedContact(userId, { ...contact, genre_focus: old.genre_focus, demo_policy: old.demo_policy, label_size: old.label_size }, old.created_at);
     try {
       await this.db.send(
         new TransactWriteCommand({
