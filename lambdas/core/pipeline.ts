@@ -158,6 +158,7 @@ export function entryOf(item: PipelineItem): PipelineEntry {
     listened_at: item.listened_at,
     answered_at: item.answered_at,
     replied_at: item.replied_at,
+    passed_at: item.passed_at,
     mark:
       item.mark_stage && item.mark_on && item.mark_set_at ? { stage: item.mark_stage, note: item.mark_note, on: item.mark_on, set_at: item.mark_set_at } : null,
     todo_done_at: item.todo_done_at,

@@ -96,6 +96,13 @@ export const preSendMessages = {
   passed: (track: string, date: string) => `Passed on ${track} on ${date}.`,
 } as const;
 
+/**
+ * "Passed on <track> on <date>.", the date in the artist's zone: the check's warning, and the recipients
+ * picker's note before a draft exists (web/src/pages/compose/useTrackPitches.ts).
+ */
+export const passedMessage = (trackName: string | null | undefined, at: string, timeZone?: string) =>
+  preSendMessages.passed(trackName?.trim() || 'this track', passedDate(at, timeZone));
+
 /** The warnings for one recipient, in the order above (skipping ones first); none: nothing to say. */
 export function preSendWarnings(input: PreSendInput): PreSendWarning[] {
   const { policy, email, track, passedOn } = input;
@@ -103,7 +110,7 @@ export function preSendWarnings(input: PreSendInput): PreSendWarning[] {
   const warn = (kind: PreSendWarningKind, message: string, extra: Partial<PreSendWarning> = {}) =>
     warnings.push({ kind, message, skipByDefault: kind === 'form_only' || kind === 'passed', ...extra });
 
-  if (passedOn) warn('passed', preSendMessages.passed(track.name?.trim() || 'this track', passedDate(passedOn.at, input.timeZone)));
+  if (passedOn) warn('passed', passedMessage(track.name, passedOn.at, input.timeZone));
   if (!policy) return warnings;
 
   if (policy.submit_by !== 'email') {

@@ -21,6 +21,7 @@ import type {
 import type { Profile } from '../../schema/api/profile';
 import { monthlyLimitOf } from './plans';
 import { dailyLimitOf } from './queueing';
+import { PITCH_KEY_LENGTH, pitchBasis } from './pitchBasis';
 import { nextPacificMidnight, pacificMonth } from './sendingWindow';
 import { replySubject, type FirstEmail } from './thread';
 import { oneClickUnsubscribeUrl, trackedHtml } from './tracking';
@@ -57,13 +58,11 @@ export const recipientDetails = {
 } as const;
 
 /**
- * The key of "this artist already pitched this track" (`PITCHED#<key>#<addressId>`): the lower-cased,
- * trimmed track link, or the track name when there is none, hashed to 22 base64url characters.
+ * The key of "this artist already pitched this track" (`PITCHED#<key>#<addressId>`): the track's pitch
+ * basis (its link, else its name) hashed to 22 base64url characters.
  */
 export function pitchKey(campaign: Pick<Campaign, 'track_url' | 'track_name'>): string {
-  const url = campaign.track_url?.trim().toLowerCase();
-  const basis = url ? url : `name:${campaign.track_name.trim().toLowerCase()}`;
-  return createHash('sha256').update(basis).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(pitchBasis(campaign)).digest('base64url').slice(0, PITCH_KEY_LENGTH);
 }
 
 // The DUE shard lives in a module without schemas: the sending items' keys need it, and no zod.

@@ -49,6 +49,11 @@ export interface PipelineEntry {
   listened_at: string | null;
   answered_at: string | null;
   replied_at: string | null;
+  /**
+   * When the contact passed on the track ('Not for us', or the artist's Passed): a later pitch of it is
+   * refused unless the artist insists (what the send check and Compose's recipients picker say).
+   */
+  passed_at: string | null;
   /** The artist's mark: Signed or Passed, with its note and the date they gave. */
   mark: { stage: PipelineMark; note: string | null; on: string; set_at: string } | null;
   /** An Interested / Send me the WAVs answer the artist marked done ("WAVs sent"). */

@@ -235,10 +235,12 @@ describe('the pitch pipeline of a track', () => {
     // No date given: today's.
     expect(entry.mark!.on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await pitchedItem(contacts[3]!))!.passed_at).toEqual(expect.any(String));
+    // The board says when, as the send check reads it (Compose's picker shows it before a draft exists).
+    expect(entry.passed_at).toBe((await pitchedItem(contacts[3]!))!.passed_at);
 
     const back = await api(owner, markPath(contacts[3]!), { method: 'PUT', body: { stage: 'derived' } });
     expect(back.status).toBe(200);
-    expect(back.json).toMatchObject({ stage: 'pitched', mark: null });
+    expect(back.json).toMatchObject({ stage: 'pitched', mark: null, passed_at: null });
     expect((await pitchedItem(contacts[3]!))!.passed_at ?? null).toBeNull();
 
     // Theo answered Not for us: a Passed mark taken back leaves the track passed (the answer's time).
@@ -246,6 +248,7 @@ describe('the pitch pipeline of a track', () => {
     expect((await api(owner, markPath(contacts[1]!), { method: 'PUT', body: { stage: 'passed' } })).status).toBe(200);
     expect((await api(owner, markPath(contacts[1]!), { method: 'PUT', body: { stage: 'derived' } })).status).toBe(200);
     expect((await pitchedItem(contacts[1]!))!.passed_at).toBe(answeredPass);
+    expect((await entryOf(contacts[1]!)).passed_at).toBe(answeredPass);
     // An answer after the artist's Passed does not take the pass back.
     expect((await api(owner, markPath(contacts[3]!), { method: 'PUT', body: { stage: 'passed', on: '2026-11-03' } })).status).toBe(200);
     await listen.answer(tokens[3]!, { answer: 'interested', note: null }, world.now);

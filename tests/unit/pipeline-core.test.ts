@@ -87,6 +87,11 @@ describe('an item as read', () => {
     expect(marked).toMatchObject({ stage: 'signed', derived_stage: 'pitched', name: 'Mara Velvet', email: 'mara@label.test' });
     expect(entryOf(item()).mark).toBeNull();
   });
+
+  it("an entry says when the contact passed on the track (Compose's picker shows it), and null when they did not", () => {
+    expect(entryOf(item({ passed_at: '2026-11-03T18:00:00.000Z', mark_stage: 'passed' })).passed_at).toBe('2026-11-03T18:00:00.000Z');
+    expect(entryOf(item()).passed_at).toBeNull();
+  });
 });
 
 describe('the Tracks page', () => {

@@ -32,12 +32,14 @@ import { gatewayMessages } from '../../schema/api/serverMessages';
 import { renderEmail } from '../../schema/email/render';
 import { newDraftCampaign } from '../../lambdas/core/campaign';
 import { campaignPreSendInput, leftOutByCheck, preSendWarnings } from '../../lambdas/core/preSendCheck';
+import { pitchKey } from '../../lambdas/core/sender';
 import { immediateRefusal, nextPacificMidnight, nextPacificMonthStart, pacificDate, pacificMonth, sendingCapacity } from '../../schema/sendingLimits';
 import type { DraftContent } from '../../lambdas/ports';
 import { systemTemplates } from '../../lib/local/seed/templates';
 import { createApiClient } from '../../web/src/api/client';
 import { tourFlagKey } from '../../web/src/tour/tourRules';
 import { fakeContactsServer, json } from './contacts-fake-server';
+import { fakePipelineServer, fakeTrack, pipelineEntry, type FakeTrack } from './pipeline-fake-server';
 import { makeFakeAuth, makeProfile, renderApp, testUser } from './helpers';
 
 /** Toasts are looked up the same way on every page (helpers.tsx). */
@@ -85,6 +87,8 @@ export interface ComposeServerOptions {
   sending?: Partial<FakeSending>;
   /** The artist's uploaded tracks ('My tracks', GET /api/tracks). */
   tracks?: TrackSummary[];
+  /** Tracks already pitched (their boards, GET /api/pipeline/tracks/{trackKey}): see pitchedTrack. */
+  pitchedTracks?: FakeTrack[];
   /** The server's clock at the start (ms; default 1 March 2025, 09:00 UTC): the status's Pacific day and month. */
   startsAt?: number;
 }
@@ -116,9 +120,11 @@ export function fakeComposeServer({
   userTemplates = [],
   sending: sendingOptions = {},
   tracks = [],
+  pitchedTracks = [],
   startsAt = BASE,
 }: ComposeServerOptions = {}) {
   const base = fakeContactsServer(contacts, unsubscribes);
+  const pipeline = fakePipelineServer(pitchedTracks);
   const sending: FakeSending = {
     mailboxConnected: true,
     dailyLimit: 500,
@@ -211,6 +217,7 @@ export function fakeComposeServer({
     const { pathname } = new URL(input as string, 'http://localhost');
 
     if (pathname.startsWith('/api/contacts') || pathname.startsWith('/api/unsubscribes')) return base.fetchImpl(input, init);
+    if (pathname.startsWith('/api/pipeline/')) return (await pipeline.route(method, pathname, body)) ?? json({ message: gatewayMessages.notFound }, 404);
 
     if (method === 'POST' && pathname === '/api/campaigns/generate-preview') {
       await hold.generate;
@@ -459,7 +466,28 @@ export function fakeComposeServer({
     fetchImpl.mock.calls.filter(([url, init]) => (init?.method ?? 'GET') === method && new URL(url as string, 'http://localhost').pathname === path);
   const bodies = (method: string, path: string) => calls(method, path).map(([, init]) => JSON.parse(init?.body as string) as Record<string, unknown>);
 
-  return { contacts: base.contacts, unsubs: base.unsubs, campaigns, templates, savedLists, sending, fail, hold, fetchImpl, calls, bodies };
+  return { contacts: base.contacts, unsubs: base.unsubs, campaigns, templates, savedLists, sending, fail, hold, fetchImpl, calls, bodies, pipeline };
+}
+
+/**
+ * A track already pitched to these contacts, its board keyed as the server keys it (core sender
+ * pitchKey); `passed`: contact id → when they answered 'Not for us'.
+ */
+export function pitchedTrack(
+  track: { track_name: string; track_url: string | null },
+  pitchedTo: readonly Contact[],
+  passed: Readonly<Record<string, string>> = {},
+): FakeTrack {
+  const board = fakeTrack(track.track_name, pitchKey(track), []);
+  return {
+    track: { ...board.track, track_url: track.track_url },
+    entries: pitchedTo.map((contact, i) => {
+      const passedAt = passed[contact.id] ?? null;
+      // A contact's id is its address's, as the server's board has it.
+      const who = { address_id: contact.id, contact_id: contact.id, name: contact.name, email: contact.email };
+      return pipelineEntry(i, passedAt ? { ...who, stage: 'answered', answer: 'not_for_us', answered_at: passedAt, passed_at: passedAt } : who);
+    }),
+  };
 }
 
 /** The stored content of a draft from the API's input (HTML blanks take the spec §5 defaults). */

@@ -43,6 +43,7 @@ export function pipelineEntry(i: number, overrides: Partial<PipelineEntry> = {})
     listened_at: null,
     answered_at: null,
     replied_at: null,
+    passed_at: null,
     mark: null,
     todo_done_at: null,
     ...overrides,
@@ -150,10 +151,13 @@ export function fakePipelineServer(initial: FakeTrack[] = []) {
         const parsed = pipelineMarkRequestSchema.safeParse(body);
         if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);
         const { stage, note, on } = parsed.data;
-        updated =
-          stage === 'derived'
-            ? { ...current, stage: current.derived_stage, mark: null }
-            : { ...current, stage, mark: { stage, note: note ?? null, on: on ?? now().slice(0, 10), set_at: now() } };
+        // As the server: the contact's own 'Not for us' stays their pass; else Passed sets it and anything else clears it.
+        const notForUs = current.answer === 'not_for_us' ? current.answered_at : null;
+        if (stage === 'derived') updated = { ...current, stage: current.derived_stage, mark: null, passed_at: notForUs };
+        else {
+          const mark = { stage, note: note ?? null, on: on ?? now().slice(0, 10), set_at: now() };
+          updated = { ...current, stage, mark, passed_at: notForUs ?? (stage === 'passed' ? mark.set_at : null) };
+        }
       } else {
         const parsed = pipelineTodoRequestSchema.safeParse(body);
         if (!parsed.success) return json({ message: parsed.error.issues[0]?.message ?? 'Invalid' }, 400);

@@ -33,6 +33,7 @@ import { SendCampaign } from './send/SendCampaign';
 import { TRACK_UPLOAD_ID, TrackInfoCard } from './TrackInfoCard';
 import { aiTrackOf, aiTrackReady, emptyTrackForm, htmlTrackOf, listenFieldsReady, missingBeyondHint, trackLinkOf, type TrackForm } from './trackForm';
 import { useRecipients } from './useRecipients';
+import { useTrackPitchNotes } from './useTrackPitches';
 import {
   clearComposeSession,
   DRAFT_PARAM,
@@ -150,6 +151,8 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
   const recipients = useRecipients(restored.selected_ids);
   const [mode, setMode] = useState<ComposeMode>(restored.mode);
   const [track, setTrack] = useState<TrackForm>(restored.track);
+  /** Who passed on this track or already received it, shown in the picker before a draft exists (issue 28 §2). */
+  const pitchNotes = useTrackPitchNotes(track);
   /** The draft of this compose session (AI or HTML), once one was created, read back or opened. */
   const [campaign, setCampaign] = useState<Campaign | null>(opened?.campaign ?? null);
   /** A kept session's draft id until the draft is read back: writes meanwhile still go to that draft. */
@@ -519,7 +522,7 @@ function ComposeWorkspace({ opened }: { opened: OpenedDraft | null }) {
             </Alert>
           )}
           <TrackInfoCard key={sendSession} mode={mode} form={track} onChange={changeTrack} />
-          <RecipientsCard recipients={recipients} />
+          <RecipientsCard recipients={recipients} pitchNotes={pitchNotes} />
           {mode === 'ai' && (
             <SpaceBetween size="xs">
               <Button variant="primary" disabled={!canGenerate || generating} onClick={() => void generate()}>

@@ -25,6 +25,7 @@ import { contactTypeBadgeColors, countByType, genreOptions } from '../contacts/f
 import styles from './compose.module.css';
 import { SaveListModal } from './SaveListModal';
 import { isUnsubscribed, type Recipients } from './useRecipients';
+import type { PitchNote } from './useTrackPitches';
 
 /** Rows rendered at once: the list may hold thousands of contacts, the page keeps its DOM small. */
 export const RECIPIENT_ROWS_STEP = 100;
@@ -38,16 +39,24 @@ const RecipientRow = memo(function RecipientRow({
   contact,
   checked,
   unsubscribed,
+  pitchNote,
   onToggle,
 }: {
   contact: Contact;
   checked: boolean;
   unsubscribed: boolean;
+  /** What the contact did with the track being composed: passed on it, or received it. */
+  pitchNote: PitchNote | undefined;
   onToggle: (id: string, on: boolean) => void;
 }) {
   return (
     <li className={styles.recipientRow}>
-      <Checkbox checked={checked} onChange={({ detail }) => onToggle(contact.id, detail.checked)}>
+      <Checkbox
+        checked={checked}
+        onChange={({ detail }) => onToggle(contact.id, detail.checked)}
+        // The checkbox's description: read with it, so the row stays one stop for the keyboard.
+        description={pitchNote && <StatusIndicator type={pitchNote.kind === 'passed' ? 'warning' : 'info'}>{pitchNote.text}</StatusIndicator>}
+      >
         {/* The spaces keep the words apart in the checkbox's accessible name. */}
         <span className={styles.recipientText}>
           <span className={styles.recipientName}>{contact.name}</span> <span className={styles.recipientDetail}>{contact.email}</span>{' '}
@@ -103,9 +112,17 @@ function EmptyList({ kind, onRetry }: { kind: 'failed' | 'none' | 'filters'; onR
 /**
  * The Select Recipients card (spec §2): Quick Load of saved lists, type and genre filters, search by
  * name, email or label, Select All / Deselect All Filtered, Save Contact List, and a scrolling list
- * of checkbox rows (unsubscribed addresses marked: they are skipped when sending).
+ * of checkbox rows (unsubscribed addresses marked: they are skipped when sending; a contact who passed
+ * on the track or already received it says so, issue 28 §2).
  */
-export const RecipientsCard = memo(function RecipientsCard({ recipients }: { recipients: Recipients }) {
+export const RecipientsCard = memo(function RecipientsCard({
+  recipients,
+  pitchNotes,
+}: {
+  recipients: Recipients;
+  /** By contact id, for the track being composed (useTrackPitchNotes); null while unknown. */
+  pitchNotes: ReadonlyMap<string, PitchNote> | null;
+}) {
   const { api } = useAuth();
   const { notify } = useNotifications();
   const { contacts, status, streamed, complete, unsubscribed, types, genres, search, filtered, selectedIds, selected } = recipients;
@@ -254,6 +271,7 @@ export const RecipientsCard = memo(function RecipientsCard({ recipients }: { rec
                   contact={contact}
                   checked={selectedIds.has(contact.id)}
                   unsubscribed={isUnsubscribed(unsubscribed, contact)}
+                  pitchNote={pitchNotes?.get(contact.id)}
                   onToggle={recipients.toggle}
                 />
               ))}

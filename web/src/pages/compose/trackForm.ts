@@ -82,6 +82,16 @@ export const isBadTrackUrl = (value: string) => value.trim() !== '' && normalise
 /** The track link as it is sent and stored ('soundcloud.com/…' → 'https://soundcloud.com/…'); '' when blank or not a link. */
 export const trackLinkOf = (form: Pick<TrackForm, 'track_url'>) => normaliseLink(form.track_url) ?? '';
 
+/**
+ * The track as a draft will store it, for its pitch key (core pitchBasis: the link as stored, else the
+ * name); null while neither is given, or while the link typed is not a link yet (no draft could be saved).
+ */
+export function pitchedTrackOf(form: Pick<TrackForm, 'track_name' | 'track_url'>): { track_name: string; track_url: string | null } | null {
+  const link = trackLinkOf(form);
+  if (link === '' && (form.track_url.trim() !== '' || form.track_name.trim() === '')) return null;
+  return { track_name: form.track_name, track_url: link === '' ? null : link };
+}
+
 /** bpm as the server takes it: blank, or a whole number in range. */
 export function bpmError(value: string): string | null {
   const text = value.trim();
