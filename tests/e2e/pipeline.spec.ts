@@ -145,6 +145,10 @@ test('a track pitched to four: answers and a mark put each in its stage, the Das
     await ok(api.post('/api/contacts', { data: eve }), 201);
     await page.goto('/dashboard/compose');
     await fillTrackDetails(page, { name: TRACK_NAME, uploaded: new RegExp(TRACK_NAME) });
+    // The recipients picker says it before anything is sent.
+    const recipients = page.getByRole('group', { name: 'Recipients' });
+    await expect(recipients.getByText(`Passed on ${TRACK_NAME} on `)).toHaveCount(1);
+    await expect(recipients.getByText('Already received this track')).toHaveCount(3);
     await previewForAll(page, { selected: 5, timeout: 30_000 });
     await page.getByRole('button', { name: 'Send Campaign', exact: true }).click();
     const send = page.getByRole('dialog', { name: 'Send Campaign' });
