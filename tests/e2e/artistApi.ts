@@ -123,6 +123,18 @@ export async function sendCampaign(api: APIRequestContext, { trackName, contactI
   return { campaignId: campaign.id, messages };
 }
 
+/** Waits for the campaign to complete, then the local mailbox's messages of it ('Name <address>' in `to`). */
+export async function completedCampaignOutbox(api: APIRequestContext, campaignId: string): Promise<{ id: string; to: string }[]> {
+  await until(
+    async () => (await ok(api.get(`/api/campaigns/${campaignId}`))) as { status: string },
+    (campaign) => campaign.status === 'completed',
+    'the campaign to complete',
+    60_000,
+  );
+  const { messages } = (await ok(api.get('/api/local/outbox'))) as { messages: { id: string; to: string; campaign_id: string }[] };
+  return messages.filter((message) => message.campaign_id === campaignId);
+}
+
 /** A waveform as the browser would have sent it: fixed, so a listen page draws the same every run. */
 const PEAKS = Array.from({ length: 200 }, (_, i) => Math.round((0.25 + 0.7 * Math.abs(Math.sin(i / 7)) * (0.6 + 0.4 * Math.cos(i / 23))) * 1000) / 1000);
 

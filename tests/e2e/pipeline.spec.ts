@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { connectLocalMailbox, ok, until, uploadTrack } from './artistApi';
+import { completedCampaignOutbox, connectLocalMailbox, ok, until, uploadTrack } from './artistApi';
 import { checkPage, settled } from './axe';
 import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn, toast } from './helpers';
 
@@ -160,13 +160,7 @@ test('a track pitched to four: answers and a mark put each in its stage, the Das
     await expect(page.getByText('Campaign Started!')).toBeVisible({ timeout: 30_000 });
     const { campaigns } = (await ok(api.get('/api/campaigns'))) as { campaigns: { id: string }[] };
     const again = campaigns.find((campaign) => campaign.id !== draft.id)!;
-    await until(
-      async () => (await ok(api.get(`/api/campaigns/${again.id}`))) as { status: string },
-      (campaign) => campaign.status === 'completed',
-      'the second campaign to complete',
-      60_000,
-    );
-    const secondOutbox = ((await ok(api.get('/api/local/outbox'))) as { messages: OutboxSummary[] }).messages.filter((m) => m.campaign_id === again.id);
+    const secondOutbox = await completedCampaignOutbox(api, again.id);
     expect(secondOutbox.map((message) => message.to)).toEqual([expect.stringContaining(`<${eve.email}>`)]);
   } finally {
     await api.dispose();

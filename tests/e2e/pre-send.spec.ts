@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { DirectoryEntry } from '../../schema/api/directory';
-import { connectLocalMailbox, ok, until } from './artistApi';
+import { completedCampaignOutbox, connectLocalMailbox, ok } from './artistApi';
 import { checkPage, settled } from './axe';
 import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn } from './helpers';
 
@@ -13,11 +13,6 @@ import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn } from '
  */
 
 const TRACK_URL = 'https://soundcloud.com/nova-pulse/harbour-lights';
-
-interface OutboxSummary {
-  to: string;
-  campaign_id: string;
-}
 
 test('a form-only label is left out by default and a private-links-only label is offered the listen page', async ({
   page,
@@ -95,13 +90,7 @@ test('a form-only label is left out by default and a private-links-only label is
     const { campaigns } = (await ok(api.get('/api/campaigns'))) as { campaigns: { id: string; status: string; total_queued: number }[] };
     const campaign = campaigns[0]!;
     expect(campaign.total_queued).toBe(1);
-    await until(
-      async () => (await ok(api.get(`/api/campaigns/${campaign.id}`))) as { status: string },
-      (c) => c.status === 'completed',
-      'the campaign to complete',
-      60_000,
-    );
-    const outbox = ((await ok(api.get('/api/local/outbox'))) as { messages: OutboxSummary[] }).messages.filter((m) => m.campaign_id === campaign.id);
+    const outbox = await completedCampaignOutbox(api, campaign.id);
     // 'Name <address>': one email, to the private-links label; none to the form-only label.
     expect(outbox).toHaveLength(1);
     expect(outbox[0]!.to.toLowerCase()).toContain(`<${privateOnly!.email.toLowerCase()}>`);

@@ -474,7 +474,13 @@ describe('sender: one email of a track per address (checked at the claim)', () =
    * Queues batches of a selection of `total` as the send route does: batch n covers selection positions
    * [100n, 100n + 100) and carries only those of it queued (the route dedupes within a batch only).
    */
-  async function queueBatches(world: SendingWorld, campaignId: string, total: number, batches: Contact[][], sendAgain = false) {
+  async function queueBatches(
+    world: SendingWorld,
+    campaignId: string,
+    total: number,
+    batches: Contact[][],
+    again: { sendAgain?: boolean; sendAgainIds?: ReadonlySet<string> } = {},
+  ) {
     for (const [n, contacts] of batches.entries()) {
       const result = await world.sendQueue.queueBatch(world.userId, {
         campaignId,
@@ -483,7 +489,7 @@ describe('sender: one email of a track per address (checked at the claim)', () =
         contacts,
         sendAfter: world.now,
         now: world.now,
-        sendAgain,
+        ...again,
       });
       expect(result.outcome).toBe('queued');
     }
@@ -517,7 +523,7 @@ describe('sender: one email of a track per address (checked at the claim)', () =
     const third = await world.draft(1);
     await queueBatches(world, first.id, 1, [[ada]]);
     await queueBatches(world, second.id, 2, [[ada, bo]]);
-    await queueBatches(world, third.id, 1, [[ada]], true);
+    await queueBatches(world, third.id, 1, [[ada]], { sendAgain: true });
     await world.runUntilIdle();
 
     // The first campaign's email, and the insisting third campaign's; never the second's.
@@ -541,16 +547,7 @@ describe('sender: one email of a track per address (checked at the claim)', () =
     await queueBatches(world, first.id, 2, [[ada, bo]]);
     await world.runUntilIdle();
     const second = await world.draft(2);
-    const queued = await world.sendQueue.queueBatch(world.userId, {
-      campaignId: second.id,
-      batchStart: 0,
-      total: 2,
-      contacts: [ada, bo],
-      sendAfter: world.now,
-      now: world.now,
-      sendAgainIds: new Set([ada.id]),
-    });
-    expect(queued.outcome).toBe('queued');
+    await queueBatches(world, second.id, 2, [[ada, bo]], { sendAgainIds: new Set([ada.id]) });
     await world.runUntilIdle();
 
     expect(world.mailer.sent.map((s) => [s.email.meta.campaignId, s.email.to.email])).toEqual([
