@@ -1,7 +1,5 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useState } from 'react';
@@ -10,6 +8,7 @@ import { NOTES_MAX } from '../../../../schema/api/waitlistConstants';
 import { saveWaitlistNotes } from '../../api/adminWaitlist';
 import { errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
+import { SaveModal } from '../../components/SaveModal';
 import { useNotifications } from '../../notifications/NotificationsContext';
 import styles from './waitlist.module.css';
 
@@ -39,48 +38,22 @@ export function NotesModal({ entry, onDismiss, onSaved }: { entry: WaitlistEntry
   }
 
   return (
-    <Modal
-      visible
-      onDismiss={() => {
-        if (!saving) onDismiss();
-      }}
-      header="Add Internal Notes"
-      closeAriaLabel="Close dialog"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss} disabled={saving}>
-              Cancel
-            </Button>
-            <Button variant="primary" onClick={() => void save()} loading={saving} disabled={tooLong}>
-              Save Notes
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <SpaceBetween size="m">
-          <div role="group" aria-label="Why interested">
-            <Box variant="awsui-key-label">Why interested</Box>
-            {entry.why_interested ? <div className={styles.readOnlyText}>{entry.why_interested}</div> : <Box color="text-status-inactive">Not given</Box>}
-          </div>
-          <FormField
-            label="Internal notes"
-            description={`For ${entry.artist_name} (${entry.email}). Only administrators see these notes.`}
-            constraintText={`${draft.length}/${NOTES_MAX} characters`}
-            errorText={tooLong ? `Notes must be at most ${NOTES_MAX} characters` : undefined}
-            stretch
-          >
-            <Textarea value={draft} onChange={({ detail }) => setDraft(detail.value)} rows={6} autoFocus disabled={saving} />
-          </FormField>
-        </SpaceBetween>
-      </form>
-    </Modal>
+    <SaveModal header="Add Internal Notes" saveLabel="Save Notes" saving={saving} saveDisabled={tooLong} onSave={() => void save()} onDismiss={onDismiss}>
+      <SpaceBetween size="m">
+        <div role="group" aria-label="Why interested">
+          <Box variant="awsui-key-label">Why interested</Box>
+          {entry.why_interested ? <div className={styles.readOnlyText}>{entry.why_interested}</div> : <Box color="text-status-inactive">Not given</Box>}
+        </div>
+        <FormField
+          label="Internal notes"
+          description={`For ${entry.artist_name} (${entry.email}). Only administrators see these notes.`}
+          constraintText={`${draft.length}/${NOTES_MAX} characters`}
+          errorText={tooLong ? `Notes must be at most ${NOTES_MAX} characters` : undefined}
+          stretch
+        >
+          <Textarea value={draft} onChange={({ detail }) => setDraft(detail.value)} rows={6} autoFocus disabled={saving} />
+        </FormField>
+      </SpaceBetween>
+    </SaveModal>
   );
 }

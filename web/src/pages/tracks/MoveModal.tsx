@@ -1,9 +1,7 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import DatePicker from '@cloudscape-design/components/date-picker';
 import FormField from '@cloudscape-design/components/form-field';
-import Modal from '@cloudscape-design/components/modal';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
@@ -12,6 +10,7 @@ import { PIPELINE_NOTE_MAX, pipelineMarkRequestSchema, type PipelineEntry, type 
 import { errorMessage } from '../../api/client';
 import { markPipelineEntry } from '../../api/pipeline';
 import { useAuth } from '../../auth/AuthContext';
+import { SaveModal } from '../../components/SaveModal';
 import { derivedText, markText, stageLabel, todayStamp } from './pipelineView';
 
 type Choice = PipelineMarkRequest['stage'];
@@ -74,80 +73,56 @@ export function MoveModal({
 
   const marked = markText(entry);
   return (
-    <Modal
-      visible
-      onDismiss={() => !saving && onDismiss()}
-      header={`Move ${entry.name}`}
-      closeAriaLabel="Close dialog"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss} disabled={saving}>
-              Cancel
-            </Button>
-            <Button variant="primary" onClick={() => void save()} loading={saving}>
-              Move
-            </Button>
-          </SpaceBetween>
+    <SaveModal header={`Move ${entry.name}`} saveLabel="Move" saving={saving} onSave={() => void save()} onDismiss={onDismiss}>
+      <SpaceBetween size="m">
+        <Box color="text-body-secondary">
+          {`Now: ${stageLabel(entry.stage)}`}
+          {marked && ` (${marked}). ${derivedText(entry)}.`}
         </Box>
-      }
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <SpaceBetween size="m">
-          <Box color="text-body-secondary">
-            {`Now: ${stageLabel(entry.stage)}`}
-            {marked && ` (${marked}). ${derivedText(entry)}.`}
-          </Box>
-          {failure && (
-            <Alert type="error" header="Could not move this contact">
-              {failure}
-            </Alert>
-          )}
-          <FormField label="Move to">
-            <RadioGroup
-              value={choice}
-              onChange={({ detail }) => setChoice(detail.value as Choice)}
-              items={[
-                { value: 'signed', label: 'Signed' },
-                { value: 'passed', label: 'Passed' },
-                {
-                  value: 'derived',
-                  label: 'Use derived stage',
-                  description: `Back to ${stageLabel(entry.derived_stage)}, the stage the emails and the listen page give.`,
-                  disabled: !entry.mark,
-                },
-              ]}
-            />
-          </FormField>
-          {choice !== 'derived' && (
-            <>
-              <FormField label="Date" description="When it happened." constraintText="YYYY-MM-DD. Empty: today." errorText={shown.on}>
-                <DatePicker
-                  value={on}
-                  onChange={({ detail }) => setOn(detail.value)}
-                  format="iso"
-                  placeholder="YYYY-MM-DD"
-                  expandToViewport
-                  i18nStrings={{
-                    openCalendarAriaLabel: (selected) => `Choose the date${selected ? `, ${selected}` : ''}`,
-                    previousMonthAriaLabel: 'Previous month',
-                    nextMonthAriaLabel: 'Next month',
-                    todayAriaLabel: 'Today',
-                  }}
-                />
-              </FormField>
-              <FormField label="Note (optional)" constraintText={`${note.length}/${PIPELINE_NOTE_MAX} characters`} errorText={shown.note} stretch>
-                <Textarea value={note} onChange={({ detail }) => setNote(detail.value)} rows={3} placeholder="What was agreed, or why they passed" />
-              </FormField>
-            </>
-          )}
-        </SpaceBetween>
-      </form>
-    </Modal>
+        {failure && (
+          <Alert type="error" header="Could not move this contact">
+            {failure}
+          </Alert>
+        )}
+        <FormField label="Move to">
+          <RadioGroup
+            value={choice}
+            onChange={({ detail }) => setChoice(detail.value as Choice)}
+            items={[
+              { value: 'signed', label: 'Signed' },
+              { value: 'passed', label: 'Passed' },
+              {
+                value: 'derived',
+                label: 'Use derived stage',
+                description: `Back to ${stageLabel(entry.derived_stage)}, the stage the emails and the listen page give.`,
+                disabled: !entry.mark,
+              },
+            ]}
+          />
+        </FormField>
+        {choice !== 'derived' && (
+          <>
+            <FormField label="Date" description="When it happened." constraintText="YYYY-MM-DD. Empty: today." errorText={shown.on}>
+              <DatePicker
+                value={on}
+                onChange={({ detail }) => setOn(detail.value)}
+                format="iso"
+                placeholder="YYYY-MM-DD"
+                expandToViewport
+                i18nStrings={{
+                  openCalendarAriaLabel: (selected) => `Choose the date${selected ? `, ${selected}` : ''}`,
+                  previousMonthAriaLabel: 'Previous month',
+                  nextMonthAriaLabel: 'Next month',
+                  todayAriaLabel: 'Today',
+                }}
+              />
+            </FormField>
+            <FormField label="Note (optional)" constraintText={`${note.length}/${PIPELINE_NOTE_MAX} characters`} errorText={shown.note} stretch>
+              <Textarea value={note} onChange={({ detail }) => setNote(detail.value)} rows={3} placeholder="What was agreed, or why they passed" />
+            </FormField>
+          </>
+        )}
+      </SpaceBetween>
+    </SaveModal>
   );
 }
