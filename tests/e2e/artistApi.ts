@@ -62,6 +62,26 @@ const pathOf = (url: string) => {
   return parsed.pathname + parsed.search;
 };
 
+/** A draft of an uploaded track with its email written by hand, as Compose saves it; returns its id. */
+export async function draftOfUploadedTrack(
+  api: APIRequestContext,
+  { trackName, trackId, recipients }: { trackName: string; trackId: string; recipients: number },
+) {
+  const draft = (await ok(
+    api.post('/api/campaigns', {
+      data: {
+        mode: 'ai',
+        track: { track_name: trackName, track_url: '', track_id: trackId, genre: 'techno', description: 'A rolling late-night groove.' },
+        email_subject: '[TRACK_NAME] for [LABEL_NAME]',
+        email_body: 'Hi [CONTACT_NAME],\n\nMy new track: [TRACK_URL]\n\nNova',
+        total_recipients: recipients,
+      },
+    }),
+    201,
+  )) as { id: string };
+  return draft.id;
+}
+
 /** Creates a campaign of `trackName` written by hand and sends it to `contactIds` at once; returns its id. */
 export async function startCampaign(api: APIRequestContext, { trackName, contactIds }: { trackName: string; contactIds: string[] }) {
   const campaign = (await ok(

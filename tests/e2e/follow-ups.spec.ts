@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { connectLocalMailbox, ok, until, uploadTrack } from './artistApi';
+import { connectLocalMailbox, draftOfUploadedTrack, ok, until, uploadTrack } from './artistApi';
 import { idTokenFor, newUser, signedIn } from './helpers';
 
 /**
@@ -37,18 +37,7 @@ test('a follow-up goes only to the recipient who did nothing, in the same thread
     await connectLocalMailbox(api, baseURL!);
     const trackId = await uploadTrack(api, `${TRACK_NAME}.wav`);
     // The draft as Compose saves it, opened in Compose ('Continue in Compose'), where the artist adds the step.
-    const draft = (await ok(
-      api.post('/api/campaigns', {
-        data: {
-          mode: 'ai',
-          track: { track_name: TRACK_NAME, track_url: '', track_id: trackId, genre: 'techno', description: 'A rolling late-night groove.' },
-          email_subject: '[TRACK_NAME] for [LABEL_NAME]',
-          email_body: 'Hi [CONTACT_NAME],\n\nMy new track: [TRACK_URL]\n\nNova',
-          total_recipients: 3,
-        },
-      }),
-      201,
-    )) as { id: string };
+    const draft = { id: await draftOfUploadedTrack(api, { trackName: TRACK_NAME, trackId, recipients: 3 }) };
 
     await page.goto(`/dashboard/compose?draft=${draft.id}`);
     await page.getByRole('button', { name: 'Select All', exact: true }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { completedCampaignOutbox, connectLocalMailbox, ok, until, uploadTrack } from './artistApi';
+import { completedCampaignOutbox, connectLocalMailbox, draftOfUploadedTrack, ok, until, uploadTrack } from './artistApi';
 import { checkPage, settled } from './axe';
 import { fillTrackDetails, idTokenFor, newUser, previewForAll, signedIn, toast } from './helpers';
 
@@ -44,18 +44,7 @@ test('a track pitched to four: answers and a mark put each in its stage, the Das
     for (const contact of [ana, ben, cleo, dee]) ids.push(((await ok(api.post('/api/contacts', { data: contact }), 201)) as { id: string }).id);
     await connectLocalMailbox(api, baseURL!);
     const trackId = await uploadTrack(api, `${TRACK_NAME}.wav`);
-    const draft = (await ok(
-      api.post('/api/campaigns', {
-        data: {
-          mode: 'ai',
-          track: { track_name: TRACK_NAME, track_url: '', track_id: trackId, genre: 'techno', description: 'A rolling late-night groove.' },
-          email_subject: '[TRACK_NAME] for [LABEL_NAME]',
-          email_body: 'Hi [CONTACT_NAME],\n\nMy new track: [TRACK_URL]\n\nNova',
-          total_recipients: ids.length,
-        },
-      }),
-      201,
-    )) as { id: string };
+    const draft = { id: await draftOfUploadedTrack(api, { trackName: TRACK_NAME, trackId, recipients: ids.length }) };
     await ok(api.post(`/api/campaigns/${draft.id}/send`, { data: { contact_ids: ids, mode: 'immediate', batch_start: 0, total: ids.length } }));
     const outbox = async () => ((await ok(api.get('/api/local/outbox'))) as { messages: OutboxSummary[] }).messages.filter((m) => m.campaign_id === draft.id);
     const sent = await until(outbox, (messages) => messages.length === 4, 'the four emails', 60_000);
