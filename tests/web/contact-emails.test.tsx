@@ -1,10 +1,9 @@
-import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { screen, waitFor, within } from '@testing-library/react';
+import { within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContactEmail } from '../../schema/api/sending';
 import { formatDateTime } from '../../web/src/pages/campaigns/campaignView';
-import { contact, fakeContactsServer, gate, renderContacts, type ContactsServer } from './contacts-fake-server';
+import { contact, fakeContactsServer, gate, openContactCard } from './contacts-fake-server';
 import { preloadRoutes } from './helpers';
 
 beforeAll(async () => {
@@ -23,21 +22,6 @@ const sentEmail = (overrides: Partial<ContactEmail> = {}): ContactEmail => ({
   ...overrides,
 });
 
-async function openCard(server: ContactsServer, email: string) {
-  renderContacts(server);
-  await screen.findByRole('heading', { name: 'Contacts', level: 1 });
-  const card = await waitFor(() => {
-    const found = createWrapper()
-      .findCards()!
-      .findItems()
-      .map((item) => item.getElement())
-      .find((element) => within(element).queryByText(email, { exact: true }));
-    if (!found) throw new Error(`no card for ${email}`);
-    return found;
-  });
-  return within(card);
-}
-
 describe('the emails sent to a contact, on its card', () => {
   it('loads nothing until opened, then lists each email with its track, time, subject and answer, and the Replied mark', async () => {
     const mara = contact(1);
@@ -47,7 +31,7 @@ describe('the emails sent to a contact, on its card', () => {
       sentEmail({ replied_at: '2025-03-02T09:00:00.000Z' }),
     ]);
     const user = userEvent.setup();
-    const card = await openCard(server, mara.email);
+    const card = await openContactCard(server, mara.email);
     expect(server.calls('GET', `/api/contacts/${mara.id}/emails`)).toHaveLength(0);
 
     await user.click(card.getByRole('button', { name: `Emails sent to ${mara.name} (${mara.email})` }));
@@ -70,7 +54,7 @@ describe('the emails sent to a contact, on its card', () => {
     const server = fakeContactsServer([mara]);
     server.sentEmails.set(mara.id, [sentEmail({ campaign_id: 'campaign-9', position: 4 })]);
     const user = userEvent.setup();
-    const card = await openCard(server, mara.email);
+    const card = await openContactCard(server, mara.email);
     await user.click(card.getByRole('button', { name: `Emails sent to ${mara.name} (${mara.email})` }));
     const mark = await card.findByRole('button', { name: 'Mark as replied' });
     mark.focus();
@@ -90,7 +74,7 @@ describe('the emails sent to a contact, on its card', () => {
     const server = fakeContactsServer([mara]);
     server.fail.contactEmails = { status: 500, message: 'Something went wrong' };
     const user = userEvent.setup();
-    const card = await openCard(server, mara.email);
+    const card = await openContactCard(server, mara.email);
     await user.click(card.getByRole('button', { name: `Emails sent to ${mara.name} (${mara.email})` }));
     expect(await card.findByText('Failed to load the emails: Something went wrong')).toBeInTheDocument();
 

@@ -2,12 +2,11 @@
  * Issue 28 §1: a contact's card shows every track pitched to them with its stage ('Passed on Nov 3' where
  * they passed), each linking to the track's board; read only once the section is opened.
  */
-import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../web/src/pages/campaigns/campaignView';
-import { contact, fakeContactsServer, gate, renderContacts, type ContactsServer } from './contacts-fake-server';
+import { contact, fakeContactsServer, gate, openContactCard, type ContactsServer } from './contacts-fake-server';
 import { currentPath, preloadRoutes } from './helpers';
 import { fakePipelineServer, fakeTrack, pipelineEntry, type PipelineServer } from './pipeline-fake-server';
 
@@ -40,26 +39,11 @@ function servers(): { contacts: ContactsServer; pipeline: PipelineServer } {
   return { contacts, pipeline };
 }
 
-async function openCard(server: ContactsServer, email: string) {
-  renderContacts(server);
-  await screen.findByRole('heading', { name: 'Contacts', level: 1 });
-  const card = await waitFor(() => {
-    const found = createWrapper()
-      .findCards()!
-      .findItems()
-      .map((item) => item.getElement())
-      .find((element) => within(element).queryByText(email, { exact: true }));
-    if (!found) throw new Error(`no card for ${email}`);
-    return found;
-  });
-  return within(card);
-}
-
 describe('the tracks pitched to a contact, on its card', () => {
   it('reads nothing until opened, then lists each track with its stage, and where they passed, when', async () => {
     const { contacts } = servers();
     const user = userEvent.setup();
-    const card = await openCard(contacts, mara.email);
+    const card = await openContactCard(contacts, mara.email);
     expect(contacts.calls('GET', `/api/contacts/${mara.id}/tracks`)).toHaveLength(0);
 
     await user.click(card.getByRole('button', { name: `Tracks pitched to ${mara.name} (${mara.email})` }));
@@ -78,7 +62,7 @@ describe('the tracks pitched to a contact, on its card', () => {
     pipeline.fail.contactTracks = { status: 500, message: 'Something went wrong' };
     const user = userEvent.setup();
     const other = contact(2);
-    const card = await openCard(contacts, other.email);
+    const card = await openContactCard(contacts, other.email);
     await user.click(card.getByRole('button', { name: `Tracks pitched to ${other.name} (${other.email})` }));
     expect(await card.findByText('Failed to load the tracks: Something went wrong')).toBeInTheDocument();
 

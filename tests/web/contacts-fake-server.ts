@@ -1,3 +1,5 @@
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { screen, waitFor, within } from '@testing-library/react';
 import { vi } from 'vitest';
 import { contactsFromImportRows } from '../../lambdas/core/contacts';
 import {
@@ -287,4 +289,20 @@ export function renderContacts(server: ContactsServer) {
   window.localStorage.setItem(tourFlagKey(testUser.userId), 'true');
   const api = createApiClient(() => Promise.resolve('user-id-token'), server.fetchImpl);
   return renderApp('/dashboard/contacts', { auth: makeFakeAuth({ user: testUser, profile: makeProfile(), api }) });
+}
+
+/** Renders the Contacts page and finds the card of the contact with `email`, for queries within it. */
+export async function openContactCard(server: ContactsServer, email: string) {
+  renderContacts(server);
+  await screen.findByRole('heading', { name: 'Contacts', level: 1 });
+  const card = await waitFor(() => {
+    const found = createWrapper()
+      .findCards()!
+      .findItems()
+      .map((item) => item.getElement())
+      .find((element) => within(element).queryByText(email, { exact: true }));
+    if (!found) throw new Error(`no card for ${email}`);
+    return found;
+  });
+  return within(card);
 }
